@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Subcommands: each returns the process exit code. */
+#ifndef IOWATT_COMMANDS_H
+#define IOWATT_COMMANDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_measure(int argc, char **argv);
+int cmd_meters(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_emulate(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_size(int argc, char **argv);
+
+/* Exit codes, chosen in one place. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,	     /* a job failed, or a runtime error */
+	EXIT_USAGE = 2,	     /* bad option, profile or input */
+	EXIT_SIGINT = 130,
+	EXIT_SIGTERM = 143,
+};
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* Timed run events (undervoltage, throttling, USB faults, meter gaps) from any thread. */
+#ifndef IOWATT_EVENTS_H
+#define IOWATT_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum event_kind {
+	EV_UNDERVOLTAGE,	/* undervoltage seen (flag, kmsg, GPIO line, meter volts) */
+	EV_UNDERVOLTAGE_END,	/* "Voltage normalised", alarm cleared, line released */
+	EV_THROTTLED,		/* firmware throttling / frequency cap */
+	EV_USB_OVERCURRENT,
+	EV_USB_DISCONNECT,	/* the target's USB port dropped the device */
+	EV_METER_GAP,		/* a meter lost its link or stalled */
+	EV_METER_RECONNECT,
+	EV_METER_RESET,		/* e.g. INA219 calibration read back 0: reprogrammed */
+	EV_TEMPERATURE,		/* informational */
+	EV_INFO,
+	EV_KIND_COUNT
+};
+
+struct run_event {
+	uint64_t t_ns;	   /* CLOCK_MONOTONIC */
+	uint64_t t_end_ns; /* 0 for an instant */
+	int kind;	   /* enum event_kind */
+	char source[48];   /* "kmsg", "rpi_volt", "get_throttled", "um25c:/dev/pts/3", "gpio" */
+	char text[200];	   /* the kernel line, flag value, or a short description */
+};
+
+/* Thread-safe, bounded (oldest dropped and counted once full). */
+void events_push(const struct run_event *ev);
+void events_pushf(int kind, uint64_t t_ns, const char *source, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+size_t events_pop(struct run_event *out, size_t max);
+uint64_t events_dropped(void);
+const char *event_kind_name(int kind);
+/* Kinds that make an overlapped job invalid. */
+int event_invalidates(int kind);
+
+#endif

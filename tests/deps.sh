@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages iowatt needs: --runtime for running, default also for tests.
+set -eu
+runtime="build-essential pkg-config libaio-dev libinih-dev libjansson-dev libserialport-dev libgpiod-dev gnuplot-nox"
+testing="umockdev libumockdev-dev libglib2.0-dev fio socat e2fsprogs util-linux python3 procps"
+want=$runtime
+[ "${1:-}" = "--runtime" ] || want="$runtime $testing"
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "iowatt: installing:$missing"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Shared helpers for shell tests: TAP output, temp dirs, loop devices cleaned at exit.
+set -u
+T_N=0
+T_FAILED=0
+IOWATT=${IOWATT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/${O:-build}/iowatt}
+[ -x "$IOWATT" ] || IOWATT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/iowatt
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+T_TMP=$(mktemp -d /var/tmp/iowatt-test.XXXXXX)
+T_LOOPS=()
+T_MOUNTS=()
+
+t_cleanup() {
+	local m l
+	for m in "${T_MOUNTS[@]:-}"; do [ -n "$m" ] && umount -l "$m" 2>/dev/null; done
+	for l in "${T_LOOPS[@]:-}"; do [ -n "$l" ] && losetup -d "$l" 2>/dev/null; done
+	rm -rf "$T_TMP"
+}
+trap t_cleanup EXIT
+
+ok() { # ok COND_STATUS DESCRIPTION
+	T_N=$((T_N + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $T_N - $2"
+	else
+		T_FAILED=$((T_FAILED + 1))
+		echo "not ok $T_N - $2"
+	fi
+}
+
+# check DESCRIPTION -- COMMAND...: passes when the command succeeds.
+check() {
+	local desc=$1
+	shift
+	[ "$1" = "--" ] && shift
+	"$@" >"$T_TMP/last.out" 2>&1
+	local rc=$?
+	ok $rc "$desc"
+	[ $rc -eq 0 ] || sed 's/^/#   /' "$T_TMP/last.out" | head -n 20
+	return $rc
+}
+
+skip() {
+	T_N=$((T_N + 1))
+	echo "ok $T_N # skip $1"
+}
+
+done_testing() {
+	echo "1..$T_N"
+	[ "$T_FAILED" -eq 0 ]
+}
+
+# A loop device with ext4 of SIZE_MB, mounted; prints the mount point.
+t_loop_ext4() {
+	local mb=$1 name=${2:-fs} img dev mnt
+	img="$T_TMP/$name.img"
+	mnt="$T_TMP/$name"
+	truncate -s "${mb}M" "$img" || return 1
+	dev=$(losetup --find --show --direct-io=on "$img" 2>/dev/null || losetup --find --show "$img") || return 1
+	T_LOOPS+=("$dev")
+	mkfs.ext4 -q -F "$dev" >/dev/null 2>&1 || return 1
+	mkdir -p "$mnt"
+	mount "$dev" "$mnt" || return 1
+	T_MOUNTS=("$mnt" "${T_MOUNTS[@]:-}")
+	echo "$mnt"
+}
+
+t_is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# JSON field with jq-like python: jget FILE EXPR (python expression on `d`).
+jget() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
