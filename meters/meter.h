@@ -95,6 +95,12 @@ int meter_thread_start(struct meter_dev *dev);	/* start(), then the sampling thr
 unsigned meter_pop(struct meter_dev *dev, struct meter_sample *out, unsigned max,
 		   uint64_t before_ns);
 void meter_thread_stop(struct meter_dev *dev);
+/*
+ * The run's current phase (enum phase in energy.h), set by the main thread at each
+ * boundary. Only the manual meter reads it: it turns hand readings into samples.
+ */
+void meter_set_phase(struct meter_dev *dev, int phase);
+int meter_get_phase(const struct meter_dev *dev);
 void meter_close(struct meter_dev *dev);
 
 #endif
