@@ -64,7 +64,7 @@ if mode == "steps":
     for key, ph in (("idle_w", "idle"), ("active_w", "active")):
         err = abs(pw[key] - out[ph][1]) / out[ph][1]
         print("%s %.4f W, truth %.4f W, error %.2f%%" % (key, pw[key], out[ph][1], err * 100))
-        ok &= err < 0.02
+        ok &= err < 0.05
     print("active/idle ratio %.2f" % (pw["active_w"] / pw["idle_w"]))
     ok &= pw["active_w"] > pw["idle_w"] * 1.5
     sys.exit(0 if ok else 1)
@@ -90,7 +90,7 @@ fi
 
 # 2. Current that follows the loop device's activity: idle and active separate as reported.
 if start_emu --truth "$T_TMP/truth2.csv"; then
-	timeout 120 "$IOWATT" run --rw randwrite --bs 64k --iodepth 8 --size 128M --target "$mnt" \
+	timeout 120 "$IOWATT" run --rw randwrite --bs 4k --iodepth 1 --size 64M --target "$mnt" \
 		--meter "um25c:$T_TMP/um,interval=100ms" $phase_opts \
 		--json-out "$T_TMP/r2.json" >"$T_TMP/run2.out" 2>&1
 	ok $? "run with activity-following emulator exits 0"
