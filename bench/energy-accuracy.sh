@@ -10,37 +10,16 @@
 # sees the meter's replies at INTERVAL and integrates trapezoids between them; the error
 # printed is what a user of a real 10 Hz tester would get on a load that looks like this.
 set -u
-. "$(dirname "$0")/../tests/lib.sh"
+BENCH=energy-accuracy
+. "$(dirname "$0")/lib.sh"
 INTERVAL=${INTERVAL:-100ms}
 
-if ! t_is_root; then
-	echo "energy-accuracy: needs root (loop device for the target)" >&2
-	exit 2
-fi
-[ -x "$IOWATT" ] || { echo "energy-accuracy: build iowatt first ($IOWATT)" >&2; exit 2; }
-# Not in $(...): t_loop_ext4 records the mount for cleanup in this shell.
-t_loop_ext4 256 acc >"$T_TMP/mnt.path" || { echo "energy-accuracy: cannot make a loop ext4" >&2; exit 2; }
-mnt=$(cat "$T_TMP/mnt.path")
-emu_pid=""
-stop_emu() {
-	[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null && wait "$emu_pid" 2>/dev/null
-	emu_pid=""
-}
+bench_target 256 acc
 keep() {
 	[ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$T_TMP"/*.json "$T_TMP"/*.csv "$KEEP"/ 2>/dev/null
 	return 0
 }
 trap 'stop_emu; keep; t_cleanup' EXIT
-
-start_emu() { # args...
-	rm -f "$T_TMP/um"
-	"$IOWATT" emulate um25c --link "$T_TMP/um" "$@" >"$T_TMP/emu.log" 2>&1 &
-	emu_pid=$!
-	for _ in $(seq 50); do [ -e "$T_TMP/um" ] && return 0; sleep 0.1; done
-	echo "energy-accuracy: emulator did not start:" >&2
-	cat "$T_TMP/emu.log" >&2
-	return 1
-}
 
 cat >"$T_TMP/compare.py" <<'PY'
 import csv, json, sys
@@ -94,30 +73,24 @@ meter="um25c:$T_TMP/um,interval=$INTERVAL"
 rc=0
 printf '%-9s %-6s %8s %12s %12s %10s\n' load phase length iowatt truth error
 
-# Constant 250 mA: only the window ends and the meter's lag can make an error.
-if start_emu --constant-ma 250 --truth "$T_TMP/truth-const.csv"; then
-	"$IOWATT" run --rw write --bs 1M --iodepth 4 --size 64M --rate-iops 10 --target "$mnt" \
-		--meter "$meter" $phase_opts --json-out "$T_TMP/const.json" >"$T_TMP/const.out" 2>&1 ||
-		{ echo "constant: iowatt run failed:" >&2; tail -5 "$T_TMP/const.out" >&2; rc=1; }
+# one NAME RATE_IOPS MAX_ERROR_PCT EMULATOR_ARGS...: a 64 MiB write job against the truth.
+one() {
+	local name=$1 rate=$2 max=$3
+	shift 3
+	start_emu "$@" --truth "$T_TMP/truth-$name.csv" || return 1
+	"$IOWATT" run --rw write --bs 1M --iodepth 4 --size 64M --rate-iops "$rate" \
+		--target "$mnt" --meter "$meter" $phase_opts --json-out "$T_TMP/$name.json" \
+		>"$T_TMP/$name.out" 2>&1 ||
+		{ echo "$name: iowatt run failed:" >&2; tail -5 "$T_TMP/$name.out" >&2; }
 	stop_emu
-	[ -f "$T_TMP/const.json" ] &&
-		{ python3 "$T_TMP/compare.py" "$T_TMP/const.json" "$T_TMP/truth-const.csv" constant 0.5 || rc=1; }
-else
-	rc=1
-fi
+	[ -f "$T_TMP/$name.json" ] &&
+		python3 "$T_TMP/compare.py" "$T_TMP/$name.json" "$T_TMP/truth-$name.csv" "$name" "$max"
+}
 
+# Constant 250 mA: only the window ends and the meter's lag can make an error.
+one constant 10 0.5 --constant-ma 250 || rc=1
 # Stepped: 120 <-> 520 mA every 0.75 s, steps falling between the meter's samples.
 steps=$(python3 -c 'print(",".join("%.2f:%d" % (i * 0.75, 520 if i % 2 else 120) for i in range(200)))')
-if start_emu --step "$steps" --truth "$T_TMP/truth-step.csv"; then
-	"$IOWATT" run --rw write --bs 1M --iodepth 4 --size 64M --rate-iops 8 --target "$mnt" \
-		--meter "$meter" $phase_opts \
-		--json-out "$T_TMP/step.json" >"$T_TMP/step.out" 2>&1 ||
-		{ echo "stepped: iowatt run failed:" >&2; tail -5 "$T_TMP/step.out" >&2; rc=1; }
-	stop_emu
-	[ -f "$T_TMP/step.json" ] &&
-		{ python3 "$T_TMP/compare.py" "$T_TMP/step.json" "$T_TMP/truth-step.csv" stepped 3 || rc=1; }
-else
-	rc=1
-fi
+one stepped 8 3 --step "$steps" || rc=1
 echo "(EMULATED meter; targets: constant active error < 0.5 %, stepped < 3 %)"
 exit $rc

@@ -60,6 +60,8 @@ void flags_sysfs_close(struct flag_sources *fs);
 void flags_sysfs_list(const char *root, FILE *out);
 /* First SYSFS_ROOT/sys/class/hwmon/hwmonN whose `name` is name; 0 or -ENOENT. */
 int flags_find_hwmon(const char *root, const char *name, char *dir, size_t len);
+/* N of a directory entry named PREFIXN ("hwmon3" -> 3), or -1. */
+int flags_dir_index(const char *ent, const char *prefix);
 /* 1 when the fd is a sysfs attribute (poll() wakes on sysfs_notify). */
 int flags_fd_is_sysfs(int fd);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Raspberry Pi undervoltage/throttling flags from sysfs: rpi_volt alarm, get_throttled. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -58,15 +59,16 @@ static int pread_text(int fd, char *buf, size_t len)
 	return 0;
 }
 
-static int hwmon_index(const char *ent)
+int flags_dir_index(const char *ent, const char *prefix)
 {
+	size_t pl = strlen(prefix);
 	char *end;
 	long n;
 
-	if (strncmp(ent, "hwmon", 5))
+	if (strncmp(ent, prefix, pl) || !isdigit((unsigned char)ent[pl]))
 		return -1;
-	n = strtol(ent + 5, &end, 10);
-	return (end == ent + 5 || *end || n < 0 || n > 1000000) ? -1 : (int)n;
+	n = strtol(ent + pl, &end, 10);
+	return (*end || n > 1000000) ? -1 : (int)n;
 }
 
 int flags_find_hwmon(const char *root, const char *name, char *dir, size_t len)
@@ -82,7 +84,7 @@ int flags_find_hwmon(const char *root, const char *name, char *dir, size_t len)
 		return -ENOENT;
 	/* readdir order is arbitrary: take the lowest-numbered match, as a user would. */
 	while ((de = readdir(d)) != NULL) {
-		n = hwmon_index(de->d_name);
+		n = flags_dir_index(de->d_name, "hwmon");
 		if (n < 0 || (best >= 0 && n >= best))
 			continue;
 		flags_path(path, sizeof(path), "%s/sys/class/hwmon/%s/name", root, de->d_name);

@@ -12,17 +12,6 @@
 static const char *const soc_types[] = { "cpu-thermal", "cpu_thermal", "soc_thermal",
 					 "x86_pkg_temp" };
 
-static int zone_index(const char *ent)
-{
-	char *end;
-	long n;
-
-	if (strncmp(ent, "thermal_zone", 12))
-		return -1;
-	n = strtol(ent + 12, &end, 10);
-	return (end == ent + 12 || *end || n < 0 || n > 100000) ? -1 : (int)n;
-}
-
 static int is_soc_type(const char *type)
 {
 	unsigned i;
@@ -46,7 +35,7 @@ static int find_soc_zone(const char *root, char *out, size_t len, char *type_out
 	if (!d)
 		return -1;
 	while ((de = readdir(d)) != NULL) {
-		n = zone_index(de->d_name);
+		n = flags_dir_index(de->d_name, "thermal_zone");
 		if (n < 0)
 			continue;
 		flags_path(path, sizeof(path), "%s/sys/class/thermal/%s/type", root, de->d_name);
@@ -107,7 +96,7 @@ static int find_drive_hwmon(const char *root, const char *blockdev, char *out, s
 		return -1;
 	}
 	while (!found && (de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, "hwmon", 5))
+		if (flags_dir_index(de->d_name, "hwmon") < 0)
 			continue;
 		flags_path(path, sizeof(path), "%s/sys/class/hwmon/%s/name", root, de->d_name);
 		if (read_text_file(path, name, sizeof(name)) ||
