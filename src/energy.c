@@ -37,6 +37,8 @@ void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
 
 	if (phase < 0 || phase >= PHASE_COUNT)
 		return;
+	if (ej->have_prev && t_ns < ej->prev.t_ns)
+		ej->late_boundaries++;
 	if (phase > 0) {
 		pa = &ej->ph[phase - 1];
 		if (pa->begun && !pa->t_end_ns)
@@ -56,6 +58,8 @@ void energy_phase_end(struct energy_job *ej, int phase, uint64_t t_ns)
 {
 	if (phase < 0 || phase >= PHASE_COUNT || !ej->ph[phase].begun)
 		return;
+	if (ej->have_prev && t_ns < ej->prev.t_ns)
+		ej->late_boundaries++;
 	ej->ph[phase].t_end_ns = t_ns;
 }
 

@@ -38,6 +38,9 @@ struct energy_job {
 	double tail_tol;
 	int in_band;
 	uint64_t out_of_order;	  /* samples older than the previous one: ignored */
+	/* Boundaries set before an already-fed sample: the segment up to that sample went
+	 * to the old phase. Non-zero means the caller fed ahead of its boundaries. */
+	uint64_t late_boundaries;
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);

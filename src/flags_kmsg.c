@@ -211,7 +211,7 @@ void flags_kmsg_drain(struct flag_sources *fs)
 		fs->klen += (size_t)n;
 		fs->kbuf[fs->klen] = '\0';
 		start = fs->kbuf;
-		while ((nl = strchr(start, '\n')) != NULL) {
+		for (nl = strchr(start, '\n'); nl; nl = strchr(start, '\n')) {
 			*nl = '\0';
 			kmsg_line(fs, start, t);
 			start = nl + 1;

@@ -83,7 +83,7 @@ int flags_find_hwmon(const char *root, const char *name, char *dir, size_t len)
 	if (!d)
 		return -ENOENT;
 	/* readdir order is arbitrary: take the lowest-numbered match, as a user would. */
-	while ((de = readdir(d)) != NULL) {
+	for (de = readdir(d); de; de = readdir(d)) {
 		n = flags_dir_index(de->d_name, "hwmon");
 		if (n < 0 || (best >= 0 && n >= best))
 			continue;

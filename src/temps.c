@@ -34,7 +34,7 @@ static int find_soc_zone(const char *root, char *out, size_t len, char *type_out
 	d = opendir(path);
 	if (!d)
 		return -1;
-	while ((de = readdir(d)) != NULL) {
+	for (de = readdir(d); de; de = readdir(d)) {
 		n = flags_dir_index(de->d_name, "thermal_zone");
 		if (n < 0)
 			continue;
@@ -95,7 +95,7 @@ static int find_drive_hwmon(const char *root, const char *blockdev, char *out, s
 		free(blk);
 		return -1;
 	}
-	while (!found && (de = readdir(d)) != NULL) {
+	for (de = readdir(d); de && !found; de = readdir(d)) {
 		if (flags_dir_index(de->d_name, "hwmon") < 0)
 			continue;
 		flags_path(path, sizeof(path), "%s/sys/class/hwmon/%s/name", root, de->d_name);

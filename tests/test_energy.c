@@ -136,6 +136,9 @@ static void test_outside_windows(void)
 	/* Out-of-order samples are dropped and counted. */
 	feed(&ej, 9.5, 5, 10, NAN);
 	is_int(ej.out_of_order, 1, "an older sample is ignored");
+	is_int(ej.late_boundaries, 0, "every boundary came before the samples after it");
+	energy_phase_begin(&ej, PHASE_TAIL, at(9));
+	is_int(ej.late_boundaries, 1, "a boundary behind the fed samples is counted");
 }
 
 static void test_coverage(void)
