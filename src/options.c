@@ -58,11 +58,11 @@ const struct opt_desc job_options[] = {
 	  .size = sizeof(((struct job_opts *)0)->ioengine), .def = "libaio",
 	  .choices = engine_choices, .metavar = "ENGINE", .help = "how I/O is issued",
 	  .group = G_JOB },
-	{ .name = "fdatasync", .type = OPT_UINT, .off = JOFF(fdatasync), .def = "0", .min = 0,
-	  .max = 4294967295.0, .help = "fdatasync after every N writes (0 = never)",
+	{ .name = "fdatasync", .type = OPT_UINT, .off = JOFF(fdatasync), .def = "0",
+	  .help = "fdatasync after every N writes (0 = never)",
 	  .group = G_JOB },
 	{ .name = "end_fsync", .type = OPT_BOOL, .off = JOFF(end_fsync),
-	  .help = "fsync when the job ends, inside the measured time (default: 1 if it writes)",
+	  .help = "fsync when the job ends, inside the measured time (auto: 1 if it writes)",
 	  .group = G_JOB },
 	{ .name = "rate_iops", .type = OPT_U64, .off = JOFF(rate_iops), .def = "0",
 	  .help = "pace each thread to N I/Os per second (0 = as fast as possible)",
@@ -608,12 +608,9 @@ static void help_extras(const struct opt_desc *d, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "default %s", d->def);
 	else if (d->type == OPT_BOOL)
 		used += (size_t)snprintf(buf + used, len - used, "default auto");
-	if ((d->min || d->max) && used < len) {
+	if (d->max && used < len) {
 		fmt_number(d, d->min, lo, sizeof(lo));
-		if (d->max)
-			fmt_number(d, d->max, hi, sizeof(hi));
-		else
-			hi[0] = '\0';
+		fmt_number(d, d->max, hi, sizeof(hi));
 		used += (size_t)snprintf(buf + used, len - used, "%s%s..%s", used ? "; " : "", lo,
 					 hi);
 	}
@@ -621,11 +618,36 @@ static void help_extras(const struct opt_desc *d, char *buf, size_t len)
 		snprintf(buf + used, len - used, "%salso --%s", used ? "; " : "", d->alias);
 }
 
+/* Words of text from column `indent`, lines up to HELP_WIDTH. */
+#define HELP_WIDTH 100
+static void print_wrapped(FILE *fp, const char *text, int col, int indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		int n = (int)strcspn(p, " ");
+
+		if (col > indent && col + 1 + n > HELP_WIDTH) {
+			fprintf(fp, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', fp);
+			col++;
+		}
+		fprintf(fp, "%.*s", n, p);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', fp);
+}
+
 void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 {
 	const char *group = NULL;
 	const struct opt_choice *c;
-	char left[96], extras[160];
+	char left[96], extras[160], text[512];
 	size_t i;
 	int w;
 
@@ -643,13 +665,16 @@ void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 		if (opt_takes_value(d))
 			snprintf(left + w, sizeof(left) - (size_t)w, " %s", metavar(d));
 		help_extras(d, extras, sizeof(extras));
+		snprintf(text, sizeof(text), "%s%s%s%s", d->help ? d->help : "",
+			 extras[0] ? " [" : "", extras, extras[0] ? "]" : "");
 		if (strlen(left) > 30)
 			fprintf(fp, "%s\n%32s", left, "");
 		else
 			fprintf(fp, "%-32s", left);
-		fprintf(fp, "%s%s%s%s\n", d->help ? d->help : "", extras[0] ? " [" : "", extras,
-			extras[0] ? "]" : "");
-		for (c = d->choices; c && c->name; c++)
-			fprintf(fp, "%34s%-11s %s\n", "", c->name, c->help ? c->help : "");
+		print_wrapped(fp, text, 32, 32);
+		for (c = d->choices; c && c->name; c++) {
+			fprintf(fp, "%34s%-11s ", "", c->name);
+			print_wrapped(fp, c->help ? c->help : "", 46, 46);
+		}
 	}
 }

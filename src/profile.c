@@ -283,7 +283,13 @@ char *profile_find(const char *name, const char *exe_dir)
 		else
 			cand = xasprintf("%s/share/iowatt/configs/%s.ini", IOWATT_PREFIX, name);
 		if (!access(cand, R_OK)) {
+			char *real = realpath(cand, NULL);
+
 			free(own);
+			if (real) {
+				free(cand);
+				return real;
+			}
 			return cand;
 		}
 		if (used < sizeof(tried))
