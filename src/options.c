@@ -222,6 +222,8 @@ static int range_err(const struct opt_desc *d, const char *value, const char *fo
 	fmt_number(d, d->min, lo, sizeof(lo));
 	if (d->max)
 		fmt_number(d, d->max, hi, sizeof(hi));
+	else if (d->type == OPT_UINT)
+		snprintf(hi, sizeof(hi), "%u", UINT32_MAX);
 	else
 		hi[0] = '\0';
 	snprintf(err, errlen, "'%s'%s%s%s out of range %s..%s", value, for_key ? " for '" : "",

@@ -125,8 +125,8 @@ static void new_section(struct prof_state *s, const char *hdr)
 static char *reader(char *str, int num, void *stream)
 {
 	struct prof_state *s = stream;
+	char *line = str, *p;
 	size_t len;
-	char *p;
 
 	if (s->err || !fgets(str, num, s->fp))
 		return NULL;
@@ -136,6 +136,9 @@ static char *reader(char *str, int num, void *stream)
 		perr(s, "line longer than %d characters", num - 2);
 		return NULL;
 	}
+	/* inih skips a UTF-8 byte order mark on the first line; so must we. */
+	if (s->line == 1 && !strncmp(str, "\xEF\xBB\xBF", 3))
+		str += 3;
 	for (p = str; *p == ' ' || *p == '\t'; p++)
 		;
 	if (*p == '[' && p == str)
@@ -143,7 +146,7 @@ static char *reader(char *str, int num, void *stream)
 	else if (p != str && *p && *p != '\n' && *p != '\r' && *p != ';' && *p != '#')
 		/* inih would glue it to the previous value as a continuation line. */
 		perr(s, "indented line: start keys and sections in the first column");
-	return s->err ? NULL : str;
+	return s->err ? NULL : line;
 }
 
 /* inih strips only ';' inline comments; fio job files also use '#'. */

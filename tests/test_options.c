@@ -237,26 +237,36 @@ static void test_defaults(void)
 	run_config_free(&cfg);
 }
 
-static void test_help(void)
+/* Every option of the table appears in text as "--NAME" + suffix. */
+static int lists_all(const char *text, const struct opt_desc *t, size_t n, const char *suffix)
 {
-	struct run_config cfg;
-	struct capture cap;
-	char *buf = NULL, flag[80];
-	size_t len = 0, i;
-	const char *out;
-	FILE *fp = open_memstream(&buf, &len);
-	int rc, all = 1;
+	char flag[80];
+	size_t i;
+	int all = 1;
 
-	opt_print_help(fp, job_options, job_options_count);
-	fclose(fp);
-	for (i = 0; i < job_options_count; i++) {
-		snprintf(flag, sizeof(flag), "--%s ", job_options[i].name);
-		if (!strstr(buf, flag)) {
+	for (i = 0; i < n; i++) {
+		snprintf(flag, sizeof(flag), "--%s%s", t[i].name, suffix);
+		if (!strstr(text, flag)) {
 			all = 0;
 			printf("# help lacks %s\n", flag);
 		}
 	}
-	ok(all, "job help lists every job option");
+	return all;
+}
+
+static void test_help(void)
+{
+	struct run_config cfg;
+	struct capture cap;
+	char *buf = NULL;
+	size_t len = 0;
+	const char *out;
+	FILE *fp = open_memstream(&buf, &len);
+	int rc;
+
+	opt_print_help(fp, job_options, job_options_count);
+	fclose(fp);
+	ok(lists_all(buf, job_options, job_options_count, " "), "job help lists every job option");
 	ok(strstr(buf, "randrw") && strstr(buf, "psync"), "help lists allowed values");
 	ok(strstr(buf, "default 4k") && strstr(buf, "1..65536"), "help shows defaults and ranges");
 	free(buf);
@@ -265,15 +275,7 @@ static void test_help(void)
 	rc = run_config_parse(2, (char *[]){ "run", "--help", NULL }, &cfg, 0);
 	out = capture_end(&cap);
 	is_int(rc, 1, "run --help returns 1");
-	all = 1;
-	for (i = 0; i < run_options_count; i++) {
-		snprintf(flag, sizeof(flag), "--%s", run_options[i].name);
-		if (!strstr(out, flag)) {
-			all = 0;
-			printf("# run help lacks %s\n", flag);
-		}
-	}
-	ok(all, "run help lists every run option");
+	ok(lists_all(out, run_options, run_options_count, ""), "run help lists every run option");
 	ok(strstr(out, "--rate_iops") && strstr(out, "Metering phases"),
 	   "run help has job options and metering phases");
 
@@ -317,38 +319,25 @@ static void test_json(void)
 	json_decref(o);
 }
 
-/* job_validate on a job built from flags: rc and the message. */
+/* A job built from flags after "run --target /tmp": accepted, or refused saying want_msg. */
 static int check(const char *what, const char *want_msg, ...)
 {
+	static const char *const pre[] = { "run", "--target", "/tmp", NULL };
 	struct run_config cfg;
-	char *argv[32];
-	const char *w;
-	struct capture cap;
 	va_list ap;
-	int argc = 0, rc, i;
+	int rc;
 
-	argv[argc++] = strdup("run");
-	argv[argc++] = strdup("--target");
-	argv[argc++] = strdup("/tmp");
 	va_start(ap, want_msg);
-	while ((w = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = strdup(w);
+	rc = parse_v(&cfg, 0, pre, ap);
 	va_end(ap);
-	argv[argc] = NULL;
-	capture_begin(&cap, 2);
-	rc = run_config_parse(argc, argv, &cfg, 0);
-	capture_end(&cap);
-	cap.buf[strcspn(cap.buf, "\n")] = '\0';
-	w = cap.buf;
-	for (i = 0; i < argc; i++)
-		free(argv[i]);
 	if (want_msg) {
 		is_int(rc, -EINVAL, "%s is refused", what);
-		ok(strstr(w, want_msg) != NULL, "%s: message has '%s': %s", what, want_msg, w);
+		ok(strstr(parse_err, want_msg) != NULL, "%s: message has '%s': %s", what, want_msg,
+		   parse_err);
 	} else {
 		is_int(rc, 0, "%s is accepted", what);
 		if (rc)
-			printf("# %s", w);
+			printf("# %s\n", parse_err);
 	}
 	if (!rc)
 		run_config_free(&cfg);

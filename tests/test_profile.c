@@ -200,6 +200,13 @@ static void test_inherit(void)
 	}
 	free(jobs);
 	free(p);
+
+	p = data("bom-crlf.ini");
+	is_int(load(p, &jobs, &njobs), 0, "a byte order mark and CRLF lines load: %s", errbuf);
+	ok(njobs == 1 && jobs[0].size == 1 << 20 && jobs[0].rw == RW_WRITE,
+	   "and read the same as plain lines");
+	free(jobs);
+	free(p);
 }
 
 /* The file fails to load with an error that starts "FILE:LINE:" and says what. */
