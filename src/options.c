@@ -141,6 +141,60 @@ const struct opt_desc *opt_find(const struct opt_desc *table, size_t n, const ch
 	return NULL;
 }
 
+/* Edit distance, capped: names are short and the table is small. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned row[64], i, j, prev, tmp, best;
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *opt_suggest(const struct opt_desc *table, size_t n, const char *name)
+{
+	const char *best = NULL;
+	unsigned d, best_d = 3; /* two typos at most, or it is a guess */
+	char norm[64], tn[64];
+	size_t i;
+
+	if (strlen(name) >= sizeof(norm))
+		return NULL;
+	strcpy(norm, name);
+	opt_name_normalize(norm);
+	for (i = 0; i < 2 * n; i++) {
+		const char *cand = i % 2 ? table[i / 2].alias : table[i / 2].name;
+
+		if (!cand || strlen(cand) >= sizeof(tn))
+			continue;
+		strcpy(tn, cand);
+		opt_name_normalize(tn);
+		d = edit_distance(norm, tn);
+		if (d < best_d) {
+			best_d = d;
+			best = cand;
+		}
+	}
+	return best;
+}
+
 static void *field(const struct opt_desc *d, void *base)
 {
 	return (char *)base + d->off;

@@ -61,6 +61,8 @@ extern const struct opt_desc run_options[];
 extern const size_t run_options_count;
 
 const struct opt_desc *opt_find(const struct opt_desc *table, size_t n, const char *name);
+/* The closest option name for a misspelt one ("blocksiz" -> "blocksize"), or NULL. */
+const char *opt_suggest(const struct opt_desc *table, size_t n, const char *name);
 void opt_apply_defaults(const struct opt_desc *table, size_t n, void *base);
 /*
  * Parse value into base per desc. Returns 0 or -EINVAL/-ERANGE and writes a one-line

@@ -185,6 +185,10 @@ static int handler(void *user, const char *section, const char *key, const char 
 			perr(s, "%s: '%s' is a run option: give it on the command line (a shared "
 				"profile never chooses the device or the meters)",
 			     sect_name(s, sn, sizeof(sn)), key);
+		else if (opt_suggest(job_options, job_options_count, key))
+			perr(s, "%s: unknown key '%s'; did you mean '%s'?",
+			     sect_name(s, sn, sizeof(sn)), key,
+			     opt_suggest(job_options, job_options_count, key));
 		else
 			perr(s, "%s: unknown key '%s' (iowatt run --help lists them)",
 			     sect_name(s, sn, sizeof(sn)), key);
@@ -263,13 +267,22 @@ static char *exe_dir_self(void)
 	return xstrdup(buf);
 }
 
+static int ends_with(const char *s, const char *sfx)
+{
+	size_t n = strlen(s), k = strlen(sfx);
+
+	return n >= k && !strcmp(s + n - k, sfx);
+}
+
 char *profile_find(const char *name, const char *exe_dir)
 {
 	static const char *const rel[] = { "configs", "../configs", "../share/iowatt/configs" };
-	char *own = NULL, *cand, tried[1024];
+	const char *ext = ends_with(name, ".ini") ? "" : ".ini";
+	char *own = NULL, *cand, *real, tried[1024];
 	size_t used = 0, i;
 
-	if (strchr(name, '/') || strstr(name, ".ini")) {
+	/* A path, or a file named like a profile that is right here, is used as given. */
+	if (strchr(name, '/') || (!ext[0] && !access(name, R_OK))) {
 		if (!access(name, R_OK))
 			return xstrdup(name);
 		log_err(MOD, "profile %s: %s", name, strerror(errno));
@@ -282,18 +295,16 @@ char *profile_find(const char *name, const char *exe_dir)
 		if (i < ARRAY_SIZE(rel) && !exe_dir)
 			continue;
 		if (i < ARRAY_SIZE(rel))
-			cand = xasprintf("%s/%s/%s.ini", exe_dir, rel[i], name);
+			cand = xasprintf("%s/%s/%s%s", exe_dir, rel[i], name, ext);
 		else
-			cand = xasprintf("%s/share/iowatt/configs/%s.ini", IOWATT_PREFIX, name);
+			cand = xasprintf("%s/share/iowatt/configs/%s%s", IOWATT_PREFIX, name, ext);
 		if (!access(cand, R_OK)) {
-			char *real = realpath(cand, NULL);
-
+			real = realpath(cand, NULL);
 			free(own);
-			if (real) {
-				free(cand);
-				return real;
-			}
-			return cand;
+			if (!real)
+				return cand;
+			free(cand);
+			return real;
 		}
 		if (used < sizeof(tried))
 			used += (size_t)snprintf(tried + used, sizeof(tried) - used, "%s%s",

@@ -198,8 +198,15 @@ static int parse_long(struct parse_state *ps, int argc, char **argv, int *i)
 	if (!rd)
 		jd = opt_find(job_options, job_options_count, name);
 	if (!rd && !jd) {
-		log_err(MOD, "unknown option --%s (iowatt %s --help lists them)", name,
-			ps->measure ? "measure" : "run");
+		const char *hint = opt_suggest(run_options, run_options_count, name);
+
+		if (!hint)
+			hint = opt_suggest(job_options, job_options_count, name);
+		if (hint)
+			log_err(MOD, "unknown option --%s; did you mean --%s?", name, hint);
+		else
+			log_err(MOD, "unknown option --%s (iowatt %s --help lists them)", name,
+				ps->measure ? "measure" : "run");
 		return -EINVAL;
 	}
 	if (opt_takes_value(rd ? rd : jd)) {

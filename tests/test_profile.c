@@ -231,7 +231,8 @@ static void test_errors(void)
 	struct job_opts *jobs;
 	size_t njobs;
 
-	expect_error("unknown-key.ini", 6, "job 'SEQ1M': unknown key 'blocksiz'");
+	expect_error("unknown-key.ini", 6,
+		     "job 'SEQ1M': unknown key 'blocksiz'; did you mean 'blocksize'?");
 	expect_error("bad-size.ini", 12,
 		     "job 'SEQ1M': bad size 'abc' for 'bs': expected bytes with an optional "
 		     "k/m/g");
@@ -262,6 +263,10 @@ static void test_find(void)
 	exe_dir = xasprintf("%s", repo); /* ./iowatt in the repository root */
 	p = profile_find("db-log", exe_dir);
 	ok(p && strstr(p, "configs/db-log.ini"), "from the repository root too");
+	free(p);
+
+	p = profile_find("sbc-fio.ini", exe_dir);
+	ok(p && strstr(p, "configs/sbc-fio.ini"), "NAME.ini without a path is looked up too");
 	free(p);
 
 	capture_begin(&cap, 2);
@@ -326,6 +331,12 @@ static void test_argv(void)
 	is_int(parse(&cfg, 0, "run", "--target", "/mnt", "--size", "1m", "--bogus", NULL),
 	       -EINVAL, "unknown flag");
 	ok(strstr(parse_err, "unknown option --bogus") != NULL, "named: %s", parse_err);
+	is_int(parse(&cfg, 0, "run", "--target", "/mnt", "--size", "1m", "--iodeph", "4", NULL),
+	       -EINVAL, "misspelt flag");
+	ok(strstr(parse_err, "did you mean --iodepth?") != NULL, "suggests: %s", parse_err);
+	is_int(parse(&cfg, 0, "run", "--target", "/mnt", "--size", "1m", "--json_ot", "x", NULL),
+	       -EINVAL, "misspelt run flag");
+	ok(strstr(parse_err, "did you mean --json-out?") != NULL, "suggests: %s", parse_err);
 	is_int(parse(&cfg, 0, "run", "--target", "/mnt", "--size", NULL), -EINVAL,
 	       "flag without its value");
 	ok(strstr(parse_err, "--size needs a value") != NULL, "said: %s", parse_err);
