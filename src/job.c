@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Job defaults and the checks across options that no single option can make. */
+/* The job option table, job defaults and the checks across options no single one can make. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,108 @@
 #include "util.h"
 
 #define MOD "job"
+#define JOFF(f) offsetof(struct job_opts, f)
+#define G_JOB "Job options (profile keys; as flags they override every job of a profile)"
+#define G_PHASE "Metering phases (idle baseline before each job, tail after it)"
+
+static const struct opt_choice rw_choices[] = {
+	{ "read", "sequential reads" },
+	{ "write", "sequential writes" },
+	{ "randread", "random reads" },
+	{ "randwrite", "random writes" },
+	{ "randrw", "random mix of reads and writes (see rwmixread)" },
+	{ NULL, NULL },
+};
+
+static const struct opt_choice engine_choices[] = {
+	{ "libaio", "Linux native asynchronous I/O, iodepth requests in flight (needs direct=1)" },
+	{ "psync", "pread/pwrite, one request at a time: the reference engine" },
+	{ NULL, NULL },
+};
+
+/*
+ * The one table behind INI keys, `run` flags, --help and the result's "options" object.
+ * Names and meanings follow fio so that a fio user's job file reads the same here.
+ */
+const struct opt_desc job_options[] = {
+	{ .name = "rw", .alias = "readwrite", .type = OPT_ENUM, .off = JOFF(rw), .def = "read",
+	  .choices = rw_choices, .metavar = "MODE", .help = "I/O pattern", .group = G_JOB },
+	{ .name = "rwmixread", .type = OPT_UINT, .off = JOFF(rwmixread), .def = "50", .min = 0,
+	  .max = 100, .metavar = "PERCENT", .help = "share of reads in randrw, in percent",
+	  .group = G_JOB },
+	{ .name = "bs", .alias = "blocksize", .type = OPT_SIZE, .off = JOFF(bs), .def = "4k",
+	  .min = 1, .max = 1073741824.0, .help = "bytes per I/O (record size)", .group = G_JOB },
+	{ .name = "iodepth", .type = OPT_UINT, .off = JOFF(iodepth), .def = "1", .min = 1,
+	  .max = 65536, .help = "I/Os in flight per thread (libaio)", .group = G_JOB },
+	{ .name = "size", .type = OPT_SIZE, .off = JOFF(size), .min = 1,
+	  .help = "bytes each thread moves; required: a fixed amount of work, not a time",
+	  .group = G_JOB },
+	{ .name = "filesize", .type = OPT_SIZE, .off = JOFF(filesize), .min = 1,
+	  .help = "extent each thread works in (default: size; smaller wraps around)",
+	  .group = G_JOB },
+	{ .name = "direct", .type = OPT_BOOL, .off = JOFF(direct), .def = "1",
+	  .help = "O_DIRECT: bypass the page cache so the device, not RAM, is measured",
+	  .group = G_JOB },
+	{ .name = "ioengine", .alias = "engine", .type = OPT_STR, .off = JOFF(ioengine),
+	  .size = sizeof(((struct job_opts *)0)->ioengine), .def = "libaio",
+	  .choices = engine_choices, .metavar = "ENGINE", .help = "how I/O is issued",
+	  .group = G_JOB },
+	{ .name = "fdatasync", .type = OPT_UINT, .off = JOFF(fdatasync), .def = "0",
+	  .help = "fdatasync after every N writes (0 = never)",
+	  .group = G_JOB },
+	{ .name = "end_fsync", .type = OPT_BOOL, .off = JOFF(end_fsync),
+	  .help = "fsync when the job ends, inside the measured time (auto: 1 if it writes)",
+	  .group = G_JOB },
+	{ .name = "rate_iops", .type = OPT_U64, .off = JOFF(rate_iops), .def = "0",
+	  .help = "pace each thread to N I/Os per second (0 = as fast as possible)",
+	  .group = G_JOB },
+	{ .name = "runtime", .type = OPT_DURATION, .off = JOFF(runtime_ns), .def = "0",
+	  .help = "stop a job early after this long (0 = no cap; bare number = seconds)",
+	  .group = G_JOB },
+	{ .name = "randseed", .type = OPT_U64, .off = JOFF(randseed), .def = "0x1234",
+	  .help = "seed of the random offsets: the same seed repeats the same pattern",
+	  .group = G_JOB },
+	{ .name = "loops", .type = OPT_UINT, .off = JOFF(loops), .def = "1", .min = 1,
+	  .max = 1000000, .help = "run the job N times, each loop reported", .group = G_JOB },
+	{ .name = "numjobs", .type = OPT_UINT, .off = JOFF(numjobs), .def = "1", .min = 1,
+	  .max = 64, .help = "threads, each with its own region of filesize bytes",
+	  .group = G_JOB },
+	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
+	  .off = JOFF(iodepth_batch_submit), .def = "0", .min = 0, .max = 65536,
+	  .help = "I/Os submitted per io_submit call (0 = all that are ready)", .group = G_JOB },
+	{ .name = "iodepth_batch_complete", .alias = "iodepth_batch_complete_min",
+	  .type = OPT_UINT, .off = JOFF(iodepth_batch_complete), .def = "0", .min = 0,
+	  .max = 65536, .help = "completions to wait for per reap (0 = at least one)",
+	  .group = G_JOB },
+
+	{ .name = "idle", .type = OPT_DURATION, .off = JOFF(idle_ns), .def = "10s", .min = 0,
+	  .max = 3600e9, .help = "idle baseline measured before each job (0 = none)",
+	  .group = G_PHASE },
+	{ .name = "idle_samples", .type = OPT_UINT, .off = JOFF(idle_samples), .def = "20",
+	  .min = 0, .max = 1000000, .help = "and at least this many meter samples in it",
+	  .group = G_PHASE },
+	{ .name = "tail_tolerance", .type = OPT_PERCENT, .off = JOFF(tail_tolerance),
+	  .def = "5%", .min = 0.001, .max = 1,
+	  .help = "tail ends when power is back within this much of idle (5% or 0.05)",
+	  .group = G_PHASE },
+	{ .name = "tail_hold", .type = OPT_DURATION, .off = JOFF(tail_hold_ns), .def = "3s",
+	  .min = 0, .max = 3600e9, .help = "power must stay within tolerance this long",
+	  .group = G_PHASE },
+	{ .name = "tail_max", .type = OPT_DURATION, .off = JOFF(tail_max_ns), .def = "60s",
+	  .min = 0, .max = 86400e9,
+	  .help = "stop waiting for the drive to settle after this long (0 = no tail)",
+	  .group = G_PHASE },
+	{ .name = "interval", .type = OPT_DURATION, .off = JOFF(interval_ns), .def = "1s",
+	  .min = 100e6, .max = 3600e9, .help = "period of the per-interval statistics",
+	  .group = G_PHASE },
+};
+
+const size_t job_options_count = ARRAY_SIZE(job_options);
+
+int job_option_is_phase(const struct opt_desc *d)
+{
+	return d->group && !strcmp(d->group, G_PHASE);
+}
 
 const char *rw_name(int rw)
 {

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The job option table and the table-driven parse, format and help of every option. */
+/* Table-driven parse, range checks, defaults and formatting of every option type. */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,109 +10,6 @@
 #include "log.h"
 #include "options.h"
 #include "util.h"
-
-#define JOFF(f) offsetof(struct job_opts, f)
-#define G_JOB "Job options (profile keys; as flags they override every job of a profile)"
-#define G_PHASE "Metering phases (idle baseline before each job, tail after it)"
-
-static const struct opt_choice rw_choices[] = {
-	{ "read", "sequential reads" },
-	{ "write", "sequential writes" },
-	{ "randread", "random reads" },
-	{ "randwrite", "random writes" },
-	{ "randrw", "random mix of reads and writes (see rwmixread)" },
-	{ NULL, NULL },
-};
-
-static const struct opt_choice engine_choices[] = {
-	{ "libaio", "Linux native asynchronous I/O, iodepth requests in flight (needs direct=1)" },
-	{ "psync", "pread/pwrite, one request at a time: the reference engine" },
-	{ NULL, NULL },
-};
-
-/*
- * The one table behind INI keys, `run` flags, --help and the result's "options" object.
- * Names and meanings follow fio so that a fio user's job file reads the same here.
- */
-const struct opt_desc job_options[] = {
-	{ .name = "rw", .alias = "readwrite", .type = OPT_ENUM, .off = JOFF(rw), .def = "read",
-	  .choices = rw_choices, .metavar = "MODE", .help = "I/O pattern", .group = G_JOB },
-	{ .name = "rwmixread", .type = OPT_UINT, .off = JOFF(rwmixread), .def = "50", .min = 0,
-	  .max = 100, .metavar = "PERCENT", .help = "share of reads in randrw, in percent",
-	  .group = G_JOB },
-	{ .name = "bs", .alias = "blocksize", .type = OPT_SIZE, .off = JOFF(bs), .def = "4k",
-	  .min = 1, .max = 1073741824.0, .help = "bytes per I/O (record size)", .group = G_JOB },
-	{ .name = "iodepth", .type = OPT_UINT, .off = JOFF(iodepth), .def = "1", .min = 1,
-	  .max = 65536, .help = "I/Os in flight per thread (libaio)", .group = G_JOB },
-	{ .name = "size", .type = OPT_SIZE, .off = JOFF(size), .min = 1,
-	  .help = "bytes each thread moves; required: a fixed amount of work, not a time",
-	  .group = G_JOB },
-	{ .name = "filesize", .type = OPT_SIZE, .off = JOFF(filesize), .min = 1,
-	  .help = "extent each thread works in (default: size; smaller wraps around)",
-	  .group = G_JOB },
-	{ .name = "direct", .type = OPT_BOOL, .off = JOFF(direct), .def = "1",
-	  .help = "O_DIRECT: bypass the page cache so the device, not RAM, is measured",
-	  .group = G_JOB },
-	{ .name = "ioengine", .alias = "engine", .type = OPT_STR, .off = JOFF(ioengine),
-	  .size = sizeof(((struct job_opts *)0)->ioengine), .def = "libaio",
-	  .choices = engine_choices, .metavar = "ENGINE", .help = "how I/O is issued",
-	  .group = G_JOB },
-	{ .name = "fdatasync", .type = OPT_UINT, .off = JOFF(fdatasync), .def = "0",
-	  .help = "fdatasync after every N writes (0 = never)",
-	  .group = G_JOB },
-	{ .name = "end_fsync", .type = OPT_BOOL, .off = JOFF(end_fsync),
-	  .help = "fsync when the job ends, inside the measured time (auto: 1 if it writes)",
-	  .group = G_JOB },
-	{ .name = "rate_iops", .type = OPT_U64, .off = JOFF(rate_iops), .def = "0",
-	  .help = "pace each thread to N I/Os per second (0 = as fast as possible)",
-	  .group = G_JOB },
-	{ .name = "runtime", .type = OPT_DURATION, .off = JOFF(runtime_ns), .def = "0",
-	  .help = "stop a job early after this long (0 = no cap; bare number = seconds)",
-	  .group = G_JOB },
-	{ .name = "randseed", .type = OPT_U64, .off = JOFF(randseed), .def = "0x1234",
-	  .help = "seed of the random offsets: the same seed repeats the same pattern",
-	  .group = G_JOB },
-	{ .name = "loops", .type = OPT_UINT, .off = JOFF(loops), .def = "1", .min = 1,
-	  .max = 1000000, .help = "run the job N times, each loop reported", .group = G_JOB },
-	{ .name = "numjobs", .type = OPT_UINT, .off = JOFF(numjobs), .def = "1", .min = 1,
-	  .max = 64, .help = "threads, each with its own region of filesize bytes",
-	  .group = G_JOB },
-	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
-	  .off = JOFF(iodepth_batch_submit), .def = "0", .min = 0, .max = 65536,
-	  .help = "I/Os submitted per io_submit call (0 = all that are ready)", .group = G_JOB },
-	{ .name = "iodepth_batch_complete", .alias = "iodepth_batch_complete_min",
-	  .type = OPT_UINT, .off = JOFF(iodepth_batch_complete), .def = "0", .min = 0,
-	  .max = 65536, .help = "completions to wait for per reap (0 = at least one)",
-	  .group = G_JOB },
-
-	{ .name = "idle", .type = OPT_DURATION, .off = JOFF(idle_ns), .def = "10s", .min = 0,
-	  .max = 3600e9, .help = "idle baseline measured before each job (0 = none)",
-	  .group = G_PHASE },
-	{ .name = "idle_samples", .type = OPT_UINT, .off = JOFF(idle_samples), .def = "20",
-	  .min = 0, .max = 1000000, .help = "and at least this many meter samples in it",
-	  .group = G_PHASE },
-	{ .name = "tail_tolerance", .type = OPT_PERCENT, .off = JOFF(tail_tolerance),
-	  .def = "5%", .min = 0.001, .max = 1,
-	  .help = "tail ends when power is back within this much of idle (5% or 0.05)",
-	  .group = G_PHASE },
-	{ .name = "tail_hold", .type = OPT_DURATION, .off = JOFF(tail_hold_ns), .def = "3s",
-	  .min = 0, .max = 3600e9, .help = "power must stay within tolerance this long",
-	  .group = G_PHASE },
-	{ .name = "tail_max", .type = OPT_DURATION, .off = JOFF(tail_max_ns), .def = "60s",
-	  .min = 0, .max = 86400e9,
-	  .help = "stop waiting for the drive to settle after this long (0 = no tail)",
-	  .group = G_PHASE },
-	{ .name = "interval", .type = OPT_DURATION, .off = JOFF(interval_ns), .def = "1s",
-	  .min = 100e6, .max = 3600e9, .help = "period of the per-interval statistics",
-	  .group = G_PHASE },
-};
-
-const size_t job_options_count = ARRAY_SIZE(job_options);
-
-int job_option_is_phase(const struct opt_desc *d)
-{
-	return d->group && !strcmp(d->group, G_PHASE);
-}
 
 static int name_eq(const char *table_name, const char *norm)
 {
@@ -139,60 +35,6 @@ const struct opt_desc *opt_find(const struct opt_desc *table, size_t n, const ch
 		if (name_eq(table[i].name, norm) || name_eq(table[i].alias, norm))
 			return &table[i];
 	return NULL;
-}
-
-/* Edit distance, capped: names are short and the table is small. */
-static unsigned edit_distance(const char *a, const char *b)
-{
-	unsigned row[64], i, j, prev, tmp, best;
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			best = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
-const char *opt_suggest(const struct opt_desc *table, size_t n, const char *name)
-{
-	const char *best = NULL;
-	unsigned d, best_d = 3; /* two typos at most, or it is a guess */
-	char norm[64], tn[64];
-	size_t i;
-
-	if (strlen(name) >= sizeof(norm))
-		return NULL;
-	strcpy(norm, name);
-	opt_name_normalize(norm);
-	for (i = 0; i < 2 * n; i++) {
-		const char *cand = i % 2 ? table[i / 2].alias : table[i / 2].name;
-
-		if (!cand || strlen(cand) >= sizeof(tn))
-			continue;
-		strcpy(tn, cand);
-		opt_name_normalize(tn);
-		d = edit_distance(norm, tn);
-		if (d < best_d) {
-			best_d = d;
-			best = cand;
-		}
-	}
-	return best;
 }
 
 static void *field(const struct opt_desc *d, void *base)
@@ -245,7 +87,7 @@ static const char *fmt_duration_short(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-static const char *fmt_number(const struct opt_desc *d, double v, char *buf, size_t len)
+const char *opt_format_number(const struct opt_desc *d, double v, char *buf, size_t len)
 {
 	switch (d->type) {
 	case OPT_SIZE:
@@ -273,9 +115,9 @@ static int range_err(const struct opt_desc *d, const char *value, const char *fo
 {
 	char lo[32], hi[32];
 
-	fmt_number(d, d->min, lo, sizeof(lo));
+	opt_format_number(d, d->min, lo, sizeof(lo));
 	if (d->max)
-		fmt_number(d, d->max, hi, sizeof(hi));
+		opt_format_number(d, d->max, hi, sizeof(hi));
 	else if (d->type == OPT_UINT)
 		snprintf(hi, sizeof(hi), "%u", UINT32_MAX);
 	else
@@ -603,7 +445,7 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 		break;
 	case OPT_DOUBLE:
 	case OPT_PERCENT:
-		fmt_number(d, *(const double *)p, buf, len);
+		opt_format_number(d, *(const double *)p, buf, len);
 		break;
 	case OPT_STR:
 		snprintf(buf, len, "%s", (const char *)p);
@@ -621,116 +463,4 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 		break;
 	}
 	return buf;
-}
-
-static const char *metavar(const struct opt_desc *d)
-{
-	if (d->metavar)
-		return d->metavar;
-	switch (d->type) {
-	case OPT_BOOL:
-		return "0|1";
-	case OPT_UINT:
-	case OPT_U64:
-		return "N";
-	case OPT_SIZE:
-		return "SIZE";
-	case OPT_DURATION:
-		return "TIME";
-	case OPT_DOUBLE:
-		return "NUM";
-	case OPT_PERCENT:
-		return "PCT";
-	case OPT_ENUM:
-		return "CHOICE";
-	case OPT_STRLIST:
-		return "SPEC";
-	case OPT_STR:
-	case OPT_STRP:
-		return "STR";
-	default:
-		return "";
-	}
-}
-
-/* Default, range and alias in brackets after the help text. */
-static void help_extras(const struct opt_desc *d, char *buf, size_t len)
-{
-	char lo[32], hi[32];
-	size_t used = 0;
-
-	buf[0] = '\0';
-	if (d->def && d->def[0])
-		used += (size_t)snprintf(buf + used, len - used, "default %s", d->def);
-	else if (d->type == OPT_BOOL)
-		used += (size_t)snprintf(buf + used, len - used, "default auto");
-	if (d->max && used < len) {
-		fmt_number(d, d->min, lo, sizeof(lo));
-		fmt_number(d, d->max, hi, sizeof(hi));
-		used += (size_t)snprintf(buf + used, len - used, "%s%s..%s", used ? "; " : "", lo,
-					 hi);
-	}
-	if (d->alias && used < len)
-		snprintf(buf + used, len - used, "%salso --%s", used ? "; " : "", d->alias);
-}
-
-/* Words of text from column `indent`, lines up to HELP_WIDTH. */
-#define HELP_WIDTH 100
-static void print_wrapped(FILE *fp, const char *text, int col, int indent)
-{
-	const char *p = text;
-
-	while (*p) {
-		int n = (int)strcspn(p, " ");
-
-		if (col > indent && col + 1 + n > HELP_WIDTH) {
-			fprintf(fp, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', fp);
-			col++;
-		}
-		fprintf(fp, "%.*s", n, p);
-		col += n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', fp);
-}
-
-void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
-{
-	const char *group = NULL;
-	const struct opt_choice *c;
-	char left[96], extras[160], text[512];
-	size_t i;
-	int w;
-
-	for (i = 0; i < n; i++) {
-		const struct opt_desc *d = &table[i];
-
-		if (d->group && (!group || strcmp(group, d->group))) {
-			group = d->group;
-			fprintf(fp, "\n%s:\n", group);
-		}
-		if (d->shortopt)
-			w = snprintf(left, sizeof(left), "  -%c, --%s", d->shortopt, d->name);
-		else
-			w = snprintf(left, sizeof(left), "      --%s", d->name);
-		if (opt_takes_value(d))
-			snprintf(left + w, sizeof(left) - (size_t)w, " %s", metavar(d));
-		help_extras(d, extras, sizeof(extras));
-		snprintf(text, sizeof(text), "%s%s%s%s", d->help ? d->help : "",
-			 extras[0] ? " [" : "", extras, extras[0] ? "]" : "");
-		if (strlen(left) > 30)
-			fprintf(fp, "%s\n%32s", left, "");
-		else
-			fprintf(fp, "%-32s", left);
-		print_wrapped(fp, text, 32, 32);
-		for (c = d->choices; c && c->name; c++) {
-			fprintf(fp, "%34s%-11s ", "", c->name);
-			print_wrapped(fp, c->help ? c->help : "", 46, 46);
-		}
-	}
 }

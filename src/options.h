@@ -78,6 +78,8 @@ int opt_takes_value(const struct opt_desc *d);
 void opt_free_strings(const struct opt_desc *table, size_t n, void *base);
 /* Format the option's current value into buf (for the result's resolved options). */
 const char *opt_format(const struct opt_desc *d, const void *base, char *buf, size_t len);
+/* A number in the option's unit as a user writes it: "4k", "100ms", "5%". */
+const char *opt_format_number(const struct opt_desc *d, double v, char *buf, size_t len);
 void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n);
 
 /* Defaults, then checks across options (bs alignment, psync with direct=0 ...).
