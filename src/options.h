@@ -112,5 +112,7 @@ int profile_load(const char *path, struct job_opts **jobs, size_t *njobs);
  * after logging what was tried.
  */
 char *profile_find(const char *name, const char *exe_dir);
+/* "db-log, quick, ..." from the first search directory that has profiles ("" if none). */
+void profile_names(char *buf, size_t len);
 
 #endif

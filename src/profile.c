@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* INI job profiles through libinih: [global] inheritance, one job per section, FILE:LINE errors. */
 #include <errno.h>
+#include <glob.h>
 #include <ini.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -274,11 +275,20 @@ static int ends_with(const char *s, const char *sfx)
 	return n >= k && !strcmp(s + n - k, sfx);
 }
 
+static const char *const rel_dirs[] = { "configs", "../configs", "../share/iowatt/configs" };
+
+/* Search directory i (0..ARRAY_SIZE(rel_dirs)); NULL when it needs an unknown exe_dir. */
+static char *search_dir(size_t i, const char *exe_dir)
+{
+	if (i < ARRAY_SIZE(rel_dirs))
+		return exe_dir ? xasprintf("%s/%s", exe_dir, rel_dirs[i]) : NULL;
+	return xstrdup(IOWATT_PREFIX "/share/iowatt/configs");
+}
+
 char *profile_find(const char *name, const char *exe_dir)
 {
-	static const char *const rel[] = { "configs", "../configs", "../share/iowatt/configs" };
 	const char *ext = ends_with(name, ".ini") ? "" : ".ini";
-	char *own = NULL, *cand, *real, tried[1024];
+	char *own = NULL, *dir, *cand, *real, tried[1024];
 	size_t used = 0, i;
 
 	/* A path, or a file named like a profile that is right here, is used as given. */
@@ -291,13 +301,12 @@ char *profile_find(const char *name, const char *exe_dir)
 	if (!exe_dir)
 		exe_dir = own = exe_dir_self();
 	tried[0] = '\0';
-	for (i = 0; i <= ARRAY_SIZE(rel); i++) {
-		if (i < ARRAY_SIZE(rel) && !exe_dir)
+	for (i = 0; i <= ARRAY_SIZE(rel_dirs); i++) {
+		dir = search_dir(i, exe_dir);
+		if (!dir)
 			continue;
-		if (i < ARRAY_SIZE(rel))
-			cand = xasprintf("%s/%s/%s%s", exe_dir, rel[i], name, ext);
-		else
-			cand = xasprintf("%s/share/iowatt/configs/%s%s", IOWATT_PREFIX, name, ext);
+		cand = xasprintf("%s/%s%s", dir, name, ext);
+		free(dir);
 		if (!access(cand, R_OK)) {
 			real = realpath(cand, NULL);
 			free(own);
@@ -317,4 +326,31 @@ char *profile_find(const char *name, const char *exe_dir)
 	log_err(MOD, "profile '%s' not found (looked for %s; give a path to use another file)",
 		name, tried);
 	return NULL;
+}
+
+void profile_names(char *buf, size_t len)
+{
+	char *exe_dir = exe_dir_self(), *dir, *pat, *base;
+	size_t i, k, used = 0;
+	glob_t g;
+
+	buf[0] = '\0';
+	for (i = 0; i <= ARRAY_SIZE(rel_dirs) && !buf[0]; i++) {
+		dir = search_dir(i, exe_dir);
+		if (!dir)
+			continue;
+		pat = xasprintf("%s/*.ini", dir);
+		if (!glob(pat, 0, NULL, &g)) {
+			for (k = 0; k < g.gl_pathc && used < len; k++) {
+				base = strrchr(g.gl_pathv[k], '/') + 1;
+				used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+							 used ? ", " : "",
+							 (int)(strlen(base) - 4), base);
+			}
+			globfree(&g);
+		}
+		free(pat);
+		free(dir);
+	}
+	free(exe_dir);
 }

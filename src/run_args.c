@@ -111,19 +111,22 @@ static int measure_excludes(const struct opt_desc *d)
 static void print_help(FILE *fp, int measure)
 {
 	struct opt_desc *sel = xcalloc(run_options_count + job_options_count, sizeof(*sel));
+	char names[512];
 	size_t i, n = 0;
 
 	if (measure)
 		fprintf(fp, "usage: iowatt measure [OPTIONS] [--] COMMAND [ARGS...]\n\n"
 			    "Meters COMMAND: an idle baseline, the command, then the tail until "
 			    "power settles.\n");
-	else
+	else {
+		profile_names(names, sizeof(names));
 		fprintf(fp, "usage: iowatt run [PROFILE] --target PATH [OPTIONS] [JOB OPTIONS]\n"
 			    "       iowatt run --target DIR --rw randread --bs 4k --iodepth 32 "
 			    "--size 256m\n\n"
-			    "PROFILE is an INI file or a name from configs/ (quick, sbc-fio, db-log,\n"
-			    "record-sweep, iot-logger). Job options given as flags override every "
-			    "job of it.\n");
+			    "PROFILE is an INI file or the name of a shipped one%s%s.\n"
+			    "Job options given as flags override every job of the profile.\n",
+			names[0] ? ":\n  " : "", names);
+	}
 	fprintf(fp, "Options take dashes or underscores alike (--rate-iops = --rate_iops), as\n"
 		    "--opt VALUE or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g (base 1024). "
 		    "Times: 500ms, 10s, 2m\n(a bare number is seconds).\n");
