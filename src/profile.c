@@ -126,22 +126,27 @@ static void new_section(struct prof_state *s, const char *hdr)
 static char *reader(char *str, int num, void *stream)
 {
 	struct prof_state *s = stream;
-	char *line = str, *p;
+	char *line = str, *p, tail[256];
 	size_t len;
 
 	if (s->err || !fgets(str, num, s->fp))
 		return NULL;
 	s->line++;
-	len = strlen(str);
-	if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(s->fp)) {
-		perr(s, "line longer than %d characters", num - 2);
-		return NULL;
-	}
 	/* inih skips a UTF-8 byte order mark on the first line; so must we. */
 	if (s->line == 1 && !strncmp(str, "\xEF\xBB\xBF", 3))
 		str += 3;
 	for (p = str; *p == ' ' || *p == '\t'; p++)
 		;
+	len = strlen(line);
+	if (len == (size_t)num - 1 && line[len - 1] != '\n' && !feof(s->fp)) {
+		/* inih would read the rest as a line of its own; a long comment is harmless. */
+		if (*p != ';' && *p != '#') {
+			perr(s, "line longer than %d characters", num - 2);
+			return NULL;
+		}
+		while (fgets(tail, sizeof(tail), s->fp) && !strchr(tail, '\n'))
+			;
+	}
 	if (*p == '[' && p == str)
 		new_section(s, str);
 	else if (p != str && *p && *p != '\n' && *p != '\r' && *p != ';' && *p != '#')

@@ -201,6 +201,12 @@ static void test_inherit(void)
 	free(jobs);
 	free(p);
 
+	p = data("long-comment.ini");
+	is_int(load(p, &jobs, &njobs), 0, "a comment longer than a line is fine: %s", errbuf);
+	ok(njobs == 1 && jobs[0].rw == RW_WRITE, "and what follows it is read");
+	free(jobs);
+	free(p);
+
 	p = data("bom-crlf.ini");
 	is_int(load(p, &jobs, &njobs), 0, "a byte order mark and CRLF lines load: %s", errbuf);
 	ok(njobs == 1 && jobs[0].size == 1 << 20 && jobs[0].rw == RW_WRITE,
@@ -244,6 +250,7 @@ static void test_errors(void)
 	expect_error("dup-key.ini", 6, "'bs' given twice in this section (first at line 4)");
 	expect_error("syntax.ini", 4, "expected 'key = value'");
 	expect_error("bad-name.ini", 3, "job name 'bad name'");
+	expect_error("long-line.ini", 5, "line longer than");
 
 	is_int(load("/nonexistent/x.ini", &jobs, &njobs), -ENOENT, "missing file is -ENOENT");
 	ok(strstr(errbuf, "/nonexistent/x.ini") != NULL, "and named: %s", errbuf);
