@@ -205,6 +205,12 @@ void flags_kmsg_drain(struct flag_sources *fs)
 			continue; /* records overwritten before we read them */
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno != EAGAIN) {
+			log_warn(MOD, "%s: %s; kernel-log flags off", fs->kmsg_path,
+				 strerror(errno));
+			flags_kmsg_close(fs);
+			return;
+		}
 		if (n <= 0)
 			break;
 		t = now_ns();

@@ -221,7 +221,13 @@ void flags_sysfs_check(struct flag_sources *fs, int slow)
 	uint32_t thr;
 	int v;
 
-	if (fs->alarm_fd >= 0 && read_alarm(fs, &v) == 0 && v != fs->alarm_last) {
+	if (fs->alarm_fd >= 0 && read_alarm(fs, &v)) {
+		/* Gone (driver unbound): an unread sysfs fd would keep waking poll(). */
+		log_warn(MOD, "%s: unreadable; undervoltage alarm no longer watched",
+			 fs->alarm_path);
+		close(fs->alarm_fd);
+		fs->alarm_fd = -1;
+	} else if (fs->alarm_fd >= 0 && v != fs->alarm_last) {
 		events_pushf(v ? EV_UNDERVOLTAGE : EV_UNDERVOLTAGE_END, 0, "rpi_volt",
 			     "in0_lcrit_alarm %d -> %d", fs->alarm_last, v);
 		fs->alarm_last = v;

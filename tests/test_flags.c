@@ -297,6 +297,11 @@ static void test_kmsg_live(const char *pi)
 	cfg.kmsg_path = "/nonexistent/kmsg";
 	is_int(flags_start(&cfg, &fs), 0, "an unreadable kmsg is a warning, not a failure");
 	flags_stop(fs);
+	cfg.kmsg_path = tmp; /* opens, but read() fails: dropped, not polled forever */
+	is_int(flags_start(&cfg, &fs), 0, "a kmsg path that cannot be read still starts");
+	if (fs)
+		ok(fs->kmsg_fd < 0, "the failing kernel-log source is closed");
+	flags_stop(fs);
 out:
 	free(fifo);
 	free(file);
