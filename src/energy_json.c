@@ -3,6 +3,12 @@
 #include <math.h>
 
 #include "energy.h"
+#include "util.h"
+
+struct num_key {
+	const char *key;
+	double val;
+};
 
 /* JSON has no NaN: a figure that cannot be computed is null. */
 static json_t *num(double x)
@@ -10,23 +16,34 @@ static json_t *num(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+static void set_nums(json_t *o, const struct num_key *nk, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_set_new(o, nk[i].key, num(nk[i].val));
+}
+
 json_t *energy_power_json(const struct energy_summary *es, const char *meter_spec)
 {
+	const struct num_key nk[] = {
+		{ "idle_w", es->idle_w },
+		{ "active_w", es->active_w },
+		{ "active_ma", es->active_ma },
+		{ "peak_ma", es->peak_ma },
+		{ "active_v", es->active_v },
+		{ "min_v", es->min_v },
+		{ "energy_active_j", es->energy_active_j },
+		{ "energy_active_mwh", es->energy_active_j / 3.6 },
+		{ "energy_tail_j", es->energy_tail_j },
+		{ "energy_tail_mwh", es->energy_tail_j / 3.6 },
+		{ "energy_net_j", es->energy_net_j },
+		{ "charge_mah", es->charge_mah },
+	};
 	json_t *o = json_object();
 
 	json_object_set_new(o, "meter", json_string(meter_spec ? meter_spec : ""));
-	json_object_set_new(o, "idle_w", num(es->idle_w));
-	json_object_set_new(o, "active_w", num(es->active_w));
-	json_object_set_new(o, "active_ma", num(es->active_ma));
-	json_object_set_new(o, "peak_ma", num(es->peak_ma));
-	json_object_set_new(o, "active_v", num(es->active_v));
-	json_object_set_new(o, "min_v", num(es->min_v));
-	json_object_set_new(o, "energy_active_j", num(es->energy_active_j));
-	json_object_set_new(o, "energy_active_mwh", num(es->energy_active_j / 3.6));
-	json_object_set_new(o, "energy_tail_j", num(es->energy_tail_j));
-	json_object_set_new(o, "energy_tail_mwh", num(es->energy_tail_j / 3.6));
-	json_object_set_new(o, "energy_net_j", num(es->energy_net_j));
-	json_object_set_new(o, "charge_mah", num(es->charge_mah));
+	set_nums(o, nk, ARRAY_SIZE(nk));
 	if (!es->has_voltage)
 		json_object_set_new(o, "note",
 				    json_string("meter reports no voltage: energy unknown, "
@@ -36,16 +53,19 @@ json_t *energy_power_json(const struct energy_summary *es, const char *meter_spe
 
 json_t *energy_efficiency_json(const struct efficiency *ef)
 {
+	const struct num_key nk[] = {
+		{ "iops_per_ma", ef->iops_per_ma },
+		{ "iops_per_w", ef->iops_per_w },
+		{ "mbps_per_w", ef->mbps_per_w },
+		{ "j_per_gb", ef->j_per_gb },
+		{ "j_per_gb_net", ef->j_per_gb_net },
+		{ "uj_per_io", ef->uj_per_io },
+		{ "uah_per_io", ef->uah_per_io },
+		{ "uah_per_mb", ef->uah_per_mb },
+	};
 	json_t *o = json_object();
 
-	json_object_set_new(o, "iops_per_ma", num(ef->iops_per_ma));
-	json_object_set_new(o, "iops_per_w", num(ef->iops_per_w));
-	json_object_set_new(o, "mbps_per_w", num(ef->mbps_per_w));
-	json_object_set_new(o, "j_per_gb", num(ef->j_per_gb));
-	json_object_set_new(o, "j_per_gb_net", num(ef->j_per_gb_net));
-	json_object_set_new(o, "uj_per_io", num(ef->uj_per_io));
-	json_object_set_new(o, "uah_per_io", num(ef->uah_per_io));
-	json_object_set_new(o, "uah_per_mb", num(ef->uah_per_mb));
+	set_nums(o, nk, ARRAY_SIZE(nk));
 	return o;
 }
 

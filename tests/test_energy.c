@@ -280,6 +280,16 @@ static void test_pipeline(void)
 	is_dbl(ef.uah_per_io, 1111.111111 / 1000, 1e-6, "uAh per I/O");
 	is_dbl(ef.uah_per_mb, 1111.111111 / 500, 1e-6, "uAh per MB");
 
+	{
+		json_t *p = energy_power_json(&es, "um25c:/dev/rfcomm0");
+
+		is_dbl(json_real_value(json_object_get(p, "energy_active_mwh")), 20 / 3.6, 1e-9,
+		       "mWh = J / 3.6");
+		is_dbl(json_real_value(json_object_get(p, "energy_net_j")), 10, 1e-9,
+		       "net J in the JSON");
+		ok(!json_object_get(p, "note"), "no note when the meter has voltage");
+		json_decref(p);
+	}
 	efficiency_compute(&es, 0, 0, &ef);
 	ok(isnan(ef.iops_per_ma) && isnan(ef.j_per_gb) && isnan(ef.uj_per_io) &&
 		   isnan(ef.uah_per_mb),
