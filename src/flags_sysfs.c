@@ -216,6 +216,11 @@ static void throttled_changes(uint32_t old, uint32_t now)
 	}
 }
 
+/*
+ * Event times are detection times. The hwmon driver polls the firmware every 2 s, so an
+ * alarm (and the kernel's own "Undervoltage detected!" line) can trail the brown-out by
+ * up to that much; get_throttled read once a second adds up to 1 s more.
+ */
 void flags_sysfs_check(struct flag_sources *fs, int slow)
 {
 	uint32_t thr;
