@@ -36,6 +36,8 @@ static const char *fmt_lat(double ns, char *buf, size_t len)
 {
 	if (isnan(ns) || ns <= 0)
 		snprintf(buf, len, "-");
+	else if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
 	else if (ns < 1e4)
 		snprintf(buf, len, "%.1f us", ns / 1e3);
 	else if (ns < 1e6)
@@ -101,13 +103,15 @@ static void print_row(FILE *fp, json_t *job, int nw, int power)
 {
 	json_t *r = json_object_get(job, "read"), *w = json_object_get(job, "write"), *dir;
 	char c[8][32], v[160];
+	double iops;
 
 	dir = busier_dir(job);
+	iops = num(r, "iops", NULL) + num(w, "iops", NULL);
 	fprintf(fp, "%-*s %4lld  %-11s %8s %9s %9s %9s", nw,
 		str_or(job, "jobname", "?"), (long long)json_integer_value(json_object_get(job, "loop")),
 		str_or(job, "status", "?"),
 		fmt_num((num(r, "bw_bytes", NULL) + num(w, "bw_bytes", NULL)) / 1e6, 1, c[0], 32),
-		fmt_num(num(r, "iops", NULL) + num(w, "iops", NULL), 0, c[1], 32),
+		fmt_num(iops, iops < 100 ? 1 : 0, c[1], 32),
 		fmt_lat(pct(dir, "50.000000"), c[2], 32), fmt_lat(pct(dir, "99.000000"), c[3], 32));
 	if (power) {
 		verdict(job, v, sizeof(v));

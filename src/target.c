@@ -121,6 +121,9 @@ static int create_file(struct target *tg)
 	if (fstat(fd, &st) == 0)
 		fill_file_info(tg, &st);
 	close(fd);
+	if (!strcmp(tg->fstype, "tmpfs") || !strcmp(tg->fstype, "ramfs"))
+		log_warn(MOD, "%s is on %s, which is memory: the figures will describe RAM, "
+			 "not storage", tg->path, tg->fstype);
 	return 0;
 }
 

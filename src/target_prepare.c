@@ -17,12 +17,23 @@
 #define MOD "target"
 #define LAYOUT_CHUNK (1024 * 1024)
 
-/* Asks the filesystem itself: tmpfs and some FUSE filesystems refuse O_DIRECT at open. */
+static int memory_fs(const struct target *tg)
+{
+	return !strcmp(tg->fstype, "tmpfs") || !strcmp(tg->fstype, "ramfs");
+}
+
+/*
+ * Asks the filesystem itself: older tmpfs and some FUSE filesystems refuse O_DIRECT at
+ * open. Since Linux 6.6 tmpfs accepts the flag, but its files live in the page cache,
+ * so there is no device to go direct to: it is refused all the same.
+ */
 static int probe_odirect(struct target *tg)
 {
 	char where[320];
 	int fd;
 
+	if (tg->odirect < 0 && memory_fs(tg))
+		tg->odirect = 0;
 	if (tg->odirect < 0) {
 		fd = open(tg->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 		if (fd >= 0) {
