@@ -203,8 +203,8 @@ static int open_blockdev(struct target *tg, const struct stat *st, const struct 
 	return 0;
 }
 
-int target_open(struct target *tg, const struct run_opts *ro, const struct job_opts *jobs,
-		size_t njobs)
+static int open_target(struct target *tg, const struct run_opts *ro, const struct job_opts *jobs,
+		       size_t njobs)
 {
 	struct stat st;
 
@@ -241,6 +241,17 @@ int target_open(struct target *tg, const struct run_opts *ro, const struct job_o
 	log_err(MOD, "--target %s is neither a directory, a regular file nor a block device",
 		ro->target);
 	return -EINVAL;
+}
+
+/* A refused target leaves nothing behind: no file, no allocation. */
+int target_open(struct target *tg, const struct run_opts *ro, const struct job_opts *jobs,
+		size_t njobs)
+{
+	int rc = open_target(tg, ro, jobs, njobs);
+
+	if (rc)
+		target_cleanup(tg);
+	return rc;
 }
 
 void target_cleanup(struct target *tg)

@@ -3,6 +3,7 @@
 #ifndef IOWATT_TARGET_H
 #define IOWATT_TARGET_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "job.h"
@@ -26,6 +27,9 @@ struct target {
 	uint64_t laid_out;   /* bytes from offset 0 that hold data a read job may read */
 	int odirect;	     /* -1 not probed yet, 0 refused by the filesystem, 1 works */
 	unsigned dev_major, dev_minor; /* st_dev of the file, st_rdev of a device; 0:0 none */
+	/* The caller may point this at its signal flag after target_open (which clears it):
+	 * a long layout then stops with -EINTR when the flag turns non-zero. */
+	volatile sig_atomic_t *stop_flag;
 };
 
 /*

@@ -176,6 +176,11 @@ static int layout(struct target *tg, uint64_t from, uint64_t to, const char *job
 	}
 	aligned_end = dfd >= 0 ? to - to % 4096 : from;
 	for (off = from; off < to && !rc; off += n) {
+		if (tg->stop_flag && *tg->stop_flag) {
+			log_info(MOD, "layout of %s interrupted", tg->path);
+			rc = -EINTR;
+			break;
+		}
 		n = to - off > LAYOUT_CHUNK ? LAYOUT_CHUNK : (size_t)(to - off);
 		fill_pattern(buf, LAYOUT_CHUNK / 8, off / LAYOUT_CHUNK + 1);
 		if (off % 4096 == 0 && off + n <= aligned_end)

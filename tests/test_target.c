@@ -13,6 +13,7 @@
 #include "target.h"
 
 static char dir[] = "/var/tmp/iowatt-test-target.XXXXXX";
+static volatile sig_atomic_t stop;
 
 static void job(struct job_opts *jo, const char *name, int rw, uint64_t bs, uint64_t size,
 		int direct)
@@ -122,6 +123,16 @@ static void test_layout(void)
 	   "the file was not written again");
 	target_cleanup(&tg);
 	ok(access(path, F_OK) != 0, "the new file is removed at cleanup");
+
+	is_int(target_open(&tg, &ro, jo, 1), 0, "open again");
+	tg.stop_flag = &stop;
+	stop = 2;
+	capture_begin();
+	is_int(target_prepare_job(&tg, &jo[0]), -EINTR, "a signal stops the layout");
+	capture_end();
+	ok(tg.laid_out == 0, "and nothing counts as laid out");
+	target_cleanup(&tg);
+	ok(access(path, F_OK) != 0, "the file is removed after an interrupted layout");
 }
 
 static void test_existing(void)
