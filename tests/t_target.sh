@@ -19,8 +19,17 @@ run() { # run LOGNAME ARGS... : iowatt run with a time limit, output kept in $T_
 	shift
 	timeout 120 "$IOWATT" run --no-progress "$@" >"$T_TMP/$log" 2>&1
 }
-says() { grep -q -- "$2" "$T_TMP/$1"; }
 show() { sed 's/^/#   /' "$T_TMP/$1" | tail -n 8; }
+# refused LOG DESC REGEX ARGS...: the run fails and says something matching REGEX.
+refused() {
+	local log=$1 desc=$2 re=$3 rc
+	shift 3
+	run "$log" "$@"
+	rc=$?
+	ok $((rc == 0)) "$desc is refused (rc=$rc)"
+	grep -qE -- "$re" "$T_TMP/$log" || { show "$log"; false; }
+	ok $? "$desc: the message matches /$re/"
+}
 # Sectors the kernel has read (field 3) or written (field 7) on a disk, from /sys/block/X/stat.
 sectors() { awk -v f="$2" '{print $f}' "/sys/block/$1/stat"; }
 new_loop() { # new_loop NAME MB: an unmounted loop device over a new image; prints /dev/loopN
@@ -37,26 +46,17 @@ mdev=$(findmnt -no SOURCE "$mnt")
 
 # 1. A mounted device: refused without --allow-raw-device, and still refused with it.
 sum_before=$(sha256sum "$mdev" | cut -d' ' -f1)
-run raw1.log --rw write --bs 1M --size 4M --target "$mdev"
-rc=$?
-ok $((rc == 0)) "raw device without --allow-raw-device is refused (rc=$rc)"
-says raw1.log "allow-raw-device" || show raw1.log
-ok $? "the refusal names --allow-raw-device"
-run raw2.log --rw write --bs 1M --size 4M --target "$mdev" --allow-raw-device
-rc=$?
-ok $((rc == 0)) "a mounted device is refused even with --allow-raw-device (rc=$rc)"
-says raw2.log "mounted" || show raw2.log
-ok $? "the refusal says it is mounted"
+refused raw1.log "a raw device without --allow-raw-device" "--allow-raw-device" \
+	--rw write --bs 1M --size 4M --target "$mdev"
+refused raw2.log "a mounted device, even with --allow-raw-device" "is mounted" \
+	--rw write --bs 1M --size 4M --target "$mdev" --allow-raw-device
 [ "$(sha256sum "$mdev" | cut -d' ' -f1)" = "$sum_before" ]
 ok $? "the mounted device was not written"
 
 # 2. An unmounted device holding ext4: refused for its signature unless --force.
 ldev=$(new_loop sig 32) && mkfs.ext4 -q -F "$ldev" >/dev/null 2>&1
-run sig.log --rw write --bs 1M --size 4M --target "$ldev" --allow-raw-device
-rc=$?
-ok $((rc == 0)) "a device with an ext4 signature is refused (rc=$rc)"
-says sig.log "ext4" && says sig.log "signature" || show sig.log
-ok $? "the refusal names the ext4 signature and --force"
+refused sig.log "a device holding ext4" "ext4 filesystem signature.*--force" \
+	--rw write --bs 1M --size 4M --target "$ldev" --allow-raw-device
 
 # 3. Bytes moved equal `size`, counted by the kernel on the raw loop device (not by iowatt).
 w0=$(sectors "$(basename "$ldev")" 7)
@@ -81,11 +81,8 @@ ok $? "and reports io_bytes = size"
 # 4. tmpfs: direct=1 is refused with a psync hint; no test file is left behind.
 if [ -d /dev/shm ]; then
 	before=$(ls /dev/shm | grep -c '^iowatt-')
-	run shm.log --rw read --bs 4k --size 1M --target /dev/shm --json-out "$T_TMP/shm.json"
-	rc=$?
-	ok $((rc == 0)) "direct=1 on tmpfs fails (rc=$rc)"
-	says shm.log "tmpfs" && says shm.log "psync" || show shm.log
-	ok $? "the error names tmpfs and suggests psync"
+	refused shm.log "direct=1 on tmpfs" "tmpfs at /dev/shm has no O_DIRECT.*psync" \
+		--rw read --bs 4k --size 1M --target /dev/shm --json-out "$T_TMP/shm.json"
 	run shm2.log --rw read --bs 4k --size 1M --direct 0 --ioengine psync --target /dev/shm \
 		--json-out "$T_TMP/shm2.json"
 	ok $? "--direct=0 --ioengine=psync on tmpfs runs"
@@ -97,11 +94,8 @@ fi
 
 # 5. Free space: a job larger than the filesystem is refused before anything is written.
 small=$(t_loop_ext4 16 small)
-run nospace.log --rw write --bs 1M --size 64M --target "$small"
-rc=$?
-ok $((rc == 0)) "a 64 MiB job on a 16 MiB filesystem is refused (rc=$rc)"
-says nospace.log "free on $small (ext4)" || show nospace.log
-ok $? "the error says how much is needed and how little is free where"
+refused nospace.log "a 64 MiB job on a 16 MiB filesystem" "needs 64 MiB.*free on $small \(ext4\)" \
+	--rw write --bs 1M --size 64M --target "$small"
 [ -z "$(ls "$small" | grep '^iowatt-')" ]
 ok $? "no test file is left on the small filesystem"
 
@@ -141,11 +135,8 @@ fi
 # 7. An existing user file is never written without --force.
 head -c 8M /dev/urandom >"$mnt/user.dat"
 sum=$(sha256sum "$mnt/user.dat" | cut -d' ' -f1)
-run user1.log --rw randwrite --bs 4k --size 8M --target "$mnt/user.dat"
-rc=$?
-ok $((rc == 0)) "a write job on an existing file is refused (rc=$rc)"
-says user1.log "force" || show user1.log
-ok $? "the refusal names --force"
+refused user1.log "a write job on an existing file" "never writes.*--force" \
+	--rw randwrite --bs 4k --size 8M --target "$mnt/user.dat"
 run user2.log --rw read --bs 64k --size 8M --target "$mnt/user.dat" --json-out "$T_TMP/user.json"
 ok $? "a read job reads the existing file as it is"
 [ "$(sha256sum "$mnt/user.dat" | cut -d' ' -f1)" = "$sum" ] && [ -f "$mnt/user.dat" ]

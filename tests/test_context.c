@@ -8,18 +8,9 @@
 #include "blockdev.h"
 #include "context.h"
 #include "tap.h"
+#include "util.h"
 
 #define DATA "tests/data/"
-
-static const char *sget(json_t *o, const char *path)
-{
-	char buf[256], *tok, *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
-		o = json_object_get(o, tok);
-	return json_string_value(o);
-}
 
 static json_t *get(json_t *o, const char *path)
 {
@@ -29,6 +20,24 @@ static json_t *get(json_t *o, const char *path)
 	for (tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save))
 		o = json_object_get(o, tok);
 	return o;
+}
+
+static const char *sget(json_t *o, const char *path)
+{
+	return json_string_value(get(o, path));
+}
+
+struct want {
+	const char *path, *value;
+};
+
+/* String fields of one tree, checked as a table: "device.usb.speed" = "5000M". */
+static void expect(json_t *c, const char *tree, const struct want *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		is_str(sget(c, w[i].path), w[i].value, "%s: %s", tree, w[i].path);
 }
 
 static json_t *collect(const char *tree, const char *disk, const char *part)
@@ -65,85 +74,92 @@ static void test_resolve(void)
 
 static void test_usb(void)
 {
+	static const struct want w[] = {
+		{ "host.hostname", "pi4" },
+		{ "host.board", "Raspberry Pi 4 Model B Rev 1.4" },
+		{ "host.cpu", "Cortex-A72" },
+		{ "host.os", "Debian GNU/Linux 12 (bookworm)" },
+		{ "host.kernel", "6.6.31+rpt-rpi-v8" },
+		{ "device.transport", "usb" },
+		{ "device.model", "Extreme 55AE" },
+		{ "device.vendor", "SanDisk" },
+		{ "device.partition", "sda1" },
+		{ "device.usb.speed", "5000M" },
+		{ "device.usb.vid_pid", "0781:55ae" },
+		{ "device.usb.bridge_vid_pid", "0781:55ae" },
+		{ "device.usb.manufacturer", "SanDisk" },
+		{ "device.usb.driver", "uas" },
+		{ "filesystem.type", "ext4" },
+		{ "filesystem.source", "/dev/sda1" },
+		{ "target.kind", "file" },
+	};
 	json_t *c = collect(DATA "sysfs-usb", "sda", "sda1");
 
-	is_str(sget(c, "host.hostname"), "pi4", "usb: hostname");
-	is_str(sget(c, "host.board"), "Raspberry Pi 4 Model B Rev 1.4", "usb: board from device tree");
-	is_str(sget(c, "host.cpu"), "Cortex-A72", "usb: arm64 CPU named from its part number");
+	expect(c, "usb", w, ARRAY_SIZE(w));
 	is_int(json_integer_value(get(c, "host.cpus")), 4, "usb: 4 cpus");
 	is_int(json_integer_value(get(c, "host.memory_bytes")), 3884240LL * 1024, "usb: memory");
-	is_str(sget(c, "host.os"), "Debian GNU/Linux 12 (bookworm)", "usb: os PRETTY_NAME unquoted");
-	is_str(sget(c, "host.kernel"), "6.6.31+rpt-rpi-v8", "usb: kernel");
-	is_str(sget(c, "device.transport"), "usb", "usb: transport");
-	is_str(sget(c, "device.model"), "Extreme 55AE", "usb: SCSI model, padding trimmed");
-	is_str(sget(c, "device.vendor"), "SanDisk", "usb: vendor");
-	is_str(sget(c, "device.partition"), "sda1", "usb: partition");
 	is_int(json_integer_value(get(c, "device.size_bytes")), 1953525168LL * 512, "usb: size");
 	ok(json_is_false(get(c, "device.rotational")), "usb: not rotational");
 	is_int(json_integer_value(get(c, "device.physical_block_size")), 4096, "usb: 4K physical");
-	is_str(sget(c, "device.usb.speed"), "5000M", "usb: negotiated 5000M");
-	is_str(sget(c, "device.usb.vid_pid"), "0781:55ae",
-	       "usb: the nearest USB device, not the root hub");
-	is_str(sget(c, "device.usb.bridge_vid_pid"), "0781:55ae", "usb: bridge VID:PID");
-	is_str(sget(c, "device.usb.manufacturer"), "SanDisk", "usb: manufacturer");
-	is_str(sget(c, "device.usb.driver"), "uas", "usb: UAS driver on the interface");
 	ok(json_is_null(get(c, "device.pcie")), "usb: no pcie block for the xHCI behind it");
 	ok(json_is_null(get(c, "device.mmc")) && json_is_null(get(c, "device.loop")),
 	   "usb: no mmc or loop block");
-	is_str(sget(c, "filesystem.type"), "ext4", "usb: filesystem type");
-	is_str(sget(c, "filesystem.source"), "/dev/sda1", "usb: filesystem source");
-	is_str(sget(c, "target.kind"), "file", "usb: target kind");
 	ok(json_is_true(get(c, "target.created")), "usb: target created");
 	json_decref(c);
 }
 
 static void test_nvme(void)
 {
+	static const struct want w[] = {
+		{ "host.board", "Raspberry Pi 5 Model B Rev 1.0" },
+		{ "host.cpu", "Cortex-A76" },
+		{ "device.transport", "nvme" },
+		{ "device.model", "Samsung SSD 980 PRO 1TB" },
+		{ "device.pcie.current_link_speed", "8.0 GT/s PCIe" },
+		{ "device.pcie.max_link_speed", "16.0 GT/s PCIe" },
+		{ "device.pcie.vid_pid", "144d:a80a" },
+		{ "device.pcie.address", "0001:01:00.0" },
+	};
 	json_t *c = collect(DATA "sysfs-nvme", "nvme0n1", "nvme0n1p2");
 
-	is_str(sget(c, "host.board"), "Raspberry Pi 5 Model B Rev 1.0",
-	       "nvme: board through the /proc/device-tree symlink");
-	is_str(sget(c, "host.cpu"), "Cortex-A76", "nvme: Cortex-A76");
-	is_str(sget(c, "device.transport"), "nvme", "nvme: transport");
-	is_str(sget(c, "device.model"), "Samsung SSD 980 PRO 1TB", "nvme: model from controller");
-	is_str(sget(c, "device.pcie.current_link_speed"), "8.0 GT/s PCIe",
-	       "nvme: current link speed (Gen3)");
-	is_str(sget(c, "device.pcie.max_link_speed"), "16.0 GT/s PCIe",
-	       "nvme: the drive's own max (Gen4), not the port's");
+	expect(c, "nvme", w, ARRAY_SIZE(w));
 	is_int(json_integer_value(get(c, "device.pcie.current_link_width")), 1, "nvme: x1 link");
 	is_int(json_integer_value(get(c, "device.pcie.max_link_width")), 4, "nvme: x4 capable");
-	is_str(sget(c, "device.pcie.vid_pid"), "144d:a80a", "nvme: PCI vid:pid without 0x");
-	is_str(sget(c, "device.pcie.address"), "0001:01:00.0", "nvme: PCI address");
 	ok(json_is_null(get(c, "device.usb")), "nvme: no usb block");
 	json_decref(c);
 }
 
 static void test_mmc(void)
 {
+	static const struct want w[] = {
+		{ "device.transport", "mmc" },
+		{ "device.model", "SC64G" },
+		{ "device.mmc.cid", "035344534336344780012345ab016600" },
+		{ "device.mmc.manfid", "0x000003" },
+		{ "device.mmc.oemid", "0x5344" },
+		{ "device.mmc.date", "06/2022" },
+		{ "device.mmc.serial", "0x012345ab" },
+		{ "device.mmc.type", "SD" },
+	};
 	json_t *c = collect(DATA "sysfs-mmc", "mmcblk0", "mmcblk0p2");
 
-	is_str(sget(c, "device.transport"), "mmc", "mmc: transport");
-	is_str(sget(c, "device.model"), "SC64G", "mmc: model is the CID name");
-	is_str(sget(c, "device.mmc.cid"), "035344534336344780012345ab016600", "mmc: cid");
-	is_str(sget(c, "device.mmc.manfid"), "0x000003", "mmc: manfid");
-	is_str(sget(c, "device.mmc.oemid"), "0x5344", "mmc: oemid");
-	is_str(sget(c, "device.mmc.date"), "06/2022", "mmc: date");
-	is_str(sget(c, "device.mmc.serial"), "0x012345ab", "mmc: serial");
-	is_str(sget(c, "device.mmc.type"), "SD", "mmc: type");
+	expect(c, "mmc", w, ARRAY_SIZE(w));
 	is_int(json_integer_value(get(c, "device.size_bytes")), 124735488LL * 512, "mmc: size");
 	json_decref(c);
 }
 
 static void test_loop(void)
 {
+	static const struct want w[] = {
+		{ "host.board", "LENOVO 20XW004GUS" },
+		{ "host.cpu", "11th Gen Intel(R) Core(TM) i7-1165G7 @ 2.80GHz" },
+		{ "device.transport", "loop" },
+		{ "device.loop.backing_file", "/var/tmp/sd-image.img" },
+	};
 	json_t *c = collect(DATA "sysfs-loop", "loop3", "");
 
-	is_str(sget(c, "host.board"), "LENOVO 20XW004GUS", "loop: board from DMI");
-	is_str(sget(c, "host.cpu"), "11th Gen Intel(R) Core(TM) i7-1165G7 @ 2.80GHz",
-	       "loop: x86 model name");
+	expect(c, "loop", w, ARRAY_SIZE(w));
 	is_int(json_integer_value(get(c, "host.cpus")), 8, "loop: 8 cpus from cpu/online");
-	is_str(sget(c, "device.transport"), "loop", "loop: transport");
-	is_str(sget(c, "device.loop.backing_file"), "/var/tmp/sd-image.img", "loop: backing file");
 	ok(json_is_true(get(c, "device.loop.direct_io")), "loop: direct_io");
 	ok(json_is_true(get(c, "device.rotational")), "loop: rotational as the kernel says");
 	ok(json_is_null(get(c, "device.partition")), "loop: no partition -> null");
