@@ -1,42 +1,44 @@
 /* SPDX-License-Identifier: MIT */
-/* Capture what a call logs to stderr, so tests can check the message a user would see. */
+/* Test helper: capture what a call writes to a file descriptor (stderr messages, help). */
 #ifndef IOWATT_TEST_CAPTURE_H
 #define IOWATT_TEST_CAPTURE_H
 
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
 
-static int capture_saved_fd = -1;
-static FILE *capture_fp;
-static char capture_buf[8192];
+struct capture {
+	int fd;	    /* the descriptor being captured (1 or 2) */
+	int saved;  /* its original target */
+	FILE *tmp;
+	char buf[16384];
+};
 
-static inline void capture_begin(void)
+static inline void capture_begin(struct capture *c, int fd)
 {
+	fflush(stdout);
 	fflush(stderr);
-	capture_fp = tmpfile();
-	capture_saved_fd = dup(STDERR_FILENO);
-	dup2(fileno(capture_fp), STDERR_FILENO);
+	c->fd = fd;
+	c->saved = dup(fd);
+	c->tmp = tmpfile();
+	if (c->saved < 0 || !c->tmp || dup2(fileno(c->tmp), fd) < 0)
+		abort();
 }
 
-/* Stops capturing; returns everything logged since capture_begin (also echoed as TAP
- * comments so a failing test shows it). */
-static inline const char *capture_end(void)
+/* Restores the descriptor; returns everything written meanwhile. */
+static inline const char *capture_end(struct capture *c)
 {
 	size_t n;
-	char *line, *save = NULL, copy[sizeof(capture_buf)];
 
+	fflush(stdout);
 	fflush(stderr);
-	dup2(capture_saved_fd, STDERR_FILENO);
-	close(capture_saved_fd);
-	rewind(capture_fp);
-	n = fread(capture_buf, 1, sizeof(capture_buf) - 1, capture_fp);
-	capture_buf[n] = '\0';
-	fclose(capture_fp);
-	memcpy(copy, capture_buf, n + 1);
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		printf("# %s\n", line);
-	return capture_buf;
+	dup2(c->saved, c->fd);
+	close(c->saved);
+	rewind(c->tmp);
+	n = fread(c->buf, 1, sizeof(c->buf) - 1, c->tmp);
+	c->buf[n] = '\0';
+	fclose(c->tmp);
+	return c->buf;
 }
 
 #endif

@@ -12,6 +12,7 @@
 #include "result.h"
 #include "tap.h"
 
+static struct capture capt;
 static char dir[] = "/var/tmp/iowatt-test-result.XXXXXX";
 
 /* The ```json block of docs/results.md: the documented example is the reference shape. */
@@ -199,9 +200,9 @@ static void test_write_load(void)
 	is_str(json_string_value(json_object_get(loaded, "status")), "failed", "with the new content");
 	json_decref(loaded);
 	snprintf(bad, sizeof(bad), "%s/sub", dir);
-	capture_begin();
+	capture_begin(&capt, 2);
 	ok(result_write(path, notdoc) < 0, "a write that fails reports it");
-	capture_end();
+	capture_end(&capt);
 	result_load(path, &loaded);
 	is_str(json_string_value(json_object_get(loaded, "status")), "failed",
 	       "and the old file is left as it was");
@@ -212,23 +213,23 @@ static void test_write_load(void)
 	fp = fopen(bad, "w");
 	fputs("{\n  \"schema_version\": 1,\n  \"jobs\": [1, 2,]\n}\n", fp);
 	fclose(fp);
-	capture_begin();
+	capture_begin(&capt, 2);
 	ok(result_load(bad, &loaded) == -EINVAL && !loaded, "malformed JSON is refused");
-	msg = capture_end();
+	msg = capture_end(&capt);
 	ok(strstr(msg, bad) && strstr(msg, ":3:"), "the error names file:line:column");
 	fp = fopen(bad, "w");
 	fputs("{\"schema_version\": 99, \"jobs\": []}\n", fp);
 	fclose(fp);
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(result_load(bad, &loaded), -EPROTONOSUPPORT, "a future schema_version is refused");
-	msg = capture_end();
+	msg = capture_end(&capt);
 	ok(strstr(msg, "99") && strstr(msg, "newer"), "saying it is newer than this iowatt");
 	fp = fopen(bad, "w");
 	fputs("{\"jobs\": []}\n", fp);
 	fclose(fp);
-	capture_begin();
+	capture_begin(&capt, 2);
 	ok(result_load(bad, &loaded) < 0, "a JSON file without schema_version is refused");
-	capture_end();
+	capture_end(&capt);
 	unlink(bad);
 	unlink(path);
 	snprintf(bad, sizeof(bad), "%s/sub", dir);

@@ -12,6 +12,7 @@
 #include "tap.h"
 #include "target.h"
 
+static struct capture capt;
 static char dir[] = "/var/tmp/iowatt-test-target.XXXXXX";
 static volatile sig_atomic_t stop;
 
@@ -101,9 +102,9 @@ static void test_layout(void)
 	jo[1].size = 1 << 20;
 	jo[1].filesize = 3 << 20;
 	is_int(target_open(&tg, &ro, jo, 2), 0, "a new file path opens");
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(target_prepare_job(&tg, &jo[0]), 0, "a read job on a new file prepares");
-	ok(strstr(capture_end(), "laying out 3 MiB") != NULL, "one info line says it lays out 3 MiB");
+	ok(strstr(capture_end(&capt), "laying out 3 MiB") != NULL, "one info line says it lays out 3 MiB");
 	ok(stat(path, &st1) == 0 && st1.st_size == 3 << 20, "the file now holds 3 MiB");
 	fd = open(path, O_RDONLY);
 	ok(fd >= 0 && pread(fd, a, sizeof(a), 0) == sizeof(a) &&
@@ -115,9 +116,9 @@ static void test_layout(void)
 		nonzero += a[i] != 0;
 	ok(nonzero > sizeof(a) / 2, "the pattern is not zeros (%zu of 4096 bytes non-zero)", nonzero);
 	ok(memcmp(a, b, sizeof(a)) != 0, "each MiB differs (no dedup-able repeats)");
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(target_prepare_job(&tg, &jo[1]), 0, "a second read job on the same extent prepares");
-	ok(strstr(capture_end(), "laying out") == NULL, "and does not lay out again");
+	ok(strstr(capture_end(&capt), "laying out") == NULL, "and does not lay out again");
 	ok(stat(path, &st2) == 0 && st2.st_mtim.tv_nsec == st1.st_mtim.tv_nsec &&
 		   st2.st_mtim.tv_sec == st1.st_mtim.tv_sec,
 	   "the file was not written again");
@@ -127,9 +128,9 @@ static void test_layout(void)
 	is_int(target_open(&tg, &ro, jo, 1), 0, "open again");
 	tg.stop_flag = &stop;
 	stop = 2;
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(target_prepare_job(&tg, &jo[0]), -EINTR, "a signal stops the layout");
-	capture_end();
+	capture_end(&capt);
 	ok(tg.laid_out == 0, "and nothing counts as laid out");
 	target_cleanup(&tg);
 	ok(access(path, F_OK) != 0, "the file is removed after an interrupted layout");
@@ -152,9 +153,9 @@ static void test_existing(void)
 	before = file_hash(path);
 	opts(&ro, path);
 	job(&w, "randwrite", RW_RANDWRITE, 4096, 8192, 1);
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(target_open(&tg, &ro, &w, 1), -EEXIST, "a writing job on an existing file is refused");
-	ok(strstr(capture_end(), "--force") != NULL, "the refusal names --force");
+	ok(strstr(capture_end(&capt), "--force") != NULL, "the refusal names --force");
 	target_cleanup(&tg);
 	job(&r, "seqread", RW_READ, 4096, 1 << 20, 1);
 	is_int(target_open(&tg, &ro, &r, 1), -ENOSPC, "a read job larger than the file is refused");
@@ -167,9 +168,9 @@ static void test_existing(void)
 	ok(access(path, F_OK) == 0, "cleanup leaves a file iowatt did not create");
 	ok(file_hash(path) == before, "the user's file is byte for byte unchanged");
 	ro.force = 1;
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(target_open(&tg, &ro, &w, 1), 0, "--force allows a writing job");
-	ok(tg.may_write && strstr(capture_end(), "--force") != NULL, "with a warning");
+	ok(tg.may_write && strstr(capture_end(&capt), "--force") != NULL, "with a warning");
 	target_cleanup(&tg);
 	ok(access(path, F_OK) == 0, "a forced file is still not removed");
 	unlink(path);
@@ -185,15 +186,15 @@ static void test_checks(void)
 	opts(&ro, dir);
 	job(&jo, "odd", RW_READ, 2300, 2300 * 100, 1);
 	is_int(target_open(&tg, &ro, &jo, 1), 0, "open for the alignment check");
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(target_prepare_job(&tg, &jo), -EINVAL, "bs=2300 with direct=1 is refused");
-	msg = capture_end();
+	msg = capture_end(&capt);
 	ok(strstr(msg, "bs=2300 is not a multiple of the logical block size") && strstr(msg, tg.blockdev),
 	   "the error names bs, the block size and the device");
 	job(&jo, "huge", RW_WRITE, 1 << 20, 1ULL << 50, 1);
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(target_prepare_job(&tg, &jo), -ENOSPC, "a 1 PiB job is refused before writing");
-	msg = capture_end();
+	msg = capture_end(&capt);
 	ok(strstr(msg, "needs 1 PiB") || strstr(msg, "needs 1024 TiB"),
 	   "the error says how much it needs");
 	ok(strstr(msg, "free on") && strstr(msg, "(ext4)"), "and where, with the filesystem");
@@ -205,9 +206,9 @@ static void test_checks(void)
 		skip("no /dev/shm");
 		return;
 	}
-	capture_begin();
+	capture_begin(&capt, 2);
 	is_int(target_prepare_job(&tg, &jo), -EINVAL, "direct=1 on tmpfs is refused");
-	msg = capture_end();
+	msg = capture_end(&capt);
 	ok(strstr(msg, "tmpfs at /dev/shm has no O_DIRECT support") && strstr(msg, "psync"),
 	   "the error names tmpfs and suggests psync");
 	jo.direct = 0;
@@ -233,9 +234,9 @@ static void test_raw_and_signal(void)
 		is_int(target_open(&tg, &ro, &jo, 1), -EPERM, "a device needs --allow-raw-device");
 		target_cleanup(&tg);
 		ro.allow_raw_device = 1;
-		capture_begin();
+		capture_begin(&capt, 2);
 		is_int(target_open(&tg, &ro, &jo, 1), -EBUSY, "a mounted device is refused anyway");
-		ok(strstr(capture_end(), "mounted") != NULL, "the refusal says it is mounted");
+		ok(strstr(capture_end(&capt), "mounted") != NULL, "the refusal says it is mounted");
 		target_cleanup(&tg);
 	}
 	snprintf(path, sizeof(path), "%s/sig.dat", dir);
