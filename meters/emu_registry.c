@@ -9,6 +9,7 @@
 
 #include "emu_registry.h"
 #include "log.h"
+#include "serial.h"
 #include "util.h"
 
 #define MOD "emulate"
@@ -97,22 +98,22 @@ static pid_t entry_pid(const char *file, char *rest, size_t len)
 
 pid_t emureg_owner(const char *path)
 {
-	char name[64], *real, *file;
+	char name[64], pts[32], *file;
 	const char *dir;
 	pid_t pid = 0;
-	int i;
+	int i, n;
 
-	real = realpath(path, NULL);
-	if (!real)
+	n = serial_pty_number(path);
+	if (n < 0)
 		return 0;
-	if (!entry_name(real, name, sizeof(name))) {
-		for (i = 0; !pid && (dir = reg_dirs(i)); i++) {
-			file = xasprintf("%s/%s", dir, name);
-			pid = entry_pid(file, NULL, 0);
-			free(file);
-		}
+	snprintf(pts, sizeof(pts), "/dev/pts/%d", n);
+	if (entry_name(pts, name, sizeof(name)))
+		return 0;
+	for (i = 0; !pid && (dir = reg_dirs(i)); i++) {
+		file = xasprintf("%s/%s", dir, name);
+		pid = entry_pid(file, NULL, 0);
+		free(file);
 	}
-	free(real);
 	return pid;
 }
 

@@ -24,6 +24,8 @@ void serial_close(struct serial_port *sp);
 const char *serial_backend(const struct serial_port *sp);
 /* 1 when path (after symlinks) is a Unix98 pty slave, as socat, ser2net or our emulator. */
 int serial_path_is_pty(const char *path);
+/* N of the /dev/pts/N that path (after symlinks) is, or -1. */
+int serial_pty_number(const char *path);
 /* One line per serial port found, with USB VID:PID, manufacturer and product. */
 void serial_list_ports(FILE *out);
 

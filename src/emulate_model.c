@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Emulated current: follows a block device's activity, fixed steps, or a constant. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +59,13 @@ int emu_parse_steps(const char *s, struct emu_step **out, size_t *n, char *why, 
 
 int emu_cwd_device(char *buf, size_t len)
 {
-	char path[96], part[4200], *real, *base;
+	char path[96], part[PATH_MAX + 16], real[PATH_MAX], *base;
 	struct stat st;
 
 	if (stat(".", &st))
 		return -errno;
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
-	real = realpath(path, NULL);
-	if (!real)
+	if (!realpath(path, real))
 		return -ENODEV;
 	/* A partition's parent directory is its disk: the meter sits on the disk's cable. */
 	snprintf(part, sizeof(part), "%s/partition", real);
@@ -76,7 +76,6 @@ int emu_cwd_device(char *buf, size_t len)
 	}
 	base = strrchr(real, '/');
 	snprintf(buf, len, "%s", base ? base + 1 : real);
-	free(real);
 	return 0;
 }
 
