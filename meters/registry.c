@@ -5,7 +5,16 @@
 
 #include "meter.h"
 
+/* Serial testers and hand readings (meters/um.c, meters/manual.c). */
+extern const struct meter_driver meter_um, meter_um24c, meter_um25c, meter_um34c;
+extern const struct meter_driver meter_manual;
+
 const struct meter_driver *const meter_drivers[] = {
+	&meter_um25c,
+	&meter_um24c,
+	&meter_um34c,
+	&meter_um,
+	&meter_manual,
 	NULL,
 };
 
