@@ -3,9 +3,17 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "board_meters.h"
 #include "meter.h"
 
 const struct meter_driver *const meter_drivers[] = {
+	&meter_ina219,
+	&meter_ina226,
+	&meter_ina260,
+	&meter_hwmon,
+	&meter_power_supply,
+	&meter_rapl,
+	&meter_pmic,
 	NULL,
 };
 
