@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "events.h"
 #include "i2c.h"
@@ -24,6 +25,7 @@ struct ina_priv {
 	uint64_t interval_ns;
 	uint64_t next_ns;	/* earliest time worth asking for the next conversion */
 	uint64_t checked_ns;	/* last calibration / configuration read-back */
+	uint64_t not_ready_ns;	/* last poll that found no fresh conversion (0: none) */
 	int model;
 };
 
@@ -174,7 +176,10 @@ static int ina_start(struct meter_dev *dev)
 
 	/* clear a stale ready flag so the first sample is a fresh conversion */
 	ret = i2c_read16(p->fd, p->addr, p->model == INA219 ? INA_REG_POWER : INA_REG_MASK, &dummy);
-	p->next_ns = now_ns() + p->s.conv_ns * 9 / 10;
+	p->next_ns = now_ns() + p->s.conv_ns * 3 / 4;
+	p->not_ready_ns = 0;
+	/* sub-millisecond conversions: the default 50 us timer slack would eat the margin */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	p->checked_ns = now_ns();
 	return ret < 0 ? -EIO : 0;
 }
@@ -208,6 +213,27 @@ static int ina_check_reset(struct meter_dev *dev, struct ina_priv *p, uint64_t t
 	return ina_program(p);
 }
 
+/*
+ * When to look again. The chip converts on its own clock, so the next conversion ends
+ * one period after this one did. It ended between the last "not ready" poll and the
+ * "ready" one: start polling a little before (last not-ready + period) so detection stays
+ * within one poll step of the edge. Without a not-ready poll we do not know how late we
+ * were, so wake at 3/4 of the period to find the edge again.
+ */
+static uint64_t ina_next(struct ina_priv *p, uint64_t t_ready)
+{
+	uint64_t conv = p->s.conv_ns, next;
+
+	if (p->interval_ns > conv)
+		next = t_ready + p->interval_ns - conv / 4;
+	else if (p->not_ready_ns && t_ready - p->not_ready_ns < conv / 2)
+		next = p->not_ready_ns + conv - conv / 16;
+	else
+		next = t_ready + conv * 3 / 4;
+	p->not_ready_ns = 0;
+	return next;
+}
+
 static int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
 {
 	struct ina_priv *p = dev->priv;
@@ -231,6 +257,7 @@ static int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 			return ina_link_lost(dev, p, ret);
 		t = now_ns();
 		if (!(flag & (p->model == INA219 ? INA219_BUS_CNVR : INA226_MASK_CVRF))) {
+			p->not_ready_ns = t;
 			if (t >= deadline)
 				return 0;
 			p->next_ns = t + poll_ns;
@@ -250,8 +277,7 @@ static int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 			reset = 0;
 		if (ret < 0)
 			return ina_link_lost(dev, p, ret);
-		p->next_ns = t + (p->interval_ns > p->s.conv_ns ? p->interval_ns : p->s.conv_ns) -
-			     p->s.conv_ns / 10;
+		p->next_ns = ina_next(p, t);
 		if (ovf || reset) { /* overflowed maths or a pre-reset reading: not a sample */
 			dev->frames_bad++;
 			if (t >= deadline)

@@ -62,7 +62,7 @@ static int ina219_pga(const struct ina_request *req, double vshunt_mv, int *pga_
 
 	if (!req->pga || !strcmp(req->pga, "auto")) {
 		for (i = 0; i < 4; i++)
-			if (ranges[i] >= vshunt_mv)
+			if (ranges[i] >= vshunt_mv - 1e-6)
 				break;
 		if (i == 4) {
 			snprintf(err, errlen,
@@ -80,7 +80,7 @@ static int ina219_pga(const struct ina_request *req, double vshunt_mv, int *pga_
 			snprintf(err, errlen, "pga=%s: use 40, 80, 160, 320 (mV) or auto", req->pga);
 			return -EINVAL;
 		}
-		if (ranges[i] < vshunt_mv) {
+		if (ranges[i] < vshunt_mv - 1e-6) {
 			snprintf(err, errlen,
 				 "pga=%s mV is below shunt x max_current = %.0f mV: raise pga or lower max_current",
 				 req->pga, vshunt_mv);
@@ -239,7 +239,7 @@ int ina_setup_compute(const struct ina_request *req, struct ina_setup *s, char *
 		s->shunt_lsb_v = 2.5e-6;
 		s->bus_lsb_v = 1.25e-3;
 		s->pga_mv = 82;
-		if (req->shunt_ohm * req->max_current_a > 0.08192) {
+		if (req->shunt_ohm * req->max_current_a > 0.08192 + 1e-12) {
 			snprintf(err, errlen,
 				 "shunt x max_current = %.1f mV exceeds the INA226's 81.92 mV range: use a smaller shunt or lower max_current",
 				 req->shunt_ohm * req->max_current_a * 1e3);
