@@ -71,4 +71,9 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
 		    char reasons[ENERGY_MAX_REASONS][160], unsigned *nreasons);
 
+/* Result keys (docs/results.md); NAN becomes null. src/energy_json.c. */
+#include <jansson.h>
+json_t *energy_power_json(const struct energy_summary *es, const char *meter_spec);
+json_t *energy_efficiency_json(const struct efficiency *ef);
+
 #endif
