@@ -13,4 +13,7 @@ extern const struct meter_driver meter_power_supply;
 extern const struct meter_driver meter_rapl;
 extern const struct meter_driver meter_pmic;
 
+/* stop() for meters that sample only when read() asks (nothing runs between reads). */
+void board_meter_stop(struct meter_dev *dev);
+
 #endif

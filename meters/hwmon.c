@@ -177,20 +177,13 @@ static int hwmon_read(struct meter_dev *dev, struct meter_sample *out, unsigned 
 	return 1;
 }
 
-static void hwmon_stop(struct meter_dev *dev)
-{
-	(void)dev;
-}
-
 static void hwmon_close(struct meter_dev *dev)
 {
 	struct hwmon_priv *p = dev->priv;
-	int i;
 
 	if (!p)
 		return;
-	for (i = 0; i < CH_COUNT; i++)
-		sysfs_attr_close(&p->ch[i]);
+	sysfs_attr_close_all(p->ch, CH_COUNT);
 	free(p);
 	dev->priv = NULL;
 }
@@ -228,6 +221,6 @@ static void hwmon_scan(const char *root, FILE *out)
 const struct meter_driver meter_hwmon = {
 	.name = "hwmon",
 	.desc = "Linux hwmon chip by name or path (ina2xx, SoC monitors): in/curr/power/energy",
-	.open = hwmon_open, .start = hwmon_start, .read = hwmon_read, .stop = hwmon_stop,
+	.open = hwmon_open, .start = hwmon_start, .read = hwmon_read, .stop = board_meter_stop,
 	.close = hwmon_close, .scan = hwmon_scan,
 };

@@ -210,11 +210,6 @@ static int pmic_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 	return 1;
 }
 
-static void pmic_stop(struct meter_dev *dev)
-{
-	(void)dev;
-}
-
 static void pmic_close(struct meter_dev *dev)
 {
 	free(dev->priv);
@@ -235,6 +230,6 @@ static void pmic_scan(const char *root, FILE *out)
 const struct meter_driver meter_pmic = {
 	.name = "pmic",
 	.desc = "Raspberry Pi 5 PMIC via vcgencmd: EXT5V volts + sum of rails (not the input)",
-	.open = pmic_open, .start = pmic_start, .read = pmic_read, .stop = pmic_stop,
+	.open = pmic_open, .start = pmic_start, .read = pmic_read, .stop = board_meter_stop,
 	.close = pmic_close, .scan = pmic_scan,
 };

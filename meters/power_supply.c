@@ -139,20 +139,13 @@ static int psy_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 	return 1;
 }
 
-static void psy_stop(struct meter_dev *dev)
-{
-	(void)dev;
-}
-
 static void psy_close(struct meter_dev *dev)
 {
 	struct psy_priv *p = dev->priv;
-	int i;
 
 	if (!p)
 		return;
-	for (i = 0; i < PSY_COUNT; i++)
-		sysfs_attr_close(&p->at[i]);
+	sysfs_attr_close_all(p->at, PSY_COUNT);
 	free(p);
 	dev->priv = NULL;
 }
@@ -177,6 +170,6 @@ static void psy_scan(const char *root, FILE *out)
 const struct meter_driver meter_power_supply = {
 	.name = "power_supply",
 	.desc = "Linux power_supply (battery, USB-PD): magnitude of the draw; sign=raw|invert",
-	.open = psy_open, .start = psy_start, .read = psy_read, .stop = psy_stop,
+	.open = psy_open, .start = psy_start, .read = psy_read, .stop = board_meter_stop,
 	.close = psy_close, .scan = psy_scan,
 };

@@ -115,11 +115,6 @@ static int rapl_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 	return 1;
 }
 
-static void rapl_stop(struct meter_dev *dev)
-{
-	(void)dev;
-}
-
 static void rapl_close(struct meter_dev *dev)
 {
 	struct rapl_priv *p = dev->priv;
@@ -150,6 +145,6 @@ static void rapl_scan(const char *root, FILE *out)
 const struct meter_driver meter_rapl = {
 	.name = "rapl",
 	.desc = "x86 RAPL energy counters (package-0, dram, psys); root only; no voltage",
-	.open = rapl_open, .start = rapl_start, .read = rapl_read, .stop = rapl_stop,
+	.open = rapl_open, .start = rapl_start, .read = rapl_read, .stop = board_meter_stop,
 	.close = rapl_close, .scan = rapl_scan,
 };

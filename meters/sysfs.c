@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "board_meters.h"
 #include "log.h"
 #include "sysfs.h"
 #include "util.h"
@@ -161,6 +162,19 @@ void sysfs_attr_close(struct sysfs_attr *a)
 	if (a->fd >= 0)
 		close(a->fd);
 	a->fd = -1;
+}
+
+void sysfs_attr_close_all(struct sysfs_attr *a, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		sysfs_attr_close(&a[i]);
+}
+
+void board_meter_stop(struct meter_dev *dev)
+{
+	(void)dev;
 }
 
 int sysfs_wait_tick(uint64_t *next_ns, uint64_t period_ns, int timeout_ms)

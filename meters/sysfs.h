@@ -36,6 +36,7 @@ int sysfs_attr_open(struct sysfs_attr *a, const char *fullpath);
 /* 0, or -ENODEV when the device went away (the core then reconnects). */
 int sysfs_attr_read_ll(struct sysfs_attr *a, long long *out);
 void sysfs_attr_close(struct sysfs_attr *a);
+void sysfs_attr_close_all(struct sysfs_attr *a, int n);
 
 /*
  * Fixed-rate polling for sysfs meters: waits for the next tick or timeout_ms.
