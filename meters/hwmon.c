@@ -191,7 +191,7 @@ static void hwmon_close(struct meter_dev *dev)
 static void hwmon_scan(const char *root, FILE *out)
 {
 	static const char *const types[] = { "in", "curr", "power", "energy" };
-	char path[300], name[64], list[200];
+	char path[300], name[64], other[64], list[200], idx[24];
 	char **chips, **files;
 	int n, i, nf, j, k;
 
@@ -211,9 +211,20 @@ static void hwmon_scan(const char *root, FILE *out)
 					snprintf(list + strlen(list), sizeof(list) - strlen(list),
 						 "%s%s", list[0] ? " " : "", files[j]);
 		sysfs_list_free(files, nf);
-		if (list[0])
-			fprintf(out, "  hwmon %s (%s): %s\n      --meter hwmon:%s\n", chips[i], name,
-				list, name);
+		if (!list[0])
+			continue;
+		/* a second chip of the same name needs index= in its spec */
+		for (j = 0, k = 0; j < i; j++) {
+			snprintf(path, sizeof(path), "/sys/class/hwmon/%s/name", chips[j]);
+			if (sysfs_read_str(root, path, other, sizeof(other)) == 0 && !strcmp(other, name))
+				k++;
+		}
+		if (k)
+			snprintf(idx, sizeof(idx), ",index=%d", k);
+		else
+			idx[0] = 0;
+		fprintf(out, "  hwmon %s (%s): %s\n      --meter hwmon:%s%s\n", chips[i], name, list,
+			name, idx);
 	}
 	sysfs_list_free(chips, n);
 }

@@ -188,6 +188,7 @@ static void test_scan(void)
 	fclose(f);
 	ok(strstr(buf, "--meter hwmon:ina226") && !strstr(buf, "hwmon:coretemp"),
 	   "scan lists power-capable hwmon chips only");
+	ok(strstr(buf, "--meter hwmon:ina226,index=1"), "a second chip of the same name gets index=1");
 	ok(strstr(buf, "--meter power_supply:BAT0"), "scan lists power supplies");
 	ok(strstr(buf, "--meter rapl:package-0"), "scan lists RAPL domains");
 	ok(strstr(buf, "ina219:/dev/i2c-1@0x40"), "scan lists i2c buses with a spec");
