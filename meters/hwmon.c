@@ -66,9 +66,12 @@ static int hwmon_open_ch(struct meter_dev *dev, struct hwmon_priv *p, const char
 			meter_param(dev, type), dir);
 		return ret;
 	}
-	if (ret > 0 && sysfs_attr_open(&p->ch[ch], path) < 0) {
-		log_err("hwmon", "%s: cannot open %s: %s", dev->spec, path, strerror(errno));
-		return -errno;
+	if (ret > 0) {
+		ret = sysfs_attr_open(&p->ch[ch], path);
+		if (ret < 0) {
+			log_err("hwmon", "%s: cannot open %s: %s", dev->spec, path, strerror(-ret));
+			return ret;
+		}
 	}
 	return 0;
 }

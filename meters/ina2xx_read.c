@@ -79,7 +79,8 @@ static uint64_t ina_next(struct ina_priv *p, uint64_t t_ready)
 int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
 {
 	struct ina_priv *p = dev->priv;
-	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * NS_PER_MS, t, poll_ns;
+	uint64_t deadline = now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * NS_PER_MS;
+	uint64_t t, poll_ns;
 	uint16_t flag, bus, cur, pwr;
 	int ret, reset, ovf;
 

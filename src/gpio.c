@@ -115,10 +115,12 @@ int gpio_marker_open(const char *spec, struct gpio_marker **out)
 int gpio_marker_set(struct gpio_marker *m, int level, uint64_t *t_ns)
 {
 	uint64_t t0 = now_ns();
+	int err;
 
 	if (gpiod_line_set_value(m->l.line, !!level ^ m->l.active_low) < 0) {
-		log_err("gpio", "--mark-gpio %s: set value: %s", m->l.spec, strerror(errno));
-		return -errno;
+		err = errno;
+		log_err("gpio", "--mark-gpio %s: set value: %s", m->l.spec, strerror(err));
+		return -err;
 	}
 	if (t_ns)
 		*t_ns = t0 + (now_ns() - t0) / 2;
