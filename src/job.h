@@ -76,7 +76,7 @@ struct run_config {
 	struct run_opts run;
 	struct job_opts *jobs;
 	size_t njobs;
-	char **cmd_argv; /* measure: the command after "--", NULL-terminated */
+	char **cmd_argv; /* measure: the command and its arguments, NULL-terminated */
 	int cmd_argc;
 };
 
