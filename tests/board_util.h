@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Test helpers for board meters: a meter_dev from a spec string, and stderr capture. */
+/* Test helpers for board meters: a meter_dev from a spec string, opened as the core would. */
 #ifndef IOWATT_TEST_BOARD_UTIL_H
 #define IOWATT_TEST_BOARD_UTIL_H
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "capture.h"
 #include "meter.h"
 #include "util.h"
 
@@ -68,34 +68,6 @@ static inline void tdev_close(struct meter_dev *dev)
 {
 	dev->drv->stop(dev);
 	dev->drv->close(dev);
-}
-
-static int cap_saved = -1;
-static FILE *cap_file;
-
-static inline void capture_begin(void)
-{
-	fflush(stderr);
-	cap_file = tmpfile();
-	cap_saved = dup(2);
-	dup2(fileno(cap_file), 2);
-}
-
-/* Returns what was logged since capture_begin (static buffer). */
-static inline const char *capture_end(void)
-{
-	static char buf[4096];
-	size_t n;
-
-	fflush(stderr);
-	dup2(cap_saved, 2);
-	close(cap_saved);
-	rewind(cap_file);
-	n = fread(buf, 1, sizeof(buf) - 1, cap_file);
-	buf[n] = 0;
-	fclose(cap_file);
-	fputs(buf, stderr); /* keep it visible in the test log */
-	return buf;
 }
 
 #endif

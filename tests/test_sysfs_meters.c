@@ -10,6 +10,9 @@
 #include "sysfs.h"
 #include "tap.h"
 
+/* stderr of the call under test, to check its messages */
+static struct capture cap;
+
 static char root[256];
 
 static void put(const char *rel, const char *val)
@@ -31,9 +34,9 @@ static int one(const char *spec, struct meter_sample *s, const char **log)
 	struct meter_dev *dev = tdev_new(spec, root);
 	int ret, i;
 
-	capture_begin();
+	capture_begin(&cap, 2);
 	ret = tdev_open(dev);
-	*log = capture_end();
+	*log = capture_end(&cap);
 	for (i = 0; ret >= 0 && i < 3; i++) {
 		ret = dev->drv->read(dev, s, 1, 200);
 		if (ret)

@@ -13,6 +13,9 @@
 #include "tap.h"
 #include "umock_asan.h"
 
+/* stderr of the call under test, to check its messages */
+static struct capture cap;
+
 static struct gemu g;
 
 /* Copy of the driven levels of one line since index `from`. */
@@ -88,12 +91,12 @@ static void test_bad_specs(void)
 	struct gpio_marker *m = NULL;
 	const char *log;
 
-	capture_begin();
+	capture_begin(&cap, 2);
 	is_int(gpio_marker_open("gpiochip0", &m), -EINVAL, "no line: -EINVAL");
 	is_int(gpio_marker_open("gpiochip0:99", &m), -ENOENT, "line 99 of 64: -ENOENT");
 	is_int(gpio_marker_open("gpiochip0:17,pullup", &m), -EINVAL, "unknown flag");
 	is_int(gpio_marker_open("gpiochip7:1", &m), -ENODEV, "missing chip: -ENODEV");
-	log = capture_end();
+	log = capture_end(&cap);
 	ok(strstr(log, "--mark-gpio gpiochip0:99") && strstr(log, "64 lines"),
 	   "errors name the option and the spec");
 }

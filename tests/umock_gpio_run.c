@@ -32,6 +32,9 @@
 #define MARK_LINE 17
 #define UV_LINE 35
 
+/* stderr of the call under test, to check its messages */
+static struct capture cap;
+
 static struct gemu g;
 static uint64_t uv_low_ns, uv_high_ns;
 static volatile int toggler_stop;
@@ -186,9 +189,9 @@ int main(void)
 		};
 
 		pthread_create(&th, NULL, toggler, NULL);
-		capture_begin();
+		capture_begin(&cap, 2);
 		rc = cmd_run((int)ARRAY_SIZE(argv) - 1, argv);
-		log = capture_end();
+		log = capture_end(&cap);
 	}
 	if (rc == EXIT_USAGE &&
 	    (strstr(log, "not available in this build") || strstr(log, "mark-gpio") ||

@@ -14,6 +14,9 @@
 #include "tap.h"
 #include "umock_asan.h"
 
+/* stderr of the call under test, to check its messages */
+static struct capture cap;
+
 static struct ina_chip chip;
 
 #define LOCKED(expr)                                                                       \
@@ -112,9 +115,9 @@ static void test_ina219(void)
 	g_mutex_lock(&chip.lock);
 	chip.nack = 1;
 	g_mutex_unlock(&chip.lock);
-	capture_begin();
+	capture_begin(&cap, 2);
 	ret = read1(dev, &s);
-	capture_end();
+	capture_end(&cap);
 	is_int(ret, -EREMOTEIO, "NACK -> -EREMOTEIO (link lost, core makes a gap)");
 	tdev_close(dev);
 	g_mutex_lock(&chip.lock);
@@ -137,9 +140,9 @@ static void test_open_errors(void)
 	chip.busy = 1;
 	g_mutex_unlock(&chip.lock);
 	dev = tdev_new("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=3.2", "");
-	capture_begin();
+	capture_begin(&cap, 2);
 	ret = tdev_open(dev);
-	log = capture_end();
+	log = capture_end(&cap);
 	is_int(ret, -EBUSY, "address claimed by a kernel driver -> -EBUSY");
 	ok(strstr(log, "0x40 on /dev/i2c-1 is claimed by a kernel driver (ina219); use --meter hwmon:ina219 instead") != NULL,
 	   "message points to the hwmon source");
@@ -149,33 +152,33 @@ static void test_open_errors(void)
 	tdev_free(dev);
 
 	dev = tdev_new("ina219:/dev/i2c-1@0x41,shunt=0.1,max_current=3.2", "");
-	capture_begin();
+	capture_begin(&cap, 2);
 	ret = tdev_open(dev);
-	capture_end();
+	capture_end(&cap);
 	ok(ret < 0, "nothing at 0x41: open fails (%d)", ret);
 	tdev_free(dev);
 
 	dev = tdev_new("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=5", "");
-	capture_begin();
+	capture_begin(&cap, 2);
 	ret = tdev_open(dev);
-	log = capture_end();
+	log = capture_end(&cap);
 	ok(ret == -ERANGE && strstr(log, "ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=5") &&
 		   strstr(log, "smaller shunt"),
 	   "out-of-range setup names the spec and what to change");
 	tdev_free(dev);
 
 	dev = tdev_new("ina260:/dev/i2c-1,shunt=0.1", "");
-	capture_begin();
+	capture_begin(&cap, 2);
 	ret = tdev_open(dev);
-	log = capture_end();
+	log = capture_end(&cap);
 	ok(ret == -EINVAL && strstr(log, "shunt inside"), "ina260 refuses shunt=");
 	tdev_free(dev);
 
 	emu_set(&chip, INA260, 0, 0);
 	dev = tdev_new("ina226:/dev/i2c-1@0x40,shunt=0.002,max_current=20", "");
-	capture_begin();
+	capture_begin(&cap, 2);
 	ret = tdev_open(dev);
-	log = capture_end();
+	log = capture_end(&cap);
 	ok(ret == 0 && strstr(log, "reports INA260"), "spec says ina226, chip IDs say INA260: warned");
 	if (!ret)
 		tdev_close(dev);
