@@ -13,7 +13,6 @@
 #include "util.h"
 
 #define MOD "size"
-#define DEFAULT_STREAM_BS 1048576ULL /* a MB/day stream is written in large blocks */
 
 struct workload {
 	double write_bpd, read_bpd;	  /* bytes per day */
@@ -29,60 +28,6 @@ struct sizing {
 	double write_j, read_j, rec_j, duty_j, supply_v;
 	struct battery_life life;
 };
-
-static double net_j_per_gb(const struct rr_job *j)
-{
-	if (!isnan(j->j_per_gb_net))
-		return j->j_per_gb_net;
-	if (!isnan(j->energy_net_j) && j->io_bytes > 0)
-		return j->energy_net_j / (j->io_bytes / 1e9);
-	return NAN;
-}
-
-static double net_j_per_io(const struct rr_job *j)
-{
-	if (!isnan(j->energy_net_j) && j->total_ios > 0)
-		return j->energy_net_j / j->total_ios;
-	return NAN;
-}
-
-/*
- * The job that models a direction: one that moves data that way, has power figures,
- * finished; valid before invalid; then the block size closest (in ratio) to want_bs;
- * then pure direction before mixed (randrw).
- */
-static const struct rr_job *pick_job(const struct rr_result *r, int writes, uint64_t want_bs,
-				     const char *force)
-{
-	const struct rr_job *best = NULL;
-	double best_score = INFINITY;
-	size_t i;
-
-	for (i = 0; i < r->njobs; i++) {
-		const struct rr_job *j = &r->jobs[i];
-		double score;
-
-		if (force) {
-			if (!strcmp(j->name, force))
-				return j->has_power ? j : NULL;
-			continue;
-		}
-		if (!j->has_power || strcmp(j->status, "ok") || !j->bs)
-			continue;
-		if (writes ? !j->writes : !j->reads)
-			continue;
-		score = fabs(log2((double)j->bs / (double)want_bs));
-		if (j->valid == 0)
-			score += 1000;
-		if (j->reads && j->writes)
-			score += 0.5;
-		if (score < best_score) {
-			best_score = score;
-			best = j;
-		}
-	}
-	return best;
-}
 
 static void job_line(const char *what, const struct rr_job *j, const char *detail)
 {
@@ -110,32 +55,32 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 		return -1;
 	}
 	if (wl->write_bpd > 0) {
-		sz->wjob = pick_job(r, 1, DEFAULT_STREAM_BS, wl->job);
+		sz->wjob = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
 		if (!sz->wjob)
 			goto no_job;
-		sz->write_j = battery_bytes_energy_j(wl->write_bpd, net_j_per_gb(sz->wjob));
+		sz->write_j = battery_bytes_energy_j(wl->write_bpd, rr_net_j_per_gb(sz->wjob));
 	}
 	if (wl->rec_per_day > 0) {
-		sz->recjob = pick_job(r, 1, wl->rec_bytes, wl->job);
+		sz->recjob = rr_pick_job(r, 1, wl->rec_bytes, wl->job);
 		if (!sz->recjob)
 			goto no_job;
 		sz->rec_j = battery_ios_energy_j(wl->rec_per_day * battery_ios_per_record(wl->rec_bytes,
 											  sz->recjob->bs),
-						 net_j_per_io(sz->recjob));
+						 rr_net_j_per_io(sz->recjob));
 	}
 	if (wl->read_bpd > 0) {
-		sz->rjob = pick_job(r, 0, DEFAULT_STREAM_BS, wl->job);
+		sz->rjob = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);
 		if (!sz->rjob)
 			goto no_job;
-		sz->read_j = battery_bytes_energy_j(wl->read_bpd, net_j_per_gb(sz->rjob));
+		sz->read_j = battery_bytes_energy_j(wl->read_bpd, rr_net_j_per_gb(sz->rjob));
 	}
 	sz->base = sz->wjob ? sz->wjob : sz->recjob ? sz->recjob : sz->rjob;
 	if (wl->duty_period_s > 0) {
-		sz->dutyjob = wl->job ? pick_job(r, 1, DEFAULT_STREAM_BS, wl->job) : sz->base;
+		sz->dutyjob = wl->job ? rr_pick_job(r, 1, RR_STREAM_BS, wl->job) : sz->base;
 		if (!sz->dutyjob)
-			sz->dutyjob = pick_job(r, 1, DEFAULT_STREAM_BS, NULL);
+			sz->dutyjob = rr_pick_job(r, 1, RR_STREAM_BS, NULL);
 		if (!sz->dutyjob)
-			sz->dutyjob = pick_job(r, 0, DEFAULT_STREAM_BS, NULL);
+			sz->dutyjob = rr_pick_job(r, 0, RR_STREAM_BS, NULL);
 		if (!sz->dutyjob)
 			goto no_job;
 		sz->duty_j = battery_duty_energy_j(wl->duty_active_s, wl->duty_period_s,
@@ -144,9 +89,9 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 			sz->base = sz->dutyjob;
 	}
 	if (!sz->base)
-		sz->base = pick_job(r, 1, DEFAULT_STREAM_BS, wl->job);
+		sz->base = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
 	if (!sz->base)
-		sz->base = pick_job(r, 0, DEFAULT_STREAM_BS, wl->job);
+		sz->base = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);
 	if (!sz->base || isnan(sz->base->idle_w))
 		goto no_job;
 	if (isnan(sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)) {
@@ -165,19 +110,19 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 	       sz->supply_v, supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
 	if (sz->wjob) {
 		snprintf(detail, sizeof(detail), "%.2f J/GB net x %.4g GB/day = %.2f J/day",
-			 net_j_per_gb(sz->wjob), wl->write_bpd / 1e9, sz->write_j);
+			 rr_net_j_per_gb(sz->wjob), wl->write_bpd / 1e9, sz->write_j);
 		job_line("write", sz->wjob, detail);
 	}
 	if (sz->recjob) {
 		snprintf(detail, sizeof(detail), "%.4g mJ/IO net x %.0f IO/day (%s records) = %.2f J/day",
-			 net_j_per_io(sz->recjob) * 1e3,
+			 rr_net_j_per_io(sz->recjob) * 1e3,
 			 wl->rec_per_day * battery_ios_per_record(wl->rec_bytes, sz->recjob->bs),
 			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sz->rec_j);
 		job_line("records", sz->recjob, detail);
 	}
 	if (sz->rjob) {
 		snprintf(detail, sizeof(detail), "%.2f J/GB net x %.4g GB/day = %.2f J/day",
-			 net_j_per_gb(sz->rjob), wl->read_bpd / 1e9, sz->read_j);
+			 rr_net_j_per_gb(sz->rjob), wl->read_bpd / 1e9, sz->read_j);
 		job_line("read", sz->rjob, detail);
 	}
 	if (sz->dutyjob) {

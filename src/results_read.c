@@ -414,3 +414,57 @@ char *rr_companion_path(const struct rr_result *r, const char *kind)
 		stem -= 5;
 	return xasprintf("%.*s.%s.csv", (int)stem, r->path, kind);
 }
+
+double rr_net_j_per_gb(const struct rr_job *j)
+{
+	if (!isnan(j->j_per_gb_net))
+		return j->j_per_gb_net;
+	if (!isnan(j->energy_net_j) && j->io_bytes > 0)
+		return j->energy_net_j / (j->io_bytes / 1e9);
+	return NAN;
+}
+
+double rr_net_j_per_io(const struct rr_job *j)
+{
+	if (!isnan(j->energy_net_j) && j->total_ios > 0)
+		return j->energy_net_j / j->total_ios;
+	return NAN;
+}
+
+/*
+ * The job that models a direction: one that moves data that way, has power figures,
+ * finished; valid before invalid; then the block size closest (in ratio) to want_bs;
+ * then pure direction before mixed (randrw).
+ */
+const struct rr_job *rr_pick_job(const struct rr_result *r, int writes, uint64_t want_bs,
+				 const char *force)
+{
+	const struct rr_job *best = NULL;
+	double best_score = INFINITY;
+	size_t i;
+
+	for (i = 0; i < r->njobs; i++) {
+		const struct rr_job *j = &r->jobs[i];
+		double score;
+
+		if (force) {
+			if (!strcmp(j->name, force))
+				return j->has_power ? j : NULL;
+			continue;
+		}
+		if (!j->has_power || strcmp(j->status, "ok") || !j->bs)
+			continue;
+		if (writes ? !j->writes : !j->reads)
+			continue;
+		score = fabs(log2((double)j->bs / (double)want_bs));
+		if (j->valid == 0)
+			score += 1000;
+		if (j->reads && j->writes)
+			score += 0.5;
+		if (score < best_score) {
+			best_score = score;
+			best = j;
+		}
+	}
+	return best;
+}

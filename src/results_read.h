@@ -78,6 +78,19 @@ const struct rr_job *rr_find_job(const struct rr_result *r, const char *name);
 /* Path of a companion CSV ("intervals" or "samples"); caller frees. */
 char *rr_companion_path(const struct rr_result *r, const char *kind);
 
+/* A stream of MB/day is written in large blocks: model it with a job near this bs. */
+#define RR_STREAM_BS 1048576ULL
+/* Energy above idle per GB (j_per_gb_net, else energy_net_j / GB) and per I/O; NAN if unknown. */
+double rr_net_j_per_gb(const struct rr_job *j);
+double rr_net_j_per_io(const struct rr_job *j);
+/*
+ * The job that models a workload direction (writes or reads) of block size want_bs:
+ * power figures, finished, valid before invalid, closest bs in ratio, pure direction
+ * before mixed. force names a job to use instead. NULL when none qualifies.
+ */
+const struct rr_job *rr_pick_job(const struct rr_result *r, int writes, uint64_t want_bs,
+				 const char *force);
+
 /* A JSON number (integer or real) or NAN. */
 double rr_num(json_t *obj, const char *key);
 
