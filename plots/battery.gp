@@ -11,7 +11,7 @@ set logscale xy
 set xrange [1:1048576]
 set xtics ('1 MiB' 1, '10 MiB' 10, '100 MiB' 100, '1 GiB' 1024, '10 GiB' 10240, '100 GiB' 102400, '1 TiB' 1048576)
 set format y '%g'
-set grid xtics ytics mxtics mytics lc rgb '#e4e4e4'
+if (!DUMB) { set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' }
 set border 3
 set tics nomirror
 set key outside bottom center horizontal reverse Left samplen 2 width 2 maxrows 2 font ',11'

@@ -6,7 +6,7 @@ dat = ARG1.'/efficiency.dat'
 
 set multiplot layout 2,1 title 'Storage efficiency per job'.NOTE font ',15'
 set style fill solid 0.9 border lc rgb '#404040'
-set grid ytics lc rgb '#d0d0d0'
+if (!DUMB) { set grid ytics lc rgb '#d0d0d0' }
 set xrange [0.5:NJOBS+0.5]
 set logscale y
 set format y '%g'

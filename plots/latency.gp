@@ -8,7 +8,7 @@ set title 'Completion latency percentiles (lower is better)'.NOTE font ',15'
 set ylabel 'latency (ms)'
 set logscale y
 set format y '%g'
-set grid ytics mytics lc rgb '#e0e0e0'
+if (!DUMB) { set grid ytics mytics lc rgb '#e0e0e0' }
 set border 3
 set tics nomirror
 set xrange [0.5:NJOBS+0.5]

@@ -7,7 +7,7 @@ dat = ARG1.'/perf.dat'
 front = ARG1.'/front.dat'
 
 set multiplot layout ROWS,COLS title 'Performance vs power: up and to the left is better'.NOTE font ',15'
-set grid xtics ytics mytics lc rgb '#e0e0e0'
+if (!DUMB) { set grid xtics ytics mytics lc rgb '#e0e0e0' }
 set border 3
 set tics nomirror
 set logscale y

@@ -6,7 +6,7 @@ load ARG1.'/meta.gp'
 
 set title 'Timeline: '.TITLE.NOTE font ',14'
 set xlabel 'time since start (s)'
-set grid xtics ytics lc rgb '#d8d8d8'
+if (!DUMB) { set grid xtics ytics lc rgb '#d8d8d8' }
 set border 11
 set xtics nomirror
 set ytics nomirror

@@ -239,7 +239,7 @@ static void describe(struct rr_result *r)
 		if (p && (p == opts || p[-1] == ',')) {
 			size_t n = strcspn(p, ",");
 
-			snprintf(r->filesystem + len, sizeof(r->filesystem) - len, ",%.*s", (int)n, p);
+			snprintf(r->filesystem + len, sizeof(r->filesystem) - len, " %.*s", (int)n, p);
 		}
 	}
 
