@@ -137,7 +137,7 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 	       sz->life.avg_ma, sz->supply_v, sz->life.battery_w * 1e3);
 	if (!isnan(sz->life.battery_ma))
 		printf(" = %.2f mA at %.2f V", sz->life.battery_ma, bm->bat.nominal_v);
-	printf("\n  life     %.1f days (%.3f Wh usable / 24 h / (%.2f mW + %.3f mW self-discharge))\n",
+	printf("\n  life     %.2f days (%.3f Wh usable / 24 h / (%.2f mW + %.3f mW self-discharge))\n",
 	       sz->life.days, sz->life.usable_wh, sz->life.battery_w * 1e3, sz->life.self_discharge_w * 1e3);
 	if (sz->life.idle_share > 0.5)
 		printf("  warning: idle power is %.0f %% of the daily energy: sleeping deeper or power-gating "
