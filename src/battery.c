@@ -120,19 +120,27 @@ static int per_day(const char *unit, double *mult)
 	return -EINVAL;
 }
 
+/* "HEAD<sep>TAIL": copies a non-empty HEAD into buf, returns TAIL or NULL. */
+static const char *split_head(const char *s, int sep, char *buf, size_t len)
+{
+	const char *p = s ? strchr(s, sep) : NULL;
+
+	if (!p || p == s || (size_t)(p - s) >= len)
+		return NULL;
+	memcpy(buf, s, (size_t)(p - s));
+	buf[p - s] = '\0';
+	return p + 1;
+}
+
 int battery_parse_rate(const char *s, double *bytes_per_day)
 {
-	const char *slash;
+	const char *period;
 	char size[64];
 	uint64_t bytes;
 	double mult;
 
-	slash = s ? strchr(s, '/') : NULL;
-	if (!slash || (size_t)(slash - s) >= sizeof(size) || slash == s)
-		return -EINVAL;
-	memcpy(size, s, (size_t)(slash - s));
-	size[slash - s] = '\0';
-	if (parse_size(size, &bytes) || per_day(slash + 1, &mult))
+	period = split_head(s, '/', size, sizeof(size));
+	if (!period || parse_size(size, &bytes) || per_day(period, &mult))
 		return -EINVAL;
 	*bytes_per_day = (double)bytes * mult;
 	return 0;
@@ -140,18 +148,14 @@ int battery_parse_rate(const char *s, double *bytes_per_day)
 
 int battery_parse_records(const char *s, uint64_t *rec_bytes, double *per_day_out)
 {
-	const char *at, *rest;
+	const char *rate, *rest;
 	char size[64];
 	double n, mult;
 
-	at = s ? strchr(s, '@') : NULL;
-	if (!at || at == s || (size_t)(at - s) >= sizeof(size))
+	rate = split_head(s, '@', size, sizeof(size));
+	if (!rate || parse_size(size, rec_bytes) || !*rec_bytes)
 		return -EINVAL;
-	memcpy(size, s, (size_t)(at - s));
-	size[at - s] = '\0';
-	if (parse_size(size, rec_bytes) || !*rec_bytes)
-		return -EINVAL;
-	if (number_prefix(at + 1, &n, &rest) || n <= 0 || *rest != '/')
+	if (number_prefix(rate, &n, &rest) || n <= 0 || *rest != '/')
 		return -EINVAL;
 	if (per_day(rest + 1, &mult))
 		return -EINVAL;
@@ -161,16 +165,13 @@ int battery_parse_records(const char *s, uint64_t *rec_bytes, double *per_day_ou
 
 int battery_parse_duty(const char *s, double *active_s, double *period_s)
 {
-	const char *slash;
+	const char *period;
 	char a[64];
 	uint64_t a_ns, p_ns;
 
-	slash = s ? strchr(s, '/') : NULL;
-	if (!slash || slash == s || (size_t)(slash - s) >= sizeof(a))
-		return -EINVAL;
-	memcpy(a, s, (size_t)(slash - s));
-	a[slash - s] = '\0';
-	if (parse_duration_ns(a, NS_PER_SEC, &a_ns) || parse_duration_ns(slash + 1, NS_PER_SEC, &p_ns))
+	period = split_head(s, '/', a, sizeof(a));
+	if (!period || parse_duration_ns(a, NS_PER_SEC, &a_ns) ||
+	    parse_duration_ns(period, NS_PER_SEC, &p_ns))
 		return -EINVAL;
 	if (!p_ns || a_ns > p_ns)
 		return -ERANGE;

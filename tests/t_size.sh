@@ -72,14 +72,7 @@ grep -q "duty     job SEQ1M-Q8T1-write" "$T_TMP/u.out" && grep -q "supply 5.00 V
 ok $? "duty uses the write job's active power; supply voltage from the option"
 
 # Errors name the file or the option.
-python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for j in d["jobs"]:
-    for k in ("power", "efficiency", "validity", "meters"):
-        j.pop(k, None)
-json.dump(d, open(sys.argv[2], "w"))
-PY
+python3 "$REPO/tests/data/golden/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
 $IOWATT size --battery 11.1Wh --write 1MB/day "$T_TMP/nopower.json" 2>"$T_TMP/e1" >/dev/null
 [ $? -eq 2 ] && grep -q "nopower.json: no power data" "$T_TMP/e1"
 ok $? "result without power data: exit 2, file named"
