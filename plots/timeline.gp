@@ -11,15 +11,14 @@ set border 11
 set xtics nomirror
 set ytics nomirror
 set key outside bottom center horizontal reverse Left samplen 2 width 2 font ',11'
-set yrange [0:*]
+set yrange [0:YMAX]
 set autoscale xfix
 set style textbox opaque noborder margins 1,1
-set offsets 0, 0, graph 0.12, 0
 if (HASIO) { set ylabel 'throughput (MB/s)' tc rgb IOCOL } else { unset ytics; set ylabel '' }
 if (NMETERS > 0) {
 	set y2label 'power (W)'
 	set y2tics nomirror
-	set y2range [0:*]
+	set y2range [0:Y2MAX]
 	set border 11
 } else {
 	set border 3

@@ -36,7 +36,7 @@ static size_t split_csv(char *line, char **f, size_t max)
 }
 
 /* intervals.csv -> io.dat: a step per interval, a break between jobs. Returns rows. */
-static long write_intervals(const char *path, uint64_t t0, FILE *out)
+static long write_intervals(const char *path, uint64_t t0, FILE *out, double *max_mb)
 {
 	char line[1024], prev[128] = "", *f[9];
 	FILE *fp = fopen(path, "r");
@@ -60,6 +60,7 @@ static long write_intervals(const char *path, uint64_t t0, FILE *out)
 			fprintf(out, "%s", rows ? "\n" : "");
 		snprintf(prev, sizeof(prev), "%s", f[0]);
 		fprintf(out, "%.4f %.6g\n%.4f %.6g\n", a, mb, b, mb);
+		*max_mb = fmax(*max_mb, mb);
 		rows++;
 	}
 	fclose(fp);
@@ -67,7 +68,8 @@ static long write_intervals(const char *path, uint64_t t0, FILE *out)
 }
 
 /* samples.csv -> power.dat, one index block per meter. Returns the meters seen. */
-static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, long *rows)
+static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, long *rows,
+			 double *max_w)
 {
 	char line[512], *f[7], name[32], *blk_path;
 	FILE *fp = fopen(path, "r"), *blk[TL_MAX_METERS] = { NULL }, *out;
@@ -97,6 +99,7 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 				break;
 		}
 		fprintf(blk[m], "%.4f %.6g\n", secs(strtoull(f[0], NULL, 10), t0), w);
+		*max_w = fmax(*max_w, w);
 		(*rows)++;
 	}
 	fclose(fp);
@@ -151,7 +154,7 @@ static void phase_rects(FILE *meta, const struct rr_result *r)
 			label = xasprintf("%s%s", j->name, j->valid == 0 ? " INVALID" : "");
 		fprintf(meta, "set label ");
 		plot_gp_string(meta, label);
-		fprintf(meta, " at %.4f, graph 0.97 rotate by 90 right front boxed font ',10' "
+		fprintf(meta, " at %.4f, graph 0.98 rotate by 90 right front font ',9' "
 			      "textcolor rgb '#333333'\n", (a + b) / 2);
 		free(label);
 	}
@@ -197,6 +200,7 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	struct plot_chart ch;
 	char stem[160];
 	long io_rows, pw_rows = 0;
+	double max_mb = 0, max_w = 0;
 	int nm = 0, rc;
 	FILE *io;
 	size_t len;
@@ -215,10 +219,10 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 		rc = -1;
 		goto out;
 	}
-	io_rows = write_intervals(ipath, r->t0_ns, io);
+	io_rows = write_intervals(ipath, r->t0_ns, io, &max_mb);
 	fclose(io);
 	if (r->has_power) {
-		nm = write_samples(spath, r->t0_ns, &ch, &pw_rows);
+		nm = write_samples(spath, r->t0_ns, &ch, &pw_rows, &max_w);
 		if (nm < 0)
 			log_info(MOD, "timeline: %s: %s: power line left out", spath, strerror(-nm));
 	} else {
@@ -231,7 +235,9 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 		rc = 0;
 		goto out;
 	}
-	fprintf(ch.meta, "HASIO = %d\nNMETERS = %d\nTITLE = ", io_rows > 0, pw_rows > 0 ? nm : 0);
+	/* Data in the lower 55 %: the job labels get the band above it to themselves. */
+	fprintf(ch.meta, "HASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nTITLE = ", io_rows > 0,
+		pw_rows > 0 ? nm : 0, max_mb > 0 ? max_mb / 0.55 : 1, max_w > 0 ? max_w / 0.55 : 1);
 	plot_gp_string(ch.meta, r->label);
 	fprintf(ch.meta, "\nIOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),
 		nm > 0 ? nm : 1);
