@@ -213,7 +213,7 @@ static void print_summary(const struct sizing *sz, size_t n)
 
 	printf("%-40s %10s %10s %10s\n", "device", "avg mA", "Wh/day", "days");
 	for (i = 0; i < n; i++) {
-		printf("%-40s %10.2f %10.3f %10.1f\n", sz[i].r->label, sz[i].life.avg_ma,
+		printf("%-40s %10.2f %10.3f %10.2f\n", sz[i].r->label, sz[i].life.avg_ma,
 		       sz[i].life.energy_day_j / 3600.0, sz[i].life.days);
 		if (sz[i].life.days > sz[best].life.days)
 			best = i;
@@ -221,7 +221,7 @@ static void print_summary(const struct sizing *sz, size_t n)
 	for (i = 0; i < n; i++)
 		if (i != best && (second == SIZE_MAX || sz[i].life.days > sz[second].life.days))
 			second = i;
-	printf("\nlongest: %s, %.1f days", sz[best].r->label, sz[best].life.days);
+	printf("\nlongest: %s, %.2f days", sz[best].r->label, sz[best].life.days);
 	if (second != SIZE_MAX && sz[second].life.days > 0)
 		printf(" (%.2fx %s)", sz[best].life.days / sz[second].life.days, sz[second].r->label);
 	printf("\n");
