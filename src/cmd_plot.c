@@ -241,6 +241,9 @@ int cmd_plot(int argc, char **argv)
 	if (rc != -ENOENT && (mask & CH_BATTERY))
 		rc = plot_battery(&ctx);
 	rr_set_free(&set);
+	for (i = 0; i < ctx.nstems; i++)
+		free(ctx.stems[i]);
+	free(ctx.stems);
 	return cleanup(labels, plots_dir, datadir, keep,
 		       rc == -ENOENT || ctx.failed ? EXIT_FAIL : EXIT_OK);
 }

@@ -18,6 +18,8 @@ struct plot_ctx {
 	char *datadir;		/* temporary, one subdirectory per chart */
 	struct battery_model bm; /* battery chart */
 	int failed;		/* gnuplot reported an error */
+	char **stems;		/* timeline file stems used so far: same-named results get -2, -3 */
+	size_t nstems;
 };
 
 /* A chart being prepared: its data directory and the open meta.gp. */

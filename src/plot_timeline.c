@@ -160,37 +160,85 @@ static void phase_rects(FILE *meta, const struct rr_result *r)
 	}
 }
 
+static void event_mark(FILE *meta, json_t *ev, const struct rr_result *r, double span,
+		       double *last_t)
+{
+	json_t *tn = json_object_get(ev, "t_ns"), *kind = json_object_get(ev, "kind");
+	const char *ks = json_is_string(kind) ? json_string_value(kind) : "event";
+	int bad = !strcmp(ks, "undervoltage") || !strncmp(ks, "usb_", 4);
+	double t;
+
+	if (!json_is_integer(tn))
+		return;
+	t = secs((uint64_t)json_integer_value(tn), r->t0_ns);
+	fprintf(meta, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead back lw 2 dt 2 lc rgb '%s'\n",
+		t, t, bad ? "#C00000" : "#707070");
+	/* Labels closer than this overlap; the line alone still marks the event. */
+	if (t - *last_t < 0.015 * span)
+		return;
+	*last_t = t;
+	fprintf(meta, "set label '%s' at %.4f, graph 0.03 rotate by 90 left front boxed font ',10' "
+		      "textcolor rgb '%s'\n", ks, t, bad ? "#C00000" : "#505050");
+}
+
+/* An event a job already listed (jobs list those overlapping their windows). */
+static int event_seen(json_t *ev, json_t *const *seen, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (json_equal(json_object_get(ev, "t_ns"), json_object_get(seen[i], "t_ns")) &&
+		    json_equal(json_object_get(ev, "kind"), json_object_get(seen[i], "kind")))
+			return 1;
+	return 0;
+}
+
+/*
+ * Events as vertical lines: the run's own list when it has one, else the union of the
+ * jobs' lists (an event near a boundary belongs to two jobs: drawn once).
+ */
 static void event_marks(FILE *meta, const struct rr_result *r)
 {
-	double last_t = -INFINITY, t, span = 0;
-	size_t i, k;
-	json_t *ev;
+	json_t *all = json_object_get(r->root, "events"), *ev, **seen = NULL;
+	double last_t = -INFINITY, span = 0;
+	size_t i, k, nseen = 0;
 
 	for (i = 0; i < r->njobs; i++)
 		for (k = 0; k < 3; k++)
 			if (r->jobs[i].phase_ns[k][1])
 				span = fmax(span, secs(r->jobs[i].phase_ns[k][1], r->t0_ns));
-
+	if (json_is_array(all)) {
+		json_array_foreach(all, k, ev)
+			event_mark(meta, ev, r, span, &last_t);
+		return;
+	}
 	for (i = 0; i < r->njobs; i++) {
 		json_array_foreach(r->jobs[i].events, k, ev) {
-			json_t *tn = json_object_get(ev, "t_ns"), *kind = json_object_get(ev, "kind");
-			const char *ks = json_is_string(kind) ? json_string_value(kind) : "event";
-			int bad = !strcmp(ks, "undervoltage") || !strncmp(ks, "usb_", 4);
-
-			if (!json_is_integer(tn))
+			if (event_seen(ev, seen, nseen))
 				continue;
-			t = secs((uint64_t)json_integer_value(tn), r->t0_ns);
-			fprintf(meta, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead back lw 2 "
-				      "dt 2 lc rgb '%s'\n", t, t, bad ? "#C00000" : "#707070");
-			/* Labels closer than this overlap; the line alone still marks the event. */
-			if (t - last_t < 0.015 * span)
-				continue;
-			last_t = t;
-			fprintf(meta, "set label '%s' at %.4f, graph 0.03 rotate by 90 left front "
-				      "boxed font ',10' textcolor rgb '%s'\n",
-				ks, t, bad ? "#C00000" : "#505050");
+			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+			seen[nseen++] = ev;
+			event_mark(meta, ev, r, span, &last_t);
 		}
 	}
+	free(seen);
+}
+
+/* "timeline-NAME", "timeline-NAME-2" when results from two directories share a name. */
+static void unique_stem(struct plot_ctx *ctx, char *stem, size_t size, const char *base, size_t len)
+{
+	unsigned n = 1;
+	size_t i;
+
+	snprintf(stem, size, "timeline-%.*s", (int)len, base);
+	for (i = 0; i < ctx->nstems; i++) {
+		if (!strcmp(ctx->stems[i], stem)) {
+			snprintf(stem, size, "timeline-%.*s-%u", (int)len, base, ++n);
+			i = (size_t)-1; /* check the new name against all again */
+		}
+	}
+	ctx->stems = xrealloc(ctx->stems, (ctx->nstems + 1) * sizeof(*ctx->stems));
+	ctx->stems[ctx->nstems++] = xstrdup(stem);
 }
 
 int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
@@ -209,7 +257,7 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	len = strlen(base);
 	if (len > 5 && !strcmp(base + len - 5, ".json"))
 		len -= 5;
-	snprintf(stem, sizeof(stem), "timeline-%.*s", (int)len, base);
+	unique_stem(ctx, stem, sizeof(stem), base, len);
 	rc = plot_chart_begin(ctx, &ch, "timeline", stem, 1400, 720);
 	if (rc)
 		goto out;

@@ -80,6 +80,24 @@ ok $? "--chart latency draws only that chart"
 $IOWATT plot --format dumb --battery 11.1Wh --chart battery $FILES 2>/dev/null | grep -q "11.1 Wh"
 ok $? "--battery sets the battery chart's battery"
 
+# --- an event listed by two jobs is drawn once; same-named results get distinct timelines
+mkdir -p "$T_TMP/a" "$T_TMP/b" "$T_TMP/tmpk"
+cp "$G"/usbssd-samsung-t7.* "$T_TMP/a/"
+cp "$G"/usbssd-samsung-t7.* "$T_TMP/b/"
+python3 - "$T_TMP/a/usbssd-samsung-t7.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"][2]["events"] = d["jobs"][1]["events"]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+TMPDIR=$T_TMP/tmpk $IOWATT plot --keep-data --format dumb --chart timeline -o "$T_TMP/two" \
+	"$T_TMP/a/usbssd-samsung-t7.json" "$T_TMP/b/usbssd-samsung-t7.json" 2>/dev/null
+ok $? "two results with the same file name"
+[ -s "$T_TMP/two/timeline-usbssd-samsung-t7.txt" ] && [ -s "$T_TMP/two/timeline-usbssd-samsung-t7-2.txt" ]
+ok $? "their timelines do not overwrite each other (-2 suffix)"
+[ "$(grep -c "set arrow" "$T_TMP"/tmpk/iowatt-plot.*/timeline-usbssd-samsung-t7/meta.gp)" -eq 2 ]
+ok $? "an event in two jobs' lists is drawn once"
+
 # --- results without power data: skipped with a note, not a crash
 python3 "$REPO/tests/data/golden/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
 $IOWATT plot -o "$T_TMP/np" "$T_TMP/nopower.json" >/dev/null 2>"$T_TMP/np.err"
