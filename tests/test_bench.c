@@ -22,7 +22,7 @@ static char dir[] = "/var/tmp/iowatt-bench.XXXXXX";
 static char path[256];
 static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "randrw" };
 
-static void job_defaults(struct job_opts *jo, const char *engine, int rw)
+static void test_job(struct job_opts *jo, const char *engine, int rw)
 {
 	memset(jo, 0, sizeof(*jo));
 	snprintf(jo->name, sizeof(jo->name), "%s-%s", engine, rw_names[rw]);
@@ -88,7 +88,7 @@ static void test_exact_sizes(void)
 
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
 		for (rw = RW_READ; rw <= RW_RANDRW; rw++) {
-			job_defaults(&jo, engines[e], rw);
+			test_job(&jo, engines[e], rw);
 			jo.filesize = 1 * MIB; /* a quarter of the region: random spreads, seq stops */
 			rc = run_job(&jo, res);
 			bytes = res->dir[0].io_bytes + res->dir[1].io_bytes;
@@ -120,14 +120,14 @@ static void test_fdatasync(void)
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
 
-	job_defaults(&jo, "libaio", RW_RANDWRITE);
+	test_job(&jo, "libaio", RW_RANDWRITE);
 	jo.fdatasync = 4;
 	jo.size = 64 * jo.bs;
 	ok(!run_job(&jo, res) && res->status == BENCH_OK, "libaio fdatasync=4: ok");
 	is_int(res->syncs, 64 / 4 + 1, "libaio fdatasync=4: 16 syncs + end_fsync");
 	is_int(res->sync_lat.n, res->syncs, "libaio fdatasync=4: each sync timed");
 
-	job_defaults(&jo, "psync", RW_WRITE);
+	test_job(&jo, "psync", RW_WRITE);
 	jo.fdatasync = 1;
 	jo.end_fsync = 0;
 	jo.direct = 0;
@@ -149,7 +149,7 @@ static void test_rate(void)
 	unsigned e;
 
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		job_defaults(&jo, engines[e], RW_RANDREAD);
+		test_job(&jo, engines[e], RW_RANDREAD);
 		jo.rate_iops = 50;
 		jo.size = 10 * jo.bs;
 		/* I/O k starts at t0 + k/rate: the last one no sooner than (n-1)/rate. */
@@ -172,7 +172,7 @@ static void test_stop_and_cap(void)
 	struct bench *b;
 	int rc;
 
-	job_defaults(&jo, "libaio", RW_RANDREAD);
+	test_job(&jo, "libaio", RW_RANDREAD);
 	jo.size = 64 * 1024 * MIB; /* far more than the test waits for */
 	jo.filesize = 1 * MIB;
 	rc = bench_start(&jo, path, &b);
@@ -192,7 +192,7 @@ static void test_stop_and_cap(void)
 	   "stop: live counters equal the final figures");
 
 	/* A paced job sleeping for its next slot must wake on stop, not after its sleep. */
-	job_defaults(&jo, "psync", RW_RANDREAD);
+	test_job(&jo, "psync", RW_RANDREAD);
 	jo.rate_iops = 1;
 	jo.size = 1000 * jo.bs;
 	rc = bench_start(&jo, path, &b);
@@ -207,7 +207,7 @@ static void test_stop_and_cap(void)
 		   res->dir[0].total_ios < 1000,
 	   "paced stop: INTERRUPTED with %" PRIu64 " I/Os", res->dir[0].total_ios);
 
-	job_defaults(&jo, "libaio", RW_RANDWRITE);
+	test_job(&jo, "libaio", RW_RANDWRITE);
 	jo.size = 64 * 1024 * MIB;
 	jo.filesize = 1 * MIB;
 	jo.runtime_ns = 100 * NS_PER_MS;
@@ -231,7 +231,7 @@ static void test_errors(void)
 	snprintf(small, sizeof(small), "%s/small", dir);
 	make_file(small, 64 * KIB);
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		job_defaults(&jo, engines[e], RW_READ);
+		test_job(&jo, engines[e], RW_READ);
 		jo.iodepth = 1;
 		jo.size = 1 * MIB;
 		is_int(bench_start(&jo, small, &b), 0, "%s past EOF: starts", engines[e]);
@@ -249,7 +249,7 @@ static void test_errors(void)
 		       engines[e]);
 
 		/* O_DIRECT needs aligned sizes: the kernel refuses, the job fails cleanly. */
-		job_defaults(&jo, engines[e], RW_RANDWRITE);
+		test_job(&jo, engines[e], RW_RANDWRITE);
 		jo.bs = 1000;
 		jo.size = 10 * jo.bs;
 		ok(!run_job(&jo, res) && res->status == BENCH_FAILED && res->err == -EINVAL &&
@@ -258,7 +258,7 @@ static void test_errors(void)
 		   res->errmsg);
 	}
 	unlink(small);
-	job_defaults(&jo, "libaio", RW_READ);
+	test_job(&jo, "libaio", RW_READ);
 	snprintf(small, sizeof(small), "%s/missing", dir);
 	is_int(bench_start(&jo, small, &b), -ENOENT, "missing file: -ENOENT, nothing runs");
 	snprintf(jo.ioengine, sizeof(jo.ioengine), "nope");
@@ -290,7 +290,7 @@ static void test_numjobs(void)
 	int fd;
 
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		job_defaults(&jo, engines[e], e ? RW_WRITE : RW_RANDWRITE);
+		test_job(&jo, engines[e], e ? RW_WRITE : RW_RANDWRITE);
 		jo.numjobs = 3;
 		jo.size = 1 * MIB;
 		jo.filesize = 64 * KIB;
@@ -365,7 +365,7 @@ static int bench_mode(int argc, char **argv)
 	for (rw = 0; rw < (int)ARRAY_SIZE(rw_names); rw++)
 		if (!strcmp(argv[3], rw_names[rw]))
 			break;
-	job_defaults(&jo, argc > 7 ? argv[7] : "libaio", rw);
+	test_job(&jo, argc > 7 ? argv[7] : "libaio", rw);
 	parse_size(argv[4], &jo.bs);
 	jo.iodepth = (unsigned)atoi(argv[5]);
 	parse_size(argv[6], &jo.size);
