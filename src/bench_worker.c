@@ -11,7 +11,7 @@
 #include "log.h"
 #include "util.h"
 
-/* How long a reap may block before the loop looks at the stop flag and the runtime cap. */
+/* How long a paced or capped reap may block before the loop looks at the clock again. */
 #define REAP_TIMEOUT_NS (100 * NS_PER_MS)
 
 static const char *const ddir_names[DDIR_COUNT] = { "read", "write" };
@@ -216,8 +216,9 @@ static void worker_loop(struct worker *w)
 			continue;
 		}
 		min = bcomp < inflight ? bcomp : inflight;
-		tmo = REAP_TIMEOUT_NS;
-		if (rate && nfree && issued < total && !sync_due && !stopping)
+		/* Unpaced and uncapped, the wait needs no timer: min <= inflight will come. */
+		tmo = rate || t_cap != UINT64_MAX ? REAP_TIMEOUT_NS : ENGINE_WAIT_FOREVER;
+		if (rate && nfree && !npend && issued < total && !sync_due && !stopping)
 			tmo = due > now ? due - now : 0;
 		if (t_cap != UINT64_MAX && !stopping)
 			tmo = t_cap > now ? (t_cap - now < tmo ? t_cap - now : tmo) : 0;

@@ -381,8 +381,8 @@ static int bench_mode(int argc, char **argv)
 	ns = res->t_end_ns - res->t_start_ns;
 	cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * NS_PER_SEC +
 		 (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
-	printf("iops=%.0f cpu_ns_per_io=%.0f clat_mean_us=%.1f\n",
-	       (double)ios * 1e9 / (double)ns, (double)cpu_ns / (double)ios,
+	printf("iops=%.0f ios=%" PRIu64 " cpu_ns_per_io=%.0f clat_mean_us=%.1f\n",
+	       (double)ios * 1e9 / (double)ns, ios, (double)cpu_ns / (double)ios,
 	       (res->dir[0].clat.mean_ns + res->dir[1].clat.mean_ns) / 1000.0);
 	free(res);
 	return 0;
