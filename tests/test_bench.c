@@ -5,7 +5,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -266,6 +268,54 @@ static void test_errors(void)
 	free(res);
 }
 
+/*
+ * ENOSPC mid-job: buffered writes into the holes of a sparse file on a 256 KiB tmpfs
+ * (root only; tmpfs has no O_DIRECT, so psync with direct=0).
+ */
+static void test_enospc(void)
+{
+	struct bench_result *res = malloc(sizeof(*res));
+	char mnt[300], file[320];
+	struct bench *b = NULL;
+	struct job_opts jo;
+	int fd, rc;
+
+	snprintf(mnt, sizeof(mnt), "%s/tiny", dir);
+	snprintf(file, sizeof(file), "%s/sparse", mnt);
+	if (geteuid() != 0 || mkdir(mnt, 0700) ||
+	    mount("iowatt-test", mnt, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k")) {
+		skip("ENOSPC: needs root to mount a small tmpfs");
+		rmdir(mnt);
+		free(res);
+		return;
+	}
+	fd = open(file, O_RDWR | O_CREAT | O_EXCL, 0600);
+	rc = fd >= 0 && !ftruncate(fd, 1 * MIB) ? 0 : -1;
+	if (fd >= 0)
+		close(fd);
+	test_job(&jo, "psync", RW_WRITE);
+	jo.direct = 0;
+	jo.size = 1 * MIB;
+	ok(!rc && !bench_start(&jo, file, &b), "ENOSPC: started on a sparse file");
+	if (b) {
+		while (!bench_wait(b, NS_PER_SEC))
+			;
+		bench_finish(b, res);
+		ok(res->status == BENCH_FAILED && res->err == -ENOSPC &&
+			   strstr(res->errmsg, "write at offset") &&
+			   strstr(res->errmsg, "No space left on device"),
+		   "ENOSPC: FAILED, -ENOSPC, '%s'", res->errmsg);
+		ok(res->dir[1].io_bytes > 0 && res->dir[1].io_bytes < jo.size &&
+			   res->syncs == 0,
+		   "ENOSPC: the writes before it counted (%" PRIu64 " bytes), no end_fsync",
+		   res->dir[1].io_bytes);
+	}
+	unlink(file);
+	umount(mnt);
+	rmdir(mnt);
+	free(res);
+}
+
 /* Each block of thread t's region must come from thread t's own write buffers. */
 static int region_owner(const unsigned char *blk, const unsigned char *pools, unsigned nthreads,
 			unsigned nbuf, uint64_t bs)
@@ -342,6 +392,7 @@ static int test_all(void)
 	test_rate();
 	test_stop_and_cap();
 	test_errors();
+	test_enospc();
 	test_numjobs();
 	unlink(path);
 	rmdir(dir);
