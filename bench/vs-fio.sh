@@ -74,6 +74,7 @@ run_iowatt() { # rw bs iodepth size
 	local rw=$1 bs=$2 qd=$3 size=$4 out=$WORK/iowatt.out cpu force=
 	case $rw in *write*|randrw) force=--force ;; esac
 	if [ $DRIVER = iowatt ]; then
+		rm -f "$WORK"/iowatt.*
 		cpu=$(run_measured "$out" "$IOWATT" run --no-meter --no-progress -q $force \
 			--target "$FILE" --rw "$rw" --bs "$bs" --iodepth "$qd" --size "$size" \
 			--json-out "$WORK/iowatt.json")

@@ -18,12 +18,6 @@
 /* Per pool: bounds memory for big blocks at depth (1 MiB x QD32 would be 32 MiB). */
 #define BUF_POOL_MAX (2u << 20)
 
-/* Until the job module lands its own definition, the documented default. */
-__attribute__((weak)) int job_end_fsync(const struct job_opts *jo)
-{
-	return jo->end_fsync >= 0 ? jo->end_fsync : rw_writes(jo->rw);
-}
-
 /* Zeroed, on its own cache lines (the structs carry aligned members). */
 static void *zalloc_cacheline(size_t size)
 {
