@@ -36,6 +36,7 @@ peak_kib() { # rw bs iodepth size
 	local force=
 	case $1 in *write*|randrw) force=--force ;; esac
 	if [ $DRIVER = iowatt ]; then
+		rm -f "$WORK"/r.*
 		/usr/bin/time -v "$IOWATT" run --no-meter --no-progress -q $force --target "$FILE" \
 			--rw "$1" --bs "$2" --iodepth "$3" --size "$4" \
 			--json-out "$WORK/r.json" >"$WORK/out" 2>&1 || { cat "$WORK/out" >&2; return 1; }
