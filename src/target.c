@@ -217,6 +217,7 @@ static int open_target(struct target *tg, const struct run_opts *ro, const struc
 	}
 	tg->user_path = xstrdup(ro->target);
 	tg->keep = ro->keep;
+	tg->force = ro->force;
 	if (stat(ro->target, &st)) {
 		if (errno != ENOENT) {
 			int err = -errno;
