@@ -62,6 +62,29 @@ ldev=$loopdev
 refused sig.log "a device holding ext4" "ext4 filesystem signature.*--force" \
 	--rw write --bs 1M --size 4M --target "$ldev" --allow-raw-device
 
+# 2b. A disk whose partition is mounted: refused, naming the partition.
+#     The MBR is written by hand: Debian's sfdisk is in a package of its own.
+truncate -s 48M "$T_TMP/part.img"
+python3 - "$T_TMP/part.img" <<'PY'
+import struct, sys
+mbr = bytearray(512)
+mbr[446:462] = struct.pack("<B3sB3sII", 0, b"\xfe\xff\xff", 0x83, b"\xfe\xff\xff", 2048,
+                           48 * 2048 - 2048)
+mbr[510:512] = b"\x55\xaa"
+with open(sys.argv[1], "r+b") as f:
+    f.write(mbr)
+PY
+if loopdev=$(losetup --find --show --partscan "$T_TMP/part.img") && T_LOOPS+=("$loopdev") &&
+	for _ in $(seq 20); do [ -b "${loopdev}p1" ] && break; sleep 0.1; done &&
+	mkfs.ext4 -q -F "${loopdev}p1" >/dev/null 2>&1 && mkdir -p "$T_TMP/part" &&
+	mount "${loopdev}p1" "$T_TMP/part"; then
+	T_MOUNTS=("$T_TMP/part" "${T_MOUNTS[@]:-}")
+	refused part.log "a disk with a mounted partition" "has a partition mounted \($(basename "$loopdev")p1" \
+		--rw read --bs 4k --size 1M --target "$loopdev" --allow-raw-device
+else
+	skip "cannot build a partitioned loop device here"
+fi
+
 # 3. Bytes moved equal `size`, counted by the kernel on the raw loop device (not by iowatt).
 w0=$(sectors "$(basename "$ldev")" 7)
 run bytes.log --rw write --bs 1M --iodepth 4 --size 8M --target "$ldev" --allow-raw-device \
