@@ -74,10 +74,16 @@ mbr[510:512] = b"\x55\xaa"
 with open(sys.argv[1], "r+b") as f:
     f.write(mbr)
 PY
-if loopdev=$(losetup --find --show --partscan "$T_TMP/part.img") && T_LOOPS+=("$loopdev") &&
-	for _ in $(seq 20); do [ -b "${loopdev}p1" ] && break; sleep 0.1; done &&
-	mkfs.ext4 -q -F "${loopdev}p1" >/dev/null 2>&1 && mkdir -p "$T_TMP/part" &&
-	mount "${loopdev}p1" "$T_TMP/part"; then
+loopdev=$(losetup --find --show --partscan "$T_TMP/part.img") && T_LOOPS+=("$loopdev")
+refused ptable.log "a disk holding only a partition table" "dos partition table signature" \
+	--rw write --bs 1M --size 1M --target "$loopdev" --allow-raw-device
+# Without udev the kernel lists the partition in sysfs but nobody makes its node.
+p1sys=/sys/block/$(basename "${loopdev:-none}")/$(basename "${loopdev:-none}")p1
+p1=$T_TMP/part1.node
+if [ -n "$loopdev" ] && [ -r "$p1sys/dev" ] &&
+	mknod "$p1" b "$(cut -d: -f1 "$p1sys/dev")" "$(cut -d: -f2 "$p1sys/dev")" &&
+	mkfs.ext4 -q -F "$p1" >/dev/null 2>&1 && mkdir -p "$T_TMP/part" &&
+	mount "$p1" "$T_TMP/part"; then
 	T_MOUNTS=("$T_TMP/part" "${T_MOUNTS[@]:-}")
 	refused part.log "a disk with a mounted partition" "has a partition mounted \($(basename "$loopdev")p1" \
 		--rw read --bs 4k --size 1M --target "$loopdev" --allow-raw-device
