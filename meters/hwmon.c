@@ -15,9 +15,8 @@
 enum { CH_IN, CH_CURR, CH_POWER, CH_ENERGY, CH_COUNT };
 
 struct hwmon_priv {
+	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
 	struct sysfs_attr ch[CH_COUNT]; /* fd -1 where the chip has no such input */
-	struct energy_rate rate;
-	uint64_t next_ns;
 };
 
 static void hwmon_close(struct meter_dev *dev);
@@ -137,15 +136,6 @@ static int hwmon_open(struct meter_dev *dev)
 	return 0;
 }
 
-static int hwmon_start(struct meter_dev *dev)
-{
-	struct hwmon_priv *p = dev->priv;
-
-	p->next_ns = 0;
-	p->rate.have = 0;
-	return 0;
-}
-
 static int hwmon_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
 {
 	struct hwmon_priv *p = dev->priv;
@@ -153,7 +143,7 @@ static int hwmon_read(struct meter_dev *dev, struct meter_sample *out, unsigned 
 	uint64_t t;
 	int i, ret;
 
-	if (!max || !sysfs_wait_tick(&p->next_ns, dev->period_ns, timeout_ms))
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
 		return 0;
 	t = now_ns();
 	for (i = 0; i < CH_COUNT; i++) {
@@ -174,7 +164,7 @@ static int hwmon_read(struct meter_dev *dev, struct meter_sample *out, unsigned 
 	} else if (p->ch[CH_CURR].fd >= 0 && p->ch[CH_IN].fd >= 0) {
 		out->w = out->v * out->a;
 		out->flags |= SAMPLE_W_COMPUTED;
-	} else if (!energy_rate_update(&p->rate, t, (double)raw[CH_ENERGY], 0, &out->w)) {
+	} else if (!energy_rate_update(&p->poll.rate, t, (double)raw[CH_ENERGY], 0, &out->w)) {
 		return 0; /* the first energy reading only starts the derivative */
 	}
 	return 1;
@@ -235,6 +225,6 @@ static void hwmon_scan(const char *root, FILE *out)
 const struct meter_driver meter_hwmon = {
 	.name = "hwmon",
 	.desc = "Linux hwmon chip by name or path (ina2xx, SoC monitors): in/curr/power/energy",
-	.open = hwmon_open, .start = hwmon_start, .read = hwmon_read, .stop = board_meter_stop,
+	.open = hwmon_open, .start = sysfs_poll_start, .read = hwmon_read, .stop = board_meter_stop,
 	.close = hwmon_close, .scan = hwmon_scan,
 };

@@ -21,9 +21,9 @@
 extern char **environ;
 
 struct pmic_priv {
+	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
 	char cmd[256];
 	char out[PMIC_OUT_MAX];
-	uint64_t next_ns;
 	int sum; /* EXT5V: input voltage + sum of rails; else one rail */
 };
 
@@ -186,18 +186,12 @@ static int pmic_open(struct meter_dev *dev)
 	return 0;
 }
 
-static int pmic_start(struct meter_dev *dev)
-{
-	((struct pmic_priv *)dev->priv)->next_ns = 0;
-	return 0;
-}
-
 static int pmic_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
 {
 	struct pmic_priv *p = dev->priv;
 	uint64_t t0, t1;
 
-	if (!max || !sysfs_wait_tick(&p->next_ns, dev->period_ns, timeout_ms))
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
 		return 0;
 	t0 = now_ns();
 	if (pmic_run(p) < 0 || pmic_parse(p->out, dev->conn, p->sum, out) < 0) {
@@ -230,6 +224,6 @@ static void pmic_scan(const char *root, FILE *out)
 const struct meter_driver meter_pmic = {
 	.name = "pmic",
 	.desc = "Raspberry Pi 5 PMIC via vcgencmd: EXT5V volts + sum of rails (not the input)",
-	.open = pmic_open, .start = pmic_start, .read = pmic_read, .stop = board_meter_stop,
+	.open = pmic_open, .start = sysfs_poll_start, .read = pmic_read, .stop = board_meter_stop,
 	.close = pmic_close, .scan = pmic_scan,
 };

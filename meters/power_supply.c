@@ -26,9 +26,8 @@ static const char *const psy_attr[PSY_COUNT] = { "voltage_now", "current_now", "
 enum { SIGN_ABS, SIGN_RAW, SIGN_INVERT };
 
 struct psy_priv {
+	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
 	struct sysfs_attr at[PSY_COUNT];
-	struct energy_rate rate;
-	uint64_t next_ns;
 	int sign;
 };
 
@@ -96,15 +95,6 @@ static int psy_open(struct meter_dev *dev)
 	return 0;
 }
 
-static int psy_start(struct meter_dev *dev)
-{
-	struct psy_priv *p = dev->priv;
-
-	p->next_ns = 0;
-	p->rate.have = 0;
-	return 0;
-}
-
 static int psy_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
 {
 	struct psy_priv *p = dev->priv;
@@ -112,7 +102,7 @@ static int psy_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 	uint64_t t;
 	int i;
 
-	if (!max || !sysfs_wait_tick(&p->next_ns, dev->period_ns, timeout_ms))
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
 		return 0;
 	t = now_ns();
 	for (i = 0; i < PSY_COUNT; i++)
@@ -132,7 +122,7 @@ static int psy_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 		out->flags |= SAMPLE_W_COMPUTED;
 	} else {
 		/* energy_now is in uWh and falls while discharging */
-		if (!energy_rate_update(&p->rate, t, raw[PSY_E] * 3600.0, 0, &out->w))
+		if (!energy_rate_update(&p->poll.rate, t, raw[PSY_E] * 3600.0, 0, &out->w))
 			return 0;
 		out->w = psy_signed(p, out->w);
 	}
@@ -170,6 +160,6 @@ static void psy_scan(const char *root, FILE *out)
 const struct meter_driver meter_power_supply = {
 	.name = "power_supply",
 	.desc = "Linux power_supply (battery, USB-PD): magnitude of the draw; sign=raw|invert",
-	.open = psy_open, .start = psy_start, .read = psy_read, .stop = board_meter_stop,
+	.open = psy_open, .start = sysfs_poll_start, .read = psy_read, .stop = board_meter_stop,
 	.close = psy_close, .scan = psy_scan,
 };

@@ -14,10 +14,9 @@
 #define RAPL_DIR "/sys/class/powercap"
 
 struct rapl_priv {
+	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
 	struct sysfs_attr energy;
-	struct energy_rate rate;
 	double range_uj;
-	uint64_t next_ns;
 };
 
 static const char *const rapl_keys[] = { "interval", NULL };
@@ -83,29 +82,20 @@ static int rapl_open(struct meter_dev *dev)
 	return 0;
 }
 
-static int rapl_start(struct meter_dev *dev)
-{
-	struct rapl_priv *p = dev->priv;
-
-	p->next_ns = 0;
-	p->rate.have = 0;
-	return 0;
-}
-
 static int rapl_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
 {
 	struct rapl_priv *p = dev->priv;
 	long long uj;
 	uint64_t t;
 
-	if (!max || !sysfs_wait_tick(&p->next_ns, dev->period_ns, timeout_ms))
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
 		return 0;
 	t = now_ns();
 	if (sysfs_attr_read_ll(&p->energy, &uj) < 0) {
 		log_warn("rapl", "%s: energy_uj read failed", dev->spec);
 		return -ENODEV;
 	}
-	if (!energy_rate_update(&p->rate, t, (double)uj, p->range_uj, &out->w))
+	if (!energy_rate_update(&p->poll.rate, t, (double)uj, p->range_uj, &out->w))
 		return 0;
 	/* the power belongs to the interval between the two reads: date it at the middle */
 	out->t_ns = t - dev->period_ns / 2;
@@ -145,6 +135,6 @@ static void rapl_scan(const char *root, FILE *out)
 const struct meter_driver meter_rapl = {
 	.name = "rapl",
 	.desc = "x86 RAPL energy counters (package-0, dram, psys); root only; no voltage",
-	.open = rapl_open, .start = rapl_start, .read = rapl_read, .stop = board_meter_stop,
+	.open = rapl_open, .start = sysfs_poll_start, .read = rapl_read, .stop = board_meter_stop,
 	.close = rapl_close, .scan = rapl_scan,
 };

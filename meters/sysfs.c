@@ -172,6 +172,15 @@ void sysfs_attr_close_all(struct sysfs_attr *a, int n)
 		sysfs_attr_close(&a[i]);
 }
 
+int sysfs_poll_start(struct meter_dev *dev)
+{
+	struct sysfs_poll *p = dev->priv;
+
+	p->next_ns = 0;
+	p->rate.have = 0;
+	return 0;
+}
+
 void board_meter_stop(struct meter_dev *dev)
 {
 	(void)dev;

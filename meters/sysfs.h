@@ -57,4 +57,13 @@ struct energy_rate {
 };
 int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double range_uj, double *w);
 
+/* Polling state at the start of every sysfs-style meter's private struct. */
+struct sysfs_poll {
+	uint64_t next_ns;
+	struct energy_rate rate;
+};
+/* start() for meters whose dev->priv begins with struct sysfs_poll. */
+struct meter_dev;
+int sysfs_poll_start(struct meter_dev *dev);
+
 #endif

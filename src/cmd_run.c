@@ -182,6 +182,24 @@ static int start_flags(struct run_ctx *rc)
 	return flags_start(&fc, &rc->flags);
 }
 
+static int open_gpio(struct run_ctx *rc)
+{
+	const struct run_opts *ro = &rc->cfg->run;
+	int err;
+
+	if (ro->mark_gpio) {
+		err = gpio_marker_open(ro->mark_gpio, &rc->marker);
+		if (err)
+			return err;
+	}
+	if (ro->uv_gpio) {
+		err = gpio_uv_start(ro->uv_gpio, &rc->uv_gpio);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static void shutdown_meters(struct run_ctx *rc)
 {
 	unsigned m;
@@ -200,6 +218,8 @@ static void free_ctx(struct run_ctx *rc)
 	}
 	if (rc->flags)
 		flags_stop(rc->flags);
+	gpio_uv_stop(rc->uv_gpio);
+	gpio_marker_close(rc->marker);
 	run_output_close(rc);
 	if (rc->have_target)
 		target_cleanup(&rc->tg);
@@ -260,6 +280,9 @@ static int run_main(int argc, char **argv, int measure)
 	if (err)
 		goto fail;
 	announce_meters(rc);
+	err = open_gpio(rc);
+	if (err)
+		goto fail;
 	if (start_flags(rc))
 		log_warn(NULL, "undervoltage and temperature sources are not watched in this run");
 	stem = profile_stem(&cfg, measure);

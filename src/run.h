@@ -12,6 +12,7 @@
 #include "energy.h"
 #include "events.h"
 #include "flags.h"
+#include "gpio.h"
 #include "job.h"
 #include "meter.h"
 #include "target.h"
@@ -38,6 +39,9 @@ struct run_ctx {
 	struct run_meter meters[MAX_METERS];
 	unsigned nmeters;
 	struct flag_sources *flags;
+	struct gpio_marker *marker; /* --mark-gpio */
+	struct gpio_uv *uv_gpio;    /* --uv-gpio */
+	uint64_t mark_ns[PHASE_COUNT]; /* edge times of the current job's marker */
 
 	uint64_t t0_ns;
 	char *json_path, *intervals_path, *samples_path;

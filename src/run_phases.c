@@ -98,10 +98,18 @@ void run_pump(struct run_ctx *rc, uint64_t now)
 	run_output_flush(rc);
 }
 
+/* The GPIO marker's edge for a phase, as soon as the phase is known to have begun. */
+static void mark_phase(struct run_ctx *rc, int phase)
+{
+	if (rc->marker && !rc->mark_ns[phase])
+		gpio_marker_phase(rc->marker, phase, &rc->mark_ns[phase]);
+}
+
 static void set_phase(struct run_ctx *rc, int phase, uint64_t t_ns)
 {
 	unsigned m;
 
+	mark_phase(rc, phase);
 	for (m = 0; m < rc->nmeters; m++) {
 		energy_phase_begin(&rc->meters[m].ej, phase, t_ns);
 		meter_set_phase(rc->meters[m].dev, phase);
@@ -114,6 +122,8 @@ static uint64_t phase_idle(struct run_ctx *rc, const struct job_opts *jo)
 	uint64_t t_idle = now_ns(), deadline, cap, now;
 	unsigned m, short_meters;
 	char a[32], b[32];
+
+	memset(rc->mark_ns, 0, sizeof(rc->mark_ns));
 
 	for (m = 0; m < rc->nmeters; m++) {
 		struct run_meter *rm = &rc->meters[m];
@@ -347,6 +357,12 @@ static void job_finish_json(struct run_ctx *rc, json_t *entry, uint64_t t_idle, 
 		json_object_set_new(phases, "idle", phase_json(t_idle, t_active));
 		json_object_set_new(phases, "tail", phase_json(t_end, t_tail_end));
 	}
+	if (rc->marker)
+		json_object_set_new(entry, "marker",
+				    json_pack("{s:s,s:I,s:I,s:I}", "spec", rc->cfg->run.mark_gpio,
+					      "pulse_ns", (json_int_t)rc->mark_ns[PHASE_IDLE],
+					      "rise_ns", (json_int_t)rc->mark_ns[PHASE_ACTIVE],
+					      "fall_ns", (json_int_t)rc->mark_ns[PHASE_TAIL]));
 	bad = job_events(rc, entry, t_idle, t_active, t_end, t_tail_end, why, sizeof(why));
 	if (rc->nmeters)
 		job_energy_json(rc, entry, bytes, ios, bad, why);
@@ -438,6 +454,9 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 			     rate, rate > 0 ? rate * 1e6 / (double)jo->bs : 0.0, eta);
 	}
 	if (b) {
+		/* Drop the marker before the join: its edge should trail the last I/O by as
+		 * little as possible. */
+		mark_phase(rc, PHASE_TAIL);
 		bench_finish(b, &br);
 		for (d = 0; d < DDIR_COUNT; d++) {
 			d_ios[d] = br.dir[d].total_ios - prev_ios[d];
@@ -498,6 +517,7 @@ int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json
 		sleep_ns(RUN_PUMP_NS);
 	}
 	t_end = now_ns();
+	mark_phase(rc, PHASE_TAIL);
 	t_tail_end = phase_tail(rc, jo, t_end);
 	run_progress_clear(rc);
 
