@@ -174,7 +174,9 @@ static void reconnect(struct meter_dev *dev, struct meter_core *c, uint64_t *bac
 
 	if (wait_or_stop(c, *backoff_ns))
 		return;
+	dev->reconnecting = 1;
 	rc = dev->drv->open(dev);
+	dev->reconnecting = 0;
 	if (!rc && dev->drv->start) {
 		rc = dev->drv->start(dev);
 		if (rc && dev->drv->close)

@@ -46,6 +46,9 @@ struct meter_dev {
 	uint64_t period_ns;  /* nominal time between real updates, for gap detection */
 	uint64_t lag_ns;     /* reading age at arrival, subtracted from t_ns */
 	void *priv;
+	/* Set by the core while it retries open() after a lost link: log failures at
+	 * debug level then, the gap event already tells the user. */
+	int reconnecting;
 
 	/* Kept by the meter core (meter.c); read by the main thread after stop. */
 	uint64_t samples;    /* delivered */

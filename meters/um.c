@@ -190,7 +190,8 @@ static int um_open(struct meter_dev *dev)
 		rc = -EINVAL;
 	}
 	if (!rc)
-		rc = serial_open(dev->conn, (unsigned)baud, &p->sp);
+		rc = serial_open(dev->conn, (unsigned)baud,
+				 dev->reconnecting ? LOG_DEBUG : LOG_ERR, &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -198,7 +199,8 @@ static int um_open(struct meter_dev *dev)
 	dev->priv = p;
 	rc = um_probe(dev, p);
 	if (rc) {
-		log_err(MOD, "meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
+		log_msg(dev->reconnecting ? LOG_DEBUG : LOG_ERR, MOD,
+			"meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
 			"on, paired and not used by another program?)", dev->spec,
 			(double)(PROBE_TIMEOUT_NS + p->timeout_ns) / 1e9);
 		serial_close(p->sp);

@@ -224,7 +224,7 @@ int main(void)
 	free(list);
 
 	/* The transport takes the libserialport path here, not the pty fallback. */
-	ok(!serial_open("/dev/ttyUSB0", 115200, &sp), "serial_open /dev/ttyUSB0");
+	ok(!serial_open("/dev/ttyUSB0", 115200, LOG_ERR, &sp), "serial_open /dev/ttyUSB0");
 	if (sp) {
 		is_str(serial_backend(sp), "libserialport", "opened through libserialport");
 		master = umockdev_testbed_get_dev_fd(emu.tb, "/dev/ttyUSB0");
