@@ -35,7 +35,8 @@ ok $? "emulator says it is an emulator and where it listens"
 grep -q "spec: um25c:$T/um" "$T/meters.out"
 ok $? "iowatt meters lists the live emulator with a spec"
 
-timeout 20 "$IOWATT" probe --meter "um25c:$T/um" --seconds 3 >"$T/probe.out" 2>"$T/probe.err"
+timeout 20 "$IOWATT" probe --meter "um25c:$T/um" --seconds 3 --csv "$T/samples.csv" \
+	>"$T/probe.out" 2>"$T/probe.err"
 ok $? "probe of the emulator exits 0"
 grep -q "UM25C (emulated)" "$T/probe.out"
 ok $? "probe names the model as emulated"
@@ -67,6 +68,31 @@ awk -F, 'NR > 1 && $5 == "reply" { n++; if ($3 != "0.2500000") bad++ } END { exi
 ok $? "truth CSV records the replies at 0.25 A"
 awk -F, 'NR > 1 && $5 == "update" { n++ } END { exit !(n >= 20) }' "$T/truth.csv"
 ok $? "truth CSV records every internal update"
+
+# Energy over the samples' span against the emulator's own updates: the timestamps the
+# core gives samples must make a constant load integrate to the truth within 0.5 %.
+python3 - "$T/samples.csv" "$T/truth.csv" <<'PY'
+import csv, sys
+s = [r for r in csv.DictReader(open(sys.argv[1]))]
+u = [r for r in csv.DictReader(open(sys.argv[2])) if r["kind"] == "update"]
+t = [int(r["t_ns"]) for r in s]
+flags = [int(r["flags"]) for r in s]
+assert len(s) >= 5 and all(f & 4 for f in flags), "samples flagged SAMPLE_EMULATED"
+assert t == sorted(t), "timestamps ordered"
+meas = sum((float(s[i]["w"]) + float(s[i + 1]["w"])) / 2 * (t[i + 1] - t[i]) / 1e9
+           for i in range(len(s) - 1))
+lo, hi = t[0], t[-1]
+true = 0.0
+for i in range(len(u)):  # each update holds until the next (the last one: until hi)
+    end = int(u[i + 1]["t_ns"]) if i + 1 < len(u) else hi
+    a, b = max(int(u[i]["t_ns"]), lo), min(end, hi)
+    if b > a:
+        true += float(u[i]["w"]) * (b - a) / 1e9
+err = abs(meas - true) / true
+print("# energy %.6f J measured, %.6f J true, error %.3f %%" % (meas, true, err * 100))
+sys.exit(0 if err < 0.005 else 1)
+PY
+ok $? "constant load: sample energy within 0.5 % of the emulator's truth"
 
 # 2. Links: never overwrite what is not ours; replace our own stale link.
 echo keep >"$T/file"
