@@ -291,6 +291,13 @@ void meter_set_phase(struct meter_dev *dev, int phase)
 	atomic_store_explicit(&core_get(dev)->phase, phase, memory_order_relaxed);
 }
 
+int meter_stopping(const struct meter_dev *dev)
+{
+	struct meter_core *c = dev->core;
+
+	return c ? atomic_load_explicit(&c->stop, memory_order_relaxed) : 0;
+}
+
 int meter_get_phase(const struct meter_dev *dev)
 {
 	struct meter_core *c = dev->core;

@@ -120,6 +120,8 @@ void meter_thread_stop(struct meter_dev *dev);
  * The run's current phase (enum phase in energy.h), set by the main thread at each
  * boundary. Only the manual meter reads it: it turns hand readings into samples.
  */
+/* 1 once meter_thread_stop() was asked for: a driver waiting long in open() gives up. */
+int meter_stopping(const struct meter_dev *dev);
 void meter_set_phase(struct meter_dev *dev, int phase);
 int meter_get_phase(const struct meter_dev *dev);
 void meter_close(struct meter_dev *dev);
