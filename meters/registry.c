@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "board_meters.h"
 #include "meter.h"
 
 /* Serial testers and hand readings (meters/um.c, meters/manual.c). */
@@ -15,6 +16,13 @@ const struct meter_driver *const meter_drivers[] = {
 	&meter_um34c,
 	&meter_um,
 	&meter_manual,
+	&meter_ina219,
+	&meter_ina226,
+	&meter_ina260,
+	&meter_hwmon,
+	&meter_power_supply,
+	&meter_rapl,
+	&meter_pmic,
 	NULL,
 };
 

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "flags.h"
+#include "gpio.h"
 #include "emu_registry.h"
 #include "log.h"
 #include "meter.h"
@@ -78,6 +80,10 @@ int cmd_meters(int argc, char **argv)
 		printf("%s (%s):\n", meter_drivers[i]->name, meter_drivers[i]->desc);
 		meter_drivers[i]->scan(sysfs_root, stdout);
 	}
+	printf("GPIO chips (--mark-gpio, --uv-gpio):\n");
+	gpio_scan(sysfs_root, stdout);
+	printf("Undervoltage, throttling and temperature sources:\n");
+	flags_list(sysfs_root, stdout);
 	printf("Hand readings of a display-only tester:\n"
 	       "    spec: manual:idle_ma=85,active_ma=310,v=5.05[,tail_ma=...]\n");
 	fflush(stdout);

@@ -33,7 +33,7 @@ run_one() { # name command...
 		echo "FAIL $name ($p passed, $f failed)"
 		grep -vE '^ok [0-9]+' "$out" | sed 's/^/    /' | tail -n 60
 	else
-		echo "ok   $name ($p passed${s:+, $s skipped})"
+		if [ "$s" -gt 0 ]; then echo "ok   $name ($p passed, $s skipped)"; else echo "ok   $name ($p passed)"; fi
 	fi
 	rm -f "$out"
 }

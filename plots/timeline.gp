@@ -1,0 +1,31 @@
+# Timeline of one run: throughput (left axis) and power (right axis) against time, with the
+# idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines.
+# Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W,
+# one index block per meter; written by `iowatt plot --keep-data`).
+load ARG1.'/meta.gp'
+
+set title 'Timeline: '.TITLE.NOTE font ',14'
+set xlabel 'time since start (s)'
+if (!DUMB) { set grid xtics ytics lc rgb '#d8d8d8' }
+set border 11
+set xtics nomirror
+set ytics nomirror
+set key outside bottom center horizontal reverse Left samplen 2 width 2 font ',11'
+set yrange [0:YMAX]
+set autoscale xfix
+set style textbox opaque noborder margins 1,1
+if (HASIO) { set ylabel 'throughput (MB/s)' tc rgb IOCOL } else { unset ytics; set ylabel '' }
+if (NMETERS > 0) {
+	set y2label 'power (W)'
+	set y2tics nomirror
+	set y2range [0:Y2MAX]
+	set border 11
+} else {
+	set border 3
+}
+array MCOL[4] = ['#202020', '#8B0000', '#606060', '#4B0082']
+plot (HASIO ? ARG1.'/io.dat' : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
+     for [m=1:NMETERS] ARG1.'/power.dat' index (m-1) using 1:2 axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power (W), '.MNAME[m], \
+     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
+     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
+     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'

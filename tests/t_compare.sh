@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# iowatt compare: table and CSV against expected files, ranking direction, comparability warnings.
+. "$(dirname "$0")/lib.sh"
+cd "$REPO" || exit 1
+G=tests/data/golden
+FILES="$G/sd-sandisk-ultra.json $G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json $G/nvme-netac.json"
+
+$IOWATT compare $FILES >"$T_TMP/table.txt" 2>"$T_TMP/table.err"
+ok $? "compare prints a table"
+diff -u $G/compare.txt "$T_TMP/table.txt" >"$T_TMP/d1"
+ok $? "table matches tests/data/golden/compare.txt"
+sed 's/^/#   /' "$T_TMP/d1" | head -n 20
+$IOWATT compare --format csv --by j_per_gb $FILES >"$T_TMP/out.csv" 2>/dev/null
+ok $? "compare --format csv --by j_per_gb"
+diff -u $G/compare-j_per_gb.csv "$T_TMP/out.csv" >"$T_TMP/d2"
+ok $? "CSV matches tests/data/golden/compare-j_per_gb.csv"
+sed 's/^/#   /' "$T_TMP/d2" | head -n 20
+
+# Ranking is within each job and direction-aware; computed here from the CSV itself.
+python3 - "$T_TMP/out.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = 0
+for job in {r["job"] for r in rows}:
+    ranked = sorted((r for r in rows if r["job"] == job and r["rank"]), key=lambda r: int(r["rank"]))
+    vals = [float(r["j_per_gb"]) for r in ranked]
+    if vals != sorted(vals):
+        print("# %s: j_per_gb not ascending by rank: %s" % (job, vals)); bad = 1
+    for r in rows:
+        if r["job"] == job and r["valid"] == "false" and r["rank"]:
+            print("# invalid row ranked: %s" % r["device"]); bad = 1
+sys.exit(bad)
+PY
+ok $? "--by j_per_gb ranks lower first, invalid rows unranked"
+python3 - "$G/nvme-netac.json" "$T_TMP/out.csv" <<'PY'
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["file"].endswith("nvme-netac.json")]
+for j in doc["jobs"]:
+    r = next(r for r in rows if r["job"] == j["jobname"])
+    for k in ("iops_per_ma", "j_per_gb", "j_per_gb_net", "uj_per_io"):
+        assert abs(float(r[k]) - j["efficiency"][k]) < 1e-9, (k, r[k])
+    assert abs(float(r["active_w"]) - j["power"]["active_w"]) < 1e-9
+    assert int(r["bw_bytes"]) == j["read"]["bw_bytes"] + j["write"]["bw_bytes"]
+PY
+ok $? "CSV columns carry the result's own values under its key names"
+head -1 "$T_TMP/out.csv" | grep -q "iops_per_ma,iops_per_w,mbps_per_w,j_per_gb,j_per_gb_net"
+ok $? "CSV header uses the result's key names"
+
+$IOWATT compare --format md --by iops $FILES >"$T_TMP/md.txt" 2>/dev/null
+ok $? "compare --format md"
+head -1 "$T_TMP/md.txt" | grep -q "| iops_per_ma | j_per_gb |" && sed -n 2p "$T_TMP/md.txt" | grep -q '^|-----:|:-'
+ok $? "markdown table: key-name header and alignment row"
+[ "$(grep -c '^| 1 ' "$T_TMP/md.txt")" -eq 4 ]
+ok $? "one rank 1 per job"
+grep "^| 1 " "$T_TMP/md.txt" | grep -q "RND4K-Q32T1-read" && grep "^| 1 .*RND4K-Q32T1-read" "$T_TMP/md.txt" | grep -q Netac
+ok $? "--by iops: the NVMe wins random reads"
+
+grep -q "different meters" "$T_TMP/table.err"
+ok $? "warns that the results used different meters"
+! grep -q "different options" "$T_TMP/table.err"
+ok $? "no options warning when the jobs match"
+
+# Same jobs with a different block size, from an emulated meter.
+python3 - "$G/nvme-netac.json" "$T_TMP/emu.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["emulated"] = True
+d["meters"][0]["emulated"] = True
+d["jobs"][0]["options"]["bs"] = 131072
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare $G/sd-sandisk-ultra.json "$T_TMP/emu.json" >"$T_TMP/emu.out" 2>"$T_TMP/emu.err"
+ok $? "compare with an emulated result"
+grep -q "EMULATED meter" "$T_TMP/emu.err"
+ok $? "warns about the emulated meter"
+grep Netac "$T_TMP/emu.out" | grep -q "(emulated)"
+ok $? "emulated rows are labelled in the table"
+grep -q "job 'SEQ1M-Q8T1-read' ran with different options .*(bs)" "$T_TMP/emu.err"
+ok $? "warns about different job options and names the option"
+
+# Without power data: performance columns only, no crash.
+python3 "$REPO/tests/data/golden/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
+$IOWATT compare --format csv "$T_TMP/nopower.json" $G/nvme-netac.json >"$T_TMP/np.csv" 2>"$T_TMP/np.err"
+ok $? "a result without power data compares"
+grep -q "no power data" "$T_TMP/np.err" && grep "nopower" "$T_TMP/np.csv" | head -1 | grep -q "^,SanDisk"
+ok $? "its rows are unranked by iops_per_ma and a note says why"
+
+echo '{"schema_version": 1, "jobs": [}' >"$T_TMP/bad.json"
+$IOWATT compare "$T_TMP/bad.json" 2>"$T_TMP/e1"
+[ $? -eq 2 ] && grep -q "bad.json:1: malformed JSON" "$T_TMP/e1"
+ok $? "malformed JSON: exit 2, file:line named"
+echo '{"schema_version": 2, "jobs": []}' >"$T_TMP/v2.json"
+$IOWATT compare "$T_TMP/v2.json" 2>"$T_TMP/e2"
+[ $? -eq 2 ] && grep -q "v2.json: schema_version 2" "$T_TMP/e2"
+ok $? "newer schema: exit 2, file named"
+echo '{"jobs": []}' >"$T_TMP/nov.json"
+$IOWATT compare "$T_TMP/nov.json" 2>"$T_TMP/e3"
+[ $? -eq 2 ] && grep -q "nov.json: not an iowatt result" "$T_TMP/e3"
+ok $? "no schema_version: exit 2, file named"
+$IOWATT compare --by speed $FILES 2>"$T_TMP/e4"
+[ $? -eq 2 ] && grep -q -- "--by 'speed'" "$T_TMP/e4"
+ok $? "unknown --by metric is named"
+$IOWATT compare --format xml $FILES 2>"$T_TMP/e5"
+[ $? -eq 2 ] && grep -q -- "--format 'xml'" "$T_TMP/e5"
+ok $? "unknown --format is named"
+$IOWATT compare 2>/dev/null
+[ $? -eq 2 ]
+ok $? "no files: usage error"
+
+done_testing
