@@ -174,7 +174,9 @@ static void reconnect(struct meter_dev *dev, struct meter_core *c, uint64_t *bac
 
 	if (wait_or_stop(c, *backoff_ns))
 		return;
+	dev->reconnecting = 1;
 	rc = dev->drv->open(dev);
+	dev->reconnecting = 0;
 	if (!rc && dev->drv->start) {
 		rc = dev->drv->start(dev);
 		if (rc && dev->drv->close)
@@ -287,6 +289,13 @@ void meter_thread_stop(struct meter_dev *dev)
 void meter_set_phase(struct meter_dev *dev, int phase)
 {
 	atomic_store_explicit(&core_get(dev)->phase, phase, memory_order_relaxed);
+}
+
+int meter_stopping(const struct meter_dev *dev)
+{
+	struct meter_core *c = dev->core;
+
+	return c ? atomic_load_explicit(&c->stop, memory_order_relaxed) : 0;
 }
 
 int meter_get_phase(const struct meter_dev *dev)

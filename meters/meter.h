@@ -46,6 +46,9 @@ struct meter_dev {
 	uint64_t period_ns;  /* nominal time between real updates, for gap detection */
 	uint64_t lag_ns;     /* reading age at arrival, subtracted from t_ns */
 	void *priv;
+	/* Set by the core while it retries open() after a lost link: log failures at
+	 * debug level then, the gap event already tells the user. */
+	int reconnecting;
 
 	/* Kept by the meter core (meter.c); read by the main thread after stop. */
 	uint64_t samples;    /* delivered */
@@ -117,6 +120,8 @@ void meter_thread_stop(struct meter_dev *dev);
  * The run's current phase (enum phase in energy.h), set by the main thread at each
  * boundary. Only the manual meter reads it: it turns hand readings into samples.
  */
+/* 1 once meter_thread_stop() was asked for: a driver waiting long in open() gives up. */
+int meter_stopping(const struct meter_dev *dev);
 void meter_set_phase(struct meter_dev *dev, int phase);
 int meter_get_phase(const struct meter_dev *dev);
 void meter_close(struct meter_dev *dev);

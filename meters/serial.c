@@ -69,7 +69,7 @@ static speed_t baud_to_speed(unsigned baud)
 	}
 }
 
-static int termios_open(struct serial_port *sp, unsigned baud)
+static int termios_open(struct serial_port *sp, unsigned baud, int level)
 {
 	struct termios tio;
 	int err;
@@ -77,12 +77,12 @@ static int termios_open(struct serial_port *sp, unsigned baud)
 	sp->fd = open(sp->path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (sp->fd < 0) {
 		err = errno;
-		log_err(MOD, "cannot open %s: %s", sp->path, strerror(err));
+		log_msg(level, MOD, "cannot open %s: %s", sp->path, strerror(err));
 		return -err;
 	}
 	if (tcgetattr(sp->fd, &tio)) {
 		err = errno;
-		log_err(MOD, "%s: not a terminal: %s", sp->path, strerror(err));
+		log_msg(level, MOD, "%s: not a terminal: %s", sp->path, strerror(err));
 		close(sp->fd);
 		sp->fd = -1;
 		return -err;
@@ -136,7 +136,7 @@ static int sp_try_open(struct serial_port *sp, unsigned baud, char *why, size_t 
  * failure). socat and ser2net bridges and our emulator are ptys, so those go through
  * plain termios in raw mode; real ports keep libserialport's handling.
  */
-int serial_open(const char *path, unsigned baud, struct serial_port **out)
+int serial_open(const char *path, unsigned baud, int log_level, struct serial_port **out)
 {
 	struct serial_port *sp = xcalloc(1, sizeof(*sp));
 	int rc;
@@ -155,13 +155,14 @@ int serial_open(const char *path, unsigned baud, struct serial_port **out)
 	}
 	if (!serial_path_is_pty(path)) {
 		rc = access(path, F_OK) ? -ENOENT : -EIO;
-		log_err(MOD, "cannot open %s: %s", path, rc == -ENOENT ? strerror(ENOENT) : why);
+		log_msg(log_level, MOD, "cannot open %s: %s", path,
+			rc == -ENOENT ? strerror(ENOENT) : why);
 		serial_close(sp);
 		return rc;
 	}
 	log_debug(MOD, "%s: libserialport failed (%s); a pty, so raw termios", path, why);
 #endif
-	rc = termios_open(sp, baud);
+	rc = termios_open(sp, baud, log_level);
 	if (rc) {
 		serial_close(sp);
 		return rc;

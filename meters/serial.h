@@ -8,8 +8,11 @@
 
 struct serial_port;
 
-/* 8n1, no flow control, at baud (ignored by RFCOMM and CDC, honoured by bridges). */
-int serial_open(const char *path, unsigned baud, struct serial_port **out);
+/*
+ * 8n1, no flow control, at baud (ignored by RFCOMM and CDC, honoured by bridges).
+ * Failures are logged at log_level (LOG_ERR; LOG_DEBUG while reconnecting).
+ */
+int serial_open(const char *path, unsigned baud, int log_level, struct serial_port **out);
 /*
  * Reads what is there, waiting at most timeout_ms for the first byte. Returns the
  * count, 0 on timeout, or -EIO when the far end hung up (pty closed, rfcomm dropped,

@@ -14,7 +14,9 @@
 #define MOD "um"
 #define INTERVAL_DEF_NS (500 * NS_PER_MS)
 #define INTERVAL_MIN_NS (100 * NS_PER_MS)
-#define PROBE_TIMEOUT_NS NS_PER_SEC
+/* Opening /dev/rfcomm0 starts the Bluetooth connection; a page and the RFCOMM setup
+ * can take a few seconds, so the first reply may come late (polls are re-sent). */
+#define PROBE_TIMEOUT_NS (3 * NS_PER_SEC)
 
 struct um_priv {
 	struct serial_port *sp;
@@ -139,14 +141,16 @@ static int um_read(struct meter_dev *dev, struct meter_sample *out, unsigned max
 static int um_probe(struct meter_dev *dev, struct um_priv *p)
 {
 	struct meter_sample s;
-	uint64_t end = now_ns() + PROBE_TIMEOUT_NS + p->timeout_ns;
+	uint64_t end = now_ns() + PROBE_TIMEOUT_NS;
 	uint64_t bad = METER_LOAD(dev->frames_bad);
 	int n;
 
 	p->next_poll_ns = 0;
 	p->model = NULL;
 	while (now_ns() < end) {
-		n = um_read(dev, &s, 1, 100);
+		if (meter_stopping(dev))
+			return -ECANCELED;
+		n = um_read(dev, &s, 1, 50);
 		if (n < 0)
 			return n;
 		if (n == 1)
@@ -190,7 +194,8 @@ static int um_open(struct meter_dev *dev)
 		rc = -EINVAL;
 	}
 	if (!rc)
-		rc = serial_open(dev->conn, (unsigned)baud, &p->sp);
+		rc = serial_open(dev->conn, (unsigned)baud,
+				 dev->reconnecting ? LOG_DEBUG : LOG_ERR, &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -198,9 +203,10 @@ static int um_open(struct meter_dev *dev)
 	dev->priv = p;
 	rc = um_probe(dev, p);
 	if (rc) {
-		log_err(MOD, "meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
+		log_msg(dev->reconnecting ? LOG_DEBUG : LOG_ERR, MOD,
+			"meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
 			"on, paired and not used by another program?)", dev->spec,
-			(double)(PROBE_TIMEOUT_NS + p->timeout_ns) / 1e9);
+			(double)PROBE_TIMEOUT_NS / 1e9);
 		serial_close(p->sp);
 		free(p);
 		dev->priv = NULL;

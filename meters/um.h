@@ -53,6 +53,6 @@ struct um_fields {
 	double load_ohms;
 };
 
-void um_encode(const struct um_model *m, const struct um_fields *f, uint8_t *frame);
+void um_encode(const struct um_model *m, const struct um_fields *fl, uint8_t *f);
 
 #endif

@@ -43,13 +43,18 @@ static void probe_usage(FILE *fp)
 		    "  --meter SPEC     e.g. um25c:/dev/rfcomm0, um:/dev/ttyUSB0,interval=500ms,\n"
 		    "                   manual:idle_ma=85,active_ma=310,v=5.05\n"
 		    "  --seconds N      stop after N seconds (default: until Ctrl-C)\n"
+		    "  --csv FILE       also write every sample: t_ns,v,a,w,flags\n"
 		    "  --sysfs-root DIR read sysfs meters under DIR (tests)\n");
 }
 
-static void probe_add(struct probe_acc *pa, const struct meter_sample *s, uint64_t period_ns)
+static void probe_add(struct probe_acc *pa, const struct meter_sample *s, uint64_t period_ns,
+		      FILE *csv)
 {
 	double dt;
 
+	if (csv)
+		fprintf(csv, "%" PRIu64 ",%.6f,%.7f,%.6f,%u\n", s->t_ns, s->v, s->a, s->w,
+			(unsigned)s->flags);
 	if (!isnan(s->v)) {
 		pa->v += s->v;
 		pa->nv++;
@@ -107,12 +112,13 @@ static void probe_events(void)
 }
 
 static int probe_parse(int argc, char **argv, const char **spec, double *seconds,
-		       const char **sysfs_root)
+		       const char **sysfs_root, const char **csv_path)
 {
 	static const struct option opts[] = {
 		{ "meter", required_argument, NULL, 'm' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "sysfs-root", required_argument, NULL, 'r' },
+		{ "csv", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -132,6 +138,9 @@ static int probe_parse(int argc, char **argv, const char **spec, double *seconds
 			break;
 		case 'r':
 			*sysfs_root = optarg;
+			break;
+		case 'c':
+			*csv_path = optarg;
 			break;
 		case 'h':
 			probe_usage(stdout);
@@ -157,31 +166,39 @@ int cmd_probe(int argc, char **argv)
 	struct probe_acc pa;
 	struct meter_dev *dev = NULL;
 	struct sigaction sa;
-	const char *spec = NULL, *sysfs_root = "";
+	const char *spec = NULL, *sysfs_root = "", *csv_path = NULL;
+	FILE *csv = NULL;
 	double seconds = 0;
 	uint64_t start, next, end, wait, line_ns, last_line, now;
 	unsigned n, i;
 	int rc;
 
-	rc = probe_parse(argc, argv, &spec, &seconds, &sysfs_root);
+	rc = probe_parse(argc, argv, &spec, &seconds, &sysfs_root, &csv_path);
 	if (rc)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
-	if (meter_parse_spec(spec, sysfs_root, &dev))
-		return EXIT_USAGE;
-	rc = meter_open(dev);
-	if (rc) {
-		meter_free(dev);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	if (csv_path) {
+		csv = fopen(csv_path, "w");
+		if (!csv) {
+			log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
+			return EXIT_FAIL;
+		}
+		fprintf(csv, "t_ns,v,a,w,flags\n");
 	}
+	if (meter_parse_spec(spec, sysfs_root, &dev)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	rc = meter_open(dev);
+	if (rc)
+		goto out;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = probe_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	meter_set_phase(dev, PHASE_IDLE);
-	if (meter_thread_start(dev)) {
-		meter_free(dev);
-		return EXIT_FAIL;
-	}
+	rc = meter_thread_start(dev);
+	if (rc)
+		goto out;
 	printf("probe %s: %s%s; Ctrl-C to stop\n", dev->spec, dev->model,
 	       dev->emulated ? ", EMULATED readings (iowatt's emulator, not a real meter)" :
 	       dev->manual ? ", MANUAL (hand readings, not measured)" : "");
@@ -197,7 +214,7 @@ int cmd_probe(int argc, char **argv)
 			do {
 				n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX);
 				for (i = 0; i < n; i++)
-					probe_add(&pa, &buf[i], dev->period_ns);
+					probe_add(&pa, &buf[i], dev->period_ns, csv);
 			} while (n == ARRAY_SIZE(buf));
 			probe_events();
 			probe_line(dev, &pa, (double)(now - start) / 1e9,
@@ -214,17 +231,23 @@ int cmd_probe(int argc, char **argv)
 	meter_thread_stop(dev);
 	while ((n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX)) > 0)
 		for (i = 0; i < n; i++)
-			probe_add(&pa, &buf[i], dev->period_ns);
+			probe_add(&pa, &buf[i], dev->period_ns, csv);
 	probe_events();
 	printf("probe: %" PRIu64 " samples, %.4f mWh, %" PRIu64 " bad frames, %" PRIu64
 	       " gaps, %" PRIu64 " reconnects, %" PRIu64 " overruns%s\n",
 	       pa.total, pa.energy_j / 3.6, dev->frames_bad, dev->gaps, dev->reconnects,
 	       dev->overruns, dev->emulated ? " (EMULATED)" : "");
-	rc = pa.total ? EXIT_OK : EXIT_FAIL;
-	if (!pa.total)
+	if (!pa.total) {
 		log_err(MOD, "%s: no readings", dev->spec);
+		rc = -ENODATA;
+	}
+out:
 	meter_free(dev);
+	if (csv && fclose(csv)) {
+		log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
+		rc = rc ? rc : -EIO;
+	}
 	if (probe_signal)
 		return probe_signal == SIGINT ? EXIT_SIGINT : EXIT_SIGTERM;
-	return rc;
+	return !rc ? EXIT_OK : rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 }

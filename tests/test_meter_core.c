@@ -19,12 +19,20 @@ static struct fake {
 	int open_failures;	/* open() fails this many times */
 	int opens, closes, starts, stops, open_attempts;
 	int max_timeout_ms;
+	int slow_open;		/* open() waits up to 10 s unless meter_stopping() */
 	unsigned emitted;
 } fk;
 
 static int fake_open(struct meter_dev *dev)
 {
 	__atomic_fetch_add(&fk.open_attempts, 1, __ATOMIC_RELAXED);
+	if (fk.slow_open) {
+		uint64_t end = now_ns() + 10 * NS_PER_SEC;
+
+		while (!meter_stopping(dev) && now_ns() < end)
+			sleep_ns(5 * NS_PER_MS);
+		return -ETIMEDOUT;
+	}
 	if (fk.open_failures > 0) {
 		fk.open_failures--;
 		return -ENOENT;
@@ -267,6 +275,23 @@ static void test_reconnect(void)
 	ok(t1 - t0 < 1200 * NS_PER_MS, "stop inside a 1.6 s back-off returns early (%.0f ms)",
 	   (double)(t1 - t0) / 1e6);
 	meter_free(dev);
+
+	/* A driver whose reconnecting open() waits long sees meter_stopping() and gives up. */
+	dev = meter_dev_new(&fake_drv, "slow-open", "");
+	fake_reset();
+	fk.to_emit = 3;
+	fk.lose_link_after = 3;
+	ok(!meter_open(dev) && !meter_thread_start(dev), "slow-open meter starts");
+	fk.slow_open = 1;
+	end = now_ns() + 10 * NS_PER_SEC;
+	while (__atomic_load_n(&fk.open_attempts, __ATOMIC_RELAXED) < 2 && now_ns() < end)
+		sleep_ns(5 * NS_PER_MS);
+	t0 = now_ns();
+	meter_thread_stop(dev);
+	t1 = now_ns();
+	ok(t1 - t0 < 5 * NS_PER_SEC, "stop interrupts a 10 s open() (%.0f ms)",
+	   (double)(t1 - t0) / 1e6);
+	meter_free(dev);
 }
 
 static void test_stall(void)
@@ -274,14 +299,17 @@ static void test_stall(void)
 	struct meter_dev *dev = meter_dev_new(&fake_drv, "stall", "");
 	struct meter_sample buf[64];
 	unsigned n, i, flagged = 0;
+	uint64_t end;
 
 	fake_reset();
 	count_events(-1);
 	fk.to_emit = 5;
 	ok(!meter_open(dev) && !meter_thread_start(dev), "stall meter starts");
 	wait_samples(dev, 5);
-	/* No data for far more than 2 periods (10 ms each): a stall. */
-	sleep_ns(300 * NS_PER_MS);
+	/* No data for more than 2 periods (10 ms each): a stall. */
+	end = now_ns() + 10 * NS_PER_SEC;
+	while (!METER_LOAD(dev->gaps) && now_ns() < end)
+		sleep_ns(10 * NS_PER_MS);
 	ok(METER_LOAD(dev->gaps) >= 1, "silence longer than 2 periods counts a gap");
 	fk.to_emit = 3;
 	wait_samples(dev, 8);
@@ -322,10 +350,15 @@ static void test_manual(void)
 	is_dbl(s.w, 5.05 * 0.310, 1e-12, "w = v * a");
 	ok((s.flags & SAMPLE_MANUAL) && (s.flags & SAMPLE_W_COMPUTED), "flagged manual, w computed");
 	meter_set_phase(dev, PHASE_TAIL);
-	sleep_ns(250 * NS_PER_MS);
-	while (meter_pop(dev, &s, 1, UINT64_MAX))
-		;
-	is_dbl(s.a, 0.120, 1e-12, "tail phase gives tail_ma");
+	end = now_ns() + 5 * NS_PER_SEC;
+	got = 0;
+	while (!got && now_ns() < end) {
+		while (!got && meter_pop(dev, &s, 1, UINT64_MAX))
+			got = fabs(s.a - 0.120) < 1e-12;
+		if (!got)
+			sleep_ns(10 * NS_PER_MS);
+	}
+	ok(got, "tail phase gives tail_ma");
 	meter_free(dev);
 }
 
