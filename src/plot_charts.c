@@ -162,7 +162,7 @@ static int label_place(const struct pt *pts, size_t n, size_t i, double xr, doub
 		if (fabs(pts[k].x - pts[i].x) < 0.35 * xr &&
 		    fabs(log10(pts[k].y / pts[i].y)) < 0.12 * ly) {
 			close = 1;
-			if (pts[k].y > pts[i].y || (pts[k].y == pts[i].y && k < i))
+			if (pts[k].y > pts[i].y || (k < i && pts[k].y == pts[i].y))
 				highest = 0;
 		}
 	}
@@ -364,6 +364,7 @@ int plot_battery(struct plot_ctx *ctx)
 		const struct rr_result *r = &set->res[i];
 		const struct rr_job *j = r->has_power ? rr_pick_job(r, 1, RR_STREAM_BS, NULL) : NULL;
 		double jpg, max_bpd, bpd;
+		char *title;
 		struct load_model lm;
 		struct battery_life life;
 
@@ -390,13 +391,10 @@ int plot_battery(struct plot_ctx *ctx)
 		}
 		fprintf(fp, "\n\n");
 		nlines++;
+		title = xasprintf("%s, %s", r->label, j->name);
 		fprintf(ch.meta, "LINE[%zu] = ", nlines);
-		{
-			char *t = xasprintf("%s, %s", r->label, j->name);
-
-			plot_gp_string(ch.meta, t);
-			free(t);
-		}
+		plot_gp_string(ch.meta, title);
+		free(title);
 		fprintf(ch.meta, "\nLCOL[%zu] = '#%06X'\n", nlines,
 			plot_device_rgb((unsigned)r->device_idx));
 	}
