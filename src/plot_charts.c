@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Data and meta for the comparison charts: efficiency, perf-vs-power, latency, battery. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ int plot_efficiency(struct plot_ctx *ctx)
 	fp = plot_chart_file(&ch, "efficiency.dat");
 	if (!fp) {
 		plot_chart_abort(&ch);
-		rc = -1;
+		rc = -EIO;
 		goto out;
 	}
 	w = 0.8 / (double)npow;
@@ -300,7 +301,7 @@ int plot_perf_power(struct plot_ctx *ctx)
 		if (ff)
 			fclose(ff);
 		plot_chart_abort(&ch);
-		rc = -1;
+		rc = -EIO;
 		goto out_names;
 	}
 	pts = xcalloc(set->nres + 1, sizeof(*pts));
@@ -338,7 +339,7 @@ int plot_latency(struct plot_ctx *ctx)
 	fp = plot_chart_file(&ch, "latency.dat");
 	if (!fp) {
 		plot_chart_abort(&ch);
-		rc = -1;
+		rc = -EIO;
 		goto out;
 	}
 	w = 0.8 / (double)(set->nres ? set->nres : 1);
@@ -394,7 +395,7 @@ int plot_battery(struct plot_ctx *ctx)
 	fp = plot_chart_file(&ch, "battery.dat");
 	if (!fp) {
 		plot_chart_abort(&ch);
-		return -1;
+		return -EIO;
 	}
 	fprintf(ch.meta, "array LINE[%zu]\narray LCOL[%zu]\n", set->nres, set->nres);
 	for (i = 0; i < set->nres; i++) {
