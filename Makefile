@@ -2,7 +2,7 @@
 CC      ?= cc
 O       ?= build
 PREFIX  ?= /usr/local
-PKGS    := inih jansson
+PKGS    := inih jansson blkid
 CSTD    := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wformat=2 -Wundef -Wcast-qual -Wvla -Wno-format-nonliteral

@@ -3,6 +3,7 @@
 #ifndef IOWATT_METER_H
 #define IOWATT_METER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -58,6 +59,11 @@ struct meter_dev {
 /*
  * Driver hooks. All return 0 / a count, or -errno after logging once.
  * read() blocks at most timeout_ms, returns how many samples it stored (0 = none yet).
+ * read() sets each sample's t_ns to its ARRIVAL time (0 = let the core stamp it with
+ * now); the core subtracts dev->lag_ns, so a driver never subtracts its lag itself.
+ * A driver may update lag_ns before returning (the um driver uses half of each poll's
+ * round trip). Counters such as frames_bad are bumped with METER_COUNT() because the
+ * main thread reads them live (iowatt probe).
  * -ENODEV, -EIO, -EPIPE, -ENXIO, -EREMOTEIO from read() mean the link is lost: the core
  * closes, records a gap and reconnects with back-off (open + start again).
  */
@@ -73,6 +79,13 @@ struct meter_driver {
 	void (*scan)(const char *sysfs_root, FILE *out);
 };
 
+/* Counters the sampling thread bumps and the main thread reads while it runs. */
+#define METER_COUNT(field) __atomic_fetch_add(&(field), 1, __ATOMIC_RELAXED)
+#define METER_LOAD(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+
+/* Samples the core's ring holds per meter (power of two); more are counted as overruns. */
+#define METER_RING_CAP 16384u
+
 /* Explicit registry (meters/registry.c), NULL-terminated. */
 extern const struct meter_driver *const meter_drivers[];
 const struct meter_driver *meter_driver_find(const char *name);
@@ -83,6 +96,11 @@ const char *meter_param(const struct meter_dev *dev, const char *key);
 /* Mark params used; meter_check_params() rejects unknown keys naming the spec. */
 int meter_check_params(const struct meter_dev *dev, const char *const *known);
 void meter_free(struct meter_dev *dev);
+/* A dev for a driver that is not in the registry (tests' fake drivers). */
+struct meter_dev *meter_dev_new(const struct meter_driver *drv, const char *conn,
+				const char *sysfs_root);
+/* "um25c, um34c, manual, ..." for error messages. */
+void meter_driver_names(char *buf, size_t len);
 
 /*
  * Meter core: one thread per meter reads samples into a lock-free single-producer ring

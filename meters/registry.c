@@ -3,9 +3,26 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "board_meters.h"
 #include "meter.h"
 
+/* Serial testers and hand readings (meters/um.c, meters/manual.c). */
+extern const struct meter_driver meter_um, meter_um24c, meter_um25c, meter_um34c;
+extern const struct meter_driver meter_manual;
+
 const struct meter_driver *const meter_drivers[] = {
+	&meter_um25c,
+	&meter_um24c,
+	&meter_um34c,
+	&meter_um,
+	&meter_manual,
+	&meter_ina219,
+	&meter_ina226,
+	&meter_ina260,
+	&meter_hwmon,
+	&meter_power_supply,
+	&meter_rapl,
+	&meter_pmic,
 	NULL,
 };
 

@@ -20,9 +20,11 @@ struct bench_result {
 	int status;		/* enum bench_status */
 	int err;		/* -errno of the first failure, 0 if none */
 	char errmsg[256];	/* "write at offset 123: No space left on device" */
-	uint64_t t_start_ns;	/* first submit (CLOCK_MONOTONIC) */
+	uint64_t t_start_ns;	/* taken by bench_start once the workers are ready, before
+				 * their threads start (CLOCK_MONOTONIC) */
 	uint64_t t_end_ns;	/* last completion, including end_fsync */
 	uint64_t syncs;		/* fdatasync/fsync calls made */
+	struct lat_stats sync_lat; /* their durations, apart from the I/O latencies */
 	struct dir_result dir[DDIR_COUNT];
 	unsigned threads;
 };
@@ -37,7 +39,9 @@ struct bench;
 
 /*
  * Start the job on `path` (already prepared: exists, extent laid out) and return at
- * once; the workers run in their own threads. t_start_ns is taken by the workers.
+ * once; the workers run in their own threads. Opening the file, the engine queues and
+ * the buffers happen before t_start_ns; a failure there is returned (-errno, logged)
+ * and nothing runs.
  */
 int bench_start(const struct job_opts *jo, const char *path, struct bench **out);
 /* Sum of all workers' live counters; cheap, lock-free. */

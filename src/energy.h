@@ -3,6 +3,7 @@
 #ifndef IOWATT_ENERGY_H
 #define IOWATT_ENERGY_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "meter.h"
@@ -20,6 +21,9 @@ struct phase_acc {
 	double peak_a, min_v, peak_w;
 	uint64_t samples;	       /* samples whose timestamp falls in the window */
 	int has_v, has_a, has_w;
+	/* Added: time each quantity was integrated over (a meter may lack V, or W). */
+	double w_s, a_s, vt_s;
+	int begun;		       /* energy_phase_begin() was called */
 };
 
 struct energy_job {
@@ -29,6 +33,14 @@ struct energy_job {
 	int have_prev;
 	uint64_t settle_since_ns; /* tail: first time power came back within tolerance */
 	double last_w;
+	/* Added: the band energy_feed() judges tail samples by (set from the last
+	 * energy_tail_settled() call; 5 % until then) and the state of that judgement. */
+	double tail_tol;
+	int in_band;
+	uint64_t out_of_order;	  /* samples older than the previous one: ignored */
+	/* Boundaries set before an already-fed sample: the segment up to that sample went
+	 * to the old phase. Non-zero means the caller fed ahead of its boundaries. */
+	uint64_t late_boundaries;
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);
@@ -51,6 +63,10 @@ struct energy_summary {
 	double energy_idle_j, tail_s, active_s;
 	double coverage;	 /* active phase, 0..1 */
 	uint64_t samples_active, samples_idle, samples_tail;
+	/* Added. */
+	uint64_t period_ns;	 /* the meter's, for the validity reasons */
+	int has_voltage;	 /* 0: energy figures are NAN, charge still holds */
+	double idle_s, coverage_idle, coverage_tail;
 };
 
 void energy_summarize(const struct energy_job *ej, struct energy_summary *es);
@@ -70,5 +86,11 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 #define ENERGY_MAX_REASONS 4
 int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
 		    char reasons[ENERGY_MAX_REASONS][160], unsigned *nreasons);
+
+/* The result document's objects (docs/results.md); NAN becomes null. */
+json_t *energy_power_json(const struct energy_summary *es, const char *meter_spec);
+json_t *energy_efficiency_json(const struct efficiency *ef);
+json_t *energy_validity_json(int valid, double coverage, uint64_t samples_active,
+			     char reasons[][160], unsigned nreasons);
 
 #endif

@@ -76,6 +76,8 @@ struct run_config {
 	struct run_opts run;
 	struct job_opts *jobs;
 	size_t njobs;
+	char **cmd_argv; /* measure: the command and its arguments, NULL-terminated */
+	int cmd_argc;
 };
 
 static inline int rw_is_random(int rw)

@@ -3,6 +3,7 @@
 #ifndef IOWATT_TARGET_H
 #define IOWATT_TARGET_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "job.h"
@@ -21,6 +22,14 @@ struct target {
 	char mount_opts[256];
 	char blockdev[64];   /* "sda", "mmcblk0", "loop3", "nvme0n1": whole disk from /sys/dev/block */
 	char partition[64];  /* "sda1" when the file sits on a partition */
+	char mount_source[256]; /* "/dev/sda1" */
+	int may_write;	     /* created, an allowed raw device, or --force */
+	uint64_t laid_out;   /* bytes from offset 0 that hold data a read job may read */
+	int odirect;	     /* -1 not probed yet, 0 refused by the filesystem, 1 works */
+	unsigned dev_major, dev_minor; /* st_dev of the file, st_rdev of a device; 0:0 none */
+	/* The caller may point this at its signal flag after target_open (which clears it):
+	 * a long layout then stops with -EINTR when the flag turns non-zero. */
+	volatile sig_atomic_t *stop_flag;
 };
 
 /*

@@ -194,7 +194,8 @@ int parse_u64(const char *s, uint64_t *out)
 	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	/* Decimal unless "0x": a leading zero is not octal ("010" is ten). */
+	v = strtoull(s, &end, strncasecmp(s, "0x", 2) ? 10 : 16);
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (*end)
@@ -211,7 +212,7 @@ int parse_int(const char *s, long min, long max, long *out)
 	if (!s || !*s || isspace((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	v = strtol(s, &end, 0);
+	v = strtol(s, &end, strncasecmp(s, "0x", 2) ? 10 : 16);
 	if (errno == ERANGE)
 		return -ERANGE;
 	if (*end)

@@ -12,8 +12,14 @@ T_MOUNTS=()
 
 t_cleanup() {
 	local m l
-	for m in "${T_MOUNTS[@]:-}"; do [ -n "$m" ] && umount -l "$m" 2>/dev/null; done
-	for l in "${T_LOOPS[@]:-}"; do [ -n "$l" ] && losetup -d "$l" 2>/dev/null; done
+	# Found again from the tree, not only from the arrays: t_loop_ext4 often runs in $(...),
+	# whose array updates are lost with the subshell.
+	for m in "${T_MOUNTS[@]:-}" $(findmnt -rn -o TARGET 2>/dev/null | grep "^$T_TMP/" | sort -r); do
+		[ -n "$m" ] && umount -l "$m" 2>/dev/null
+	done
+	for l in "${T_LOOPS[@]:-}" $(losetup -nO NAME,BACK-FILE 2>/dev/null | awk -v d="$T_TMP/" 'index($2, d) == 1 {print $1}'); do
+		[ -n "$l" ] && losetup -d "$l" 2>/dev/null
+	done
 	rm -rf "$T_TMP"
 }
 trap t_cleanup EXIT

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Shared by bench scripts: a loop-device ext4 target and the emulated meter, cleaned at exit.
+# Source after setting BENCH (the script's name, for messages).
+. "$(dirname "${BASH_SOURCE[0]}")/../tests/lib.sh"
+
+bench_die() { # code message
+	echo "$BENCH: $2" >&2
+	exit "$1"
+}
+
+# bench_target MB NAME: root check, iowatt present, a mounted loop ext4 in $mnt.
+bench_target() {
+	t_is_root || bench_die 2 "needs root (loop device for the target)"
+	[ -x "$IOWATT" ] || bench_die 2 "build iowatt first ($IOWATT)"
+	# Not in $(...): t_loop_ext4 records the mount for cleanup in this shell.
+	t_loop_ext4 "$1" "$2" >"$T_TMP/mnt.path" || bench_die 2 "cannot make a loop ext4"
+	mnt=$(cat "$T_TMP/mnt.path")
+}
+
+emu_pid=""
+stop_emu() {
+	[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null && wait "$emu_pid" 2>/dev/null
+	emu_pid=""
+}
+
+# start_emu ARGS...: the EMULATED UM25C on a pty linked at $T_TMP/um.
+start_emu() {
+	rm -f "$T_TMP/um"
+	"$IOWATT" emulate um25c --link "$T_TMP/um" "$@" >"$T_TMP/emu.log" 2>&1 &
+	emu_pid=$!
+	for _ in $(seq 50); do [ -e "$T_TMP/um" ] && return 0; sleep 0.1; done
+	echo "$BENCH: emulator did not start:" >&2
+	cat "$T_TMP/emu.log" >&2
+	return 1
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* The emulator's current model: idle, per-MB/s and per-kIOPS costs, steps, cable sag. */
+#ifndef IOWATT_EMULATE_H
+#define IOWATT_EMULATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct emu_step {
+	double t_s; /* seconds since the emulator started */
+	double ma;
+};
+
+struct emu_model {
+	double idle_ma, ma_per_mbps, ma_per_kiops, cap_ma;
+	double volts, cable_ohms; /* source voltage, resistance of cable and connectors */
+	double constant_ma;	  /* >= 0: fixed current */
+	struct emu_step *steps;	  /* or time-based steps */
+	size_t nsteps;
+	char device[64];	  /* else follow this block device's activity */
+	/* /proc/diskstats state */
+	uint64_t prev_sectors, prev_ios, prev_ns;
+	int have_prev;
+	double mbps, kiops;
+};
+
+/* "0:100,5:400,10:100" (seconds:mA, increasing times); -EINVAL with a reason. */
+int emu_parse_steps(const char *s, struct emu_step **out, size_t *n, char *why, size_t len);
+/* The whole-disk name holding the current directory ("sda"), via /sys/dev/block. */
+int emu_cwd_device(char *buf, size_t len);
+/* Sectors (512 B) read+written and I/Os completed for dev; -ENOENT if not listed. */
+int emu_diskstats(const char *dev, uint64_t *sectors, uint64_t *ios);
+/* Amps at t_s (since start); now_ns for the activity rates. */
+double emu_model_amps(struct emu_model *m, double t_s, uint64_t now);
+double emu_model_volts(const struct emu_model *m, double amps);
+
+#endif

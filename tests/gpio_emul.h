@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/* An emulated gpiochip0 (GPIO v1 uAPI) for libgpiod 1.6 under umockdev, same process only. */
+#ifndef IOWATT_TEST_GPIO_EMUL_H
+#define IOWATT_TEST_GPIO_EMUL_H
+
+#include <fcntl.h>
+#include <linux/gpio.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <umockdev.h>
+
+#define GEMU_LINES 64
+#define GEMU_LOG 512
+
+struct gemu_edge {
+	uint64_t t_ns;
+	int line, value;
+};
+
+/*
+ * Line handles: GPIO_GET_LINEHANDLE_IOCTL must return an fd. The handler opens
+ * /dev/gpiolinehandle itself (the preload connects it to the second handler) and queues
+ * the line offset; the new client takes it in client-connected, in order. Release is seen
+ * when the client object is finalized.
+ */
+struct gemu {
+	GMutex lock;
+	int value[GEMU_LINES];
+	int is_out[GEMU_LINES];
+	int requested[GEMU_LINES];
+	GQueue pending;
+	struct gemu_edge log[GEMU_LOG]; /* every value the host drove, with the time */
+	int nlog;
+};
+
+static inline uint64_t gemu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline const char *gemu_name(unsigned off)
+{
+	return off == 17 ? "MARK" : off == 35 ? "PWR_LOW_N" : "";
+}
+
+static inline void gemu_log(struct gemu *g, int line, int value)
+{
+	if (g->nlog < GEMU_LOG)
+		g->log[g->nlog++] = (struct gemu_edge){ gemu_now(), line, value };
+}
+
+static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient *cl, gpointer user)
+{
+	struct gemu *g = user;
+	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(cl), *d = NULL;
+	unsigned long req = umockdev_ioctl_client_get_request(cl);
+	long res = 0;
+	int err = 0;
+
+	(void)b;
+	g_mutex_lock(&g->lock);
+	if (req == GPIO_GET_CHIPINFO_IOCTL) {
+		struct gpiochip_info *ci;
+
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*ci), NULL);
+		ci = (struct gpiochip_info *)(void *)d->data;
+		memset(ci, 0, sizeof(*ci));
+		snprintf(ci->name, sizeof(ci->name), "gpiochip0");
+		snprintf(ci->label, sizeof(ci->label), "iowatt-mock");
+		ci->lines = GEMU_LINES;
+	} else if (req == GPIO_GET_LINEINFO_IOCTL) {
+		struct gpioline_info *li;
+		unsigned off;
+
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*li), NULL);
+		li = (struct gpioline_info *)(void *)d->data;
+		off = li->line_offset;
+		if (off >= GEMU_LINES) {
+			res = -1;
+			err = EINVAL;
+		} else {
+			memset(li, 0, sizeof(*li));
+			li->line_offset = off;
+			li->flags = (g->is_out[off] ? GPIOLINE_FLAG_IS_OUT : 0) |
+				    (g->requested[off] ? GPIOLINE_FLAG_KERNEL : 0);
+			snprintf(li->name, sizeof(li->name), "%s", gemu_name(off));
+			if (g->requested[off])
+				snprintf(li->consumer, sizeof(li->consumer), "iowatt");
+		}
+	} else if (req == GPIO_GET_LINEHANDLE_IOCTL) {
+		struct gpiohandle_request *r;
+		unsigned off;
+
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*r), NULL);
+		r = (struct gpiohandle_request *)(void *)d->data;
+		off = r->lineoffsets[0];
+		if (r->lines != 1 || off >= GEMU_LINES) {
+			res = -1;
+			err = EINVAL;
+		} else {
+			g->requested[off] = 1;
+			g->is_out[off] = !!(r->flags & GPIOHANDLE_REQUEST_OUTPUT);
+			if (g->is_out[off]) {
+				g->value[off] = r->default_values[0];
+				gemu_log(g, (int)off, g->value[off]);
+			}
+			g_queue_push_tail(&g->pending, GUINT_TO_POINTER(off + 1));
+			r->fd = open("/dev/gpiolinehandle", O_RDWR | O_CLOEXEC);
+			if (r->fd < 0) {
+				res = -1;
+				err = errno;
+			}
+		}
+	} else {
+		res = -1;
+		err = ENOTTY;
+	}
+	umockdev_ioctl_client_complete(cl, res, err);
+	if (d)
+		g_object_unref(d);
+	g_mutex_unlock(&g->lock);
+	return TRUE;
+}
+
+struct gemu_handle {
+	struct gemu *g;
+	unsigned off;
+};
+
+static inline void gemu_release(gpointer p)
+{
+	struct gemu_handle *h = p;
+
+	g_mutex_lock(&h->g->lock);
+	h->g->requested[h->off] = 0;
+	h->g->is_out[h->off] = 0;
+	g_mutex_unlock(&h->g->lock);
+	g_free(h);
+}
+
+static inline void gemu_connected(UMockdevIoctlBase *b, UMockdevIoctlClient *cl, gpointer user)
+{
+	struct gemu *g = user;
+	struct gemu_handle *h = g_new0(struct gemu_handle, 1);
+
+	(void)b;
+	g_mutex_lock(&g->lock);
+	h->g = g;
+	h->off = GPOINTER_TO_UINT(g_queue_pop_head(&g->pending)) - 1;
+	g_mutex_unlock(&g->lock);
+	g_object_set_data_full(G_OBJECT(cl), "handle", h, gemu_release);
+}
+
+static inline gboolean gemu_handle_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient *cl, gpointer user)
+{
+	struct gemu *g = user;
+	struct gemu_handle *h = g_object_get_data(G_OBJECT(cl), "handle");
+	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(cl), *d;
+	unsigned long req = umockdev_ioctl_client_get_request(cl);
+	struct gpiohandle_data *hd;
+	long res = 0;
+	int err = 0;
+
+	(void)b;
+	d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*hd), NULL);
+	hd = (struct gpiohandle_data *)(void *)d->data;
+	g_mutex_lock(&g->lock);
+	if (!h) {
+		res = -1;
+		err = EBADF;
+	} else if (req == GPIOHANDLE_GET_LINE_VALUES_IOCTL) {
+		hd->values[0] = (uint8_t)g->value[h->off];
+	} else if (req == GPIOHANDLE_SET_LINE_VALUES_IOCTL && g->is_out[h->off]) {
+		g->value[h->off] = hd->values[0];
+		gemu_log(g, (int)h->off, hd->values[0]);
+	} else {
+		res = -1;
+		err = req == GPIOHANDLE_SET_LINE_VALUES_IOCTL ? EPERM : ENOTTY;
+	}
+	g_mutex_unlock(&g->lock);
+	umockdev_ioctl_client_complete(cl, res, err);
+	g_object_unref(d);
+	return TRUE;
+}
+
+static inline UMockdevTestbed *gemu_start(struct gemu *g)
+{
+	UMockdevTestbed *tb = umockdev_testbed_new();
+	UMockdevIoctlBase *hc = umockdev_ioctl_base_new(), *hh = umockdev_ioctl_base_new();
+	GError *e = NULL;
+	gchar *root, *path;
+
+	memset(g, 0, sizeof(*g));
+	g_mutex_init(&g->lock);
+	g_queue_init(&g->pending);
+	/* "dev=254:0\n" with a literal backslash-n: libgpiod drops the last byte of the file */
+	if (!umockdev_testbed_add_from_string(tb,
+					      "P: /devices/platform/gpio-mock.0/gpiochip0\n"
+					      "N: gpiochip0=00\n"
+					      "E: SUBSYSTEM=gpio\n"
+					      "E: DEVNAME=/dev/gpiochip0\n"
+					      "A: dev=254:0\\n\n",
+					      &e)) {
+		printf("Bail out! testbed: %s\n", e->message);
+		exit(1);
+	}
+	root = umockdev_testbed_get_root_dir(tb);
+	path = g_build_filename(root, "dev", "gpiolinehandle", NULL);
+	g_file_set_contents(path, "", 0, NULL);
+	g_signal_connect(hc, "handle-ioctl", G_CALLBACK(gemu_chip_ioctl), g);
+	g_signal_connect(hh, "handle-ioctl", G_CALLBACK(gemu_handle_ioctl), g);
+	g_signal_connect(hh, "client-connected", G_CALLBACK(gemu_connected), g);
+	if (!umockdev_testbed_attach_ioctl(tb, "/dev/gpiochip0", hc, &e) ||
+	    !umockdev_testbed_attach_ioctl(tb, "/dev/gpiolinehandle", hh, &e)) {
+		printf("Bail out! attach: %s\n", e->message);
+		exit(1);
+	}
+	g_object_unref(hc);
+	g_object_unref(hh);
+	g_free(path);
+	g_free(root);
+	return tb;
+}
+
+static inline void gemu_set(struct gemu *g, int line, int value)
+{
+	g_mutex_lock(&g->lock);
+	g->value[line] = value;
+	g_mutex_unlock(&g->lock);
+}
+
+#endif

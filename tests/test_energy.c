@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: MIT */
+/* Energy per phase: exact windows, boundary interpolation, coverage, tail, efficiency, JSON. */
+#include <math.h>
+#include <stdint.h>
+
+#include "energy.h"
+#include "tap.h"
+#include "util.h"
+
+/* A realistic monotonic origin, so the sums see large timestamps as in a run. */
+#define T0 1234567890123ULL
+
+static uint64_t at(double s)
+{
+	return T0 + (uint64_t)llround(s * 1e9);
+}
+
+static void feed(struct energy_job *ej, double t_s, double v, double a, double w)
+{
+	struct meter_sample s = { .t_ns = at(t_s), .v = v, .a = a, .w = w };
+
+	energy_feed(ej, &s);
+}
+
+static int rel_ok(double got, double want, double rel)
+{
+	return fabs(got - want) <= rel * fabs(want);
+}
+
+static void test_constant(void)
+{
+	struct energy_job ej;
+	struct energy_summary es;
+	int i;
+
+	/* 5 V x 0.5 A with no W register: W comes from V x A. Windows fall between samples. */
+	energy_job_init(&ej, 100 * NS_PER_MS);
+	energy_phase_begin(&ej, PHASE_IDLE, at(1.013));
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(3.0071));
+	for (i = 0; i <= 100; i++) {
+		if (i == 73) /* the tail opens between the samples at 7.25 and 7.35 */
+			energy_phase_begin(&ej, PHASE_TAIL, at(7.3009));
+		if (i == 95)
+			energy_phase_end(&ej, PHASE_TAIL, at(9.5));
+		feed(&ej, 0.05 + i * 0.1, 5.0, 0.5, NAN);
+	}
+	energy_summarize(&ej, &es);
+	ok(rel_ok(es.energy_active_j, 2.5 * (7.3009 - 3.0071), 1e-9),
+	   "constant 2.5 W over an exact active window is P x T (%.12g J)", es.energy_active_j);
+	ok(rel_ok(es.energy_tail_j, 2.5 * (9.5 - 7.3009), 1e-9), "tail energy is P x T");
+	ok(rel_ok(es.energy_idle_j, 2.5 * (3.0071 - 1.013), 1e-9), "idle energy is P x T");
+	ok(rel_ok(es.idle_w, 2.5, 1e-9) && rel_ok(es.active_w, 2.5, 1e-9), "idle and active W");
+	ok(rel_ok(es.charge_mah, 500.0 * (7.3009 - 3.0071) / 3600, 1e-9), "charge in mAh");
+	is_dbl(es.energy_net_j, 0, 1e-9, "net energy of a flat load is zero");
+	is_dbl(es.coverage, 1.0, 1e-12, "full coverage");
+	is_int(es.samples_active, 43, "samples with timestamps inside the active window");
+	is_dbl(es.active_v, 5.0, 1e-12, "mean V");
+	is_dbl(es.min_v, 5.0, 0, "min V");
+	is_dbl(es.peak_ma, 500.0, 1e-9, "peak mA");
+	ok(es.has_voltage, "meter has voltage");
+}
+
+static void test_ramp(void)
+{
+	struct energy_job ej;
+	struct energy_summary es;
+	int i;
+
+	/* W = t^2 sampled each second: the trapezoid sum, not the true integral (8/3). */
+	energy_job_init(&ej, NS_PER_SEC);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(0));
+	for (i = 0; i <= 2; i++)
+		feed(&ej, i, NAN, NAN, (double)(i * i));
+	energy_phase_end(&ej, PHASE_ACTIVE, at(2));
+	energy_summarize(&ej, &es);
+	is_dbl(es.energy_active_j, 3.0, 1e-12, "samples of t^2 give the exact trapezoid sum");
+	is_dbl(es.active_w, 1.5, 1e-12, "time-weighted mean W");
+	ok(isnan(es.charge_mah), "no current: charge is NAN");
+}
+
+static void test_boundary_split(void)
+{
+	struct energy_job ej;
+	struct energy_summary es;
+
+	/* 1 W at 0 s, 3 W at 1 s; active from 0.25 s: W(0.25) = 1.5 by interpolation.
+	 * idle = (1 + 1.5) / 2 * 0.25 = 0.3125; active = (1.5 + 3) / 2 * 0.75 = 1.6875. */
+	energy_job_init(&ej, NS_PER_SEC);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0));
+	feed(&ej, 0, NAN, NAN, 1.0);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(0.25));
+	energy_phase_end(&ej, PHASE_ACTIVE, at(1));
+	feed(&ej, 1, NAN, NAN, 3.0);
+	energy_summarize(&ej, &es);
+	is_dbl(es.energy_idle_j, 0.3125, 1e-12, "idle part of a cut segment");
+	is_dbl(es.energy_active_j, 1.6875, 1e-12, "active part of a cut segment");
+	is_int(es.samples_idle, 1, "sample at 0 s is idle");
+	is_int(es.samples_active, 0, "sample at the active end is not in it (half-open)");
+
+	/* Both ends inside one segment: 2 W at 0 s to 4 W at 4 s, window [1, 2]:
+	 * W(1) = 2.5, W(2) = 3, energy 2.75. */
+	energy_job_init(&ej, 10 * NS_PER_SEC);
+	feed(&ej, 0, NAN, NAN, 2.0);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(1));
+	energy_phase_end(&ej, PHASE_ACTIVE, at(2));
+	feed(&ej, 4, NAN, NAN, 4.0);
+	energy_summarize(&ej, &es);
+	is_dbl(es.energy_active_j, 2.75, 1e-12, "window inside one segment");
+	is_dbl(es.coverage, 1.0, 1e-12, "window inside one short segment is covered");
+}
+
+static void test_outside_windows(void)
+{
+	struct energy_job ej;
+	struct energy_summary es;
+	int i;
+
+	energy_job_init(&ej, NS_PER_SEC);
+	/* Samples from 0 s; idle opens at 2.5 s, active 5..7.5 s; samples go on to 10 s. */
+	for (i = 0; i <= 10; i++) {
+		if (i == 3)
+			energy_phase_begin(&ej, PHASE_IDLE, at(2.5));
+		if (i == 5)
+			energy_phase_begin(&ej, PHASE_ACTIVE, at(5));
+		if (i == 8)
+			energy_phase_end(&ej, PHASE_ACTIVE, at(7.5));
+		feed(&ej, i, 5, 0.2, NAN);
+	}
+	energy_summarize(&ej, &es);
+	is_dbl(es.energy_idle_j, 2.5, 1e-12, "idle from its start, not from the first sample");
+	is_dbl(es.energy_active_j, 2.5, 1e-12, "active ends at its end despite later samples");
+	is_int(es.samples_active, 3, "samples at 5, 6, 7 s are active");
+	is_int(es.samples_idle, 2, "samples at 3, 4 s are idle");
+	is_dbl(es.energy_tail_j, 0, 0, "no tail opened: zero tail");
+
+	/* Out-of-order samples are dropped and counted. */
+	feed(&ej, 9.5, 5, 10, NAN);
+	is_int(ej.out_of_order, 1, "an older sample is ignored");
+	is_int(ej.late_boundaries, 0, "every boundary came before the samples after it");
+	energy_phase_begin(&ej, PHASE_TAIL, at(9));
+	is_int(ej.late_boundaries, 1, "a boundary behind the fed samples is counted");
+}
+
+static void test_coverage(void)
+{
+	struct energy_job ej;
+	struct energy_summary es;
+	int i;
+
+	/* 10 Hz for 10 s, nothing between 3 s and 5 s: a 2 s segment (> 2 periods). */
+	energy_job_init(&ej, 100 * NS_PER_MS);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(0));
+	for (i = 0; i <= 100; i++)
+		if (i <= 30 || i >= 50)
+			feed(&ej, i * 0.1, 5, 0.2, NAN);
+	energy_phase_end(&ej, PHASE_ACTIVE, at(10));
+	energy_summarize(&ej, &es);
+	is_dbl(es.coverage, 0.8, 1e-9, "a 2 s gap in 10 s leaves 80 %% coverage");
+	is_dbl(es.energy_active_j, 10, 1e-9, "the gap is still integrated linearly");
+
+	/* A gap of exactly 2 periods still counts as covered. */
+	energy_job_init(&ej, 100 * NS_PER_MS);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(0));
+	feed(&ej, 0, 5, 0.2, NAN);
+	feed(&ej, 0.2, 5, 0.2, NAN);
+	energy_phase_end(&ej, PHASE_ACTIVE, at(0.2));
+	energy_summarize(&ej, &es);
+	is_dbl(es.coverage, 1.0, 1e-9, "segment of 2 periods is covered");
+
+	/* The active phase starts 1 s before the first sample: that second is uncovered. */
+	energy_job_init(&ej, 100 * NS_PER_MS);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(0));
+	for (i = 10; i <= 100; i++)
+		feed(&ej, i * 0.1, 5, 0.2, NAN);
+	energy_phase_end(&ej, PHASE_ACTIVE, at(10));
+	energy_summarize(&ej, &es);
+	is_dbl(es.coverage, 0.9, 1e-9, "phase start before the sampled span is uncovered");
+	is_dbl(es.energy_active_j, 9, 1e-9, "only the sampled span is integrated");
+	ok(isnan(es.charge_mah) == 0, "charge over the sampled span");
+}
+
+static void test_tail(void)
+{
+	static const double tail_w[] = { 3.0, 2.0, 1.04, 1.03, 0.97, 1.2, 1.0, 1.01, 0.99, 1.0 };
+	struct energy_job ej;
+	int i, settled[ARRAY_SIZE(tail_w)];
+	uint64_t hold = 2 * NS_PER_SEC;
+
+	energy_job_init(&ej, NS_PER_SEC);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0));
+	for (i = 0; i <= 10; i++)
+		feed(&ej, i, NAN, NAN, 1.0);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(10));
+	ok(!energy_tail_settled(&ej, 0.05, hold), "no tail yet: not settled");
+	for (i = 10; i < 20; i++)
+		feed(&ej, i, NAN, NAN, 3.0);
+	energy_phase_begin(&ej, PHASE_TAIL, at(20));
+	ok(!energy_tail_settled(&ej, 0.05, hold), "tail opened, no tail sample yet");
+	for (i = 0; i < (int)ARRAY_SIZE(tail_w); i++) {
+		feed(&ej, 20 + i, NAN, NAN, tail_w[i]);
+		settled[i] = energy_tail_settled(&ej, 0.05, hold);
+	}
+	/* In band (1 W +-5 %) from 22 s; held 2 s at 24 s; 1.2 W at 25 s resets it;
+	 * back in band at 26 s, held again at 28 s. */
+	ok(!settled[0] && !settled[1] && !settled[2] && !settled[3], "band entered, hold not met");
+	ok(settled[4], "settled after 2 s inside the band");
+	ok(!settled[5], "a sample leaving the band resets the hold");
+	ok(!settled[6] && !settled[7], "hold restarts from the return into the band");
+	ok(settled[8] && settled[9], "settled again after the hold");
+
+	/* A wider tolerance accepts 2 W at once. */
+	energy_job_init(&ej, NS_PER_SEC);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0));
+	feed(&ej, 0, NAN, NAN, 1.0);
+	feed(&ej, 1, NAN, NAN, 1.0);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(1));
+	energy_tail_settled(&ej, 1.5, hold);
+	energy_phase_begin(&ej, PHASE_TAIL, at(2));
+	feed(&ej, 2, NAN, NAN, 2.0);
+	feed(&ej, 3, NAN, NAN, 2.0);
+	ok(!energy_tail_settled(&ej, 1.5, hold), "tolerance 150 %%: 1 s held of 2");
+	feed(&ej, 4, NAN, NAN, 2.4);
+	ok(energy_tail_settled(&ej, 1.5, hold), "tolerance 150 %%: 2 s held");
+
+	/* A V-less meter is judged by current. */
+	energy_job_init(&ej, NS_PER_SEC);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0));
+	feed(&ej, 0, NAN, 0.2, NAN);
+	feed(&ej, 1, NAN, 0.2, NAN);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(1));
+	energy_phase_begin(&ej, PHASE_TAIL, at(2));
+	feed(&ej, 2, NAN, 0.5, NAN);
+	feed(&ej, 3, NAN, 0.2, NAN);
+	feed(&ej, 4, NAN, 0.201, NAN);
+	ok(!energy_tail_settled(&ej, 0.05, hold), "current-judged tail: 1 s held");
+	feed(&ej, 5, NAN, 0.199, NAN);
+	ok(energy_tail_settled(&ej, 0.05, hold), "current-judged tail: settled");
+}
+
+static void test_pipeline(void)
+{
+	struct energy_job ej;
+	struct energy_summary es;
+	struct efficiency ef;
+	int i;
+
+	/* Idle 1 W, active 2 W, tail 1 W, all 5 V; clean steps as two samples at one
+	 * instant (the zero-length segment between them carries no energy). */
+	energy_job_init(&ej, 500 * NS_PER_MS);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0));
+	for (i = 0; i <= 20; i++)
+		feed(&ej, i * 0.5, 5, 0.2, NAN);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(10));
+	for (i = 20; i < 40; i++)
+		feed(&ej, i * 0.5, 5, 0.4, NAN);
+	/* As the orchestrator does: the boundary is set before samples at or after it. */
+	energy_phase_begin(&ej, PHASE_TAIL, at(20));
+	feed(&ej, 20, 5, 0.4, NAN);
+	for (i = 40; i <= 44; i++)
+		feed(&ej, i * 0.5, 5, 0.2, NAN);
+	energy_phase_end(&ej, PHASE_TAIL, at(22));
+	energy_summarize(&ej, &es);
+	is_dbl(es.idle_w, 1, 1e-12, "pipeline idle W");
+	is_dbl(es.active_w, 2, 1e-12, "pipeline active W");
+	is_dbl(es.energy_active_j, 20, 1e-9, "pipeline active J");
+	is_dbl(es.energy_tail_j, 2, 1e-9, "pipeline tail J");
+	is_dbl(es.energy_net_j, 10, 1e-9, "net = 20 + 2 - 1 W x 12 s");
+	is_dbl(es.active_ma, 400, 1e-9, "active mA");
+	is_dbl(es.charge_mah, 4000.0 / 3600, 1e-12, "charge = 400 mA x 10 s");
+	is_int(es.samples_active, 20, "20 samples at 2 Hz in 10 s");
+
+	/* 1000 I/Os, 5e8 B in 10 s: 100 IOPS, 50 MB/s. */
+	efficiency_compute(&es, 500000000ULL, 1000, &ef);
+	is_dbl(ef.iops_per_ma, 0.25, 1e-12, "IOPS per mA = 100 / 400");
+	is_dbl(ef.iops_per_w, 50, 1e-9, "IOPS per W = 100 / 2");
+	is_dbl(ef.mbps_per_w, 25, 1e-9, "MB/s per W = 50 / 2");
+	is_dbl(ef.j_per_gb, 44, 1e-9, "J/GB gross incl. tail = 22 / 0.5");
+	is_dbl(ef.j_per_gb_net, 20, 1e-9, "J/GB net = 10 / 0.5");
+	is_dbl(ef.uj_per_io, 22000, 1e-6, "uJ per I/O = 22 J / 1000");
+	is_dbl(ef.uah_per_io, 1111.111111 / 1000, 1e-6, "uAh per I/O");
+	is_dbl(ef.uah_per_mb, 1111.111111 / 500, 1e-6, "uAh per MB");
+
+	{
+		json_t *p = energy_power_json(&es, "um25c:/dev/rfcomm0");
+
+		is_dbl(json_real_value(json_object_get(p, "energy_active_mwh")), 20 / 3.6, 1e-9,
+		       "mWh = J / 3.6");
+		is_dbl(json_real_value(json_object_get(p, "energy_net_j")), 10, 1e-9,
+		       "net J in the JSON");
+		ok(!json_object_get(p, "note"), "no note when the meter has voltage");
+		json_decref(p);
+	}
+	efficiency_compute(&es, 0, 0, &ef);
+	ok(isnan(ef.iops_per_ma) && isnan(ef.j_per_gb) && isnan(ef.uj_per_io) &&
+		   isnan(ef.uah_per_mb),
+	   "no I/O: efficiency undefined (NAN)");
+}
+
+static void test_validity(void)
+{
+	struct energy_summary es = { 0 };
+	char reasons[ENERGY_MAX_REASONS][160];
+	unsigned n = 99;
+	int valid;
+
+	es.period_ns = 500 * NS_PER_MS;
+	es.samples_active = 6;
+	es.coverage = 1.0;
+	valid = energy_validity(&es, 20, 0.95, reasons, &n);
+	ok(!valid && n == 1, "6 samples: invalid, one reason");
+	is_str(reasons[0],
+	       "active phase has 6 samples (< 20): at 2 Hz a job needs >= 10 s; raise size or loops",
+	       "samples reason names the rate and the length needed");
+
+	es.samples_active = 40;
+	es.coverage = 0.8;
+	valid = energy_validity(&es, 20, 0.95, reasons, &n);
+	ok(!valid && n == 1 && strstr(reasons[0], "80.0 %") && strstr(reasons[0], "< 95 %"),
+	   "coverage reason: %s", n ? reasons[0] : "");
+
+	es.samples_active = 3;
+	es.coverage = NAN;
+	valid = energy_validity(&es, 20, 0.95, reasons, &n);
+	ok(!valid && n == 2, "both reasons, NAN coverage is not enough");
+
+	es.samples_active = 20;
+	es.coverage = 0.95;
+	valid = energy_validity(&es, 20, 0.95, reasons, &n);
+	ok(valid && n == 0, "20 samples and 95 %% coverage: valid, no reasons");
+}
+
+static void test_no_voltage_and_json(void)
+{
+	struct energy_job ej;
+	struct energy_summary es;
+	struct efficiency ef;
+	char reasons[ENERGY_MAX_REASONS][160];
+	json_t *p, *e, *v;
+	unsigned n;
+	int i, valid;
+
+	energy_job_init(&ej, NS_PER_SEC);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0));
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(2));
+	for (i = 0; i <= 30; i++) {
+		if (i == 26)
+			energy_phase_end(&ej, PHASE_ACTIVE, at(26));
+		feed(&ej, i, NAN, 0.5, NAN);
+	}
+	energy_summarize(&ej, &es);
+	ok(rel_ok(es.charge_mah, 500.0 * 24 / 3600, 1e-12), "V-less meter: charge holds");
+	ok(isnan(es.energy_active_j) && isnan(es.active_w) && isnan(es.energy_net_j),
+	   "V-less meter: energy is NAN, no invented volts");
+	ok(!es.has_voltage, "summary says the meter has no voltage");
+	efficiency_compute(&es, 1000000, 100, &ef);
+	ok(isnan(ef.iops_per_w) && isfinite(ef.iops_per_ma) && isfinite(ef.uah_per_io),
+	   "V-less meter: per-mA and per-charge figures only");
+
+	p = energy_power_json(&es, "ina219:/dev/i2c-1");
+	ok(json_is_null(json_object_get(p, "energy_active_j")) &&
+		   json_is_null(json_object_get(p, "energy_active_mwh")) &&
+		   json_is_real(json_object_get(p, "charge_mah")) &&
+		   json_is_string(json_object_get(p, "note")),
+	   "power JSON: NAN -> null, charge a number, a note says why");
+	is_str(json_string_value(json_object_get(p, "meter")), "ina219:/dev/i2c-1", "meter spec");
+	{
+		static const char *const keys[] = { "meter", "idle_w", "active_w", "active_ma",
+			"peak_ma", "active_v", "min_v", "energy_active_j", "energy_active_mwh",
+			"energy_tail_j", "energy_tail_mwh", "energy_net_j", "charge_mah" };
+		unsigned k, have = 0;
+
+		for (k = 0; k < ARRAY_SIZE(keys); k++)
+			have += json_object_get(p, keys[k]) != NULL;
+		is_int(have, ARRAY_SIZE(keys), "power JSON has every documented key");
+	}
+	e = energy_efficiency_json(&ef);
+	is_int(json_object_size(e), 8, "efficiency JSON has 8 keys");
+	ok(json_is_null(json_object_get(e, "j_per_gb")) &&
+		   json_is_real(json_object_get(e, "iops_per_ma")),
+	   "efficiency JSON: null where undefined");
+	valid = energy_validity(&es, 20, 0.95, reasons, &n);
+	v = energy_validity_json(valid, es.coverage, es.samples_active, reasons, n);
+	ok(json_is_true(json_object_get(v, "valid")) &&
+		   json_integer_value(json_object_get(v, "samples_active")) == 24 &&
+		   json_array_size(json_object_get(v, "reasons")) == 0,
+	   "validity JSON");
+	json_decref(p);
+	json_decref(e);
+	json_decref(v);
+}
+
+int main(void)
+{
+	test_constant();
+	test_ramp();
+	test_boundary_split();
+	test_outside_windows();
+	test_coverage();
+	test_tail();
+	test_pipeline();
+	test_validity();
+	test_no_voltage_and_json();
+	return done_testing();
+}

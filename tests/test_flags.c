@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/* Flag sources on fake sysfs trees and kmsg replays: events by order, temps, listing. */
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "flags_int.h"
+#include "log.h"
+#include "tap.h"
+#include "util.h"
+
+#define DATA "tests/data"
+/* Only a fallback so a broken watcher fails instead of hanging; nothing is timed. */
+#define WAIT_NS (15 * NS_PER_SEC)
+
+static char tmp[64];
+
+static void write_file(const char *dir, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	if (!f) {
+		printf("# cannot write %s\n", path);
+		return;
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A private copy of a tree, so the test can flip its files. */
+static char *copy_tree(const char *name)
+{
+	char cmd[512];
+	char *dir = xasprintf("%s/%s", tmp, name);
+
+	snprintf(cmd, sizeof(cmd), "cp -a %s/sysfs-flags/%s %s", DATA, name, dir);
+	if (system(cmd) != 0)
+		printf("# %s failed\n", cmd);
+	return dir;
+}
+
+static void drain(void)
+{
+	struct run_event ev[64];
+
+	while (events_pop(ev, ARRAY_SIZE(ev)))
+		;
+}
+
+/* Collect events until `want` arrived (or the fallback deadline passed). */
+static size_t wait_events(struct run_event *out, size_t want)
+{
+	uint64_t deadline = now_ns() + WAIT_NS;
+	size_t n = 0;
+
+	while (n < want && now_ns() < deadline) {
+		n += events_pop(out + n, want - n);
+		if (n < want)
+			sleep_ns(20 * NS_PER_MS);
+	}
+	return n;
+}
+
+static void test_classify(void)
+{
+	char ports[2][FLAGS_PORT_LEN] = { "2-1.3", "2-1" };
+	const char (*p)[FLAGS_PORT_LEN] = (const char (*)[FLAGS_PORT_LEN])ports;
+
+	is_int(flags_kmsg_classify("hwmon hwmon1: Undervoltage detected!", p, 2), EV_UNDERVOLTAGE,
+	       "upstream spelling");
+	is_int(flags_kmsg_classify("raspberrypi-hwmon x: Under-voltage detected! (0x00050005)", p,
+				   2),
+	       EV_UNDERVOLTAGE, "downstream spelling");
+	is_int(flags_kmsg_classify("raspberrypi-hwmon x: Voltage normalised (0x00000000)", p, 2),
+	       EV_UNDERVOLTAGE_END, "normalised");
+	is_int(flags_kmsg_classify("usb usb1-port2: over-current condition", p, 2),
+	       EV_USB_OVERCURRENT, "over-current");
+	is_int(flags_kmsg_classify("usb 2-1.3: USB disconnect, device number 5", p, 2),
+	       EV_USB_DISCONNECT, "target's disconnect");
+	is_int(flags_kmsg_classify("usb 2-1: USB disconnect, device number 2", p, 2),
+	       EV_USB_DISCONNECT, "hub above the target");
+	is_int(flags_kmsg_classify("usb 2-1.4: USB disconnect, device number 6", p, 2), -1,
+	       "a neighbour's disconnect is ignored");
+	is_int(flags_kmsg_classify("usb 2-1.3: USB disconnect, device number 5", p, 0), -1,
+	       "no target: disconnects ignored");
+	is_int(flags_kmsg_classify("usb 2-1.3: new high-speed USB device number 5", p, 2), -1,
+	       "unrelated line");
+	is_str(flags_kmsg_text("6,1007,11000000,-;usb 2-1.3: x"), "usb 2-1.3: x", "kmsg record");
+	is_str(flags_kmsg_text("12,7,1,c,caller=T1;hello; world"), "hello; world",
+	       "kmsg record with extra fields");
+	is_str(flags_kmsg_text("[   13.000001] usb 2-1: y"), "usb 2-1: y", "dmesg line");
+	is_str(flags_kmsg_text("plain; text"), "plain; text", "plain line");
+}
+
+static void test_ports(const char *pi)
+{
+	char ports[FLAGS_MAX_PORTS][FLAGS_PORT_LEN];
+	int n;
+
+	n = flags_usb_ports(pi, "sda1", ports, FLAGS_MAX_PORTS);
+	ok(n == 2 && !strcmp(ports[0], "2-1.3") && !strcmp(ports[1], "2-1"),
+	   "sda1 sits on 2-1.3 under hub 2-1 (%d found)", n);
+	n = flags_usb_ports(pi, "/dev/sdb", ports, FLAGS_MAX_PORTS);
+	ok(n == 2 && !strcmp(ports[0], "1-1.2"), "sdb sits on 1-1.2");
+	is_int(flags_usb_ports(pi, "nvme0n1", ports, FLAGS_MAX_PORTS), 0, "absent device: none");
+}
+
+static void test_rpi_volt_and_temps(const char *pi)
+{
+	struct flags_config cfg = { .sysfs_root = pi, .kmsg_path = "none" };
+	struct flag_sources *fs = NULL;
+	struct run_event ev[4];
+	struct temps t;
+	uint64_t t1, t2;
+	size_t n;
+
+	drain();
+	write_file(pi, "sys/class/hwmon/hwmon0/in0_lcrit_alarm", "0\n");
+	is_int(flags_start(&cfg, &fs), 0, "flags_start on the Pi tree");
+	if (!fs)
+		return;
+	ok(fs->alarm_fd >= 0 && fs->thr_fd < 0,
+	   "rpi_volt watched; get_throttled present but not read");
+	ok(fs->kmsg_fd < 0, "kmsg none: off");
+
+	t1 = now_ns();
+	write_file(pi, "sys/class/hwmon/hwmon0/in0_lcrit_alarm", "1\n");
+	n = wait_events(ev, 1);
+	ok(n == 1 && ev[0].kind == EV_UNDERVOLTAGE && !strcmp(ev[0].source, "rpi_volt"),
+	   "alarm 0 -> 1 is an undervoltage event");
+	ok(n == 1 && ev[0].t_ns >= t1, "stamped after the flip");
+	t2 = now_ns();
+	write_file(pi, "sys/class/hwmon/hwmon0/in0_lcrit_alarm", "0\n");
+	n = wait_events(ev + 1, 1);
+	ok(n == 1 && ev[1].kind == EV_UNDERVOLTAGE_END, "alarm 1 -> 0 ends it");
+	ok(n == 1 && ev[1].t_ns >= t2 && ev[1].t_ns >= ev[0].t_ns, "end lands after the start");
+
+	flags_temps_reset(fs);
+	flags_temps_get(fs, &t);
+	is_dbl(t.soc_c, 51.234, 1e-9, "soc temp from the cpu-thermal zone, not zone0");
+	ok(isnan(t.drive_c), "no target and two drivetemp sensors: no drive temp guessed");
+	flags_stop(fs);
+
+	cfg.target_blockdev = "sda1";
+	is_int(flags_start(&cfg, &fs), 0, "restart with target sda1");
+	if (!fs)
+		return;
+	flags_temps_reset(fs);
+	flags_temps_get(fs, &t);
+	is_dbl(t.drive_c, 38.0, 1e-9, "sda1's drivetemp (sdb's reads 45)");
+	write_file(pi, "sys/devices/virtual/thermal/thermal_zone1/temp", "70000\n");
+	flags_temps_get(fs, &t);
+	ok(t.soc_c == 70.0 && t.soc_max_c == 70.0, "rise: current and max 70");
+	write_file(pi, "sys/devices/virtual/thermal/thermal_zone1/temp", "55000\n");
+	flags_temps_get(fs, &t);
+	ok(t.soc_c == 55.0 && t.soc_max_c == 70.0, "fall: current 55, max stays 70");
+	flags_temps_reset(fs);
+	flags_temps_get(fs, &t);
+	ok(t.soc_max_c == 55.0 && t.drive_max_c == 38.0, "reset starts a new max window");
+	flags_stop(fs);
+	drain();
+}
+
+static void test_get_throttled(const char *fw)
+{
+	struct flags_config cfg = { .sysfs_root = fw, .kmsg_path = "none" };
+	struct flag_sources *fs = NULL;
+	struct run_event ev[8];
+	struct temps t;
+	size_t n;
+
+	drain();
+	is_int(flags_start(&cfg, &fs), 0, "flags_start on the firmware-only tree");
+	if (!fs)
+		return;
+	ok(fs->thr_fd >= 0 && fs->thr_last == 0x50000, "get_throttled found by glob, baseline");
+	write_file(fw, "sys/devices/platform/axi/axi:firmware/get_throttled", "50005\n");
+	n = wait_events(ev, 2);
+	ok(n == 2 && ev[0].kind == EV_UNDERVOLTAGE && ev[1].kind == EV_THROTTLED,
+	   "0x50000 -> 0x50005: under-voltage and throttled, not the old sticky bits");
+	ok(n == 2 && strstr(ev[0].text, "0x50005"), "text holds the value: %s",
+	   n ? ev[0].text : "");
+	write_file(fw, "sys/devices/platform/axi/axi:firmware/get_throttled", "70005\n");
+	n = wait_events(ev, 1);
+	ok(n == 1 && ev[0].kind == EV_THROTTLED && strstr(ev[0].text, "occurred"),
+	   "a new sticky bit alone: capping came and went");
+	write_file(fw, "sys/devices/platform/axi/axi:firmware/get_throttled", "70000\n");
+	n = wait_events(ev, 2);
+	ok(n == 2 && ev[0].kind == EV_UNDERVOLTAGE_END && ev[1].kind == EV_INFO,
+	   "live bits clear: under-voltage ends, throttling ends");
+	flags_temps_get(fs, &t);
+	is_dbl(t.soc_c, 40.5, 1e-9, "no SoC-typed zone: zone0");
+	ok(isnan(t.drive_c), "no drive hwmon: NAN");
+	flags_stop(fs);
+	is_int(events_pop(ev, 8), 0, "nothing else was reported");
+}
+
+static void test_kmsg_replay(const char *pi)
+{
+	static const int want[] = { EV_UNDERVOLTAGE, EV_UNDERVOLTAGE, EV_UNDERVOLTAGE_END,
+				    EV_USB_OVERCURRENT, EV_USB_DISCONNECT };
+	struct flags_config cfg = { .sysfs_root = pi, .kmsg_path = DATA "/kmsg/pi-events.txt",
+				    .target_blockdev = "sda1", .replay = 1 };
+	struct flag_sources *fs = NULL;
+	struct run_event ev[16];
+	size_t n, i, same = 0;
+
+	drain();
+	is_int(flags_start(&cfg, &fs), 0, "replay start");
+	if (!fs)
+		return;
+	n = wait_events(ev, ARRAY_SIZE(want));
+	flags_stop(fs);
+	n += events_pop(ev + n, ARRAY_SIZE(ev) - n);
+	for (i = 0; i < n && i < ARRAY_SIZE(want); i++)
+		same += ev[i].kind == want[i] && !strcmp(ev[i].source, "kmsg");
+	ok(n == ARRAY_SIZE(want) && same == n,
+	   "both spellings, normalised, over-current, the target's disconnect only (%zu events)",
+	   n);
+	ok(n == ARRAY_SIZE(want) && strstr(ev[4].text, "usb 2-1.3:") && !strchr(ev[4].text, ';'),
+	   "event text is the message: %s", n > 4 ? ev[4].text : "");
+
+	cfg.kmsg_path = DATA "/kmsg/dmesg-hub.txt";
+	cfg.target_blockdev = "sda";
+	is_int(flags_start(&cfg, &fs), 0, "dmesg-format replay");
+	if (!fs)
+		return;
+	n = wait_events(ev, 1);
+	flags_stop(fs);
+	n += events_pop(ev + n, ARRAY_SIZE(ev) - n);
+	ok(n == 1 && ev[0].kind == EV_USB_DISCONNECT && strstr(ev[0].text, "usb 2-1:"),
+	   "the hub above the target counts; other ports do not");
+}
+
+static void test_kmsg_live(const char *pi)
+{
+	struct flags_config cfg = { .sysfs_root = pi, .target_blockdev = "sda" };
+	struct flag_sources *fs = NULL;
+	struct run_event ev[4];
+	char *fifo = xasprintf("%s/kmsg.fifo", tmp), *file = xasprintf("%s/kmsg.log", tmp);
+	uint64_t t1, t2;
+	size_t n;
+	int w;
+
+	drain();
+	ok(mkfifo(fifo, 0600) == 0, "mkfifo");
+	cfg.kmsg_path = fifo;
+	is_int(flags_start(&cfg, &fs), 0, "live start on a FIFO");
+	if (!fs)
+		goto out;
+	w = open(fifo, O_WRONLY | O_NONBLOCK);
+	ok(w >= 0, "FIFO writable while the watcher reads");
+	t1 = now_ns();
+	if (write(w, "2,9,1,-;hwmon hwmon0: Undervoltage detected!\n", 45) != 45)
+		printf("# short write\n");
+	n = wait_events(ev, 1);
+	ok(n == 1 && ev[0].kind == EV_UNDERVOLTAGE && ev[0].t_ns >= t1,
+	   "a line written mid-run lands after the moment it was written");
+	/* A record split across two writes is one line. */
+	if (write(w, "6,10,2,-;rpi: Voltage norm", 26) != 26)
+		printf("# short write\n");
+	sleep_ns(300 * NS_PER_MS); /* let the watcher see the half line */
+	t2 = now_ns();
+	if (write(w, "alised (0x0)\n", 13) != 13)
+		printf("# short write\n");
+	n = wait_events(ev + 1, 1);
+	ok(n == 1 && ev[1].kind == EV_UNDERVOLTAGE_END && ev[1].t_ns >= t2,
+	   "a split record is matched when its line completes");
+	close(w);
+	flags_stop(fs);
+
+	/* A regular file in live mode: lines already there are history. */
+	write_file(tmp, "kmsg.log", "2,1,1,-;hwmon hwmon0: Undervoltage detected!\n");
+	cfg.kmsg_path = file;
+	is_int(flags_start(&cfg, &fs), 0, "live start on a regular file");
+	if (!fs)
+		goto out;
+	{
+		FILE *f = fopen(file, "a");
+
+		if (f) {
+			fputs("3,2,2,-;usb usb2-port1: over-current condition\n", f);
+			fclose(f);
+		}
+	}
+	n = wait_events(ev, 1);
+	ok(n == 1 && ev[0].kind == EV_USB_OVERCURRENT,
+	   "only the appended line is seen, not the old undervoltage");
+	flags_stop(fs);
+
+	cfg.kmsg_path = "/nonexistent/kmsg";
+	is_int(flags_start(&cfg, &fs), 0, "an unreadable kmsg is a warning, not a failure");
+	flags_stop(fs);
+	cfg.kmsg_path = tmp; /* opens, but read() fails: dropped, not polled forever */
+	is_int(flags_start(&cfg, &fs), 0, "a kmsg path that cannot be read still starts");
+	if (fs)
+		ok(fs->kmsg_fd < 0, "the failing kernel-log source is closed");
+	flags_stop(fs);
+out:
+	free(fifo);
+	free(file);
+	drain();
+}
+
+static int contains(const char *hay, const char *needle)
+{
+	return hay && strstr(hay, needle) != NULL;
+}
+
+static void test_list(const char *pi, const char *fw)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	flags_list(pi, f);
+	fclose(f);
+	ok(contains(buf, "in0_lcrit_alarm") && contains(buf, "not read") &&
+		   contains(buf, "cpu-thermal"),
+	   "list on the Pi tree: rpi_volt used, get_throttled not read, cpu-thermal");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	flags_list(fw, f);
+	fclose(f);
+	ok(contains(buf, "rpi_volt      not found") && contains(buf, "read once a second"),
+	   "list on the firmware tree: get_throttled is the source");
+	free(buf);
+}
+
+int main(void)
+{
+	char *pi, *fw, cmd[128];
+
+	log_set_level(LOG_ERR);
+	snprintf(tmp, sizeof(tmp), "/tmp/iowatt-flags.XXXXXX");
+	if (!mkdtemp(tmp) || access(DATA "/sysfs-flags/pi", F_OK)) {
+		printf("1..0 # skip run from the repository root\n");
+		return 0;
+	}
+	pi = copy_tree("pi");
+	fw = copy_tree("fw");
+	test_classify();
+	test_ports(pi);
+	test_rpi_volt_and_temps(pi);
+	test_get_throttled(fw);
+	test_kmsg_replay(pi);
+	test_kmsg_live(pi);
+	test_list(pi, fw);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	if (system(cmd) != 0)
+		printf("# cleanup of %s failed\n", tmp);
+	free(pi);
+	free(fw);
+	return done_testing();
+}

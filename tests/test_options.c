@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/* Option table: every type parses and rejects, spellings, defaults, help, JSON, job checks. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "argv.h"
+#include "capture.h"
+#include "log.h"
+#include "options.h"
+#include "result.h"
+#include "tap.h"
+#include "util.h"
+
+/* A value each type accepts and one it must refuse. */
+static const char *good_value(const struct opt_desc *d)
+{
+	switch (d->type) {
+	case OPT_BOOL:
+		return "yes";
+	case OPT_UINT:
+	case OPT_U64:
+		return d->min > 2 ? "1000" : "2";
+	case OPT_SIZE:
+		return "8k";
+	case OPT_DURATION:
+		return "2s";
+	case OPT_PERCENT:
+		return "10%";
+	case OPT_DOUBLE:
+		return "4.5";
+	case OPT_ENUM:
+	case OPT_STR:
+		return d->choices ? d->choices[1].name : "x";
+	default:
+		return "x";
+	}
+}
+
+static const char *bad_value(const struct opt_desc *d)
+{
+	switch (d->type) {
+	case OPT_BOOL:
+		return "maybe";
+	case OPT_UINT:
+	case OPT_U64:
+		return "12abc";
+	case OPT_SIZE:
+		return "12q";
+	case OPT_DURATION:
+		return "5parsecs";
+	case OPT_PERCENT:
+		return "150";
+	case OPT_DOUBLE:
+		return "volts";
+	default:
+		return "no-such-choice";
+	}
+}
+
+static void test_every_job_option(void)
+{
+	struct job_opts jo;
+	struct run_config cfg;
+	char err[400], flag[80], fmt[64];
+	size_t i;
+
+	for (i = 0; i < job_options_count; i++) {
+		const struct opt_desc *d = &job_options[i];
+		const char *good = good_value(d), *bad = bad_value(d);
+		int rc;
+
+		job_defaults(&jo);
+		rc = opt_set(d, &jo, good, err, sizeof(err));
+		is_int(rc, 0, "%s accepts '%s'", d->name, good);
+		opt_format(d, &jo, fmt, sizeof(fmt));
+		if (d->type == OPT_BOOL)
+			is_str(fmt, "1", "%s formats back as 1", d->name);
+		else if (d->type == OPT_PERCENT)
+			is_str(fmt, "10%", "%s formats back", d->name);
+		else
+			ok(!strcmp(fmt, good), "%s formats back: %s", d->name, fmt);
+
+		rc = opt_set_for(d, &jo, bad, d->name, err, sizeof(err));
+		ok(rc == -EINVAL || rc == -ERANGE, "%s rejects '%s'", d->name, bad);
+		ok(strstr(err, bad) && strstr(err, d->name), "message names value and key: %s",
+		   err);
+
+		/* On the command line the message names the flag. */
+		snprintf(flag, sizeof(flag), "--%s", d->name);
+		rc = parse(&cfg, 0, "run", "--target", "/tmp", "--size", "1m", flag, bad, NULL);
+		is_int(rc, -EINVAL, "run %s %s fails", flag, bad);
+		ok(strstr(parse_err, flag) != NULL, "error names %s: %s", flag, parse_err);
+	}
+}
+
+static void test_parsers(void)
+{
+	const struct opt_desc *d;
+	struct job_opts jo;
+	char err[400];
+
+	job_defaults(&jo);
+	d = opt_find(job_options, job_options_count, "bs");
+	ok(!opt_set(d, &jo, "2300", err, sizeof(err)) && jo.bs == 2300, "bs 2300 is bytes");
+	ok(!opt_set(d, &jo, "1m", err, sizeof(err)) && jo.bs == 1048576, "bs 1m is 1048576");
+	ok(!opt_set(d, &jo, "16M", err, sizeof(err)) && jo.bs == 16ULL << 20, "16M");
+	ok(opt_set(d, &jo, "0", err, sizeof(err)) == -ERANGE, "bs 0 is out of range");
+	ok(opt_set(d, &jo, "abc", err, sizeof(err)) == -EINVAL, "bs abc is bad");
+	ok(strstr(err, "k/m/g") != NULL, "bad size says which suffixes: %s", err);
+
+	d = opt_find(job_options, job_options_count, "iodepth");
+	ok(opt_set(d, &jo, "0", err, sizeof(err)) == -ERANGE, "iodepth 0 out of range");
+	is_str(err, "'0' out of range 1..65536", "range message");
+	ok(opt_set(d, &jo, "65537", err, sizeof(err)) == -ERANGE, "iodepth 65537 out of range");
+	ok(!opt_set(d, &jo, "65536", err, sizeof(err)) && jo.iodepth == 65536, "65536 ok");
+	ok(opt_set(d, &jo, "-1", err, sizeof(err)) == -EINVAL, "iodepth -1 is bad");
+	ok(opt_set(d, &jo, "", err, sizeof(err)) == -EINVAL, "empty value is bad");
+
+	d = opt_find(job_options, job_options_count, "numjobs");
+	ok(opt_set(d, &jo, "65", err, sizeof(err)) == -ERANGE, "numjobs 65 out of range");
+
+	d = opt_find(job_options, job_options_count, "runtime");
+	ok(!opt_set(d, &jo, "90", err, sizeof(err)) && jo.runtime_ns == 90 * NS_PER_SEC,
+	   "runtime bare number is seconds");
+	ok(!opt_set(d, &jo, "1.5m", err, sizeof(err)) && jo.runtime_ns == 90 * NS_PER_SEC,
+	   "1.5m is 90 s");
+	ok(!opt_set(d, &jo, "250ms", err, sizeof(err)) && jo.runtime_ns == 250 * NS_PER_MS,
+	   "250ms");
+	ok(!opt_set(d, &jo, "1h", err, sizeof(err)) && jo.runtime_ns == 3600 * NS_PER_SEC,
+	   "1h");
+
+	d = opt_find(job_options, job_options_count, "interval");
+	ok(opt_set(d, &jo, "50ms", err, sizeof(err)) == -ERANGE, "interval 50ms below 100ms");
+	ok(strstr(err, "100ms") != NULL, "says the minimum: %s", err);
+
+	d = opt_find(job_options, job_options_count, "tail_tolerance");
+	ok(!opt_set(d, &jo, "5%", err, sizeof(err)), "5%%");
+	is_dbl(jo.tail_tolerance, 0.05, 1e-12, "5%% is 0.05");
+	ok(!opt_set(d, &jo, "0.1", err, sizeof(err)), "fraction 0.1");
+	is_dbl(jo.tail_tolerance, 0.1, 1e-12, "0.1 stays 0.1");
+	ok(opt_set(d, &jo, "5", err, sizeof(err)) == -EINVAL, "bare 5 is ambiguous");
+
+	d = opt_find(job_options, job_options_count, "direct");
+	ok(!opt_set(d, &jo, "off", err, sizeof(err)) && jo.direct == 0, "direct=off");
+	ok(!opt_set(d, &jo, "true", err, sizeof(err)) && jo.direct == 1, "direct=true");
+
+	d = opt_find(job_options, job_options_count, "ioengine");
+	ok(!opt_set(d, &jo, "psync", err, sizeof(err)) && !strcmp(jo.ioengine, "psync"),
+	   "ioengine psync");
+	ok(opt_set(d, &jo, "posixaio", err, sizeof(err)) == -EINVAL, "posixaio refused");
+	ok(strstr(err, "libaio, psync") != NULL, "lists the choices: %s", err);
+
+	d = opt_find(job_options, job_options_count, "randseed");
+	ok(!opt_set(d, &jo, "0xdead", err, sizeof(err)) && jo.randseed == 0xdead, "hex seed");
+}
+
+static void test_spellings(void)
+{
+	const struct opt_desc *a = opt_find(job_options, job_options_count, "rate_iops");
+	struct run_config cfg;
+
+	ok(a != NULL, "rate_iops exists");
+	ok(opt_find(job_options, job_options_count, "rate-iops") == a, "rate-iops is the same");
+	ok(opt_find(job_options, job_options_count, "RATE_IOPS") == a, "case does not matter");
+	ok(opt_find(job_options, job_options_count, "blocksize") ==
+		   opt_find(job_options, job_options_count, "bs"),
+	   "alias blocksize");
+	ok(opt_find(job_options, job_options_count, "readwrite") ==
+		   opt_find(job_options, job_options_count, "rw"),
+	   "alias readwrite");
+	ok(opt_find(job_options, job_options_count, "iodepth-batch") ==
+		   opt_find(job_options, job_options_count, "iodepth_batch_submit"),
+	   "alias iodepth_batch");
+	ok(opt_find(job_options, job_options_count, "no_such") == NULL, "unknown is NULL");
+
+	is_int(parse(&cfg, 0, "run", "--target", "/tmp", "--size", "1m", "--rate-iops", "7",
+		     "--iodepth=4", "--blocksize", "8k", "--rw=randwrite", NULL),
+	       0, "dashes, =value and aliases parse");
+	is_int(cfg.jobs[0].rate_iops, 7, "--rate-iops 7");
+	is_int(cfg.jobs[0].iodepth, 4, "--iodepth=4");
+	is_int(cfg.jobs[0].bs, 8192, "--blocksize 8k");
+	is_str(rw_name(cfg.jobs[0].rw), "randwrite", "--rw=randwrite");
+	is_str(cfg.jobs[0].name, "randwrite-8k-q4t1", "inline job named after what it does");
+	run_config_free(&cfg);
+
+	is_int(parse(&cfg, 0, "run", "--target=/tmp", "--size=1m", "--rate_iops=9", NULL), 0,
+	       "underscores parse");
+	is_int(cfg.jobs[0].rate_iops, 9, "--rate_iops=9");
+	run_config_free(&cfg);
+}
+
+static void test_defaults(void)
+{
+	struct job_opts jo;
+	struct run_config cfg;
+
+	job_defaults(&jo);
+	is_int(jo.rw, RW_READ, "rw read");
+	is_int(jo.rwmixread, 50, "rwmixread 50");
+	is_int(jo.bs, 4096, "bs 4k");
+	is_int(jo.iodepth, 1, "iodepth 1");
+	is_int(jo.size, 0, "no default size");
+	is_int(jo.filesize, 0, "filesize follows size");
+	is_int(jo.direct, 1, "direct 1");
+	is_str(jo.ioengine, "libaio", "libaio");
+	is_int(jo.end_fsync, -1, "end_fsync auto");
+	is_int(jo.randseed, 0x1234, "fixed seed");
+	is_int(jo.loops, 1, "loops 1");
+	is_int(jo.numjobs, 1, "numjobs 1");
+	is_int(jo.idle_ns, 10 * NS_PER_SEC, "idle 10 s");
+	is_int(jo.idle_samples, 20, "idle_samples 20");
+	is_dbl(jo.tail_tolerance, 0.05, 1e-12, "tail_tolerance 5%%");
+	is_int(jo.tail_hold_ns, 3 * NS_PER_SEC, "tail_hold 3 s");
+	is_int(jo.tail_max_ns, 60 * NS_PER_SEC, "tail_max 60 s");
+	is_int(jo.interval_ns, NS_PER_SEC, "interval 1 s");
+	jo.rw = RW_WRITE;
+	is_int(job_end_fsync(&jo), 1, "end_fsync defaults on for writes");
+	jo.rw = RW_RANDREAD;
+	is_int(job_end_fsync(&jo), 0, "and off for reads");
+	jo.size = 1 << 20;
+	jo.numjobs = 4;
+	is_int(job_extent(&jo), 4 << 20, "extent numjobs * size");
+	jo.filesize = 8 << 20;
+	is_int(job_extent(&jo), 32 << 20, "extent numjobs * filesize");
+
+	is_int(parse(&cfg, 0, "run", "--target", "/tmp", "--size", "1m", NULL), 0, "run parses");
+	is_str(cfg.run.output_dir, "results", "output default results");
+	is_str(cfg.run.kmsg_path, "/dev/kmsg", "kmsg default");
+	is_str(cfg.run.sysfs_root, "", "sysfs_root default is the real /sys");
+	is_dbl(cfg.run.uv_threshold_v, 4.75, 1e-12, "uv threshold 4.75 V");
+	is_int(cfg.run.progress, -1, "progress auto");
+	is_int(cfg.run.nmeters, 0, "no meters");
+	ok(cfg.run.profile == NULL, "no profile");
+	run_config_free(&cfg);
+}
+
+/* Every option of the table appears in text as "--NAME" + suffix. */
+static int lists_all(const char *text, const struct opt_desc *t, size_t n, const char *suffix)
+{
+	char flag[80];
+	size_t i;
+	int all = 1;
+
+	for (i = 0; i < n; i++) {
+		snprintf(flag, sizeof(flag), "--%s%s", t[i].name, suffix);
+		if (!strstr(text, flag)) {
+			all = 0;
+			printf("# help lacks %s\n", flag);
+		}
+	}
+	return all;
+}
+
+static void test_help(void)
+{
+	struct run_config cfg;
+	struct capture cap;
+	char *buf = NULL;
+	size_t len = 0;
+	const char *out;
+	FILE *fp = open_memstream(&buf, &len);
+	int rc;
+
+	opt_print_help(fp, job_options, job_options_count);
+	fclose(fp);
+	ok(lists_all(buf, job_options, job_options_count, " "), "job help lists every job option");
+	ok(strstr(buf, "randrw") && strstr(buf, "psync"), "help lists allowed values");
+	ok(strstr(buf, "default 4k") && strstr(buf, "1..65536"), "help shows defaults and ranges");
+	free(buf);
+
+	capture_begin(&cap, 1);
+	rc = run_config_parse(2, (char *[]){ "run", "--help", NULL }, &cfg, 0);
+	out = capture_end(&cap);
+	is_int(rc, 1, "run --help returns 1");
+	ok(lists_all(out, run_options, run_options_count, ""), "run help lists every run option");
+	ok(strstr(out, "--rate_iops") && strstr(out, "Metering phases"),
+	   "run help has job options and metering phases");
+
+	capture_begin(&cap, 1);
+	rc = run_config_parse(2, (char *[]){ "measure", "-h", NULL }, &cfg, 1);
+	out = capture_end(&cap);
+	is_int(rc, 1, "measure -h returns 1");
+	ok(strstr(out, "--tail_hold") && strstr(out, "--meter"), "measure help has phases, meter");
+	ok(!strstr(out, "--bs ") && !strstr(out, "--jobs "), "but no I/O job options");
+}
+
+static void test_json(void)
+{
+	struct job_opts jo;
+	json_t *o;
+	size_t i, missing = 0;
+	char key[80];
+
+	job_defaults(&jo);
+	jo.rw = RW_WRITE;
+	jo.size = 64 << 20;
+	o = result_options_json(&jo);
+	for (i = 0; i < job_options_count; i++) {
+		snprintf(key, sizeof(key), "%s%s", job_options[i].name,
+			 job_options[i].type == OPT_DURATION ? "_ns" : "");
+		if (!json_object_get(o, key)) {
+			missing++;
+			printf("# options json lacks %s\n", key);
+		}
+	}
+	is_int(missing, 0, "options JSON has every job option");
+	is_str(json_string_value(json_object_get(o, "rw")), "write", "rw as a string");
+	is_int(json_integer_value(json_object_get(o, "bs")), 4096, "bs in bytes");
+	is_int(json_integer_value(json_object_get(o, "filesize")), 64 << 20,
+	       "filesize resolved to size");
+	is_int(json_integer_value(json_object_get(o, "end_fsync")), 1, "end_fsync resolved");
+	is_int(json_integer_value(json_object_get(o, "idle_ns")), 10 * NS_PER_SEC, "idle_ns");
+	is_dbl(json_real_value(json_object_get(o, "tail_tolerance")), 0.05, 1e-12,
+	       "tail_tolerance as a fraction");
+	is_str(json_string_value(json_object_get(o, "ioengine")), "libaio", "ioengine");
+	json_decref(o);
+}
+
+/* A job built from flags after "run --target /tmp": accepted, or refused saying want_msg. */
+static int check(const char *what, const char *want_msg, ...)
+{
+	static const char *const pre[] = { "run", "--target", "/tmp", NULL };
+	struct run_config cfg;
+	va_list ap;
+	int rc;
+
+	va_start(ap, want_msg);
+	rc = parse_v(&cfg, 0, pre, ap);
+	va_end(ap);
+	if (want_msg) {
+		is_int(rc, -EINVAL, "%s is refused", what);
+		ok(strstr(parse_err, want_msg) != NULL, "%s: message has '%s': %s", what, want_msg,
+		   parse_err);
+	} else {
+		is_int(rc, 0, "%s is accepted", what);
+		if (rc)
+			printf("# %s\n", parse_err);
+	}
+	if (!rc)
+		run_config_free(&cfg);
+	return rc;
+}
+
+static void test_validate(void)
+{
+	struct run_config cfg;
+
+	check("no size", "has no size", "--rw", "write", NULL);
+	check("22m of 2300-byte records",
+	      "size 22m is not a multiple of bs 2300; 23066700 (10029 writes) is, or "
+	      "23000000 (10000)",
+	      "--rw", "write", "--bs", "2300", "--size", "22m", "--direct", "0", "--ioengine",
+	      "psync", NULL);
+	check("23000000 of 2300-byte records", NULL, "--rw", "write", "--bs", "2300", "--size",
+	      "23000000", "--direct", "0", "--ioengine", "psync", NULL);
+	check("direct with 2300", "multiple of 512", "--bs", "2300", "--size", "23000000",
+	      "--ioengine", "psync", NULL);
+	check("direct=0 with libaio", "direct=0 needs ioengine=psync", "--direct", "0", "--size",
+	      "1m", NULL);
+	check("filesize not a multiple", "filesize 5000 is not a multiple", "--size", "8k",
+	      "--filesize", "5000", NULL);
+	check("filesize smaller than size wraps", NULL, "--size", "64k", "--filesize", "8k",
+	      "--rw", "randread", NULL);
+	check("batch over depth", "iodepth_batch_submit 8 is larger than iodepth 4", "--size",
+	      "1m", "--iodepth", "4", "--iodepth-batch", "8", NULL);
+	check("tail_hold over tail_max", "tail_hold", "--size", "1m", "--tail-hold", "10s",
+	      "--tail-max", "5s", NULL);
+	check("rate_iops with loops", NULL, "--size", "1m", "--rate-iops", "10", "--loops", "3",
+	      NULL);
+
+	is_int(parse(&cfg, 0, "run", "--target", "/tmp", "--size", "1m", "--ioengine", "psync",
+		     "--iodepth", "32", NULL),
+	       0, "psync with iodepth 32 is accepted");
+	is_int(cfg.jobs[0].iodepth, 1, "and runs at depth 1");
+	ok(strstr(parse_err, "warning") && strstr(parse_err, "iodepth=32"), "with a warning: %s",
+	   parse_err);
+	run_config_free(&cfg);
+}
+
+int main(void)
+{
+	log_set_level(LOG_INFO);
+	test_every_job_option();
+	test_parsers();
+	test_spellings();
+	test_defaults();
+	test_help();
+	test_json();
+	test_validate();
+	return done_testing();
+}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/* The result document: job entry shape against docs/results.md, atomic write, load errors. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "result.h"
+#include "tap.h"
+
+static struct capture capt;
+static char dir[] = "/var/tmp/iowatt-test-result.XXXXXX";
+
+/* The ```json block of docs/results.md: the documented example is the reference shape. */
+static json_t *doc_example(void)
+{
+	char *text = NULL, *start, *end;
+	size_t cap = 0;
+	json_error_t err;
+	json_t *root = NULL;
+	FILE *fp = fopen("docs/results.md", "r");
+
+	if (!fp)
+		return NULL;
+	if (getdelim(&text, &cap, '\0', fp) > 0) {
+		start = strstr(text, "```json\n");
+		end = start ? strstr(start + 8, "```") : NULL;
+		if (end) {
+			*end = '\0';
+			root = json_loads(start + 8, 0, &err);
+			if (!root)
+				printf("# docs/results.md example: line %d: %s\n", err.line, err.text);
+		}
+	}
+	free(text);
+	fclose(fp);
+	return root;
+}
+
+static void fill_dir(struct dir_result *d, uint64_t ios, uint64_t bs)
+{
+	uint64_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->total_ios = ios;
+	d->io_bytes = ios * bs;
+	d->clat.n = ios;
+	d->clat.min_ns = 100000;
+	d->clat.max_ns = 900000;
+	d->clat.mean_ns = 400000.0;
+	d->clat.m2 = 1e9 * (double)(ios - 1);
+	for (i = 0; i < ios; i++)
+		d->clat.hist[100 + i % 3]++;
+}
+
+static void make_result(struct job_opts *jo, struct bench_result *br)
+{
+	memset(jo, 0, sizeof(*jo));
+	snprintf(jo->name, sizeof(jo->name), "SEQ1M-Q8T1-read");
+	jo->rw = RW_READ;
+	jo->bs = 1 << 20;
+	jo->size = 256ULL << 20;
+	jo->numjobs = 1;
+	memset(br, 0, sizeof(*br));
+	br->status = BENCH_OK;
+	br->t_start_ns = 5000000000ULL;
+	br->t_end_ns = br->t_start_ns + 11231000000ULL;
+	fill_dir(&br->dir[DDIR_READ], 256, 1 << 20);
+}
+
+/* Same keys, same JSON types, recursively, for the parts this module writes. */
+static int same_shape(json_t *want, json_t *got, const char *where)
+{
+	const char *key;
+	json_t *w;
+	char sub[256];
+	int okay = 1;
+
+	if (json_typeof(want) != json_typeof(got) &&
+	    !(json_is_number(want) && json_is_number(got))) {
+		printf("# %s: type %d, documented %d\n", where, got ? (int)json_typeof(got) : -1,
+		       (int)json_typeof(want));
+		return 0;
+	}
+	if (!json_is_object(want))
+		return 1;
+	json_object_foreach(want, key, w) {
+		snprintf(sub, sizeof(sub), "%s.%s", where, key);
+		if (!json_object_get(got, key)) {
+			printf("# %s missing\n", sub);
+			okay = 0;
+		} else if (strcmp(key, "percentile") != 0) {
+			okay &= same_shape(w, json_object_get(got, key), sub);
+		}
+	}
+	return okay;
+}
+
+static void test_job_shape(void)
+{
+	struct bench_result br;
+	struct job_opts jo;
+	json_t *doc = doc_example(), *job, *want, *pct, *read;
+	const char *key;
+	json_t *v;
+	size_t n = 0;
+	int fmt_ok = 1;
+
+	make_result(&jo, &br);
+	job = result_job_json(&jo, 1, &br);
+	ok(doc != NULL, "docs/results.md has a parseable JSON example");
+	want = json_array_get(json_object_get(doc, "jobs"), 0);
+	ok(want && same_shape(json_object_get(want, "read"), json_object_get(job, "read"), "read"),
+	   "read{} has the documented keys and types");
+	ok(want && same_shape(json_object_get(want, "write"), json_object_get(job, "write"), "write"),
+	   "write{} has the documented keys and types");
+	ok(want && same_shape(json_object_get(json_object_get(want, "phases"), "active"),
+			      json_object_get(json_object_get(job, "phases"), "active"), "active"),
+	   "phases.active has the documented keys");
+	ok(json_is_string(json_object_get(job, "jobname")) &&
+		   json_is_integer(json_object_get(job, "loop")) &&
+		   json_is_object(json_object_get(job, "options")) &&
+		   json_is_null(json_object_get(job, "error")),
+	   "jobname, loop, options and a null error");
+	is_str(json_string_value(json_object_get(job, "status")), "ok", "status ok");
+	read = json_object_get(job, "read");
+	is_int(json_integer_value(json_object_get(read, "io_bytes")), 256LL << 20, "io_bytes");
+	is_int(json_integer_value(json_object_get(read, "runtime")), 11231, "runtime in ms");
+	is_int(json_integer_value(json_object_get(read, "bw_bytes")),
+	       llround((double)(256 << 20) / 11.231), "bw_bytes = bytes / seconds");
+	is_dbl(json_real_value(json_object_get(read, "iops")), 256 / 11.231, 1e-9, "iops");
+	pct = json_object_get(json_object_get(read, "clat_ns"), "percentile");
+	json_object_foreach(pct, key, v) {
+		char want_key[32];
+		double p = atof(key);
+
+		snprintf(want_key, sizeof(want_key), "%f", p);
+		fmt_ok &= !strcmp(key, want_key) && strlen(strchr(key, '.')) == 7 &&
+			  json_is_integer(v);
+		n++;
+	}
+	is_int(n, lat_default_percentiles_count, "one percentile per default point");
+	ok(fmt_ok && json_object_get(pct, "99.000000") && json_object_get(pct, "1.000000") &&
+		   json_object_get(pct, "99.990000"),
+	   "percentile keys are spelled as fio's \"99.000000\" with integer values");
+	is_int(json_object_size(json_object_get(json_object_get(json_object_get(job, "write"),
+								  "clat_ns"), "percentile")),
+	       0, "a direction without I/O has no percentiles");
+	is_int(json_integer_value(json_object_get(json_object_get(job, "write"), "runtime")), 0,
+	       "and runtime 0 as fio writes it");
+	json_decref(job);
+
+	br.status = BENCH_FAILED;
+	snprintf(br.errmsg, sizeof(br.errmsg), "write at offset 4096: No space left on device");
+	job = result_job_json(&jo, 2, &br);
+	is_str(json_string_value(json_object_get(job, "status")), "failed", "a failed job");
+	is_str(json_string_value(json_object_get(job, "error")), br.errmsg, "keeps its error text");
+	json_decref(job);
+	br.status = BENCH_INTERRUPTED;
+	br.errmsg[0] = '\0';
+	job = result_job_json(&jo, 1, &br);
+	is_str(json_string_value(json_object_get(job, "status")), "interrupted", "interrupted");
+	json_decref(job);
+	json_decref(doc);
+}
+
+static int count_tmp_files(const char *where)
+{
+	struct dirent *de;
+	DIR *d = opendir(where);
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += strstr(de->d_name, ".tmp") != NULL;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_write_load(void)
+{
+	char path[256], bad[256];
+	json_t *a = json_pack("{s:i, s:s}", "schema_version", 1, "status", "ok");
+	json_t *b = json_pack("{s:i, s:s}", "schema_version", 1, "status", "failed");
+	json_t *loaded = NULL, *notdoc = json_integer(5);
+	const char *msg;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/sub/r.json", dir);
+	is_int(result_write(path, a), 0, "result_write creates the directory and the file");
+	is_int(result_load(path, &loaded), 0, "and it loads back");
+	is_str(json_string_value(json_object_get(loaded, "status")), "ok", "with its content");
+	json_decref(loaded);
+	is_int(result_write(path, b), 0, "a second write replaces it");
+	result_load(path, &loaded);
+	is_str(json_string_value(json_object_get(loaded, "status")), "failed", "with the new content");
+	json_decref(loaded);
+	snprintf(bad, sizeof(bad), "%s/sub", dir);
+	capture_begin(&capt, 2);
+	ok(result_write(path, notdoc) < 0, "a write that fails reports it");
+	capture_end(&capt);
+	result_load(path, &loaded);
+	is_str(json_string_value(json_object_get(loaded, "status")), "failed",
+	       "and the old file is left as it was");
+	json_decref(loaded);
+	is_int(count_tmp_files(bad), 0, "no temporary file is left behind");
+
+	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+	fp = fopen(bad, "w");
+	fputs("{\n  \"schema_version\": 1,\n  \"jobs\": [1, 2,]\n}\n", fp);
+	fclose(fp);
+	capture_begin(&capt, 2);
+	ok(result_load(bad, &loaded) == -EINVAL && !loaded, "malformed JSON is refused");
+	msg = capture_end(&capt);
+	ok(strstr(msg, bad) && strstr(msg, ":3:"), "the error names file:line:column");
+	fp = fopen(bad, "w");
+	fputs("{\"schema_version\": 99, \"jobs\": []}\n", fp);
+	fclose(fp);
+	capture_begin(&capt, 2);
+	is_int(result_load(bad, &loaded), -EPROTONOSUPPORT, "a future schema_version is refused");
+	msg = capture_end(&capt);
+	ok(strstr(msg, "99") && strstr(msg, "newer"), "saying it is newer than this iowatt");
+	fp = fopen(bad, "w");
+	fputs("{\"jobs\": []}\n", fp);
+	fclose(fp);
+	capture_begin(&capt, 2);
+	ok(result_load(bad, &loaded) < 0, "a JSON file without schema_version is refused");
+	capture_end(&capt);
+	unlink(bad);
+	unlink(path);
+	snprintf(bad, sizeof(bad), "%s/sub", dir);
+	rmdir(bad);
+	json_decref(a);
+	json_decref(b);
+	json_decref(notdoc);
+}
+
+static void test_default_path(void)
+{
+	char *p = result_default_path("results", "configs/quick.ini");
+	unsigned y, mo, d, h, mi, s;
+	char stem[64] = "";
+
+	ok(sscanf(p, "results/iowatt-%4u%2u%2u-%2u%2u%2u-%63[^.].json", &y, &mo, &d, &h, &mi, &s,
+		  stem) == 7 && y >= 2024 && mo >= 1 && mo <= 12,
+	   "default path results/iowatt-YYYYmmdd-HHMMSS-quick.json (%s)", p);
+	is_str(stem, "quick", "the profile's stem without directory and .ini");
+	free(p);
+	p = result_default_path(NULL, "my job/x");
+	ok(strncmp(p, "results/", 8) == 0 && strstr(p, "-x.json"), "no dir -> results/ (%s)", p);
+	free(p);
+}
+
+static void test_summary(void)
+{
+	json_t *doc = doc_example(), *job;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	job = json_array_get(json_object_get(doc, "jobs"), 0);
+	json_object_set_new(doc, "emulated", json_true());
+	fp = open_memstream(&buf, &len);
+	result_print_summary(fp, doc);
+	fclose(fp);
+	ok(strstr(buf, "EMULATED") != NULL, "an emulated run says so above the table");
+	ok(strstr(buf, "MB = 10^6 bytes") != NULL, "the header says what MB means");
+	ok(strstr(buf, "SEQ1M-Q8T1-read") && strstr(buf, "23.9") && strstr(buf, "valid"),
+	   "the row holds job, MB/s and verdict");
+	ok(strstr(buf, "J/GB") && strstr(buf, "84.9") && strstr(buf, "378.0"),
+	   "power columns from the job's power/efficiency");
+	free(buf);
+	json_object_set_new(json_object_get(job, "validity"), "valid", json_false());
+	json_array_append_new(json_object_get(json_object_get(job, "validity"), "reasons"),
+			      json_string("undervoltage during the job"));
+	json_object_set_new(doc, "emulated", json_false());
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	result_print_summary(fp, doc);
+	fclose(fp);
+	ok(strstr(buf, "INVALID: undervoltage during the job") && !strstr(buf, "EMULATED"),
+	   "an invalid job shows its first reason; a real meter run no EMULATED line");
+	free(buf);
+	json_object_del(job, "power");
+	json_object_del(job, "efficiency");
+	json_object_del(job, "validity");
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	result_print_summary(fp, doc);
+	fclose(fp);
+	ok(!strstr(buf, "J/GB") && strstr(buf, "IOPS"), "without a meter: no power columns");
+	free(buf);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_job_shape();
+	test_write_load();
+	test_default_path();
+	test_summary();
+	rmdir(dir);
+	return done_testing();
+}

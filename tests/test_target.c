@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/* target.c directly: creation, refusals, O_DIRECT/alignment/space checks, layout, cleanup. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "tap.h"
+#include "target.h"
+
+static struct capture capt;
+static char dir[] = "/var/tmp/iowatt-test-target.XXXXXX";
+static volatile sig_atomic_t stop;
+
+static void job(struct job_opts *jo, const char *name, int rw, uint64_t bs, uint64_t size,
+		int direct)
+{
+	memset(jo, 0, sizeof(*jo));
+	snprintf(jo->name, sizeof(jo->name), "%s", name);
+	snprintf(jo->ioengine, sizeof(jo->ioengine), "%s", direct ? "libaio" : "psync");
+	jo->rw = rw;
+	jo->bs = bs;
+	jo->size = size;
+	jo->direct = direct;
+	jo->numjobs = 1;
+	jo->iodepth = 1;
+	jo->loops = 1;
+}
+
+static void opts(struct run_opts *ro, const char *target)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s", target);
+	memset(ro, 0, sizeof(*ro));
+	ro->target = buf;
+}
+
+/* FNV-1a of a whole file: "unchanged" must mean the bytes, not the size. */
+static uint64_t file_hash(const char *path)
+{
+	uint64_t h = 1469598103934665603ULL;
+	unsigned char buf[65536];
+	ssize_t n, i;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 1099511628211ULL;
+	close(fd);
+	return h;
+}
+
+static void test_directory(void)
+{
+	struct target tg;
+	struct run_opts ro;
+	struct job_opts jo;
+	char want[256];
+	struct stat st;
+
+	opts(&ro, dir);
+	job(&jo, "seqwrite", RW_WRITE, 1 << 20, 4 << 20, 1);
+	is_int(target_open(&tg, &ro, &jo, 1), 0, "a directory target opens");
+	snprintf(want, sizeof(want), "%s/iowatt-%ld.tmp", dir, (long)getpid());
+	is_str(tg.path, want, "the test file is iowatt-PID.tmp in the directory");
+	ok(tg.created && tg.may_write && !tg.is_blockdev, "created, writable, not a device");
+	ok(tg.blockdev[0] != '\0', "its disk was resolved (%s)", tg.blockdev);
+	is_str(tg.fstype, "ext4", "filesystem type from mountinfo");
+	ok(tg.logical_bs >= 512, "logical block size %u", tg.logical_bs);
+	is_int(target_prepare_job(&tg, &jo), 0, "a write job prepares");
+	ok(stat(tg.path, &st) == 0 && (uint64_t)st.st_blocks * 512 >= 4 << 20,
+	   "the write job's extent is allocated");
+	is_int(tg.laid_out, 0, "nothing laid out for a write-only job");
+	target_cleanup(&tg);
+	ok(access(want, F_OK) != 0, "cleanup removed the file it created");
+	target_cleanup(&tg);
+	ok(1, "cleanup twice is harmless");
+}
+
+static void test_layout(void)
+{
+	struct job_opts jo[2];
+	struct run_opts ro;
+	struct target tg;
+	char path[256];
+	unsigned char a[4096], b[4096];
+	struct stat st1, st2;
+	size_t i, nonzero = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/new.dat", dir);
+	opts(&ro, path);
+	job(&jo[0], "seqread", RW_READ, 1 << 20, 3 << 20, 1);
+	job(&jo[1], "randread", RW_RANDREAD, 4096, 3 << 20, 1);
+	jo[1].size = 1 << 20;
+	jo[1].filesize = 3 << 20;
+	is_int(target_open(&tg, &ro, jo, 2), 0, "a new file path opens");
+	capture_begin(&capt, 2);
+	is_int(target_prepare_job(&tg, &jo[0]), 0, "a read job on a new file prepares");
+	ok(strstr(capture_end(&capt), "laying out 3 MiB") != NULL, "one info line says it lays out 3 MiB");
+	ok(stat(path, &st1) == 0 && st1.st_size == 3 << 20, "the file now holds 3 MiB");
+	fd = open(path, O_RDONLY);
+	ok(fd >= 0 && pread(fd, a, sizeof(a), 0) == sizeof(a) &&
+		   pread(fd, b, sizeof(b), 1 << 20) == sizeof(b),
+	   "the laid-out data reads back");
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < sizeof(a); i++)
+		nonzero += a[i] != 0;
+	ok(nonzero > sizeof(a) / 2, "the pattern is not zeros (%zu of 4096 bytes non-zero)", nonzero);
+	ok(memcmp(a, b, sizeof(a)) != 0, "each MiB differs (no dedup-able repeats)");
+	capture_begin(&capt, 2);
+	is_int(target_prepare_job(&tg, &jo[1]), 0, "a second read job on the same extent prepares");
+	ok(strstr(capture_end(&capt), "laying out") == NULL, "and does not lay out again");
+	ok(stat(path, &st2) == 0 && st2.st_mtim.tv_nsec == st1.st_mtim.tv_nsec &&
+		   st2.st_mtim.tv_sec == st1.st_mtim.tv_sec,
+	   "the file was not written again");
+	target_cleanup(&tg);
+	ok(access(path, F_OK) != 0, "the new file is removed at cleanup");
+
+	is_int(target_open(&tg, &ro, jo, 1), 0, "open again");
+	tg.stop_flag = &stop;
+	stop = 2;
+	capture_begin(&capt, 2);
+	is_int(target_prepare_job(&tg, &jo[0]), -EINTR, "a signal stops the layout");
+	capture_end(&capt);
+	ok(tg.laid_out == 0, "and nothing counts as laid out");
+	target_cleanup(&tg);
+	ok(access(path, F_OK) != 0, "the file is removed after an interrupted layout");
+}
+
+static void test_existing(void)
+{
+	struct job_opts w, r;
+	struct run_opts ro;
+	struct target tg;
+	char path[256], buf[8192];
+	uint64_t before;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/user.dat", dir);
+	memset(buf, 'u', sizeof(buf));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ok(fd >= 0 && write(fd, buf, sizeof(buf)) == sizeof(buf), "a user file of 8 KiB exists");
+	close(fd);
+	before = file_hash(path);
+	opts(&ro, path);
+	job(&w, "randwrite", RW_RANDWRITE, 4096, 8192, 1);
+	capture_begin(&capt, 2);
+	is_int(target_open(&tg, &ro, &w, 1), -EEXIST, "a writing job on an existing file is refused");
+	ok(strstr(capture_end(&capt), "--force") != NULL, "the refusal names --force");
+	target_cleanup(&tg);
+	job(&r, "seqread", RW_READ, 4096, 1 << 20, 1);
+	is_int(target_open(&tg, &ro, &r, 1), -ENOSPC, "a read job larger than the file is refused");
+	target_cleanup(&tg);
+	job(&r, "seqread", RW_READ, 4096, 8192, 1);
+	is_int(target_open(&tg, &ro, &r, 1), 0, "a read job that fits reads the file as it is");
+	ok(!tg.created && !tg.may_write, "not created, not writable");
+	is_int(target_prepare_job(&tg, &r), 0, "and prepares without writing");
+	target_cleanup(&tg);
+	ok(access(path, F_OK) == 0, "cleanup leaves a file iowatt did not create");
+	ok(file_hash(path) == before, "the user's file is byte for byte unchanged");
+	ro.force = 1;
+	capture_begin(&capt, 2);
+	is_int(target_open(&tg, &ro, &w, 1), 0, "--force allows a writing job");
+	ok(tg.may_write && strstr(capture_end(&capt), "--force") != NULL, "with a warning");
+	target_cleanup(&tg);
+	ok(access(path, F_OK) == 0, "a forced file is still not removed");
+	unlink(path);
+}
+
+static void test_checks(void)
+{
+	struct run_opts ro;
+	struct job_opts jo;
+	struct target tg;
+	const char *msg;
+
+	opts(&ro, dir);
+	job(&jo, "odd", RW_READ, 2300, 2300 * 100, 1);
+	is_int(target_open(&tg, &ro, &jo, 1), 0, "open for the alignment check");
+	capture_begin(&capt, 2);
+	is_int(target_prepare_job(&tg, &jo), -EINVAL, "bs=2300 with direct=1 is refused");
+	msg = capture_end(&capt);
+	ok(strstr(msg, "bs=2300 is not a multiple of the logical block size") && strstr(msg, tg.blockdev),
+	   "the error names bs, the block size and the device");
+	job(&jo, "huge", RW_WRITE, 1 << 20, 1ULL << 50, 1);
+	capture_begin(&capt, 2);
+	is_int(target_prepare_job(&tg, &jo), -ENOSPC, "a 1 PiB job is refused before writing");
+	msg = capture_end(&capt);
+	ok(strstr(msg, "needs 1 PiB") || strstr(msg, "needs 1024 TiB"),
+	   "the error says how much it needs");
+	ok(strstr(msg, "free on") && strstr(msg, "(ext4)"), "and where, with the filesystem");
+	target_cleanup(&tg);
+
+	opts(&ro, "/dev/shm");
+	job(&jo, "shm", RW_READ, 4096, 1 << 20, 1);
+	if (target_open(&tg, &ro, &jo, 1)) {
+		skip("no /dev/shm");
+		return;
+	}
+	capture_begin(&capt, 2);
+	is_int(target_prepare_job(&tg, &jo), -EINVAL, "direct=1 on tmpfs is refused");
+	msg = capture_end(&capt);
+	ok(strstr(msg, "tmpfs at /dev/shm has no O_DIRECT support") && strstr(msg, "psync"),
+	   "the error names tmpfs and suggests psync");
+	jo.direct = 0;
+	is_int(target_prepare_job(&tg, &jo), 0, "direct=0 on tmpfs lays out buffered");
+	ok(tg.blockdev[0] == '\0', "a tmpfs file has no block device");
+	target_cleanup(&tg);
+}
+
+static void test_raw_and_signal(void)
+{
+	struct run_opts ro;
+	struct job_opts jo;
+	struct target tg;
+	struct stat st;
+	char path[256];
+
+	job(&jo, "seqread", RW_READ, 4096, 4096, 1);
+	if (stat("/dev/vda", &st) || !S_ISBLK(st.st_mode)) {
+		skip("no /dev/vda");
+	} else {
+		/* Both refusals happen before anything opens the device for writing. */
+		opts(&ro, "/dev/vda");
+		is_int(target_open(&tg, &ro, &jo, 1), -EPERM, "a device needs --allow-raw-device");
+		target_cleanup(&tg);
+		ro.allow_raw_device = 1;
+		capture_begin(&capt, 2);
+		is_int(target_open(&tg, &ro, &jo, 1), -EBUSY, "a mounted device is refused anyway");
+		ok(strstr(capture_end(&capt), "mounted") != NULL, "the refusal says it is mounted");
+		target_cleanup(&tg);
+	}
+	snprintf(path, sizeof(path), "%s/sig.dat", dir);
+	opts(&ro, path);
+	is_int(target_open(&tg, &ro, &jo, 1), 0, "open a new file");
+	target_cleanup_signal_safe();
+	ok(access(path, F_OK) != 0, "the signal-path cleanup removes it");
+	target_cleanup(&tg);
+	ro.keep = 1;
+	is_int(target_open(&tg, &ro, &jo, 1), 0, "open with --keep");
+	target_cleanup_signal_safe();
+	target_cleanup(&tg);
+	ok(access(path, F_OK) == 0, "--keep leaves the file, even on a signal");
+	unlink(path);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_directory();
+	test_layout();
+	test_existing();
+	test_checks();
+	test_raw_and_signal();
+	rmdir(dir);
+	return done_testing();
+}

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* End to end: `iowatt run` in-process with --mark-gpio / --uv-gpio on an emulated gpiochip0. */
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board_util.h"
+#include "commands.h"
+#include "gpio.h"
+#include "gpio_emul.h"
+#include "tap.h"
+#include "umock_asan.h"
+
+/*
+ * umockdev's GPIO fd trick only works inside the process that holds the testbed, so the
+ * run is the library's cmd_run() called here, not the iowatt binary.
+ *
+ * Note for linking: libiowatt.a also holds weak cmd_* fallbacks (cmd_pending.o), and the
+ * linker takes the first archive member that defines cmd_run, so a test linked against
+ * the archive gets the fallback even when cmd_run.o is there. The test skips when it got
+ * the fallback ("not available in this build") or when run does not know
+ * --mark-gpio/--uv-gpio yet (usage error naming them).
+ *
+ * The marker edges must sit at the phase boundaries the result records (within 5 ms,
+ * which covers the ioctl and scheduling): a trace aligned on the edges is only as good as
+ * that agreement.
+ */
+
+#define MARK_LINE 17
+#define UV_LINE 35
+
+/* stderr of the call under test, to check its messages */
+static struct capture cap;
+
+static struct gemu g;
+static uint64_t uv_low_ns, uv_high_ns;
+static volatile int toggler_stop;
+
+static int rising_edges(int line)
+{
+	int i, n = 0, prev = 0;
+
+	g_mutex_lock(&g.lock);
+	for (i = 0; i < g.nlog; i++) {
+		if (g.log[i].line != line)
+			continue;
+		n += g.log[i].value && !prev;
+		prev = g.log[i].value;
+	}
+	g_mutex_unlock(&g.lock);
+	return n;
+}
+
+/* Pull the undervoltage line for 80 ms inside job 1's active phase (the 2nd rising edge:
+ * job start pulse, then the active level). */
+static void *toggler(void *arg)
+{
+	uint64_t end = now_ns() + 60 * NS_PER_SEC;
+
+	(void)arg;
+	while (rising_edges(MARK_LINE) < 2 && now_ns() < end && !toggler_stop)
+		sleep_ns(NS_PER_MS);
+	if (toggler_stop)
+		return NULL;
+	sleep_ns(20 * NS_PER_MS);
+	uv_low_ns = now_ns();
+	gemu_set(&g, UV_LINE, 0);
+	sleep_ns(80 * NS_PER_MS);
+	gemu_set(&g, UV_LINE, 1);
+	uv_high_ns = now_ns();
+	return NULL;
+}
+
+/* The edge of `value` on the marker line closest to t. */
+static uint64_t edge_near(int value, uint64_t t)
+{
+	uint64_t best = 0, d, bd = UINT64_MAX;
+	int i, prev = 0;
+
+	g_mutex_lock(&g.lock);
+	for (i = 0; i < g.nlog; i++) {
+		if (g.log[i].line != MARK_LINE)
+			continue;
+		if (g.log[i].value == value && prev != value) {
+			d = g.log[i].t_ns > t ? g.log[i].t_ns - t : t - g.log[i].t_ns;
+			if (d < bd) {
+				bd = d;
+				best = g.log[i].t_ns;
+			}
+		}
+		prev = g.log[i].value;
+	}
+	g_mutex_unlock(&g.lock);
+	return best;
+}
+
+static uint64_t phase_t(json_t *job, const char *ph, const char *key)
+{
+	return (uint64_t)json_integer_value(json_object_get(json_object_get(json_object_get(job, "phases"), ph), key));
+}
+
+static int str_is(json_t *obj, const char *key, const char *want)
+{
+	const char *v = json_string_value(json_object_get(obj, key));
+
+	return v && !strcmp(v, want);
+}
+
+static int has_uv_event(json_t *job)
+{
+	json_t *ev;
+	size_t i;
+
+	json_array_foreach(json_object_get(job, "events"), i, ev)
+		if (str_is(ev, "kind", "undervoltage") && str_is(ev, "source", "gpio"))
+			return 1;
+	return 0;
+}
+
+static void check_result(const char *path)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr), *jobs, *job;
+	uint64_t t, e;
+	size_t i;
+
+	jobs = json_object_get(root, "jobs");
+	ok(json_array_size(jobs) == 2, "two job loops in the result");
+	json_array_foreach(jobs, i, job) {
+		t = phase_t(job, "active", "t_start_ns");
+		e = edge_near(1, t);
+		ok(e && (e > t ? e - t : t - e) <= 5 * NS_PER_MS,
+		   "job %zu: marker rises at the active phase start (%.3f ms apart)", i + 1,
+		   ((double)e - (double)t) / 1e6);
+		t = phase_t(job, "tail", "t_start_ns");
+		e = edge_near(0, t);
+		ok(e && (e > t ? e - t : t - e) <= 5 * NS_PER_MS,
+		   "job %zu: marker falls at the tail start (%.3f ms apart)", i + 1,
+		   ((double)e - (double)t) / 1e6);
+	}
+	job = json_array_get(jobs, 0);
+	ok(uv_low_ns >= phase_t(job, "active", "t_start_ns") &&
+		   uv_high_ns <= phase_t(job, "active", "t_end_ns"),
+	   "the line was pulled inside job 1's active phase");
+	ok(has_uv_event(job), "job 1 carries the gpio undervoltage event");
+	ok(!json_is_true(json_object_get(json_object_get(job, "validity"), "valid")),
+	   "job 1 is invalid");
+	job = json_array_get(jobs, 1);
+	ok(!has_uv_event(job), "job 2 has no undervoltage event");
+	ok(json_is_true(json_object_get(json_object_get(job, "validity"), "valid")),
+	   "job 2 is valid");
+	json_decref(root);
+}
+
+int main(void)
+{
+	const char *srcdir = getenv("IOWATT_SRCDIR") ? getenv("IOWATT_SRCDIR") : ".";
+	char dir[] = "/var/tmp/iowatt-gpio-run.XXXXXX", root[128], json[160], cmd[512];
+	UMockdevTestbed *tb;
+	pthread_t th;
+	const char *log;
+	int rc;
+
+#ifndef HAVE_GPIOD
+	printf("1..0 # skip built without libgpiod\n");
+	return 0;
+#endif
+	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "umockdev")) {
+		printf("1..0 # skip needs umockdev-wrapper\n");
+		return 0;
+	}
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(root, sizeof(root), "%s/root", dir);
+	snprintf(json, sizeof(json), "%s/result.json", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp -r %s/tests/data/sysfs-meters/sys %s/", root,
+		 srcdir, root);
+	if (system(cmd) != 0)
+		return 1;
+	tb = gemu_start(&g);
+	gemu_set(&g, UV_LINE, 1);
+	{
+		char *argv[] = {
+			"run", "--target", dir, "--rw", "write", "--bs", "4k", "--size", "128k",
+			"--rate-iops", "100", "--loops", "2", "--idle", "300ms", "--idle-samples", "5",
+			"--tail-hold", "100ms", "--tail-max", "1s", "--sysfs-root", root, "--meter",
+			"hwmon:ina226,index=1,interval=10ms", "--kmsg", "none", "--mark-gpio",
+			"gpiochip0:17", "--uv-gpio", "gpiochip0:35,active_low", "--json-out", json,
+			"--no-progress", NULL,
+		};
+
+		pthread_create(&th, NULL, toggler, NULL);
+		capture_begin(&cap, 2);
+		rc = cmd_run((int)ARRAY_SIZE(argv) - 1, argv);
+		log = capture_end(&cap);
+	}
+	if (rc == EXIT_USAGE &&
+	    (strstr(log, "not available in this build") || strstr(log, "mark-gpio") ||
+	     strstr(log, "uv-gpio"))) {
+		toggler_stop = 1;
+		pthread_join(th, NULL);
+		printf("1..0 # skip iowatt run with --mark-gpio/--uv-gpio is not linked in yet\n");
+	} else {
+		pthread_join(th, NULL);
+		/* an invalid job is a verdict in the result, not a failed run */
+		ok(rc == EXIT_OK || rc == EXIT_FAIL, "run completes (exit %d)", rc);
+		check_result(json);
+		done_testing();
+	}
+	g_object_unref(tb);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+	return tap_failed ? 1 : 0;
+}
