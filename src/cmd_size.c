@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt size: battery life per device for a workload, from measured idle power and J/GB. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -48,11 +49,11 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 	if (!r->has_power) {
 		log_err(MOD, "%s: no power data (the run had no meter): cannot size a battery from it",
 			r->path);
-		return -1;
+		return -EINVAL;
 	}
 	if (wl->job && !rr_find_job(r, wl->job)) {
 		log_err(MOD, "%s: no job named '%s' (--job)", r->path, wl->job);
-		return -1;
+		return -EINVAL;
 	}
 	if (wl->write_bpd > 0) {
 		sz->wjob = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
@@ -97,7 +98,7 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 	if (isnan(sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)) {
 		log_err(MOD, "%s: the chosen job lacks energy figures (energy_net_j / j_per_gb_net)",
 			r->path);
-		return -1;
+		return -EINVAL;
 	}
 	sz->supply_v = supply_v_opt > 0 ? supply_v_opt : sz->base->active_v;
 	lm.idle_w = sz->base->idle_w;
@@ -149,7 +150,7 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 no_job:
 	log_err(MOD, "%s: no finished job with power data that %s", r->path,
 		wl->job ? "matches --job" : "models this workload");
-	return -1;
+	return -EINVAL;
 }
 
 static void usage(FILE *fp)
@@ -173,7 +174,7 @@ static int parse_frac_opt(const char *opt, const char *arg, double *out, int all
 {
 	if (battery_parse_fraction(arg, out) || (!allow_zero && *out <= 0)) {
 		log_err(MOD, "%s '%s': expected a percentage such as 85%%", opt, arg);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -264,7 +264,7 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	io = plot_chart_file(&ch, "io.dat");
 	if (!io) {
 		plot_chart_abort(&ch);
-		rc = -1;
+		rc = -EIO;
 		goto out;
 	}
 	io_rows = write_intervals(ipath, r->t0_ns, io, &max_mb);

@@ -80,6 +80,19 @@ ok $? "--chart latency draws only that chart"
 $IOWATT plot --format dumb --battery 11.1Wh --chart battery $FILES 2>/dev/null | grep -q "11.1 Wh"
 ok $? "--battery sets the battery chart's battery"
 
+# --- one device, one valid job: label layers with nothing to show must not crash gnuplot
+python3 - "$G/nvme-netac.json" "$T_TMP/one.json" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"] = d["jobs"][:1]
+d["files"] = {k: os.path.join(os.path.dirname(sys.argv[1]), v) for k, v in d["files"].items()}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT plot --format dumb -o "$T_TMP/one" "$T_TMP/one.json" 2>"$T_TMP/one.err"
+ok $? "a single valid job renders every chart (gnuplot 5.4 crashed on all-NaN label layers)"
+! grep -q "gnuplot" "$T_TMP/one.err" && [ "$(ls "$T_TMP/one" | wc -l)" -eq 4 ] && grep -q "no write job" "$T_TMP/one.err"
+ok $? "four charts (no write job: no battery chart, said so), no gnuplot message"
+
 # --- an event listed by two jobs is drawn once; same-named results get distinct timelines
 mkdir -p "$T_TMP/a" "$T_TMP/b" "$T_TMP/tmpk"
 cp "$G"/usbssd-samsung-t7.* "$T_TMP/a/"
