@@ -28,35 +28,16 @@ static const char *str_or(json_t *obj, const char *key, const char *dflt)
 	return json_is_string(v) ? json_string_value(v) : dflt;
 }
 
-/* Until result_load lands in result.c this reader checks the schema itself. */
+/* result_load checks the file and its schema_version; charts also need the jobs. */
 int rr_load_json(const char *path, json_t **out)
 {
-	json_error_t jerr;
-	json_t *root, *sv, *jobs;
+	json_t *root;
+	int rc;
 
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		if (jerr.line < 0 || strstr(jerr.text, "unable to open"))
-			log_err(MOD, "%s: cannot read: %s", path, jerr.text);
-		else
-			log_err(MOD, "%s:%d: malformed JSON: %s", path, jerr.line, jerr.text);
-		return -EINVAL;
-	}
-	sv = json_object_get(root, "schema_version");
-	if (!json_is_object(root) || !json_is_integer(sv)) {
-		log_err(MOD, "%s: not an iowatt result (no schema_version)", path);
-		json_decref(root);
-		return -EINVAL;
-	}
-	if (json_integer_value(sv) > RESULT_SCHEMA_VERSION || json_integer_value(sv) < 1) {
-		log_err(MOD, "%s: schema_version %lld is not one this iowatt reads (%d); "
-			     "upgrade iowatt", path, (long long)json_integer_value(sv),
-			RESULT_SCHEMA_VERSION);
-		json_decref(root);
-		return -EINVAL;
-	}
-	jobs = json_object_get(root, "jobs");
-	if (!json_is_array(jobs)) {
+	rc = result_load(path, &root);
+	if (rc)
+		return rc;
+	if (!json_is_array(json_object_get(root, "jobs"))) {
 		log_err(MOD, "%s: no \"jobs\" array", path);
 		json_decref(root);
 		return -EINVAL;

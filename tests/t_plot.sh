@@ -139,7 +139,7 @@ ok $? "efficiency skipped; latency and throughput timeline drawn"
 # --- bad inputs name the file or option
 echo '{"schema_version": 1, "jobs": [' >"$T_TMP/broken.json"
 $IOWATT plot -o "$T_TMP/x" "$T_TMP/broken.json" 2>"$T_TMP/e1"
-[ $? -eq 2 ] && grep -q "broken.json:.*malformed JSON" "$T_TMP/e1"
+[ $? -eq 2 ] && grep -q "broken.json:[0-9]*:[0-9]*:" "$T_TMP/e1"
 ok $? "malformed JSON: exit 2, error names file:line"
 echo '{"schema_version": 99, "jobs": []}' >"$T_TMP/future.json"
 $IOWATT plot -o "$T_TMP/x" "$T_TMP/future.json" 2>"$T_TMP/e2"

@@ -114,7 +114,7 @@ bad "--supply-v negative" "--supply-v '-5'" --battery 11.1Wh --supply-v -5
 bad "--job that no result has" "no job named 'NOPE'" --battery 11.1Wh --write 1MB/day --job NOPE
 echo '{"schema_version": 1, "jobs": [' >"$T_TMP/broken.json"
 $IOWATT size --battery 11.1Wh "$T_TMP/broken.json" 2>"$T_TMP/e2" >/dev/null
-[ $? -eq 2 ] && grep -q "broken.json:.*malformed JSON" "$T_TMP/e2"
+[ $? -eq 2 ] && grep -q "broken.json:[0-9]*:[0-9]*:" "$T_TMP/e2"
 ok $? "malformed JSON: exit 2, file named"
 
 done_testing
