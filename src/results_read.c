@@ -164,17 +164,18 @@ static void link_name(json_t *dev, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (json_is_object(usb)) {
-		snprintf(buf, len, "USB %s", str_or(usb, "speed", "?"));
+		snprintf(buf, len, "USB%s%s", json_is_string(json_object_get(usb, "speed")) ? " " : "",
+			 str_or(usb, "speed", ""));
 	} else if (json_is_object(pcie)) {
 		gts = rr_num(pcie, "gen");
 		if (isnan(gts)) {
 			/* "8.0 GT/s PCIe" from sysfs current_link_speed: Gen from the rate. */
-			gts = atof(str_or(pcie, "link_speed", str_or(pcie, "speed", "0")));
+			gts = atof(str_or(pcie, "current_link_speed", str_or(pcie, "link_speed", "0")));
 			gts = gts >= 32 ? 5 : gts >= 16 ? 4 : gts >= 8 ? 3 : gts >= 5 ? 2 : gts > 0 ? 1 : NAN;
 		}
-		width = rr_num(pcie, "link_width");
+		width = rr_num(pcie, "current_link_width");
 		if (isnan(width))
-			width = rr_num(pcie, "width");
+			width = rr_num(pcie, "link_width");
 		if (!isnan(gts) && !isnan(width))
 			snprintf(buf, len, "PCIe Gen%.0f x%.0f", gts, width);
 		else if (!isnan(gts))
