@@ -86,7 +86,7 @@ static void um_reply_failed(struct meter_dev *dev, struct um_priv *p, uint64_t n
 
 /*
  * Drive the request/reply cycle for up to timeout_ms. A sample's time is the last
- * byte's arrival; lag_ns is half this poll's round trip, the midpoint estimate of
+ * byte's arrival minus lag_ns, half this poll's round trip: the midpoint estimate of
  * when the meter answered. The reading itself can be up to one internal update
  * (~500 ms) older; nothing on the wire tells its age, so that part is not corrected.
  */
@@ -122,8 +122,8 @@ static int um_read(struct meter_dev *dev, struct meter_sample *out, unsigned max
 			if (um_rx_next(&p->rx, frame, &m)) {
 				um_decode(m, frame, out);
 				p->model = m;
-				out->t_ns = now;
 				dev->lag_ns = (now - p->sent_ns) / 2;
+				out->t_ns = now - dev->lag_ns;
 				p->next_poll_ns = p->sent_ns + p->interval_ns;
 				p->sent_ns = 0;
 				return 1;
