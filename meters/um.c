@@ -42,8 +42,13 @@ static int um_parse_params(struct meter_dev *dev, struct um_priv *p, long *baud)
 			"(the meters update about twice a second)", dev->spec, s);
 		return -EINVAL;
 	}
-	/* Long enough for a Bluetooth round trip, short enough to re-poll within a period. */
-	p->timeout_ns = p->interval_ns < 300 * NS_PER_MS ? 300 * NS_PER_MS : p->interval_ns;
+	/*
+	 * Long enough for a Bluetooth round trip (tens to a few hundred ms), short enough
+	 * that a lost reply is asked for again before two periods pass without a reading.
+	 */
+	p->timeout_ns = p->interval_ns * 4 / 5;
+	if (p->timeout_ns < 300 * NS_PER_MS)
+		p->timeout_ns = 300 * NS_PER_MS;
 	if (p->timeout_ns > NS_PER_SEC)
 		p->timeout_ns = NS_PER_SEC;
 	s = meter_param(dev, "timeout");
