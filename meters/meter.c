@@ -97,9 +97,10 @@ unsigned meter_pop(struct meter_dev *dev, struct meter_sample *out, unsigned max
 static void deliver(struct meter_dev *dev, struct meter_core *c, struct meter_sample *s,
 		    uint64_t now)
 {
-	uint64_t arrival = s->t_ns ? s->t_ns : now;
+	uint64_t arrival = now;
 
-	s->t_ns = arrival > dev->lag_ns ? arrival - dev->lag_ns : 0;
+	if (!s->t_ns)
+		s->t_ns = now;
 	/* Lag estimates vary per reply; the energy integral needs ordered samples. */
 	if (s->t_ns < c->last_t_ns)
 		s->t_ns = c->last_t_ns;

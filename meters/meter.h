@@ -62,11 +62,11 @@ struct meter_dev {
 /*
  * Driver hooks. All return 0 / a count, or -errno after logging once.
  * read() blocks at most timeout_ms, returns how many samples it stored (0 = none yet).
- * read() sets each sample's t_ns to its ARRIVAL time (0 = let the core stamp it with
- * now); the core subtracts dev->lag_ns, so a driver never subtracts its lag itself.
- * A driver may update lag_ns before returning (the um driver uses half of each poll's
- * round trip). Counters such as frames_bad are bumped with METER_COUNT() because the
- * main thread reads them live (iowatt probe).
+ * read() sets each sample's t_ns to when the reading was taken: its arrival minus the
+ * driver's lag_ns, subtracted by the driver itself (0 = let the core stamp it with
+ * now). lag_ns only records that estimate; the core never subtracts it again. The core
+ * keeps the timestamps it delivers non-decreasing. Counters such as frames_bad are
+ * bumped with METER_COUNT() because the main thread reads them live (iowatt probe).
  * -ENODEV, -EIO, -EPIPE, -ENXIO, -EREMOTEIO from read() mean the link is lost: the core
  * closes, records a gap and reconnects with back-off (open + start again).
  */

@@ -42,8 +42,13 @@ static int um_parse_params(struct meter_dev *dev, struct um_priv *p, long *baud)
 			"(the meters update about twice a second)", dev->spec, s);
 		return -EINVAL;
 	}
-	/* Long enough for a Bluetooth round trip, short enough to re-poll within a period. */
-	p->timeout_ns = p->interval_ns < 300 * NS_PER_MS ? 300 * NS_PER_MS : p->interval_ns;
+	/*
+	 * Long enough for a Bluetooth round trip (tens to a few hundred ms), short enough
+	 * that a lost reply is asked for again before two periods pass without a reading.
+	 */
+	p->timeout_ns = p->interval_ns * 4 / 5;
+	if (p->timeout_ns < 300 * NS_PER_MS)
+		p->timeout_ns = 300 * NS_PER_MS;
 	if (p->timeout_ns > NS_PER_SEC)
 		p->timeout_ns = NS_PER_SEC;
 	s = meter_param(dev, "timeout");
@@ -86,7 +91,7 @@ static void um_reply_failed(struct meter_dev *dev, struct um_priv *p, uint64_t n
 
 /*
  * Drive the request/reply cycle for up to timeout_ms. A sample's time is the last
- * byte's arrival; lag_ns is half this poll's round trip, the midpoint estimate of
+ * byte's arrival minus lag_ns, half this poll's round trip: the midpoint estimate of
  * when the meter answered. The reading itself can be up to one internal update
  * (~500 ms) older; nothing on the wire tells its age, so that part is not corrected.
  */
@@ -122,8 +127,8 @@ static int um_read(struct meter_dev *dev, struct meter_sample *out, unsigned max
 			if (um_rx_next(&p->rx, frame, &m)) {
 				um_decode(m, frame, out);
 				p->model = m;
-				out->t_ns = now;
 				dev->lag_ns = (now - p->sent_ns) / 2;
+				out->t_ns = now - dev->lag_ns;
 				p->next_poll_ns = p->sent_ns + p->interval_ns;
 				p->sent_ns = 0;
 				return 1;

@@ -14,14 +14,8 @@
 #include "serial.h"
 #include "tap.h"
 #include "um.h"
+#include "umock_asan.h"
 #include "util.h"
-
-/* umockdev's preload library comes before ASan's runtime in the link order. */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-	return "verify_asan_link_order=0:detect_leaks=0";
-}
 
 #define TIOCMGET_NR 0x5415
 #define TIOCMBIS_NR 0x5416
