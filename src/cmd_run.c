@@ -21,13 +21,25 @@
 #define IOWATT_VERSION "0.1.0"
 #endif
 
+static uint64_t first_signal_ns;
+
+/*
+ * The first SIGINT/SIGTERM asks for an orderly stop (drain, partial result, cleanup). A
+ * second one means "out now", but only if it comes later than 0.5 s: `timeout` and
+ * terminals can deliver one Ctrl-C twice (to the process group and forwarded), and that
+ * must not cost the user the partial result.
+ */
 static void on_signal(int sig)
 {
+	uint64_t t = now_ns(); /* clock_gettime is async-signal-safe */
+
 	if (run_signal) {
-		/* Second Ctrl-C: the user wants out now. */
+		if (t - first_signal_ns < 500 * NS_PER_MS)
+			return;
 		target_cleanup_signal_safe();
 		_exit(128 + sig);
 	}
+	first_signal_ns = t;
 	run_signal = sig;
 }
 
@@ -275,6 +287,7 @@ static int run_main(int argc, char **argv, int measure)
 		if (err)
 			goto fail;
 		rc->have_target = 1;
+		rc->tg.stop_flag = &run_signal; /* Ctrl-C also stops a long layout */
 	}
 	err = open_meters(rc);
 	if (err)
