@@ -321,10 +321,13 @@ static int run_main(int argc, char **argv, int measure)
 		}
 		err = target_prepare_job(&rc->tg, jo);
 		if (err) {
-			rc->any_failed = 1;
+			int stopped = run_should_stop(rc);
+
+			rc->any_failed |= !stopped;
 			entry = json_pack("{s:s,s:i,s:s,s:s,s:o}", "jobname", jo->name, "loop", 1,
-					  "status", "failed", "error", strerror(-err), "options",
-					  result_options_json(jo));
+					  "status", stopped ? "interrupted" : "failed", "error",
+					  stopped ? "stopped while preparing the file" : strerror(-err),
+					  "options", result_options_json(jo));
 			json_array_append_new(rc->jobs, entry);
 			run_write_result(rc, "running");
 			continue;
