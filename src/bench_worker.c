@@ -14,10 +14,10 @@
 /* How long a paced or capped reap may block before the loop looks at the clock again. */
 #define REAP_TIMEOUT_NS (100 * NS_PER_MS)
 
-static const char *const ddir_names[DDIR_COUNT] = { "read", "write" };
+static const char *const ddir_names[DDIR_COUNT] = {"read", "write"};
 
 static void worker_fail(struct worker *w, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* The first error of a worker stops the whole job; later ones are consequences. */
 static void worker_fail(struct worker *w, int err, const char *fmt, ...)
@@ -65,10 +65,10 @@ static unsigned complete(struct worker *w, unsigned n, uint64_t now, unsigned nf
 			worker_fail(w, (int)r->res, "%s at offset %" PRIu64 ": %s",
 				    ddir_names[r->ddir], r->offset, strerror((int)-r->res));
 		} else {
-			worker_fail(w, -EIO, "%s at offset %" PRIu64 ": short %s (%" PRId64
-					     " of %" PRIu64 " bytes)",
-				    ddir_names[r->ddir], r->offset, ddir_names[r->ddir], r->res,
-				    r->len);
+			worker_fail(
+			    w, -EIO,
+			    "%s at offset %" PRIu64 ": short %s (%" PRId64 " of %" PRIu64 " bytes)",
+			    ddir_names[r->ddir], r->offset, ddir_names[r->ddir], r->res, r->len);
 		}
 		w->freeq[nfree++] = r;
 	}
@@ -253,8 +253,8 @@ static void worker_loop(struct worker *w)
 	l.rate = jo->rate_iops;
 	l.now = l.due = b->t_start_ns;
 	l.nfree = w->depth;
-	l.bsub = jo->iodepth_batch_submit ? jo->iodepth_batch_submit
-					  : default_batch_submit(w->depth);
+	l.bsub =
+	    jo->iodepth_batch_submit ? jo->iodepth_batch_submit : default_batch_submit(w->depth);
 	l.bcomp = jo->iodepth_batch_complete ? jo->iodepth_batch_complete
 					     : default_batch_complete(w->depth);
 	if (l.bsub > w->depth)
