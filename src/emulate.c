@@ -151,7 +151,8 @@ static int emu_pty_up(struct emu *e)
 	const char *name;
 	int rc;
 
-	e->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	/* Non-blocking: a client that polls and never reads must not wedge the emulator. */
+	e->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	if (e->master < 0 || grantpt(e->master) || unlockpt(e->master)) {
 		rc = -errno;
 		log_err(MOD, "cannot create a pseudo-terminal: %s", strerror(errno));
