@@ -1,6 +1,7 @@
 # Efficiency per job: IOPS per mA (top) and energy per GB (bottom), devices side by side.
 # Usage: gnuplot -c efficiency.gp DATADIR   (DATADIR holds meta.gp and efficiency.dat,
-# written by `iowatt plot --keep-data`). Columns: x iops_per_ma j_per_gb rgb valid device.
+# written by `iowatt plot --keep-data`). Columns: x iops_per_ma j_per_gb rgb valid device
+# text1 text2 invalid label_y1 label_y2 (labels as text, "" for none).
 load ARG1.'/meta.gp'
 dat = ARG1.'/efficiency.dat'
 
@@ -20,8 +21,8 @@ set ylabel 'IOPS per mA'
 set yrange [YMIN1:*]
 plot dat using 1:($5==1 ? $2 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1):($5==1 ? $2 : NaN):4 with boxxyerror lc rgb variable notitle, \
      dat using 1:($5==0 ? $2 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1):($5==0 ? $2 : NaN):4 with boxxyerror fs pattern 4 border lc rgb variable notitle, \
-     dat using 1:2:(sprintf('%.3g', $2)) with labels @vrot offset 0,0.7 font ',9' notitle, \
-     dat using 1:($5==0 ? $2 : NaN):('invalid') with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle, \
+     dat using 1:10:7 with labels @vrot offset 0,0.7 font ',9' notitle, \
+     dat using 1:10:9 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle, \
      for [i=1:NDEV] keyentry with boxes fs solid 0.9 lc rgb COL[i] title DEV[i], \
      keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)'
 
@@ -31,6 +32,6 @@ set yrange [YMIN2:*]
 unset key
 plot dat using 1:($5==1 ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN2):($5==1 ? $3 : NaN):4 with boxxyerror lc rgb variable notitle, \
      dat using 1:($5==0 ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN2):($5==0 ? $3 : NaN):4 with boxxyerror fs pattern 4 border lc rgb variable notitle, \
-     dat using 1:3:(sprintf('%.3g', $3)) with labels @vrot offset 0,0.7 font ',9' notitle, \
-     dat using 1:($5==0 ? $3 : NaN):('invalid') with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle
+     dat using 1:11:8 with labels @vrot offset 0,0.7 font ',9' notitle, \
+     dat using 1:11:9 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle
 unset multiplot

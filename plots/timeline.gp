@@ -1,7 +1,7 @@
 # Timeline of one run: throughput (left axis) and power (right axis) against time, with the
 # idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines.
 # Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W,
-# one index block per meter; written by `iowatt plot --keep-data`).
+# one index block per meter, io_short.dat; written by `iowatt plot --keep-data`).
 load ARG1.'/meta.gp'
 
 set title 'Timeline: '.TITLE.NOTE font ',14'
@@ -24,8 +24,10 @@ if (NMETERS > 0) {
 	set border 3
 }
 array MCOL[4] = ['#202020', '#8B0000', '#606060', '#4B0082']
+# Jobs too short to see as a line (io_short.dat: mid-time, mean MB/s) get a marker.
+SHORT = HASSHORT ? sprintf(", '%s/io_short.dat' using 1:2 with points pt 7 ps 1.4 lc rgb '%s' title 'short job: mean MB/s'", ARG1, IOCOL) : ''
 plot (HASIO ? ARG1.'/io.dat' : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
      for [m=1:NMETERS] ARG1.'/power.dat' index (m-1) using 1:2 axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power (W), '.MNAME[m], \
      keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
      keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
-     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'
+     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)' @SHORT

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,20 @@
 
 #define BUF_ALIGN 4096
 /* Per pool: bounds memory for big blocks at depth (1 MiB x QD32 would be 32 MiB). */
-#define BUF_POOL_MAX (4u << 20)
+#define BUF_POOL_MAX (2u << 20)
 
-/* Until the job module lands its own definition, the documented default. */
-__attribute__((weak)) int job_end_fsync(const struct job_opts *jo)
+/* Zeroed, on its own cache lines (the structs carry aligned members). */
+static void *zalloc_cacheline(size_t size)
 {
-	return jo->end_fsync >= 0 ? jo->end_fsync : rw_writes(jo->rw);
+	size_t n = (size + CACHELINE - 1) / CACHELINE * CACHELINE;
+	void *p = aligned_alloc(CACHELINE, n);
+
+	if (!p) {
+		log_err("bench", "out of memory");
+		abort();
+	}
+	memset(p, 0, n);
+	return p;
 }
 
 static void *buf_pool(uint64_t stride, unsigned n)
@@ -71,12 +80,7 @@ static int worker_setup(struct bench *b, unsigned idx, const char *path,
 	unsigned i;
 	int flags, rc;
 
-	w = aligned_alloc(CACHELINE, (sizeof(*w) + CACHELINE - 1) / CACHELINE * CACHELINE);
-	if (!w) {
-		log_err("bench", "out of memory");
-		abort();
-	}
-	memset(w, 0, sizeof(*w));
+	w = zalloc_cacheline(sizeof(*w));
 	w->b = b;
 	w->idx = idx;
 	w->eng = eng;
@@ -163,6 +167,7 @@ static void cond_init_monotonic(pthread_cond_t *c)
 int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 {
 	const struct io_engine *eng;
+	sigset_t all, old;
 	struct bench *b;
 	unsigned i;
 	int rc;
@@ -178,7 +183,7 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 			jo->size, jo->bs);
 		return -EINVAL;
 	}
-	b = xcalloc(1, sizeof(*b));
+	b = zalloc_cacheline(sizeof(*b));
 	b->jo = *jo;
 	b->end_fsync = job_end_fsync(jo);
 	b->nworkers = jo->numjobs ? jo->numjobs : 1;
@@ -191,6 +196,10 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 		if (rc)
 			goto err_free;
 	}
+	/* Workers inherit a full signal mask: SIGINT/SIGTERM go to the main thread, which
+	 * calls bench_stop, and no worker syscall sees EINTR. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	b->t_start_ns = now_ns();
 	for (i = 0; i < b->nworkers; i++) {
 		pthread_mutex_lock(&b->lock);
@@ -203,10 +212,12 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 		}
 		b->w[i]->started = 1;
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	*out = b;
 	return 0;
 
 err_join:
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	bench_stop(b);
 	for (i = 0; i < b->nworkers; i++)
 		if (b->w[i]->started)

@@ -65,9 +65,10 @@ struct bench {
 	unsigned nworkers;
 	struct worker **w;
 
-	_Atomic int stop; /* enum stop_cause */
+	/* Read by every worker each loop: kept off the line bench_wait's mutex dirties. */
+	_Atomic int stop __attribute__((aligned(CACHELINE))); /* enum stop_cause */
 
-	pthread_mutex_t lock;
+	pthread_mutex_t lock __attribute__((aligned(CACHELINE)));
 	pthread_cond_t done_cond; /* a worker finished (bench_wait) */
 	pthread_cond_t wake_cond; /* stop requested (paced workers sleep on it) */
 	unsigned running;

@@ -156,7 +156,7 @@ static int parse_mount_line(char *line, struct mount_entry *me)
 	copy_str(me->mount_point, sizeof(me->mount_point), f[4]);
 	copy_str(me->fstype, sizeof(me->fstype), fstype);
 	copy_str(me->source, sizeof(me->source), source);
-	copy_str(me->opts, sizeof(me->opts), f[3]);
+	copy_str(me->opts, sizeof(me->opts), f[5]);
 	if (super)
 		merge_opts(me->opts, sizeof(me->opts), super);
 	return 0;

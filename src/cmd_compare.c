@@ -55,7 +55,10 @@ static const struct column columns[] = {
 
 static double col_value(const struct column *c, const struct rr_job *j)
 {
-	return *(const double *)((const char *)j + c->off);
+	double v;
+
+	memcpy(&v, (const char *)j + c->off, sizeof(v));
+	return v;
 }
 
 static const struct column *find_column(const char *key)
@@ -332,15 +335,19 @@ static void warn_options(const struct rr_set *set, const char *const *names, siz
 static void usage(FILE *fp)
 {
 	size_t i;
+	int lower;
 
 	fprintf(fp, "usage: iowatt compare RESULT.json... [--by METRIC] [--format table|md|csv]\n"
 		    "                      [--label FILE=NAME]... [-o FILE]\n"
 		    "One row per device and job, ranked within each job by METRIC (default\n"
-		    "iops_per_ma). Metrics:");
-	for (i = 0; i < ARRAY_SIZE(columns); i++)
-		fprintf(fp, "%s %s%s", i % 6 ? "" : "\n ", columns[i].key,
-			columns[i].lower_better ? " (lower is better)" : "");
-	fprintf(fp, "\n");
+		    "iops_per_ma); invalid rows are listed but not ranked.\n");
+	for (lower = 0; lower < 2; lower++) {
+		fprintf(fp, "  %s is better:", lower ? "lower " : "higher");
+		for (i = 0; i < ARRAY_SIZE(columns); i++)
+			if (columns[i].lower_better == lower)
+				fprintf(fp, " %s", columns[i].key);
+		fprintf(fp, "\n");
+	}
 }
 
 int cmd_compare(int argc, char **argv)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt size: battery life per device for a workload, from measured idle power and J/GB. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +30,22 @@ struct sizing {
 	struct battery_life life;
 };
 
+/*
+ * Energy above idle cannot be negative; a negative figure is noise (idle drifting up
+ * during a short job) and would lengthen the battery life: count it as nothing.
+ */
+static double clamp_workload(const struct sizing *sz)
+{
+	return fmax(0, sz->write_j) + fmax(0, sz->rec_j) + fmax(0, sz->read_j) + fmax(0, sz->duty_j);
+}
+
+static void note_invalid(const struct rr_job *j)
+{
+	if (j && j->valid == 0)
+		printf("  warning: job %s is INVALID (%s): no valid job matched this workload\n",
+		       j->name, *j->reasons ? j->reasons : "see the result");
+}
+
 static void job_line(const char *what, const struct rr_job *j, const char *detail)
 {
 	char bs[32];
@@ -48,11 +65,11 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 	if (!r->has_power) {
 		log_err(MOD, "%s: no power data (the run had no meter): cannot size a battery from it",
 			r->path);
-		return -1;
+		return -EINVAL;
 	}
 	if (wl->job && !rr_find_job(r, wl->job)) {
 		log_err(MOD, "%s: no job named '%s' (--job)", r->path, wl->job);
-		return -1;
+		return -EINVAL;
 	}
 	if (wl->write_bpd > 0) {
 		sz->wjob = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
@@ -97,11 +114,11 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 	if (isnan(sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)) {
 		log_err(MOD, "%s: the chosen job lacks energy figures (energy_net_j / j_per_gb_net)",
 			r->path);
-		return -1;
+		return -EINVAL;
 	}
 	sz->supply_v = supply_v_opt > 0 ? supply_v_opt : sz->base->active_v;
 	lm.idle_w = sz->base->idle_w;
-	lm.extra_j_per_day = sz->write_j + sz->rec_j + sz->read_j + sz->duty_j;
+	lm.extra_j_per_day = clamp_workload(sz);
 	lm.supply_v = sz->supply_v;
 	battery_life_compute(bm, &lm, &sz->life);
 
@@ -139,6 +156,17 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 		printf(" = %.2f mA at %.2f V", sz->life.battery_ma, bm->bat.nominal_v);
 	printf("\n  life     %.2f days (%.3f Wh usable / 24 h / (%.2f mW + %.3f mW self-discharge))\n",
 	       sz->life.days, sz->life.usable_wh, sz->life.battery_w * 1e3, sz->life.self_discharge_w * 1e3);
+	if (lm.extra_j_per_day > sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)
+		printf("  warning: a job's energy above idle came out negative (meter noise or drift "
+		       "exceeded the workload's energy): counted as 0\n");
+	note_invalid(sz->wjob);
+	if (sz->recjob != sz->wjob)
+		note_invalid(sz->recjob);
+	if (sz->rjob != sz->wjob && sz->rjob != sz->recjob)
+		note_invalid(sz->rjob);
+	if (sz->dutyjob && sz->dutyjob != sz->wjob && sz->dutyjob != sz->recjob &&
+	    sz->dutyjob != sz->rjob)
+		note_invalid(sz->dutyjob);
 	if (sz->life.idle_share > 0.5)
 		printf("  warning: idle power is %.0f %% of the daily energy: sleeping deeper or power-gating "
 		       "the drive matters more than its J/GB\n", sz->life.idle_share * 100);
@@ -149,7 +177,7 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 no_job:
 	log_err(MOD, "%s: no finished job with power data that %s", r->path,
 		wl->job ? "matches --job" : "models this workload");
-	return -1;
+	return -EINVAL;
 }
 
 static void usage(FILE *fp)
@@ -173,7 +201,7 @@ static int parse_frac_opt(const char *opt, const char *arg, double *out, int all
 {
 	if (battery_parse_fraction(arg, out) || (!allow_zero && *out <= 0)) {
 		log_err(MOD, "%s '%s': expected a percentage such as 85%%", opt, arg);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }

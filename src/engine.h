@@ -16,6 +16,8 @@ struct io_req {
 	int ddir;     /* enum ddir */
 };
 
+#define ENGINE_WAIT_FOREVER UINT64_MAX
+
 /* The engine can keep more than one request in flight; without it, depth is 1. */
 #define IOENG_ASYNC 0x1u
 
@@ -28,7 +30,8 @@ struct io_engine {
 	int (*submit)(void *ctx, struct io_req **reqs, unsigned n);
 	/*
 	 * Collect between min and max completions into done[], setting each req->res;
-	 * waits at most timeout_ns for the first min. Returns the count or -errno.
+	 * waits at most timeout_ns (ENGINE_WAIT_FOREVER: no timer) for the first min.
+	 * Returns the count or -errno.
 	 */
 	int (*reap)(void *ctx, struct io_req **done, unsigned min, unsigned max,
 		    uint64_t timeout_ns);

@@ -135,7 +135,8 @@ static int aio_reap(void *ctx, struct io_req **done, unsigned min, unsigned max,
 	}
 	ts.tv_sec = (time_t)(timeout_ns / NS_PER_SEC);
 	ts.tv_nsec = (long)(timeout_ns % NS_PER_SEC);
-	rc = io_getevents(c->ctx, (long)min, (long)max, c->events, &ts);
+	rc = io_getevents(c->ctx, (long)min, (long)max, c->events,
+			  timeout_ns == ENGINE_WAIT_FOREVER ? NULL : &ts);
 	if (rc == -EINTR)
 		return 0;
 	if (rc < 0) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Data and meta for the comparison charts: efficiency, perf-vs-power, latency, battery. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,18 @@ static void put_num(FILE *fp, double v)
 		fprintf(fp, " NaN");
 	else
 		fprintf(fp, " %.9g", v);
+}
+
+/*
+ * Labels are plotted from text columns, "" where there is nothing to say, at real
+ * coordinates: gnuplot 5.4.4 crashes on a "with labels" plot whose points are all NaN.
+ */
+static void put_label(FILE *fp, double v)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(fp, " \"\"");
+	else
+		fprintf(fp, " \"%.3g\"", v);
 }
 
 /* Results that carry power; the others are named once and left out. */
@@ -70,12 +83,25 @@ int plot_efficiency(struct plot_ctx *ctx)
 	fp = plot_chart_file(&ch, "efficiency.dat");
 	if (!fp) {
 		plot_chart_abort(&ch);
-		rc = -1;
+		rc = -EIO;
 		goto out;
 	}
 	w = 0.8 / (double)npow;
 	lo[0] = lo[1] = INFINITY;
-	fprintf(fp, "# x iops_per_ma j_per_gb rgb valid device\n");
+	for (i = 0; i < set->nres; i++) {
+		for (n = 0; n < set->res[i].njobs && set->res[i].has_power; n++) {
+			const struct rr_job *j = &set->res[i].jobs[n];
+
+			if (j->iops_per_ma > 0)
+				lo[0] = fmin(lo[0], j->iops_per_ma);
+			if (j->j_per_gb > 0)
+				lo[1] = fmin(lo[1], j->j_per_gb);
+		}
+	}
+	/* Log axes: bars rise from the decade below the smallest value. */
+	lo[0] = isinf(lo[0]) ? 0.1 : pow(10, floor(log10(lo[0])));
+	lo[1] = isinf(lo[1]) ? 1 : pow(10, floor(log10(lo[1])));
+	fprintf(fp, "# x iops_per_ma j_per_gb rgb valid device text1 text2 invalid label_y1 label_y2\n");
 	for (n = 0; n < nnames; n++) {
 		slot = 0;
 		for (i = 0; i < set->nres; i++) {
@@ -89,22 +115,21 @@ int plot_efficiency(struct plot_ctx *ctx)
 				fprintf(fp, "%.6f", (double)(n + 1) - 0.4 + w * ((double)slot + 0.5));
 				put_num(fp, j->iops_per_ma);
 				put_num(fp, j->j_per_gb);
-				if (j->iops_per_ma > 0)
-					lo[0] = fmin(lo[0], j->iops_per_ma);
-				if (j->j_per_gb > 0)
-					lo[1] = fmin(lo[1], j->j_per_gb);
 				fprintf(fp, " %u %d ", plot_device_rgb((unsigned)r->device_idx), j->valid != 0);
 				plot_data_string(fp, r->label);
+				put_label(fp, j->iops_per_ma);
+				put_label(fp, j->j_per_gb);
+				fprintf(fp, " \"%s\"", j->valid == 0 ? "invalid" : "");
+				put_num(fp, j->iops_per_ma > 0 ? j->iops_per_ma : lo[0]);
+				put_num(fp, j->j_per_gb > 0 ? j->j_per_gb : lo[1]);
 				fputc('\n', fp);
 			}
 			slot++;
 		}
 	}
 	fclose(fp);
-	/* Log axes: bars rise from the decade below the smallest value. */
 	fprintf(ch.meta, "NJOBS = %zu\nBOXW = %.6f\nVALROT = %d\nYMIN1 = %g\nYMIN2 = %g\n", nnames,
-		w * 0.92, npow * nnames > 24, isinf(lo[0]) ? 0.1 : pow(10, floor(log10(lo[0]))),
-		isinf(lo[1]) ? 1 : pow(10, floor(log10(lo[1]))));
+		w * 0.92, npow * nnames > 24, lo[0], lo[1]);
 	plot_job_xtics(ch.meta, names, nnames, 1200, ctx->format == PLOT_DUMB);
 	rc = plot_chart_run(ctx, &ch, "efficiency");
 out:
@@ -162,7 +187,7 @@ static int label_place(const struct pt *pts, size_t n, size_t i, double xr, doub
 		if (fabs(pts[k].x - pts[i].x) < 0.35 * xr &&
 		    fabs(log10(pts[k].y / pts[i].y)) < 0.12 * ly) {
 			close = 1;
-			if (pts[k].y > pts[i].y || (pts[k].y == pts[i].y && k < i))
+			if (pts[k].y > pts[i].y || (k < i && pts[k].y == pts[i].y))
 				highest = 0;
 		}
 	}
@@ -175,6 +200,7 @@ static void perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set,
 		       size_t k, struct pt *pts, struct pt *front)
 {
 	double xmax = 0, ylo = INFINITY, yhi = 0, xr;
+	int k2;
 	size_t i, np = 0, nf, *res = xcalloc(set->nres + 1, sizeof(*res));
 	int mbps = -1;
 
@@ -206,7 +232,8 @@ static void perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set,
 	ylo = pow(10, floor(log10(ylo / 1.5)));
 	yhi = pow(10, ceil(log10(yhi * 1.5)));
 	xr = xmax > 0 ? xmax * 1.25 : 1;
-	fprintf(fp, "# %s: active_w perf rgb valid label placement\n", name);
+	fprintf(fp, "# %s: active_w perf rgb valid label placement right below above left "
+		    "label_x label_y\n", name);
 	for (i = 0; i < np; i++) {
 		const struct rr_result *r = &set->res[res[i]];
 		char sname[64];
@@ -219,10 +246,18 @@ static void perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set,
 		if (!pts[i].valid)
 			strncat(sname, " (invalid)", sizeof(sname) - strlen(sname) - 1);
 		plot_data_string(fp, sname);
-		fprintf(fp, " %d\n", pts[i].place);
+		fprintf(fp, " %d", pts[i].place);
+		for (k2 = 1; k2 <= 4; k2++) {
+			fputc(' ', fp);
+			plot_data_string(fp, k2 == pts[i].place && !isnan(pts[i].x) && !isnan(pts[i].y) ?
+						     sname : "");
+		}
+		put_num(fp, isnan(pts[i].x) ? 0 : pts[i].x);
+		put_num(fp, isnan(pts[i].y) ? ylo : pts[i].y);
+		fputc('\n', fp);
 	}
 	if (!np)
-		fprintf(fp, "NaN NaN 0 0 \"\" 1\n");
+		fprintf(fp, "NaN NaN 0 0 \"\" 1 \"\" \"\" \"\" \"\" 0 %g\n", ylo);
 	fprintf(fp, "\n\n");
 	nf = pareto(pts, np, front);
 	for (i = 0; i < nf; i++)
@@ -266,7 +301,7 @@ int plot_perf_power(struct plot_ctx *ctx)
 		if (ff)
 			fclose(ff);
 		plot_chart_abort(&ch);
-		rc = -1;
+		rc = -EIO;
 		goto out_names;
 	}
 	pts = xcalloc(set->nres + 1, sizeof(*pts));
@@ -293,7 +328,7 @@ int plot_latency(struct plot_ctx *ctx)
 	const char **names = NULL;
 	struct plot_chart ch;
 	size_t nnames, n, i, rows = 0;
-	double w;
+	double w, top;
 	FILE *fp;
 	int rc;
 
@@ -304,11 +339,11 @@ int plot_latency(struct plot_ctx *ctx)
 	fp = plot_chart_file(&ch, "latency.dat");
 	if (!fp) {
 		plot_chart_abort(&ch);
-		rc = -1;
+		rc = -EIO;
 		goto out;
 	}
 	w = 0.8 / (double)(set->nres ? set->nres : 1);
-	fprintf(fp, "# x p50_ms p99_ms p999_ms rgb valid\n");
+	fprintf(fp, "# x p50_ms p99_ms p999_ms rgb valid invalid label_y\n");
 	for (n = 0; n < nnames; n++) {
 		for (i = 0; i < set->nres; i++) {
 			const struct rr_job *j = rr_find_job(&set->res[i], names[n]);
@@ -319,8 +354,11 @@ int plot_latency(struct plot_ctx *ctx)
 			put_num(fp, j->p50_ns / 1e6);
 			put_num(fp, j->p99_ns / 1e6);
 			put_num(fp, j->p999_ns / 1e6);
-			fprintf(fp, " %u %d\n", plot_device_rgb((unsigned)set->res[i].device_idx),
-				j->valid != 0);
+			top = !isnan(j->p999_ns) ? j->p999_ns : !isnan(j->p99_ns) ? j->p99_ns : j->p50_ns;
+			fprintf(fp, " %u %d \"%s\"", plot_device_rgb((unsigned)set->res[i].device_idx),
+				j->valid != 0, j->valid == 0 && !isnan(top) ? "invalid" : "");
+			put_num(fp, isnan(top) ? 1 : top / 1e6);
+			fputc('\n', fp);
 			rows += !isnan(j->p50_ns) || !isnan(j->p99_ns);
 		}
 	}
@@ -357,13 +395,14 @@ int plot_battery(struct plot_ctx *ctx)
 	fp = plot_chart_file(&ch, "battery.dat");
 	if (!fp) {
 		plot_chart_abort(&ch);
-		return -1;
+		return -EIO;
 	}
 	fprintf(ch.meta, "array LINE[%zu]\narray LCOL[%zu]\n", set->nres, set->nres);
 	for (i = 0; i < set->nres; i++) {
 		const struct rr_result *r = &set->res[i];
 		const struct rr_job *j = r->has_power ? rr_pick_job(r, 1, RR_STREAM_BS, NULL) : NULL;
 		double jpg, max_bpd, bpd;
+		char *title;
 		struct load_model lm;
 		struct battery_life life;
 
@@ -390,13 +429,10 @@ int plot_battery(struct plot_ctx *ctx)
 		}
 		fprintf(fp, "\n\n");
 		nlines++;
+		title = xasprintf("%s, %s", r->label, j->name);
 		fprintf(ch.meta, "LINE[%zu] = ", nlines);
-		{
-			char *t = xasprintf("%s, %s", r->label, j->name);
-
-			plot_gp_string(ch.meta, t);
-			free(t);
-		}
+		plot_gp_string(ch.meta, title);
+		free(title);
 		fprintf(ch.meta, "\nLCOL[%zu] = '#%06X'\n", nlines,
 			plot_device_rgb((unsigned)r->device_idx));
 	}

@@ -126,6 +126,45 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 	return nm;
 }
 
+/* Seconds from t0 to the end of the last phase. */
+static double run_span_s(const struct rr_result *r)
+{
+	double span = 0;
+	size_t i, k;
+
+	for (i = 0; i < r->njobs; i++)
+		for (k = 0; k < 3; k++)
+			if (r->jobs[i].phase_ns[k][1])
+				span = fmax(span, secs(r->jobs[i].phase_ns[k][1], r->t0_ns));
+	return span;
+}
+
+/*
+ * A job far shorter than the run (a fast drive, a long tail) is a sliver of a pixel as a
+ * line: it gets a marker at its mean throughput so that it is seen. Returns the count.
+ */
+static int short_jobs(const struct rr_result *r, FILE *out, double *max_mb)
+{
+	double span = run_span_s(r), a, b;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < r->njobs; i++) {
+		const struct rr_job *j = &r->jobs[i];
+
+		if (!j->phase_ns[1][0] || !j->phase_ns[1][1] || !(j->bw_bytes > 0))
+			continue;
+		a = secs(j->phase_ns[1][0], r->t0_ns);
+		b = secs(j->phase_ns[1][1], r->t0_ns);
+		if (b - a >= 0.01 * span)
+			continue;
+		fprintf(out, "%.4f %.6g\n", (a + b) / 2, j->bw_bytes / 1e6);
+		*max_mb = fmax(*max_mb, j->bw_bytes / 1e6);
+		n++;
+	}
+	return n;
+}
+
 static void phase_rects(FILE *meta, const struct rr_result *r)
 {
 	static const char *const fill[] = { "#EBEBEB", "#DDEBF7", "#FBE2C5" };
@@ -200,13 +239,9 @@ static int event_seen(json_t *ev, json_t *const *seen, size_t n)
 static void event_marks(FILE *meta, const struct rr_result *r)
 {
 	json_t *all = json_object_get(r->root, "events"), *ev, **seen = NULL;
-	double last_t = -INFINITY, span = 0;
+	double last_t = -INFINITY, span = run_span_s(r);
 	size_t i, k, nseen = 0;
 
-	for (i = 0; i < r->njobs; i++)
-		for (k = 0; k < 3; k++)
-			if (r->jobs[i].phase_ns[k][1])
-				span = fmax(span, secs(r->jobs[i].phase_ns[k][1], r->t0_ns));
 	if (json_is_array(all)) {
 		json_array_foreach(all, k, ev)
 			event_mark(meta, ev, r, span, &last_t);
@@ -249,6 +284,7 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	char stem[160];
 	long io_rows, pw_rows = 0;
 	double max_mb = 0, max_w = 0;
+	int nshort = 0;
 	int nm = 0, rc;
 	FILE *io;
 	size_t len;
@@ -264,11 +300,16 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	io = plot_chart_file(&ch, "io.dat");
 	if (!io) {
 		plot_chart_abort(&ch);
-		rc = -1;
+		rc = -EIO;
 		goto out;
 	}
 	io_rows = write_intervals(ipath, r->t0_ns, io, &max_mb);
 	fclose(io);
+	io = plot_chart_file(&ch, "io_short.dat");
+	if (io) {
+		nshort = short_jobs(r, io, &max_mb);
+		fclose(io);
+	}
 	if (r->has_power) {
 		nm = write_samples(spath, r->t0_ns, &ch, &pw_rows, &max_w);
 		if (nm < 0)
@@ -284,7 +325,8 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 		goto out;
 	}
 	/* Data in the lower 55 %: the job labels get the band above it to themselves. */
-	fprintf(ch.meta, "HASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nTITLE = ", io_rows > 0,
+	fprintf(ch.meta, "HASSHORT = %d\nHASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nTITLE = ",
+		nshort > 0, io_rows > 0,
 		pw_rows > 0 ? nm : 0, max_mb > 0 ? max_mb / 0.55 : 1, max_w > 0 ? max_w / 0.55 : 1);
 	plot_gp_string(ch.meta, r->label);
 	fprintf(ch.meta, "\nIOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),

@@ -28,35 +28,16 @@ static const char *str_or(json_t *obj, const char *key, const char *dflt)
 	return json_is_string(v) ? json_string_value(v) : dflt;
 }
 
-/* Until result_load lands in result.c this reader checks the schema itself. */
+/* result_load checks the file and its schema_version; charts also need the jobs. */
 int rr_load_json(const char *path, json_t **out)
 {
-	json_error_t jerr;
-	json_t *root, *sv, *jobs;
+	json_t *root;
+	int rc;
 
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		if (jerr.line < 0 || strstr(jerr.text, "unable to open"))
-			log_err(MOD, "%s: cannot read: %s", path, jerr.text);
-		else
-			log_err(MOD, "%s:%d: malformed JSON: %s", path, jerr.line, jerr.text);
-		return -EINVAL;
-	}
-	sv = json_object_get(root, "schema_version");
-	if (!json_is_object(root) || !json_is_integer(sv)) {
-		log_err(MOD, "%s: not an iowatt result (no schema_version)", path);
-		json_decref(root);
-		return -EINVAL;
-	}
-	if (json_integer_value(sv) > RESULT_SCHEMA_VERSION || json_integer_value(sv) < 1) {
-		log_err(MOD, "%s: schema_version %lld is not one this iowatt reads (%d); "
-			     "upgrade iowatt", path, (long long)json_integer_value(sv),
-			RESULT_SCHEMA_VERSION);
-		json_decref(root);
-		return -EINVAL;
-	}
-	jobs = json_object_get(root, "jobs");
-	if (!json_is_array(jobs)) {
+	rc = result_load(path, &root);
+	if (rc)
+		return rc;
+	if (!json_is_array(json_object_get(root, "jobs"))) {
 		log_err(MOD, "%s: no \"jobs\" array", path);
 		json_decref(root);
 		return -EINVAL;
@@ -183,17 +164,18 @@ static void link_name(json_t *dev, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (json_is_object(usb)) {
-		snprintf(buf, len, "USB %s", str_or(usb, "speed", "?"));
+		snprintf(buf, len, "USB%s%s", json_is_string(json_object_get(usb, "speed")) ? " " : "",
+			 str_or(usb, "speed", ""));
 	} else if (json_is_object(pcie)) {
 		gts = rr_num(pcie, "gen");
 		if (isnan(gts)) {
 			/* "8.0 GT/s PCIe" from sysfs current_link_speed: Gen from the rate. */
-			gts = atof(str_or(pcie, "link_speed", str_or(pcie, "speed", "0")));
+			gts = atof(str_or(pcie, "current_link_speed", str_or(pcie, "link_speed", "0")));
 			gts = gts >= 32 ? 5 : gts >= 16 ? 4 : gts >= 8 ? 3 : gts >= 5 ? 2 : gts > 0 ? 1 : NAN;
 		}
-		width = rr_num(pcie, "link_width");
+		width = rr_num(pcie, "current_link_width");
 		if (isnan(width))
-			width = rr_num(pcie, "width");
+			width = rr_num(pcie, "link_width");
 		if (!isnan(gts) && !isnan(width))
 			snprintf(buf, len, "PCIe Gen%.0f x%.0f", gts, width);
 		else if (!isnan(gts))

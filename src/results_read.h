@@ -60,7 +60,7 @@ struct rr_set {
 	size_t ndevices;
 };
 
-/* Errors name the file (and what is wrong with it). 0 or -errno. */
+/* result_load plus a check for the jobs array; errors name the file. 0 or -errno. */
 int rr_load_json(const char *path, json_t **out);
 /*
  * Load files; labels[] holds "FILE=NAME" overrides (NULL-terminated or NULL). On

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Resolving --target into a file or device iowatt may use, and removing what it created. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -103,7 +104,7 @@ static void arm_signal_cleanup(const struct target *tg)
 }
 
 /* O_EXCL: a file of the same name that appeared meanwhile is someone else's. */
-static int create_file(struct target *tg)
+static int create_file(struct target *tg, int quiet_exist)
 {
 	struct stat st;
 	int fd;
@@ -112,7 +113,8 @@ static int create_file(struct target *tg)
 	if (fd < 0) {
 		int err = -errno;
 
-		log_err(MOD, "cannot create %s: %s", tg->path, strerror(errno));
+		if (!(quiet_exist && err == -EEXIST))
+			log_err(MOD, "cannot create %s: %s", tg->path, strerror(errno));
 		return err;
 	}
 	tg->created = 1;
@@ -125,6 +127,52 @@ static int create_file(struct target *tg)
 		log_warn(MOD, "%s is on %s, which is memory: the figures will describe RAM, "
 			 "not storage", tg->path, tg->fstype);
 	return 0;
+}
+
+/*
+ * A board that browned out or was unplugged mid-run leaves its test file behind, and on
+ * a small SD card that is space the next run lacks: name them, never delete them.
+ */
+static void warn_stale(const char *dir)
+{
+	char path[PATH_MAX], sz[32];
+	struct dirent *de;
+	struct stat st;
+	long pid;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (sscanf(de->d_name, "iowatt-%ld", &pid) != 1 || !strstr(de->d_name, ".tmp") ||
+		    pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			log_warn(MOD, "%s (%s) looks left over from an interrupted run: remove it "
+				 "if no other iowatt uses it", path,
+				 fmt_size((uint64_t)st.st_size, sz, sizeof(sz)));
+	}
+	closedir(d);
+}
+
+/* iowatt-PID.tmp; after a reboot the PID may be that of a stale file, so count on. */
+static int create_in_dir(struct target *tg, const char *dir)
+{
+	const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
+	int i, rc = -EEXIST;
+
+	warn_stale(dir);
+	for (i = 0; i < 10 && rc == -EEXIST; i++) {
+		free(tg->path);
+		if (i)
+			tg->path = xasprintf("%s%siowatt-%ld-%d.tmp", dir, sep, (long)getpid(), i);
+		else
+			tg->path = xasprintf("%s%siowatt-%ld.tmp", dir, sep, (long)getpid());
+		rc = create_file(tg, i < 9);
+	}
+	return rc;
 }
 
 static int open_existing_file(struct target *tg, const struct stat *st, const struct run_opts *ro,
@@ -217,6 +265,7 @@ static int open_target(struct target *tg, const struct run_opts *ro, const struc
 	}
 	tg->user_path = xstrdup(ro->target);
 	tg->keep = ro->keep;
+	tg->force = ro->force;
 	if (stat(ro->target, &st)) {
 		if (errno != ENOENT) {
 			int err = -errno;
@@ -225,14 +274,10 @@ static int open_target(struct target *tg, const struct run_opts *ro, const struc
 			return err;
 		}
 		tg->path = xstrdup(ro->target);
-		return create_file(tg);
+		return create_file(tg, 0);
 	}
-	if (S_ISDIR(st.st_mode)) {
-		tg->path = xasprintf("%s%siowatt-%ld.tmp", ro->target,
-				     ro->target[strlen(ro->target) - 1] == '/' ? "" : "/",
-				     (long)getpid());
-		return create_file(tg);
-	}
+	if (S_ISDIR(st.st_mode))
+		return create_in_dir(tg, ro->target);
 	tg->path = xstrdup(ro->target);
 	if (S_ISREG(st.st_mode))
 		return open_existing_file(tg, &st, ro, jobs, njobs);

@@ -14,6 +14,7 @@ struct target {
 	int is_blockdev;
 	int created;	     /* iowatt created the file: it may write and must remove it */
 	int keep;	     /* --keep */
+	int force;	     /* --force: low free space is a warning, not a refusal */
 	uint64_t extent;     /* bytes currently usable */
 	unsigned logical_bs; /* of the underlying block device, 512 if unknown */
 	unsigned physical_bs;

@@ -100,6 +100,12 @@ static int check_space(const struct target *tg, uint64_t need)
 		snprintf(where, sizeof(where), "%s (%s)", tg->mount_point, tg->fstype);
 	else
 		snprintf(where, sizeof(where), "%s", tg->path);
+	if (tg->force) {
+		log_warn(MOD, "--force: needs %s for the test file, only %s free on %s",
+			 fmt_size(need - have, n1, sizeof(n1)), fmt_size(avail, n2, sizeof(n2)),
+			 where);
+		return 0;
+	}
 	log_err(MOD, "needs %s for the test file, only %s free on %s",
 		fmt_size(need - have, n1, sizeof(n1)), fmt_size(avail, n2, sizeof(n2)), where);
 	return -ENOSPC;

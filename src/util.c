@@ -115,73 +115,65 @@ static int parse_number_prefix(const char *s, double *val, const char **rest)
 	return 0;
 }
 
+struct unit_mult {
+	const char *suffix;
+	double mult;
+};
+
+/* Number with an optional unit suffix from the table; "" in the table allows none. */
+static int parse_with_unit(const char *s, const struct unit_mult *units, size_t n, double *out)
+{
+	const char *rest;
+	double v;
+	size_t i;
+	int rc;
+
+	if (!s)
+		return -EINVAL;
+	rc = parse_number_prefix(s, &v, &rest);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if (!strcasecmp(rest, units[i].suffix)) {
+			*out = v * units[i].mult;
+			return *out >= 1.8e19 ? -ERANGE : 0;
+		}
+	}
+	return -EINVAL;
+}
+
 int parse_size(const char *s, uint64_t *out)
 {
-	static const struct {
-		const char *suffix;
-		double mult;
-	} units[] = {
+	static const struct unit_mult units[] = {
 		{ "", 1 },	    { "b", 1 },		  { "k", 1024.0 },
 		{ "kb", 1024.0 },   { "kib", 1024.0 },	  { "m", 1048576.0 },
 		{ "mb", 1048576.0 }, { "mib", 1048576.0 }, { "g", 1073741824.0 },
 		{ "gb", 1073741824.0 }, { "gib", 1073741824.0 }, { "t", 1099511627776.0 },
 		{ "tb", 1099511627776.0 }, { "tib", 1099511627776.0 },
 	};
-	const char *rest;
 	double v;
-	size_t i;
-	int rc;
+	int rc = parse_with_unit(s, units, ARRAY_SIZE(units), &v);
 
-	if (!s)
-		return -EINVAL;
-	rc = parse_number_prefix(s, &v, &rest);
 	if (rc)
 		return rc;
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		if (!strcasecmp(rest, units[i].suffix)) {
-			v *= units[i].mult;
-			if (v >= 18446744073709551615.0)
-				return -ERANGE;
-			if (v != floor(v))
-				return -EINVAL;
-			*out = (uint64_t)v;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (v != floor(v))
+		return -EINVAL;
+	*out = (uint64_t)v;
+	return 0;
 }
 
 int parse_duration_ns(const char *s, uint64_t default_unit_ns, uint64_t *out)
 {
-	static const struct {
-		const char *suffix;
-		double mult;
-	} units[] = {
-		{ "ns", 1 },	  { "us", 1e3 },    { "usec", 1e3 }, { "ms", 1e6 }, { "msec", 1e6 },
-		{ "s", 1e9 },	  { "sec", 1e9 },   { "m", 60e9 },   { "min", 60e9 }, { "h", 3600e9 },
+	const struct unit_mult units[] = {
+		{ "", (double)default_unit_ns }, { "ns", 1 }, { "us", 1e3 }, { "usec", 1e3 },
+		{ "ms", 1e6 }, { "msec", 1e6 }, { "s", 1e9 }, { "sec", 1e9 }, { "m", 60e9 },
+		{ "min", 60e9 }, { "h", 3600e9 },
 	};
-	const char *rest;
 	double v;
-	size_t i;
-	int rc;
+	int rc = parse_with_unit(s, units, ARRAY_SIZE(units), &v);
 
-	if (!s)
-		return -EINVAL;
-	rc = parse_number_prefix(s, &v, &rest);
 	if (rc)
 		return rc;
-	if (!*rest) {
-		v *= (double)default_unit_ns;
-	} else {
-		for (i = 0; i < ARRAY_SIZE(units); i++)
-			if (!strcasecmp(rest, units[i].suffix))
-				break;
-		if (i == ARRAY_SIZE(units))
-			return -EINVAL;
-		v *= units[i].mult;
-	}
-	if (v >= 1.8e19)
-		return -ERANGE;
 	*out = (uint64_t)llround(v);
 	return 0;
 }

@@ -80,6 +80,35 @@ ok $? "--chart latency draws only that chart"
 $IOWATT plot --format dumb --battery 11.1Wh --chart battery $FILES 2>/dev/null | grep -q "11.1 Wh"
 ok $? "--battery sets the battery chart's battery"
 
+# --- one device, one valid job: label layers with nothing to show must not crash gnuplot
+python3 - "$G/nvme-netac.json" "$T_TMP/one.json" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"] = d["jobs"][:1]
+d["files"] = {k: os.path.join(os.path.dirname(sys.argv[1]), v) for k, v in d["files"].items()}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT plot --format dumb -o "$T_TMP/one" "$T_TMP/one.json" 2>"$T_TMP/one.err"
+ok $? "a single valid job renders every chart (gnuplot 5.4 crashed on all-NaN label layers)"
+! grep -q "gnuplot" "$T_TMP/one.err" && [ "$(ls "$T_TMP/one" | wc -l)" -eq 4 ] && grep -q "no write job" "$T_TMP/one.err"
+ok $? "four charts (no write job: no battery chart, said so), no gnuplot message"
+
+# --- a job far shorter than the run is marked, not lost in a sliver of a line
+python3 - "$G/nvme-netac.json" "$T_TMP/longtail.json" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"][-1]["phases"]["tail"]["t_end_ns"] += 3000 * 10**9
+d["files"] = {k: os.path.join(os.path.dirname(sys.argv[1]), v) for k, v in d["files"].items()}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT plot --format dumb --chart timeline "$T_TMP/longtail.json" >"$T_TMP/longtail.txt" 2>"$T_TMP/longtail.err"
+ok $? "timeline of a run with a 3000 s tail"
+grep -q "short job: mean MB/s" "$T_TMP/longtail.txt" && ! grep -q gnuplot "$T_TMP/longtail.err"
+ok $? "short jobs get a marker (legend: short job: mean MB/s)"
+$IOWATT plot --format dumb --chart timeline "$G/nvme-netac.json" 2>/dev/null | grep -q "short job"
+[ $? -ne 0 ]
+ok $? "no marker when every job is long enough to see"
+
 # --- an event listed by two jobs is drawn once; same-named results get distinct timelines
 mkdir -p "$T_TMP/a" "$T_TMP/b" "$T_TMP/tmpk"
 cp "$G"/usbssd-samsung-t7.* "$T_TMP/a/"
@@ -110,7 +139,7 @@ ok $? "efficiency skipped; latency and throughput timeline drawn"
 # --- bad inputs name the file or option
 echo '{"schema_version": 1, "jobs": [' >"$T_TMP/broken.json"
 $IOWATT plot -o "$T_TMP/x" "$T_TMP/broken.json" 2>"$T_TMP/e1"
-[ $? -eq 2 ] && grep -q "broken.json:.*malformed JSON" "$T_TMP/e1"
+[ $? -eq 2 ] && grep -q "broken.json:[0-9]*:[0-9]*:" "$T_TMP/e1"
 ok $? "malformed JSON: exit 2, error names file:line"
 echo '{"schema_version": 99, "jobs": []}' >"$T_TMP/future.json"
 $IOWATT plot -o "$T_TMP/x" "$T_TMP/future.json" 2>"$T_TMP/e2"

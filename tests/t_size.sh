@@ -71,6 +71,25 @@ ok $? "size with --duty and --supply-v"
 grep -q "duty     job SEQ1M-Q8T1-write" "$T_TMP/u.out" && grep -q "supply 5.00 V (--supply-v)" "$T_TMP/u.out"
 ok $? "duty uses the write job's active power; supply voltage from the option"
 
+# Only invalid write jobs, one with a negative net energy (idle drifting up in a short
+# job): the invalid job is used with a warning, and the negative energy counts as 0.
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/allbad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for j in d["jobs"]:
+    if "write" in j["options"]["rw"]:
+        j["validity"]["valid"] = False
+        j["validity"]["reasons"] = ["5 samples in the active phase (< 20)"]
+        j["efficiency"]["j_per_gb_net"] = -40.0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT size --battery 11.1Wh --write 1GB/day "$T_TMP/allbad.json" >"$T_TMP/bad.out" 2>&1
+ok $? "size with only invalid write jobs still answers"
+grep -q "warning: job SEQ1M-Q8T1-write is INVALID (5 samples in the active phase" "$T_TMP/bad.out"
+ok $? "says the job it used is invalid, with the reason"
+grep -q "came out negative.*counted as 0" "$T_TMP/bad.out" && grep -q "= idle 5762.9 + workload 0.0" "$T_TMP/bad.out"
+ok $? "a negative net energy counts as 0, never as a bonus"
+
 # Errors name the file or the option.
 python3 "$REPO/tests/data/golden/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
 $IOWATT size --battery 11.1Wh --write 1MB/day "$T_TMP/nopower.json" 2>"$T_TMP/e1" >/dev/null
@@ -95,7 +114,7 @@ bad "--supply-v negative" "--supply-v '-5'" --battery 11.1Wh --supply-v -5
 bad "--job that no result has" "no job named 'NOPE'" --battery 11.1Wh --write 1MB/day --job NOPE
 echo '{"schema_version": 1, "jobs": [' >"$T_TMP/broken.json"
 $IOWATT size --battery 11.1Wh "$T_TMP/broken.json" 2>"$T_TMP/e2" >/dev/null
-[ $? -eq 2 ] && grep -q "broken.json:.*malformed JSON" "$T_TMP/e2"
+[ $? -eq 2 ] && grep -q "broken.json:[0-9]*:[0-9]*:" "$T_TMP/e2"
 ok $? "malformed JSON: exit 2, file named"
 
 done_testing

@@ -5,7 +5,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -22,7 +24,7 @@ static char dir[] = "/var/tmp/iowatt-bench.XXXXXX";
 static char path[256];
 static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "randrw" };
 
-static void job_defaults(struct job_opts *jo, const char *engine, int rw)
+static void test_job(struct job_opts *jo, const char *engine, int rw)
 {
 	memset(jo, 0, sizeof(*jo));
 	snprintf(jo->name, sizeof(jo->name), "%s-%s", engine, rw_names[rw]);
@@ -88,7 +90,7 @@ static void test_exact_sizes(void)
 
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
 		for (rw = RW_READ; rw <= RW_RANDRW; rw++) {
-			job_defaults(&jo, engines[e], rw);
+			test_job(&jo, engines[e], rw);
 			jo.filesize = 1 * MIB; /* a quarter of the region: random spreads, seq stops */
 			rc = run_job(&jo, res);
 			bytes = res->dir[0].io_bytes + res->dir[1].io_bytes;
@@ -120,14 +122,14 @@ static void test_fdatasync(void)
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
 
-	job_defaults(&jo, "libaio", RW_RANDWRITE);
+	test_job(&jo, "libaio", RW_RANDWRITE);
 	jo.fdatasync = 4;
 	jo.size = 64 * jo.bs;
 	ok(!run_job(&jo, res) && res->status == BENCH_OK, "libaio fdatasync=4: ok");
 	is_int(res->syncs, 64 / 4 + 1, "libaio fdatasync=4: 16 syncs + end_fsync");
 	is_int(res->sync_lat.n, res->syncs, "libaio fdatasync=4: each sync timed");
 
-	job_defaults(&jo, "psync", RW_WRITE);
+	test_job(&jo, "psync", RW_WRITE);
 	jo.fdatasync = 1;
 	jo.end_fsync = 0;
 	jo.direct = 0;
@@ -149,7 +151,7 @@ static void test_rate(void)
 	unsigned e;
 
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		job_defaults(&jo, engines[e], RW_RANDREAD);
+		test_job(&jo, engines[e], RW_RANDREAD);
 		jo.rate_iops = 50;
 		jo.size = 10 * jo.bs;
 		/* I/O k starts at t0 + k/rate: the last one no sooner than (n-1)/rate. */
@@ -172,7 +174,7 @@ static void test_stop_and_cap(void)
 	struct bench *b;
 	int rc;
 
-	job_defaults(&jo, "libaio", RW_RANDREAD);
+	test_job(&jo, "libaio", RW_RANDREAD);
 	jo.size = 64 * 1024 * MIB; /* far more than the test waits for */
 	jo.filesize = 1 * MIB;
 	rc = bench_start(&jo, path, &b);
@@ -192,7 +194,7 @@ static void test_stop_and_cap(void)
 	   "stop: live counters equal the final figures");
 
 	/* A paced job sleeping for its next slot must wake on stop, not after its sleep. */
-	job_defaults(&jo, "psync", RW_RANDREAD);
+	test_job(&jo, "psync", RW_RANDREAD);
 	jo.rate_iops = 1;
 	jo.size = 1000 * jo.bs;
 	rc = bench_start(&jo, path, &b);
@@ -207,7 +209,7 @@ static void test_stop_and_cap(void)
 		   res->dir[0].total_ios < 1000,
 	   "paced stop: INTERRUPTED with %" PRIu64 " I/Os", res->dir[0].total_ios);
 
-	job_defaults(&jo, "libaio", RW_RANDWRITE);
+	test_job(&jo, "libaio", RW_RANDWRITE);
 	jo.size = 64 * 1024 * MIB;
 	jo.filesize = 1 * MIB;
 	jo.runtime_ns = 100 * NS_PER_MS;
@@ -231,7 +233,7 @@ static void test_errors(void)
 	snprintf(small, sizeof(small), "%s/small", dir);
 	make_file(small, 64 * KIB);
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		job_defaults(&jo, engines[e], RW_READ);
+		test_job(&jo, engines[e], RW_READ);
 		jo.iodepth = 1;
 		jo.size = 1 * MIB;
 		is_int(bench_start(&jo, small, &b), 0, "%s past EOF: starts", engines[e]);
@@ -249,7 +251,7 @@ static void test_errors(void)
 		       engines[e]);
 
 		/* O_DIRECT needs aligned sizes: the kernel refuses, the job fails cleanly. */
-		job_defaults(&jo, engines[e], RW_RANDWRITE);
+		test_job(&jo, engines[e], RW_RANDWRITE);
 		jo.bs = 1000;
 		jo.size = 10 * jo.bs;
 		ok(!run_job(&jo, res) && res->status == BENCH_FAILED && res->err == -EINVAL &&
@@ -258,11 +260,59 @@ static void test_errors(void)
 		   res->errmsg);
 	}
 	unlink(small);
-	job_defaults(&jo, "libaio", RW_READ);
+	test_job(&jo, "libaio", RW_READ);
 	snprintf(small, sizeof(small), "%s/missing", dir);
 	is_int(bench_start(&jo, small, &b), -ENOENT, "missing file: -ENOENT, nothing runs");
 	snprintf(jo.ioengine, sizeof(jo.ioengine), "nope");
 	is_int(bench_start(&jo, path, &b), -EINVAL, "unknown engine: -EINVAL");
+	free(res);
+}
+
+/*
+ * ENOSPC mid-job: buffered writes into the holes of a sparse file on a 256 KiB tmpfs
+ * (root only; tmpfs has no O_DIRECT, so psync with direct=0).
+ */
+static void test_enospc(void)
+{
+	struct bench_result *res = malloc(sizeof(*res));
+	char mnt[300], file[320];
+	struct bench *b = NULL;
+	struct job_opts jo;
+	int fd, rc;
+
+	snprintf(mnt, sizeof(mnt), "%s/tiny", dir);
+	snprintf(file, sizeof(file), "%s/sparse", mnt);
+	if (geteuid() != 0 || mkdir(mnt, 0700) ||
+	    mount("iowatt-test", mnt, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k")) {
+		skip("ENOSPC: needs root to mount a small tmpfs");
+		rmdir(mnt);
+		free(res);
+		return;
+	}
+	fd = open(file, O_RDWR | O_CREAT | O_EXCL, 0600);
+	rc = fd >= 0 && !ftruncate(fd, 1 * MIB) ? 0 : -1;
+	if (fd >= 0)
+		close(fd);
+	test_job(&jo, "psync", RW_WRITE);
+	jo.direct = 0;
+	jo.size = 1 * MIB;
+	ok(!rc && !bench_start(&jo, file, &b), "ENOSPC: started on a sparse file");
+	if (b) {
+		while (!bench_wait(b, NS_PER_SEC))
+			;
+		bench_finish(b, res);
+		ok(res->status == BENCH_FAILED && res->err == -ENOSPC &&
+			   strstr(res->errmsg, "write at offset") &&
+			   strstr(res->errmsg, "No space left on device"),
+		   "ENOSPC: FAILED, -ENOSPC, '%s'", res->errmsg);
+		ok(res->dir[1].io_bytes > 0 && res->dir[1].io_bytes < jo.size &&
+			   res->syncs == 0,
+		   "ENOSPC: the writes before it counted (%" PRIu64 " bytes), no end_fsync",
+		   res->dir[1].io_bytes);
+	}
+	unlink(file);
+	umount(mnt);
+	rmdir(mnt);
 	free(res);
 }
 
@@ -290,7 +340,7 @@ static void test_numjobs(void)
 	int fd;
 
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		job_defaults(&jo, engines[e], e ? RW_WRITE : RW_RANDWRITE);
+		test_job(&jo, engines[e], e ? RW_WRITE : RW_RANDWRITE);
 		jo.numjobs = 3;
 		jo.size = 1 * MIB;
 		jo.filesize = 64 * KIB;
@@ -342,6 +392,7 @@ static int test_all(void)
 	test_rate();
 	test_stop_and_cap();
 	test_errors();
+	test_enospc();
 	test_numjobs();
 	unlink(path);
 	rmdir(dir);
@@ -365,7 +416,7 @@ static int bench_mode(int argc, char **argv)
 	for (rw = 0; rw < (int)ARRAY_SIZE(rw_names); rw++)
 		if (!strcmp(argv[3], rw_names[rw]))
 			break;
-	job_defaults(&jo, argc > 7 ? argv[7] : "libaio", rw);
+	test_job(&jo, argc > 7 ? argv[7] : "libaio", rw);
 	parse_size(argv[4], &jo.bs);
 	jo.iodepth = (unsigned)atoi(argv[5]);
 	parse_size(argv[6], &jo.size);
@@ -381,8 +432,8 @@ static int bench_mode(int argc, char **argv)
 	ns = res->t_end_ns - res->t_start_ns;
 	cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * NS_PER_SEC +
 		 (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
-	printf("iops=%.0f cpu_ns_per_io=%.0f clat_mean_us=%.1f\n",
-	       (double)ios * 1e9 / (double)ns, (double)cpu_ns / (double)ios,
+	printf("iops=%.0f ios=%" PRIu64 " cpu_ns_per_io=%.0f clat_mean_us=%.1f\n",
+	       (double)ios * 1e9 / (double)ns, ios, (double)cpu_ns / (double)ios,
 	       (res->dir[0].clat.mean_ns + res->dir[1].clat.mean_ns) / 1000.0);
 	free(res);
 	return 0;

@@ -72,6 +72,28 @@ static void test_resolve(void)
 	   "an anonymous device (tmpfs) has no block device");
 }
 
+static void test_mountinfo(void)
+{
+	const char *mi = DATA "mountinfo-sample";
+	struct mount_entry me;
+
+	ok(!mountinfo_find(mi, makedev(8, 1), "/mnt/sd/x/iowatt-1.tmp", &me), "a file under /mnt/sd");
+	is_str(me.mount_point, "/mnt/sd", "its mount point");
+	is_str(me.source, "/dev/sda1", "its source");
+	is_str(me.fstype, "ext4", "its type, after the optional fields");
+	is_str(me.opts, "rw,noatime,discard", "per-mount options, then new superblock ones");
+	ok(!mountinfo_find(mi, makedev(8, 17), "/mnt/sd/inner/f", &me) &&
+		   !strcmp(me.mount_point, "/mnt/sd/inner"),
+	   "the longest mount point of the file's device wins");
+	ok(!mountinfo_find(mi, makedev(8, 2), "/mnt/my disk/f", &me) &&
+		   !strcmp(me.mount_point, "/mnt/my disk"),
+	   "an escaped blank in a mount point");
+	ok(!mountinfo_find(mi, makedev(0, 99), "/srv/f", &me) && !strcmp(me.mount_point, "/"),
+	   "an unknown device falls back to the longest prefix");
+	is_int(mountinfo_dev_mounted(mi, 8, 1, &me), 0, "8:1 is mounted");
+	is_int(mountinfo_dev_mounted(mi, 8, 3, &me), 1, "8:3 is not");
+}
+
 static void test_usb(void)
 {
 	static const struct want w[] = {
@@ -208,6 +230,7 @@ static void test_real(void)
 int main(void)
 {
 	test_resolve();
+	test_mountinfo();
 	test_usb();
 	test_nvme();
 	test_mmc();

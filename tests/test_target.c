@@ -84,6 +84,38 @@ static void test_directory(void)
 	ok(1, "cleanup twice is harmless");
 }
 
+/* A stale file with our own PID (after a reboot) and one of a dead process. */
+static void test_stale(void)
+{
+	char mine[256], dead[256], want[256];
+	struct run_opts ro;
+	struct job_opts jo;
+	struct target tg;
+	const char *msg;
+	int fd;
+
+	snprintf(mine, sizeof(mine), "%s/iowatt-%ld.tmp", dir, (long)getpid());
+	snprintf(dead, sizeof(dead), "%s/iowatt-4194300.tmp", dir);
+	fd = open(mine, O_WRONLY | O_CREAT, 0600);
+	close(fd);
+	fd = open(dead, O_WRONLY | O_CREAT, 0600);
+	close(fd);
+	opts(&ro, dir);
+	job(&jo, "seqwrite", RW_WRITE, 1 << 20, 1 << 20, 1);
+	capture_begin(&capt, 2);
+	is_int(target_open(&tg, &ro, &jo, 1), 0, "a directory with stale files opens");
+	msg = capture_end(&capt);
+	snprintf(want, sizeof(want), "%s/iowatt-%ld-1.tmp", dir, (long)getpid());
+	is_str(tg.path, want, "a file of the same name is skipped, not reused");
+	ok(strstr(msg, "iowatt-4194300.tmp") && strstr(msg, "interrupted run"),
+	   "the stale file of a dead process is named in a warning");
+	target_cleanup(&tg);
+	ok(access(mine, F_OK) == 0 && access(dead, F_OK) == 0 && access(want, F_OK) != 0,
+	   "cleanup removes only its own file");
+	unlink(mine);
+	unlink(dead);
+}
+
 static void test_layout(void)
 {
 	struct job_opts jo[2];
@@ -260,6 +292,7 @@ int main(void)
 		return 1;
 	}
 	test_directory();
+	test_stale();
 	test_layout();
 	test_existing();
 	test_checks();
