@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <termios.h>
@@ -132,6 +133,23 @@ static int sp_try_open(struct serial_port *sp, unsigned baud, char *why, size_t 
 #endif
 
 /*
+ * Two pollers on one meter would read each other's replies. An advisory lock keeps a
+ * second iowatt (a probe left running, say) off a port that a run is using; unlike
+ * TIOCEXCL it also holds for root.
+ */
+static int serial_lock(struct serial_port *sp, int log_level, struct serial_port **out)
+{
+	if (flock(sp->fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
+		log_msg(log_level, MOD, "%s is in use by another iowatt (a probe or a run)",
+			sp->path);
+		serial_close(sp);
+		return -EBUSY;
+	}
+	*out = sp;
+	return 0;
+}
+
+/*
  * libserialport 0.1.1 cannot open a pty: sp_get_port_by_name() looks the port up in
  * /sys/class/tty and fails with ENOENT for /dev/pts/N (a symlink to one gets the same
  * failure). socat and ser2net bridges and our emulator are ptys, so those go through
@@ -153,8 +171,7 @@ int serial_open(const char *path, unsigned baud, int log_level, struct serial_po
 	rc = sp_try_open(sp, baud, why, sizeof(why));
 	if (!rc) {
 		log_debug(MOD, "%s: opened through libserialport", path);
-		*out = sp;
-		return 0;
+		return serial_lock(sp, log_level, out);
 	}
 	/*
 	 * A pty, or a character device that libserialport cannot look up (no sysfs in a
@@ -174,8 +191,7 @@ int serial_open(const char *path, unsigned baud, int log_level, struct serial_po
 		serial_close(sp);
 		return rc;
 	}
-	*out = sp;
-	return 0;
+	return serial_lock(sp, log_level, out);
 }
 
 const char *serial_backend(const struct serial_port *sp)
