@@ -431,8 +431,13 @@ static int emu_parse(int argc, char **argv, struct emu *e, const char **truth_pa
 	}
 	if (rc)
 		return rc;
-	if (optind >= argc || !(e->um = um_model_by_driver(argv[optind]))) {
-		log_err(MOD, "which meter? 'iowatt emulate um25c --link PATH' (um24c, um25c, um34c)");
+	e->um = optind < argc ? um_model_by_driver(argv[optind]) : NULL;
+	if (!e->um) {
+		if (optind < argc)
+			log_err(MOD, "unknown meter '%s' (um24c, um25c, um34c)", argv[optind]);
+		else
+			log_err(MOD, "which meter? 'iowatt emulate um25c --link PATH' "
+				"(um24c, um25c, um34c)");
 		return -EINVAL;
 	}
 	if (optind + 1 < argc) {
