@@ -64,17 +64,18 @@ static struct meter_core *core_get(struct meter_dev *dev)
 }
 
 /* Producer side; never blocks: a full ring drops the newest sample and counts it. */
-static void ring_push(struct meter_dev *dev, struct meter_core *c, const struct meter_sample *s)
+static int ring_push(struct meter_dev *dev, struct meter_core *c, const struct meter_sample *s)
 {
 	uint64_t h = atomic_load_explicit(&c->head, memory_order_relaxed);
 	uint64_t t = atomic_load_explicit(&c->tail, memory_order_acquire);
 
 	if (h - t >= METER_RING_CAP) {
 		METER_COUNT(dev->overruns);
-		return;
+		return 0;
 	}
 	c->ring[h & RING_MASK] = *s;
 	atomic_store_explicit(&c->head, h + 1, memory_order_release);
+	return 1;
 }
 
 unsigned meter_pop(struct meter_dev *dev, struct meter_sample *out, unsigned max,
@@ -117,8 +118,8 @@ static void deliver(struct meter_dev *dev, struct meter_core *c, struct meter_sa
 		s->flags |= SAMPLE_AFTER_GAP;
 		c->after_gap = 0;
 	}
-	METER_COUNT(dev->samples);
-	ring_push(dev, c, s);
+	if (ring_push(dev, c, s))
+		METER_COUNT(dev->samples);
 }
 
 static void check_stall(struct meter_dev *dev, struct meter_core *c, uint64_t now)
@@ -248,6 +249,7 @@ int meter_open(struct meter_dev *dev)
 int meter_thread_start(struct meter_dev *dev)
 {
 	struct meter_core *c = core_get(dev);
+	uint64_t drain;
 	int rc;
 
 	if (!c->is_open) {
@@ -261,6 +263,9 @@ int meter_thread_start(struct meter_dev *dev)
 	}
 	c->started = 1;
 	atomic_store(&c->stop, 0);
+	/* A wake left from an earlier stop would turn every back-off into a busy loop. */
+	if (c->wake_fd >= 0 && read(c->wake_fd, &drain, sizeof(drain)) < 0 && errno != EAGAIN)
+		log_debug(MOD, "%s: wake drain: %s", dev->spec, strerror(errno));
 	rc = pthread_create(&c->thread, NULL, meter_thread, dev);
 	if (rc) {
 		log_err(MOD, "%s: cannot start the sampling thread: %s", dev->spec, strerror(rc));

@@ -51,7 +51,7 @@ struct meter_dev {
 	int reconnecting;
 
 	/* Kept by the meter core (meter.c); read by the main thread after stop. */
-	uint64_t samples;    /* delivered */
+	uint64_t samples;    /* delivered (stored in the ring; overruns are not) */
 	uint64_t frames_bad; /* dropped: bad check, short, timeout */
 	uint64_t gaps;	     /* periods with no data longer than 2 * period_ns */
 	uint64_t reconnects;

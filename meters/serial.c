@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <termios.h>
@@ -101,7 +102,8 @@ static int termios_open(struct serial_port *sp, unsigned baud, int level)
 }
 
 #ifdef HAVE_SERIALPORT
-/* Returns 0, or a positive SP error so the caller can try the pty path. */
+/* Returns 0; 1 when libserialport does not know the port (no /sys/class/tty entry);
+ * 2 when it knows it but cannot open or set it up. */
 static int sp_try_open(struct serial_port *sp, unsigned baud, char *why, size_t len)
 {
 	struct sp_port *port = NULL;
@@ -113,7 +115,7 @@ static int sp_try_open(struct serial_port *sp, unsigned baud, char *why, size_t 
 	if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK) {
 		snprintf(why, len, "sp_open: %s", sp_last_error_message());
 		sp_free_port(port);
-		return 1;
+		return 2;
 	}
 	if (sp_set_baudrate(port, (int)baud) != SP_OK || sp_set_bits(port, 8) != SP_OK ||
 	    sp_set_parity(port, SP_PARITY_NONE) != SP_OK || sp_set_stopbits(port, 1) != SP_OK ||
@@ -122,13 +124,30 @@ static int sp_try_open(struct serial_port *sp, unsigned baud, char *why, size_t 
 		snprintf(why, len, "line settings: %s", sp_last_error_message());
 		sp_close(port);
 		sp_free_port(port);
-		return 1;
+		return 2;
 	}
 	sp_flush(port, SP_BUF_BOTH);
 	sp->port = port;
 	return 0;
 }
 #endif
+
+/*
+ * Two pollers on one meter would read each other's replies. An advisory lock keeps a
+ * second iowatt (a probe left running, say) off a port that a run is using; unlike
+ * TIOCEXCL it also holds for root.
+ */
+static int serial_lock(struct serial_port *sp, int log_level, struct serial_port **out)
+{
+	if (flock(sp->fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
+		log_msg(log_level, MOD, "%s is in use by another iowatt (a probe or a run)",
+			sp->path);
+		serial_close(sp);
+		return -EBUSY;
+	}
+	*out = sp;
+	return 0;
+}
 
 /*
  * libserialport 0.1.1 cannot open a pty: sp_get_port_by_name() looks the port up in
@@ -141,6 +160,7 @@ int serial_open(const char *path, unsigned baud, int log_level, struct serial_po
 	struct serial_port *sp = xcalloc(1, sizeof(*sp));
 	int rc;
 #ifdef HAVE_SERIALPORT
+	struct stat st;
 	char why[200];
 #endif
 
@@ -148,27 +168,30 @@ int serial_open(const char *path, unsigned baud, int log_level, struct serial_po
 	sp->path = xstrdup(path);
 	*out = NULL;
 #ifdef HAVE_SERIALPORT
-	if (!sp_try_open(sp, baud, why, sizeof(why))) {
+	rc = sp_try_open(sp, baud, why, sizeof(why));
+	if (!rc) {
 		log_debug(MOD, "%s: opened through libserialport", path);
-		*out = sp;
-		return 0;
+		return serial_lock(sp, log_level, out);
 	}
-	if (!serial_path_is_pty(path)) {
+	/*
+	 * A pty, or a character device that libserialport cannot look up (no sysfs in a
+	 * container, say), still works as a plain terminal.
+	 */
+	if (!serial_path_is_pty(path) && !(rc == 1 && !stat(path, &st) && S_ISCHR(st.st_mode))) {
 		rc = access(path, F_OK) ? -ENOENT : -EIO;
 		log_msg(log_level, MOD, "cannot open %s: %s", path,
 			rc == -ENOENT ? strerror(ENOENT) : why);
 		serial_close(sp);
 		return rc;
 	}
-	log_debug(MOD, "%s: libserialport failed (%s); a pty, so raw termios", path, why);
+	log_debug(MOD, "%s: libserialport: %s; using raw termios", path, why);
 #endif
 	rc = termios_open(sp, baud, log_level);
 	if (rc) {
 		serial_close(sp);
 		return rc;
 	}
-	*out = sp;
-	return 0;
+	return serial_lock(sp, log_level, out);
 }
 
 const char *serial_backend(const struct serial_port *sp)

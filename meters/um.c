@@ -218,8 +218,9 @@ static int um_open(struct meter_dev *dev)
 		return rc == -ETIMEDOUT ? -ETIMEDOUT : rc;
 	}
 	if (want && want != p->model)
-		log_warn(MOD, "meter '%s': the spec says %s but the meter answers as %s; "
-			 "using %s", dev->spec, want->name, p->model->name, p->model->name);
+		log_msg(dev->reconnecting ? LOG_DEBUG : LOG_WARN, MOD,
+			"meter '%s': the spec says %s but the meter answers as %s; using %s",
+			dev->spec, want->name, p->model->name, p->model->name);
 	um_label(dev, p->model);
 	dev->period_ns = p->interval_ns;
 	log_debug(MOD, "%s: %s over %s, lag %.1f ms", dev->spec, dev->model,

@@ -36,7 +36,7 @@ struct probe_acc {
 
 static void probe_usage(FILE *fp)
 {
-	fprintf(fp, "usage: iowatt probe --meter SPEC [--seconds N] [--sysfs-root DIR]\n\n"
+	fprintf(fp, "usage: iowatt probe --meter SPEC [--seconds N] [--csv FILE] [--sysfs-root DIR]\n\n"
 		    "Live readings of one meter, one line per second (per sample for meters\n"
 		    "slower than that): volts, mA, W, running mWh, samples per second, bad\n"
 		    "frames, gaps and reconnects. Ctrl-C ends it.\n"

@@ -151,7 +151,8 @@ static int emu_pty_up(struct emu *e)
 	const char *name;
 	int rc;
 
-	e->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	/* Non-blocking: a client that polls and never reads must not wedge the emulator. */
+	e->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	if (e->master < 0 || grantpt(e->master) || unlockpt(e->master)) {
 		rc = -errno;
 		log_err(MOD, "cannot create a pseudo-terminal: %s", strerror(errno));
@@ -430,8 +431,13 @@ static int emu_parse(int argc, char **argv, struct emu *e, const char **truth_pa
 	}
 	if (rc)
 		return rc;
-	if (optind >= argc || !(e->um = um_model_by_driver(argv[optind]))) {
-		log_err(MOD, "which meter? 'iowatt emulate um25c --link PATH' (um24c, um25c, um34c)");
+	e->um = optind < argc ? um_model_by_driver(argv[optind]) : NULL;
+	if (!e->um) {
+		if (optind < argc)
+			log_err(MOD, "unknown meter '%s' (um24c, um25c, um34c)", argv[optind]);
+		else
+			log_err(MOD, "which meter? 'iowatt emulate um25c --link PATH' "
+				"(um24c, um25c, um34c)");
 		return -EINVAL;
 	}
 	if (optind + 1 < argc) {

@@ -175,6 +175,9 @@ start_emu "$T/um3" --constant-ma 50 --duration 30
 timeout -s KILL 10 "$IOWATT" probe --meter "um25c:$T/um3" >"$T/probe.out" 2>&1 &
 PROBE=$!
 sleep 1.5
+"$IOWATT" probe --meter "um25c:$T/um3" --seconds 1 >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "in use by another iowatt" "$T/err"
+ok $? "a second reader of the same meter is refused"
 kill -INT "$PROBE"
 wait "$PROBE"
 [ $? -eq 130 ]
