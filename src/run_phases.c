@@ -571,6 +571,14 @@ int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json
 			json_object_set_new(*entry, "exit_status", json_integer(WEXITSTATUS(status)));
 		else if (WIFSIGNALED(status))
 			json_object_set_new(*entry, "exit_signal", json_integer(WTERMSIG(status)));
+		/* The figures are kept either way; a command that failed is not a clean run. */
+		if (!forwarded && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			json_object_set_new(*entry, "status", json_string("failed"));
+			json_object_set_new(*entry, "error",
+					    json_string(WIFEXITED(status) ? "the command exited non-zero"
+									  : "the command was killed"));
+			rc->any_failed = 1;
+		}
 	}
 	job_finish_json(rc, NULL, *entry, t_idle, t_active, t_end, t_tail_end, 0, 0, &t_start);
 	return err == -EINTR ? 0 : err;
