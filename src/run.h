@@ -67,6 +67,11 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 /* measure: the same phases around a child process. */
 int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json_t **entry);
 
+/* Everything the three phases add to a job's entry (src/run_report.c); jo NULL for measure. */
+void run_job_report(struct run_ctx *rc, const struct job_opts *jo, json_t *entry,
+		    uint64_t t_idle, uint64_t t_active, uint64_t t_end, uint64_t t_tail_end,
+		    uint64_t bytes, uint64_t ios, const struct temps *t_start);
+
 /* Pop events and samples up to now - lag, feed integrators, write CSVs, draw progress. */
 void run_pump(struct run_ctx *rc, uint64_t now);
 int run_should_stop(const struct run_ctx *rc);
