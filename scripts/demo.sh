@@ -7,7 +7,7 @@ scratch=${DEMO_DIR:-/var/tmp/iowatt-demo}
 mkdir -p "$scratch"
 emu_pid=""
 cleanup() {
-	[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null && wait "$emu_pid" 2>/dev/null
+	if [ -n "$emu_pid" ]; then kill "$emu_pid" 2>/dev/null; wait "$emu_pid" 2>/dev/null || true; fi
 	rm -f "$scratch/um25c"
 }
 trap cleanup EXIT

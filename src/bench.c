@@ -101,8 +101,8 @@ static int worker_setup(struct bench *b, unsigned idx, const char *path,
 	w->fd = open(path, flags);
 	if (w->fd < 0) {
 		rc = -errno;
-		log_err("bench", "%s: open %s%s: %s", jo->name, path, jo->direct ? " (O_DIRECT)" : "",
-			strerror(errno));
+		log_err("bench", "%s: open %s%s: %s", jo->name, path,
+			jo->direct ? " (O_DIRECT)" : "", strerror(errno));
 		return rc;
 	}
 	rc = eng->init(&w->ectx, w->fd, w->depth);
@@ -169,6 +169,7 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 	const struct io_engine *eng;
 	sigset_t all, old;
 	struct bench *b;
+	char name[16];
 	unsigned i;
 	int rc;
 
@@ -211,6 +212,8 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 			goto err_join;
 		}
 		b->w[i]->started = 1;
+		snprintf(name, sizeof(name), "iowatt-io%u", i % 1000u);
+		pthread_setname_np(b->w[i]->tid, name);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	*out = b;
@@ -236,7 +239,8 @@ void bench_get_progress(const struct bench *b, struct bench_progress *p)
 	for (i = 0; i < b->nworkers; i++) {
 		w = b->w[i];
 		for (d = 0; d < DDIR_COUNT; d++) {
-			p->bytes[d] += atomic_load_explicit(&w->live.bytes[d], memory_order_relaxed);
+			p->bytes[d] +=
+			    atomic_load_explicit(&w->live.bytes[d], memory_order_relaxed);
 			p->ios[d] += atomic_load_explicit(&w->live.ios[d], memory_order_relaxed);
 		}
 	}

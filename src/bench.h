@@ -17,13 +17,13 @@ struct dir_result {
 };
 
 struct bench_result {
-	int status;		/* enum bench_status */
-	int err;		/* -errno of the first failure, 0 if none */
-	char errmsg[256];	/* "write at offset 123: No space left on device" */
-	uint64_t t_start_ns;	/* taken by bench_start once the workers are ready, before
-				 * their threads start (CLOCK_MONOTONIC) */
-	uint64_t t_end_ns;	/* last completion, including end_fsync */
-	uint64_t syncs;		/* fdatasync/fsync calls made */
+	int status;		   /* enum bench_status */
+	int err;		   /* -errno of the first failure, 0 if none */
+	char errmsg[256];	   /* "write at offset 123: No space left on device" */
+	uint64_t t_start_ns;	   /* taken by bench_start once the workers are ready, before
+				    * their threads start (CLOCK_MONOTONIC) */
+	uint64_t t_end_ns;	   /* last completion, including end_fsync */
+	uint64_t syncs;		   /* fdatasync/fsync calls made */
 	struct lat_stats sync_lat; /* their durations, apart from the I/O latencies */
 	struct dir_result dir[DDIR_COUNT];
 	unsigned threads;

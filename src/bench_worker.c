@@ -14,10 +14,10 @@
 /* How long a paced or capped reap may block before the loop looks at the clock again. */
 #define REAP_TIMEOUT_NS (100 * NS_PER_MS)
 
-static const char *const ddir_names[DDIR_COUNT] = { "read", "write" };
+static const char *const ddir_names[DDIR_COUNT] = {"read", "write"};
 
 static void worker_fail(struct worker *w, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* The first error of a worker stops the whole job; later ones are consequences. */
 static void worker_fail(struct worker *w, int err, const char *fmt, ...)
@@ -65,10 +65,10 @@ static unsigned complete(struct worker *w, unsigned n, uint64_t now, unsigned nf
 			worker_fail(w, (int)r->res, "%s at offset %" PRIu64 ": %s",
 				    ddir_names[r->ddir], r->offset, strerror((int)-r->res));
 		} else {
-			worker_fail(w, -EIO, "%s at offset %" PRIu64 ": short %s (%" PRId64
-					     " of %" PRIu64 " bytes)",
-				    ddir_names[r->ddir], r->offset, ddir_names[r->ddir], r->res,
-				    r->len);
+			worker_fail(
+			    w, -EIO,
+			    "%s at offset %" PRIu64 ": short %s (%" PRId64 " of %" PRIu64 " bytes)",
+			    ddir_names[r->ddir], r->offset, ddir_names[r->ddir], r->res, r->len);
 		}
 		w->freeq[nfree++] = r;
 	}
@@ -118,120 +118,175 @@ static unsigned default_batch_complete(unsigned depth)
 	return depth >= 8 ? depth / 8 : 1;
 }
 
+/* The loop's state: counters of one worker's run, kept apart from the worker's results. */
+struct loop {
+	uint64_t total;	 /* I/Os this worker must complete */
+	uint64_t issued; /* prepared so far */
+	uint64_t t_cap;	 /* runtime cap deadline, UINT64_MAX = none */
+	uint64_t rate;	 /* rate_iops, 0 = unpaced */
+	uint64_t due;	 /* when the next paced I/O may start */
+	uint64_t acc;	 /* remainder of 1 s / rate, so the schedule never drifts */
+	uint64_t now;
+	unsigned nfree, npend, inflight, writes, bsub, bcomp;
+	int stopping, capped, sync_due;
+};
+
+static int may_queue(const struct loop *l)
+{
+	return l->issued < l->total && !l->sync_due && !l->stopping &&
+	       (!l->rate || l->due <= l->now);
+}
+
+/* Absolute schedule: I/O k is due at t_start + k * 1e9 / rate, in integers. */
+static void pace_advance(struct loop *l)
+{
+	l->due += NS_PER_SEC / l->rate;
+	l->acc += NS_PER_SEC % l->rate;
+	if (l->acc >= l->rate) {
+		l->due++;
+		l->acc -= l->rate;
+	}
+}
+
+/* Prepare free slots up to the submit batch; an fdatasync point ends the batch. */
+static void fill(struct worker *w, struct loop *l)
+{
+	unsigned fdatasync = w->b->jo.fdatasync;
+	struct io_req *r;
+
+	if (l->rate)
+		l->now = now_ns();
+	while (l->nfree && l->npend < l->bsub && may_queue(l)) {
+		r = prepare(w, w->freeq[--l->nfree]);
+		w->pend[l->npend++] = r;
+		l->issued++;
+		if (l->rate)
+			pace_advance(l);
+		if (r->ddir == DDIR_WRITE && fdatasync && ++l->writes == fdatasync) {
+			l->writes = 0;
+			l->sync_due = 1;
+		}
+	}
+}
+
+/* Prepared requests that will never start go back to the free slots, uncounted. */
+static void drop_pending(struct worker *w, struct loop *l)
+{
+	unsigned i;
+
+	for (i = 0; i < l->npend; i++)
+		w->freeq[l->nfree++] = w->pend[i];
+	l->npend = 0;
+}
+
+/* Hand the prepared requests to the engine; 1 when more slots can be filled at once. */
+static int submit(struct worker *w, struct loop *l)
+{
+	uint64_t t = now_ns();
+	unsigned i;
+	int k;
+
+	for (i = 0; i < l->npend; i++)
+		w->pend[i]->t_submit_ns = t;
+	k = w->eng->submit(w->ectx, w->pend, l->npend);
+	if (k < 0) {
+		worker_fail(w, k, "%s at offset %" PRIu64 ": %s", ddir_names[w->pend[0]->ddir],
+			    w->pend[0]->offset, strerror(-k));
+		return 0;
+	}
+	if (!k && !l->inflight) {
+		worker_fail(w, -EAGAIN, "%s: engine accepted no request", w->eng->name);
+		return 0;
+	}
+	l->inflight += (unsigned)k;
+	l->npend -= (unsigned)k;
+	if (l->npend) {
+		memmove(w->pend, w->pend + k, l->npend * sizeof(*w->pend));
+		return 0;
+	}
+	return l->nfree && may_queue(l);
+}
+
+/* Wait for at least a batch of completions (less when paced or capped) and account them. */
+static int reap(struct worker *w, struct loop *l)
+{
+	unsigned min = l->bcomp < l->inflight ? l->bcomp : l->inflight;
+	uint64_t tmo;
+	int k;
+
+	/* Unpaced and uncapped, the wait needs no timer: min <= inflight will come. */
+	tmo = l->rate || l->t_cap != UINT64_MAX ? REAP_TIMEOUT_NS : ENGINE_WAIT_FOREVER;
+	if (l->rate && l->nfree && !l->npend && l->issued < l->total && !l->sync_due &&
+	    !l->stopping)
+		tmo = l->due > l->now ? l->due - l->now : 0;
+	if (l->t_cap != UINT64_MAX && !l->stopping)
+		tmo = l->t_cap > l->now ? (l->t_cap - l->now < tmo ? l->t_cap - l->now : tmo) : 0;
+	k = w->eng->reap(w->ectx, w->done, tmo ? min : 0, l->inflight, tmo);
+	if (k < 0) {
+		worker_fail(w, k, "reaping completions: %s", strerror(-k));
+		return k;
+	}
+	l->now = now_ns();
+	l->inflight -= (unsigned)k;
+	l->nfree = complete(w, (unsigned)k, l->now, l->nfree);
+	if (l->now >= l->t_cap)
+		l->capped = 1;
+	return 0;
+}
+
 /*
- * The loop keeps the queue full: prepare every free slot (up to the submit batch), hand
- * them to the engine in one call, then reap at least a batch of completions. Paced jobs
- * prepare only I/Os whose slot on the absolute schedule t_start + k / rate has come, and
- * sleep (not spin) when nothing is in flight. Two clock reads per loop, none per I/O.
+ * Keep the queue full: prepare free slots in submit batches and hand each batch to the
+ * engine until no slot is free, then reap at least a batch of completions. Paced jobs
+ * prepare only I/Os whose time has come and sleep (not spin) while nothing is in flight.
+ * Two clock reads per batch, none per I/O. Stopping (bench_stop, a failure, the runtime
+ * cap) drains what is in flight; only a job that was not stopped gets its end_fsync.
  */
 static void worker_loop(struct worker *w)
 {
 	struct bench *b = w->b;
 	const struct job_opts *jo = &b->jo;
-	const uint64_t total = jo->size / jo->bs;
-	const uint64_t t_cap = jo->runtime_ns ? b->t_start_ns + jo->runtime_ns : UINT64_MAX;
-	const uint64_t rate = jo->rate_iops;
-	uint64_t issued = 0, now = b->t_start_ns, due = b->t_start_ns, acc = 0, tmo, t;
-	unsigned nfree = w->depth, npend = 0, inflight = 0, writes = 0, bsub, bcomp, min, i;
-	int stopping = 0, capped = 0, sync_due = 0, k;
+	struct loop l;
 
-	bsub = jo->iodepth_batch_submit ? jo->iodepth_batch_submit
-					 : default_batch_submit(w->depth);
-	bcomp = jo->iodepth_batch_complete ? jo->iodepth_batch_complete
-					   : default_batch_complete(w->depth);
-	if (bsub > w->depth)
-		bsub = w->depth;
-	if (bcomp > w->depth)
-		bcomp = w->depth;
+	memset(&l, 0, sizeof(l));
+	l.total = jo->size / jo->bs;
+	l.t_cap = jo->runtime_ns ? b->t_start_ns + jo->runtime_ns : UINT64_MAX;
+	l.rate = jo->rate_iops;
+	l.now = l.due = b->t_start_ns;
+	l.nfree = w->depth;
+	l.bsub =
+	    jo->iodepth_batch_submit ? jo->iodepth_batch_submit : default_batch_submit(w->depth);
+	l.bcomp = jo->iodepth_batch_complete ? jo->iodepth_batch_complete
+					     : default_batch_complete(w->depth);
+	if (l.bsub > w->depth)
+		l.bsub = w->depth;
+	if (l.bcomp > w->depth)
+		l.bcomp = w->depth;
 
 	for (;;) {
-		stopping = capped || w->err ||
-			   atomic_load_explicit(&b->stop, memory_order_relaxed) != STOP_NONE;
-		if (stopping) {
-			nfree += npend; /* prepared but never started: not counted */
-			for (i = 0; i < npend; i++)
-				w->freeq[nfree - npend + i] = w->pend[i];
-			npend = 0;
-		} else if (!sync_due) {
-			if (rate)
-				now = now_ns();
-			while (nfree && npend < bsub && issued < total && (!rate || due <= now)) {
-				w->pend[npend++] = prepare(w, w->freeq[--nfree]);
-				issued++;
-				if (rate) {
-					due += NS_PER_SEC / rate;
-					acc += NS_PER_SEC % rate;
-					if (acc >= rate) {
-						due++;
-						acc -= rate;
-					}
-				}
-				if (w->pend[npend - 1]->ddir == DDIR_WRITE && jo->fdatasync &&
-				    ++writes == jo->fdatasync) {
-					writes = 0;
-					sync_due = 1;
-					break;
-				}
-			}
-		}
-		if (npend) {
-			t = now_ns();
-			for (i = 0; i < npend; i++)
-				w->pend[i]->t_submit_ns = t;
-			k = w->eng->submit(w->ectx, w->pend, npend);
-			if (k < 0) {
-				worker_fail(w, k, "%s at offset %" PRIu64 ": %s",
-					    ddir_names[w->pend[0]->ddir], w->pend[0]->offset,
-					    strerror(-k));
-				continue;
-			}
-			if (!k && !inflight) {
-				worker_fail(w, -EAGAIN, "%s: engine accepted no request",
-					    w->eng->name);
-				continue;
-			}
-			inflight += (unsigned)k;
-			npend -= (unsigned)k;
-			if (npend)
-				memmove(w->pend, w->pend + k, npend * sizeof(*w->pend));
-			/* A batch went out and slots are still free: fill them before reaping. */
-			else if (nfree && issued < total && !sync_due && !stopping &&
-				 (!rate || due <= now))
-				continue;
-		}
-		if (!inflight) {
-			if (sync_due) {
-				sync_due = 0;
-				if (!stopping)
-					do_sync(w, 0);
-				continue;
-			}
-			if (stopping || issued == total)
+		l.stopping = l.capped || w->err ||
+			     atomic_load_explicit(&b->stop, memory_order_relaxed) != STOP_NONE;
+		if (l.stopping)
+			drop_pending(w, &l);
+		else if (!l.sync_due)
+			fill(w, &l);
+		if (l.npend && submit(w, &l))
+			continue;
+		if (l.inflight) {
+			if (reap(w, &l))
 				break;
-			if (rate && due > now) {
-				bench_sleep_until(b, due < t_cap ? due : t_cap);
-				now = now_ns();
-				capped = now >= t_cap;
-			}
 			continue;
 		}
-		min = bcomp < inflight ? bcomp : inflight;
-		/* Unpaced and uncapped, the wait needs no timer: min <= inflight will come. */
-		tmo = rate || t_cap != UINT64_MAX ? REAP_TIMEOUT_NS : ENGINE_WAIT_FOREVER;
-		if (rate && nfree && !npend && issued < total && !sync_due && !stopping)
-			tmo = due > now ? due - now : 0;
-		if (t_cap != UINT64_MAX && !stopping)
-			tmo = t_cap > now ? (t_cap - now < tmo ? t_cap - now : tmo) : 0;
-		k = w->eng->reap(w->ectx, w->done, tmo ? min : 0, inflight, tmo);
-		if (k < 0) {
-			worker_fail(w, k, "reaping completions: %s", strerror(-k));
+		if (l.sync_due) {
+			l.sync_due = 0;
+			if (!l.stopping)
+				do_sync(w, 0);
+		} else if (l.stopping || l.issued == l.total) {
 			break;
+		} else if (l.rate && l.due > l.now) {
+			bench_sleep_until(b, l.due < l.t_cap ? l.due : l.t_cap);
+			l.now = now_ns();
+			l.capped = l.now >= l.t_cap;
 		}
-		now = now_ns();
-		inflight -= (unsigned)k;
-		nfree = complete(w, (unsigned)k, now, nfree);
-		if (now >= t_cap)
-			capped = 1;
 	}
 	if (!w->err && atomic_load(&b->stop) == STOP_NONE && b->end_fsync)
 		do_sync(w, 1);

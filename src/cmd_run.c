@@ -21,13 +21,25 @@
 #define IOWATT_VERSION "0.1.0"
 #endif
 
+static uint64_t first_signal_ns;
+
+/*
+ * The first SIGINT/SIGTERM asks for an orderly stop (drain, partial result, cleanup). A
+ * second one means "out now", but only if it comes later than 0.5 s: `timeout` and
+ * terminals can deliver one Ctrl-C twice (to the process group and forwarded), and that
+ * must not cost the user the partial result.
+ */
 static void on_signal(int sig)
 {
+	uint64_t t = now_ns(); /* clock_gettime is async-signal-safe */
+
 	if (run_signal) {
-		/* Second Ctrl-C: the user wants out now. */
+		if (t - first_signal_ns < 500 * NS_PER_MS)
+			return;
 		target_cleanup_signal_safe();
 		_exit(128 + sig);
 	}
+	first_signal_ns = t;
 	run_signal = sig;
 }
 
@@ -275,6 +287,7 @@ static int run_main(int argc, char **argv, int measure)
 		if (err)
 			goto fail;
 		rc->have_target = 1;
+		rc->tg.stop_flag = &run_signal; /* Ctrl-C also stops a long layout */
 	}
 	err = open_meters(rc);
 	if (err)
@@ -308,10 +321,13 @@ static int run_main(int argc, char **argv, int measure)
 		}
 		err = target_prepare_job(&rc->tg, jo);
 		if (err) {
-			rc->any_failed = 1;
+			int stopped = run_should_stop(rc);
+
+			rc->any_failed |= !stopped;
 			entry = json_pack("{s:s,s:i,s:s,s:s,s:o}", "jobname", jo->name, "loop", 1,
-					  "status", "failed", "error", strerror(-err), "options",
-					  result_options_json(jo));
+					  "status", stopped ? "interrupted" : "failed", "error",
+					  stopped ? "stopped while preparing the file" : strerror(-err),
+					  "options", result_options_json(jo));
 			json_array_append_new(rc->jobs, entry);
 			run_write_result(rc, "running");
 			continue;

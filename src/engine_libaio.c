@@ -79,9 +79,11 @@ static int aio_submit(void *ctx, struct io_req **reqs, unsigned n)
 		cb = &c->iocbs[reqs[i]->idx];
 		fd = cb->aio_fildes;
 		if (reqs[i]->ddir == DDIR_WRITE)
-			io_prep_pwrite(cb, fd, reqs[i]->buf, reqs[i]->len, (long long)reqs[i]->offset);
+			io_prep_pwrite(cb, fd, reqs[i]->buf, reqs[i]->len,
+				       (long long)reqs[i]->offset);
 		else
-			io_prep_pread(cb, fd, reqs[i]->buf, reqs[i]->len, (long long)reqs[i]->offset);
+			io_prep_pread(cb, fd, reqs[i]->buf, reqs[i]->len,
+				      (long long)reqs[i]->offset);
 		cb->data = reqs[i];
 		c->iocbps[i] = cb;
 	}
@@ -162,11 +164,11 @@ static void aio_cleanup(void *ctx)
 }
 
 const struct io_engine engine_libaio = {
-	.name = "libaio",
-	.flags = IOENG_ASYNC,
-	.init = aio_init,
-	.submit = aio_submit,
-	.reap = aio_reap,
-	.cleanup = aio_cleanup,
+    .name = "libaio",
+    .flags = IOENG_ASYNC,
+    .init = aio_init,
+    .submit = aio_submit,
+    .reap = aio_reap,
+    .cleanup = aio_cleanup,
 };
 #endif

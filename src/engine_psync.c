@@ -69,10 +69,10 @@ static void psync_cleanup(void *ctx)
 }
 
 const struct io_engine engine_psync = {
-	.name = "psync",
-	.flags = 0,
-	.init = psync_init,
-	.submit = psync_submit,
-	.reap = psync_reap,
-	.cleanup = psync_cleanup,
+    .name = "psync",
+    .flags = 0,
+    .init = psync_init,
+    .submit = psync_submit,
+    .reap = psync_reap,
+    .cleanup = psync_cleanup,
 };

@@ -7,10 +7,10 @@
 
 const struct io_engine *const io_engines[] = {
 #ifdef HAVE_LIBAIO
-	&engine_libaio,
+    &engine_libaio,
 #endif
-	&engine_psync,
-	NULL,
+    &engine_psync,
+    NULL,
 };
 
 const struct io_engine *io_engine_find(const char *name)

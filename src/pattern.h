@@ -17,7 +17,7 @@ struct pattern {
 	uint64_t base;
 	uint64_t bs;
 	uint64_t nblocks;
-	uint64_t seq; /* next sequential block */
+	uint64_t seq;	      /* next sequential block */
 	uint64_t read_thresh; /* randrw: read when a 32-bit draw is below this */
 	int rw;		      /* enum rw_mode */
 };

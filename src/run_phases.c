@@ -292,9 +292,41 @@ static unsigned job_events(struct run_ctx *rc, json_t *entry, uint64_t t_idle, u
 	return bad;
 }
 
+/*
+ * "raise size or loops" is more use with a number: the size that would give the meter
+ * enough samples at the throughput this job just had (a quarter to spare, rounded up to a
+ * power of two MiB so it reads well and stays a multiple of power-of-two block sizes).
+ */
+static void suggest_size(const struct job_opts *jo, const struct energy_summary *es,
+			 char *reason, size_t len)
+{
+	const char *tail = "raise size or loops";
+	char *at = strstr(reason, tail);
+	double need_s = (double)VALID_MIN_SAMPLES * (double)es->period_ns / 1e9;
+	uint64_t want, size_mib = 1;
+
+	if (!at || !jo || !(es->active_s > 0) || !es->period_ns)
+		return;
+	want = (uint64_t)((double)jo->size * need_s / es->active_s * 1.25);
+	while (size_mib * 1048576 < want && size_mib < (1ull << 30))
+		size_mib <<= 1;
+	want = size_mib * 1048576;
+	if (want % jo->bs)
+		want += jo->bs - want % jo->bs;
+	if (!(want % (1024 * 1048576ull)))
+		snprintf(at, len - (size_t)(at - reason), "try --size %lluG or loops",
+			 (unsigned long long)(want / (1024 * 1048576ull)));
+	else if (want % 1048576)
+		snprintf(at, len - (size_t)(at - reason), "try --size %llu or loops",
+			 (unsigned long long)want);
+	else
+		snprintf(at, len - (size_t)(at - reason), "try --size %lluM or loops",
+			 (unsigned long long)(want / 1048576));
+}
+
 /* power / efficiency / validity per meter; the first meter's also at the job's top level. */
-static void job_energy_json(struct run_ctx *rc, json_t *entry, uint64_t bytes, uint64_t ios,
-			    unsigned invalid_events, const char *why)
+static void job_energy_json(struct run_ctx *rc, const struct job_opts *jo, json_t *entry,
+			    uint64_t bytes, uint64_t ios, unsigned invalid_events, const char *why)
 {
 	char reasons[ENERGY_MAX_REASONS + 1][160];
 	struct energy_summary es;
@@ -311,6 +343,8 @@ static void job_energy_json(struct run_ctx *rc, json_t *entry, uint64_t bytes, u
 		efficiency_compute(&es, bytes, ios, &ef);
 		nr = 0;
 		valid = energy_validity(&es, VALID_MIN_SAMPLES, VALID_MIN_COVERAGE, reasons, &nr);
+		if (nr)
+			suggest_size(jo, &es, reasons[0], sizeof(reasons[0]));
 		if (invalid_events) {
 			valid = 0;
 			snprintf(reasons[nr++], sizeof(reasons[0]), "%s", why);
@@ -339,7 +373,8 @@ static void job_energy_json(struct run_ctx *rc, json_t *entry, uint64_t bytes, u
 }
 
 /* Everything the three phases add to a job's entry. */
-static void job_finish_json(struct run_ctx *rc, json_t *entry, uint64_t t_idle, uint64_t t_active,
+static void job_finish_json(struct run_ctx *rc, const struct job_opts *jo, json_t *entry,
+			    uint64_t t_idle, uint64_t t_active,
 			    uint64_t t_end, uint64_t t_tail_end, uint64_t bytes, uint64_t ios,
 			    const struct temps *t_start)
 {
@@ -365,7 +400,7 @@ static void job_finish_json(struct run_ctx *rc, json_t *entry, uint64_t t_idle, 
 					      "fall_ns", (json_int_t)rc->mark_ns[PHASE_TAIL]));
 	bad = job_events(rc, entry, t_idle, t_active, t_end, t_tail_end, why, sizeof(why));
 	if (rc->nmeters)
-		job_energy_json(rc, entry, bytes, ios, bad, why);
+		job_energy_json(rc, jo, entry, bytes, ios, bad, why);
 	if (rc->flags) {
 		flags_temps_get(rc->flags, &t_now);
 		json_object_set_new(entry, "temperatures",
@@ -472,7 +507,7 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 	run_progress_clear(rc);
 
 	*entry = result_job_json(jo, loop, &br);
-	job_finish_json(rc, *entry, t_idle, t_active, t_end, t_tail_end,
+	job_finish_json(rc, jo, *entry, t_idle, t_active, t_end, t_tail_end,
 			br.dir[0].io_bytes + br.dir[1].io_bytes,
 			br.dir[0].total_ios + br.dir[1].total_ios, &t_start);
 	if (br.status == BENCH_FAILED)
@@ -537,6 +572,6 @@ int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json
 		else if (WIFSIGNALED(status))
 			json_object_set_new(*entry, "exit_signal", json_integer(WTERMSIG(status)));
 	}
-	job_finish_json(rc, *entry, t_idle, t_active, t_end, t_tail_end, 0, 0, &t_start);
+	job_finish_json(rc, NULL, *entry, t_idle, t_active, t_end, t_tail_end, 0, 0, &t_start);
 	return err == -EINTR ? 0 : err;
 }

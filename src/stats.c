@@ -5,10 +5,10 @@
 
 #include "stats.h"
 
-const double lat_default_percentiles[] = { 1,  5,  10, 20,   30,   40,    50,    60,   70,
-					   80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+const double lat_default_percentiles[] = {1,  5,  10, 20, 30,	40,   50,    60,   70,
+					  80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 const size_t lat_default_percentiles_count =
-	sizeof(lat_default_percentiles) / sizeof(lat_default_percentiles[0]);
+    sizeof(lat_default_percentiles) / sizeof(lat_default_percentiles[0]);
 
 #define SUB_COUNT (1u << LAT_SUB_BITS)
 

@@ -66,7 +66,7 @@ if mode == "steps":
         print("%s %.4f W, truth %.4f W, error %.2f%%" % (key, pw[key], out[ph][1], err * 100))
         ok &= err < 0.05
     print("active/idle ratio %.2f" % (pw["active_w"] / pw["idle_w"]))
-    ok &= pw["active_w"] > pw["idle_w"] * 1.5
+    ok &= pw["active_w"] > pw["idle_w"] * 1.2
     sys.exit(0 if ok else 1)
 PY
 

@@ -180,13 +180,11 @@ ok $? "the user's file is unchanged (sha256) and still there"
 
 # 8. SIGINT mid-job: partial result marked interrupted, no test file left, exit 130.
 rm -f "$mnt/user.dat"
-# Not under timeout(1): it passes a signal on to its child and to the child's process group,
-# and a second SIGINT means "exit now" to iowatt. A watchdog by PID bounds the test instead.
-"$IOWATT" run --no-progress --rw write --bs 1M --size 16M --rate-iops 2 \
-	--target "$mnt" --json-out "$T_TMP/int.json" >"$T_TMP/int.log" 2>&1 &
+# timeout --foreground: without it timeout(1) passes the signal to its child and then to the
+# whole process group, and a second SIGINT means "exit now" to iowatt.
+timeout --foreground 120 "$IOWATT" run --no-progress --rw write --bs 1M --size 16M \
+	--rate-iops 2 --target "$mnt" --json-out "$T_TMP/int.json" >"$T_TMP/int.log" 2>&1 &
 pid=$!
-(sleep 120 && kill -KILL "$pid" 2>/dev/null) &
-dog=$!
 for _ in $(seq 100); do
 	[ -n "$(ls "$mnt" | grep '^iowatt-.*\.tmp$')" ] && break
 	sleep 0.1
@@ -195,8 +193,6 @@ sleep 1.5
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-kill "$dog" 2>/dev/null
-wait "$dog" 2>/dev/null
 ok $((rc == 130 ? 0 : 1)) "SIGINT mid-job exits 130 (rc=$rc)"
 [ "$(jget "$T_TMP/int.json" 'd["jobs"][0]["status"] + " " + d["status"]')" = "interrupted interrupted" ]
 ok $? "the partial result says interrupted" || show int.log

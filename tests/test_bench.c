@@ -22,7 +22,7 @@
 
 static char dir[] = "/var/tmp/iowatt-bench.XXXXXX";
 static char path[256];
-static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "randrw" };
+static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw"};
 
 static void test_job(struct job_opts *jo, const char *engine, int rw)
 {
@@ -81,7 +81,7 @@ static int run_job(const struct job_opts *jo, struct bench_result *res)
 
 static void test_exact_sizes(void)
 {
-	static const char *const engines[] = { "libaio", "psync" };
+	static const char *const engines[] = {"libaio", "psync"};
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
 	uint64_t bytes, ios;
@@ -91,12 +91,13 @@ static void test_exact_sizes(void)
 	for (e = 0; e < ARRAY_SIZE(engines); e++) {
 		for (rw = RW_READ; rw <= RW_RANDRW; rw++) {
 			test_job(&jo, engines[e], rw);
-			jo.filesize = 1 * MIB; /* a quarter of the region: random spreads, seq stops */
+			jo.filesize =
+			    1 * MIB; /* a quarter of the region: random spreads, seq stops */
 			rc = run_job(&jo, res);
 			bytes = res->dir[0].io_bytes + res->dir[1].io_bytes;
 			ios = res->dir[0].total_ios + res->dir[1].total_ios;
 			ok(!rc && res->status == BENCH_OK && bytes == jo.size &&
-				   ios == jo.size / jo.bs,
+			       ios == jo.size / jo.bs,
 			   "%s: status ok, exactly %" PRIu64 " bytes in %" PRIu64 " I/Os", jo.name,
 			   jo.size, jo.size / jo.bs);
 			if (rc || res->status)
@@ -104,12 +105,13 @@ static void test_exact_sizes(void)
 			printf("#   read %" PRIu64 " write %" PRIu64 " bytes, syncs %" PRIu64 "\n",
 			       res->dir[0].io_bytes, res->dir[1].io_bytes, res->syncs);
 			ok((rw_reads(rw) || !res->dir[DDIR_READ].io_bytes) &&
-				   (rw_writes(rw) || !res->dir[DDIR_WRITE].io_bytes) &&
-				   (rw != RW_RANDRW || (res->dir[0].total_ios && res->dir[1].total_ios)),
+			       (rw_writes(rw) || !res->dir[DDIR_WRITE].io_bytes) &&
+			       (rw != RW_RANDRW ||
+				(res->dir[0].total_ios && res->dir[1].total_ios)),
 			   "%s: directions as the mode says", jo.name);
 			ok(res->dir[0].clat.n == res->dir[0].total_ios &&
-				   res->dir[1].clat.n == res->dir[1].total_ios &&
-				   res->t_end_ns > res->t_start_ns,
+			       res->dir[1].clat.n == res->dir[1].total_ios &&
+			       res->t_end_ns > res->t_start_ns,
 			   "%s: one latency per I/O, t_end after t_start", jo.name);
 			is_int(res->syncs, rw_writes(rw) ? 1 : 0, "%s: end_fsync default", jo.name);
 		}
@@ -136,7 +138,7 @@ static void test_fdatasync(void)
 	jo.bs = 2300; /* the small synced record of a log or database */
 	jo.size = 20 * jo.bs;
 	ok(!run_job(&jo, res) && res->status == BENCH_OK &&
-		   res->dir[DDIR_WRITE].io_bytes == 20 * 2300,
+	       res->dir[DDIR_WRITE].io_bytes == 20 * 2300,
 	   "psync buffered bs=2300 fdatasync=1: ok, exact bytes");
 	is_int(res->syncs, 20, "psync fdatasync=1 end_fsync=0: one sync per write");
 	free(res);
@@ -144,7 +146,7 @@ static void test_fdatasync(void)
 
 static void test_rate(void)
 {
-	static const char *const engines[] = { "libaio", "psync" };
+	static const char *const engines[] = {"libaio", "psync"};
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
 	uint64_t min_ns;
@@ -157,7 +159,7 @@ static void test_rate(void)
 		/* I/O k starts at t0 + k/rate: the last one no sooner than (n-1)/rate. */
 		min_ns = 9 * NS_PER_SEC / 50;
 		ok(!run_job(&jo, res) && res->status == BENCH_OK &&
-			   res->dir[DDIR_READ].total_ios == 10,
+		       res->dir[DDIR_READ].total_ios == 10,
 		   "%s rate_iops=50: all 10 I/Os done", jo.name);
 		if (!ok(res->t_end_ns - res->t_start_ns >= min_ns,
 			"%s rate_iops=50: took at least 9/50 s", jo.name))
@@ -188,7 +190,7 @@ static void test_stop_and_cap(void)
 	bench_finish(b, res);
 	is_int(res->status, BENCH_INTERRUPTED, "stop: status INTERRUPTED");
 	ok(res->dir[0].total_ios > 0 && res->dir[0].total_ios < jo.size / jo.bs &&
-		   res->dir[0].io_bytes == res->dir[0].total_ios * jo.bs,
+	       res->dir[0].io_bytes == res->dir[0].total_ios * jo.bs,
 	   "stop: partial figures kept (%" PRIu64 " I/Os)", res->dir[0].total_ios);
 	ok(pr.ios[0] == res->dir[0].total_ios && pr.bytes[0] == res->dir[0].io_bytes,
 	   "stop: live counters equal the final figures");
@@ -206,7 +208,7 @@ static void test_stop_and_cap(void)
 	ok(bench_wait(b, 30 * NS_PER_SEC), "paced stop: ended long before its 999 s schedule");
 	bench_finish(b, res);
 	ok(res->status == BENCH_INTERRUPTED && res->dir[0].total_ios >= 1 &&
-		   res->dir[0].total_ios < 1000,
+	       res->dir[0].total_ios < 1000,
 	   "paced stop: INTERRUPTED with %" PRIu64 " I/Os", res->dir[0].total_ios);
 
 	test_job(&jo, "libaio", RW_RANDWRITE);
@@ -215,7 +217,7 @@ static void test_stop_and_cap(void)
 	jo.runtime_ns = 100 * NS_PER_MS;
 	ok(!run_job(&jo, res) && res->status == BENCH_OK, "runtime cap: status stays ok");
 	ok(res->dir[1].io_bytes > 0 && res->dir[1].io_bytes < jo.size &&
-		   res->t_end_ns - res->t_start_ns >= jo.runtime_ns,
+	       res->t_end_ns - res->t_start_ns >= jo.runtime_ns,
 	   "runtime cap: stopped early with %" PRIu64 " bytes", res->dir[1].io_bytes);
 	is_int(res->syncs, 1, "runtime cap: end_fsync still done");
 	free(res);
@@ -223,7 +225,7 @@ static void test_stop_and_cap(void)
 
 static void test_errors(void)
 {
-	static const char *const engines[] = { "libaio", "psync" };
+	static const char *const engines[] = {"libaio", "psync"};
 	struct bench_result *res = malloc(sizeof(*res));
 	char small[300], want[64];
 	struct job_opts jo;
@@ -243,8 +245,9 @@ static void test_errors(void)
 		is_int(res->status, BENCH_FAILED, "%s past EOF: FAILED", engines[e]);
 		is_int(res->err, -EIO, "%s past EOF: err -EIO", engines[e]);
 		snprintf(want, sizeof(want), "read at offset %llu: short read", 64 * KIB);
-		if (!ok(!strncmp(res->errmsg, want, strlen(want)), "%s past EOF: message names "
-								   "the offset",
+		if (!ok(!strncmp(res->errmsg, want, strlen(want)),
+			"%s past EOF: message names "
+			"the offset",
 			engines[e]))
 			printf("#   got '%s'\n", res->errmsg);
 		is_int(res->dir[0].io_bytes, 64 * KIB, "%s past EOF: the good part counted",
@@ -255,7 +258,7 @@ static void test_errors(void)
 		jo.bs = 1000;
 		jo.size = 10 * jo.bs;
 		ok(!run_job(&jo, res) && res->status == BENCH_FAILED && res->err == -EINVAL &&
-			   strstr(res->errmsg, "write at offset"),
+		       strstr(res->errmsg, "write at offset"),
 		   "%s misaligned O_DIRECT write: FAILED with EINVAL (%s)", engines[e],
 		   res->errmsg);
 	}
@@ -302,11 +305,10 @@ static void test_enospc(void)
 			;
 		bench_finish(b, res);
 		ok(res->status == BENCH_FAILED && res->err == -ENOSPC &&
-			   strstr(res->errmsg, "write at offset") &&
-			   strstr(res->errmsg, "No space left on device"),
+		       strstr(res->errmsg, "write at offset") &&
+		       strstr(res->errmsg, "No space left on device"),
 		   "ENOSPC: FAILED, -ENOSPC, '%s'", res->errmsg);
-		ok(res->dir[1].io_bytes > 0 && res->dir[1].io_bytes < jo.size &&
-			   res->syncs == 0,
+		ok(res->dir[1].io_bytes > 0 && res->dir[1].io_bytes < jo.size && res->syncs == 0,
 		   "ENOSPC: the writes before it counted (%" PRIu64 " bytes), no end_fsync",
 		   res->dir[1].io_bytes);
 	}
@@ -329,9 +331,23 @@ static int region_owner(const unsigned char *blk, const unsigned char *pools, un
 	return -1;
 }
 
+static void test_registry(void)
+{
+	size_t i, complete = 1;
+
+	for (i = 0; io_engines[i]; i++)
+		if (!io_engines[i]->name || !io_engines[i]->init || !io_engines[i]->submit ||
+		    !io_engines[i]->reap || !io_engines[i]->cleanup ||
+		    io_engine_find(io_engines[i]->name) != io_engines[i])
+			complete = 0;
+	ok(i >= 2 && complete, "registry: %zu engines, every hook set, found by name", i);
+	ok(io_engine_find("psync") == &engine_psync && !io_engine_find("posixaio"),
+	   "registry: psync found, unknown names are not");
+}
+
 static void test_numjobs(void)
 {
-	static const char *const engines[] = { "libaio", "psync" };
+	static const char *const engines[] = {"libaio", "psync"};
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
 	unsigned char *pools, *blk;
@@ -347,7 +363,7 @@ static void test_numjobs(void)
 		jo.randseed = 1234;
 		make_file(path, 3 * jo.filesize);
 		ok(!run_job(&jo, res) && res->status == BENCH_OK && res->threads == 3 &&
-			   res->dir[1].io_bytes == 3 * jo.size,
+		       res->dir[1].io_bytes == 3 * jo.size,
 		   "%s numjobs=3: each thread moved its size", jo.name);
 		nbuf = e ? 1 : jo.iodepth;
 		pools = malloc(3 * nbuf * jo.bs);
@@ -387,6 +403,7 @@ static int test_all(void)
 		return done_testing();
 	}
 	log_set_level(-1); /* the error tests log on purpose */
+	test_registry();
 	test_exact_sizes();
 	test_fdatasync();
 	test_rate();

@@ -31,7 +31,8 @@ static void test_sequential(void)
 	pattern_next(&p, &off, &d);
 	pattern_next(&p, &off, &d);
 	ok(off == 0 && d == DDIR_READ, "seq read over a one-block region stays on it");
-	is_int(pattern_init(&p, RW_READ, 50, BS, 0, BS - 1, 1), -EINVAL, "region below bs rejected");
+	is_int(pattern_init(&p, RW_READ, 50, BS, 0, BS - 1, 1), -EINVAL,
+	       "region below bs rejected");
 }
 
 static void test_random_coverage(void)
