@@ -24,7 +24,7 @@ struct run_event {
 	uint64_t t_ns;	   /* CLOCK_MONOTONIC */
 	uint64_t t_end_ns; /* 0 for an instant */
 	int kind;	   /* enum event_kind */
-	char source[48];   /* "kmsg", "rpi_volt", "get_throttled", "um25c:/dev/pts/3", "gpio" */
+	char source[128];  /* "kmsg", "rpi_volt", "get_throttled", "um25c:/dev/pts/3", "gpio" */
 	char text[200];	   /* the kernel line, flag value, or a short description */
 };
 
