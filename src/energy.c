@@ -159,7 +159,13 @@ static void tail_track(struct energy_job *ej, const struct meter_sample *s, doub
 		band = fabs(ref) * ej->tail_tol;
 		if (band < (use_w ? TAIL_FLOOR_W : TAIL_FLOOR_A))
 			band = use_w ? TAIL_FLOOR_W : TAIL_FLOOR_A;
-		in = fabs(x - ref) <= band;
+		/*
+		 * Only power above the band keeps the tail open: the tail is the drive still
+		 * working. Power below idle is settled too; otherwise one burst from elsewhere
+		 * during the idle phase (a journal commit) inflates the baseline and every
+		 * tail runs to tail_max.
+		 */
+		in = x <= ref + band;
 	}
 	if (in && !ej->in_band)
 		ej->settle_since_ns = s->t_ns;

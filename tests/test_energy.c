@@ -222,6 +222,21 @@ static void test_tail(void)
 	feed(&ej, 4, NAN, NAN, 2.4);
 	ok(energy_tail_settled(&ej, 1.5, hold), "tolerance 150 %%: 2 s held");
 
+	/* Below the idle level is settled: a baseline inflated by a burst during the idle
+	 * phase must not hold the tail open until tail_max. */
+	energy_job_init(&ej, NS_PER_SEC);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0));
+	feed(&ej, 0, NAN, NAN, 1.0);
+	feed(&ej, 1, NAN, NAN, 1.4);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(2));
+	feed(&ej, 2, NAN, NAN, 3.0);
+	energy_phase_begin(&ej, PHASE_TAIL, at(3));
+	feed(&ej, 3, NAN, NAN, 0.9);
+	feed(&ej, 4, NAN, NAN, 0.9);
+	ok(!energy_tail_settled(&ej, 0.05, hold), "below idle: 1 s held of 2");
+	feed(&ej, 5, NAN, NAN, 0.9);
+	ok(energy_tail_settled(&ej, 0.05, hold), "below idle counts as settled");
+
 	/* A V-less meter is judged by current. */
 	energy_job_init(&ej, NS_PER_SEC);
 	energy_phase_begin(&ej, PHASE_IDLE, at(0));
