@@ -35,18 +35,6 @@ static inline struct meter_dev *tdev_new(const char *spec, const char *root)
 	return dev;
 }
 
-static inline void tdev_free(struct meter_dev *dev)
-{
-	unsigned i;
-
-	for (i = 0; i < dev->nparams; i++) {
-		free(dev->params[i].key);
-		free(dev->params[i].val);
-	}
-	free(dev->spec);
-	free(dev->conn);
-	free(dev);
-}
 
 /* Open and start through the driver ops, as the meter core would. */
 static inline int tdev_open(struct meter_dev *dev)

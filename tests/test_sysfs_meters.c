@@ -44,7 +44,7 @@ static int one(const char *spec, struct meter_sample *s, const char **log)
 	}
 	if (dev->priv)
 		tdev_close(dev);
-	tdev_free(dev);
+	meter_free(dev);
 	return ret;
 }
 
@@ -99,7 +99,7 @@ static void test_hwmon_energy(void)
 	ok(s.w > 0 && s.w * ((double)(t1 - t0) / 1e9) >= 2000e-6 * 0.999,
 	   "power = delta energy / delta t (%.4g W over <= %.4g s)", s.w, (double)(t1 - t0) / 1e9);
 	tdev_close(dev);
-	tdev_free(dev);
+	meter_free(dev);
 }
 
 static void test_power_supply(void)
@@ -153,7 +153,7 @@ static void test_rapl(void)
 	   "counter wrapped between reads: power stays right (%.4g W)", s.w);
 	ok(isnan(s.v) && isnan(s.a), "RAPL has no volts or amps");
 	tdev_close(dev);
-	tdev_free(dev);
+	meter_free(dev);
 }
 
 static void test_pmic(const char *srcdir)

@@ -126,7 +126,7 @@ static void test_ina219(void)
 	is_int(tdev_open(dev), 0, "reopen after the bus comes back");
 	ok(read1(dev, &s) == 1 && fabs(s.v - 5.0) < 1e-9, "sampling recovered");
 	tdev_close(dev);
-	tdev_free(dev);
+	meter_free(dev);
 }
 
 static void test_open_errors(void)
@@ -149,14 +149,14 @@ static void test_open_errors(void)
 	g_mutex_lock(&chip.lock);
 	chip.busy = 0;
 	g_mutex_unlock(&chip.lock);
-	tdev_free(dev);
+	meter_free(dev);
 
 	dev = tdev_new("ina219:/dev/i2c-1@0x41,shunt=0.1,max_current=3.2", "");
 	capture_begin(&cap, 2);
 	ret = tdev_open(dev);
 	capture_end(&cap);
 	ok(ret < 0, "nothing at 0x41: open fails (%d)", ret);
-	tdev_free(dev);
+	meter_free(dev);
 
 	dev = tdev_new("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=5", "");
 	capture_begin(&cap, 2);
@@ -165,14 +165,14 @@ static void test_open_errors(void)
 	ok(ret == -ERANGE && strstr(log, "ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=5") &&
 		   strstr(log, "smaller shunt"),
 	   "out-of-range setup names the spec and what to change");
-	tdev_free(dev);
+	meter_free(dev);
 
 	dev = tdev_new("ina260:/dev/i2c-1,shunt=0.1", "");
 	capture_begin(&cap, 2);
 	ret = tdev_open(dev);
 	log = capture_end(&cap);
 	ok(ret == -EINVAL && strstr(log, "shunt inside"), "ina260 refuses shunt=");
-	tdev_free(dev);
+	meter_free(dev);
 
 	emu_set(&chip, INA260, 0, 0);
 	dev = tdev_new("ina226:/dev/i2c-1@0x40,shunt=0.002,max_current=20", "");
@@ -182,7 +182,7 @@ static void test_open_errors(void)
 	ok(ret == 0 && strstr(log, "reports INA260"), "spec says ina226, chip IDs say INA260: warned");
 	if (!ret)
 		tdev_close(dev);
-	tdev_free(dev);
+	meter_free(dev);
 }
 
 /*
@@ -224,7 +224,7 @@ static void test_ina226(void)
 	   "reset: calibration and config reprogrammed");
 	is_int(count_events(EV_METER_RESET), 1, "EV_METER_RESET pushed");
 	tdev_close(dev);
-	tdev_free(dev);
+	meter_free(dev);
 }
 
 /* INA260: current 800 x 1.25 mA = 1 A; bus 9600 x 1.25 mV = 12 V; power 1200 x 10 mW. */
@@ -251,7 +251,7 @@ static void test_ina260(void)
 	ok(LOCKED(chip.reg[INA_REG_CONFIG]) == 0x6327, "INA260 reset seen in config, reprogrammed");
 	is_int(count_events(EV_METER_RESET), 1, "EV_METER_RESET pushed");
 	tdev_close(dev);
-	tdev_free(dev);
+	meter_free(dev);
 }
 
 /* Round trip of one emulated register read (umockdev's socket), on a separate fd. */
@@ -313,7 +313,7 @@ static int rate(const char *model, const char *adc, double secs)
 	       xfer_us,
 	       (double)(LOCKED(chip.xfers) - x0) / (double)(n ? n : 1));
 	tdev_close(dev);
-	tdev_free(dev);
+	meter_free(dev);
 	return 0;
 }
 
