@@ -288,6 +288,8 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 			t_iv = now;
 		}
 		done = p.bytes[0] + p.bytes[1];
+		if (t_iv == t_active) /* before the first interval: the average so far */
+			rate = mbps(done, now - t_active);
 		if (rate > 0 && total > done)
 			fmt_duration((uint64_t)((double)(total - done) / (rate * 1e6) * 1e9), eta,
 				     sizeof(eta));
