@@ -94,7 +94,7 @@ check:
 demo:
 	tests/deps.sh --runtime
 	$(MAKE) all
-	./scripts/demo.sh
+	./scripts/demo.sh $(DEMO_ARGS)
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 \
