@@ -288,6 +288,11 @@ static int run_main(int argc, char **argv, int measure)
 			goto fail;
 		rc->have_target = 1;
 		rc->tg.stop_flag = &run_signal; /* Ctrl-C also stops a long layout */
+		for (j = 0; j < cfg.njobs; j++) {
+			err = target_check_job(&rc->tg, &cfg.jobs[j]);
+			if (err)
+				goto fail;
+		}
 	}
 	err = open_meters(rc);
 	if (err)

@@ -48,6 +48,9 @@ int target_open(struct target *tg, const struct run_opts *ro, const struct job_o
  * job on a short or new file lays it out with a non-zero pattern (outside any clock).
  */
 int target_prepare_job(struct target *tg, const struct job_opts *jo);
+/* The checks of target_prepare_job without writing anything: run for every job before
+ * the first one starts, so a configuration error stops the run before any I/O. */
+int target_check_job(struct target *tg, const struct job_opts *jo);
 /* Remove the file if iowatt created it (unless keep). Safe to call twice and from the
  * exit path after a signal. */
 void target_cleanup(struct target *tg);

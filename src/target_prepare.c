@@ -234,7 +234,7 @@ static int allocate(struct target *tg, uint64_t need, const char *job)
 	return 0;
 }
 
-int target_prepare_job(struct target *tg, const struct job_opts *jo)
+int target_check_job(struct target *tg, const struct job_opts *jo)
 {
 	uint64_t need = job_extent(jo);
 	char n1[32], n2[32];
@@ -255,6 +255,17 @@ int target_prepare_job(struct target *tg, const struct job_opts *jo)
 			fmt_size(need, n1, sizeof(n1)), tg->path, fmt_size(tg->extent, n2, sizeof(n2)));
 		return -ENOSPC;
 	}
+	return check_space(tg, need > tg->laid_out ? need : tg->laid_out);
+}
+
+int target_prepare_job(struct target *tg, const struct job_opts *jo)
+{
+	uint64_t need = job_extent(jo);
+	int rc;
+
+	rc = target_check_job(tg, jo);
+	if (rc || tg->is_blockdev || !tg->may_write)
+		return rc;
 	if (rw_reads(jo->rw)) {
 		if (tg->laid_out >= need)
 			return 0;
