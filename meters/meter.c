@@ -192,7 +192,8 @@ static void reconnect(struct meter_dev *dev, struct meter_core *c, uint64_t *bac
 	c->is_open = 1;
 	c->started = 1;
 	c->last_arrival_ns = now;
-	*backoff_ns = BACKOFF_MIN_NS;
+	/* The back-off is reset by the first sample, not by open(): a link that opens and
+	 * then fails at once must not reconnect five times a second for ever. */
 	METER_COUNT(dev->reconnects);
 	events_pushf(EV_METER_RECONNECT, now, dev->spec, "reconnected after %.1f s",
 		     (double)(now - c->gap_since_ns) / 1e9);
@@ -226,7 +227,9 @@ static void *meter_thread(void *arg)
 		}
 		for (i = 0; i < n; i++)
 			deliver(dev, c, &batch[i], now);
-		if (!n)
+		if (n)
+			backoff_ns = BACKOFF_MIN_NS;
+		else
 			check_stall(dev, c, now);
 	}
 	return NULL;

@@ -327,3 +327,8 @@ void bench_finish(struct bench *b, struct bench_result *res)
 		res->status = BENCH_OK;
 	bench_free(b);
 }
+
+uint64_t bench_start_ns(const struct bench *b)
+{
+	return b->t_start_ns;
+}

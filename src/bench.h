@@ -44,6 +44,8 @@ struct bench;
  * and nothing runs.
  */
 int bench_start(const struct job_opts *jo, const char *path, struct bench **out);
+/* The job's t_start_ns (known once bench_start has returned 0). */
+uint64_t bench_start_ns(const struct bench *b);
 /* Sum of all workers' live counters; cheap, lock-free. */
 void bench_get_progress(const struct bench *b, struct bench_progress *p);
 /* Wait up to timeout_ns for the job to finish; 1 when done, 0 on timeout. */

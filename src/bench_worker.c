@@ -198,6 +198,16 @@ static int submit(struct worker *w, struct loop *l)
 		worker_fail(w, -EAGAIN, "%s: engine accepted no request", w->eng->name);
 		return 0;
 	}
+	/*
+	 * Completion latency starts when the kernel has the request, as fio's clat does for
+	 * libaio: time inside io_submit is submission, not completion. A synchronous engine
+	 * did the whole I/O inside submit, so its stamp stays before the call.
+	 */
+	if (w->eng->flags & IOENG_ASYNC) {
+		t = now_ns();
+		for (i = 0; i < (unsigned)k; i++)
+			w->pend[i]->t_submit_ns = t;
+	}
 	l->inflight += (unsigned)k;
 	l->npend -= (unsigned)k;
 	if (l->npend) {

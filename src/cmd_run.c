@@ -52,6 +52,9 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* An ssh session to the board that drops must not leave the test file behind. */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 }
@@ -366,8 +369,8 @@ static int run_main(int argc, char **argv, int measure)
 
 	if (run_signal == SIGINT)
 		code = EXIT_SIGINT;
-	else if (run_signal == SIGTERM)
-		code = EXIT_SIGTERM;
+	else if (run_signal)
+		code = 128 + run_signal; /* 143 for SIGTERM, 129 for SIGHUP */
 	else if (rc->stop_reason || rc->any_failed || err)
 		code = EXIT_FAIL;
 	free_ctx(rc);

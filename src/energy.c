@@ -227,6 +227,8 @@ static double phase_len_s(const struct energy_job *ej, const struct phase_acc *p
  * read as a smaller figure, not as a missing one. */
 static double phase_energy(const struct phase_acc *pa)
 {
+	if (pa->span_s <= 0)
+		return 0; /* an empty window (tail_max=0, a stop) holds no energy */
 	if (!pa->has_w || pa->w_s < pa->span_s * (1 - 1e-9))
 		return NAN;
 	return pa->energy_j;

@@ -194,6 +194,23 @@ static int thr_kind(unsigned bit, int on)
 	return on ? EV_THROTTLED : EV_INFO;
 }
 
+static void __attribute__((format(printf, 3, 4)))
+push_instant(int kind, uint64_t t, const char *fmt, ...)
+{
+	struct run_event ev;
+	va_list ap;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind;
+	ev.t_ns = t;
+	ev.t_end_ns = t;
+	snprintf(ev.source, sizeof(ev.source), "get_throttled");
+	va_start(ap, fmt);
+	vsnprintf(ev.text, sizeof(ev.text), fmt, ap);
+	va_end(ap);
+	events_push(&ev);
+}
+
 static void throttled_changes(uint32_t old, uint32_t now)
 {
 	uint32_t live_on = now & ~old & THR_LIVE_MASK, live_off = old & ~now & THR_LIVE_MASK;
@@ -209,10 +226,10 @@ static void throttled_changes(uint32_t old, uint32_t now)
 			events_pushf(thr_kind(b, 0), t, "get_throttled", "%s ended (0x%x -> 0x%x)",
 				     thr_names[b], old, now);
 		else if ((sticky_on & (1u << b)) && !((old | now) & (1u << b)))
-			/* Came and went between two reads: only the sticky bit saw it. */
-			events_pushf(thr_kind(b, 1), t, "get_throttled",
-				     "%s occurred since the last read (0x%x -> 0x%x)", thr_names[b],
-				     old, now);
+			/* Came and went between two reads: only the sticky bit saw it. It is
+			 * over, so it is an instant, not a span waiting for an end event. */
+			push_instant(thr_kind(b, 1), t, "%s occurred since the last read "
+				     "(0x%x -> 0x%x)", thr_names[b], old, now);
 	}
 }
 

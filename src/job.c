@@ -80,10 +80,10 @@ const struct opt_desc job_options[] = {
 	  .group = G_JOB },
 	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
 	  .off = JOFF(iodepth_batch_submit), .def = "0", .min = 0, .max = 65536,
-	  .help = "I/Os submitted per io_submit call (0 = all that are ready)", .group = G_JOB },
+	  .help = "I/Os submitted per io_submit call (0 = iodepth / 4)", .group = G_JOB },
 	{ .name = "iodepth_batch_complete", .alias = "iodepth_batch_complete_min",
 	  .type = OPT_UINT, .off = JOFF(iodepth_batch_complete), .def = "0", .min = 0,
-	  .max = 65536, .help = "completions to wait for per reap (0 = at least one)",
+	  .max = 65536, .help = "completions to wait for per reap (0 = iodepth / 8)",
 	  .group = G_JOB },
 
 	{ .name = "idle", .type = OPT_DURATION, .off = JOFF(idle_ns), .def = "10s", .min = 0,

@@ -87,6 +87,10 @@ json_t *result_job_json(const struct job_opts *jo, unsigned loop, const struct b
 	json_object_set_new(o, "options", opts ? opts : json_object());
 	json_object_set_new(o, "read", dir_json(&br->dir[DDIR_READ], runtime_ns));
 	json_object_set_new(o, "write", dir_json(&br->dir[DDIR_WRITE], runtime_ns));
+	/* fio's "sync" object: fdatasync/fsync calls and their latency, which dominate a
+	 * small-record synced workload and are in neither direction's clat. */
+	json_object_set_new(o, "sync", json_pack("{s:o,s:o}", "total_ios", json_u64(br->syncs),
+						 "lat_ns", clat_json(&br->sync_lat)));
 	json_object_set_new(active, "t_start_ns", json_u64(br->t_start_ns));
 	json_object_set_new(active, "t_end_ns", json_u64(br->t_end_ns));
 	json_object_set_new(phases, "active", active);

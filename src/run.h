@@ -51,6 +51,7 @@ struct run_ctx {
 	/* every event of the run, assigned to the jobs whose phases they overlap */
 	struct run_event events[RUN_MAX_EVENTS];
 	size_t nevents;
+	uint64_t events_dropped;
 	uint64_t uv_events;	/* undervoltage events seen, for --stop-on-undervoltage */
 
 	int progress;		/* draw the live line on stderr */

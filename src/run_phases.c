@@ -39,8 +39,32 @@ static void note_event(struct run_ctx *rc, const struct run_event *ev)
 				       "(--stop-on-undervoltage)", ev->source, ev->text);
 		}
 	}
-	if (rc->nevents < RUN_MAX_EVENTS)
+	if (rc->nevents < RUN_MAX_EVENTS) {
 		rc->events[rc->nevents++] = *ev;
+		return;
+	}
+	/*
+	 * Full (a flapping source): informational events may be lost, never one that
+	 * decides validity or ends an undervoltage span. It takes the place of the newest
+	 * event that decides nothing.
+	 */
+	if (event_invalidates(ev->kind) || ev->kind == EV_UNDERVOLTAGE_END) {
+		size_t i = RUN_MAX_EVENTS;
+
+		while (i-- > 0) {
+			int k = rc->events[i].kind;
+
+			if (!event_invalidates(k) && k != EV_UNDERVOLTAGE_END) {
+				memmove(&rc->events[i], &rc->events[i + 1],
+					(RUN_MAX_EVENTS - i - 1) * sizeof(rc->events[0]));
+				rc->events[RUN_MAX_EVENTS - 1] = *ev;
+				break;
+			}
+		}
+	}
+	if (!rc->events_dropped++)
+		log_warn(NULL, "more than %d events in this run: later informational events "
+			       "are not kept", RUN_MAX_EVENTS);
 }
 
 /* A meter on a 5 V USB line that sags below the threshold is an undervoltage source too. */
@@ -214,7 +238,8 @@ static uint64_t phase_tail(struct run_ctx *rc, const struct job_opts *jo, uint64
 		have = 0;
 		for (m = 0; m < rc->nmeters; m++)
 			have += rc->meters[m].have_last && rc->meters[m].last.t_ns >= t_tail_end;
-		if (have == rc->nmeters || now >= bound || run_signal)
+		/* Bounded, so it runs after Ctrl-C too: the stopped job's last samples count. */
+		if (have == rc->nmeters || now >= bound)
 			break;
 		sleep_ns(RUN_PUMP_NS / 2);
 	}
@@ -252,7 +277,6 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 	start_temps(rc, &t_start);
 	t_idle = phase_idle(rc, jo);
 	t_active = now_ns();
-	set_phase(rc, PHASE_ACTIVE, t_active);
 	if (run_should_stop(rc)) {
 		br.status = BENCH_INTERRUPTED;
 		br.t_start_ns = br.t_end_ns = t_active;
@@ -264,8 +288,17 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 			snprintf(br.errmsg, sizeof(br.errmsg), "could not start: %s",
 				 strerror(-rc_start));
 			br.t_start_ns = br.t_end_ns = t_active;
+		} else {
+			/*
+			 * The active phase starts with the first I/O, after the workers have
+			 * opened the file and filled their buffers, so that energy and IOPS
+			 * share one window. Samples are fed RUN_FEED_LAG_NS late, so setting
+			 * the boundary now still comes before the samples around it.
+			 */
+			t_active = bench_start_ns(b);
 		}
 	}
+	set_phase(rc, PHASE_ACTIVE, t_active);
 	total = jo->size * jo->numjobs;
 	t_iv = t_active;
 	while (b && !bench_wait(b, RUN_PUMP_NS)) {
@@ -326,6 +359,30 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 	return 0;
 }
 
+/* The command gets default signal dispositions: iowatt ignores SIGPIPE and catches
+ * SIGINT/SIGTERM/SIGHUP, and an ignored signal would stay ignored across exec. */
+static int spawn_command(pid_t *pid, char **argv)
+{
+	posix_spawnattr_t attr;
+	sigset_t def, none;
+	int err;
+
+	sigemptyset(&none);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	sigaddset(&def, SIGINT);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGHUP);
+	sigaddset(&def, SIGQUIT);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	err = posix_spawnp(pid, argv[0], NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	return err;
+}
+
 int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json_t **entry)
 {
 	uint64_t t_idle, t_active, t_end, t_tail_end;
@@ -339,7 +396,7 @@ int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json
 	t_idle = phase_idle(rc, jo);
 	t_active = now_ns();
 	set_phase(rc, PHASE_ACTIVE, t_active);
-	err = run_should_stop(rc) ? -EINTR : posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	err = run_should_stop(rc) ? -EINTR : spawn_command(&pid, argv);
 	if (err > 0) {
 		log_err(NULL, "cannot run '%s': %s", argv[0], strerror(err));
 		err = -err;
