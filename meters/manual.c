@@ -20,6 +20,7 @@
 struct manual_priv {
 	double idle_a, active_a, tail_a, v;
 	uint64_t next_ns;
+	int phase; /* the level being given out */
 };
 
 static const char *const manual_keys[] = { "idle_ma", "active_ma", "tail_ma", "v", NULL };
@@ -84,17 +85,33 @@ static int manual_start(struct meter_dev *dev)
 	struct manual_priv *p = dev->priv;
 
 	p->next_ns = now_ns();
+	p->phase = meter_get_phase(dev, NULL);
 	return 0;
 }
 
+static void manual_sample(const struct manual_priv *p, int phase, uint64_t t_ns,
+			  struct meter_sample *out)
+{
+	out->a = phase == PHASE_ACTIVE ? p->active_a : phase == PHASE_TAIL ? p->tail_a : p->idle_a;
+	out->v = p->v;
+	out->w = out->v * out->a;
+	out->flags = SAMPLE_MANUAL | SAMPLE_W_COMPUTED;
+	out->t_ns = t_ns;
+}
+
+/*
+ * Hand readings are levels, one per phase: the current steps at each boundary. A pair
+ * of samples at the boundary's own time (old level, new level) makes the integral a
+ * step there instead of a ramp between the two samples around it.
+ */
 static int manual_read(struct meter_dev *dev, struct meter_sample *out, unsigned max,
 		       int timeout_ms)
 {
 	struct manual_priv *p = dev->priv;
-	uint64_t now = now_ns(), until = now + (uint64_t)timeout_ms * NS_PER_MS;
+	uint64_t now = now_ns(), until = now + (uint64_t)timeout_ms * NS_PER_MS, since;
 	int phase;
 
-	if (!max)
+	if (max < 2)
 		return 0;
 	if (now < p->next_ns) {
 		sleep_until_ns(p->next_ns < until ? p->next_ns : until);
@@ -102,12 +119,14 @@ static int manual_read(struct meter_dev *dev, struct meter_sample *out, unsigned
 		if (now < p->next_ns)
 			return 0;
 	}
-	phase = meter_get_phase(dev);
-	out->a = phase == PHASE_ACTIVE ? p->active_a : phase == PHASE_TAIL ? p->tail_a : p->idle_a;
-	out->v = p->v;
-	out->w = out->v * out->a;
-	out->flags = SAMPLE_MANUAL | SAMPLE_W_COMPUTED;
-	out->t_ns = p->next_ns;
+	phase = meter_get_phase(dev, &since);
+	if (phase != p->phase && since <= p->next_ns) {
+		manual_sample(p, p->phase, since, &out[0]);
+		manual_sample(p, phase, since, &out[1]);
+		p->phase = phase;
+		return 2;
+	}
+	manual_sample(p, p->phase, p->next_ns, out);
 	p->next_ns += MANUAL_PERIOD_NS;
 	/* After a long pause (debugger, suspended process) do not replay the backlog. */
 	if (now > p->next_ns + NS_PER_SEC)

@@ -29,7 +29,7 @@ struct meter_core {
 	struct meter_sample *ring;
 	_Atomic uint64_t head;
 	_Atomic uint64_t tail;
-	atomic_int phase;
+	_Atomic uint64_t phase; /* (boundary time << 2) | phase */
 	atomic_int stop;
 	int wake_fd;
 	pthread_t thread;
@@ -295,9 +295,11 @@ void meter_thread_stop(struct meter_dev *dev)
 	c->started = 0;
 }
 
-void meter_set_phase(struct meter_dev *dev, int phase)
+void meter_set_phase(struct meter_dev *dev, int phase, uint64_t t_ns)
 {
-	atomic_store_explicit(&core_get(dev)->phase, phase, memory_order_relaxed);
+	/* One word, so a reader never pairs a phase with another boundary's time. */
+	atomic_store_explicit(&core_get(dev)->phase, t_ns << 2 | ((uint64_t)phase & 3),
+			      memory_order_release);
 }
 
 int meter_stopping(const struct meter_dev *dev)
@@ -307,11 +309,14 @@ int meter_stopping(const struct meter_dev *dev)
 	return c ? atomic_load_explicit(&c->stop, memory_order_relaxed) : 0;
 }
 
-int meter_get_phase(const struct meter_dev *dev)
+int meter_get_phase(const struct meter_dev *dev, uint64_t *since_ns)
 {
 	struct meter_core *c = dev->core;
+	uint64_t v = c ? atomic_load_explicit(&c->phase, memory_order_acquire) : 0;
 
-	return c ? atomic_load_explicit(&c->phase, memory_order_relaxed) : 0;
+	if (since_ns)
+		*since_ns = v >> 2;
+	return (int)(v & 3);
 }
 
 void meter_close(struct meter_dev *dev)

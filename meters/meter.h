@@ -117,13 +117,14 @@ unsigned meter_pop(struct meter_dev *dev, struct meter_sample *out, unsigned max
 		   uint64_t before_ns);
 void meter_thread_stop(struct meter_dev *dev);
 /*
- * The run's current phase (enum phase in energy.h), set by the main thread at each
- * boundary. Only the manual meter reads it: it turns hand readings into samples.
+ * The run's current phase (enum phase in energy.h) and the boundary's time, set by the
+ * main thread at each boundary. Only the manual meter reads it: it turns hand readings into samples.
  */
 /* 1 once meter_thread_stop() was asked for: a driver waiting long in open() gives up. */
 int meter_stopping(const struct meter_dev *dev);
-void meter_set_phase(struct meter_dev *dev, int phase);
-int meter_get_phase(const struct meter_dev *dev);
+void meter_set_phase(struct meter_dev *dev, int phase, uint64_t t_ns);
+/* The phase and (since_ns, may be NULL) the boundary time it began at. */
+int meter_get_phase(const struct meter_dev *dev, uint64_t *since_ns);
 void meter_close(struct meter_dev *dev);
 
 #endif

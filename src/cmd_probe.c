@@ -195,7 +195,7 @@ int cmd_probe(int argc, char **argv)
 	sa.sa_handler = probe_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	meter_set_phase(dev, PHASE_IDLE);
+	meter_set_phase(dev, PHASE_IDLE, now_ns());
 	rc = meter_thread_start(dev);
 	if (rc)
 		goto out;

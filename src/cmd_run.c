@@ -118,12 +118,14 @@ static json_t *new_root(struct run_ctx *rc, int argc, char **argv, int measure)
 	struct tm tm;
 	json_t *root, *ctx;
 	unsigned m;
-	int emulated = 0;
+	int emulated = 0, manual = 0;
 
 	gmtime_r(&t, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	for (m = 0; m < rc->nmeters; m++)
+	for (m = 0; m < rc->nmeters; m++) {
 		emulated |= rc->meters[m].dev->emulated;
+		manual |= rc->meters[m].dev->manual;
+	}
 	cmd = command_line(argc, argv, measure);
 	ctx = rc->have_target ? context_collect(&rc->tg, rc->cfg->run.sysfs_root ?
 						 rc->cfg->run.sysfs_root : "") : json_object();
@@ -136,6 +138,7 @@ static json_t *new_root(struct run_ctx *rc, int argc, char **argv, int measure)
 			 basename(rc->intervals_path), "samples",
 			 rc->nmeters ? basename(rc->samples_path) : NULL, "jobs");
 	free(cmd);
+	json_object_set_new(root, "manual", json_boolean(manual));
 	return root;
 }
 

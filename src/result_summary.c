@@ -74,7 +74,13 @@ static void verdict(json_t *job, char *buf, size_t len)
 		return;
 	}
 	if (json_is_true(json_object_get(val, "valid"))) {
-		snprintf(buf, len, "valid");
+		/* Valid sampling of hand readings or of an emulator is not a measurement. */
+		if (json_is_true(json_object_get(val, "manual")))
+			snprintf(buf, len, "valid (MANUAL readings)");
+		else if (json_is_true(json_object_get(val, "emulated")))
+			snprintf(buf, len, "valid (EMULATED)");
+		else
+			snprintf(buf, len, "valid");
 		return;
 	}
 	r = json_array_get(json_object_get(val, "reasons"), 0);
@@ -139,6 +145,8 @@ void result_print_summary(FILE *fp, json_t *root)
 	fputc('\n', fp);
 	if (json_is_true(json_object_get(root, "emulated")))
 		fprintf(fp, "figures from an EMULATED meter: they describe no real hardware\n");
+	if (json_is_true(json_object_get(root, "manual")))
+		fprintf(fp, "figures from MANUAL readings typed in from a display, not sampled\n");
 	fprintf(fp, "MB = 10^6 bytes; latency: completion, p50/p99 of the busier direction\n");
 	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", nw, "job", "loop", "status", "MB/s", "IOPS",
 		"p50 lat", "p99 lat");

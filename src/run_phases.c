@@ -134,7 +134,7 @@ static void set_phase(struct run_ctx *rc, int phase, uint64_t t_ns)
 	mark_phase(rc, phase);
 	for (m = 0; m < rc->nmeters; m++) {
 		energy_phase_begin(&rc->meters[m].ej, phase, t_ns);
-		meter_set_phase(rc->meters[m].dev, phase);
+		meter_set_phase(rc->meters[m].dev, phase, t_ns);
 	}
 }
 

@@ -141,9 +141,10 @@ static void job_energy_json(struct run_ctx *rc, const struct job_opts *jo, json_
 		}
 		pw = energy_power_json(&es, rm->dev->spec);
 		eff = energy_efficiency_json(&ef);
-		val = json_pack("{s:b,s:f,s:I,s:[]}", "valid", valid,
+		val = json_pack("{s:b,s:f,s:I,s:[],s:b,s:b}", "valid", valid,
 				"coverage", isnan(es.coverage) ? 0.0 : es.coverage,
-				"samples_active", (json_int_t)es.samples_active, "reasons");
+				"samples_active", (json_int_t)es.samples_active, "reasons",
+				"emulated", rm->dev->emulated, "manual", rm->dev->manual);
 		for (r = 0; r < nr; r++)
 			json_array_append_new(json_object_get(val, "reasons"),
 					      json_string(reasons[r]));

@@ -343,8 +343,9 @@ static void test_manual(void)
 	ok(!meter_open(dev), "manual opens");
 	is_str(dev->model, "manual (hand readings)", "manual model string");
 	ok(dev->manual && !dev->emulated, "manual=1");
-	meter_set_phase(dev, PHASE_ACTIVE);
-	is_int(meter_get_phase(dev), PHASE_ACTIVE, "phase hint reads back");
+	meter_set_phase(dev, PHASE_ACTIVE, 12345);
+	is_int(meter_get_phase(dev, &end), PHASE_ACTIVE, "phase hint reads back");
+	is_int(end, 12345, "with the boundary's time");
 	ok(!meter_thread_start(dev), "manual starts");
 	end = now_ns() + 5 * NS_PER_SEC;
 	while (!got && now_ns() < end) {
@@ -357,7 +358,7 @@ static void test_manual(void)
 	is_dbl(s.a, 0.310, 1e-12, "active phase gives active_ma");
 	is_dbl(s.w, 5.05 * 0.310, 1e-12, "w = v * a");
 	ok((s.flags & SAMPLE_MANUAL) && (s.flags & SAMPLE_W_COMPUTED), "flagged manual, w computed");
-	meter_set_phase(dev, PHASE_TAIL);
+	meter_set_phase(dev, PHASE_TAIL, now_ns());
 	end = now_ns() + 5 * NS_PER_SEC;
 	got = 0;
 	while (!got && now_ns() < end) {
