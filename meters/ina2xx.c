@@ -84,11 +84,32 @@ int ina_program(struct ina_priv *p)
 	return ret;
 }
 
+#define INA_XFERS_PER_SAMPLE 4
+
+/* The quickest of a few reads of a harmless register: the bus's own cost per transfer. */
+static uint64_t ina_xfer_ns(const struct ina_priv *p)
+{
+	uint64_t best = UINT64_MAX, t0, dt;
+	uint16_t v;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		t0 = now_ns();
+		if (i2c_read16(p->fd, p->addr, INA_REG_CONFIG, &v) < 0)
+			return 0;
+		dt = now_ns() - t0;
+		if (dt < best)
+			best = dt;
+	}
+	return best;
+}
+
 static int ina_open(struct meter_dev *dev, int model)
 {
 	struct ina_request req = { .model = model };
 	struct ina_priv *p;
 	char err[200];
+	uint64_t xfer_ns;
 	int ret;
 
 	ret = meter_check_params(dev, ina_keys);
@@ -140,6 +161,19 @@ static int ina_open(struct meter_dev *dev, int model)
 		 dev->spec, p->s.config, p->s.cal, p->s.current_lsb_a * 1e3, p->s.power_lsb_w * 1e3,
 		 (double)p->s.conv_ns / 1e6);
 	dev->period_ns = p->interval_ns > p->s.conv_ns ? p->interval_ns : p->s.conv_ns;
+	xfer_ns = ina_xfer_ns(p);
+	/*
+	 * Gap detection must use the period the bus can deliver: a sample costs about four
+	 * register transfers (ready flag, bus, current, power), and at 100 kHz those take
+	 * longer than the fastest conversions. With the conversion time alone, every
+	 * segment of a fast setting would count as a gap.
+	 */
+	if (INA_XFERS_PER_SAMPLE * xfer_ns > dev->period_ns) {
+		dev->period_ns = INA_XFERS_PER_SAMPLE * xfer_ns;
+		log_info("ina2xx", "%s: the bus allows a sample every %.3g ms (%.3g ms per register "
+			 "read): faster conversions are averaged away", dev->spec,
+			 (double)dev->period_ns / 1e6, (double)xfer_ns / 1e6);
+	}
 	/* a reading averages the whole conversion window: date it at the middle */
 	dev->lag_ns = p->s.conv_ns / 2;
 	dev->priv = p;
