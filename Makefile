@@ -36,7 +36,8 @@ endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS := $(CSTD) $(WARN) $(DEFS) -Isrc -Imeters $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
-LIBS       := $(PKG_LIBS) $(AIO_LIBS) -lpthread -lm
+# -latomic: 64-bit atomics on 32-bit ARM (ARMv6 Pi Zero/1) are library calls.
+LIBS       := $(PKG_LIBS) $(AIO_LIBS) -lpthread -lm -latomic
 
 LIB_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard meters/*.c)
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o)

@@ -164,7 +164,8 @@ static int hwmon_read(struct meter_dev *dev, struct meter_sample *out, unsigned 
 	} else if (p->ch[CH_CURR].fd >= 0 && p->ch[CH_IN].fd >= 0) {
 		out->w = out->v * out->a;
 		out->flags |= SAMPLE_W_COMPUTED;
-	} else if (!energy_rate_update(&p->poll.rate, t, (double)raw[CH_ENERGY], 0, &out->w)) {
+	} else if (!energy_rate_update(&p->poll.rate, t, (double)raw[CH_ENERGY], 0, &out->w,
+				       &out->t_ns)) {
 		return 0; /* the first energy reading only starts the derivative */
 	}
 	return 1;

@@ -122,7 +122,7 @@ int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int 
 			return ina_link_lost(dev, p, ret);
 		p->next_ns = ina_next(p, t);
 		if (ovf || reset) { /* overflowed maths or a pre-reset reading: not a sample */
-			dev->frames_bad++;
+			METER_COUNT(dev->frames_bad);
 			if (t >= deadline)
 				return 0;
 			continue;

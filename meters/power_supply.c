@@ -122,7 +122,8 @@ static int psy_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 		out->flags |= SAMPLE_W_COMPUTED;
 	} else {
 		/* energy_now is in uWh and falls while discharging */
-		if (!energy_rate_update(&p->poll.rate, t, raw[PSY_E] * 3600.0, 0, &out->w))
+		if (!energy_rate_update(&p->poll.rate, t, raw[PSY_E] * 3600.0, 0, &out->w,
+					&out->t_ns))
 			return 0;
 		out->w = psy_signed(p, out->w);
 	}

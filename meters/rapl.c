@@ -95,10 +95,8 @@ static int rapl_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 		log_warn("rapl", "%s: energy_uj read failed", dev->spec);
 		return -ENODEV;
 	}
-	if (!energy_rate_update(&p->poll.rate, t, (double)uj, p->range_uj, &out->w))
+	if (!energy_rate_update(&p->poll.rate, t, (double)uj, p->range_uj, &out->w, &out->t_ns))
 		return 0;
-	/* the power belongs to the interval between the two reads: date it at the middle */
-	out->t_ns = t - dev->period_ns / 2;
 	out->v = NAN;
 	out->a = NAN;
 	out->flags = 0;

@@ -217,7 +217,8 @@ int sysfs_interval(const char *spec, const char *val, uint64_t default_ns, uint6
 	return 0;
 }
 
-int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double range_uj, double *w)
+int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double range_uj, double *w,
+		       uint64_t *mid_ns)
 {
 	int ret = 0;
 	double d;
@@ -227,6 +228,8 @@ int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double r
 		if (d < 0 && range_uj > 0)
 			d += range_uj; /* counter wrapped between the two reads */
 		*w = d * 1e-6 / ((double)(t_ns - r->t_ns) * 1e-9);
+		/* The mean power of the interval belongs to its middle, whatever its length. */
+		*mid_ns = r->t_ns + (t_ns - r->t_ns) / 2;
 		ret = 1;
 	}
 	r->t_ns = t_ns;

@@ -55,7 +55,10 @@ struct energy_rate {
 	double uj;
 	int have;
 };
-int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double range_uj, double *w);
+/* Power from an energy counter (range_uj: wrap, 0 if none); *mid_ns gets the middle of
+ * the interval the power is the mean of. 1 when *w is set. */
+int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double range_uj, double *w,
+		       uint64_t *mid_ns);
 
 /* Polling state at the start of every sysfs-style meter's private struct. */
 struct sysfs_poll {

@@ -174,8 +174,14 @@ static int emu_pty_up(struct emu *e)
 	}
 	if (rc)
 		return rc;
-	emureg_add(e->pts, e->link, e->um->driver);
-	return 0;
+	/* Unregistered, its figures would be read as a real meter behind a pty bridge. */
+	rc = emureg_add(e->pts, e->link, e->um->driver);
+	if (rc) {
+		log_err(MOD, "cannot register the emulator, so runs could not label its figures "
+			     "EMULATED: refusing to start");
+		unlink(e->link);
+	}
+	return rc;
 }
 
 static void emu_pty_down(struct emu *e)

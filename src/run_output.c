@@ -187,10 +187,12 @@ static json_t *meter_json(const struct meter_dev *dev)
 	return json_pack("{s:s,s:s,s:s,s:b,s:b,s:f,s:I,s:I,s:I,s:I,s:I}", "spec", dev->spec,
 			 "driver", dev->drv ? dev->drv->name : "", "model", dev->model,
 			 "emulated", dev->emulated, "manual", dev->manual, "period_ms",
-			 (double)dev->period_ns / 1e6, "samples", (json_int_t)dev->samples,
-			 "frames_bad", (json_int_t)dev->frames_bad, "gaps",
-			 (json_int_t)dev->gaps, "reconnects", (json_int_t)dev->reconnects,
-			 "overruns", (json_int_t)dev->overruns);
+			 (double)dev->period_ns / 1e6, "samples",
+			 (json_int_t)METER_LOAD(dev->samples), "frames_bad",
+			 (json_int_t)METER_LOAD(dev->frames_bad), "gaps",
+			 (json_int_t)METER_LOAD(dev->gaps), "reconnects",
+			 (json_int_t)METER_LOAD(dev->reconnects), "overruns",
+			 (json_int_t)METER_LOAD(dev->overruns));
 }
 
 int run_write_result(struct run_ctx *rc, const char *status)

@@ -204,6 +204,9 @@ static uint64_t phase_tail(struct run_ctx *rc, const struct job_opts *jo, uint64
 		return t_end;
 	for (;;) {
 		now = now_ns();
+		/* Never feed past the cap: what is fed stays in the tail's totals. */
+		if (now > cap + RUN_FEED_LAG_NS)
+			now = cap + RUN_FEED_LAG_NS;
 		run_pump(rc, now);
 		cut = now - RUN_FEED_LAG_NS;
 		settled = 0;

@@ -136,10 +136,11 @@ static void test_rapl(void)
 	int r1, r2;
 
 	/* pure maths first: a wrap between two reads half a second apart */
-	energy_rate_update(&r, NS_PER_SEC, 262143328850.0 - 1000, 262143328850.0, &w);
-	r1 = energy_rate_update(&r, NS_PER_SEC * 3 / 2, 500, 262143328850.0, &w);
+	energy_rate_update(&r, NS_PER_SEC, 262143328850.0 - 1000, 262143328850.0, &w, &t0);
+	r1 = energy_rate_update(&r, NS_PER_SEC * 3 / 2, 500, 262143328850.0, &w, &t0);
 	ok(r1 == 1 && fabs(w - 1500e-6 / 0.5) < 1e-12, "wrap: delta = now + range - previous (%.9g W)",
 	   w);
+	is_int(t0, NS_PER_SEC * 5 / 4, "the power is dated at the middle of its interval");
 
 	is_int(tdev_open(dev), 0, "rapl:package-0 opens by domain name");
 	t0 = now_ns();
