@@ -79,6 +79,25 @@ static void parse_phases(json_t *jj, struct rr_job *j)
 	}
 }
 
+/*
+ * Each loop of a job is reported, so each is charted and compared: a job that appears
+ * more than once gets its loop number in its name ("RND4K-Q1T1-write #2").
+ */
+static void name_loops(struct rr_result *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->njobs; i++) {
+		for (k = 0; k < r->njobs; k++)
+			if (k != i && !strcmp(r->jobs[k].jobname, r->jobs[i].jobname))
+				break;
+		if (k == r->njobs)
+			continue;
+		r->jobs[i].name_buf = xasprintf("%s #%ld", r->jobs[i].jobname, r->jobs[i].loop);
+		r->jobs[i].name = r->jobs[i].name_buf;
+	}
+}
+
 static void parse_job(json_t *jj, struct rr_job *j)
 {
 	json_t *rd = json_object_get(jj, "read"), *wr = json_object_get(jj, "write");
@@ -90,6 +109,7 @@ static void parse_job(json_t *jj, struct rr_job *j)
 
 	memset(j, 0, sizeof(*j));
 	j->name = str_or(jj, "jobname", "?");
+	j->jobname = j->name;
 	v = rr_num(jj, "loop");
 	j->loop = isnan(v) ? 1 : (long)v;
 	j->status = str_or(jj, "status", "ok");
@@ -260,6 +280,7 @@ static int load_one(struct rr_result *r, const char *path)
 		parse_job(jj, &r->jobs[i]);
 		r->has_power |= r->jobs[i].has_power;
 	}
+	name_loops(r);
 	describe(r);
 	return 0;
 }
@@ -331,9 +352,11 @@ int rr_set_load(struct rr_set *set, char *const *paths, size_t npaths, char *con
 
 void rr_set_free(struct rr_set *set)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < set->nres; i++) {
+		for (j = 0; j < set->res[i].njobs; j++)
+			free(set->res[i].jobs[j].name_buf);
 		free(set->res[i].path);
 		free(set->res[i].jobs);
 		json_decref(set->res[i].root);
@@ -373,6 +396,9 @@ const struct rr_job *rr_find_job(const struct rr_result *r, const char *name)
 
 	for (i = 0; i < r->njobs; i++)
 		if (!strcmp(r->jobs[i].name, name))
+			return &r->jobs[i];
+	for (i = 0; i < r->njobs; i++)
+		if (!strcmp(r->jobs[i].jobname, name))
 			return &r->jobs[i];
 	return NULL;
 }
@@ -430,7 +456,8 @@ const struct rr_job *rr_pick_job(const struct rr_result *r, int writes, uint64_t
 		double score;
 
 		if (force) {
-			if (!strcmp(j->name, force))
+			/* "NAME #2" picks a loop; a plain NAME its first */
+			if (!strcmp(j->name, force) || !strcmp(j->jobname, force))
 				return j->has_power ? j : NULL;
 			continue;
 		}

@@ -9,7 +9,9 @@
 
 /* One job entry, flattened. Missing or null numbers are NAN. */
 struct rr_job {
-	const char *name; /* points into the document */
+	const char *name;    /* the job's name; "NAME #2" for loop 2 of a job run with loops */
+	const char *jobname; /* as in the document, without a loop number */
+	char *name_buf;	     /* owns name when it carries a loop number */
 	long loop;
 	const char *status;
 	const char *rw;
@@ -72,7 +74,7 @@ void rr_set_free(struct rr_set *set);
 
 /* Distinct job names across results, in order of first appearance; caller frees array. */
 size_t rr_job_names(const struct rr_set *set, const char ***names);
-/* The job of that name in one result (first loop), or NULL. */
+/* The job of that name ("NAME #2" for a loop, or a plain job name: its first loop). */
 const struct rr_job *rr_find_job(const struct rr_result *r, const char *name);
 
 /* Path of a companion CSV ("intervals" or "samples"); caller frees. */

@@ -108,4 +108,22 @@ $IOWATT compare 2>/dev/null
 [ $? -eq 2 ]
 ok $? "no files: usage error"
 
+# A job run with loops=2 is two rows, each named with its loop, both charted.
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/loops.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+j2 = copy.deepcopy(d["jobs"][0])
+j2["loop"] = 2
+j2["efficiency"]["iops_per_ma"] = d["jobs"][0]["efficiency"]["iops_per_ma"] / 2
+d["jobs"].insert(1, j2)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+name=$(jget "$G/sd-sandisk-ultra.json" 'd["jobs"][0]["jobname"]')
+$IOWATT compare "$T_TMP/loops.json" --format csv >"$T_TMP/loops.csv" 2>/dev/null
+grep -q "$name #1," "$T_TMP/loops.csv" && grep -q "$name #2," "$T_TMP/loops.csv"
+ok $? "each loop of a job is its own row ($name #1, $name #2)"
+$IOWATT plot "$T_TMP/loops.json" --format dumb --chart efficiency -o "$T_TMP/loops-plot" >/dev/null 2>&1
+grep -rq "#2" "$T_TMP/loops-plot" 2>/dev/null
+ok $? "and its own group in the efficiency chart"
+
 done_testing
