@@ -48,6 +48,7 @@ mnt=$T_TMP/fs
 mdev=$(findmnt -no SOURCE "$mnt")
 
 # 1. A mounted device: refused without --allow-raw-device, and still refused with it.
+sync
 sum_before=$(sha256sum "$mdev" | cut -d' ' -f1)
 refused raw1.log "a raw device without --allow-raw-device" "--allow-raw-device" \
 	--rw write --bs 1M --size 4M --target "$mdev"
