@@ -38,6 +38,21 @@ struct gemu {
 	int nlog;
 };
 
+/* 1 (after printing the TAP skip plan) when this build or environment cannot run the
+ * emulated chip: no libgpiod, or not under umockdev-wrapper. */
+static inline int gemu_skip(void)
+{
+#ifndef HAVE_GPIOD
+	printf("1..0 # skip built without libgpiod\n");
+	return 1;
+#endif
+	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "umockdev")) {
+		printf("1..0 # skip needs umockdev-wrapper\n");
+		return 1;
+	}
+	return 0;
+}
+
 static inline uint64_t gemu_now(void)
 {
 	struct timespec ts;

@@ -151,14 +151,8 @@ int main(void)
 {
 	UMockdevTestbed *tb;
 
-#ifndef HAVE_GPIOD
-	printf("1..0 # skip built without libgpiod\n");
-	return 0;
-#endif
-	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "umockdev")) {
-		printf("1..0 # skip needs umockdev-wrapper\n");
+	if (gemu_skip())
 		return 0;
-	}
 	tb = gemu_start(&g);
 	test_marker();
 	test_bad_specs();

@@ -164,14 +164,8 @@ int main(void)
 	const char *log;
 	int rc;
 
-#ifndef HAVE_GPIOD
-	printf("1..0 # skip built without libgpiod\n");
-	return 0;
-#endif
-	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "umockdev")) {
-		printf("1..0 # skip needs umockdev-wrapper\n");
+	if (gemu_skip())
 		return 0;
-	}
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(root, sizeof(root), "%s/root", dir);
