@@ -35,11 +35,14 @@ endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS := $(CSTD) $(WARN) $(DEFS) -Isrc -Imeters $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_CFLAGS := $(CSTD) $(WARN) $(DEFS) -Isrc -I. $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 # -latomic: 64-bit atomics on 32-bit ARM (ARMv6 Pi Zero/1) are library calls.
 LIBS       := $(PKG_LIBS) $(AIO_LIBS) -lpthread -lm -latomic
 
-LIB_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard meters/*.c)
+SRC_DIRS  := src/core src/bench src/sources src/result src/run src/report src/cli \
+             meters/core meters/transport meters/emu meters/um meters/ina2xx meters/board \
+             meters/manual
+LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
@@ -61,7 +64,7 @@ endif
 .PHONY: all test check demo deps check-deps lint format install clean tests
 all: $(BIN)
 
-$(BIN): $(O)/src/main.o $(LIB_OBJS)
+$(BIN): $(O)/src/cli/main.o $(LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(O)/libiowatt.a: $(LIB_OBJS)
@@ -99,10 +102,10 @@ demo:
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 \
-		-D_GNU_SOURCE -Isrc -Imeters src meters
+		-D_GNU_SOURCE -Isrc -I. src meters
 
 format:
-	clang-format -i src/*.[ch] meters/*.[ch] tests/*.[ch]
+	clang-format -i $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.[ch])) meters/*.h tests/*.[ch]
 
 install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/iowatt

@@ -117,7 +117,7 @@ unsigned meter_pop(struct meter_dev *dev, struct meter_sample *out, unsigned max
 		   uint64_t before_ns);
 void meter_thread_stop(struct meter_dev *dev);
 /*
- * The run's current phase (enum phase in energy.h) and the boundary's time, set by the
+ * The run's current phase (enum phase in core/phase.h) and the boundary's time, set by the
  * main thread at each boundary. Only the manual meter reads it: it turns hand readings into samples.
  */
 /* 1 once meter_thread_stop() was asked for: a driver waiting long in open() gives up. */

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/run_args.h"
 #include "capture.h"
-#include "options.h"
+#include "core/options.h"
 
 static char parse_err[16384];
 

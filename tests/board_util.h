@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "capture.h"
-#include "meter.h"
-#include "util.h"
+#include "core/util.h"
+#include "meters/meter.h"
 
 /* "drv:conn,key=val,..." -> a device with its driver, not opened (no meter core needed). */
 static inline struct meter_dev *tdev_new(const char *spec, const char *root)
@@ -54,7 +54,8 @@ static inline int tdev_open(struct meter_dev *dev)
 
 static inline void tdev_close(struct meter_dev *dev)
 {
-	dev->drv->stop(dev);
+	if (dev->drv->stop)
+		dev->drv->stop(dev);
 	dev->drv->close(dev);
 }
 

@@ -14,7 +14,7 @@
 
 #include <umockdev.h>
 
-#include "ina2xx.h"
+#include "meters/ina2xx/ina2xx.h"
 
 /*
  * The chip converts continuously: conversion k completes at t0 + k * conv_ns, where

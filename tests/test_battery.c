@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "battery.h"
+#include "report/battery.h"
 #include "tap.h"
 
 static void test_parse_battery(void)

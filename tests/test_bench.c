@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "engine.h"
-#include "log.h"
-#include "pattern.h"
+#include "bench/bench.h"
+#include "bench/engine.h"
+#include "bench/pattern.h"
+#include "core/log.h"
+#include "core/util.h"
 #include "tap.h"
-#include "util.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024)

@@ -5,10 +5,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "blockdev.h"
-#include "context.h"
+#include "core/blockdev.h"
+#include "core/util.h"
+#include "run/context.h"
 #include "tap.h"
-#include "util.h"
 
 #define DATA "tests/data/"
 

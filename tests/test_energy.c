@@ -3,9 +3,9 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "energy.h"
+#include "core/util.h"
+#include "run/energy.h"
 #include "tap.h"
-#include "util.h"
 
 /* A realistic monotonic origin, so the sums see large timestamps as in a run. */
 #define T0 1234567890123ULL

@@ -6,11 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "flags_int.h"
-#include "log.h"
+#include "core/events.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "sources/flags_int.h"
 #include "tap.h"
-#include "util.h"
 
 #define DATA "tests/data"
 /* Only a fallback so a broken watcher fails instead of hanging; nothing is timed. */

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ina2xx.h"
+#include "core/util.h"
+#include "meters/ina2xx/ina2xx.h"
 #include "tap.h"
-#include "util.h"
 
 static int setup(struct ina_request *r, struct ina_setup *s, char *err)
 {

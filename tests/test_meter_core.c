@@ -4,12 +4,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "energy.h"
-#include "events.h"
-#include "log.h"
-#include "meter.h"
+#include "core/events.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/meter.h"
+#include "run/energy.h"
 #include "tap.h"
-#include "util.h"
 
 /* A fake driver whose behaviour the test scripts through this struct. */
 static struct fake {

@@ -8,11 +8,12 @@
 
 #include "argv.h"
 #include "capture.h"
-#include "log.h"
-#include "options.h"
-#include "result.h"
+#include "cli/run_args.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "core/util.h"
+#include "result/result.h"
 #include "tap.h"
-#include "util.h"
 
 /* A value each type accepts and one it must refuse. */
 static const char *good_value(const struct opt_desc *d)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
-#include "pattern.h"
+#include "bench/job.h"
+#include "bench/pattern.h"
 #include "tap.h"
 
 #define BS 4096ull

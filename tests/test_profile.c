@@ -10,10 +10,11 @@
 
 #include "argv.h"
 #include "capture.h"
-#include "log.h"
-#include "options.h"
+#include "cli/profile.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "core/util.h"
 #include "tap.h"
-#include "util.h"
 
 static char repo[PATH_MAX];
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "result.h"
+#include "result/result.h"
 #include "tap.h"
 
 static struct capture capt;

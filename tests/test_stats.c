@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "stats.h"
+#include "bench/stats.h"
 #include "tap.h"
 
 #define N_SAMPLES 200000

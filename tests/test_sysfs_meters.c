@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "board_util.h"
-#include "sysfs.h"
+#include "meters/transport/sysfs.h"
 #include "tap.h"
 
 /* stderr of the call under test, to check its messages */

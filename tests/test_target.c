@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/target.h"
 #include "capture.h"
 #include "tap.h"
-#include "target.h"
 
 static struct capture capt;
 static char dir[] = "/var/tmp/iowatt-test-target.XXXXXX";

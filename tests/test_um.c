@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "meters/um/um.h"
 #include "tap.h"
-#include "um.h"
 
 /* Frames are built here byte by byte, not with um_encode, so a shared bug cannot hide. */
 static void w16(uint8_t *f, int off, unsigned v)

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "board_util.h"
-#include "energy.h"
-#include "events.h"
-#include "gpio.h"
+#include "core/events.h"
 #include "gpio_emul.h"
+#include "run/energy.h"
+#include "sources/gpio.h"
 #include "tap.h"
 #include "umock_asan.h"
 

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "board_util.h"
-#include "commands.h"
-#include "gpio.h"
+#include "cli/commands.h"
 #include "gpio_emul.h"
+#include "sources/gpio.h"
 #include "tap.h"
 #include "umock_asan.h"
 

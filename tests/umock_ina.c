@@ -8,9 +8,9 @@
 #include <sys/resource.h>
 
 #include "board_util.h"
-#include "events.h"
-#include "i2c.h"
+#include "core/events.h"
 #include "ina_emul.h"
+#include "meters/transport/i2c.h"
 #include "tap.h"
 #include "umock_asan.h"
 

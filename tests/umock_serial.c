@@ -9,13 +9,13 @@
 
 #include <umockdev.h>
 
-#include "log.h"
-#include "meter.h"
-#include "serial.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/meter.h"
+#include "meters/transport/serial.h"
+#include "meters/um/um.h"
 #include "tap.h"
-#include "um.h"
 #include "umock_asan.h"
-#include "util.h"
 
 #define TIOCMGET_NR 0x5415
 #define TIOCMBIS_NR 0x5416

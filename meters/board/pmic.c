@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* Raspberry Pi 5 PMIC rails through `vcgencmd pmic_read_adc`: input volts and the rail sum. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/board/board_meters.h"
+#include "meters/transport/sysfs.h"
+
+/* Each reading spawns a process (~10 Hz at best on a Pi 5); leave headroom. */
+#define PMIC_DEFAULT_NS (200 * NS_PER_MS)
+#define PMIC_OUT_MAX 4096
+
+extern char **environ;
+
+struct pmic_priv {
+	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
+	char cmd[256];
+	char out[PMIC_OUT_MAX];
+	int sum; /* EXT5V: input voltage + sum of rails; else one rail */
+};
+
+static const char *const pmic_keys[] = { "vcgencmd", "interval", NULL };
+
+/* Run `vcgencmd pmic_read_adc` without a shell; its output lands in p->out. */
+static int pmic_run(struct pmic_priv *p)
+{
+	char *argv[] = { p->cmd, (char *)"pmic_read_adc", NULL };
+	posix_spawn_file_actions_t fa;
+	size_t len = 0;
+	ssize_t n;
+	int fds[2], st, ret;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	ret = posix_spawn(&pid, p->cmd, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (ret) {
+		close(fds[0]);
+		return -ret;
+	}
+	while (len < sizeof(p->out) - 1) {
+		n = read(fds[0], p->out + len, sizeof(p->out) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	p->out[len] = 0;
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
+}
+
+/*
+ * Lines look like "  VDD_CORE_A current(7)=1.42880000A" and "EXT5V_V volt(24)=5.05716000V".
+ * Rail NAME pairs NAME_A with NAME_V. With `sum`, v is EXT5V_V and w the sum of V x A over
+ * every paired rail; otherwise v, a and w are the named rail's.
+ */
+static int pmic_parse(const char *text, const char *rail, int sum, struct meter_sample *s)
+{
+	char name[64], kind[16];
+	double val, cur[32], volt[32];
+	char names[32][48];
+	int nr = 0, i, found = 0, got;
+	const char *line = text;
+	size_t bl;
+
+	s->v = s->a = s->w = NAN;
+	while (line && *line) {
+		got = sscanf(line, " %63s %15[a-z](%*d)=%lf", name, kind, &val);
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+		bl = strlen(name);
+		if (got != 3 || bl < 3 || name[bl - 2] != '_')
+			continue;
+		if (sum && !strcmp(name, "EXT5V_V")) {
+			s->v = val;
+			continue;
+		}
+		name[bl - 2] = 0;
+		for (i = 0; i < nr && strcmp(names[i], name); i++)
+			;
+		if (i == nr) {
+			if (nr == 32)
+				continue;
+			snprintf(names[nr], sizeof(names[nr]), "%s", name);
+			cur[nr] = volt[nr] = NAN;
+			nr++;
+		}
+		if (!strcmp(kind, "current"))
+			cur[i] = val;
+		else if (!strcmp(kind, "volt"))
+			volt[i] = val;
+	}
+	if (sum)
+		s->w = 0;
+	for (i = 0; i < nr; i++) {
+		if (isnan(cur[i]) || isnan(volt[i]))
+			continue;
+		if (sum) {
+			s->w += cur[i] * volt[i];
+			found++;
+		} else if (!strcmp(names[i], rail)) {
+			s->v = volt[i];
+			s->a = cur[i];
+			s->w = cur[i] * volt[i];
+			found = 1;
+		}
+	}
+	if (sum && isnan(s->v))
+		return -ENOENT;
+	return found ? 0 : -ENOENT;
+}
+
+static int pmic_find_cmd(const struct meter_dev *dev, struct pmic_priv *p)
+{
+	const char *path = getenv("PATH"), *given = meter_param(dev, "vcgencmd");
+	const char *dir, *end;
+
+	if (given) {
+		snprintf(p->cmd, sizeof(p->cmd), "%s", given);
+		return access(p->cmd, X_OK) == 0 ? 0 : -ENOENT;
+	}
+	for (dir = path ? path : "/usr/bin:/bin"; *dir; dir = *end ? end + 1 : end) {
+		end = strchrnul(dir, ':');
+		snprintf(p->cmd, sizeof(p->cmd), "%.*s/vcgencmd", (int)(end - dir), dir);
+		if (access(p->cmd, X_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static int pmic_open(struct meter_dev *dev)
+{
+	struct meter_sample s;
+	struct pmic_priv *p;
+	int ret;
+
+	ret = meter_check_params(dev, pmic_keys);
+	if (ret < 0)
+		return ret;
+	p = xcalloc(1, sizeof(*p));
+	p->sum = !strcmp(dev->conn, "EXT5V");
+	ret = pmic_find_cmd(dev, p);
+	if (ret < 0)
+		log_err("pmic", "%s: vcgencmd not found (%s); it comes with Raspberry Pi OS (raspi-utils), or give vcgencmd=PATH",
+			dev->spec, meter_param(dev, "vcgencmd") ? meter_param(dev, "vcgencmd") : "PATH");
+	if (!ret) {
+		ret = pmic_run(p);
+		if (ret < 0)
+			log_err("pmic", "%s: '%s pmic_read_adc' failed (a Pi 5 only; needs /dev/vcio, group video)",
+				dev->spec, p->cmd);
+	}
+	if (!ret) {
+		ret = pmic_parse(p->out, dev->conn, p->sum, &s);
+		if (ret < 0)
+			log_err("pmic", "%s: pmic_read_adc has no %s (use EXT5V for the input and rail sum, or a rail such as VDD_CORE)",
+				dev->spec, p->sum ? "EXT5V_V" : dev->conn);
+	}
+	if (!ret)
+		ret = sysfs_interval(dev->spec, meter_param(dev, "interval"), PMIC_DEFAULT_NS,
+				     &dev->period_ns);
+	if (ret < 0) {
+		free(p);
+		return ret;
+	}
+	if (p->sum)
+		snprintf(dev->model, sizeof(dev->model), "Pi 5 PMIC (rail sum, not the input)");
+	else
+		snprintf(dev->model, sizeof(dev->model), "Pi 5 PMIC rail %.24s", dev->conn);
+	dev->priv = p;
+	return 0;
+}
+
+static int pmic_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
+{
+	struct pmic_priv *p = dev->priv;
+	uint64_t t0, t1;
+
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
+		return 0;
+	t0 = now_ns();
+	if (pmic_run(p) < 0 || pmic_parse(p->out, dev->conn, p->sum, out) < 0) {
+		log_warn("pmic", "%s: pmic_read_adc failed", dev->spec);
+		return -EIO;
+	}
+	t1 = now_ns();
+	out->t_ns = t0 + (t1 - t0) / 2;
+	out->flags = SAMPLE_W_COMPUTED | (p->sum ? SAMPLE_RAIL_SUM : 0);
+	return 1;
+}
+
+static void pmic_close(struct meter_dev *dev)
+{
+	free(dev->priv);
+	dev->priv = NULL;
+}
+
+static void pmic_scan(const char *root, FILE *out)
+{
+	struct meter_dev dev = { .conn = (char *)"EXT5V", .sysfs_root = root };
+	struct pmic_priv p;
+
+	memset(&p, 0, sizeof(p));
+	if (pmic_find_cmd(&dev, &p) == 0 && sysfs_exists("", "/dev/vcio"))
+		fprintf(out, "  Pi 5 PMIC via %s (rail sum, not the input)\n      --meter pmic:EXT5V\n",
+			p.cmd);
+}
+
+const struct meter_driver meter_pmic = {
+	.name = "pmic",
+	.desc = "Raspberry Pi 5 PMIC via vcgencmd: EXT5V volts + sum of rails (not the input)",
+	.open = pmic_open, .start = sysfs_poll_start, .read = pmic_read,
+	.close = pmic_close, .scan = pmic_scan,
+};

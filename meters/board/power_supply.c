@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* Linux power_supply class meter (batteries, USB-PD, UPS): voltage, current, power, energy. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/board/board_meters.h"
+#include "meters/transport/sysfs.h"
+
+/* Fuel gauges refresh every few hundred ms to seconds; faster polling only repeats values. */
+#define PSY_DEFAULT_NS (500 * NS_PER_MS)
+
+enum { PSY_V, PSY_A, PSY_W, PSY_E, PSY_COUNT };
+static const char *const psy_attr[PSY_COUNT] = { "voltage_now", "current_now", "power_now",
+						 "energy_now" };
+
+/*
+ * Sign: drivers disagree on the direction of battery current (many report discharge as
+ * negative, some positive). By default we report the magnitude of the flow, which is the
+ * draw for a battery that powers the board. sign=raw keeps the driver's sign, sign=invert
+ * flips it (for a charger whose input you meter).
+ */
+enum { SIGN_ABS, SIGN_RAW, SIGN_INVERT };
+
+struct psy_priv {
+	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
+	struct sysfs_attr at[PSY_COUNT];
+	int sign;
+};
+
+static const char *const psy_keys[] = { "sign", "interval", NULL };
+
+static void psy_close(struct meter_dev *dev);
+
+static double psy_signed(const struct psy_priv *p, double x)
+{
+	if (p->sign == SIGN_ABS)
+		return fabs(x);
+	return p->sign == SIGN_INVERT ? -x : x;
+}
+
+static int psy_open(struct meter_dev *dev)
+{
+	const char *sign = meter_param(dev, "sign");
+	char path[400], type[32];
+	struct psy_priv *p;
+	int ret, i;
+
+	ret = meter_check_params(dev, psy_keys);
+	if (ret < 0)
+		return ret;
+	p = xcalloc(1, sizeof(*p));
+	dev->priv = p;
+	for (i = 0; i < PSY_COUNT; i++)
+		p->at[i].fd = -1;
+	if (!sign || !strcmp(sign, "auto") || !strcmp(sign, "abs"))
+		p->sign = SIGN_ABS;
+	else if (!strcmp(sign, "raw"))
+		p->sign = SIGN_RAW;
+	else if (!strcmp(sign, "invert"))
+		p->sign = SIGN_INVERT;
+	else {
+		log_err("power_supply", "%s: sign=%s: use auto (magnitude), raw or invert", dev->spec,
+			sign);
+		ret = -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/sys/class/power_supply/%s/type", dev->conn);
+	if (!ret && sysfs_read_str(dev->sysfs_root, path, type, sizeof(type)) < 0) {
+		log_err("power_supply", "%s: no power supply '%s' in /sys/class/power_supply",
+			dev->spec, dev->conn);
+		ret = -ENOENT;
+	}
+	for (i = 0; !ret && i < PSY_COUNT; i++) {
+		snprintf(path, sizeof(path), "%s/sys/class/power_supply/%s/%s",
+			 dev->sysfs_root ? dev->sysfs_root : "", dev->conn, psy_attr[i]);
+		sysfs_attr_open(&p->at[i], path);
+	}
+	if (!ret && p->at[PSY_W].fd < 0 && p->at[PSY_E].fd < 0 &&
+	    (p->at[PSY_V].fd < 0 || p->at[PSY_A].fd < 0)) {
+		log_err("power_supply", "%s: '%s' reports no power_now, energy_now or voltage_now+current_now",
+			dev->spec, dev->conn);
+		ret = -ENODEV;
+	}
+	if (!ret)
+		ret = sysfs_interval(dev->spec, meter_param(dev, "interval"), PSY_DEFAULT_NS,
+				     &dev->period_ns);
+	if (ret < 0) {
+		psy_close(dev);
+		return ret;
+	}
+	snprintf(dev->model, sizeof(dev->model), "power_supply %.15s (%.15s)", dev->conn, type);
+	return 0;
+}
+
+static int psy_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
+{
+	struct psy_priv *p = dev->priv;
+	long long raw[PSY_COUNT] = { 0 };
+	uint64_t t;
+	int i;
+
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
+		return 0;
+	t = now_ns();
+	for (i = 0; i < PSY_COUNT; i++)
+		if (p->at[i].fd >= 0 && sysfs_attr_read_ll(&p->at[i], &raw[i]) < 0) {
+			log_warn("power_supply", "%s: read of %s failed: the supply went away",
+				 dev->spec, psy_attr[i]);
+			return -ENODEV;
+		}
+	out->t_ns = t;
+	out->flags = 0;
+	out->v = p->at[PSY_V].fd >= 0 ? raw[PSY_V] * 1e-6 : NAN;
+	out->a = p->at[PSY_A].fd >= 0 ? psy_signed(p, raw[PSY_A] * 1e-6) : NAN;
+	if (p->at[PSY_W].fd >= 0) {
+		out->w = psy_signed(p, raw[PSY_W] * 1e-6);
+	} else if (p->at[PSY_A].fd >= 0 && p->at[PSY_V].fd >= 0) {
+		out->w = out->v * out->a;
+		out->flags |= SAMPLE_W_COMPUTED;
+	} else {
+		/* energy_now is in uWh and falls while discharging */
+		if (!energy_rate_update(&p->poll.rate, t, raw[PSY_E] * 3600.0, 0, &out->w,
+					&out->t_ns))
+			return 0;
+		out->w = psy_signed(p, out->w);
+	}
+	return 1;
+}
+
+static void psy_close(struct meter_dev *dev)
+{
+	struct psy_priv *p = dev->priv;
+
+	if (!p)
+		return;
+	sysfs_attr_close_all(p->at, PSY_COUNT);
+	free(p);
+	dev->priv = NULL;
+}
+
+static void psy_scan(const char *root, FILE *out)
+{
+	char path[300], type[32];
+	char **names;
+	int n, i;
+
+	n = sysfs_list(root, "/sys/class/power_supply", "", &names);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/sys/class/power_supply/%s/type", names[i]);
+		if (sysfs_read_str(root, path, type, sizeof(type)) < 0)
+			snprintf(type, sizeof(type), "?");
+		fprintf(out, "  power_supply %s (%s)\n      --meter power_supply:%s\n", names[i],
+			type, names[i]);
+	}
+	sysfs_list_free(names, n);
+}
+
+const struct meter_driver meter_power_supply = {
+	.name = "power_supply",
+	.desc = "Linux power_supply (battery, USB-PD): magnitude of the draw; sign=raw|invert",
+	.open = psy_open, .start = sysfs_poll_start, .read = psy_read,
+	.close = psy_close, .scan = psy_scan,
+};

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/* Intel/AMD RAPL through powercap: power from the energy_uj counter, wrap-around handled. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/board/board_meters.h"
+#include "meters/transport/sysfs.h"
+
+#define RAPL_DEFAULT_NS (100 * NS_PER_MS)
+#define RAPL_DIR "/sys/class/powercap"
+
+struct rapl_priv {
+	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
+	struct sysfs_attr energy;
+	double range_uj;
+};
+
+static const char *const rapl_keys[] = { "interval", NULL };
+
+/* A zone by its directory name (intel-rapl:0) or its `name` (package-0, dram, psys). */
+static int rapl_find(const char *root, const char *want, char *zone, size_t len)
+{
+	char path[300], name[64];
+	char **z;
+	int n, i, ret = -ENOENT;
+
+	n = sysfs_list(root, RAPL_DIR, "intel-rapl:", &z);
+	for (i = 0; i < n && ret; i++) {
+		snprintf(path, sizeof(path), RAPL_DIR "/%s/name", z[i]);
+		if (!strcmp(z[i], want) ||
+		    (sysfs_read_str(root, path, name, sizeof(name)) == 0 && !strcmp(name, want))) {
+			snprintf(zone, len, "%s", z[i]);
+			ret = 0;
+		}
+	}
+	sysfs_list_free(z, n);
+	return ret;
+}
+
+static int rapl_open(struct meter_dev *dev)
+{
+	char zone[64], path[400];
+	struct rapl_priv *p;
+	long long range;
+	int ret;
+
+	ret = meter_check_params(dev, rapl_keys);
+	if (ret < 0)
+		return ret;
+	if (rapl_find(dev->sysfs_root, dev->conn, zone, sizeof(zone)) < 0) {
+		log_err("rapl", "%s: no RAPL domain '%s' under %s (x86 only; try package-0)",
+			dev->spec, dev->conn, RAPL_DIR);
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), RAPL_DIR "/%s/max_energy_range_uj", zone);
+	if (sysfs_read_ll(dev->sysfs_root, path, &range) < 0 || range <= 0)
+		range = 0;
+	p = xcalloc(1, sizeof(*p));
+	p->range_uj = (double)range;
+	snprintf(path, sizeof(path), "%s" RAPL_DIR "/%s/energy_uj",
+		 dev->sysfs_root ? dev->sysfs_root : "", zone);
+	ret = sysfs_attr_open(&p->energy, path);
+	if (ret == -EACCES)
+		log_err("rapl", "%s: %s is readable by root only (since Linux 5.10, CVE-2020-8694)",
+			dev->spec, path);
+	else if (ret < 0)
+		log_err("rapl", "%s: %s: %s", dev->spec, path, strerror(-ret));
+	if (!ret)
+		ret = sysfs_interval(dev->spec, meter_param(dev, "interval"), RAPL_DEFAULT_NS,
+				     &dev->period_ns);
+	if (ret < 0) {
+		sysfs_attr_close(&p->energy);
+		free(p);
+		return ret;
+	}
+	snprintf(dev->model, sizeof(dev->model), "RAPL %.24s (%.15s)", dev->conn, zone);
+	dev->priv = p;
+	return 0;
+}
+
+static int rapl_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
+{
+	struct rapl_priv *p = dev->priv;
+	long long uj;
+	uint64_t t;
+
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
+		return 0;
+	t = now_ns();
+	if (sysfs_attr_read_ll(&p->energy, &uj) < 0) {
+		log_warn("rapl", "%s: energy_uj read failed", dev->spec);
+		return -ENODEV;
+	}
+	if (!energy_rate_update(&p->poll.rate, t, (double)uj, p->range_uj, &out->w, &out->t_ns))
+		return 0;
+	out->v = NAN;
+	out->a = NAN;
+	out->flags = 0;
+	return 1;
+}
+
+static void rapl_close(struct meter_dev *dev)
+{
+	struct rapl_priv *p = dev->priv;
+
+	if (!p)
+		return;
+	sysfs_attr_close(&p->energy);
+	free(p);
+	dev->priv = NULL;
+}
+
+static void rapl_scan(const char *root, FILE *out)
+{
+	char path[300], name[64];
+	char **z;
+	int n, i;
+
+	n = sysfs_list(root, RAPL_DIR, "intel-rapl:", &z);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), RAPL_DIR "/%s/name", z[i]);
+		if (sysfs_read_str(root, path, name, sizeof(name)) < 0)
+			continue;
+		fprintf(out, "  RAPL %s (%s)\n      --meter rapl:%s\n", z[i], name, name);
+	}
+	sysfs_list_free(z, n);
+}
+
+const struct meter_driver meter_rapl = {
+	.name = "rapl",
+	.desc = "x86 RAPL energy counters (package-0, dram, psys); root only; no voltage",
+	.open = rapl_open, .start = sysfs_poll_start, .read = rapl_read,
+	.close = rapl_close, .scan = rapl_scan,
+};

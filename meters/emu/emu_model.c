@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* Emulated current: follows a block device's activity, fixed steps, or a constant. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "meters/emu/emu_model.h"
+
+int emu_parse_steps(const char *s, struct emu_step **out, size_t *n, char *why, size_t len)
+{
+	struct emu_step *steps = NULL;
+	char *copy = xstrdup(s), *item, *save = NULL, *colon;
+	size_t count = 0;
+	int rc = 0;
+
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		steps = xrealloc(steps, (count + 1) * sizeof(*steps));
+		colon = strchr(item, ':');
+		if (!colon) {
+			snprintf(why, len, "'%s' is not SECONDS:MA", item);
+			rc = -EINVAL;
+			break;
+		}
+		*colon = '\0';
+		if (parse_double(item, &steps[count].t_s) || steps[count].t_s < 0 ||
+		    parse_double(colon + 1, &steps[count].ma) || steps[count].ma < 0) {
+			snprintf(why, len, "'%s:%s' is not SECONDS:MA with numbers >= 0", item,
+				 colon + 1);
+			rc = -EINVAL;
+			break;
+		}
+		if (count && steps[count].t_s <= steps[count - 1].t_s) {
+			snprintf(why, len, "times must increase ('%s' after %g)", item,
+				 steps[count - 1].t_s);
+			rc = -EINVAL;
+			break;
+		}
+		count++;
+	}
+	free(copy);
+	if (!rc && !count) {
+		snprintf(why, len, "no steps");
+		rc = -EINVAL;
+	}
+	if (rc) {
+		free(steps);
+		return rc;
+	}
+	*out = steps;
+	*n = count;
+	return 0;
+}
+
+int emu_cwd_device(char *buf, size_t len)
+{
+	char path[96], part[PATH_MAX + 16], real[PATH_MAX], *base;
+	struct stat st;
+
+	if (stat(".", &st))
+		return -errno;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	if (!realpath(path, real))
+		return -ENODEV;
+	/* A partition's parent directory is its disk: the meter sits on the disk's cable. */
+	snprintf(part, sizeof(part), "%s/partition", real);
+	if (!access(part, F_OK)) {
+		base = strrchr(real, '/');
+		if (base)
+			*base = '\0';
+	}
+	base = strrchr(real, '/');
+	snprintf(buf, len, "%s", base ? base + 1 : real);
+	return 0;
+}
+
+int emu_diskstats(const char *dev, uint64_t *sectors, uint64_t *ios)
+{
+	unsigned long long rd, rd_sec, wr, wr_sec, skip;
+	char line[512], name[64];
+	unsigned maj, mnr;
+	FILE *fp = fopen("/proc/diskstats", "r");
+	int rc = -ENOENT;
+
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp)) {
+		if (sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu", &maj, &mnr, name,
+			   &rd, &skip, &rd_sec, &skip, &wr, &skip, &wr_sec) != 10)
+			continue;
+		if (strcmp(name, dev))
+			continue;
+		*sectors = rd_sec + wr_sec;
+		*ios = rd + wr;
+		rc = 0;
+		break;
+	}
+	fclose(fp);
+	return rc;
+}
+
+static double activity_amps(struct emu_model *m, uint64_t now)
+{
+	uint64_t sectors, ios;
+	double dt, ma;
+
+	if (!emu_diskstats(m->device, &sectors, &ios)) {
+		if (m->have_prev && now > m->prev_ns) {
+			dt = (double)(now - m->prev_ns) / 1e9;
+			m->mbps = (double)(sectors - m->prev_sectors) * 512.0 / 1e6 / dt;
+			m->kiops = (double)(ios - m->prev_ios) / 1e3 / dt;
+		}
+		m->prev_sectors = sectors;
+		m->prev_ios = ios;
+		m->prev_ns = now;
+		m->have_prev = 1;
+	}
+	ma = m->idle_ma + m->ma_per_mbps * m->mbps + m->ma_per_kiops * m->kiops;
+	return (ma > m->cap_ma ? m->cap_ma : ma) / 1000.0;
+}
+
+double emu_model_amps(struct emu_model *m, double t_s, uint64_t now)
+{
+	size_t i;
+	double ma;
+
+	if (m->constant_ma >= 0)
+		return m->constant_ma / 1000.0;
+	if (m->nsteps) {
+		ma = m->steps[0].ma;
+		for (i = 0; i < m->nsteps && m->steps[i].t_s <= t_s; i++)
+			ma = m->steps[i].ma;
+		return ma / 1000.0;
+	}
+	return activity_amps(m, now);
+}
+
+double emu_model_volts(const struct emu_model *m, double amps)
+{
+	double v = m->volts - amps * m->cable_ohms;
+
+	return v > 0 ? v : 0;
+}

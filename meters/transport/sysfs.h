@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* Sysfs access under a root prefix (tests use a fake tree) and helpers shared by sysfs meters. */
+#ifndef IOWATT_SYSFS_H
+#define IOWATT_SYSFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* root "" (or NULL) is the real filesystem; else a directory that mirrors "/". */
+void sysfs_path(const char *root, const char *path, char *buf, size_t len);
+int sysfs_read_str(const char *root, const char *path, char *buf, size_t len);
+int sysfs_read_ll(const char *root, const char *path, long long *out);
+int sysfs_exists(const char *root, const char *path);
+/*
+ * Entries of root+dir whose names start with `prefix`, sorted naturally (hwmon2 before
+ * hwmon10). Returns the count (names in an array the caller frees with sysfs_list_free).
+ */
+int sysfs_list(const char *root, const char *dir, const char *prefix, char ***names);
+void sysfs_list_free(char **names, int n);
+/*
+ * A hwmon chip by name (the index-th match, from 0) or by path ("/sys/class/hwmon/hwmon3").
+ * Writes the directory (root included) to dir. -ENOENT is logged with what exists.
+ */
+int sysfs_hwmon_find(const char *root, const char *name_or_path, int index, char *dir,
+		     size_t len);
+
+/*
+ * An attribute kept open for the meter thread: pread at offset 0 makes sysfs call the
+ * driver's show() again, which saves the open/close per sample.
+ */
+struct sysfs_attr {
+	int fd;
+};
+int sysfs_attr_open(struct sysfs_attr *a, const char *fullpath);
+/* 0, or -ENODEV when the device went away (the core then reconnects). */
+int sysfs_attr_read_ll(struct sysfs_attr *a, long long *out);
+void sysfs_attr_close(struct sysfs_attr *a);
+void sysfs_attr_close_all(struct sysfs_attr *a, int n);
+
+/*
+ * Fixed-rate polling for sysfs meters: waits for the next tick or timeout_ms.
+ * Returns 1 at a tick (time to read), 0 on timeout. A late reader skips missed ticks.
+ */
+int sysfs_wait_tick(uint64_t *next_ns, uint64_t period_ns, int timeout_ms);
+/* "interval=" key (default default_ns), named in errors with the spec. */
+int sysfs_interval(const char *spec, const char *val, uint64_t default_ns, uint64_t *out);
+
+/*
+ * Power from a cumulative energy counter (µJ) that wraps at range_uj (0 = never).
+ * Returns 1 and *w when a rate is known, 0 on the first reading.
+ */
+struct energy_rate {
+	uint64_t t_ns;
+	double uj;
+	int have;
+};
+/* Power from an energy counter (range_uj: wrap, 0 if none); *mid_ns gets the middle of
+ * the interval the power is the mean of. 1 when *w is set. */
+int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double range_uj, double *w,
+		       uint64_t *mid_ns);
+
+/* Polling state at the start of every sysfs-style meter's private struct. */
+struct sysfs_poll {
+	uint64_t next_ns;
+	struct energy_rate rate;
+};
+
+#endif

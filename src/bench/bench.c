@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* Run one fixed-size job: set up the workers, start, wait, stop, join and merge results. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/bench_priv.h"
+#include "core/log.h"
+#include "core/util.h"
+
+#define BUF_ALIGN 4096
+/* Per pool: bounds memory for big blocks at depth (1 MiB x QD32 would be 32 MiB). */
+#define BUF_POOL_MAX (2u << 20)
+
+/* Zeroed, on its own cache lines (the structs carry aligned members). */
+static void *zalloc_cacheline(size_t size)
+{
+	size_t n = (size + CACHELINE - 1) / CACHELINE * CACHELINE;
+	void *p = aligned_alloc(CACHELINE, n);
+
+	if (!p) {
+		log_err("bench", "out of memory");
+		abort();
+	}
+	memset(p, 0, n);
+	return p;
+}
+
+static void *buf_pool(uint64_t stride, unsigned n)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, BUF_ALIGN, (size_t)(stride * n))) {
+		log_err("bench", "out of memory for %u I/O buffers", n);
+		abort();
+	}
+	return p;
+}
+
+/* Slots that share one buffer only in pools capped by BUF_POOL_MAX: in-flight writes may
+ * read the same memory, and reads that land in the same buffer are thrown away anyway. */
+static unsigned pool_count(uint64_t stride, unsigned depth)
+{
+	uint64_t n = BUF_POOL_MAX / stride;
+
+	if (n < 1)
+		n = 1;
+	return n < depth ? (unsigned)n : depth;
+}
+
+static void worker_free(struct worker *w)
+{
+	if (!w)
+		return;
+	if (w->ectx)
+		w->eng->cleanup(w->ectx);
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->reqs);
+	free(w->freeq);
+	free(w->pend);
+	free(w->done);
+	free(w->rbuf);
+	free(w->wbuf);
+	free(w);
+}
+
+static int worker_setup(struct bench *b, unsigned idx, const char *path,
+			const struct io_engine *eng, struct worker **out)
+{
+	const struct job_opts *jo = &b->jo;
+	uint64_t region = jo->filesize ? jo->filesize : jo->size;
+	struct worker *w;
+	unsigned i;
+	int flags, rc;
+
+	w = zalloc_cacheline(sizeof(*w));
+	w->b = b;
+	w->idx = idx;
+	w->eng = eng;
+	w->fd = -1;
+	*out = w;
+	w->depth = (eng->flags & IOENG_ASYNC) && jo->iodepth ? jo->iodepth : 1;
+
+	rc = pattern_init(&w->pat, jo->rw, jo->rwmixread, jo->bs, (uint64_t)idx * region, region,
+			  pattern_thread_seed(jo->randseed, idx));
+	if (rc) {
+		log_err("bench", "%s: region of %" PRIu64 " bytes holds no block of %" PRIu64,
+			jo->name, region, jo->bs);
+		return rc;
+	}
+	flags = (rw_writes(jo->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	if (jo->direct)
+		flags |= O_DIRECT;
+	w->fd = open(path, flags);
+	if (w->fd < 0) {
+		rc = -errno;
+		log_err("bench", "%s: open %s%s: %s", jo->name, path,
+			jo->direct ? " (O_DIRECT)" : "", strerror(errno));
+		return rc;
+	}
+	rc = eng->init(&w->ectx, w->fd, w->depth);
+	if (rc) {
+		w->ectx = NULL;
+		return rc;
+	}
+	w->reqs = xcalloc(w->depth, sizeof(*w->reqs));
+	w->freeq = xcalloc(w->depth, sizeof(*w->freeq));
+	w->pend = xcalloc(w->depth, sizeof(*w->pend));
+	w->done = xcalloc(w->depth, sizeof(*w->done));
+	for (i = 0; i < w->depth; i++) {
+		w->reqs[i].idx = i;
+		w->reqs[i].len = jo->bs;
+		w->freeq[i] = &w->reqs[w->depth - 1 - i];
+	}
+	w->buf_stride = (jo->bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
+	if (rw_reads(jo->rw)) {
+		w->nrbuf = pool_count(w->buf_stride, w->depth);
+		w->rbuf = buf_pool(w->buf_stride, w->nrbuf);
+		memset(w->rbuf, 0, (size_t)(w->buf_stride * w->nrbuf));
+	}
+	if (rw_writes(jo->rw)) {
+		w->nwbuf = pool_count(w->buf_stride, w->depth);
+		w->wbuf = buf_pool(w->buf_stride, w->nwbuf);
+		pattern_fill(w->wbuf, (size_t)(w->buf_stride * w->nwbuf),
+			     pattern_thread_seed(jo->randseed, idx));
+	}
+	for (i = 0; i < DDIR_COUNT; i++)
+		lat_init(&w->clat[i]);
+	lat_init(&w->sync_lat);
+	return 0;
+}
+
+static void bench_free(struct bench *b)
+{
+	unsigned i;
+
+	for (i = 0; i < b->nworkers; i++)
+		worker_free(b->w[i]);
+	free(b->w);
+	pthread_cond_destroy(&b->done_cond);
+	pthread_cond_destroy(&b->wake_cond);
+	pthread_mutex_destroy(&b->lock);
+	free(b);
+}
+
+static void cond_init_monotonic(pthread_cond_t *c)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(c, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
+/*
+ * All that can fail or take time (open, io_setup, buffers) happens here, before
+ * t_start_ns, so the job's clock covers I/O and not preparation.
+ */
+int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
+{
+	const struct io_engine *eng;
+	sigset_t all, old;
+	struct bench *b;
+	char name[16];
+	unsigned i;
+	int rc;
+
+	*out = NULL;
+	eng = io_engine_find(jo->ioengine[0] ? jo->ioengine : "libaio");
+	if (!eng) {
+		log_err("bench", "%s: unknown ioengine '%s'", jo->name, jo->ioengine);
+		return -EINVAL;
+	}
+	if (!jo->bs || jo->size % jo->bs) {
+		log_err("bench", "%s: size %" PRIu64 " is not a multiple of bs %" PRIu64, jo->name,
+			jo->size, jo->bs);
+		return -EINVAL;
+	}
+	b = zalloc_cacheline(sizeof(*b));
+	b->jo = *jo;
+	b->end_fsync = job_end_fsync(jo);
+	b->nworkers = jo->numjobs ? jo->numjobs : 1;
+	b->w = xcalloc(b->nworkers, sizeof(*b->w));
+	pthread_mutex_init(&b->lock, NULL);
+	cond_init_monotonic(&b->done_cond);
+	cond_init_monotonic(&b->wake_cond);
+	for (i = 0; i < b->nworkers; i++) {
+		rc = worker_setup(b, i, path, eng, &b->w[i]);
+		if (rc)
+			goto err_free;
+	}
+	/* Workers inherit a full signal mask: SIGINT/SIGTERM go to the main thread, which
+	 * calls bench_stop, and no worker syscall sees EINTR. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	b->t_start_ns = now_ns();
+	for (i = 0; i < b->nworkers; i++) {
+		pthread_mutex_lock(&b->lock);
+		b->running++;
+		pthread_mutex_unlock(&b->lock);
+		rc = -pthread_create(&b->w[i]->tid, NULL, bench_worker_main, b->w[i]);
+		if (rc) {
+			log_err("bench", "%s: cannot start thread: %s", jo->name, strerror(-rc));
+			goto err_join;
+		}
+		b->w[i]->started = 1;
+		snprintf(name, sizeof(name), "iowatt-io%u", i % 1000u);
+		pthread_setname_np(b->w[i]->tid, name);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	*out = b;
+	return 0;
+
+err_join:
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	bench_stop(b);
+	for (i = 0; i < b->nworkers; i++)
+		if (b->w[i]->started)
+			pthread_join(b->w[i]->tid, NULL);
+err_free:
+	bench_free(b);
+	return rc;
+}
+
+void bench_get_progress(const struct bench *b, struct bench_progress *p)
+{
+	const struct worker *w;
+	unsigned i, d;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < b->nworkers; i++) {
+		w = b->w[i];
+		for (d = 0; d < DDIR_COUNT; d++) {
+			p->bytes[d] +=
+			    atomic_load_explicit(&w->live.bytes[d], memory_order_relaxed);
+			p->ios[d] += atomic_load_explicit(&w->live.ios[d], memory_order_relaxed);
+		}
+	}
+}
+
+static void abs_timespec(uint64_t t_ns, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)(t_ns / NS_PER_SEC);
+	ts->tv_nsec = (long)(t_ns % NS_PER_SEC);
+}
+
+int bench_wait(struct bench *b, uint64_t timeout_ns)
+{
+	struct timespec ts;
+	int done;
+
+	abs_timespec(now_ns() + timeout_ns, &ts);
+	pthread_mutex_lock(&b->lock);
+	while (b->running && pthread_cond_timedwait(&b->done_cond, &b->lock, &ts) != ETIMEDOUT)
+		;
+	done = !b->running;
+	pthread_mutex_unlock(&b->lock);
+	return done;
+}
+
+void bench_sleep_until(struct bench *b, uint64_t deadline_ns)
+{
+	struct timespec ts;
+
+	abs_timespec(deadline_ns, &ts);
+	pthread_mutex_lock(&b->lock);
+	while (atomic_load(&b->stop) == STOP_NONE &&
+	       pthread_cond_timedwait(&b->wake_cond, &b->lock, &ts) != ETIMEDOUT)
+		;
+	pthread_mutex_unlock(&b->lock);
+}
+
+void bench_stop(struct bench *b)
+{
+	int expect = STOP_NONE;
+
+	pthread_mutex_lock(&b->lock);
+	atomic_compare_exchange_strong(&b->stop, &expect, STOP_INTERRUPT);
+	pthread_cond_broadcast(&b->wake_cond);
+	pthread_mutex_unlock(&b->lock);
+}
+
+void bench_finish(struct bench *b, struct bench_result *res)
+{
+	struct worker *w;
+	unsigned i, d;
+
+	memset(res, 0, sizeof(*res));
+	for (d = 0; d < DDIR_COUNT; d++)
+		lat_init(&res->dir[d].clat);
+	lat_init(&res->sync_lat);
+	res->t_start_ns = b->t_start_ns;
+	res->t_end_ns = b->t_start_ns;
+	res->threads = b->nworkers;
+	for (i = 0; i < b->nworkers; i++) {
+		w = b->w[i];
+		if (!w->started)
+			continue;
+		pthread_join(w->tid, NULL);
+		if (w->t_end_ns > res->t_end_ns)
+			res->t_end_ns = w->t_end_ns;
+		res->syncs += w->syncs;
+		lat_merge(&res->sync_lat, &w->sync_lat);
+		for (d = 0; d < DDIR_COUNT; d++) {
+			res->dir[d].io_bytes += w->bytes[d];
+			res->dir[d].total_ios += w->ios[d];
+			lat_merge(&res->dir[d].clat, &w->clat[d]);
+		}
+		if (w->err && !res->err) {
+			res->err = w->err;
+			snprintf(res->errmsg, sizeof(res->errmsg), "%s", w->errmsg);
+		}
+	}
+	if (res->err)
+		res->status = BENCH_FAILED;
+	else if (atomic_load(&b->stop) != STOP_NONE)
+		res->status = BENCH_INTERRUPTED;
+	else
+		res->status = BENCH_OK;
+	bench_free(b);
+}
+
+uint64_t bench_start_ns(const struct bench *b)
+{
+	return b->t_start_ns;
+}

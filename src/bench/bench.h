@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* Run one fixed-size job: numjobs worker threads, each with its own engine queue. */
+#ifndef IOWATT_BENCH_H
+#define IOWATT_BENCH_H
+
+#include <stdint.h>
+
+#include "bench/job.h"
+#include "bench/stats.h"
+
+enum bench_status { BENCH_OK = 0, BENCH_FAILED, BENCH_INTERRUPTED };
+
+struct dir_result {
+	uint64_t io_bytes;
+	uint64_t total_ios;
+	struct lat_stats clat;
+};
+
+struct bench_result {
+	int status;		   /* enum bench_status */
+	int err;		   /* -errno of the first failure, 0 if none */
+	char errmsg[256];	   /* "write at offset 123: No space left on device" */
+	uint64_t t_start_ns;	   /* taken by bench_start once the workers are ready, before
+				    * their threads start (CLOCK_MONOTONIC) */
+	uint64_t t_end_ns;	   /* last completion, including end_fsync */
+	uint64_t syncs;		   /* fdatasync/fsync calls made */
+	struct lat_stats sync_lat; /* their durations, apart from the I/O latencies */
+	struct dir_result dir[DDIR_COUNT];
+	unsigned threads;
+};
+
+/* Live counters the main thread reads for progress and the interval series. */
+struct bench_progress {
+	uint64_t bytes[DDIR_COUNT];
+	uint64_t ios[DDIR_COUNT];
+};
+
+struct bench;
+
+/*
+ * Start the job on `path` (already prepared: exists, extent laid out) and return at
+ * once; the workers run in their own threads. Opening the file, the engine queues and
+ * the buffers happen before t_start_ns; a failure there is returned (-errno, logged)
+ * and nothing runs.
+ */
+int bench_start(const struct job_opts *jo, const char *path, struct bench **out);
+/* The job's t_start_ns (known once bench_start has returned 0). */
+uint64_t bench_start_ns(const struct bench *b);
+/* Sum of all workers' live counters; cheap, lock-free. */
+void bench_get_progress(const struct bench *b, struct bench_progress *p);
+/* Wait up to timeout_ns for the job to finish; 1 when done, 0 on timeout. */
+int bench_wait(struct bench *b, uint64_t timeout_ns);
+/* Ask the workers to stop submitting and drain what is in flight (SIGINT path). */
+void bench_stop(struct bench *b);
+/* Join the workers, merge their statistics, free the job. */
+void bench_finish(struct bench *b, struct bench_result *res);
+
+#endif

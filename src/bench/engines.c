@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* The explicit registry of I/O engines and lookup by job_opts.ioengine. */
+#include <stddef.h>
+#include <string.h>
+
+#include "bench/engine.h"
+
+const struct io_engine *const io_engines[] = {
+#ifdef HAVE_LIBAIO
+    &engine_libaio,
+#endif
+    &engine_psync,
+    NULL,
+};
+
+const struct io_engine *io_engine_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; io_engines[i]; i++)
+		if (!strcmp(io_engines[i]->name, name))
+			return io_engines[i];
+	return NULL;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* Job and run option structures: what one workload is, and what the whole run uses. */
+#ifndef IOWATT_JOB_H
+#define IOWATT_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/options.h"
+
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW };
+enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
+
+/*
+ * One job as fio spells its options. Values are resolved: defaults applied, [global]
+ * inherited, command-line overrides applied, validated (job_validate).
+ * numjobs follows fio: each of the numjobs threads moves `size` bytes in its own
+ * region of `filesize` bytes, so the file's extent is numjobs * filesize.
+ */
+struct job_opts {
+	char name[64];
+	char src_file[256]; /* profile that defined it, "" for the command line */
+	int src_line;
+
+	int rw;		    /* enum rw_mode */
+	unsigned rwmixread; /* percent of reads for randrw, default 50 */
+	uint64_t bs;
+	unsigned iodepth;
+	uint64_t size;	   /* bytes per thread: the job ends when exactly this much is done */
+	uint64_t filesize; /* extent per thread; 0 = size */
+	int direct;	   /* default 1 */
+	char ioengine[16]; /* "libaio" (default) or "psync" */
+	unsigned fdatasync; /* fdatasync every N writes; 0 = never */
+	int end_fsync;	    /* -1 = default (1 for jobs that write) */
+	uint64_t rate_iops; /* 0 = unpaced; per thread */
+	uint64_t runtime_ns; /* optional cap; 0 = none */
+	uint64_t randseed;
+	unsigned loops;	  /* repeat N times, each reported */
+	unsigned numjobs; /* threads */
+	unsigned iodepth_batch_submit;	 /* 0 = engine default */
+	unsigned iodepth_batch_complete; /* 0 = engine default */
+
+	/* Metering phases (issue 3), also options so profiles and tests can shorten them. */
+	uint64_t idle_ns;	  /* idle baseline before the job, default 10 s */
+	unsigned idle_samples;	  /* and at least this many samples, default 20 */
+	double tail_tolerance;	  /* fraction of idle power, default 0.05 */
+	uint64_t tail_hold_ns;	  /* within tolerance this long, default 3 s */
+	uint64_t tail_max_ns;	  /* give up after, default 60 s */
+	uint64_t interval_ns;	  /* per-interval statistics period, default 1 s, min 100 ms */
+};
+
+#define MAX_METERS 8
+
+/* Run-wide options: the command line only, never a profile (a shared profile must not
+ * choose which device gets written). */
+struct run_opts {
+	char *profile;	   /* -p/--profile or the first positional argument */
+	char *target;	   /* --target DIR|FILE|BLOCKDEV */
+	char *output_dir;  /* --output, default "results" */
+	char *json_out;	   /* --json-out FILE, exact path */
+	int keep;	   /* --keep: leave the test file */
+	int allow_raw_device;
+	int force;
+	char *meters[MAX_METERS]; /* --meter SPEC, repeatable */
+	unsigned nmeters;
+	int no_meter;		   /* --no-meter: skip the embedded default (demo) */
+	int stop_on_undervoltage;
+	double uv_threshold_v;	   /* meter voltage below this is an undervoltage event, 4.75 */
+	char *sysfs_root;	   /* --sysfs-root, default "" (the real /sys) */
+	char *kmsg_path;	   /* --kmsg, default /dev/kmsg; "none" disables */
+	char *mark_gpio;	   /* --mark-gpio CHIP:LINE */
+	char *uv_gpio;		   /* --uv-gpio CHIP:LINE[,active_low] */
+	int progress;		   /* -1 auto (TTY), 0 off, 1 on */
+	char *jobs_filter;	   /* --jobs NAME[,NAME]: run only these sections */
+};
+
+struct run_config {
+	struct run_opts run;
+	struct job_opts *jobs;
+	size_t njobs;
+	char **cmd_argv; /* measure: the command and its arguments, NULL-terminated */
+	int cmd_argc;
+};
+
+static inline int rw_is_random(int rw)
+{
+	return rw == RW_RANDREAD || rw == RW_RANDWRITE || rw == RW_RANDRW;
+}
+
+static inline int rw_reads(int rw)
+{
+	return rw == RW_READ || rw == RW_RANDREAD || rw == RW_RANDRW;
+}
+
+static inline int rw_writes(int rw)
+{
+	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RANDRW;
+}
+
+const char *rw_name(int rw);
+/* The effective end_fsync (resolves -1). */
+int job_end_fsync(const struct job_opts *jo);
+/* Bytes the job's file must span: numjobs * (filesize ? filesize : size). */
+uint64_t job_extent(const struct job_opts *jo);
+
+/* The job option table (INI keys and `run` flags). */
+extern const struct opt_desc job_options[];
+extern const size_t job_options_count;
+/* Defaults, then checks across options (bs alignment, psync with direct=0 ...).
+ * Logs "FILE:LINE: job 'name': ..." or "option --x: ..." and returns -EINVAL. */
+void job_defaults(struct job_opts *jo);
+int job_validate(const struct job_opts *jo);
+/* Adjustments that are warnings, not errors (psync runs one I/O at a time: iodepth 1). */
+void job_fixup(struct job_opts *jo);
+/* The metering-phase checks alone (what `measure` uses: it has no I/O job). */
+int job_validate_phases(const struct job_opts *jo);
+/* Whether a job option is a metering-phase option (the ones `measure` accepts). */
+int job_option_is_phase(const struct opt_desc *d);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* The file or device a run writes and reads: creation, safety checks, layout, removal. */
+#ifndef IOWATT_TARGET_H
+#define IOWATT_TARGET_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "bench/job.h"
+
+struct target {
+	char *path;	     /* the file I/O goes to */
+	char *user_path;     /* what --target said */
+	int is_blockdev;
+	int created;	     /* iowatt created the file: it may write and must remove it */
+	int keep;	     /* --keep */
+	int force;	     /* --force: low free space is a warning, not a refusal */
+	uint64_t extent;     /* bytes currently usable */
+	unsigned logical_bs; /* of the underlying block device, 512 if unknown */
+	unsigned physical_bs;
+	char fstype[32];     /* "ext4", "tmpfs", "" for a raw device */
+	char mount_point[256];
+	char mount_opts[256];
+	char blockdev[64];   /* "sda", "mmcblk0", "loop3", "nvme0n1": whole disk from /sys/dev/block */
+	char partition[64];  /* "sda1" when the file sits on a partition */
+	char mount_source[256]; /* "/dev/sda1" */
+	int may_write;	     /* created, an allowed raw device, or --force */
+	uint64_t laid_out;   /* bytes from offset 0 that hold data a read job may read */
+	int odirect;	     /* -1 not probed yet, 0 refused by the filesystem, 1 works */
+	unsigned dev_major, dev_minor; /* st_dev of the file, st_rdev of a device; 0:0 none */
+	/* The caller may point this at its signal flag after target_open (which clears it):
+	 * a long layout then stops with -EINTR when the flag turns non-zero. */
+	volatile sig_atomic_t *stop_flag;
+};
+
+/*
+ * Resolve --target: a directory (create "iowatt-PID.tmp" there), a new file path, an
+ * existing file (used only if the jobs do not write to it, or with --force), or a block
+ * device (refused without --allow-raw-device; refused if mounted, has a mounted partition
+ * or holds a filesystem signature unless --force).
+ * Logs one clear error naming the path and returns -errno.
+ */
+int target_open(struct target *tg, const struct run_opts *ro, const struct job_opts *jobs,
+		size_t njobs);
+/*
+ * Before a job: check O_DIRECT support (tmpfs gets a named error with the psync hint),
+ * bs alignment against logical_bs, free space, then make sure the extent exists; a read
+ * job on a short or new file lays it out with a non-zero pattern (outside any clock).
+ */
+int target_prepare_job(struct target *tg, const struct job_opts *jo);
+/* The checks of target_prepare_job without writing anything: run for every job before
+ * the first one starts, so a configuration error stops the run before any I/O. */
+int target_check_job(struct target *tg, const struct job_opts *jo);
+/* Remove the file if iowatt created it (unless keep). Safe to call twice and from the
+ * exit path after a signal. */
+void target_cleanup(struct target *tg);
+/* Async-signal-safe removal for the signal handler: unlink of a path saved earlier. */
+void target_cleanup_signal_safe(void);
+
+#endif

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/* Before each job: O_DIRECT support, alignment, free space and a laid-out extent. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "bench/target.h"
+#include "bench/target_int.h"
+#include "core/log.h"
+#include "core/util.h"
+
+#define MOD "target"
+#define LAYOUT_CHUNK (1024 * 1024)
+
+static int memory_fs(const struct target *tg)
+{
+	return !strcmp(tg->fstype, "tmpfs") || !strcmp(tg->fstype, "ramfs");
+}
+
+/*
+ * Asks the filesystem itself: older tmpfs and some FUSE filesystems refuse O_DIRECT at
+ * open. Since Linux 6.6 tmpfs accepts the flag, but its files live in the page cache,
+ * so there is no device to go direct to: it is refused all the same.
+ */
+static int probe_odirect(struct target *tg)
+{
+	char where[320];
+	int fd;
+
+	if (tg->odirect < 0 && memory_fs(tg))
+		tg->odirect = 0;
+	if (tg->odirect < 0) {
+		fd = open(tg->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			tg->odirect = 1;
+		} else if (errno == EINVAL) {
+			tg->odirect = 0;
+		} else {
+			int err = -errno;
+
+			log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
+			return err;
+		}
+	}
+	if (tg->odirect)
+		return 0;
+	log_err(MOD, "%s has no O_DIRECT support (direct=1): use --direct=0 --ioengine=psync",
+		target_where(tg, where, sizeof(where)));
+	return -EINVAL;
+}
+
+static int check_alignment(const struct target *tg, const struct job_opts *jo)
+{
+	uint64_t per_thread = jo->filesize ? jo->filesize : jo->size;
+	const char *dev = tg->partition[0] ? tg->partition : tg->blockdev;
+	char where[320];
+
+	if (dev[0])
+		snprintf(where, sizeof(where), "%s", dev);
+	else
+		target_where(tg, where, sizeof(where));
+	if (jo->bs % tg->logical_bs) {
+		log_err(MOD, "job '%s': bs=%llu is not a multiple of the logical block size %u of "
+			"%s (direct=1)", jo->name, (unsigned long long)jo->bs, tg->logical_bs, where);
+		return -EINVAL;
+	}
+	if (per_thread % tg->logical_bs) {
+		log_err(MOD, "job '%s': %s=%llu is not a multiple of the logical block size %u of "
+			"%s (direct=1)", jo->name, jo->filesize ? "filesize" : "size",
+			(unsigned long long)per_thread, tg->logical_bs, where);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Counts the blocks the file already has, so a re-run on a kept file is not refused. */
+static int check_space(const struct target *tg, uint64_t need)
+{
+	char n1[32], n2[32], where[320];
+	struct statvfs sv;
+	struct stat st;
+	uint64_t have = 0, avail;
+
+	if (stat(tg->path, &st) == 0)
+		have = (uint64_t)st.st_blocks * 512;
+	if (need <= have)
+		return 0;
+	if (statvfs(tg->path, &sv))
+		return 0; /* unknown: the writes will tell */
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (need - have <= avail)
+		return 0;
+	if (tg->mount_point[0])
+		snprintf(where, sizeof(where), "%s (%s)", tg->mount_point, tg->fstype);
+	else
+		snprintf(where, sizeof(where), "%s", tg->path);
+	if (tg->force) {
+		log_warn(MOD, "--force: needs %s for the test file, only %s free on %s",
+			 fmt_size(need - have, n1, sizeof(n1)), fmt_size(avail, n2, sizeof(n2)),
+			 where);
+		return 0;
+	}
+	log_err(MOD, "needs %s for the test file, only %s free on %s",
+		fmt_size(need - have, n1, sizeof(n1)), fmt_size(avail, n2, sizeof(n2)), where);
+	return -ENOSPC;
+}
+
+/*
+ * Non-zero, incompressible and different in every chunk, so that neither a
+ * compressing controller nor the zero-page shortcut of a thin device makes reads
+ * cheaper than real data would be.
+ */
+static void fill_pattern(uint64_t *buf, size_t words, uint64_t seed)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
+	size_t i;
+
+	for (i = 0; i < words; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = x;
+	}
+}
+
+static int write_all(int fd, const void *buf, size_t len, uint64_t off, const char *path)
+{
+	ssize_t n;
+
+	while (len) {
+		n = pwrite(fd, buf, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? -errno : -EIO;
+
+			log_err(MOD, "laying out %s at offset %llu: %s", path,
+				(unsigned long long)off, strerror(-err));
+			return err;
+		}
+		buf = (const char *)buf + n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Writes [from, to) with large O_DIRECT writes where the filesystem has them (so the
+ * page cache holds none of it when the job starts), the unaligned tail buffered.
+ */
+static int layout(struct target *tg, uint64_t from, uint64_t to, const char *job)
+{
+	int fd, dfd = -1, rc = 0;
+	uint64_t off, aligned_end;
+	char sz[32];
+	void *buf;
+	size_t n;
+
+	log_info(MOD, "laying out %s of %s for job '%s' (outside any measurement)",
+		 fmt_size(to - from, sz, sizeof(sz)), tg->path, job);
+	fd = open(tg->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
+		return rc;
+	}
+	if (tg->odirect != 0)
+		dfd = open(tg->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	if (posix_memalign(&buf, 4096, LAYOUT_CHUNK)) {
+		close(fd);
+		if (dfd >= 0)
+			close(dfd);
+		log_err(MOD, "out of memory for the layout buffer");
+		return -ENOMEM;
+	}
+	aligned_end = dfd >= 0 ? to - to % 4096 : from;
+	for (off = from; off < to && !rc; off += n) {
+		if (tg->stop_flag && *tg->stop_flag) {
+			log_info(MOD, "layout of %s interrupted", tg->path);
+			rc = -EINTR;
+			break;
+		}
+		n = to - off > LAYOUT_CHUNK ? LAYOUT_CHUNK : (size_t)(to - off);
+		fill_pattern(buf, LAYOUT_CHUNK / 8, off / LAYOUT_CHUNK + 1);
+		if (off % 4096 == 0 && off + n <= aligned_end)
+			rc = write_all(dfd, buf, n, off, tg->path);
+		else
+			rc = write_all(fd, buf, n, off, tg->path);
+	}
+	if (!rc && ((dfd >= 0 && fsync(dfd)) || fsync(fd))) {
+		rc = -errno;
+		log_err(MOD, "fsync %s: %s", tg->path, strerror(errno));
+	}
+	free(buf);
+	if (dfd >= 0)
+		close(dfd);
+	close(fd);
+	if (!rc) {
+		tg->laid_out = to;
+		if (to > tg->extent)
+			tg->extent = to;
+	}
+	return rc;
+}
+
+/* Write-only jobs overwrite what they need: allocating the extent is enough. */
+static int allocate(struct target *tg, uint64_t need, const char *job)
+{
+	int fd, rc;
+
+	fd = open(tg->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
+		return rc;
+	}
+	rc = fallocate(fd, 0, 0, (off_t)need) ? -errno : 0;
+	close(fd);
+	if (rc == -EOPNOTSUPP || rc == -ENOSYS)
+		return layout(tg, tg->laid_out, need, job);
+	if (rc) {
+		log_err(MOD, "allocating %llu bytes for %s: %s", (unsigned long long)need,
+			tg->path, strerror(-rc));
+		return rc;
+	}
+	tg->extent = need;
+	return 0;
+}
+
+int target_check_job(struct target *tg, const struct job_opts *jo)
+{
+	uint64_t need = job_extent(jo);
+	char n1[32], n2[32];
+	int rc;
+
+	if (jo->direct) {
+		rc = probe_odirect(tg);
+		if (!rc)
+			rc = check_alignment(tg, jo);
+		if (rc)
+			return rc;
+	}
+	if (tg->is_blockdev || !tg->may_write) {
+		/* Never written: the data that is there is what the job reads. */
+		if (need <= tg->extent)
+			return 0;
+		log_err(MOD, "job '%s' needs %s but %s holds only %s", jo->name,
+			fmt_size(need, n1, sizeof(n1)), tg->path, fmt_size(tg->extent, n2, sizeof(n2)));
+		return -ENOSPC;
+	}
+	return check_space(tg, need > tg->laid_out ? need : tg->laid_out);
+}
+
+int target_prepare_job(struct target *tg, const struct job_opts *jo)
+{
+	uint64_t need = job_extent(jo);
+	int rc;
+
+	rc = target_check_job(tg, jo);
+	if (rc || tg->is_blockdev || !tg->may_write)
+		return rc;
+	if (rw_reads(jo->rw)) {
+		if (tg->laid_out >= need)
+			return 0;
+		rc = check_space(tg, need);
+		return rc ? rc : layout(tg, tg->laid_out, need, jo->name);
+	}
+	if (tg->extent >= need)
+		return 0;
+	rc = check_space(tg, need);
+	return rc ? rc : allocate(tg, need, jo->name);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* `iowatt meters`: what this machine has to measure with, each with a spec to paste. */
+#include <getopt.h>
+#include <glob.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/log.h"
+#include "meters/core/emu_registry.h"
+#include "meters/meter.h"
+#include "meters/transport/serial.h"
+#include "sources/flags.h"
+#include "sources/gpio.h"
+
+#define MOD "meters"
+
+static void meters_usage(FILE *fp)
+{
+	fprintf(fp, "usage: iowatt meters [--sysfs-root DIR]\n\n"
+		    "Lists serial ports (USB VID:PID, maker, product), Bluetooth /dev/rfcomm*\n"
+		    "ports, running iowatt emulators, and what each meter driver finds here,\n"
+		    "with a --meter spec to paste for each.\n");
+}
+
+/* RFCOMM ports have no USB parent, so libserialport's listing may leave them out. */
+static void list_rfcomm(FILE *out)
+{
+	glob_t g;
+	size_t i;
+
+	if (glob("/dev/rfcomm*", 0, NULL, &g)) {
+		fprintf(out, "  (none; pair the tester, then 'rfcomm bind 0 MAC', PIN 1234)\n");
+		return;
+	}
+	for (i = 0; i < g.gl_pathc; i++)
+		fprintf(out, "  %-16s bluetooth rfcomm\n    spec: um25c:%s   (or um24c, um34c, um)\n",
+			g.gl_pathv[i], g.gl_pathv[i]);
+	globfree(&g);
+}
+
+int cmd_meters(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "sysfs-root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sysfs_root = "";
+	size_t i;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			sysfs_root = optarg;
+			break;
+		case 'h':
+			meters_usage(stdout);
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		log_err(MOD, "unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	printf("Serial ports:\n");
+	serial_list_ports(stdout);
+	printf("Bluetooth serial (RFCOMM):\n");
+	list_rfcomm(stdout);
+	printf("iowatt emulators (EMULATED, not real meters):\n");
+	if (!emureg_list(stdout))
+		printf("  (none; 'iowatt emulate um25c --link PATH' starts one)\n");
+	for (i = 0; meter_drivers[i]; i++) {
+		if (!meter_drivers[i]->scan)
+			continue;
+		printf("%s (%s):\n", meter_drivers[i]->name, meter_drivers[i]->desc);
+		meter_drivers[i]->scan(sysfs_root, stdout);
+	}
+	printf("GPIO chips (--mark-gpio, --uv-gpio):\n");
+	gpio_scan(sysfs_root, stdout);
+	printf("Undervoltage, throttling and temperature sources:\n");
+	flags_list(sysfs_root, stdout);
+	printf("Hand readings of a display-only tester:\n"
+	       "    spec: manual:idle_ma=85,active_ma=310,v=5.05[,tail_ma=...]\n");
+	fflush(stdout);
+	return EXIT_OK;
+}

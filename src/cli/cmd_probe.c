@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* `iowatt probe --meter SPEC`: live readings, once a second, to check wiring before a run. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/events.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/meter.h"
+#include "run/energy.h"
+
+#define MOD "probe"
+#define SLICE_NS (50 * NS_PER_MS)
+
+static volatile sig_atomic_t probe_signal;
+
+static void probe_on_signal(int sig)
+{
+	probe_signal = sig;
+}
+
+struct probe_acc {
+	double v, a, w;		/* sums over this line */
+	unsigned n, nv, na, nw;
+	double energy_j;	/* running, trapezoids between consecutive samples */
+	struct meter_sample prev;
+	int have_prev;
+	uint64_t total;
+};
+
+static void probe_usage(FILE *fp)
+{
+	fprintf(fp, "usage: iowatt probe --meter SPEC [--seconds N] [--csv FILE] [--sysfs-root DIR]\n\n"
+		    "Live readings of one meter, one line per second (per sample for meters\n"
+		    "slower than that): volts, mA, W, running mWh, samples per second, bad\n"
+		    "frames, gaps and reconnects. Ctrl-C ends it.\n"
+		    "  --meter SPEC     e.g. um25c:/dev/rfcomm0, um:/dev/ttyUSB0,interval=500ms,\n"
+		    "                   manual:idle_ma=85,active_ma=310,v=5.05\n"
+		    "  --seconds N      stop after N seconds (default: until Ctrl-C)\n"
+		    "  --csv FILE       also write every sample: t_ns,v,a,w,flags\n"
+		    "  --sysfs-root DIR read sysfs meters under DIR (tests)\n");
+}
+
+static void probe_add(struct probe_acc *pa, const struct meter_sample *s, uint64_t period_ns,
+		      FILE *csv)
+{
+	double dt;
+
+	if (csv)
+		fprintf(csv, "%" PRIu64 ",%.6f,%.7f,%.6f,%u\n", s->t_ns, s->v, s->a, s->w,
+			(unsigned)s->flags);
+	if (!isnan(s->v)) {
+		pa->v += s->v;
+		pa->nv++;
+	}
+	if (!isnan(s->a)) {
+		pa->a += s->a;
+		pa->na++;
+	}
+	if (!isnan(s->w)) {
+		pa->w += s->w;
+		pa->nw++;
+	}
+	pa->n++;
+	pa->total++;
+	/* Do not bridge a gap: that energy was not measured. */
+	if (pa->have_prev && !(s->flags & SAMPLE_AFTER_GAP) && !isnan(s->w) && !isnan(pa->prev.w)) {
+		dt = (double)(s->t_ns - pa->prev.t_ns) / 1e9;
+		if (!period_ns || dt <= 2.0 * (double)period_ns / 1e9)
+			pa->energy_j += (s->w + pa->prev.w) / 2.0 * dt;
+	}
+	pa->prev = *s;
+	pa->have_prev = 1;
+}
+
+static void probe_line(struct meter_dev *dev, struct probe_acc *pa, double t_s, double span_s)
+{
+	char v[24] = "     - V", a[24] = "       - mA", w[24] = "      - W";
+
+	if (pa->nv)
+		snprintf(v, sizeof(v), "%7.4f V", pa->v / pa->nv);
+	if (pa->na)
+		snprintf(a, sizeof(a), "%8.1f mA", pa->a / pa->na * 1000.0);
+	if (pa->nw)
+		snprintf(w, sizeof(w), "%7.4f W", pa->w / pa->nw);
+	printf("%7.1f s  %s  %s  %s  %9.4f mWh  %5.1f S/s  bad %" PRIu64 "  gaps %" PRIu64
+	       "  reconnects %" PRIu64 "%s%s%s\n",
+	       t_s, v, a, w, pa->energy_j / 3.6, span_s > 0 ? pa->n / span_s : 0.0,
+	       (uint64_t)METER_LOAD(dev->frames_bad), (uint64_t)METER_LOAD(dev->gaps),
+	       (uint64_t)METER_LOAD(dev->reconnects), pa->n ? "" : "  (no reading)",
+	       dev->emulated ? "  EMULATED" : "", dev->manual ? "  MANUAL" : "");
+	fflush(stdout);
+	pa->v = pa->a = pa->w = 0;
+	pa->n = pa->nv = pa->na = pa->nw = 0;
+}
+
+static void probe_events(void)
+{
+	struct run_event ev[16];
+	size_t n, i;
+
+	while ((n = events_pop(ev, ARRAY_SIZE(ev))) > 0)
+		for (i = 0; i < n; i++)
+			printf("  event: %s %s: %s\n", event_kind_name(ev[i].kind), ev[i].source,
+			       ev[i].text);
+}
+
+static int probe_parse(int argc, char **argv, const char **spec, double *seconds,
+		       const char **sysfs_root, const char **csv_path)
+{
+	static const struct option opts[] = {
+		{ "meter", required_argument, NULL, 'm' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "sysfs-root", required_argument, NULL, 'r' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			*spec = optarg;
+			break;
+		case 's':
+			if (parse_double(optarg, seconds) || *seconds <= 0) {
+				log_err(MOD, "option --seconds '%s': expected a positive number", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'r':
+			*sysfs_root = optarg;
+			break;
+		case 'c':
+			*csv_path = optarg;
+			break;
+		case 'h':
+			probe_usage(stdout);
+			return 1;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		log_err(MOD, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (!*spec) {
+		log_err(MOD, "--meter SPEC is required (see 'iowatt meters' for specs)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	struct meter_sample buf[256];
+	struct probe_acc pa;
+	struct meter_dev *dev = NULL;
+	struct sigaction sa;
+	const char *spec = NULL, *sysfs_root = "", *csv_path = NULL;
+	FILE *csv = NULL;
+	double seconds = 0;
+	uint64_t start, next, end, wait, line_ns, last_line, now;
+	unsigned n, i;
+	int rc;
+
+	rc = probe_parse(argc, argv, &spec, &seconds, &sysfs_root, &csv_path);
+	if (rc)
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	if (csv_path) {
+		csv = fopen(csv_path, "w");
+		if (!csv) {
+			log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
+			return EXIT_FAIL;
+		}
+		fprintf(csv, "t_ns,v,a,w,flags\n");
+	}
+	if (meter_parse_spec(spec, sysfs_root, &dev)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	rc = meter_open(dev);
+	if (rc)
+		goto out;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = probe_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	meter_set_phase(dev, PHASE_IDLE, now_ns());
+	rc = meter_thread_start(dev);
+	if (rc)
+		goto out;
+	printf("probe %s: %s%s; Ctrl-C to stop\n", dev->spec, dev->model,
+	       dev->emulated ? ", EMULATED readings (iowatt's emulator, not a real meter)" :
+	       dev->manual ? ", MANUAL (hand readings, not measured)" : "");
+	fflush(stdout);
+	memset(&pa, 0, sizeof(pa));
+	line_ns = dev->period_ns > NS_PER_SEC ? dev->period_ns : NS_PER_SEC;
+	start = last_line = now_ns();
+	next = start + line_ns;
+	end = seconds > 0 ? start + (uint64_t)(seconds * 1e9) : 0;
+	while (!probe_signal) {
+		now = now_ns();
+		if (now >= next || (end && now >= end)) {
+			do {
+				n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX);
+				for (i = 0; i < n; i++)
+					probe_add(&pa, &buf[i], dev->period_ns, csv);
+			} while (n == ARRAY_SIZE(buf));
+			probe_events();
+			probe_line(dev, &pa, (double)(now - start) / 1e9,
+				   (double)(now - last_line) / 1e9);
+			last_line = now;
+			next += line_ns;
+			if (end && now >= end)
+				break;
+			continue;
+		}
+		wait = next < end || !end ? next : end;
+		sleep_ns(wait - now < SLICE_NS ? wait - now : SLICE_NS);
+	}
+	meter_thread_stop(dev);
+	while ((n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX)) > 0)
+		for (i = 0; i < n; i++)
+			probe_add(&pa, &buf[i], dev->period_ns, csv);
+	probe_events();
+	printf("probe: %" PRIu64 " samples, %.4f mWh, %" PRIu64 " bad frames, %" PRIu64
+	       " gaps, %" PRIu64 " reconnects, %" PRIu64 " overruns%s\n",
+	       pa.total, pa.energy_j / 3.6, dev->frames_bad, dev->gaps, dev->reconnects,
+	       dev->overruns, dev->emulated ? " (EMULATED)" : "");
+	if (!pa.total) {
+		log_err(MOD, "%s: no readings", dev->spec);
+		rc = -ENODATA;
+	}
+out:
+	meter_free(dev);
+	if (csv && fclose(csv)) {
+		log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
+		rc = rc ? rc : -EIO;
+	}
+	if (probe_signal)
+		return probe_signal == SIGINT ? EXIT_SIGINT : EXIT_SIGTERM;
+	return !rc ? EXIT_OK : rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+}

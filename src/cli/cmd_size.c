@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/* iowatt size: battery life per device for a workload, from measured idle power and J/GB. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "report/battery.h"
+#include "result/results_read.h"
+
+#define MOD "size"
+
+struct workload {
+	double write_bpd, read_bpd;	  /* bytes per day */
+	uint64_t rec_bytes;		  /* --records */
+	double rec_per_day;
+	double duty_active_s, duty_period_s; /* --duty */
+	const char *job;		  /* --job NAME: use it for everything */
+};
+
+struct sizing {
+	const struct rr_result *r;
+	const struct rr_job *wjob, *rjob, *recjob, *dutyjob, *base;
+	double write_j, read_j, rec_j, duty_j, supply_v;
+	struct battery_life life;
+};
+
+/*
+ * Energy above idle cannot be negative; a negative figure is noise (idle drifting up
+ * during a short job) and would lengthen the battery life: count it as nothing.
+ */
+static double clamp_workload(const struct sizing *sz)
+{
+	return fmax(0, sz->write_j) + fmax(0, sz->rec_j) + fmax(0, sz->read_j) + fmax(0, sz->duty_j);
+}
+
+static void note_invalid(const struct rr_job *j)
+{
+	if (j && j->valid == 0)
+		printf("  warning: job %s is INVALID (%s): no valid job matched this workload\n",
+		       j->name, *j->reasons ? j->reasons : "see the result");
+}
+
+static void job_line(const char *what, const struct rr_job *j, const char *detail)
+{
+	char bs[32];
+
+	printf("  %-8s job %s (%s, bs %s%s): %s\n", what, j->name, j->rw, fmt_size(j->bs, bs, sizeof(bs)),
+	       j->valid == 0 ? ", INVALID" : "", detail);
+}
+
+static int size_one(const struct rr_result *r, const struct workload *wl, const struct battery_model *bm,
+		    double supply_v_opt, struct sizing *sz)
+{
+	char detail[200], sbuf[32];
+	struct load_model lm;
+
+	memset(sz, 0, sizeof(*sz));
+	sz->r = r;
+	if (!r->has_power) {
+		log_err(MOD, "%s: no power data (the run had no meter): cannot size a battery from it",
+			r->path);
+		return -EINVAL;
+	}
+	if (wl->job && !rr_find_job(r, wl->job)) {
+		log_err(MOD, "%s: no job named '%s' (--job)", r->path, wl->job);
+		return -EINVAL;
+	}
+	if (wl->write_bpd > 0) {
+		sz->wjob = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
+		if (!sz->wjob)
+			goto no_job;
+		sz->write_j = battery_bytes_energy_j(wl->write_bpd, rr_net_j_per_gb(sz->wjob));
+	}
+	if (wl->rec_per_day > 0) {
+		sz->recjob = rr_pick_job(r, 1, wl->rec_bytes, wl->job);
+		if (!sz->recjob)
+			goto no_job;
+		sz->rec_j = battery_ios_energy_j(wl->rec_per_day * battery_ios_per_record(wl->rec_bytes,
+											  sz->recjob->bs),
+						 rr_net_j_per_io(sz->recjob));
+	}
+	if (wl->read_bpd > 0) {
+		sz->rjob = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);
+		if (!sz->rjob)
+			goto no_job;
+		sz->read_j = battery_bytes_energy_j(wl->read_bpd, rr_net_j_per_gb(sz->rjob));
+	}
+	sz->base = sz->wjob ? sz->wjob : sz->recjob ? sz->recjob : sz->rjob;
+	if (wl->duty_period_s > 0) {
+		sz->dutyjob = wl->job ? rr_pick_job(r, 1, RR_STREAM_BS, wl->job) : sz->base;
+		if (!sz->dutyjob)
+			sz->dutyjob = rr_pick_job(r, 1, RR_STREAM_BS, NULL);
+		if (!sz->dutyjob)
+			sz->dutyjob = rr_pick_job(r, 0, RR_STREAM_BS, NULL);
+		if (!sz->dutyjob)
+			goto no_job;
+		sz->duty_j = battery_duty_energy_j(wl->duty_active_s, wl->duty_period_s,
+						   sz->dutyjob->active_w, sz->dutyjob->idle_w);
+		if (!sz->base)
+			sz->base = sz->dutyjob;
+	}
+	if (!sz->base)
+		sz->base = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
+	if (!sz->base)
+		sz->base = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);
+	if (!sz->base || isnan(sz->base->idle_w))
+		goto no_job;
+	if (isnan(sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)) {
+		log_err(MOD, "%s: the chosen job lacks energy figures (energy_net_j / j_per_gb_net)",
+			r->path);
+		return -EINVAL;
+	}
+	sz->supply_v = supply_v_opt > 0 ? supply_v_opt : sz->base->active_v;
+	lm.idle_w = sz->base->idle_w;
+	lm.extra_j_per_day = clamp_workload(sz);
+	lm.supply_v = sz->supply_v;
+	battery_life_compute(bm, &lm, &sz->life);
+
+	printf("%s  [%s]\n", r->label, r->path);
+	printf("  idle     %.4f W from job %s's idle phase; supply %.2f V%s\n", lm.idle_w, sz->base->name,
+	       sz->supply_v, supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
+	if (sz->wjob) {
+		snprintf(detail, sizeof(detail), "%.2f J/GB net x %.4g GB/day = %.2f J/day",
+			 rr_net_j_per_gb(sz->wjob), wl->write_bpd / 1e9, sz->write_j);
+		job_line("write", sz->wjob, detail);
+	}
+	if (sz->recjob) {
+		snprintf(detail, sizeof(detail), "%.4g mJ/IO net x %.0f IO/day (%s records) = %.2f J/day",
+			 rr_net_j_per_io(sz->recjob) * 1e3,
+			 wl->rec_per_day * battery_ios_per_record(wl->rec_bytes, sz->recjob->bs),
+			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sz->rec_j);
+		job_line("records", sz->recjob, detail);
+	}
+	if (sz->rjob) {
+		snprintf(detail, sizeof(detail), "%.2f J/GB net x %.4g GB/day = %.2f J/day",
+			 rr_net_j_per_gb(sz->rjob), wl->read_bpd / 1e9, sz->read_j);
+		job_line("read", sz->rjob, detail);
+	}
+	if (sz->dutyjob) {
+		snprintf(detail, sizeof(detail), "(%.3f - %.3f) W x %.4g s/%.4g s x 86400 s = %.2f J/day",
+			 sz->dutyjob->active_w, sz->dutyjob->idle_w, wl->duty_active_s, wl->duty_period_s,
+			 sz->duty_j);
+		job_line("duty", sz->dutyjob, detail);
+	}
+	printf("  energy   %.1f J/day (%.3f Wh/day) = idle %.1f + workload %.1f\n", sz->life.energy_day_j,
+	       sz->life.energy_day_j / 3600.0, lm.idle_w * BATTERY_SECONDS_PER_DAY, lm.extra_j_per_day);
+	printf("  average  %.2f mW = %.2f mA at %.2f V; from the battery %.2f mW", sz->life.avg_w * 1e3,
+	       sz->life.avg_ma, sz->supply_v, sz->life.battery_w * 1e3);
+	if (!isnan(sz->life.battery_ma))
+		printf(" = %.2f mA at %.2f V", sz->life.battery_ma, bm->bat.nominal_v);
+	printf("\n  life     %.2f days (%.3f Wh usable / 24 h / (%.2f mW + %.3f mW self-discharge))\n",
+	       sz->life.days, sz->life.usable_wh, sz->life.battery_w * 1e3, sz->life.self_discharge_w * 1e3);
+	if (lm.extra_j_per_day > sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)
+		printf("  warning: a job's energy above idle came out negative (meter noise or drift "
+		       "exceeded the workload's energy): counted as 0\n");
+	note_invalid(sz->wjob);
+	if (sz->recjob != sz->wjob)
+		note_invalid(sz->recjob);
+	if (sz->rjob != sz->wjob && sz->rjob != sz->recjob)
+		note_invalid(sz->rjob);
+	if (sz->dutyjob && sz->dutyjob != sz->wjob && sz->dutyjob != sz->recjob &&
+	    sz->dutyjob != sz->rjob)
+		note_invalid(sz->dutyjob);
+	if (sz->life.idle_share > 0.5)
+		printf("  warning: idle power is %.0f %% of the daily energy: sleeping deeper or power-gating "
+		       "the drive matters more than its J/GB\n", sz->life.idle_share * 100);
+	if (r->emulated)
+		printf("  warning: power figures come from an EMULATED meter, not a measurement\n");
+	printf("\n");
+	return 0;
+no_job:
+	log_err(MOD, "%s: no finished job with power data that %s", r->path,
+		wl->job ? "matches --job" : "models this workload");
+	return -EINVAL;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: iowatt size --battery CAPACITY RESULT.json... [workload] [options]\n"
+		"  --battery 3000mAh@3.7V | 3Ah@3.7V | 11.1Wh     battery (required)\n"
+		"  --write 200MB/day     data written per day (sizes base 1024; /s /min /h /day /week)\n"
+		"  --read 50MB/day       data read per day\n"
+		"  --records 4KiB@1/min  small writes: record size @ count per time unit\n"
+		"  --duty 2s/60s         drive busy (its job's active power) 2 s of every 60 s\n"
+		"  --job NAME            use this job for every workload instead of the closest one\n"
+		"  --usable 85%%          usable share of the nominal capacity (cut-off, ageing)\n"
+		"  --regulator 90%%       battery -> supply conversion efficiency\n"
+		"  --self-discharge 2%%/month   of the nominal capacity\n"
+		"  --supply-v V          supply voltage of the measured system (default: meter mean)\n"
+		"  --label FILE=NAME     device name for a result file\n");
+}
+
+static int parse_frac_opt(const char *opt, const char *arg, double *out, int allow_zero)
+{
+	if (battery_parse_fraction(arg, out) || (!allow_zero && *out <= 0)) {
+		log_err(MOD, "%s '%s': expected a percentage such as 85%%", opt, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void print_header(const struct battery_model *bm, const struct workload *wl)
+{
+	char buf[32];
+
+	if (bm->bat.nominal_v > 0)
+		printf("battery   %.0f mAh @ %.2f V = %.2f Wh nominal", bm->bat.capacity_mah,
+		       bm->bat.nominal_v, bm->bat.capacity_wh);
+	else
+		printf("battery   %.2f Wh nominal", bm->bat.capacity_wh);
+	printf("; usable %.0f %% = %.3f Wh; regulator %.0f %%; self-discharge %.1f %%/month\n",
+	       bm->usable_frac * 100, bm->bat.capacity_wh * bm->usable_frac, bm->regulator_eff * 100,
+	       bm->self_discharge_month * 100);
+	printf("workload ");
+	if (wl->write_bpd > 0)
+		printf(" write %s/day", fmt_size((uint64_t)wl->write_bpd, buf, sizeof(buf)));
+	if (wl->rec_per_day > 0)
+		printf(" records %s x %.0f/day", fmt_size(wl->rec_bytes, buf, sizeof(buf)), wl->rec_per_day);
+	if (wl->read_bpd > 0)
+		printf(" read %s/day", fmt_size((uint64_t)wl->read_bpd, buf, sizeof(buf)));
+	if (wl->duty_period_s > 0)
+		printf(" busy %.4g s every %.4g s", wl->duty_active_s, wl->duty_period_s);
+	if (!(wl->write_bpd > 0 || wl->rec_per_day > 0 || wl->read_bpd > 0 || wl->duty_period_s > 0))
+		printf(" none (idle only)");
+	printf("\nmodel     E_day = idle_W x 86400 s + write_B x J/GB_net / 1e9 + records x J/IO_net\n"
+	       "                  + read_B x J/GB_net / 1e9 + (active_W - idle_W) x duty x 86400 s\n"
+	       "          days  = usable_Wh / 24 h / (E_day / 86400 s / regulator + Wh x self_discharge / %.4g d / 24 h)\n\n",
+	       BATTERY_DAYS_PER_MONTH);
+}
+
+static void print_summary(const struct sizing *sz, size_t n)
+{
+	size_t i, best = 0, second = SIZE_MAX;
+
+	printf("%-40s %10s %10s %10s\n", "device", "avg mA", "Wh/day", "days");
+	for (i = 0; i < n; i++) {
+		printf("%-40s %10.2f %10.3f %10.2f\n", sz[i].r->label, sz[i].life.avg_ma,
+		       sz[i].life.energy_day_j / 3600.0, sz[i].life.days);
+		if (sz[i].life.days > sz[best].life.days)
+			best = i;
+	}
+	for (i = 0; i < n; i++)
+		if (i != best && (second == SIZE_MAX || sz[i].life.days > sz[second].life.days))
+			second = i;
+	printf("\nlongest: %s, %.2f days", sz[best].r->label, sz[best].life.days);
+	if (second != SIZE_MAX && sz[second].life.days > 0)
+		printf(" (%.2fx %s)", sz[best].life.days / sz[second].life.days, sz[second].r->label);
+	printf("\n");
+}
+
+int cmd_size(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "battery", required_argument, NULL, 'B' }, { "usable", required_argument, NULL, 'U' },
+		{ "regulator", required_argument, NULL, 'R' },
+		{ "self-discharge", required_argument, NULL, 'S' },
+		{ "supply-v", required_argument, NULL, 'V' },	{ "write", required_argument, NULL, 'w' },
+		{ "read", required_argument, NULL, 'r' },	{ "records", required_argument, NULL, 'c' },
+		{ "duty", required_argument, NULL, 'd' },	{ "job", required_argument, NULL, 'j' },
+		{ "label", required_argument, NULL, 'l' },	{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct battery_model bm = { .usable_frac = BATTERY_DEFAULT_USABLE,
+				    .regulator_eff = BATTERY_DEFAULT_REGULATOR,
+				    .self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE };
+	struct workload wl = { 0 };
+	struct sizing *sz = NULL;
+	struct rr_set set;
+	char **labels = NULL;
+	size_t nlabels = 0, i;
+	double supply_v = 0;
+	int c, have_battery = 0, rc = EXIT_USAGE;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'B':
+			if (battery_parse(optarg, &bm.bat)) {
+				log_err(MOD, "--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
+				goto out_labels;
+			}
+			have_battery = 1;
+			break;
+		case 'U':
+			if (parse_frac_opt("--usable", optarg, &bm.usable_frac, 0))
+				goto out_labels;
+			break;
+		case 'R':
+			if (parse_frac_opt("--regulator", optarg, &bm.regulator_eff, 0))
+				goto out_labels;
+			break;
+		case 'S':
+			if (parse_frac_opt("--self-discharge", optarg, &bm.self_discharge_month, 1))
+				goto out_labels;
+			break;
+		case 'V':
+			if (parse_double(optarg, &supply_v) || supply_v <= 0) {
+				log_err(MOD, "--supply-v '%s': expected volts, e.g. 5.0", optarg);
+				goto out_labels;
+			}
+			break;
+		case 'w':
+		case 'r':
+			if (battery_parse_rate(optarg, c == 'w' ? &wl.write_bpd : &wl.read_bpd)) {
+				log_err(MOD, "--%s '%s': expected SIZE/PERIOD, e.g. 200MB/day",
+					c == 'w' ? "write" : "read", optarg);
+				goto out_labels;
+			}
+			break;
+		case 'c':
+			if (battery_parse_records(optarg, &wl.rec_bytes, &wl.rec_per_day)) {
+				log_err(MOD, "--records '%s': expected SIZE@COUNT/PERIOD, e.g. 4KiB@1/min",
+					optarg);
+				goto out_labels;
+			}
+			break;
+		case 'd':
+			if (battery_parse_duty(optarg, &wl.duty_active_s, &wl.duty_period_s)) {
+				log_err(MOD, "--duty '%s': expected ACTIVE/PERIOD with ACTIVE <= PERIOD, "
+					     "e.g. 2s/60s", optarg);
+				goto out_labels;
+			}
+			break;
+		case 'j':
+			wl.job = optarg;
+			break;
+		case 'l':
+			labels = xrealloc(labels, (nlabels + 1) * sizeof(*labels));
+			labels[nlabels++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			rc = EXIT_OK;
+			goto out_labels;
+		default:
+			usage(stderr);
+			goto out_labels;
+		}
+	}
+	if (!have_battery) {
+		log_err(MOD, "--battery is required (e.g. --battery 3000mAh@3.7V)");
+		goto out_labels;
+	}
+	if (optind >= argc) {
+		log_err(MOD, "no result files given");
+		goto out_labels;
+	}
+	if (rr_set_load(&set, argv + optind, (size_t)(argc - optind), labels, nlabels))
+		goto out_labels;
+	print_header(&bm, &wl);
+	sz = xcalloc(set.nres, sizeof(*sz));
+	rc = EXIT_OK;
+	for (i = 0; i < set.nres && rc == EXIT_OK; i++)
+		if (size_one(&set.res[i], &wl, &bm, supply_v, &sz[i]))
+			rc = EXIT_USAGE;
+	if (rc == EXIT_OK)
+		print_summary(sz, set.nres);
+	free(sz);
+	rr_set_free(&set);
+out_labels:
+	free(labels);
+	return rc;
+}

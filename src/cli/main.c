@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* Entry point: pick the subcommand; only this file and the commands choose exit codes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/log.h"
+
+#ifndef IOWATT_VERSION
+#define IOWATT_VERSION "0.1.0"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "run a job profile or inline job, metering power in the same run" },
+	{ "measure", cmd_measure, "meter any command: iowatt measure --meter SPEC -- CMD ARGS..." },
+	{ "meters", cmd_meters, "list meters and flag sources this machine has" },
+	{ "probe", cmd_probe, "show live readings of a meter to check the wiring" },
+	{ "emulate", cmd_emulate, "emulate a USB tester on a pseudo-terminal" },
+	{ "plot", cmd_plot, "draw charts from result files (gnuplot)" },
+	{ "compare", cmd_compare, "compare devices across result files" },
+	{ "size", cmd_size, "size a battery for a workload from measured results" },
+};
+
+static void usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "iowatt %s: storage benchmark and power meter in one run\n\n"
+		    "usage: iowatt COMMAND [OPTIONS]\n\ncommands:\n", IOWATT_VERSION);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp, "\n'iowatt COMMAND --help' shows a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("iowatt %s\n", IOWATT_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	log_err(NULL, "unknown command '%s' (try 'iowatt --help')", argv[1]);
+	return EXIT_USAGE;
+}

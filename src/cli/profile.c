@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/* INI job profiles through libinih: [global] inheritance, one job per section, FILE:LINE errors. */
+#include <errno.h>
+#include <glob.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/profile.h"
+#include "cli/run_args.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "core/util.h"
+
+#define MOD "profile"
+
+#ifndef IOWATT_PREFIX
+#define IOWATT_PREFIX "/usr/local"
+#endif
+
+/*
+ * Debian's libinih 55 is built without INI_HANDLER_LINENO and without
+ * INI_CALL_HANDLER_ON_NEW_SECTION, so the handler knows neither the line nor a section
+ * that has no keys. Our reader feeds inih one line at a time, so it knows the line the
+ * handler is working on, and it sees every section header (a job may be all [global]).
+ */
+struct prof_state {
+	const char *path;
+	FILE *fp;
+	int line;
+	int err; /* first error, already logged; parsing stops there */
+	struct job_opts global;
+	struct job_opts *jobs;
+	size_t njobs, cap;
+	struct job_opts *cur; /* &global, a job, or NULL before the first section */
+	uint64_t keys_seen;   /* bit per job_options index, for the current section */
+	int keys_line[64];
+};
+
+static void perr(struct prof_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void perr(struct prof_state *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (s->err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_err(MOD, "%s:%d: %s", s->path, s->line, msg);
+	s->err = -EINVAL;
+}
+
+/* "job 'SEQ1M'" or "[global]" for messages. */
+static const char *sect_name(const struct prof_state *s, char *buf, size_t len)
+{
+	if (s->cur == &s->global)
+		snprintf(buf, len, "[global]");
+	else
+		snprintf(buf, len, "job '%s'", s->cur->name);
+	return buf;
+}
+
+/* Job names end up in file names and CSV columns: keep them plain. */
+static int name_ok(const char *name)
+{
+	const char *p;
+
+	for (p = name; *p; p++)
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9') && !strchr("._+-", *p))
+			return 0;
+	return *name != '\0';
+}
+
+static void new_section(struct prof_state *s, const char *hdr)
+{
+	const char *end = strchr(hdr, ']');
+	char name[sizeof(((struct job_opts *)0)->name)];
+	size_t n, i;
+
+	if (!end) {
+		perr(s, "section header without ']'");
+		return;
+	}
+	n = (size_t)(end - hdr - 1);
+	if (n >= sizeof(name)) {
+		perr(s, "section name longer than %zu characters", sizeof(name) - 1);
+		return;
+	}
+	memcpy(name, hdr + 1, n);
+	name[n] = '\0';
+	s->keys_seen = 0;
+	/* As in fio, a later [global] changes what the jobs after it inherit. */
+	if (!strcmp(name, "global")) {
+		s->cur = &s->global;
+		return;
+	}
+	if (!name_ok(name)) {
+		perr(s, "job name '%s': use letters, digits and . _ + - only", name);
+		return;
+	}
+	for (i = 0; i < s->njobs; i++) {
+		if (!strcmp(s->jobs[i].name, name)) {
+			perr(s, "duplicate section [%s] (first at line %d)", name,
+			     s->jobs[i].src_line);
+			return;
+		}
+	}
+	if (s->njobs == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->jobs = xrealloc(s->jobs, s->cap * sizeof(*s->jobs));
+	}
+	s->cur = &s->jobs[s->njobs++];
+	*s->cur = s->global;
+	memcpy(s->cur->name, name, n + 1);
+	snprintf(s->cur->src_file, sizeof(s->cur->src_file), "%s", s->path);
+	s->cur->src_line = s->line;
+}
+
+static char *reader(char *str, int num, void *stream)
+{
+	struct prof_state *s = stream;
+	char *line = str, *p, tail[256];
+	size_t len;
+
+	if (s->err || !fgets(str, num, s->fp))
+		return NULL;
+	s->line++;
+	/* inih skips a UTF-8 byte order mark on the first line; so must we. */
+	if (s->line == 1 && !strncmp(str, "\xEF\xBB\xBF", 3))
+		str += 3;
+	for (p = str; *p == ' ' || *p == '\t'; p++)
+		;
+	len = strlen(line);
+	if (len == (size_t)num - 1 && line[len - 1] != '\n' && !feof(s->fp)) {
+		/* inih would read the rest as a line of its own; a long comment is harmless. */
+		if (*p != ';' && *p != '#') {
+			perr(s, "line longer than %d characters", num - 2);
+			return NULL;
+		}
+		while (fgets(tail, sizeof(tail), s->fp) && !strchr(tail, '\n'))
+			;
+	}
+	if (*p == '[' && p == str)
+		new_section(s, str);
+	else if (p != str && *p && *p != '\n' && *p != '\r' && *p != ';' && *p != '#')
+		/* inih would glue it to the previous value as a continuation line. */
+		perr(s, "indented line: start keys and sections in the first column");
+	return s->err ? NULL : line;
+}
+
+/* inih strips only ';' inline comments; fio job files also use '#'. */
+static void strip_hash_comment(char *v)
+{
+	char *p, *end;
+
+	for (p = v; *p; p++) {
+		if (*p == '#' && (p == v || p[-1] == ' ' || p[-1] == '\t')) {
+			*p = '\0';
+			break;
+		}
+	}
+	end = v + strlen(v);
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+}
+
+static int handler(void *user, const char *section, const char *key, const char *value)
+{
+	struct prof_state *s = user;
+	const struct opt_desc *d;
+	char v[256], err[400], sn[96];
+	size_t idx;
+
+	(void)section; /* the reader tracked it, with its line */
+	if (s->err)
+		return 1;
+	if (!s->cur) {
+		perr(s, "'%s' before any section: put it under [global] or a [job]", key);
+		return 1;
+	}
+	d = opt_find(job_options, job_options_count, key);
+	if (!d) {
+		if (opt_find(run_options, run_options_count, key))
+			perr(s, "%s: '%s' is a run option: give it on the command line (a shared "
+				"profile never chooses the device or the meters)",
+			     sect_name(s, sn, sizeof(sn)), key);
+		else if (opt_suggest(job_options, job_options_count, key))
+			perr(s, "%s: unknown key '%s'; did you mean '%s'?",
+			     sect_name(s, sn, sizeof(sn)), key,
+			     opt_suggest(job_options, job_options_count, key));
+		else
+			perr(s, "%s: unknown key '%s' (iowatt run --help lists them)",
+			     sect_name(s, sn, sizeof(sn)), key);
+		return 1;
+	}
+	idx = (size_t)(d - job_options);
+	if (idx < 64 && (s->keys_seen & (1ULL << idx))) {
+		perr(s, "%s: '%s' given twice in this section (first at line %d)",
+		     sect_name(s, sn, sizeof(sn)), key, s->keys_line[idx]);
+		return 1;
+	}
+	if (idx < 64) {
+		s->keys_seen |= 1ULL << idx;
+		s->keys_line[idx] = s->line;
+	}
+	snprintf(v, sizeof(v), "%s", value);
+	strip_hash_comment(v);
+	if (!v[0]) {
+		perr(s, "%s: '%s' has no value", sect_name(s, sn, sizeof(sn)), key);
+		return 1;
+	}
+	if (opt_set_for(d, s->cur, v, key, err, sizeof(err)))
+		perr(s, "%s: %s", sect_name(s, sn, sizeof(sn)), err);
+	return 1;
+}
+
+int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
+{
+	struct prof_state s;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.path = path;
+	job_defaults(&s.global);
+	s.fp = fopen(path, "r");
+	if (!s.fp) {
+		rc = -errno;
+		log_err(MOD, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	rc = ini_parse_stream(reader, &s, handler, &s);
+	fclose(s.fp);
+	if (!s.err && rc > 0) {
+		s.line = rc;
+		perr(&s, "expected 'key = value', a [section] or a comment");
+	} else if (!s.err && rc < 0) {
+		log_err(MOD, "%s: out of memory while parsing", path);
+		s.err = -ENOMEM;
+	}
+	if (!s.err && !s.njobs) {
+		s.line = s.line ? s.line : 1;
+		perr(&s, "no jobs: a profile is [global] then one [NAME] section per job");
+	}
+	if (s.err) {
+		free(s.jobs);
+		return s.err;
+	}
+	*jobs = s.jobs;
+	*njobs = s.njobs;
+	return 0;
+}
+
+static char *exe_dir_self(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(buf);
+}
+
+static int ends_with(const char *s, const char *sfx)
+{
+	size_t n = strlen(s), k = strlen(sfx);
+
+	return n >= k && !strcmp(s + n - k, sfx);
+}
+
+static const char *const rel_dirs[] = { "configs", "../configs", "../share/iowatt/configs" };
+
+/* Search directory i (0..ARRAY_SIZE(rel_dirs)); NULL when it needs an unknown exe_dir. */
+static char *search_dir(size_t i, const char *exe_dir)
+{
+	if (i < ARRAY_SIZE(rel_dirs))
+		return exe_dir ? xasprintf("%s/%s", exe_dir, rel_dirs[i]) : NULL;
+	return xstrdup(IOWATT_PREFIX "/share/iowatt/configs");
+}
+
+char *profile_find(const char *name, const char *exe_dir)
+{
+	const char *ext = ends_with(name, ".ini") ? "" : ".ini";
+	char *own = NULL, *dir, *cand, *real, tried[1024];
+	size_t used = 0, i;
+
+	/* A path, or a file named like a profile that is right here, is used as given. */
+	if (strchr(name, '/') || (!ext[0] && !access(name, R_OK))) {
+		if (!access(name, R_OK))
+			return xstrdup(name);
+		log_err(MOD, "profile %s: %s", name, strerror(errno));
+		return NULL;
+	}
+	if (!exe_dir)
+		exe_dir = own = exe_dir_self();
+	tried[0] = '\0';
+	for (i = 0; i <= ARRAY_SIZE(rel_dirs); i++) {
+		dir = search_dir(i, exe_dir);
+		if (!dir)
+			continue;
+		cand = xasprintf("%s/%s%s", dir, name, ext);
+		free(dir);
+		if (!access(cand, R_OK)) {
+			real = realpath(cand, NULL);
+			free(own);
+			if (!real)
+				return cand;
+			free(cand);
+			return real;
+		}
+		if (used < sizeof(tried))
+			used += (size_t)snprintf(tried + used, sizeof(tried) - used, "%s%s",
+						 used ? ", " : "", cand);
+		free(cand);
+	}
+	free(own);
+	if (!access(name, R_OK))
+		return xstrdup(name);
+	log_err(MOD, "profile '%s' not found (looked for %s; give a path to use another file)",
+		name, tried);
+	return NULL;
+}
+
+void profile_names(char *buf, size_t len)
+{
+	char *exe_dir = exe_dir_self(), *dir, *pat, *base;
+	size_t i, k, used = 0;
+	glob_t g;
+
+	buf[0] = '\0';
+	for (i = 0; i <= ARRAY_SIZE(rel_dirs) && !buf[0]; i++) {
+		dir = search_dir(i, exe_dir);
+		if (!dir)
+			continue;
+		pat = xasprintf("%s/*.ini", dir);
+		if (!glob(pat, 0, NULL, &g)) {
+			for (k = 0; k < g.gl_pathc && used < len; k++) {
+				base = strrchr(g.gl_pathv[k], '/') + 1;
+				used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+							 used ? ", " : "",
+							 (int)(strlen(base) - 4), base);
+			}
+			globfree(&g);
+		}
+		free(pat);
+		free(dir);
+	}
+	free(exe_dir);
+}

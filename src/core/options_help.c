@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/* Options for people: --help text from the tables and "did you mean" for misspellings. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/options.h"
+#include "core/util.h"
+
+/* Edit distance, capped: names are short and the table is small. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned row[64], i, j, prev, tmp, best;
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= ARRAY_SIZE(row) || lb >= ARRAY_SIZE(row))
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *opt_suggest(const struct opt_desc *table, size_t n, const char *name)
+{
+	const char *best = NULL;
+	unsigned d, best_d = 3; /* two typos at most, or it is a guess */
+	char norm[64], tn[64];
+	size_t i;
+
+	if (strlen(name) >= sizeof(norm))
+		return NULL;
+	strcpy(norm, name);
+	opt_name_normalize(norm);
+	for (i = 0; i < 2 * n; i++) {
+		const char *cand = i % 2 ? table[i / 2].alias : table[i / 2].name;
+
+		if (!cand || strlen(cand) >= sizeof(tn))
+			continue;
+		strcpy(tn, cand);
+		opt_name_normalize(tn);
+		d = edit_distance(norm, tn);
+		if (d < best_d) {
+			best_d = d;
+			best = cand;
+		}
+	}
+	return best;
+}
+
+static const char *metavar(const struct opt_desc *d)
+{
+	if (d->metavar)
+		return d->metavar;
+	switch (d->type) {
+	case OPT_BOOL:
+		return "0|1";
+	case OPT_UINT:
+	case OPT_U64:
+		return "N";
+	case OPT_SIZE:
+		return "SIZE";
+	case OPT_DURATION:
+		return "TIME";
+	case OPT_DOUBLE:
+		return "NUM";
+	case OPT_PERCENT:
+		return "PCT";
+	case OPT_ENUM:
+		return "CHOICE";
+	case OPT_STRLIST:
+		return "SPEC";
+	case OPT_STR:
+	case OPT_STRP:
+		return "STR";
+	default:
+		return "";
+	}
+}
+
+/* Default, range and alias in brackets after the help text. */
+static void help_extras(const struct opt_desc *d, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (d->def && d->def[0])
+		used += (size_t)snprintf(buf + used, len - used, "default %s", d->def);
+	else if (d->type == OPT_BOOL)
+		used += (size_t)snprintf(buf + used, len - used, "default auto");
+	if (d->max && used < len) {
+		opt_format_number(d, d->min, lo, sizeof(lo));
+		opt_format_number(d, d->max, hi, sizeof(hi));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s..%s", used ? "; " : "", lo,
+					 hi);
+	}
+	if (d->alias && used < len)
+		snprintf(buf + used, len - used, "%salso --%s", used ? "; " : "", d->alias);
+}
+
+/* Words of text from column `indent`, lines up to HELP_WIDTH. */
+#define HELP_WIDTH 100
+static void print_wrapped(FILE *fp, const char *text, int col, int indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		int n = (int)strcspn(p, " ");
+
+		if (col > indent && col + 1 + n > HELP_WIDTH) {
+			fprintf(fp, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', fp);
+			col++;
+		}
+		fprintf(fp, "%.*s", n, p);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', fp);
+}
+
+void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
+{
+	const char *group = NULL;
+	const struct opt_choice *c;
+	char left[96], extras[160], text[512];
+	size_t i;
+	int w;
+
+	for (i = 0; i < n; i++) {
+		const struct opt_desc *d = &table[i];
+
+		if (d->group && (!group || strcmp(group, d->group))) {
+			group = d->group;
+			fprintf(fp, "\n%s:\n", group);
+		}
+		if (d->shortopt)
+			w = snprintf(left, sizeof(left), "  -%c, --%s", d->shortopt, d->name);
+		else
+			w = snprintf(left, sizeof(left), "      --%s", d->name);
+		if (opt_takes_value(d))
+			snprintf(left + w, sizeof(left) - (size_t)w, " %s", metavar(d));
+		help_extras(d, extras, sizeof(extras));
+		snprintf(text, sizeof(text), "%s%s%s%s", d->help ? d->help : "",
+			 extras[0] ? " [" : "", extras, extras[0] ? "]" : "");
+		if (strlen(left) > 30)
+			fprintf(fp, "%s\n%32s", left, "");
+		else
+			fprintf(fp, "%-32s", left);
+		print_wrapped(fp, text, 32, 32);
+		for (c = d->choices; c && c->name; c++) {
+			fprintf(fp, "%34s%-11s ", "", c->name);
+			print_wrapped(fp, c->help ? c->help : "", 46, 46);
+		}
+	}
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* Chart making shared by the plot modules: data directory, gnuplot meta file, running it. */
+#ifndef IOWATT_PLOT_H
+#define IOWATT_PLOT_H
+
+#include <stdio.h>
+
+#include "report/battery.h"
+#include "result/results_read.h"
+
+enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_DUMB };
+
+struct plot_ctx {
+	const struct rr_set *set;
+	int format;
+	const char *outdir;	/* NULL: dumb charts go to stdout */
+	const char *plots_dir;	/* directory of the gnuplot templates */
+	char *datadir;		/* temporary, one subdirectory per chart */
+	struct battery_model bm; /* battery chart */
+	int failed;		/* gnuplot reported an error */
+	char **stems;		/* timeline file stems used so far: same-named results get -2, -3 */
+	size_t nstems;
+};
+
+/* A chart being prepared: its data directory and the open meta.gp. */
+struct plot_chart {
+	char *dir;	/* ctx->datadir/NAME */
+	char *out;	/* output file, or NULL for stdout */
+	FILE *meta;
+	const char *name;
+};
+
+/*
+ * Create the chart's data directory and meta.gp: terminal, output, the device palette
+ * (DEV[], COL[] and NDEV, the same colour per device in every chart) and NOTE (a title
+ * suffix such as " - EMULATED meter"). Size in pixels; dumb scales it to characters.
+ */
+int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *name,
+		     const char *out_stem, unsigned width_px, unsigned height_px);
+/* Open a data file in the chart's directory for writing. */
+FILE *plot_chart_file(struct plot_chart *ch, const char *file);
+/* Close meta.gp, run plots/TEMPLATE.gp on the directory, free the chart. 0 or -errno. */
+int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *template_name);
+void plot_chart_abort(struct plot_chart *ch);
+
+/* A gnuplot single-quoted string literal ('' escapes a quote). */
+void plot_gp_string(FILE *fp, const char *s);
+/* A double-quoted data-file string (quotes replaced). */
+void plot_data_string(FILE *fp, const char *s);
+/* 0xRRGGBB of device index i (0-based). */
+unsigned plot_device_rgb(unsigned i);
+/* "set xtics (...)" for job names at x = 1..n, rotated when they would collide. */
+void plot_job_xtics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb);
+
+int plot_efficiency(struct plot_ctx *ctx);
+int plot_perf_power(struct plot_ctx *ctx);
+int plot_latency(struct plot_ctx *ctx);
+int plot_battery(struct plot_ctx *ctx);
+int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r);
+
+#endif

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/* Chart plumbing: per-chart data directory, meta.gp with terminal and palette, gnuplot run. */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "report/plot.h"
+
+#define MOD "plot"
+
+extern char **environ;
+
+/* Okabe-Ito: tells devices apart for colour-blind readers too, and prints in grey. */
+static const unsigned palette[] = { 0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7,
+				    0xD55E00, 0x56B4E9, 0x999999, 0x000000 };
+
+unsigned plot_device_rgb(unsigned i)
+{
+	return palette[i % ARRAY_SIZE(palette)];
+}
+
+void plot_gp_string(FILE *fp, const char *s)
+{
+	fputc('\'', fp);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', fp);
+		if (*s != '\n')
+			fputc(*s, fp);
+	}
+	fputc('\'', fp);
+}
+
+void plot_data_string(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++)
+		fputc(*s == '"' || *s == '\n' ? '\'' : *s, fp);
+	fputc('"', fp);
+}
+
+void plot_job_xtics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb)
+{
+	size_t i, longest = 0;
+	double room;
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i]) > longest)
+			longest = strlen(names[i]);
+	/* Characters a group has room for: ~8 px per character at the 12 pt font. */
+	room = dumb ? (double)width_px / 10.0 / (double)(n ? n : 1)
+		    : (double)width_px * 0.8 / 8.0 / (double)(n ? n : 1);
+	fprintf(meta, "set xtics (");
+	for (i = 0; i < n; i++) {
+		fprintf(meta, "%s", i ? ", " : "");
+		plot_gp_string(meta, names[i]);
+		fprintf(meta, " %zu", i + 1);
+	}
+	fprintf(meta, ") scale 0\n");
+	if ((double)longest > room && !dumb)
+		fprintf(meta, "set xtics rotate by 25 right\n");
+}
+
+int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *name,
+		     const char *out_stem, unsigned width_px, unsigned height_px)
+{
+	static const char *const ext[] = { "png", "svg", "txt" };
+	const struct rr_set *set = ctx->set;
+	size_t i;
+	int emulated = 0, manual = 0;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->name = name;
+	ch->dir = xasprintf("%s/%s", ctx->datadir, out_stem);
+	if (mkdir(ch->dir, 0700) && errno != EEXIST) {
+		log_err(MOD, "%s: %m", ch->dir);
+		free(ch->dir);
+		return -errno;
+	}
+	if (ctx->outdir)
+		ch->out = xasprintf("%s/%s.%s", ctx->outdir, out_stem, ext[ctx->format]);
+	ch->meta = plot_chart_file(ch, "meta.gp");
+	if (!ch->meta) {
+		free(ch->dir);
+		free(ch->out);
+		return -EIO;
+	}
+	switch (ctx->format) {
+	case PLOT_PNG:
+		fprintf(ch->meta, "set terminal pngcairo size %u,%u font 'DejaVu Sans,12' noenhanced "
+				  "background '#ffffff'\nDUMB = 0\n", width_px, height_px);
+		break;
+	case PLOT_SVG:
+		fprintf(ch->meta, "set terminal svg size %u,%u dynamic font 'DejaVu Sans,12' noenhanced "
+				  "background '#ffffff'\nDUMB = 0\n", width_px, height_px);
+		break;
+	default:
+		fprintf(ch->meta, "set terminal dumb size %u,%u noenhanced\nDUMB = 1\n",
+			width_px / 10, height_px / 18);
+		break;
+	}
+	if (ch->out) {
+		fprintf(ch->meta, "set output ");
+		plot_gp_string(ch->meta, ch->out);
+		fprintf(ch->meta, "\n");
+	}
+	fprintf(ch->meta, "NDEV = %zu\narray DEV[%zu]\narray COL[%zu]\n", set->ndevices,
+		set->ndevices ? set->ndevices : 1, set->ndevices ? set->ndevices : 1);
+	for (i = 0; i < set->ndevices; i++) {
+		fprintf(ch->meta, "DEV[%zu] = ", i + 1);
+		plot_gp_string(ch->meta, set->devices[i]);
+		fprintf(ch->meta, "\nCOL[%zu] = '#%06X'\n", i + 1, plot_device_rgb((unsigned)i));
+	}
+	for (i = 0; i < set->nres; i++) {
+		emulated |= set->res[i].emulated;
+		manual |= set->res[i].manual;
+	}
+	fprintf(ch->meta, "NOTE = '%s%s'\n", emulated ? " - EMULATED meter data" : "",
+		manual ? " - manual meter readings" : "");
+	return 0;
+}
+
+FILE *plot_chart_file(struct plot_chart *ch, const char *file)
+{
+	char *path = xasprintf("%s/%s", ch->dir, file);
+	FILE *fp = fopen(path, "w");
+
+	if (!fp)
+		log_err(MOD, "%s: %m", path);
+	free(path);
+	return fp;
+}
+
+
+void plot_chart_abort(struct plot_chart *ch)
+{
+	if (ch->meta)
+		fclose(ch->meta);
+	free(ch->dir);
+	free(ch->out);
+	memset(ch, 0, sizeof(*ch));
+}
+
+/* gnuplot's stderr: warnings become ours, prefixed with the chart's name. */
+static int relay_stderr(const char *path, const char *chart, int as_error)
+{
+	char line[512];
+	FILE *fp = fopen(path, "r");
+	int n = 0;
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		/* gnuplot's caret line points into its echo of the command: useless here. */
+		if (!line[strspn(line, " ^")])
+			continue;
+		n++;
+		if (as_error)
+			log_err(MOD, "%s: gnuplot: %s", chart, line);
+		else
+			log_warn(MOD, "%s: gnuplot: %s", chart, line);
+	}
+	fclose(fp);
+	return n;
+}
+
+static int spawn_gnuplot(char *script, char *dir, const char *errpath, int to_stdout,
+			 int *status)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[5];
+	pid_t pid;
+	int rc;
+
+	argv[0] = (char *)"gnuplot";
+	argv[1] = (char *)"-c";
+	argv[2] = script;
+	argv[3] = dir;
+	argv[4] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!to_stdout)
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fflush(stdout);
+	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc == ENOENT) {
+		log_err(MOD, "gnuplot not found in PATH; install it with 'apt-get install gnuplot-nox'");
+		return -ENOENT;
+	}
+	if (rc) {
+		log_err(MOD, "cannot start gnuplot: %s", strerror(rc));
+		return -rc;
+	}
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR) {
+			log_err(MOD, "waitpid gnuplot: %m");
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *template_name)
+{
+	char *script = xasprintf("%s/%s.gp", ctx->plots_dir, template_name);
+	char *errpath = xasprintf("%s/gnuplot.err", ch->dir);
+	int rc, status = 0;
+
+	rc = fclose(ch->meta) ? -EIO : 0;
+	ch->meta = NULL;
+	if (rc) {
+		log_err(MOD, "%s/meta.gp: write failed", ch->dir);
+		goto out;
+	}
+	rc = spawn_gnuplot(script, ch->dir, errpath, ch->out == NULL, &status);
+	if (rc)
+		goto out;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		relay_stderr(errpath, ch->name, 1);
+		log_err(MOD, "%s: gnuplot failed on %s (status %d)", ch->name, script,
+			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		rc = -EIO;
+		goto out;
+	}
+	relay_stderr(errpath, ch->name, 0);
+	if (ch->out)
+		log_info(MOD, "wrote %s", ch->out);
+out:
+	if (rc)
+		ctx->failed = 1;
+	unlink(errpath);
+	free(errpath);
+	free(script);
+	plot_chart_abort(ch);
+	return rc;
+}

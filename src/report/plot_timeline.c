@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/* Timeline chart data: throughput and power over time with phases and events, per result. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "report/plot.h"
+
+#define MOD "plot"
+#define TL_MAX_METERS 8
+
+static double secs(uint64_t t_ns, uint64_t t0_ns)
+{
+	return ((double)t_ns - (double)t0_ns) / 1e9;
+}
+
+/* Splits a CSV line in place; returns the field count (at most max). */
+static size_t split_csv(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+/* intervals.csv -> io.dat: a step per interval, a break between jobs. Returns rows. */
+static long write_intervals(const char *path, uint64_t t0, FILE *out, double *max_mb)
+{
+	char line[1024], prev[128] = "", *f[9];
+	FILE *fp = fopen(path, "r");
+	long rows = 0, lineno = 0;
+	double a, b, mb;
+
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp)) {
+		lineno++;
+		if (lineno == 1 && !strncmp(line, "job,", 4))
+			continue;
+		if (split_csv(line, f, 9) < 8) {
+			log_warn(MOD, "%s:%ld: expected 8 fields, line skipped", path, lineno);
+			continue;
+		}
+		a = secs(strtoull(f[2], NULL, 10), t0);
+		b = secs(strtoull(f[3], NULL, 10), t0);
+		mb = (atof(f[5]) + atof(f[7])) / 1e6;
+		if (strcmp(prev, f[0]))
+			fprintf(out, "%s", rows ? "\n" : "");
+		snprintf(prev, sizeof(prev), "%s", f[0]);
+		fprintf(out, "%.4f %.6g\n%.4f %.6g\n", a, mb, b, mb);
+		*max_mb = fmax(*max_mb, mb);
+		rows++;
+	}
+	fclose(fp);
+	return rows;
+}
+
+/* samples.csv -> power.dat, one index block per meter. Returns the meters seen. */
+static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, long *rows,
+			 double *max_w)
+{
+	char line[512], *f[7], name[32], *blk_path;
+	FILE *fp = fopen(path, "r"), *blk[TL_MAX_METERS] = { NULL }, *out;
+	long lineno = 0;
+	int m, nm = 0, i;
+	double w;
+
+	*rows = 0;
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp)) {
+		lineno++;
+		if (lineno == 1 && !strncmp(line, "t_ns,", 5))
+			continue;
+		if (split_csv(line, f, 7) < 5)
+			continue;
+		m = atoi(f[1]);
+		if (m < 0 || m >= TL_MAX_METERS)
+			continue;
+		w = *f[4] ? atof(f[4]) : (*f[2] && *f[3] ? atof(f[2]) * atof(f[3]) : NAN);
+		if (isnan(w))
+			continue;
+		if (!blk[m]) {
+			snprintf(name, sizeof(name), "power%d.dat", m);
+			blk[m] = plot_chart_file(ch, name);
+			if (!blk[m])
+				break;
+		}
+		fprintf(blk[m], "%.4f %.6g\n", secs(strtoull(f[0], NULL, 10), t0), w);
+		*max_w = fmax(*max_w, w);
+		(*rows)++;
+	}
+	fclose(fp);
+	/* Concatenate the per-meter files as index blocks 0..n-1 of power.dat. */
+	out = plot_chart_file(ch, "power.dat");
+	for (i = 0; i < TL_MAX_METERS; i++) {
+		if (!blk[i])
+			continue;
+		fclose(blk[i]);
+		blk_path = xasprintf("%s/power%d.dat", ch->dir, i);
+		fp = fopen(blk_path, "r");
+		while (fp && out && fgets(line, sizeof(line), fp))
+			fputs(line, out);
+		if (fp)
+			fclose(fp);
+		unlink(blk_path);
+		free(blk_path);
+		if (out)
+			fprintf(out, "\n\n");
+		nm = i + 1;
+	}
+	if (out)
+		fclose(out);
+	return nm;
+}
+
+/* Seconds from t0 to the end of the last phase. */
+static double run_span_s(const struct rr_result *r)
+{
+	double span = 0;
+	size_t i, k;
+
+	for (i = 0; i < r->njobs; i++)
+		for (k = 0; k < 3; k++)
+			if (r->jobs[i].phase_ns[k][1])
+				span = fmax(span, secs(r->jobs[i].phase_ns[k][1], r->t0_ns));
+	return span;
+}
+
+/*
+ * A job far shorter than the run (a fast drive, a long tail) is a sliver of a pixel as a
+ * line: it gets a marker at its mean throughput so that it is seen. Returns the count.
+ */
+static int short_jobs(const struct rr_result *r, FILE *out, double *max_mb)
+{
+	double span = run_span_s(r), a, b;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < r->njobs; i++) {
+		const struct rr_job *j = &r->jobs[i];
+
+		if (!j->phase_ns[1][0] || !j->phase_ns[1][1] || !(j->bw_bytes > 0))
+			continue;
+		a = secs(j->phase_ns[1][0], r->t0_ns);
+		b = secs(j->phase_ns[1][1], r->t0_ns);
+		if (b - a >= 0.01 * span)
+			continue;
+		fprintf(out, "%.4f %.6g\n", (a + b) / 2, j->bw_bytes / 1e6);
+		*max_mb = fmax(*max_mb, j->bw_bytes / 1e6);
+		n++;
+	}
+	return n;
+}
+
+static void phase_rects(FILE *meta, const struct rr_result *r)
+{
+	static const char *const fill[] = { "#EBEBEB", "#DDEBF7", "#FBE2C5" };
+	size_t i, p;
+
+	for (i = 0; i < r->njobs; i++) {
+		const struct rr_job *j = &r->jobs[i];
+		double a, b;
+		char *label;
+
+		for (p = 0; p < 3; p++) {
+			if (!j->phase_ns[p][0] || !j->phase_ns[p][1])
+				continue;
+			fprintf(meta, "set object rect from %.4f, graph 0 to %.4f, graph 1 fc rgb '%s' "
+				      "fs solid 1.0 noborder behind\n", secs(j->phase_ns[p][0], r->t0_ns),
+				secs(j->phase_ns[p][1], r->t0_ns), fill[p]);
+		}
+		if (!j->phase_ns[1][0] || !j->phase_ns[1][1])
+			continue;
+		a = secs(j->phase_ns[1][0], r->t0_ns);
+		b = secs(j->phase_ns[1][1], r->t0_ns);
+		if (!isnan(j->energy_tail_j) && j->phase_ns[2][1])
+			label = xasprintf("%s%s (+%.2f J tail)", j->name, j->valid == 0 ? " INVALID" : "",
+					  j->energy_tail_j);
+		else
+			label = xasprintf("%s%s", j->name, j->valid == 0 ? " INVALID" : "");
+		fprintf(meta, "set label ");
+		plot_gp_string(meta, label);
+		fprintf(meta, " at %.4f, graph 0.98 rotate by 90 right front font ',9' "
+			      "textcolor rgb '#333333'\n", (a + b) / 2);
+		free(label);
+	}
+}
+
+static void event_mark(FILE *meta, json_t *ev, const struct rr_result *r, double span,
+		       double *last_t)
+{
+	json_t *tn = json_object_get(ev, "t_ns"), *kind = json_object_get(ev, "kind");
+	const char *ks = json_is_string(kind) ? json_string_value(kind) : "event";
+	int bad = !strcmp(ks, "undervoltage") || !strncmp(ks, "usb_", 4);
+	double t;
+
+	if (!json_is_integer(tn))
+		return;
+	t = secs((uint64_t)json_integer_value(tn), r->t0_ns);
+	fprintf(meta, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead back lw 2 dt 2 lc rgb '%s'\n",
+		t, t, bad ? "#C00000" : "#707070");
+	/* Labels closer than this overlap; the line alone still marks the event. */
+	if (t - *last_t < 0.015 * span)
+		return;
+	*last_t = t;
+	fprintf(meta, "set label '%s' at %.4f, graph 0.03 rotate by 90 left front boxed font ',10' "
+		      "textcolor rgb '%s'\n", ks, t, bad ? "#C00000" : "#505050");
+}
+
+/* An event a job already listed (jobs list those overlapping their windows). */
+static int event_seen(json_t *ev, json_t *const *seen, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (json_equal(json_object_get(ev, "t_ns"), json_object_get(seen[i], "t_ns")) &&
+		    json_equal(json_object_get(ev, "kind"), json_object_get(seen[i], "kind")))
+			return 1;
+	return 0;
+}
+
+/*
+ * Events as vertical lines: the run's own list when it has one, else the union of the
+ * jobs' lists (an event near a boundary belongs to two jobs: drawn once).
+ */
+static void event_marks(FILE *meta, const struct rr_result *r)
+{
+	json_t *all = json_object_get(r->root, "events"), *ev, **seen = NULL;
+	double last_t = -INFINITY, span = run_span_s(r);
+	size_t i, k, nseen = 0;
+
+	if (json_is_array(all)) {
+		json_array_foreach(all, k, ev)
+			event_mark(meta, ev, r, span, &last_t);
+		return;
+	}
+	for (i = 0; i < r->njobs; i++) {
+		json_array_foreach(r->jobs[i].events, k, ev) {
+			if (event_seen(ev, seen, nseen))
+				continue;
+			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+			seen[nseen++] = ev;
+			event_mark(meta, ev, r, span, &last_t);
+		}
+	}
+	free(seen);
+}
+
+/* "timeline-NAME", "timeline-NAME-2" when results from two directories share a name. */
+static void unique_stem(struct plot_ctx *ctx, char *stem, size_t size, const char *base, size_t len)
+{
+	unsigned n = 1;
+	size_t i;
+
+	snprintf(stem, size, "timeline-%.*s", (int)len, base);
+	for (i = 0; i < ctx->nstems; i++) {
+		if (!strcmp(ctx->stems[i], stem)) {
+			snprintf(stem, size, "timeline-%.*s-%u", (int)len, base, ++n);
+			i = (size_t)-1; /* check the new name against all again */
+		}
+	}
+	ctx->stems = xrealloc(ctx->stems, (ctx->nstems + 1) * sizeof(*ctx->stems));
+	ctx->stems[ctx->nstems++] = xstrdup(stem);
+}
+
+int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
+{
+	char *ipath = rr_companion_path(r, "intervals"), *spath = rr_companion_path(r, "samples");
+	const char *base = strrchr(r->path, '/');
+	struct plot_chart ch;
+	char stem[160];
+	long io_rows, pw_rows = 0;
+	double max_mb = 0, max_w = 0;
+	int nshort = 0;
+	int nm = 0, rc;
+	FILE *io;
+	size_t len;
+
+	base = base ? base + 1 : r->path;
+	len = strlen(base);
+	if (len > 5 && !strcmp(base + len - 5, ".json"))
+		len -= 5;
+	unique_stem(ctx, stem, sizeof(stem), base, len);
+	rc = plot_chart_begin(ctx, &ch, "timeline", stem, 1400, 720);
+	if (rc)
+		goto out;
+	io = plot_chart_file(&ch, "io.dat");
+	if (!io) {
+		plot_chart_abort(&ch);
+		rc = -EIO;
+		goto out;
+	}
+	io_rows = write_intervals(ipath, r->t0_ns, io, &max_mb);
+	fclose(io);
+	io = plot_chart_file(&ch, "io_short.dat");
+	if (io) {
+		nshort = short_jobs(r, io, &max_mb);
+		fclose(io);
+	}
+	if (r->has_power) {
+		nm = write_samples(spath, r->t0_ns, &ch, &pw_rows, &max_w);
+		if (nm < 0)
+			log_info(MOD, "timeline: %s: %s: power line left out", spath, strerror(-nm));
+	} else {
+		log_info(MOD, "timeline: %s has no power data: throughput only", r->path);
+	}
+	if (io_rows <= 0 && pw_rows <= 0) {
+		log_info(MOD, "timeline: skipped for %s: no interval or sample series (%s)", r->path,
+			 io_rows < 0 ? strerror((int)-io_rows) : "empty");
+		plot_chart_abort(&ch);
+		rc = 0;
+		goto out;
+	}
+	/* Data in the lower 55 %: the job labels get the band above it to themselves. */
+	fprintf(ch.meta, "HASSHORT = %d\nHASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nTITLE = ",
+		nshort > 0, io_rows > 0,
+		pw_rows > 0 ? nm : 0, max_mb > 0 ? max_mb / 0.55 : 1, max_w > 0 ? max_w / 0.55 : 1);
+	plot_gp_string(ch.meta, r->label);
+	fprintf(ch.meta, "\nIOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),
+		nm > 0 ? nm : 1);
+	{
+		json_t *m;
+		size_t i;
+
+		json_array_foreach(json_object_get(r->root, "meters"), i, m) {
+			json_t *spec = json_object_get(m, "spec");
+
+			if ((int)i >= nm)
+				break;
+			fprintf(ch.meta, "MNAME[%zu] = ", i + 1);
+			plot_gp_string(ch.meta, json_is_string(spec) ? json_string_value(spec) : "meter");
+			fprintf(ch.meta, "\n");
+		}
+	}
+	phase_rects(ch.meta, r);
+	event_marks(ch.meta, r);
+	rc = plot_chart_run(ctx, &ch, "timeline");
+out:
+	free(ipath);
+	free(spath);
+	return rc;
+}

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-job energy: phase windows, trapezoids on sample times, coverage, summary, validity. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "run/energy.h"
+
+/*
+ * Without a floor a meter that reads 0.000 W at idle (or a 0 A baseline) would never
+ * let the tail settle on the last-digit noise of the display; the testers we support
+ * resolve about 1 mW / 0.1 mA.
+ */
+#define TAIL_FLOOR_W 0.005
+#define TAIL_FLOOR_A 0.001
+
+void energy_job_init(struct energy_job *ej, uint64_t period_ns)
+{
+	int i;
+
+	memset(ej, 0, sizeof(*ej));
+	ej->period_ns = period_ns;
+	ej->tail_tol = 0.05;
+	ej->last_w = NAN;
+	for (i = 0; i < PHASE_COUNT; i++) {
+		ej->ph[i].peak_a = NAN;
+		ej->ph[i].min_v = NAN;
+		ej->ph[i].peak_w = NAN;
+	}
+}
+
+void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
+{
+	struct phase_acc *pa;
+
+	if (phase < 0 || phase >= PHASE_COUNT)
+		return;
+	if (ej->have_prev && t_ns < ej->prev.t_ns)
+		ej->late_boundaries++;
+	if (phase > 0) {
+		pa = &ej->ph[phase - 1];
+		if (pa->begun && !pa->t_end_ns)
+			pa->t_end_ns = t_ns;
+	}
+	pa = &ej->ph[phase];
+	pa->t_start_ns = t_ns;
+	pa->t_end_ns = 0;
+	pa->begun = 1;
+	if (phase == PHASE_TAIL) {
+		ej->settle_since_ns = 0;
+		ej->in_band = 0;
+	}
+}
+
+void energy_phase_end(struct energy_job *ej, int phase, uint64_t t_ns)
+{
+	if (phase < 0 || phase >= PHASE_COUNT || !ej->ph[phase].begun)
+		return;
+	if (ej->have_prev && t_ns < ej->prev.t_ns)
+		ej->late_boundaries++;
+	ej->ph[phase].t_end_ns = t_ns;
+}
+
+static double sample_w(const struct meter_sample *s)
+{
+	if (isfinite(s->w))
+		return s->w;
+	if (isfinite(s->v) && isfinite(s->a))
+		return s->v * s->a;
+	return NAN;
+}
+
+static int in_window(const struct phase_acc *pa, uint64_t t)
+{
+	return pa->begun && t >= pa->t_start_ns && (!pa->t_end_ns || t < pa->t_end_ns);
+}
+
+/* The trapezoid of a linear function between p0 at t0 and p1 at t0 + len, over [a, b]
+ * (offsets in seconds from t0): the mean of the interpolated ends times the width. */
+static double trap(double p0, double p1, double len, double a, double b)
+{
+	double fa = p0 + (p1 - p0) * a / len;
+	double fb = p0 + (p1 - p0) * b / len;
+
+	return 0.5 * (fa + fb) * (b - a);
+}
+
+static void integrate(struct phase_acc *pa, const struct meter_sample *s0, double w0,
+		      const struct meter_sample *s1, double w1, int covered)
+{
+	uint64_t a_ns, b_ns, t0 = s0->t_ns, t1 = s1->t_ns;
+	double len, a, b;
+
+	a_ns = pa->t_start_ns > t0 ? pa->t_start_ns : t0;
+	b_ns = (pa->t_end_ns && pa->t_end_ns < t1) ? pa->t_end_ns : t1;
+	if (b_ns <= a_ns)
+		return;
+	len = (double)(t1 - t0) / 1e9;
+	a = (double)(a_ns - t0) / 1e9;
+	b = (double)(b_ns - t0) / 1e9;
+	pa->span_s += b - a;
+	if (covered)
+		pa->covered_s += b - a;
+	if (isfinite(w0) && isfinite(w1)) {
+		pa->energy_j += trap(w0, w1, len, a, b);
+		pa->w_s += b - a;
+		pa->has_w = 1;
+	}
+	if (isfinite(s0->a) && isfinite(s1->a)) {
+		pa->charge_c += trap(s0->a, s1->a, len, a, b);
+		pa->a_s += b - a;
+		pa->has_a = 1;
+	}
+	if (isfinite(s0->v) && isfinite(s1->v)) {
+		pa->v_s += trap(s0->v, s1->v, len, a, b);
+		pa->vt_s += b - a;
+		pa->has_v = 1;
+	}
+}
+
+static void count_sample(struct phase_acc *pa, const struct meter_sample *s, double w)
+{
+	pa->samples++;
+	if (isfinite(s->a) && !(s->a <= pa->peak_a))
+		pa->peak_a = s->a;
+	if (isfinite(s->v) && !(s->v >= pa->min_v))
+		pa->min_v = s->v;
+	if (isfinite(w) && !(w <= pa->peak_w))
+		pa->peak_w = w;
+}
+
+/* The idle mean of the quantity the tail is judged by: W, or A for a V-less meter. */
+static double idle_level(const struct energy_job *ej, int use_w)
+{
+	const struct phase_acc *id = &ej->ph[PHASE_IDLE];
+
+	if (use_w)
+		return id->w_s > 0 ? id->energy_j / id->w_s : NAN;
+	return id->a_s > 0 ? id->charge_c / id->a_s : NAN;
+}
+
+/*
+ * Tail samples are judged as they arrive so that one excursion between two calls of
+ * energy_tail_settled() still restarts the hold.
+ */
+static void tail_track(struct energy_job *ej, const struct meter_sample *s, double w)
+{
+	int use_w = isfinite(w);
+	double x = use_w ? w : s->a;
+	double ref = idle_level(ej, use_w);
+	double band;
+	int in;
+
+	if (!isfinite(x) || !isfinite(ref)) {
+		in = 1; /* no baseline: only the hold time can end the tail */
+	} else {
+		band = fabs(ref) * ej->tail_tol;
+		if (band < (use_w ? TAIL_FLOOR_W : TAIL_FLOOR_A))
+			band = use_w ? TAIL_FLOOR_W : TAIL_FLOOR_A;
+		/*
+		 * Only power above the band keeps the tail open: the tail is the drive still
+		 * working. Power below idle is settled too; otherwise one burst from elsewhere
+		 * during the idle phase (a journal commit) inflates the baseline and every
+		 * tail runs to tail_max.
+		 */
+		in = x <= ref + band;
+	}
+	if (in && !ej->in_band)
+		ej->settle_since_ns = s->t_ns;
+	ej->in_band = in;
+}
+
+void energy_feed(struct energy_job *ej, const struct meter_sample *s)
+{
+	double w = sample_w(s), w0;
+	int i, covered;
+
+	if (ej->have_prev && s->t_ns < ej->prev.t_ns) {
+		ej->out_of_order++;
+		return;
+	}
+	if (ej->have_prev && s->t_ns > ej->prev.t_ns) {
+		w0 = sample_w(&ej->prev);
+		covered = !ej->period_ns || s->t_ns - ej->prev.t_ns <= 2 * ej->period_ns;
+		for (i = 0; i < PHASE_COUNT; i++)
+			if (ej->ph[i].begun)
+				integrate(&ej->ph[i], &ej->prev, w0, s, w, covered);
+	}
+	for (i = 0; i < PHASE_COUNT; i++)
+		if (in_window(&ej->ph[i], s->t_ns))
+			count_sample(&ej->ph[i], s, w);
+	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
+		tail_track(ej, s, w);
+	ej->prev = *s;
+	ej->have_prev = 1;
+	ej->last_w = w;
+}
+
+int energy_tail_settled(struct energy_job *ej, double tol, uint64_t hold_ns)
+{
+	const struct phase_acc *tl = &ej->ph[PHASE_TAIL];
+
+	/* A new tolerance applies from the next sample on; the orchestrator passes the
+	 * same value every call, and energy_job_init() starts with the default 5 %. */
+	if (tol >= 0)
+		ej->tail_tol = tol;
+	if (!tl->begun || !ej->have_prev || !ej->in_band || ej->prev.t_ns < tl->t_start_ns)
+		return 0;
+	return ej->prev.t_ns - ej->settle_since_ns >= hold_ns;
+}
+
+static double phase_len_s(const struct energy_job *ej, const struct phase_acc *pa)
+{
+	uint64_t end = pa->t_end_ns;
+
+	if (!pa->begun)
+		return 0;
+	if (!end)
+		end = ej->have_prev && ej->prev.t_ns > pa->t_start_ns ? ej->prev.t_ns
+								       : pa->t_start_ns;
+	return end > pa->t_start_ns ? (double)(end - pa->t_start_ns) / 1e9 : 0;
+}
+
+/* Energy only where W was known over the whole sampled span: a partial integral would
+ * read as a smaller figure, not as a missing one. */
+static double phase_energy(const struct phase_acc *pa)
+{
+	if (pa->span_s <= 0)
+		return 0; /* an empty window (tail_max=0, a stop) holds no energy */
+	if (!pa->has_w || pa->w_s < pa->span_s * (1 - 1e-9))
+		return NAN;
+	return pa->energy_j;
+}
+
+static double ratio(double num, double den)
+{
+	return den > 0 ? num / den : NAN;
+}
+
+void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
+{
+	const struct phase_acc *id = &ej->ph[PHASE_IDLE];
+	const struct phase_acc *ac = &ej->ph[PHASE_ACTIVE];
+	const struct phase_acc *tl = &ej->ph[PHASE_TAIL];
+	double tail_j;
+
+	memset(es, 0, sizeof(*es));
+	es->period_ns = ej->period_ns;
+	es->idle_s = phase_len_s(ej, id);
+	es->active_s = phase_len_s(ej, ac);
+	es->tail_s = phase_len_s(ej, tl);
+	es->samples_idle = id->samples;
+	es->samples_active = ac->samples;
+	es->samples_tail = tl->samples;
+	es->has_voltage = id->has_v || ac->has_v || tl->has_v || id->has_w || ac->has_w;
+
+	es->idle_w = ratio(id->energy_j, id->w_s);
+	es->active_w = ratio(ac->energy_j, ac->w_s);
+	es->active_ma = ratio(ac->charge_c, ac->a_s) * 1e3;
+	es->peak_ma = ac->peak_a * 1e3;
+	es->active_v = ratio(ac->v_s, ac->vt_s);
+	es->min_v = ac->min_v;
+
+	es->energy_idle_j = phase_energy(id);
+	es->energy_active_j = phase_energy(ac);
+	tail_j = tl->begun ? phase_energy(tl) : 0;
+	es->energy_tail_j = tail_j;
+	es->energy_net_j = es->energy_active_j + tail_j - es->idle_w * (es->active_s + es->tail_s);
+	es->charge_mah = ac->has_a && ac->a_s >= ac->span_s * (1 - 1e-9) ? ac->charge_c / 3.6
+									: NAN;
+
+	es->coverage = ratio(ac->covered_s, es->active_s);
+	es->coverage_idle = ratio(id->covered_s, es->idle_s);
+	es->coverage_tail = ratio(tl->covered_s, es->tail_s);
+}
+
+void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
+			struct efficiency *ef)
+{
+	double iops = ios ? ratio((double)ios, es->active_s) : NAN;
+	double mbps = bytes ? ratio((double)bytes / 1e6, es->active_s) : NAN;
+	double gb = (double)bytes / 1e9;
+	double gross_j = es->energy_active_j + es->energy_tail_j;
+	double charge_uah = es->charge_mah * 1e3;
+
+	ef->iops_per_ma = ratio(iops, es->active_ma);
+	ef->iops_per_w = ratio(iops, es->active_w);
+	ef->mbps_per_w = ratio(mbps, es->active_w);
+	ef->j_per_gb = bytes ? gross_j / gb : NAN;
+	ef->j_per_gb_net = bytes ? es->energy_net_j / gb : NAN;
+	ef->uj_per_io = ios ? gross_j * 1e6 / (double)ios : NAN;
+	ef->uah_per_io = ios ? charge_uah / (double)ios : NAN;
+	ef->uah_per_mb = bytes ? charge_uah / ((double)bytes / 1e6) : NAN;
+}
+
+int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
+		    char reasons[ENERGY_MAX_REASONS][160], unsigned *nreasons)
+{
+	double hz, need_s;
+	unsigned n = 0;
+
+	if (es->samples_active < min_samples && n < ENERGY_MAX_REASONS) {
+		if (es->period_ns) {
+			hz = 1e9 / (double)es->period_ns;
+			need_s = (double)min_samples * (double)es->period_ns / 1e9;
+			snprintf(reasons[n++], 160,
+				 "active phase has %" PRIu64 " samples (< %u): at %.3g Hz a job "
+				 "needs >= %.3g s; raise size or loops",
+				 es->samples_active, min_samples, hz, need_s);
+		} else {
+			snprintf(reasons[n++], 160,
+				 "active phase has %" PRIu64 " samples (< %u); raise size or loops",
+				 es->samples_active, min_samples);
+		}
+	}
+	if (!(es->coverage >= min_coverage) && n < ENERGY_MAX_REASONS)
+		snprintf(reasons[n++], 160,
+			 "meter covered %.1f %% of the active phase (< %.0f %%): gaps longer "
+			 "than 2 periods or samples missing at its ends",
+			 isfinite(es->coverage) ? es->coverage * 100 : 0.0, min_coverage * 100);
+	*nreasons = n;
+	return n == 0;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-job, per-meter energy: phase windows, trapezoid integration, validity, efficiency. */
+#ifndef IOWATT_ENERGY_H
+#define IOWATT_ENERGY_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/phase.h"
+#include "meters/meter.h"
+
+
+/* Integrals over one phase window; constant memory whatever its length. */
+struct phase_acc {
+	uint64_t t_start_ns, t_end_ns; /* t_end_ns == 0: open (extends to +inf) */
+	double energy_j;	       /* integral of W dt */
+	double charge_c;	       /* integral of A dt */
+	double v_s;		       /* integral of V dt (for the time-weighted mean) */
+	double span_s;		       /* time covered by integrated segments */
+	double covered_s;	       /* part of it in segments no longer than 2 periods */
+	double peak_a, min_v, peak_w;
+	uint64_t samples;	       /* samples whose timestamp falls in the window */
+	int has_v, has_a, has_w;
+	/* Added: time each quantity was integrated over (a meter may lack V, or W). */
+	double w_s, a_s, vt_s;
+	int begun;		       /* energy_phase_begin() was called */
+};
+
+struct energy_job {
+	struct phase_acc ph[PHASE_COUNT];
+	uint64_t period_ns; /* the meter's nominal update period */
+	struct meter_sample prev;
+	int have_prev;
+	uint64_t settle_since_ns; /* tail: first time power came back within tolerance */
+	double last_w;
+	/* Added: the band energy_feed() judges tail samples by (set from the last
+	 * energy_tail_settled() call; 5 % until then) and the state of that judgement. */
+	double tail_tol;
+	int in_band;
+	uint64_t out_of_order;	  /* samples older than the previous one: ignored */
+	/* Boundaries set before an already-fed sample: the segment up to that sample went
+	 * to the old phase. Non-zero means the caller fed ahead of its boundaries. */
+	uint64_t late_boundaries;
+};
+
+void energy_job_init(struct energy_job *ej, uint64_t period_ns);
+/* Open `phase` at t_ns; also closes the phase before it at the same instant. */
+void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns);
+void energy_phase_end(struct energy_job *ej, int phase, uint64_t t_ns);
+/*
+ * Feed samples in timestamp order. The segment between two consecutive samples is a
+ * trapezoid; where a phase boundary cuts it, the values are interpolated linearly at
+ * the boundary and each part goes to its window. Samples outside every window still
+ * serve as the left end of the next segment.
+ */
+void energy_feed(struct energy_job *ej, const struct meter_sample *s);
+/* Tail end test: power within tol (fraction) of the idle mean for hold_ns. */
+int energy_tail_settled(struct energy_job *ej, double tol, uint64_t hold_ns);
+
+struct energy_summary {
+	double idle_w, active_w, active_ma, peak_ma, active_v, min_v;
+	double energy_active_j, energy_tail_j, energy_net_j, charge_mah;
+	double energy_idle_j, tail_s, active_s;
+	double coverage;	 /* active phase, 0..1 */
+	uint64_t samples_active, samples_idle, samples_tail;
+	/* Added. */
+	uint64_t period_ns;	 /* the meter's, for the validity reasons */
+	int has_voltage;	 /* 0: energy figures are NAN, charge still holds */
+	double idle_s, coverage_idle, coverage_tail;
+};
+
+void energy_summarize(const struct energy_job *ej, struct energy_summary *es);
+
+struct efficiency {
+	double iops_per_ma, iops_per_w, mbps_per_w;
+	double j_per_gb, j_per_gb_net; /* gross and net of idle, including the tail; GB = 1e9 B */
+	double uj_per_io, uah_per_io, uah_per_mb;
+};
+
+/* bytes and ios moved in the active phase; active_s its length. NAN where undefined. */
+void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
+			struct efficiency *ef);
+
+/* Validity: >= min_samples in the active phase, coverage >= min_coverage. Writes short
+ * reasons ("12 samples in the active phase (< 20)") into reasons[][]; returns valid. */
+#define ENERGY_MAX_REASONS 4
+int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
+		    char reasons[ENERGY_MAX_REASONS][160], unsigned *nreasons);
+
+/* The result document's objects (docs/results.md); NAN becomes null. */
+json_t *energy_power_json(const struct energy_summary *es, const char *meter_spec);
+json_t *energy_efficiency_json(const struct efficiency *ef);
+json_t *energy_validity_json(int valid, double coverage, uint64_t samples_active,
+			     char reasons[][160], unsigned nreasons);
+
+#endif
