@@ -13,13 +13,10 @@
 #include "cli/commands.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "core/version.h"
 #include "report/plot.h"
 
 #define MOD "plot"
-
-#ifndef IOWATT_PREFIX
-#define IOWATT_PREFIX "/usr/local"
-#endif
 
 enum { CH_EFFICIENCY = 1, CH_TIMELINE = 2, CH_PERF = 4, CH_LATENCY = 8, CH_BATTERY = 16 };
 
@@ -86,8 +83,10 @@ static char *find_plots_dir(void)
 			free(cand);
 		}
 	}
-	if (dir_has_templates(IOWATT_PREFIX "/share/iowatt/plots"))
-		return xstrdup(IOWATT_PREFIX "/share/iowatt/plots");
+	cand = xasprintf("%s/share/iowatt/plots", iowatt_prefix);
+	if (dir_has_templates(cand))
+		return cand;
+	free(cand);
 	return xstrdup("/usr/share/iowatt/plots");
 }
 

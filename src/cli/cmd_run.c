@@ -14,13 +14,10 @@
 #include "core/log.h"
 #include "core/options.h"
 #include "core/util.h"
+#include "core/version.h"
 #include "result/result.h"
 #include "run/context.h"
 #include "run/run.h"
-
-#ifndef IOWATT_VERSION
-#define IOWATT_VERSION "0.1.0"
-#endif
 
 static uint64_t first_signal_ns;
 
@@ -132,7 +129,7 @@ static json_t *new_root(struct run_ctx *rc, int argc, char **argv, int measure)
 						 rc->cfg->run.sysfs_root : "") : json_object();
 	root = json_pack("{s:i,s:{s:s,s:s},s:s,s:s,s:s*,s:s,s:I,s:b,s:o,s:[],s:{s:s,s:s*},s:[]}",
 			 "schema_version", RESULT_SCHEMA_VERSION, "tool", "name", "iowatt",
-			 "version", IOWATT_VERSION, "created", created, "command", cmd, "profile",
+			 "version", iowatt_version, "created", created, "command", cmd, "profile",
 			 rc->cfg->run.profile, "status", "running", "t0_ns",
 			 (json_int_t)rc->t0_ns, "emulated", emulated, "context", ctx ? ctx :
 			 json_object(), "meters", "files", "intervals",

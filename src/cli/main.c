@@ -5,10 +5,7 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
-
-#ifndef IOWATT_VERSION
-#define IOWATT_VERSION "0.1.0"
-#endif
+#include "core/version.h"
 
 struct command {
 	const char *name;
@@ -32,7 +29,7 @@ static void usage(FILE *fp)
 	size_t i;
 
 	fprintf(fp, "iowatt %s: storage benchmark and power meter in one run\n\n"
-		    "usage: iowatt COMMAND [OPTIONS]\n\ncommands:\n", IOWATT_VERSION);
+		    "usage: iowatt COMMAND [OPTIONS]\n\ncommands:\n", iowatt_version);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(fp, "\n'iowatt COMMAND --help' shows a command's options.\n");
@@ -51,7 +48,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("iowatt %s\n", IOWATT_VERSION);
+		printf("iowatt %s\n", iowatt_version);
 		return EXIT_OK;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -16,12 +16,9 @@
 #include "core/log.h"
 #include "core/options.h"
 #include "core/util.h"
+#include "core/version.h"
 
 #define MOD "profile"
-
-#ifndef IOWATT_PREFIX
-#define IOWATT_PREFIX "/usr/local"
-#endif
 
 /*
  * Debian's libinih 55 is built without INI_HANDLER_LINENO and without
@@ -289,7 +286,7 @@ static char *search_dir(size_t i, const char *exe_dir)
 {
 	if (i < ARRAY_SIZE(rel_dirs))
 		return exe_dir ? xasprintf("%s/%s", exe_dir, rel_dirs[i]) : NULL;
-	return xstrdup(IOWATT_PREFIX "/share/iowatt/configs");
+	return xasprintf("%s/share/iowatt/configs", iowatt_prefix);
 }
 
 char *profile_find(const char *name, const char *exe_dir)
