@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct event_queue;
+
 /* One reading. Quantities a meter lacks are NAN. */
 struct meter_sample {
 	uint64_t t_ns; /* CLOCK_MONOTONIC when the reading was taken (arrival minus lag) */
@@ -38,6 +40,7 @@ struct meter_dev {
 	struct meter_param params[METER_MAX_PARAMS];
 	unsigned nparams;
 	const char *sysfs_root; /* "" = the real /sys, or a test tree */
+	struct event_queue *events; /* gaps, reconnects, resets go here; NULL = nowhere */
 
 	/* Filled by the driver's open(). */
 	char model[48];	     /* "UM25C", "INA219", "hwmon ina226 (hwmon3)" */

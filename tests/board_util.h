@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events_util.h"
 #include "capture.h"
 #include "core/util.h"
 #include "meters/meter.h"
@@ -43,6 +44,7 @@ static inline int tdev_open(struct meter_dev *dev)
 
 	if (!dev->drv)
 		return -2;
+	dev->events = test_queue();
 	ret = dev->drv->open(dev);
 	if (ret < 0)
 		return ret;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "events_util.h"
 #include "core/events.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -49,7 +50,7 @@ static void drain(void)
 {
 	struct run_event ev[64];
 
-	while (events_pop(ev, ARRAY_SIZE(ev)))
+	while (test_events_pop(ev, ARRAY_SIZE(ev)))
 		;
 }
 
@@ -60,7 +61,7 @@ static size_t wait_events(struct run_event *out, size_t want)
 	size_t n = 0;
 
 	while (n < want && now_ns() < deadline) {
-		n += events_pop(out + n, want - n);
+		n += test_events_pop(out + n, want - n);
 		if (n < want)
 			sleep_ns(20 * NS_PER_MS);
 	}
@@ -113,7 +114,7 @@ static void test_ports(const char *pi)
 
 static void test_rpi_volt_and_temps(const char *pi)
 {
-	struct flags_config cfg = { .sysfs_root = pi, .kmsg_path = "none" };
+	struct flags_config cfg = { .events = test_queue(), .sysfs_root = pi, .kmsg_path = "none" };
 	struct flag_sources *fs = NULL;
 	struct run_event ev[4];
 	struct temps t;
@@ -169,7 +170,7 @@ static void test_rpi_volt_and_temps(const char *pi)
 
 static void test_get_throttled(const char *fw)
 {
-	struct flags_config cfg = { .sysfs_root = fw, .kmsg_path = "none" };
+	struct flags_config cfg = { .events = test_queue(), .sysfs_root = fw, .kmsg_path = "none" };
 	struct flag_sources *fs = NULL;
 	struct run_event ev[8];
 	struct temps t;
@@ -198,14 +199,14 @@ static void test_get_throttled(const char *fw)
 	is_dbl(t.soc_c, 40.5, 1e-9, "no SoC-typed zone: zone0");
 	ok(isnan(t.drive_c), "no drive hwmon: NAN");
 	flags_stop(fs);
-	is_int(events_pop(ev, 8), 0, "nothing else was reported");
+	is_int(test_events_pop(ev, 8), 0, "nothing else was reported");
 }
 
 static void test_kmsg_replay(const char *pi)
 {
 	static const int want[] = { EV_UNDERVOLTAGE, EV_UNDERVOLTAGE, EV_UNDERVOLTAGE_END,
 				    EV_USB_OVERCURRENT, EV_USB_DISCONNECT };
-	struct flags_config cfg = { .sysfs_root = pi, .kmsg_path = DATA "/kmsg/pi-events.txt",
+	struct flags_config cfg = { .events = test_queue(), .sysfs_root = pi, .kmsg_path = DATA "/kmsg/pi-events.txt",
 				    .target_blockdev = "sda1", .replay = 1 };
 	struct flag_sources *fs = NULL;
 	struct run_event ev[16];
@@ -217,7 +218,7 @@ static void test_kmsg_replay(const char *pi)
 		return;
 	n = wait_events(ev, ARRAY_SIZE(want));
 	flags_stop(fs);
-	n += events_pop(ev + n, ARRAY_SIZE(ev) - n);
+	n += test_events_pop(ev + n, ARRAY_SIZE(ev) - n);
 	for (i = 0; i < n && i < ARRAY_SIZE(want); i++)
 		same += ev[i].kind == want[i] && !strcmp(ev[i].source, "kmsg");
 	ok(n == ARRAY_SIZE(want) && same == n,
@@ -233,14 +234,14 @@ static void test_kmsg_replay(const char *pi)
 		return;
 	n = wait_events(ev, 1);
 	flags_stop(fs);
-	n += events_pop(ev + n, ARRAY_SIZE(ev) - n);
+	n += test_events_pop(ev + n, ARRAY_SIZE(ev) - n);
 	ok(n == 1 && ev[0].kind == EV_USB_DISCONNECT && strstr(ev[0].text, "usb 2-1:"),
 	   "the hub above the target counts; other ports do not");
 }
 
 static void test_kmsg_live(const char *pi)
 {
-	struct flags_config cfg = { .sysfs_root = pi, .target_blockdev = "sda" };
+	struct flags_config cfg = { .events = test_queue(), .sysfs_root = pi, .target_blockdev = "sda" };
 	struct flag_sources *fs = NULL;
 	struct run_event ev[4];
 	char *fifo = xasprintf("%s/kmsg.fifo", tmp), *file = xasprintf("%s/kmsg.log", tmp);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "events_util.h"
 #include "core/events.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -100,6 +101,15 @@ static const struct meter_driver fake_drv = {
 	.close = fake_close,
 };
 
+/* A fake meter whose events go to the test's queue. */
+static struct meter_dev *fake_dev(const char *conn)
+{
+	struct meter_dev *dev = meter_dev_new(&fake_drv, conn, "");
+
+	dev->events = test_queue();
+	return dev;
+}
+
 static void fake_reset(void)
 {
 	memset(&fk, 0, sizeof(fk));
@@ -165,7 +175,7 @@ static void test_specs(void)
 
 static void test_ring(void)
 {
-	struct meter_dev *dev = meter_dev_new(&fake_drv, "ring", "");
+	struct meter_dev *dev = fake_dev("ring");
 	struct meter_sample buf[512];
 	unsigned n, i, total = 0;
 	int in_order = 1;
@@ -215,7 +225,7 @@ static int count_events(int kind)
 	size_t n, i;
 	int c = 0;
 
-	n = events_pop(ev, 64);
+	n = test_events_pop(ev, 64);
 	for (i = 0; i < n; i++)
 		if (ev[i].kind == kind)
 			c++;
@@ -224,7 +234,7 @@ static int count_events(int kind)
 
 static void test_reconnect(void)
 {
-	struct meter_dev *dev = meter_dev_new(&fake_drv, "flaky", "");
+	struct meter_dev *dev = fake_dev("flaky");
 	struct meter_sample buf[64];
 	unsigned n, i, after_gap = 0, first_after = 0, total = 0;
 	struct run_event ev[64];
@@ -233,7 +243,7 @@ static void test_reconnect(void)
 	uint64_t t0, t1, end;
 
 	fake_reset();
-	events_pop(ev, 64);
+	test_events_pop(ev, 64);
 	fk.to_emit = 20;
 	fk.lose_link_after = 10;
 	fk.open_failures = 0;
@@ -257,7 +267,7 @@ static void test_reconnect(void)
 	}
 	is_int(after_gap, 1, "exactly one sample flagged after the gap");
 	is_int(first_after, 10, "it is the first one after the reconnect");
-	ne = events_pop(ev, 64);
+	ne = test_events_pop(ev, 64);
 	for (k = 0; k < ne; k++) {
 		gaps += ev[k].kind == EV_METER_GAP;
 		recs += ev[k].kind == EV_METER_RECONNECT;
@@ -285,7 +295,7 @@ static void test_reconnect(void)
 	meter_free(dev);
 
 	/* A driver whose reconnecting open() waits long sees meter_stopping() and gives up. */
-	dev = meter_dev_new(&fake_drv, "slow-open", "");
+	dev = fake_dev("slow-open");
 	fake_reset();
 	fk.to_emit = 3;
 	fk.lose_link_after = 3;
@@ -304,7 +314,7 @@ static void test_reconnect(void)
 
 static void test_stall(void)
 {
-	struct meter_dev *dev = meter_dev_new(&fake_drv, "stall", "");
+	struct meter_dev *dev = fake_dev("stall");
 	struct meter_sample buf[64];
 	unsigned n, i, flagged = 0;
 	uint64_t end;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events_util.h"
 #include "board_util.h"
 #include "core/events.h"
 #include "gpio_emul.h"
@@ -107,7 +108,7 @@ static int wait_event(int kind, struct run_event *out)
 	uint64_t end = now_ns() + 3 * NS_PER_SEC;
 
 	while (now_ns() < end) {
-		if (events_pop(out, 1) == 1) {
+		if (test_events_pop(out, 1) == 1) {
 			if (out->kind == kind)
 				return 1;
 			return 0; /* a different event first: out of order */
@@ -123,11 +124,11 @@ static void test_uv(void)
 	struct run_event ev;
 	uint64_t t_set, t_uv = 0;
 
-	events_pop(NULL, 0);
+	test_events_drain();
 	gemu_set(&g, 35, 1); /* PWR_LOW_N released (active low) */
-	is_int(gpio_uv_start("gpiochip0:35,active_low", &u), 0, "uv input on gpiochip0:35, active low");
+	is_int(gpio_uv_start("gpiochip0:35,active_low", test_queue(), &u), 0, "uv input on gpiochip0:35, active low");
 	sleep_ns(30 * NS_PER_MS);
-	is_int(events_pop(&ev, 1), 0, "released line: no event");
+	is_int(test_events_pop(&ev, 1), 0, "released line: no event");
 	t_set = now_ns();
 	gemu_set(&g, 35, 0);
 	ok(wait_event(EV_UNDERVOLTAGE, &ev), "line pulled low -> EV_UNDERVOLTAGE");
@@ -141,7 +142,7 @@ static void test_uv(void)
 	gpio_uv_stop(u);
 
 	gemu_set(&g, 35, 0);
-	is_int(gpio_uv_start("gpiochip0:PWR_LOW_N,active_low", &u), 0, "by line name");
+	is_int(gpio_uv_start("gpiochip0:PWR_LOW_N,active_low", test_queue(), &u), 0, "by line name");
 	ok(wait_event(EV_UNDERVOLTAGE, &ev), "already asserted at start -> event");
 	gpio_uv_stop(u);
 	gemu_set(&g, 35, 1);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "events_util.h"
 #include "board_util.h"
 #include "core/events.h"
 #include "ina_emul.h"
@@ -46,7 +47,7 @@ static int count_events(int kind)
 	size_t n, i;
 	int c = 0;
 
-	n = events_pop(ev, 16);
+	n = test_events_pop(ev, 16);
 	for (i = 0; i < n; i++)
 		c += ev[i].kind == kind;
 	return c;
@@ -100,7 +101,7 @@ static void test_ina219(void)
 	ok(ret == 1 && fabs(s.a - 0.5) < 1e-9, "the next sample is delivered");
 
 	/* brown-out: Cal back to 0, config to its default */
-	events_pop(NULL, 0);
+	test_events_drain();
 	g_mutex_lock(&chip.lock);
 	emu_reset(&chip);
 	chip.cal_writes = 0;
@@ -215,7 +216,7 @@ static void test_ina226(void)
 	g_mutex_unlock(&chip.lock);
 	read1(dev, &s);
 	is_int(dev->frames_bad - bad, 1, "Mask/Enable OVF: dropped and counted");
-	events_pop(NULL, 0);
+	test_events_drain();
 	g_mutex_lock(&chip.lock);
 	emu_reset(&chip);
 	g_mutex_unlock(&chip.lock);
@@ -240,7 +241,7 @@ static void test_ina260(void)
 	ret = read1(dev, &s);
 	ok(ret == 1 && fabs(s.v - 12.0) < 1e-9 && fabs(s.a - 1.0) < 1e-9 && fabs(s.w - 12.0) < 1e-9,
 	   "12 V, 1 A, 12 W (got %.4g V %.4g A %.4g W)", s.v, s.a, s.w);
-	events_pop(NULL, 0);
+	test_events_drain();
 	g_mutex_lock(&chip.lock);
 	emu_reset(&chip);
 	g_mutex_unlock(&chip.lock);

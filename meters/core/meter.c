@@ -110,7 +110,7 @@ static void deliver(struct meter_dev *dev, struct meter_core *c, struct meter_sa
 	if (dev->emulated)
 		s->flags |= SAMPLE_EMULATED;
 	if (c->gap == GAP_STALL)
-		events_pushf(EV_METER_RECONNECT, arrival, dev->spec,
+		event_pushf(dev->events, EV_METER_RECONNECT, arrival, dev->spec,
 			     "data resumed after %.1f s without a valid reading",
 			     (double)(arrival - c->gap_since_ns) / 1e9);
 	c->gap = GAP_NONE;
@@ -130,7 +130,7 @@ static void check_stall(struct meter_dev *dev, struct meter_core *c, uint64_t no
 	c->gap_since_ns = c->last_arrival_ns;
 	c->after_gap = 1;
 	METER_COUNT(dev->gaps);
-	events_pushf(EV_METER_GAP, c->last_arrival_ns, dev->spec,
+	event_pushf(dev->events, EV_METER_GAP, c->last_arrival_ns, dev->spec,
 		     "no valid reading for more than %.1f s (stall)",
 		     (double)(2 * dev->period_ns) / 1e9);
 	log_warn(MOD, "%s: no valid reading for %.1f s", dev->spec,
@@ -152,7 +152,7 @@ static void link_lost(struct meter_dev *dev, struct meter_core *c, int err, uint
 	}
 	c->gap = GAP_LINK;
 	c->after_gap = 1;
-	events_pushf(EV_METER_GAP, now, dev->spec, "link lost: %s", strerror(-err));
+	event_pushf(dev->events, EV_METER_GAP, now, dev->spec, "link lost: %s", strerror(-err));
 }
 
 /* Sleeps up to ns unless stop is asked for; returns 1 when stopping. */
@@ -195,7 +195,7 @@ static void reconnect(struct meter_dev *dev, struct meter_core *c, uint64_t *bac
 	/* The back-off is reset by the first sample, not by open(): a link that opens and
 	 * then fails at once must not reconnect five times a second for ever. */
 	METER_COUNT(dev->reconnects);
-	events_pushf(EV_METER_RECONNECT, now, dev->spec, "reconnected after %.1f s",
+	event_pushf(dev->events, EV_METER_RECONNECT, now, dev->spec, "reconnected after %.1f s",
 		     (double)(now - c->gap_since_ns) / 1e9);
 	log_info(MOD, "%s: reconnected", dev->spec);
 }

@@ -49,7 +49,7 @@ static int ina_check_reset(struct meter_dev *dev, struct ina_priv *p, uint64_t t
 	if (v == (p->s.cal ? p->s.cal : p->s.config))
 		return 0;
 	*reset = 1;
-	events_pushf(EV_METER_RESET, t, dev->spec, "%s %s read 0x%04x: chip reset, reprogrammed",
+	event_pushf(dev->events, EV_METER_RESET, t, dev->spec, "%s %s read 0x%04x: chip reset, reprogrammed",
 		     ina_model_name(p->model), p->s.cal ? "calibration" : "configuration", v);
 	log_warn("ina2xx", "%s: chip reset (register read 0x%04x); reprogrammed", dev->spec, v);
 	return ina_program(p);

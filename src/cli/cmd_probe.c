@@ -100,12 +100,12 @@ static void probe_line(struct meter_dev *dev, struct probe_acc *pa, double t_s, 
 	pa->n = pa->nv = pa->na = pa->nw = 0;
 }
 
-static void probe_events(void)
+static void probe_events(struct event_queue *q)
 {
 	struct run_event ev[16];
 	size_t n, i;
 
-	while ((n = events_pop(ev, ARRAY_SIZE(ev))) > 0)
+	while ((n = event_pop(q, ev, ARRAY_SIZE(ev))) > 0)
 		for (i = 0; i < n; i++)
 			printf("  event: %s %s: %s\n", event_kind_name(ev[i].kind), ev[i].source,
 			       ev[i].text);
@@ -165,6 +165,7 @@ int cmd_probe(int argc, char **argv)
 	struct meter_sample buf[256];
 	struct probe_acc pa;
 	struct meter_dev *dev = NULL;
+	struct event_queue *q = NULL;
 	struct sigaction sa;
 	const char *spec = NULL, *sysfs_root = "", *csv_path = NULL;
 	FILE *csv = NULL;
@@ -188,6 +189,8 @@ int cmd_probe(int argc, char **argv)
 		rc = -EINVAL;
 		goto out;
 	}
+	q = event_queue_new();
+	dev->events = q;
 	rc = meter_open(dev);
 	if (rc)
 		goto out;
@@ -216,7 +219,7 @@ int cmd_probe(int argc, char **argv)
 				for (i = 0; i < n; i++)
 					probe_add(&pa, &buf[i], dev->period_ns, csv);
 			} while (n == ARRAY_SIZE(buf));
-			probe_events();
+			probe_events(q);
 			probe_line(dev, &pa, (double)(now - start) / 1e9,
 				   (double)(now - last_line) / 1e9);
 			last_line = now;
@@ -232,7 +235,7 @@ int cmd_probe(int argc, char **argv)
 	while ((n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX)) > 0)
 		for (i = 0; i < n; i++)
 			probe_add(&pa, &buf[i], dev->period_ns, csv);
-	probe_events();
+	probe_events(q);
 	printf("probe: %" PRIu64 " samples, %.4f mWh, %" PRIu64 " bad frames, %" PRIu64
 	       " gaps, %" PRIu64 " reconnects, %" PRIu64 " overruns%s\n",
 	       pa.total, pa.energy_j / 3.6, dev->frames_bad, dev->gaps, dev->reconnects,
@@ -243,6 +246,7 @@ int cmd_probe(int argc, char **argv)
 	}
 out:
 	meter_free(dev);
+	event_queue_free(q);
 	if (csv && fclose(csv)) {
 		log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
 		rc = rc ? rc : -EIO;

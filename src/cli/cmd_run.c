@@ -156,6 +156,7 @@ static int open_meters(struct run_ctx *rc)
 			meter_free(dev);
 			return err;
 		}
+		dev->events = rc->queue;
 		rc->meters[rc->nmeters++].dev = dev;
 	}
 	return 0;
@@ -195,6 +196,7 @@ static int start_flags(struct run_ctx *rc)
 	fc.kmsg_path = ro->kmsg_path ? ro->kmsg_path : "/dev/kmsg";
 	fc.target_blockdev = rc->have_target ? rc->tg.blockdev : "";
 	fc.replay = ro->kmsg_path && strcmp(ro->kmsg_path, "/dev/kmsg") != 0;
+	fc.events = rc->queue;
 	return flags_start(&fc, &rc->flags);
 }
 
@@ -209,7 +211,7 @@ static int open_gpio(struct run_ctx *rc)
 			return err;
 	}
 	if (ro->uv_gpio) {
-		err = gpio_uv_start(ro->uv_gpio, &rc->uv_gpio);
+		err = gpio_uv_start(ro->uv_gpio, rc->queue, &rc->uv_gpio);
 		if (err)
 			return err;
 	}
@@ -237,6 +239,7 @@ static void free_ctx(struct run_ctx *rc)
 	gpio_uv_stop(rc->uv_gpio);
 	gpio_marker_close(rc->marker);
 	run_output_close(rc);
+	event_queue_free(rc->queue);
 	if (rc->have_target)
 		target_cleanup(&rc->tg);
 	json_decref(rc->root);
@@ -282,6 +285,7 @@ static int run_main(int argc, char **argv, int measure)
 	}
 	rc = xcalloc(1, sizeof(*rc));
 	rc->cfg = &cfg;
+	rc->queue = event_queue_new();
 	rc->t0_ns = now_ns();
 	rc->progress = cfg.run.progress < 0 ? isatty(STDERR_FILENO) : cfg.run.progress;
 	install_signals();

@@ -1,38 +1,94 @@
 /* SPDX-License-Identifier: MIT */
-/* A bounded, mutex-protected queue of run events that any thread may push. */
+/* A run's bounded, mutex-protected event queue that any thread may push to. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/events.h"
 #include "core/util.h"
 
-#define EVENTS_CAP 1024
+/* Informational events a queue holds before it drops the oldest of them. The main loop
+ * drains every 50 ms, so this is seconds of a flapping source. */
+#define EVENT_QUEUE_CAP 1024
 
-static struct run_event ring[EVENTS_CAP];
-static size_t head, count;
-static uint64_t dropped;
-static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
+struct event_queue {
+	pthread_mutex_t lock;
+	struct run_event *ring;
+	size_t cap, head, count;
+	uint64_t dropped;
+};
 
-void events_push(const struct run_event *ev)
+struct event_queue *event_queue_new(void)
 {
-	pthread_mutex_lock(&ev_lock);
-	if (count == EVENTS_CAP) {
-		head = (head + 1) % EVENTS_CAP;
-		count--;
-		dropped++;
-	}
-	ring[(head + count) % EVENTS_CAP] = *ev;
-	count++;
-	pthread_mutex_unlock(&ev_lock);
+	struct event_queue *q = xcalloc(1, sizeof(*q));
+
+	pthread_mutex_init(&q->lock, NULL);
+	q->cap = EVENT_QUEUE_CAP;
+	q->ring = xcalloc(q->cap, sizeof(q->ring[0]));
+	return q;
 }
 
-void events_pushf(int kind, uint64_t t_ns, const char *source, const char *fmt, ...)
+void event_queue_free(struct event_queue *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_destroy(&q->lock);
+	free(q->ring);
+	free(q);
+}
+
+static struct run_event *slot(struct event_queue *q, size_t i)
+{
+	return &q->ring[(q->head + i) % q->cap];
+}
+
+/* Make room for one more: drop the oldest droppable event, or grow. Lock held. */
+static void make_room(struct event_queue *q)
+{
+	struct run_event *bigger;
+	size_t i;
+
+	for (i = 0; i < q->count; i++) {
+		if (event_must_keep(slot(q, i)->kind))
+			continue;
+		for (; i > 0; i--)
+			*slot(q, i) = *slot(q, i - 1);
+		q->head = (q->head + 1) % q->cap;
+		q->count--;
+		q->dropped++;
+		return;
+	}
+	bigger = xcalloc(q->cap * 2, sizeof(bigger[0]));
+	for (i = 0; i < q->count; i++)
+		bigger[i] = *slot(q, i);
+	free(q->ring);
+	q->ring = bigger;
+	q->head = 0;
+	q->cap *= 2;
+}
+
+void event_push(struct event_queue *q, const struct run_event *ev)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	if (q->count == q->cap)
+		make_room(q);
+	*slot(q, q->count) = *ev;
+	q->count++;
+	pthread_mutex_unlock(&q->lock);
+}
+
+void event_pushf(struct event_queue *q, int kind, uint64_t t_ns, const char *source,
+		 const char *fmt, ...)
 {
 	struct run_event ev;
 	va_list ap;
 
+	if (!q)
+		return;
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = kind;
 	ev.t_ns = t_ns ? t_ns : now_ns();
@@ -40,30 +96,34 @@ void events_pushf(int kind, uint64_t t_ns, const char *source, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(ev.text, sizeof(ev.text), fmt, ap);
 	va_end(ap);
-	events_push(&ev);
+	event_push(q, &ev);
 }
 
-size_t events_pop(struct run_event *out, size_t max)
+size_t event_pop(struct event_queue *q, struct run_event *out, size_t max)
 {
 	size_t n = 0;
 
-	pthread_mutex_lock(&ev_lock);
-	while (n < max && count) {
-		out[n++] = ring[head];
-		head = (head + 1) % EVENTS_CAP;
-		count--;
+	if (!q)
+		return 0;
+	pthread_mutex_lock(&q->lock);
+	while (n < max && q->count) {
+		out[n++] = *slot(q, 0);
+		q->head = (q->head + 1) % q->cap;
+		q->count--;
 	}
-	pthread_mutex_unlock(&ev_lock);
+	pthread_mutex_unlock(&q->lock);
 	return n;
 }
 
-uint64_t events_dropped(void)
+uint64_t event_queue_dropped(struct event_queue *q)
 {
 	uint64_t d;
 
-	pthread_mutex_lock(&ev_lock);
-	d = dropped;
-	pthread_mutex_unlock(&ev_lock);
+	if (!q)
+		return 0;
+	pthread_mutex_lock(&q->lock);
+	d = q->dropped;
+	pthread_mutex_unlock(&q->lock);
 	return d;
 }
 
@@ -90,4 +150,9 @@ const char *event_kind_name(int kind)
 int event_invalidates(int kind)
 {
 	return kind == EV_UNDERVOLTAGE || kind == EV_USB_OVERCURRENT || kind == EV_USB_DISCONNECT;
+}
+
+int event_must_keep(int kind)
+{
+	return event_invalidates(kind) || kind == EV_UNDERVOLTAGE_END;
 }

@@ -28,14 +28,27 @@ struct run_event {
 	char text[200];	   /* the kernel line, flag value, or a short description */
 };
 
-/* Thread-safe, bounded (oldest dropped and counted once full). */
-void events_push(const struct run_event *ev);
-void events_pushf(int kind, uint64_t t_ns, const char *source, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-size_t events_pop(struct run_event *out, size_t max);
-uint64_t events_dropped(void);
+/*
+ * A run's event queue: any thread pushes, the run's main loop pops. Bounded with one drop
+ * policy: when full, the oldest event that decides nothing is dropped (and counted);
+ * an event that decides validity or ends an undervoltage span (event_must_keep) is never
+ * dropped, the queue grows for it. A NULL queue discards what is pushed (a meter probed
+ * outside a run).
+ */
+struct event_queue;
+
+struct event_queue *event_queue_new(void);
+void event_queue_free(struct event_queue *q);
+void event_push(struct event_queue *q, const struct run_event *ev);
+void event_pushf(struct event_queue *q, int kind, uint64_t t_ns, const char *source,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+size_t event_pop(struct event_queue *q, struct run_event *out, size_t max);
+/* Informational events dropped because the queue was full. */
+uint64_t event_queue_dropped(struct event_queue *q);
 const char *event_kind_name(int kind);
 /* Kinds that make an overlapped job invalid. */
 int event_invalidates(int kind);
+/* Kinds no queue or store may drop: they decide validity or close a span that does. */
+int event_must_keep(int kind);
 
 #endif

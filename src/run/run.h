@@ -38,6 +38,7 @@ struct run_ctx {
 	int have_target;
 	struct run_meter meters[MAX_METERS];
 	unsigned nmeters;
+	struct event_queue *queue; /* meters, flag sources and GPIO push here */
 	struct flag_sources *flags;
 	struct gpio_marker *marker; /* --mark-gpio */
 	struct gpio_uv *uv_gpio;    /* --uv-gpio */

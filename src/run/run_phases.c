@@ -81,11 +81,11 @@ static void check_meter_voltage(struct run_ctx *rc, struct run_meter *rm,
 		return;
 	if (!rm->uv_low && s->v < thr) {
 		rm->uv_low = 1;
-		events_pushf(EV_UNDERVOLTAGE, s->t_ns, rm->dev->spec,
+		event_pushf(rc->queue, EV_UNDERVOLTAGE, s->t_ns, rm->dev->spec,
 			     "meter voltage %.3f V below %.2f V", s->v, thr);
 	} else if (rm->uv_low && s->v >= thr + UV_HYSTERESIS_V) {
 		rm->uv_low = 0;
-		events_pushf(EV_UNDERVOLTAGE_END, s->t_ns, rm->dev->spec,
+		event_pushf(rc->queue, EV_UNDERVOLTAGE_END, s->t_ns, rm->dev->spec,
 			     "meter voltage back to %.3f V", s->v);
 	}
 }
@@ -113,7 +113,7 @@ void run_pump(struct run_ctx *rc, uint64_t now)
 		} while (n == ARRAY_SIZE(buf));
 	}
 	do {
-		ne = events_pop(evs, ARRAY_SIZE(evs));
+		ne = event_pop(rc->queue, evs, ARRAY_SIZE(evs));
 		for (k = 0; k < ne; k++)
 			note_event(rc, &evs[k]);
 	} while (ne == ARRAY_SIZE(evs));

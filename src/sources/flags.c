@@ -60,6 +60,7 @@ int flags_start(const struct flags_config *cfg, struct flag_sources **out)
 
 	snprintf(fs->root, sizeof(fs->root), "%s", cfg->sysfs_root ? cfg->sysfs_root : "");
 	fs->replay = cfg->replay;
+	fs->events = cfg->events;
 	fs->kmsg_fd = fs->alarm_fd = fs->thr_fd = -1;
 	pthread_mutex_init(&fs->temp_lock, NULL);
 	fs->stop_fd = eventfd(0, EFD_CLOEXEC);

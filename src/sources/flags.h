@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct event_queue;
+
 struct flag_sources;
 
 struct flags_config {
@@ -13,6 +15,7 @@ struct flags_config {
 	const char *kmsg_path;	/* "/dev/kmsg", a replay file, or NULL/"none" */
 	const char *target_blockdev; /* "sda": its USB port's disconnects become events */
 	int replay;		/* kmsg_path is a recorded file: read all of it, do not seek to end */
+	struct event_queue *events; /* where the events go */
 };
 
 /*

@@ -17,6 +17,7 @@
 struct flag_sources {
 	char root[PATH_MAX];	/* sysfs root prefix ("" = real) */
 	int replay;
+	struct event_queue *events;
 	pthread_t thread;
 	int thread_started;
 	int stop_fd;		/* eventfd: wakes the thread's poll() to stop */

@@ -180,7 +180,7 @@ static void kmsg_line(struct flag_sources *fs, const char *line, uint64_t t)
 	msg = flags_kmsg_text(line);
 	kind = flags_kmsg_classify(msg, (const char (*)[FLAGS_PORT_LEN])fs->ports, fs->nports);
 	if (kind >= 0)
-		events_pushf(kind, t, "kmsg", "%s", msg);
+		event_pushf(fs->events, kind, t, "kmsg", "%s", msg);
 }
 
 /*

@@ -165,7 +165,7 @@ void flags_sysfs_open(struct flag_sources *fs)
 			/* The driver clears the sticky bit at each 2 s poll: a set alarm now
 			 * means an undervoltage within the last seconds, still relevant. */
 			if (v)
-				events_pushf(EV_UNDERVOLTAGE, 0, "rpi_volt",
+				event_pushf(fs->events, EV_UNDERVOLTAGE, 0, "rpi_volt",
 					     "in0_lcrit_alarm already set at start");
 		}
 		return;
@@ -183,7 +183,7 @@ void flags_sysfs_open(struct flag_sources *fs)
 	/* Bits already set are history from before the run: only changes are events. */
 	log_debug(MOD, "get_throttled baseline 0x%x", fs->thr_last);
 	if (fs->thr_last & THR_UV)
-		events_pushf(EV_UNDERVOLTAGE, 0, "get_throttled",
+		event_pushf(fs->events, EV_UNDERVOLTAGE, 0, "get_throttled",
 			     "under-voltage already present at start (0x%x)", fs->thr_last);
 }
 
@@ -194,8 +194,8 @@ static int thr_kind(unsigned bit, int on)
 	return on ? EV_THROTTLED : EV_INFO;
 }
 
-static void __attribute__((format(printf, 3, 4)))
-push_instant(int kind, uint64_t t, const char *fmt, ...)
+static void __attribute__((format(printf, 4, 5)))
+push_instant(struct flag_sources *fs, int kind, uint64_t t, const char *fmt, ...)
 {
 	struct run_event ev;
 	va_list ap;
@@ -208,10 +208,10 @@ push_instant(int kind, uint64_t t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(ev.text, sizeof(ev.text), fmt, ap);
 	va_end(ap);
-	events_push(&ev);
+	event_push(fs->events, &ev);
 }
 
-static void throttled_changes(uint32_t old, uint32_t now)
+static void throttled_changes(struct flag_sources *fs, uint32_t old, uint32_t now)
 {
 	uint32_t live_on = now & ~old & THR_LIVE_MASK, live_off = old & ~now & THR_LIVE_MASK;
 	uint32_t sticky_on = (now & ~old) >> THR_STICKY_SHIFT & THR_LIVE_MASK;
@@ -220,15 +220,15 @@ static void throttled_changes(uint32_t old, uint32_t now)
 
 	for (b = 0; b < 4; b++) {
 		if (live_on & (1u << b))
-			events_pushf(thr_kind(b, 1), t, "get_throttled", "%s now (0x%x -> 0x%x)",
+			event_pushf(fs->events, thr_kind(b, 1), t, "get_throttled", "%s now (0x%x -> 0x%x)",
 				     thr_names[b], old, now);
 		else if (live_off & (1u << b))
-			events_pushf(thr_kind(b, 0), t, "get_throttled", "%s ended (0x%x -> 0x%x)",
+			event_pushf(fs->events, thr_kind(b, 0), t, "get_throttled", "%s ended (0x%x -> 0x%x)",
 				     thr_names[b], old, now);
 		else if ((sticky_on & (1u << b)) && !((old | now) & (1u << b)))
 			/* Came and went between two reads: only the sticky bit saw it. It is
 			 * over, so it is an instant, not a span waiting for an end event. */
-			push_instant(thr_kind(b, 1), t, "%s occurred since the last read "
+			push_instant(fs, thr_kind(b, 1), t, "%s occurred since the last read "
 				     "(0x%x -> 0x%x)", thr_names[b], old, now);
 	}
 }
@@ -250,12 +250,12 @@ void flags_sysfs_check(struct flag_sources *fs, int slow)
 		close(fs->alarm_fd);
 		fs->alarm_fd = -1;
 	} else if (fs->alarm_fd >= 0 && v != fs->alarm_last) {
-		events_pushf(v ? EV_UNDERVOLTAGE : EV_UNDERVOLTAGE_END, 0, "rpi_volt",
+		event_pushf(fs->events, v ? EV_UNDERVOLTAGE : EV_UNDERVOLTAGE_END, 0, "rpi_volt",
 			     "in0_lcrit_alarm %d -> %d", fs->alarm_last, v);
 		fs->alarm_last = v;
 	}
 	if (slow && fs->thr_fd >= 0 && read_throttled(fs, &thr) == 0 && thr != fs->thr_last) {
-		throttled_changes(fs->thr_last, thr);
+		throttled_changes(fs, fs->thr_last, thr);
 		fs->thr_last = thr;
 	}
 }

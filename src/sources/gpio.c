@@ -31,6 +31,7 @@ struct gpio_marker {
 
 struct gpio_uv {
 	struct gpio_line l;
+	struct event_queue *events;
 	pthread_t thread;
 	atomic_int stop;
 	int asserted;
@@ -158,7 +159,7 @@ void gpio_marker_close(struct gpio_marker *m)
 static void gpio_uv_edge(struct gpio_uv *u, int asserted, uint64_t t)
 {
 	u->asserted = asserted;
-	events_pushf(asserted ? EV_UNDERVOLTAGE : EV_UNDERVOLTAGE_END, t, "gpio",
+	event_pushf(u->events, asserted ? EV_UNDERVOLTAGE : EV_UNDERVOLTAGE_END, t, "gpio",
 		     "%s %s", u->l.spec, asserted ? "asserted" : "released");
 }
 
@@ -186,12 +187,13 @@ static void *gpio_uv_thread(void *arg)
 	return NULL;
 }
 
-int gpio_uv_start(const char *spec, struct gpio_uv **out)
+int gpio_uv_start(const char *spec, struct event_queue *events, struct gpio_uv **out)
 {
 	struct gpio_uv *u = xcalloc(1, sizeof(*u));
 	int ret, v;
 
 	*out = NULL;
+	u->events = events;
 	ret = gpio_line_open(spec, "--uv-gpio", &u->l);
 	if (!ret && gpiod_line_request_input(u->l.line, CONSUMER) < 0)
 		ret = gpio_request_err(&u->l, "--uv-gpio");
@@ -293,9 +295,10 @@ void gpio_marker_close(struct gpio_marker *m)
 	(void)m;
 }
 
-int gpio_uv_start(const char *spec, struct gpio_uv **out)
+int gpio_uv_start(const char *spec, struct event_queue *events, struct gpio_uv **out)
 {
 	(void)spec;
+	(void)events;
 	*out = NULL;
 	return gpio_missing("--uv-gpio");
 }

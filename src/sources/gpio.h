@@ -56,7 +56,9 @@ void gpio_marker_close(struct gpio_marker *m);
 
 struct gpio_uv;
 
-int gpio_uv_start(const char *spec, struct gpio_uv **out);
+struct event_queue;
+/* Events go to `events`. */
+int gpio_uv_start(const char *spec, struct event_queue *events, struct gpio_uv **out);
 /* Stops within one poll period; NULL is fine. */
 void gpio_uv_stop(struct gpio_uv *u);
 
