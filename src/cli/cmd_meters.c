@@ -10,8 +10,7 @@
 #include "meters/core/emu_registry.h"
 #include "meters/meter.h"
 #include "meters/transport/serial.h"
-#include "sources/flags.h"
-#include "sources/gpio.h"
+#include "sources/sources.h"
 
 #define MOD "meters"
 
@@ -77,10 +76,8 @@ int cmd_meters(int argc, char **argv)
 	if (!emureg_list(stdout))
 		printf("  (none; 'iowatt emulate um25c --link PATH' starts one)\n");
 	meter_drivers_scan(sysfs_root, stdout);
-	printf("GPIO chips (--mark-gpio, --uv-gpio):\n");
-	gpio_scan(sysfs_root, stdout);
-	printf("Undervoltage, throttling and temperature sources:\n");
-	flags_list(sysfs_root, stdout);
+	printf("Event sources (undervoltage, throttling, kernel log, GPIO) and temperatures:\n");
+	sources_describe(sysfs_root, stdout);
 	printf("Hand readings of a display-only tester:\n"
 	       "    spec: manual:idle_ma=85,active_ma=310,v=5.05[,tail_ma=...]\n");
 	printf("Meter drivers and their keys (iowatt meters --help says what each means):\n");
