@@ -6,10 +6,14 @@
 #include "bench/engine.h"
 
 /* Each engine is one file; the registry declares what it lists. */
+extern const struct io_engine engine_io_uring;
 extern const struct io_engine engine_libaio;
 extern const struct io_engine engine_psync;
 
 const struct io_engine *const io_engines[] = {
+#ifdef HAVE_LIBURING
+    &engine_io_uring,
+#endif
 #ifdef HAVE_LIBAIO
     &engine_libaio,
 #endif
