@@ -190,8 +190,8 @@ void run_job_report(struct run_ctx *rc, const struct job_opts *jo, json_t *entry
 	bad = job_events(rc, entry, t_idle, t_active, t_end, t_tail_end, why, sizeof(why));
 	if (rc->nmeters)
 		job_energy_json(rc, jo, entry, bytes, ios, bad, why);
-	if (rc->flags) {
-		flags_temps_get(rc->flags, &t_now);
+	if (rc->sources) {
+		sources_temps_get(rc->sources, &t_now);
 		json_object_set_new(entry, "temperatures",
 				    json_pack("{s:o,s:o}", "soc_c",
 					      temp_json(t_start->soc_c, t_now.soc_c, t_now.soc_max_c),

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/* The result of a run as C types: what `run` and `measure` fill and every reader consumes. */
+#ifndef IOWATT_REPORT_H
+#define IOWATT_REPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RESULT_SCHEMA_VERSION 1
+
+/*
+ * Conventions (docs/results.md):
+ * - A string is NULL where the document has null; a double is NAN where it has null (a
+ *   figure that cannot be computed); an int64_t is REPORT_NULL_INT; a tri-state int is
+ *   REPORT_NULL_BOOL.
+ * - A pointer to a struct or an array is NULL where the document leaves the key out (a
+ *   job without a meter has no power). An empty array that is written has a non-NULL
+ *   pointer and a count of 0.
+ * - Reading an older file, a key it lacks reads as null, 0 or false.
+ * All strings and arrays are owned by the report: report_free() releases them.
+ */
+#define REPORT_NULL_INT INT64_MIN
+#define REPORT_NULL_BOOL (-1)
+#define REPORT_MAX_PCT 32
+
+enum report_status { REPORT_OK, REPORT_FAILED, REPORT_INTERRUPTED, REPORT_RUNNING };
+
+struct report_tool {
+	char *name, *version;
+};
+
+struct report_host {
+	char *hostname, *board, *kernel, *os, *cpu;
+	int64_t cpus, memory_bytes;
+};
+
+struct report_usb {
+	char *speed, *vid_pid, *manufacturer, *product, *bridge_vid_pid, *port, *driver;
+};
+
+struct report_pcie {
+	char *address, *vid_pid, *current_link_speed, *max_link_speed;
+	int64_t current_link_width, max_link_width;
+};
+
+struct report_mmc {
+	char *cid, *name, *manfid, *oemid, *date, *serial, *type, *fwrev, *hwrev;
+};
+
+struct report_loop {
+	char *backing_file;
+	int direct_io; /* tri-state */
+};
+
+struct report_device {
+	char *name, *partition, *model, *vendor, *transport;
+	int rotational; /* tri-state */
+	int64_t size_bytes, logical_block_size, physical_block_size;
+	struct report_usb *usb; /* NULL: null (not behind that bus, or unreadable) */
+	struct report_pcie *pcie;
+	struct report_mmc *mmc;
+	struct report_loop *loop;
+};
+
+struct report_filesystem {
+	char *type, *mount_point, *source, *mount_options;
+};
+
+struct report_target {
+	char *path, *kind;
+	int created;
+};
+
+/* What the numbers depend on. NULL members are null; a run without a target (measure)
+ * has no context at all, written as {}. */
+struct report_context {
+	struct report_host *host;
+	struct report_device *device;
+	struct report_filesystem *filesystem;
+	struct report_target *target;
+};
+
+/* One meter of the run and its link statistics. */
+struct report_meter {
+	char *spec, *driver, *model;
+	int emulated, manual;
+	double period_ms;
+	uint64_t samples, frames_bad, gaps, reconnects, overruns;
+};
+
+struct report_files {
+	char *intervals;
+	char *samples; /* NULL: no meter, no samples file */
+};
+
+struct report_event {
+	uint64_t t_ns, t_end_ns;
+	int kind; /* enum event_kind */
+	char *source, *text;
+};
+
+/* A resolved job option; keys come from the job option table. */
+enum report_opt_type { REPORT_OPT_NULL, REPORT_OPT_INT, REPORT_OPT_REAL, REPORT_OPT_STR };
+
+struct report_opt {
+	char *key;
+	int type; /* enum report_opt_type */
+	int64_t i;
+	double d;
+	char *s;
+};
+
+struct report_pct {
+	double pct; /* 99.9 */
+	uint64_t ns;
+};
+
+/* fio's clat_ns / lat_ns object. */
+struct report_lat {
+	uint64_t min_ns, max_ns;
+	double mean_ns, stddev_ns;
+	struct report_pct pct[REPORT_MAX_PCT];
+	size_t npct;
+};
+
+/* One direction as fio reports it; runtime in ms as fio. */
+struct report_dir {
+	uint64_t io_bytes, bw_bytes;
+	double iops;
+	uint64_t total_ios, runtime_ms;
+	struct report_lat clat;
+};
+
+struct report_sync {
+	uint64_t total_ios;
+	struct report_lat lat;
+};
+
+struct report_span {
+	uint64_t t_start_ns, t_end_ns;
+};
+
+struct report_phases {
+	struct report_span *active, *idle, *tail;
+};
+
+struct report_marker {
+	char *spec;
+	uint64_t pulse_ns, rise_ns, fall_ns;
+};
+
+struct report_power {
+	char *meter;
+	double idle_w, active_w, active_ma, peak_ma, active_v, min_v;
+	double energy_active_j, energy_active_mwh, energy_tail_j, energy_tail_mwh;
+	double energy_net_j, charge_mah;
+	char *note; /* NULL: no note */
+};
+
+struct report_efficiency {
+	double iops_per_ma, iops_per_w, mbps_per_w, j_per_gb, j_per_gb_net;
+	double uj_per_io, uah_per_io, uah_per_mb;
+};
+
+struct report_validity {
+	int valid;
+	double coverage;
+	uint64_t samples_active;
+	char **reasons;
+	size_t nreasons;
+	int emulated, manual;
+};
+
+/* A job's figures from one meter. */
+struct report_meter_figures {
+	char *spec;
+	struct report_power power;
+	struct report_efficiency efficiency;
+	struct report_validity validity;
+};
+
+struct report_temp {
+	double start, end, max;
+};
+
+struct report_temps {
+	struct report_temp soc_c, drive_c;
+};
+
+struct job_report {
+	char *jobname;
+	unsigned loop;
+	int status; /* enum report_status */
+	char *error;
+	struct report_opt *options; /* NULL for measure */
+	size_t noptions;
+	struct report_dir *read, *write; /* NULL for measure and an unprepared job */
+	struct report_sync *sync;
+	char **command; /* measure: the command line; NULL for run */
+	size_t ncommand;
+	struct report_phases *phases;
+	int64_t exit_status, exit_signal; /* measure; REPORT_NULL_INT: left out */
+	struct report_marker *marker;
+	struct report_event *events;
+	size_t nevents;
+	/* The first meter's figures; every meter's in meters[]. NULL without a meter. */
+	struct report_power *power;
+	struct report_efficiency *efficiency;
+	struct report_validity *validity;
+	struct report_meter_figures *meters;
+	size_t nmeters;
+	struct report_temps *temperatures;
+};
+
+struct run_report {
+	int schema_version;
+	struct report_tool tool;
+	char *created, *command;
+	char *profile; /* NULL: left out (no profile) */
+	int status;    /* enum report_status */
+	uint64_t t0_ns;
+	int emulated;
+	struct report_context *context;
+	struct report_meter *meters;
+	size_t nmeters;
+	struct report_files files;
+	struct job_report *jobs;
+	size_t njobs;
+	int manual;
+	struct report_event *events; /* the run's events: NULL until the run has ended */
+	size_t nevents;
+};
+
+/* The document; NULL (logged) on failure. */
+json_t *report_to_json(const struct run_report *r);
+/*
+ * Fill `out` from a document; `origin` (a file name) starts every error message, which
+ * names the key: "r.json: jobs[2].power.active_w: expected a number". 0 or -EINVAL.
+ * `out` is left empty on failure.
+ */
+int report_from_json(json_t *root, const char *origin, struct run_report *out);
+void report_free(struct run_report *r);
+
+/* Load a result file: schema_version checked, a "jobs" array required. 0 or -errno. */
+int report_load(const char *path, struct run_report *out);
+/* Serialise and write atomically (result_write). 0 or -errno. */
+int report_write(const char *path, const struct run_report *r);
+
+/* Append a zeroed job (exit_status/exit_signal null); pointers to earlier jobs may move. */
+struct job_report *report_add_job(struct run_report *r);
+const char *report_status_name(int status);
+
+/* Deep copies, for the job-level figures that repeat meters[0]'s. */
+struct report_power *report_power_dup(const struct report_power *p);
+struct report_efficiency *report_efficiency_dup(const struct report_efficiency *e);
+struct report_validity *report_validity_dup(const struct report_validity *v);
+/* Append a reason (copied). */
+void report_validity_add(struct report_validity *v, const char *reason);
+
+/* An option by name, NULL if the job has none of that name. */
+const struct report_opt *report_opt_find(const struct job_report *j, const char *key);
+
+/* Every key path the serialiser can write ("jobs[].power.active_w"); keys that are data
+ * (option names, percentiles) are "*". Calls fn once per path, in document order. */
+void report_key_paths(void (*fn)(const char *path, void *arg), void *arg);
+
+#endif

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/* Owning the report's memory: free and deep copy by the key tables, growing the job list. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "result/report.h"
+#include "result/report_schema.h"
+
+static void free_obj(void *base, const struct report_schema *sc);
+
+static void free_list(const struct report_field *f, void *base)
+{
+	void **at = (void **)((char *)base + f->off);
+	size_t n = *(size_t *)((char *)base + f->aux), i;
+
+	for (i = 0; *at && i < n; i++) {
+		if (f->type == RF_ARRAY) {
+			free_obj((char *)*at + i * f->sub->size, f->sub);
+		} else if (f->type == RF_STRS) {
+			free(((char **)*at)[i]);
+		} else {
+			free(((struct report_opt *)*at)[i].key);
+			free(((struct report_opt *)*at)[i].s);
+		}
+	}
+	free(*at);
+}
+
+static void free_obj(void *base, const struct report_schema *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nfields; i++) {
+		const struct report_field *f = &sc->fields[i];
+		void *at = (char *)base + f->off;
+
+		switch (f->type) {
+		case RF_STR:
+			free(*(char **)at);
+			break;
+		case RF_OBJ:
+			free_obj(at, f->sub);
+			break;
+		case RF_PTR:
+			if (*(void **)at)
+				free_obj(*(void **)at, f->sub);
+			free(*(void **)at);
+			break;
+		case RF_ARRAY:
+		case RF_STRS:
+		case RF_OPTS:
+			free_list(f, base);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void report_free(struct run_report *r)
+{
+	if (!r)
+		return;
+	free_obj(r, &report_run_schema);
+	memset(r, 0, sizeof(*r));
+}
+
+static void clone_obj(void *dst, const void *src, const struct report_schema *sc);
+
+static void *clone_block(const void *src, size_t n, const struct report_field *f)
+{
+	size_t size = f->type == RF_STRS ? sizeof(char *)
+		      : f->type == RF_OPTS ? sizeof(struct report_opt) : f->sub->size, i;
+	char *dst;
+
+	if (!src)
+		return NULL;
+	dst = xcalloc(n + 1, size);
+	memcpy(dst, src, n * size);
+	for (i = 0; i < n; i++) {
+		if (f->type == RF_ARRAY) {
+			clone_obj(dst + i * size, (const char *)src + i * size, f->sub);
+		} else if (f->type == RF_STRS) {
+			((char **)(void *)dst)[i] = xstrdup(((char *const *)src)[i]);
+		} else {
+			struct report_opt *o = &((struct report_opt *)(void *)dst)[i];
+
+			o->key = xstrdup(o->key);
+			o->s = o->s ? xstrdup(o->s) : NULL;
+		}
+	}
+	return dst;
+}
+
+/* dst already holds a byte copy of src: give it its own strings, objects and arrays. */
+static void clone_obj(void *dst, const void *src, const struct report_schema *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nfields; i++) {
+		const struct report_field *f = &sc->fields[i];
+		void **at = (void **)((char *)dst + f->off);
+		const void *from = (const char *)src + f->off;
+
+		switch (f->type) {
+		case RF_STR:
+			*at = *at ? xstrdup(*at) : NULL;
+			break;
+		case RF_OBJ:
+			clone_obj(at, from, f->sub);
+			break;
+		case RF_PTR:
+			if (*at) {
+				*at = xmalloc(f->sub->size);
+				memcpy(*at, *(void *const *)from, f->sub->size);
+				clone_obj(*at, *(void *const *)from, f->sub);
+			}
+			break;
+		case RF_ARRAY:
+		case RF_STRS:
+		case RF_OPTS:
+			*at = clone_block(*(void *const *)from, *(const size_t *)((const char *)src + f->aux),
+					  f);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void *dup_obj(const void *src, const struct report_schema *sc)
+{
+	void *dst;
+
+	if (!src)
+		return NULL;
+	dst = xmalloc(sc->size);
+	memcpy(dst, src, sc->size);
+	clone_obj(dst, src, sc);
+	return dst;
+}
+
+struct report_power *report_power_dup(const struct report_power *p)
+{
+	return dup_obj(p, &report_power_schema);
+}
+
+struct report_efficiency *report_efficiency_dup(const struct report_efficiency *e)
+{
+	return dup_obj(e, &report_efficiency_schema);
+}
+
+struct report_validity *report_validity_dup(const struct report_validity *v)
+{
+	return dup_obj(v, &report_validity_schema);
+}
+
+void report_validity_add(struct report_validity *v, const char *reason)
+{
+	v->reasons = xrealloc(v->reasons, (v->nreasons + 1) * sizeof(*v->reasons));
+	v->reasons[v->nreasons++] = xstrdup(reason);
+}
+
+struct job_report *report_add_job(struct run_report *r)
+{
+	struct job_report *j;
+
+	r->jobs = xrealloc(r->jobs, (r->njobs + 1) * sizeof(*r->jobs));
+	j = &r->jobs[r->njobs++];
+	memset(j, 0, sizeof(*j));
+	j->exit_status = j->exit_signal = REPORT_NULL_INT;
+	return j;
+}
+
+const struct report_opt *report_opt_find(const struct job_report *j, const char *key)
+{
+	size_t i;
+
+	for (i = 0; j->options && i < j->noptions; i++)
+		if (!strcmp(j->options[i].key, key))
+			return &j->options[i];
+	return NULL;
+}

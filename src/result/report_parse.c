@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/* A result document read into the report, walking the key tables; errors name the key. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/events.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "result/report.h"
+#include "result/report_schema.h"
+
+#define MOD "result"
+
+/* Where the reader is: "jobs[2].power", for the error message. */
+struct rpath {
+	const char *origin;
+	char buf[256];
+	size_t len;
+};
+
+static size_t enter(struct rpath *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static size_t enter(struct rpath *p, const char *fmt, ...)
+{
+	size_t old = p->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(p->buf + old, sizeof(p->buf) - old, fmt, ap);
+	va_end(ap);
+	p->len = n < 0 ? old : old + (size_t)n;
+	if (p->len >= sizeof(p->buf))
+		p->len = sizeof(p->buf) - 1;
+	return old;
+}
+
+static void leave(struct rpath *p, size_t old)
+{
+	p->len = old;
+	p->buf[old] = '\0';
+}
+
+static int expected(const struct rpath *p, const char *what)
+{
+	log_err(MOD, "%s: %s: expected %s", p->origin, p->len ? p->buf : "document", what);
+	return -EINVAL;
+}
+
+static int read_obj(json_t *o, void *base, const struct report_schema *sc, struct rpath *p);
+
+static int read_u64(json_t *v, uint64_t max, uint64_t *out, struct rpath *p)
+{
+	if (!v) {
+		*out = 0;
+		return 0;
+	}
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    (uint64_t)json_integer_value(v) > max)
+		return expected(p, "a non-negative integer");
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int read_str(json_t *v, char **out, struct rpath *p)
+{
+	*out = NULL;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return expected(p, "a string or null");
+	*out = xstrdup(json_string_value(v));
+	return 0;
+}
+
+static int read_enum(json_t *v, const struct report_field *f, int *out, struct rpath *p)
+{
+	size_t i;
+
+	*out = 0;
+	if (!v)
+		return 0;
+	for (i = 0; json_is_string(v) && i < f->nnames; i++) {
+		if (!strcmp(json_string_value(v), f->names[i])) {
+			*out = (int)i;
+			return 0;
+		}
+	}
+	return expected(p, "one of the documented values");
+}
+
+static int read_evkind(json_t *v, int *out, struct rpath *p)
+{
+	int k;
+
+	for (k = 0; json_is_string(v) && k < EV_KIND_COUNT; k++) {
+		if (!strcmp(json_string_value(v), event_kind_name(k))) {
+			*out = k;
+			return 0;
+		}
+	}
+	return expected(p, "an event kind");
+}
+
+static int read_bool(json_t *v, int tri, int *out, struct rpath *p)
+{
+	if (!v || json_is_null(v)) {
+		*out = tri ? REPORT_NULL_BOOL : 0;
+		return v && !tri ? expected(p, "true or false") : 0;
+	}
+	if (!json_is_boolean(v))
+		return expected(p, "true or false");
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int read_int(json_t *v, const struct report_field *f, void *at, struct rpath *p)
+{
+	uint64_t u;
+	int rc;
+
+	switch (f->type) {
+	case RF_U64:
+		return read_u64(v, UINT64_MAX, at, p);
+	case RF_UINT:
+		rc = read_u64(v, UINT_MAX, &u, p);
+		*(unsigned *)at = (unsigned)u;
+		return rc;
+	case RF_I64:
+		*(int64_t *)at = REPORT_NULL_INT;
+		if (!v || json_is_null(v))
+			return 0;
+		if (!json_is_integer(v))
+			return expected(p, "an integer or null");
+		*(int64_t *)at = json_integer_value(v);
+		return 0;
+	default: /* RF_INT */
+		*(int *)at = 0;
+		if (!v)
+			return 0;
+		if (!json_is_integer(v) || json_integer_value(v) < INT_MIN ||
+		    json_integer_value(v) > INT_MAX)
+			return expected(p, "an integer");
+		*(int *)at = (int)json_integer_value(v);
+		return 0;
+	}
+}
+
+static int read_real(json_t *v, double *out, struct rpath *p)
+{
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return expected(p, "a number or null");
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int read_pct(json_t *v, struct report_pct *pct, size_t *n, struct rpath *p)
+{
+	const char *key;
+	json_t *x;
+	char *end;
+
+	*n = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_object(v) || json_object_size(v) > REPORT_MAX_PCT)
+		return expected(p, "an object of at most 32 percentiles");
+	json_object_foreach(v, key, x) {
+		pct[*n].pct = strtod(key, &end);
+		if (*end || end == key || !json_is_integer(x) || json_integer_value(x) < 0)
+			return expected(p, "percentile keys such as \"99.000000\" with integer values");
+		pct[(*n)++].ns = (uint64_t)json_integer_value(x);
+	}
+	return 0;
+}
+
+static int read_opt(json_t *x, struct report_opt *o)
+{
+	if (json_is_integer(x)) {
+		o->type = REPORT_OPT_INT;
+		o->i = json_integer_value(x);
+	} else if (json_is_real(x)) {
+		o->type = REPORT_OPT_REAL;
+		o->d = json_real_value(x);
+	} else if (json_is_string(x)) {
+		o->type = REPORT_OPT_STR;
+		o->s = xstrdup(json_string_value(x));
+	} else if (json_is_null(x)) {
+		o->type = REPORT_OPT_NULL;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_opts(json_t *v, struct report_opt **opts, size_t *n, struct rpath *p)
+{
+	const char *key;
+	json_t *x;
+
+	*opts = NULL;
+	*n = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_object(v))
+		return expected(p, "an object");
+	*opts = xcalloc(json_object_size(v) + 1, sizeof(**opts));
+	json_object_foreach(v, key, x) {
+		(*opts)[*n].key = xstrdup(key);
+		if (read_opt(x, &(*opts)[(*n)++])) {
+			enter(p, ".%s", key);
+			return expected(p, "a number, a string or null");
+		}
+	}
+	return 0;
+}
+
+static int read_strs(json_t *v, char ***strs, size_t *n, struct rpath *p)
+{
+	json_t *x;
+	size_t i;
+
+	*strs = NULL;
+	*n = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_array(v))
+		return expected(p, "an array of strings");
+	*strs = xcalloc(json_array_size(v) + 1, sizeof(**strs));
+	json_array_foreach(v, i, x) {
+		if (!json_is_string(x))
+			return expected(p, "an array of strings");
+		(*strs)[(*n)++] = xstrdup(json_string_value(x));
+	}
+	return 0;
+}
+
+static int read_array(json_t *v, const struct report_field *f, void *base, struct rpath *p)
+{
+	char **elems = (char **)((char *)base + f->off);
+	size_t *n = (size_t *)((char *)base + f->aux), i, old;
+	json_t *x;
+	int rc;
+
+	*elems = NULL;
+	*n = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_array(v))
+		return expected(p, "an array");
+	*elems = xcalloc(json_array_size(v) + 1, f->sub->size);
+	json_array_foreach(v, i, x) {
+		(*n)++;
+		old = enter(p, "[%zu]", i);
+		rc = read_obj(x, *elems + i * f->sub->size, f->sub, p);
+		leave(p, old);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int read_ptr(json_t *v, const struct report_field *f, void *base, struct rpath *p)
+{
+	void **ptr = (void **)((char *)base + f->off);
+
+	*ptr = NULL;
+	if (!v || json_is_null(v))
+		return 0;
+	if (f->absent == RF_EMPTY_OBJ && json_is_object(v) && !json_object_size(v))
+		return 0;
+	*ptr = xcalloc(1, f->sub->size);
+	return read_obj(v, *ptr, f->sub, p);
+}
+
+static int read_field(json_t *v, const struct report_field *f, void *base, struct rpath *p)
+{
+	void *at = (char *)base + f->off;
+
+	switch (f->type) {
+	case RF_STR:
+		return read_str(v, at, p);
+	case RF_U64:
+	case RF_UINT:
+	case RF_I64:
+	case RF_INT:
+		return read_int(v, f, at, p);
+	case RF_BOOL:
+	case RF_TRI:
+		return read_bool(v, f->type == RF_TRI, at, p);
+	case RF_REAL:
+		return read_real(v, at, p);
+	case RF_ENUM:
+		return read_enum(v, f, at, p);
+	case RF_EVKIND:
+		return read_evkind(v, at, p);
+	case RF_OBJ:
+		return read_obj(json_is_null(v) ? NULL : v, at, f->sub, p);
+	case RF_PTR:
+		return read_ptr(v, f, base, p);
+	case RF_ARRAY:
+		return read_array(v, f, base, p);
+	case RF_STRS:
+		return read_strs(v, at, (size_t *)((char *)base + f->aux), p);
+	case RF_PCT:
+		return read_pct(v, at, (size_t *)((char *)base + f->aux), p);
+	case RF_OPTS:
+		return read_opts(v, at, (size_t *)((char *)base + f->aux), p);
+	}
+	return expected(p, "a known field type");
+}
+
+/* o NULL: the object is absent, every field takes its absent value. */
+static int read_obj(json_t *o, void *base, const struct report_schema *sc, struct rpath *p)
+{
+	size_t i, old;
+	int rc;
+
+	if (o && !json_is_object(o))
+		return expected(p, "an object");
+	for (i = 0; i < sc->nfields; i++) {
+		old = enter(p, "%s%s", p->len ? "." : "", sc->fields[i].key);
+		rc = read_field(o ? json_object_get(o, sc->fields[i].key) : NULL, &sc->fields[i],
+				base, p);
+		leave(p, old);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int report_from_json(json_t *root, const char *origin, struct run_report *out)
+{
+	struct rpath p = { .origin = origin ? origin : "result" };
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = read_obj(root, out, &report_run_schema, &p);
+	if (rc)
+		report_free(out);
+	return rc;
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/* The result document's key tables: the one place that pairs JSON keys with report fields. */
+#include <stddef.h>
+
+#include "core/util.h"
+#include "result/report.h"
+#include "result/report_schema.h"
+
+/* A member of struct T written under key K; order in a table is order in the document. */
+#define FIELD(T, K, M, TYPE, ...) { .key = K, .type = TYPE, .off = offsetof(T, M), __VA_ARGS__ }
+#define LIST(T, K, M, N, TYPE, ...) FIELD(T, K, M, TYPE, .aux = offsetof(T, N), __VA_ARGS__)
+#define SCHEMA(VAR, T, TABLE) \
+	const struct report_schema VAR = { #T, sizeof(T), TABLE, ARRAY_SIZE(TABLE) }
+
+static const char *const status_names[] = {
+	[REPORT_OK] = "ok",
+	[REPORT_FAILED] = "failed",
+	[REPORT_INTERRUPTED] = "interrupted",
+	[REPORT_RUNNING] = "running",
+};
+
+#define STATUS(T, M) FIELD(T, "status", M, RF_ENUM, .names = status_names, \
+			   .nnames = ARRAY_SIZE(status_names))
+
+const char *report_status_name(int status)
+{
+	return status >= 0 && (size_t)status < ARRAY_SIZE(status_names) ? status_names[status]
+									 : "failed";
+}
+
+#define T struct report_tool
+static const struct report_field tool_fields[] = {
+	FIELD(T, "name", name, RF_STR),
+	FIELD(T, "version", version, RF_STR),
+};
+#undef T
+static SCHEMA(tool_schema, struct report_tool, tool_fields);
+
+#define T struct report_host
+static const struct report_field host_fields[] = {
+	FIELD(T, "hostname", hostname, RF_STR),	FIELD(T, "board", board, RF_STR),
+	FIELD(T, "kernel", kernel, RF_STR),	FIELD(T, "os", os, RF_STR),
+	FIELD(T, "cpu", cpu, RF_STR),		FIELD(T, "cpus", cpus, RF_I64),
+	FIELD(T, "memory_bytes", memory_bytes, RF_I64),
+};
+#undef T
+static SCHEMA(host_schema, struct report_host, host_fields);
+
+#define T struct report_usb
+static const struct report_field usb_fields[] = {
+	FIELD(T, "speed", speed, RF_STR),
+	FIELD(T, "vid_pid", vid_pid, RF_STR),
+	FIELD(T, "manufacturer", manufacturer, RF_STR),
+	FIELD(T, "product", product, RF_STR),
+	FIELD(T, "bridge_vid_pid", bridge_vid_pid, RF_STR),
+	FIELD(T, "port", port, RF_STR),
+	FIELD(T, "driver", driver, RF_STR),
+};
+#undef T
+static SCHEMA(usb_schema, struct report_usb, usb_fields);
+
+#define T struct report_pcie
+static const struct report_field pcie_fields[] = {
+	FIELD(T, "address", address, RF_STR),
+	FIELD(T, "vid_pid", vid_pid, RF_STR),
+	FIELD(T, "current_link_speed", current_link_speed, RF_STR),
+	FIELD(T, "max_link_speed", max_link_speed, RF_STR),
+	FIELD(T, "current_link_width", current_link_width, RF_I64),
+	FIELD(T, "max_link_width", max_link_width, RF_I64),
+};
+#undef T
+static SCHEMA(pcie_schema, struct report_pcie, pcie_fields);
+
+#define T struct report_mmc
+static const struct report_field mmc_fields[] = {
+	FIELD(T, "cid", cid, RF_STR),	     FIELD(T, "name", name, RF_STR),
+	FIELD(T, "manfid", manfid, RF_STR),  FIELD(T, "oemid", oemid, RF_STR),
+	FIELD(T, "date", date, RF_STR),	     FIELD(T, "serial", serial, RF_STR),
+	FIELD(T, "type", type, RF_STR),	     FIELD(T, "fwrev", fwrev, RF_STR),
+	FIELD(T, "hwrev", hwrev, RF_STR),
+};
+#undef T
+static SCHEMA(mmc_schema, struct report_mmc, mmc_fields);
+
+#define T struct report_loop
+static const struct report_field loop_fields[] = {
+	FIELD(T, "backing_file", backing_file, RF_STR),
+	FIELD(T, "direct_io", direct_io, RF_TRI),
+};
+#undef T
+static SCHEMA(loop_schema, struct report_loop, loop_fields);
+
+#define T struct report_device
+static const struct report_field device_fields[] = {
+	FIELD(T, "name", name, RF_STR),
+	FIELD(T, "partition", partition, RF_STR),
+	FIELD(T, "model", model, RF_STR),
+	FIELD(T, "vendor", vendor, RF_STR),
+	FIELD(T, "transport", transport, RF_STR),
+	FIELD(T, "rotational", rotational, RF_TRI),
+	FIELD(T, "size_bytes", size_bytes, RF_I64),
+	FIELD(T, "logical_block_size", logical_block_size, RF_I64),
+	FIELD(T, "physical_block_size", physical_block_size, RF_I64),
+	FIELD(T, "usb", usb, RF_PTR, .sub = &usb_schema),
+	FIELD(T, "pcie", pcie, RF_PTR, .sub = &pcie_schema),
+	FIELD(T, "mmc", mmc, RF_PTR, .sub = &mmc_schema),
+	FIELD(T, "loop", loop, RF_PTR, .sub = &loop_schema),
+};
+#undef T
+static SCHEMA(device_schema, struct report_device, device_fields);
+
+#define T struct report_filesystem
+static const struct report_field filesystem_fields[] = {
+	FIELD(T, "type", type, RF_STR),
+	FIELD(T, "mount_point", mount_point, RF_STR),
+	FIELD(T, "source", source, RF_STR),
+	FIELD(T, "mount_options", mount_options, RF_STR),
+};
+#undef T
+static SCHEMA(filesystem_schema, struct report_filesystem, filesystem_fields);
+
+#define T struct report_target
+static const struct report_field target_fields[] = {
+	FIELD(T, "path", path, RF_STR),
+	FIELD(T, "kind", kind, RF_STR),
+	FIELD(T, "created", created, RF_BOOL),
+};
+#undef T
+static SCHEMA(target_schema, struct report_target, target_fields);
+
+#define T struct report_context
+static const struct report_field context_fields[] = {
+	FIELD(T, "host", host, RF_PTR, .sub = &host_schema, .absent = RF_OMIT),
+	FIELD(T, "device", device, RF_PTR, .sub = &device_schema),
+	FIELD(T, "filesystem", filesystem, RF_PTR, .sub = &filesystem_schema),
+	FIELD(T, "target", target, RF_PTR, .sub = &target_schema),
+};
+#undef T
+static SCHEMA(context_schema, struct report_context, context_fields);
+
+#define T struct report_meter
+static const struct report_field meter_fields[] = {
+	FIELD(T, "spec", spec, RF_STR),
+	FIELD(T, "driver", driver, RF_STR),
+	FIELD(T, "model", model, RF_STR),
+	FIELD(T, "emulated", emulated, RF_BOOL),
+	FIELD(T, "manual", manual, RF_BOOL),
+	FIELD(T, "period_ms", period_ms, RF_REAL),
+	FIELD(T, "samples", samples, RF_U64),
+	FIELD(T, "frames_bad", frames_bad, RF_U64),
+	FIELD(T, "gaps", gaps, RF_U64),
+	FIELD(T, "reconnects", reconnects, RF_U64),
+	FIELD(T, "overruns", overruns, RF_U64),
+};
+#undef T
+static SCHEMA(meter_schema, struct report_meter, meter_fields);
+
+#define T struct report_files
+static const struct report_field files_fields[] = {
+	FIELD(T, "intervals", intervals, RF_STR),
+	FIELD(T, "samples", samples, RF_STR, .absent = RF_OMIT),
+};
+#undef T
+static SCHEMA(files_schema, struct report_files, files_fields);
+
+#define T struct report_event
+static const struct report_field event_fields[] = {
+	FIELD(T, "t_ns", t_ns, RF_U64),
+	FIELD(T, "t_end_ns", t_end_ns, RF_U64),
+	FIELD(T, "kind", kind, RF_EVKIND),
+	FIELD(T, "source", source, RF_STR),
+	FIELD(T, "text", text, RF_STR),
+};
+#undef T
+static SCHEMA(event_schema, struct report_event, event_fields);
+
+#define T struct report_lat
+static const struct report_field lat_fields[] = {
+	FIELD(T, "min", min_ns, RF_U64),
+	FIELD(T, "max", max_ns, RF_U64),
+	FIELD(T, "mean", mean_ns, RF_REAL),
+	FIELD(T, "stddev", stddev_ns, RF_REAL),
+	LIST(T, "percentile", pct, npct, RF_PCT),
+};
+#undef T
+static SCHEMA(lat_schema, struct report_lat, lat_fields);
+
+#define T struct report_dir
+static const struct report_field dir_fields[] = {
+	FIELD(T, "io_bytes", io_bytes, RF_U64),
+	FIELD(T, "bw_bytes", bw_bytes, RF_U64),
+	FIELD(T, "iops", iops, RF_REAL),
+	FIELD(T, "total_ios", total_ios, RF_U64),
+	FIELD(T, "runtime", runtime_ms, RF_U64),
+	FIELD(T, "clat_ns", clat, RF_OBJ, .sub = &lat_schema),
+};
+#undef T
+static SCHEMA(dir_schema, struct report_dir, dir_fields);
+
+#define T struct report_sync
+static const struct report_field sync_fields[] = {
+	FIELD(T, "total_ios", total_ios, RF_U64),
+	FIELD(T, "lat_ns", lat, RF_OBJ, .sub = &lat_schema),
+};
+#undef T
+static SCHEMA(sync_schema, struct report_sync, sync_fields);
+
+#define T struct report_span
+static const struct report_field span_fields[] = {
+	FIELD(T, "t_start_ns", t_start_ns, RF_U64),
+	FIELD(T, "t_end_ns", t_end_ns, RF_U64),
+};
+#undef T
+static SCHEMA(span_schema, struct report_span, span_fields);
+
+#define T struct report_phases
+static const struct report_field phases_fields[] = {
+	FIELD(T, "active", active, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
+	FIELD(T, "idle", idle, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
+	FIELD(T, "tail", tail, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
+};
+#undef T
+static SCHEMA(phases_schema, struct report_phases, phases_fields);
+
+#define T struct report_marker
+static const struct report_field marker_fields[] = {
+	FIELD(T, "spec", spec, RF_STR),
+	FIELD(T, "pulse_ns", pulse_ns, RF_U64),
+	FIELD(T, "rise_ns", rise_ns, RF_U64),
+	FIELD(T, "fall_ns", fall_ns, RF_U64),
+};
+#undef T
+static SCHEMA(marker_schema, struct report_marker, marker_fields);
+
+#define T struct report_power
+static const struct report_field power_fields[] = {
+	FIELD(T, "meter", meter, RF_STR),
+	FIELD(T, "idle_w", idle_w, RF_REAL),
+	FIELD(T, "active_w", active_w, RF_REAL),
+	FIELD(T, "active_ma", active_ma, RF_REAL),
+	FIELD(T, "peak_ma", peak_ma, RF_REAL),
+	FIELD(T, "active_v", active_v, RF_REAL),
+	FIELD(T, "min_v", min_v, RF_REAL),
+	FIELD(T, "energy_active_j", energy_active_j, RF_REAL),
+	FIELD(T, "energy_active_mwh", energy_active_mwh, RF_REAL),
+	FIELD(T, "energy_tail_j", energy_tail_j, RF_REAL),
+	FIELD(T, "energy_tail_mwh", energy_tail_mwh, RF_REAL),
+	FIELD(T, "energy_net_j", energy_net_j, RF_REAL),
+	FIELD(T, "charge_mah", charge_mah, RF_REAL),
+	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),
+};
+#undef T
+SCHEMA(report_power_schema, struct report_power, power_fields);
+
+#define T struct report_efficiency
+static const struct report_field efficiency_fields[] = {
+	FIELD(T, "iops_per_ma", iops_per_ma, RF_REAL),
+	FIELD(T, "iops_per_w", iops_per_w, RF_REAL),
+	FIELD(T, "mbps_per_w", mbps_per_w, RF_REAL),
+	FIELD(T, "j_per_gb", j_per_gb, RF_REAL),
+	FIELD(T, "j_per_gb_net", j_per_gb_net, RF_REAL),
+	FIELD(T, "uj_per_io", uj_per_io, RF_REAL),
+	FIELD(T, "uah_per_io", uah_per_io, RF_REAL),
+	FIELD(T, "uah_per_mb", uah_per_mb, RF_REAL),
+};
+#undef T
+SCHEMA(report_efficiency_schema, struct report_efficiency, efficiency_fields);
+
+#define T struct report_validity
+static const struct report_field validity_fields[] = {
+	FIELD(T, "valid", valid, RF_BOOL),
+	FIELD(T, "coverage", coverage, RF_REAL),
+	FIELD(T, "samples_active", samples_active, RF_U64),
+	LIST(T, "reasons", reasons, nreasons, RF_STRS),
+	FIELD(T, "emulated", emulated, RF_BOOL),
+	FIELD(T, "manual", manual, RF_BOOL),
+};
+#undef T
+SCHEMA(report_validity_schema, struct report_validity, validity_fields);
+
+#define T struct report_meter_figures
+static const struct report_field figures_fields[] = {
+	FIELD(T, "spec", spec, RF_STR),
+	FIELD(T, "power", power, RF_OBJ, .sub = &report_power_schema),
+	FIELD(T, "efficiency", efficiency, RF_OBJ, .sub = &report_efficiency_schema),
+	FIELD(T, "validity", validity, RF_OBJ, .sub = &report_validity_schema),
+};
+#undef T
+static SCHEMA(figures_schema, struct report_meter_figures, figures_fields);
+
+#define T struct report_temp
+static const struct report_field temp_fields[] = {
+	FIELD(T, "start", start, RF_REAL),
+	FIELD(T, "end", end, RF_REAL),
+	FIELD(T, "max", max, RF_REAL),
+};
+#undef T
+static SCHEMA(temp_schema, struct report_temp, temp_fields);
+
+#define T struct report_temps
+static const struct report_field temps_fields[] = {
+	FIELD(T, "soc_c", soc_c, RF_OBJ, .sub = &temp_schema),
+	FIELD(T, "drive_c", drive_c, RF_OBJ, .sub = &temp_schema),
+};
+#undef T
+static SCHEMA(temps_schema, struct report_temps, temps_fields);
+
+#define T struct job_report
+#define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
+static const struct report_field job_fields[] = {
+	FIELD(T, "jobname", jobname, RF_STR),
+	FIELD(T, "loop", loop, RF_UINT),
+	STATUS(T, status),
+	FIELD(T, "error", error, RF_STR),
+	LIST(T, "options", options, noptions, RF_OPTS, .absent = RF_OMIT),
+	OPT("read", read, RF_PTR, &dir_schema),
+	OPT("write", write, RF_PTR, &dir_schema),
+	OPT("sync", sync, RF_PTR, &sync_schema),
+	LIST(T, "command", command, ncommand, RF_STRS, .absent = RF_OMIT),
+	OPT("phases", phases, RF_PTR, &phases_schema),
+	OPT("exit_status", exit_status, RF_I64, NULL),
+	OPT("exit_signal", exit_signal, RF_I64, NULL),
+	OPT("marker", marker, RF_PTR, &marker_schema),
+	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
+	OPT("power", power, RF_PTR, &report_power_schema),
+	OPT("efficiency", efficiency, RF_PTR, &report_efficiency_schema),
+	OPT("validity", validity, RF_PTR, &report_validity_schema),
+	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &figures_schema, .absent = RF_OMIT),
+	OPT("temperatures", temperatures, RF_PTR, &temps_schema),
+};
+#undef OPT
+#undef T
+static SCHEMA(job_schema, struct job_report, job_fields);
+
+#define T struct run_report
+static const struct report_field run_fields[] = {
+	FIELD(T, "schema_version", schema_version, RF_INT),
+	FIELD(T, "tool", tool, RF_OBJ, .sub = &tool_schema),
+	FIELD(T, "created", created, RF_STR),
+	FIELD(T, "command", command, RF_STR),
+	FIELD(T, "profile", profile, RF_STR, .absent = RF_OMIT),
+	STATUS(T, status),
+	FIELD(T, "t0_ns", t0_ns, RF_U64),
+	FIELD(T, "emulated", emulated, RF_BOOL),
+	FIELD(T, "context", context, RF_PTR, .sub = &context_schema, .absent = RF_EMPTY_OBJ),
+	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &meter_schema),
+	FIELD(T, "files", files, RF_OBJ, .sub = &files_schema),
+	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &job_schema),
+	FIELD(T, "manual", manual, RF_BOOL),
+	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
+};
+#undef T
+SCHEMA(report_run_schema, struct run_report, run_fields);
