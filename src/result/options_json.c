@@ -9,6 +9,8 @@
 #include "result/result.h"
 
 /*
+ * Only the options that mean something for this job: the generic ones and those of the
+ * job's engine, as fio lists only the chosen engine's options.
  * Keys are fio's names with values a program can use without parsing: sizes in bytes,
  * booleans 0/1 as fio prints them, choices as strings. Durations get the unit in the
  * key ("idle_ns"), as every time in the result does. "Auto" values are resolved so the
@@ -18,13 +20,16 @@ json_t *result_options_json(const struct job_opts *jo)
 {
 	json_t *o = json_object();
 	char key[80];
-	size_t i;
+	size_t i, n;
+	const struct opt_desc *table = job_option_table(&n);
 
-	for (i = 0; i < job_options_count; i++) {
-		const struct opt_desc *d = &job_options[i];
+	for (i = 0; i < n; i++) {
+		const struct opt_desc *d = &table[i];
 		const void *p = (const char *)jo + d->off;
 		json_t *v = NULL;
 
+		if (!job_option_applies(jo, d))
+			continue;
 		snprintf(key, sizeof(key), "%s", d->name);
 		switch (d->type) {
 		case OPT_BOOL:
