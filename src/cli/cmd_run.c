@@ -121,8 +121,8 @@ static json_t *new_root(struct run_ctx *rc, int argc, char **argv, int measure)
 	gmtime_r(&t, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	for (m = 0; m < rc->nmeters; m++) {
-		emulated |= rc->meters[m].dev->emulated;
-		manual |= rc->meters[m].dev->manual;
+		emulated |= meter_info(rc->meters[m].dev)->emulated;
+		manual |= meter_info(rc->meters[m].dev)->manual;
 	}
 	cmd = command_line(argc, argv, measure);
 	ctx = rc->have_target ? context_collect(&rc->tg, rc->cfg->run.sysfs_root ?
@@ -140,24 +140,26 @@ static json_t *new_root(struct run_ctx *rc, int argc, char **argv, int measure)
 	return root;
 }
 
+/* Every spec is checked before any meter is opened: a typo in the second one must not
+ * cost the first one's Bluetooth connection. */
 static int open_meters(struct run_ctx *rc)
 {
 	const struct run_opts *ro = &rc->cfg->run;
 	struct meter_dev *dev;
-	unsigned i;
+	unsigned i, m;
 	int err;
 
 	for (i = 0; i < ro->nmeters; i++) {
 		err = meter_parse_spec(ro->meters[i], ro->sysfs_root ? ro->sysfs_root : "", &dev);
 		if (err)
 			return err;
-		err = meter_open(dev);
-		if (err) {
-			meter_free(dev);
-			return err;
-		}
-		dev->events = rc->queue;
+		meter_set_events(dev, rc->queue);
 		rc->meters[rc->nmeters++].dev = dev;
+	}
+	for (m = 0; m < rc->nmeters; m++) {
+		err = meter_open(rc->meters[m].dev);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -169,20 +171,20 @@ static void announce_meters(const struct run_ctx *rc)
 	char a[32], b[32];
 
 	for (m = 0; m < rc->nmeters; m++) {
-		const struct meter_dev *dev = rc->meters[m].dev;
-		uint64_t need = 20 * dev->period_ns;
+		const struct meter_info *in = meter_info(rc->meters[m].dev);
+		uint64_t need = 20 * in->period_ns;
 
 		log_info(NULL, "meter %s: %s%s, one reading every %s: a job needs an active "
 			       "phase of at least %s for a valid result (20 samples); shorter jobs "
 			       "are reported invalid with the size that would do",
-			 dev->spec, dev->model, dev->emulated ? " [EMULATED]" : "",
-			 fmt_duration(dev->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)));
-		if (dev->emulated)
+			 in->spec, in->model, in->emulated ? " [EMULATED]" : "",
+			 fmt_duration(in->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)));
+		if (in->emulated)
 			printf("NOTE: power figures in this run come from an EMULATED meter "
 			       "(iowatt emulate), not from hardware.\n");
-		if (dev->manual)
+		if (in->manual)
 			printf("NOTE: power figures from %s are hand readings (manual meter).\n",
-			       dev->spec);
+			       in->spec);
 	}
 }
 

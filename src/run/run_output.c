@@ -184,15 +184,16 @@ void run_progress_clear(struct run_ctx *rc)
 
 static json_t *meter_json(const struct meter_dev *dev)
 {
-	return json_pack("{s:s,s:s,s:s,s:b,s:b,s:f,s:I,s:I,s:I,s:I,s:I}", "spec", dev->spec,
-			 "driver", dev->drv ? dev->drv->name : "", "model", dev->model,
-			 "emulated", dev->emulated, "manual", dev->manual, "period_ms",
-			 (double)dev->period_ns / 1e6, "samples",
-			 (json_int_t)METER_LOAD(dev->samples), "frames_bad",
-			 (json_int_t)METER_LOAD(dev->frames_bad), "gaps",
-			 (json_int_t)METER_LOAD(dev->gaps), "reconnects",
-			 (json_int_t)METER_LOAD(dev->reconnects), "overruns",
-			 (json_int_t)METER_LOAD(dev->overruns));
+	const struct meter_info *in = meter_info(dev);
+	struct meter_counters n;
+
+	meter_counters(dev, &n);
+	return json_pack("{s:s,s:s,s:s,s:b,s:b,s:f,s:I,s:I,s:I,s:I,s:I}", "spec", in->spec,
+			 "driver", in->driver, "model", in->model, "emulated", in->emulated,
+			 "manual", in->manual, "period_ms", (double)in->period_ns / 1e6,
+			 "samples", (json_int_t)n.samples, "frames_bad",
+			 (json_int_t)n.frames_bad, "gaps", (json_int_t)n.gaps, "reconnects",
+			 (json_int_t)n.reconnects, "overruns", (json_int_t)n.overruns);
 }
 
 int run_write_result(struct run_ctx *rc, const char *status)

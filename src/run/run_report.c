@@ -139,16 +139,17 @@ static void job_energy_json(struct run_ctx *rc, const struct job_opts *jo, json_
 			valid = 0;
 			snprintf(reasons[nr++], sizeof(reasons[0]), "%s", why);
 		}
-		pw = energy_power_json(&es, rm->dev->spec);
+		pw = energy_power_json(&es, meter_info(rm->dev)->spec);
 		eff = energy_efficiency_json(&ef);
 		val = json_pack("{s:b,s:f,s:I,s:[],s:b,s:b}", "valid", valid,
 				"coverage", isnan(es.coverage) ? 0.0 : es.coverage,
 				"samples_active", (json_int_t)es.samples_active, "reasons",
-				"emulated", rm->dev->emulated, "manual", rm->dev->manual);
+				"emulated", meter_info(rm->dev)->emulated, "manual",
+				meter_info(rm->dev)->manual);
 		for (r = 0; r < nr; r++)
 			json_array_append_new(json_object_get(val, "reasons"),
 					      json_string(reasons[r]));
-		mj = json_pack("{s:s,s:O,s:O,s:O}", "spec", rm->dev->spec, "power", pw,
+		mj = json_pack("{s:s,s:O,s:O,s:O}", "spec", meter_info(rm->dev)->spec, "power", pw,
 			       "efficiency", eff, "validity", val);
 		json_array_append_new(marr, mj);
 		if (m == 0) {
