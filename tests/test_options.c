@@ -288,6 +288,21 @@ static void test_help(void)
 	ok(!strstr(out, "--bs ") && !strstr(out, "--jobs "), "but no I/O job options");
 }
 
+/* A job's options as the result document has them. */
+static json_t *options_json(const struct job_opts *jo)
+{
+	struct run_report r;
+	json_t *doc, *o;
+
+	memset(&r, 0, sizeof(r));
+	report_job_options(report_add_job(&r), jo);
+	doc = report_to_json(&r);
+	o = json_incref(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "options"));
+	json_decref(doc);
+	report_free(&r);
+	return o;
+}
+
 static void test_json(void)
 {
 	struct job_opts jo;
@@ -298,7 +313,7 @@ static void test_json(void)
 	job_defaults(&jo);
 	jo.rw = RW_WRITE;
 	jo.size = 64 << 20;
-	o = result_options_json(&jo);
+	o = options_json(&jo);
 	for (i = 0; i < job_options_count; i++) {
 		snprintf(key, sizeof(key), "%s%s", job_options[i].name,
 			 job_options[i].type == OPT_DURATION ? "_ns" : "");

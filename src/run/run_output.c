@@ -182,27 +182,42 @@ void run_progress_clear(struct run_ctx *rc)
 	rc->progress_drawn = 0;
 }
 
-static json_t *meter_json(const struct meter_dev *dev)
+static void meter_info(struct report_meter *m, const struct meter_dev *dev)
 {
-	return json_pack("{s:s,s:s,s:s,s:b,s:b,s:f,s:I,s:I,s:I,s:I,s:I}", "spec", dev->spec,
-			 "driver", dev->drv ? dev->drv->name : "", "model", dev->model,
-			 "emulated", dev->emulated, "manual", dev->manual, "period_ms",
-			 (double)dev->period_ns / 1e6, "samples",
-			 (json_int_t)METER_LOAD(dev->samples), "frames_bad",
-			 (json_int_t)METER_LOAD(dev->frames_bad), "gaps",
-			 (json_int_t)METER_LOAD(dev->gaps), "reconnects",
-			 (json_int_t)METER_LOAD(dev->reconnects), "overruns",
-			 (json_int_t)METER_LOAD(dev->overruns));
+	m->spec = xstrdup(dev->spec);
+	m->driver = xstrdup(dev->drv ? dev->drv->name : "");
+	m->model = xstrdup(dev->model);
+	m->emulated = !!dev->emulated;
+	m->manual = !!dev->manual;
+	m->period_ms = (double)dev->period_ns / 1e6;
+	m->samples = METER_LOAD(dev->samples);
+	m->frames_bad = METER_LOAD(dev->frames_bad);
+	m->gaps = METER_LOAD(dev->gaps);
+	m->reconnects = METER_LOAD(dev->reconnects);
+	m->overruns = METER_LOAD(dev->overruns);
 }
 
-int run_write_result(struct run_ctx *rc, const char *status)
+/* The meters' counters as they are now. */
+static void meters_info(struct run_ctx *rc)
 {
-	json_t *meters = json_array();
-	unsigned m;
+	struct run_report *r = &rc->rep;
+	size_t m;
 
+	for (m = 0; m < r->nmeters; m++) {
+		free(r->meters[m].spec);
+		free(r->meters[m].driver);
+		free(r->meters[m].model);
+	}
+	free(r->meters);
+	r->meters = xcalloc(rc->nmeters + 1, sizeof(*r->meters));
+	r->nmeters = rc->nmeters;
 	for (m = 0; m < rc->nmeters; m++)
-		json_array_append_new(meters, meter_json(rc->meters[m].dev));
-	json_object_set_new(rc->root, "meters", meters);
-	json_object_set_new(rc->root, "status", json_string(status));
-	return result_write(rc->json_path, rc->root);
+		meter_info(&r->meters[m], rc->meters[m].dev);
+}
+
+int run_write_result(struct run_ctx *rc, int status)
+{
+	meters_info(rc);
+	rc->rep.status = status;
+	return report_write(rc->json_path, &rc->rep);
 }
