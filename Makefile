@@ -20,6 +20,7 @@ endif
 HAVE_SERIALPORT := $(shell pkg-config --exists libserialport && echo 1)
 HAVE_GPIOD      := $(shell pkg-config --exists libgpiod && echo 1)
 HAVE_AIO        := $(shell printf '\#include <libaio.h>\n' | $(CC) -E - >/dev/null 2>&1 && echo 1)
+HAVE_LIBURING   := $(shell pkg-config --exists liburing && echo 1)
 DEFS :=
 ifeq ($(HAVE_SERIALPORT),1)
 PKGS += libserialport
@@ -32,6 +33,10 @@ endif
 ifeq ($(HAVE_AIO),1)
 DEFS += -DHAVE_LIBAIO=1
 AIO_LIBS := -laio
+endif
+ifeq ($(HAVE_LIBURING),1)
+PKGS += liburing
+DEFS += -DHAVE_LIBURING=1
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,14 @@ struct gemu {
 	GQueue pending;
 	struct gemu_edge log[GEMU_LOG]; /* every value the host drove, with the time */
 	int nlog;
+	/* line event requests (GPIO_GET_LINEEVENT_IOCTL): one at a time, on a pty */
+	UMockdevTestbed *tb;
+	GQueue pending_ev;
+	int ev_line;		/* the requested line, -1 when none */
+	unsigned ev_flags;	/* its GPIOEVENT_REQUEST_* */
+	unsigned ev_handleflags;
+	int ev_requests;	/* how many were made */
+	int value_reads[GEMU_LINES]; /* value ioctls on a line event fd */
 };
 
 /* 1 (after printing the TAP skip plan) when this build or environment cannot run the
@@ -70,6 +79,43 @@ static inline void gemu_log(struct gemu *g, int line, int value)
 {
 	if (g->nlog < GEMU_LOG)
 		g->log[g->nlog++] = (struct gemu_edge){ gemu_now(), line, value };
+}
+
+/*
+ * A line event request gets a fd on the pty behind /dev/gpiolineevent: poll() and read()
+ * on it are the kernel's own (umockdev wraps neither for a pty), so the code under test
+ * waits and reads exactly as on a real line event fd, and gemu_edge() writes struct
+ * gpioevent_data records into the pty's master. Its ioctls (the line value) reach
+ * gemu_event_ioctl. One request at a time: a second one is EBUSY.
+ */
+static inline long gemu_event_request(struct gemu *g, struct gpioevent_request *r, int *err)
+{
+	int master;
+
+	if (r->lineoffset >= GEMU_LINES) {
+		*err = EINVAL;
+		return -1;
+	}
+	if (g->ev_line >= 0 || g->requested[r->lineoffset]) {
+		*err = EBUSY;
+		return -1;
+	}
+	/* Records written while no request was open would reach the next one. */
+	master = umockdev_testbed_get_dev_fd(g->tb, "/dev/gpiolineevent");
+	tcflush(master, TCIOFLUSH);
+	g->ev_line = (int)r->lineoffset;
+	g->ev_flags = r->eventflags;
+	g->ev_handleflags = r->handleflags;
+	g->ev_requests++;
+	g->requested[r->lineoffset] = 1;
+	g->is_out[r->lineoffset] = 0;
+	g_queue_push_tail(&g->pending_ev, GUINT_TO_POINTER(r->lineoffset + 1));
+	r->fd = open("/dev/gpiolineevent", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (r->fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	return 0;
 }
 
 static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient *cl, gpointer user)
@@ -134,6 +180,9 @@ static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient
 				err = errno;
 			}
 		}
+	} else if (req == GPIO_GET_LINEEVENT_IOCTL) {
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(struct gpioevent_request), NULL);
+		res = gemu_event_request(g, (struct gpioevent_request *)(void *)d->data, &err);
 	} else {
 		res = -1;
 		err = ENOTTY;
@@ -206,23 +255,95 @@ static inline gboolean gemu_handle_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClie
 	return TRUE;
 }
 
+static inline void gemu_event_release(gpointer p)
+{
+	struct gemu_handle *h = p;
+
+	g_mutex_lock(&h->g->lock);
+	h->g->requested[h->off] = 0;
+	if (h->g->ev_line == (int)h->off)
+		h->g->ev_line = -1;
+	g_mutex_unlock(&h->g->lock);
+	g_free(h);
+}
+
+static inline void gemu_event_connected(UMockdevIoctlBase *b, UMockdevIoctlClient *cl,
+					gpointer user)
+{
+	struct gemu *g = user;
+	struct gemu_handle *h = g_new0(struct gemu_handle, 1);
+
+	(void)b;
+	g_mutex_lock(&g->lock);
+	h->g = g;
+	h->off = GPOINTER_TO_UINT(g_queue_pop_head(&g->pending_ev)) - 1;
+	g_mutex_unlock(&g->lock);
+	g_object_set_data_full(G_OBJECT(cl), "handle", h, gemu_event_release);
+}
+
+/* The line event fd's ioctls: the kernel allows reading the value, nothing else. */
+static inline gboolean gemu_event_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient *cl,
+					gpointer user)
+{
+	struct gemu *g = user;
+	struct gemu_handle *h = g_object_get_data(G_OBJECT(cl), "handle");
+	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(cl), *d = NULL;
+	unsigned long req = umockdev_ioctl_client_get_request(cl);
+	struct gpiohandle_data *hd;
+	long res = 0;
+	int err = 0;
+
+	(void)b;
+	g_mutex_lock(&g->lock);
+	if (!h) {
+		res = -1;
+		err = EBADF;
+	} else if (req == GPIOHANDLE_GET_LINE_VALUES_IOCTL) {
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*hd), NULL);
+		hd = (struct gpiohandle_data *)(void *)d->data;
+		hd->values[0] = (uint8_t)g->value[h->off];
+		g->value_reads[h->off]++;
+	} else {
+		res = -1;
+		err = ENOTTY;
+	}
+	g_mutex_unlock(&g->lock);
+	umockdev_ioctl_client_complete(cl, res, err);
+	if (d)
+		g_object_unref(d);
+	return TRUE;
+}
+
 static inline UMockdevTestbed *gemu_start(struct gemu *g)
 {
 	UMockdevTestbed *tb = umockdev_testbed_new();
 	UMockdevIoctlBase *hc = umockdev_ioctl_base_new(), *hh = umockdev_ioctl_base_new();
+	UMockdevIoctlBase *he = umockdev_ioctl_base_new();
+	struct termios tio;
 	GError *e = NULL;
 	gchar *root, *path;
+	int master;
 
 	memset(g, 0, sizeof(*g));
 	g_mutex_init(&g->lock);
 	g_queue_init(&g->pending);
-	/* "dev=254:0\n" with a literal backslash-n: libgpiod drops the last byte of the file */
+	g_queue_init(&g->pending_ev);
+	g->tb = tb;
+	g->ev_line = -1;
+	/* "dev=254:0\n" with a literal backslash-n: libgpiod drops the last byte of the file.
+	 * gpiolineevent has no content: umockdev backs it with a pty. */
 	if (!umockdev_testbed_add_from_string(tb,
 					      "P: /devices/platform/gpio-mock.0/gpiochip0\n"
 					      "N: gpiochip0=00\n"
 					      "E: SUBSYSTEM=gpio\n"
 					      "E: DEVNAME=/dev/gpiochip0\n"
-					      "A: dev=254:0\\n\n",
+					      "A: dev=254:0\\n\n"
+					      "\n"
+					      "P: /devices/platform/gpio-mock.0/gpiolineevent\n"
+					      "N: gpiolineevent\n"
+					      "E: SUBSYSTEM=iowatt-test\n"
+					      "E: DEVNAME=/dev/gpiolineevent\n"
+					      "A: dev=254:1\n",
 					      &e)) {
 		printf("Bail out! testbed: %s\n", e->message);
 		exit(1);
@@ -233,13 +354,25 @@ static inline UMockdevTestbed *gemu_start(struct gemu *g)
 	g_signal_connect(hc, "handle-ioctl", G_CALLBACK(gemu_chip_ioctl), g);
 	g_signal_connect(hh, "handle-ioctl", G_CALLBACK(gemu_handle_ioctl), g);
 	g_signal_connect(hh, "client-connected", G_CALLBACK(gemu_connected), g);
+	g_signal_connect(he, "handle-ioctl", G_CALLBACK(gemu_event_ioctl), g);
+	g_signal_connect(he, "client-connected", G_CALLBACK(gemu_event_connected), g);
 	if (!umockdev_testbed_attach_ioctl(tb, "/dev/gpiochip0", hc, &e) ||
-	    !umockdev_testbed_attach_ioctl(tb, "/dev/gpiolinehandle", hh, &e)) {
+	    !umockdev_testbed_attach_ioctl(tb, "/dev/gpiolinehandle", hh, &e) ||
+	    !umockdev_testbed_attach_ioctl(tb, "/dev/gpiolineevent", he, &e)) {
 		printf("Bail out! attach: %s\n", e->message);
 		exit(1);
 	}
+	/* Binary records: no line discipline between the master and the reader. */
+	master = umockdev_testbed_get_dev_fd(tb, "/dev/gpiolineevent");
+	if (master < 0 || tcgetattr(master, &tio) < 0) {
+		printf("Bail out! no pty behind /dev/gpiolineevent\n");
+		exit(1);
+	}
+	cfmakeraw(&tio);
+	tcsetattr(master, TCSANOW, &tio);
 	g_object_unref(hc);
 	g_object_unref(hh);
+	g_object_unref(he);
 	g_free(path);
 	g_free(root);
 	return tb;
@@ -250,6 +383,31 @@ static inline void gemu_set(struct gemu *g, int line, int value)
 	g_mutex_lock(&g->lock);
 	g->value[line] = value;
 	g_mutex_unlock(&g->lock);
+}
+
+/*
+ * The line changes to `value`; when an event request watches that edge, the record the
+ * kernel would queue (timestamp t_ns, as the test chooses) is written for the reader.
+ * Returns 1 when a record was written.
+ */
+static inline int gemu_edge(struct gemu *g, int line, int value, uint64_t t_ns)
+{
+	struct gpioevent_data ev;
+	unsigned want;
+	int wrote = 0;
+
+	g_mutex_lock(&g->lock);
+	want = value ? GPIOEVENT_REQUEST_RISING_EDGE : GPIOEVENT_REQUEST_FALLING_EDGE;
+	if (g->value[line] != value && g->ev_line == line && (g->ev_flags & want)) {
+		memset(&ev, 0, sizeof(ev));
+		ev.timestamp = t_ns;
+		ev.id = value ? GPIOEVENT_EVENT_RISING_EDGE : GPIOEVENT_EVENT_FALLING_EDGE;
+		wrote = write(umockdev_testbed_get_dev_fd(g->tb, "/dev/gpiolineevent"), &ev,
+			      sizeof(ev)) == (ssize_t)sizeof(ev);
+	}
+	g->value[line] = value;
+	g_mutex_unlock(&g->lock);
+	return wrote;
 }
 
 #endif

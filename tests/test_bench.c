@@ -5,39 +5,52 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
 #include "bench/engine.h"
+#include "bench/job.h"
 #include "bench/pattern.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "tap.h"
 
-#define KIB 1024ull
-#define MIB (1024ull * 1024)
 
 static char dir[] = "/var/tmp/iowatt-bench.XXXXXX";
 static char path[256];
 static const char *const rw_names[] = {"read", "write", "randread", "randwrite", "randrw"};
 
+/* A small job on engine (its own options at their defaults). */
 static void test_job(struct job_opts *jo, const char *engine, int rw)
 {
-	memset(jo, 0, sizeof(*jo));
+	job_defaults(jo);
 	snprintf(jo->name, sizeof(jo->name), "%s-%s", engine, rw_names[rw]);
 	snprintf(jo->ioengine, sizeof(jo->ioengine), "%s", engine);
 	jo->rw = rw;
-	jo->rwmixread = 50;
 	jo->bs = 4 * KIB;
 	jo->iodepth = 4;
 	jo->size = 256 * KIB;
-	jo->direct = 1;
-	jo->end_fsync = -1;
 	jo->randseed = 42;
-	jo->numjobs = 1;
+}
+
+/* The best engine of this build that is (or is not) asynchronous, or NULL. */
+static const struct io_engine *engine_with(unsigned flag, int set)
+{
+	size_t i;
+
+	for (i = 0; io_engines[i]; i++)
+		if (!!(io_engines[i]->flags & flag) == set)
+			return io_engines[i];
+	return NULL;
 }
 
 /* A file of `len` bytes of non-zero data, as the target module would lay it out. */
@@ -81,16 +94,15 @@ static int run_job(const struct job_opts *jo, struct bench_result *res)
 
 static void test_exact_sizes(void)
 {
-	static const char *const engines[] = {"libaio", "psync"};
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
 	uint64_t bytes, ios;
-	unsigned e;
+	size_t e;
 	int rw, rc;
 
-	for (e = 0; e < ARRAY_SIZE(engines); e++) {
+	for (e = 0; io_engines[e]; e++) {
 		for (rw = RW_READ; rw <= RW_RANDRW; rw++) {
-			test_job(&jo, engines[e], rw);
+			test_job(&jo, io_engines[e]->name, rw);
 			jo.filesize =
 			    1 * MIB; /* a quarter of the region: random spreads, seq stops */
 			rc = run_job(&jo, res);
@@ -123,37 +135,43 @@ static void test_fdatasync(void)
 {
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
+	size_t e;
 
-	test_job(&jo, "libaio", RW_RANDWRITE);
-	jo.fdatasync = 4;
-	jo.size = 64 * jo.bs;
-	ok(!run_job(&jo, res) && res->status == BENCH_OK, "libaio fdatasync=4: ok");
-	is_int(res->syncs, 64 / 4 + 1, "libaio fdatasync=4: 16 syncs + end_fsync");
-	is_int(res->sync_lat.n, res->syncs, "libaio fdatasync=4: each sync timed");
+	for (e = 0; io_engines[e]; e++) {
+		const char *name = io_engines[e]->name;
 
-	test_job(&jo, "psync", RW_WRITE);
-	jo.fdatasync = 1;
-	jo.end_fsync = 0;
-	jo.direct = 0;
-	jo.bs = 2300; /* the small synced record of a log or database */
-	jo.size = 20 * jo.bs;
-	ok(!run_job(&jo, res) && res->status == BENCH_OK &&
-	       res->dir[DDIR_WRITE].io_bytes == 20 * 2300,
-	   "psync buffered bs=2300 fdatasync=1: ok, exact bytes");
-	is_int(res->syncs, 20, "psync fdatasync=1 end_fsync=0: one sync per write");
+		test_job(&jo, name, RW_RANDWRITE);
+		jo.fdatasync = 4;
+		jo.size = 64 * jo.bs;
+		ok(!run_job(&jo, res) && res->status == BENCH_OK, "%s fdatasync=4: ok", name);
+		is_int(res->syncs, 64 / 4 + 1, "%s fdatasync=4: 16 syncs + end_fsync", name);
+		is_int(res->sync_lat.n, res->syncs, "%s fdatasync=4: each sync timed", name);
+		if (io_engines[e]->flags & IOENG_NEEDS_DIRECT)
+			continue;
+
+		test_job(&jo, name, RW_WRITE);
+		jo.fdatasync = 1;
+		jo.end_fsync = 0;
+		jo.direct = 0;
+		jo.bs = 2300; /* the small synced record of a log or database */
+		jo.size = 20 * jo.bs;
+		ok(!run_job(&jo, res) && res->status == BENCH_OK &&
+		       res->dir[DDIR_WRITE].io_bytes == 20 * 2300,
+		   "%s buffered bs=2300 fdatasync=1: ok, exact bytes", name);
+		is_int(res->syncs, 20, "%s fdatasync=1 end_fsync=0: one sync per write", name);
+	}
 	free(res);
 }
 
 static void test_rate(void)
 {
-	static const char *const engines[] = {"libaio", "psync"};
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
 	uint64_t min_ns;
-	unsigned e;
+	size_t e;
 
-	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		test_job(&jo, engines[e], RW_RANDREAD);
+	for (e = 0; io_engines[e]; e++) {
+		test_job(&jo, io_engines[e]->name, RW_RANDREAD);
 		jo.rate_iops = 50;
 		jo.size = 10 * jo.bs;
 		/* I/O k starts at t0 + k/rate: the last one no sooner than (n-1)/rate. */
@@ -171,12 +189,13 @@ static void test_rate(void)
 static void test_stop_and_cap(void)
 {
 	struct bench_result *res = malloc(sizeof(*res));
+	const char *best = io_engines[0]->name, *sync = engine_with(IOENG_ASYNC, 0)->name;
 	struct bench_progress pr;
 	struct job_opts jo;
 	struct bench *b;
 	int rc;
 
-	test_job(&jo, "libaio", RW_RANDREAD);
+	test_job(&jo, best, RW_RANDREAD);
 	jo.size = 64 * 1024 * MIB; /* far more than the test waits for */
 	jo.filesize = 1 * MIB;
 	rc = bench_start(&jo, path, &b);
@@ -196,7 +215,7 @@ static void test_stop_and_cap(void)
 	   "stop: live counters equal the final figures");
 
 	/* A paced job sleeping for its next slot must wake on stop, not after its sleep. */
-	test_job(&jo, "psync", RW_RANDREAD);
+	test_job(&jo, sync, RW_RANDREAD);
 	jo.rate_iops = 1;
 	jo.size = 1000 * jo.bs;
 	rc = bench_start(&jo, path, &b);
@@ -211,7 +230,7 @@ static void test_stop_and_cap(void)
 	       res->dir[0].total_ios < 1000,
 	   "paced stop: INTERRUPTED with %" PRIu64 " I/Os", res->dir[0].total_ios);
 
-	test_job(&jo, "libaio", RW_RANDWRITE);
+	test_job(&jo, best, RW_RANDWRITE);
 	jo.size = 64 * 1024 * MIB;
 	jo.filesize = 1 * MIB;
 	jo.runtime_ns = 100 * NS_PER_MS;
@@ -225,45 +244,42 @@ static void test_stop_and_cap(void)
 
 static void test_errors(void)
 {
-	static const char *const engines[] = {"libaio", "psync"};
 	struct bench_result *res = malloc(sizeof(*res));
 	char small[300], want[64];
+	const char *name;
 	struct job_opts jo;
 	struct bench *b;
-	unsigned e;
+	size_t e;
 
 	snprintf(small, sizeof(small), "%s/small", dir);
 	make_file(small, 64 * KIB);
-	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		test_job(&jo, engines[e], RW_READ);
+	for (e = 0; io_engines[e]; e++) {
+		name = io_engines[e]->name;
+		test_job(&jo, name, RW_READ);
 		jo.iodepth = 1;
 		jo.size = 1 * MIB;
-		is_int(bench_start(&jo, small, &b), 0, "%s past EOF: starts", engines[e]);
+		is_int(bench_start(&jo, small, &b), 0, "%s past EOF: starts", name);
 		while (!bench_wait(b, NS_PER_SEC))
 			;
 		bench_finish(b, res);
-		is_int(res->status, BENCH_FAILED, "%s past EOF: FAILED", engines[e]);
-		is_int(res->err, -EIO, "%s past EOF: err -EIO", engines[e]);
+		is_int(res->status, BENCH_FAILED, "%s past EOF: FAILED", name);
+		is_int(res->err, -EIO, "%s past EOF: err -EIO", name);
 		snprintf(want, sizeof(want), "read at offset %llu: short read", 64 * KIB);
 		if (!ok(!strncmp(res->errmsg, want, strlen(want)),
-			"%s past EOF: message names "
-			"the offset",
-			engines[e]))
+			"%s past EOF: message names the offset", name))
 			printf("#   got '%s'\n", res->errmsg);
-		is_int(res->dir[0].io_bytes, 64 * KIB, "%s past EOF: the good part counted",
-		       engines[e]);
+		is_int(res->dir[0].io_bytes, 64 * KIB, "%s past EOF: the good part counted", name);
 
 		/* O_DIRECT needs aligned sizes: the kernel refuses, the job fails cleanly. */
-		test_job(&jo, engines[e], RW_RANDWRITE);
+		test_job(&jo, name, RW_RANDWRITE);
 		jo.bs = 1000;
 		jo.size = 10 * jo.bs;
 		ok(!run_job(&jo, res) && res->status == BENCH_FAILED && res->err == -EINVAL &&
 		       strstr(res->errmsg, "write at offset"),
-		   "%s misaligned O_DIRECT write: FAILED with EINVAL (%s)", engines[e],
-		   res->errmsg);
+		   "%s misaligned O_DIRECT write: FAILED with EINVAL (%s)", name, res->errmsg);
 	}
 	unlink(small);
-	test_job(&jo, "libaio", RW_READ);
+	test_job(&jo, io_engines[0]->name, RW_READ);
 	snprintf(small, sizeof(small), "%s/missing", dir);
 	is_int(bench_start(&jo, small, &b), -ENOENT, "missing file: -ENOENT, nothing runs");
 	snprintf(jo.ioengine, sizeof(jo.ioengine), "nope");
@@ -271,35 +287,22 @@ static void test_errors(void)
 	free(res);
 }
 
-/*
- * ENOSPC mid-job: buffered writes into the holes of a sparse file on a 256 KiB tmpfs
- * (root only; tmpfs has no O_DIRECT, so psync with direct=0).
- */
-static void test_enospc(void)
+/* One engine filling a sparse file on a full tmpfs: the first ENOSPC fails the job. */
+static void enospc_on(const char *engine, const char *file)
 {
 	struct bench_result *res = malloc(sizeof(*res));
-	char mnt[300], file[320];
 	struct bench *b = NULL;
 	struct job_opts jo;
 	int fd, rc;
 
-	snprintf(mnt, sizeof(mnt), "%s/tiny", dir);
-	snprintf(file, sizeof(file), "%s/sparse", mnt);
-	if (geteuid() != 0 || mkdir(mnt, 0700) ||
-	    mount("iowatt-test", mnt, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k")) {
-		skip("ENOSPC: needs root to mount a small tmpfs");
-		rmdir(mnt);
-		free(res);
-		return;
-	}
 	fd = open(file, O_RDWR | O_CREAT | O_EXCL, 0600);
 	rc = fd >= 0 && !ftruncate(fd, 1 * MIB) ? 0 : -1;
 	if (fd >= 0)
 		close(fd);
-	test_job(&jo, "psync", RW_WRITE);
+	test_job(&jo, engine, RW_WRITE);
 	jo.direct = 0;
 	jo.size = 1 * MIB;
-	ok(!rc && !bench_start(&jo, file, &b), "ENOSPC: started on a sparse file");
+	ok(!rc && !bench_start(&jo, file, &b), "%s ENOSPC: started on a sparse file", engine);
 	if (b) {
 		while (!bench_wait(b, NS_PER_SEC))
 			;
@@ -307,15 +310,37 @@ static void test_enospc(void)
 		ok(res->status == BENCH_FAILED && res->err == -ENOSPC &&
 		       strstr(res->errmsg, "write at offset") &&
 		       strstr(res->errmsg, "No space left on device"),
-		   "ENOSPC: FAILED, -ENOSPC, '%s'", res->errmsg);
+		   "%s ENOSPC: FAILED, -ENOSPC, '%s'", engine, res->errmsg);
 		ok(res->dir[1].io_bytes > 0 && res->dir[1].io_bytes < jo.size && res->syncs == 0,
-		   "ENOSPC: the writes before it counted (%" PRIu64 " bytes), no end_fsync",
-		   res->dir[1].io_bytes);
+		   "%s ENOSPC: the writes before it counted (%" PRIu64 " bytes), no end_fsync",
+		   engine, res->dir[1].io_bytes);
 	}
 	unlink(file);
+	free(res);
+}
+
+/*
+ * ENOSPC mid-job: buffered writes into the holes of a sparse file on a 256 KiB tmpfs
+ * (root only; tmpfs has no O_DIRECT, so direct=0 with each engine that does buffered I/O).
+ */
+static void test_enospc(void)
+{
+	char mnt[300], file[320];
+	size_t e;
+
+	snprintf(mnt, sizeof(mnt), "%s/tiny", dir);
+	snprintf(file, sizeof(file), "%s/sparse", mnt);
+	if (geteuid() != 0 || mkdir(mnt, 0700) ||
+	    mount("iowatt-test", mnt, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k")) {
+		skip("ENOSPC: needs root to mount a small tmpfs");
+		rmdir(mnt);
+		return;
+	}
+	for (e = 0; io_engines[e]; e++)
+		if (!(io_engines[e]->flags & IOENG_NEEDS_DIRECT))
+			enospc_on(io_engines[e]->name, file);
 	umount(mnt);
 	rmdir(mnt);
-	free(res);
 }
 
 /* Each block of thread t's region must come from thread t's own write buffers. */
@@ -331,32 +356,251 @@ static int region_owner(const unsigned char *blk, const unsigned char *pools, un
 	return -1;
 }
 
+/* Every engine option lies inside the engine's options struct. */
+static int options_fit(const struct io_engine *e)
+{
+	size_t k, need;
+
+	if (e->noptions && (!e->options || !e->options_size))
+		return 0;
+	for (k = 0; k < e->noptions; k++) {
+		need = e->options[k].type == OPT_BOOL || e->options[k].type == OPT_UINT ||
+			       e->options[k].type == OPT_ENUM
+			   ? sizeof(int)
+			   : sizeof(uint64_t);
+		if (e->options[k].off + need > e->options_size || !e->options[k].help)
+			return 0;
+	}
+	return 1;
+}
+
 static void test_registry(void)
 {
-	size_t i, complete = 1;
+	const unsigned known = IOENG_ASYNC | IOENG_NEEDS_DIRECT;
+	size_t i, complete = 1, fits = 1;
+	const struct io_engine *sync = engine_with(IOENG_ASYNC, 0);
 
-	for (i = 0; io_engines[i]; i++)
-		if (!io_engines[i]->name || !io_engines[i]->init || !io_engines[i]->submit ||
-		    !io_engines[i]->reap || !io_engines[i]->cleanup ||
+	for (i = 0; io_engines[i]; i++) {
+		if (!io_engines[i]->name || !io_engines[i]->help || !io_engines[i]->init ||
+		    !io_engines[i]->submit || !io_engines[i]->reap || !io_engines[i]->cleanup ||
+		    (io_engines[i]->flags & ~known) ||
 		    io_engine_find(io_engines[i]->name) != io_engines[i])
 			complete = 0;
-	ok(i >= 2 && complete, "registry: %zu engines, every hook set, found by name", i);
-	ok(io_engine_find("psync") == &engine_psync && !io_engine_find("posixaio"),
-	   "registry: psync found, unknown names are not");
+		if (!options_fit(io_engines[i]))
+			fits = 0;
+	}
+	ok(i >= 1 && complete, "registry: %zu engines, every hook and flag known, found by name",
+	   i);
+	ok(fits, "registry: every engine option lies inside its engine's options struct");
+	ok(sync && !(sync->flags & IOENG_NEEDS_DIRECT) && !io_engine_find("posixaio"),
+	   "registry: a synchronous engine that does buffered I/O; unknown names are not found");
+#ifdef HAVE_LIBURING
+	ok(io_engines[0] == io_engine_find("io_uring"), "registry: io_uring is the best engine");
+#endif
+#ifdef HAVE_LIBAIO
+	ok(io_engine_find("libaio") != NULL, "registry: libaio is built in");
+#endif
 }
+
+/* Engines' own options are rows of the job table that apply to their engine only. */
+static void test_option_table(void)
+{
+	const struct opt_desc *t;
+	struct job_opts jo;
+	size_t n, i, k, rows = 0, wrong = 0;
+
+	t = job_option_table(&n);
+	for (i = 0; io_engines[i]; i++) {
+		const struct io_engine *e = io_engines[i];
+
+		test_job(&jo, e->name, RW_READ);
+		for (k = 0; k < e->noptions; k++) {
+			const struct opt_desc *d = opt_find(t, n, e->options[k].name);
+
+			rows++;
+			if (!d || job_option_engine(d) != e || !job_option_applies(&jo, d) ||
+			    d->off < offsetof(struct job_opts, engine_opts) ||
+			    d->off >= offsetof(struct job_opts, engine_opts) + JOB_ENGINE_OPTS_SIZE)
+				wrong++;
+		}
+	}
+	is_int(wrong, 0, "job table: the %zu engine options are rows of their engine", rows);
+	for (i = 0, wrong = 0; i < n; i++) {
+		const struct io_engine *e = job_option_engine(&t[i]);
+
+		if (!e)
+			continue;
+		test_job(&jo, e == io_engines[0] && io_engines[1] ? io_engines[1]->name
+								   : io_engines[0]->name,
+			 RW_READ);
+		if (e != io_engines[0] || io_engines[1])
+			wrong += (size_t)job_option_applies(&jo, &t[i]);
+	}
+	is_int(wrong, 0, "job table: an engine option does not apply to another engine's job");
+	ok(job_option_engine(opt_find(t, n, "bs")) == NULL, "job table: bs is generic");
+}
+
+/* Each boolean engine option flipped from its default still moves exactly size bytes. */
+static void test_engine_options(void)
+{
+	struct bench_result *res = malloc(sizeof(*res));
+	const struct opt_desc *t, *d;
+	char err[256], val[8];
+	struct job_opts jo;
+	size_t n, i, k;
+
+	t = job_option_table(&n);
+	for (i = 0; io_engines[i]; i++) {
+		for (k = 0; k < io_engines[i]->noptions; k++) {
+			d = opt_find(t, n, io_engines[i]->options[k].name);
+			if (d->type != OPT_BOOL)
+				continue;
+			test_job(&jo, io_engines[i]->name, RW_RANDRW);
+			jo.iodepth = 8;
+			snprintf(val, sizeof(val), "%d", !*(const int *)((const char *)&jo + d->off));
+			ok(!opt_set(d, &jo, val, err, sizeof(err)), "%s=%s set", d->name, val);
+			ok(!run_job(&jo, res) && res->status == BENCH_OK &&
+			       res->dir[0].io_bytes + res->dir[1].io_bytes == jo.size,
+			   "%s with %s=%s: exact bytes (%s)", jo.name, d->name, val, res->errmsg);
+		}
+	}
+	free(res);
+}
+
+/* The default engine: the best one, or the best that does buffered I/O for direct=0. */
+static void test_default_engine(void)
+{
+	const struct io_engine *buffered = engine_with(IOENG_NEEDS_DIRECT, 0);
+	struct job_opts jo;
+
+	job_defaults(&jo);
+	is_str(jo.ioengine, "", "defaults leave ioengine unset");
+	jo.size = 1 * MIB;
+	job_fixup(&jo);
+	is_str(jo.ioengine, io_engines[0]->name, "fixup picks the best engine");
+	is_int(job_validate(&jo), 0, "and it validates");
+	job_defaults(&jo);
+	jo.size = 1 * MIB;
+	jo.direct = 0;
+	job_fixup(&jo);
+	is_str(jo.ioengine, buffered->name, "direct=0: the best engine that does buffered I/O");
+}
+
+#if defined(HAVE_LIBURING) && defined(__NR_io_uring_setup)
+/* From now on io_uring_setup fails with err in this process, as a container's filter does. */
+static int block_io_uring(int err)
+{
+	struct sock_filter f[] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {.len = ARRAY_SIZE(f), .filter = f};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -errno;
+	return 0;
+}
+
+/* In a child refused io_uring: what the default, validation and start say, on stderr. */
+static void refused_child(int err, int out)
+{
+	const struct opt_desc *t;
+	struct job_opts jo;
+	struct bench *b;
+	char e[256];
+	size_t n;
+
+	dup2(out, 2);
+	log_set_level(LOG_WARN);
+	if (block_io_uring(err)) {
+		fprintf(stderr, "seccomp failed: %s\n", strerror(errno));
+		_exit(1);
+	}
+	t = job_option_table(&n);
+	job_defaults(&jo);
+	jo.size = 1 * MIB;
+	opt_set(opt_find(t, n, "fixedbufs"), &jo, "0", e, sizeof(e));
+	job_fixup(&jo);
+	fprintf(stderr, "auto=%s\n", jo.ioengine);
+	test_job(&jo, "io_uring", RW_READ);
+	fprintf(stderr, "validate=%d\n", job_validate(&jo));
+	fprintf(stderr, "start=%d\n", bench_start(&jo, path, &b));
+	_exit(0);
+}
+
+static const char *run_refused(int err, char *buf, size_t len)
+{
+	int fds[2], status;
+	size_t used = 0;
+	ssize_t k;
+	pid_t pid;
+
+	buf[0] = '\0';
+	if (pipe(fds))
+		return buf;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		refused_child(err, fds[1]);
+	close(fds[1]);
+	while (used + 1 < len && (k = read(fds[0], buf + used, len - 1 - used)) > 0)
+		used += (size_t)k;
+	buf[used] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return buf;
+}
+
+/*
+ * A kernel that refuses io_uring (sysctl, seccomp): jobs that chose no engine fall back
+ * to the next one with a warning; a job that chose io_uring fails before it starts, with
+ * the reason.
+ */
+static void test_io_uring_refused(void)
+{
+	const char *next = io_engines[1]->name;
+	char out[4096], want[64];
+
+	run_refused(EPERM, out, sizeof(out));
+	snprintf(want, sizeof(want), "auto=%s\n", next);
+	if (!ok(strstr(out, want) && strstr(out, "warning: job: ioengine io_uring is unavailable") &&
+		    strstr(out, "seccomp"),
+		"EPERM: unset ioengine falls back to %s with a warning naming seccomp", next))
+		printf("# %s", out);
+	ok(strstr(out, "fixedbufs is an option of ioengine=io_uring, which is not used: ignored") !=
+	       NULL,
+	   "EPERM: an io_uring option of a job that fell back is ignored with a warning");
+	ok(strstr(out, "validate=-22\n") && strstr(out, "ioengine=io_uring: the kernel refuses"),
+	   "EPERM: a job that chose io_uring fails validation, saying why");
+	ok(strstr(out, "start=-1\n") != NULL, "EPERM: and bench_start refuses it with -EPERM");
+
+	run_refused(ENOSYS, out, sizeof(out));
+	ok(strstr(out, "auto=") && !strstr(out, "auto=io_uring") &&
+	       strstr(out, "the kernel has no io_uring") && strstr(out, "validate=-22\n"),
+	   "ENOSYS: fallback, and the message says the kernel has no io_uring");
+}
+#else
+static void test_io_uring_refused(void)
+{
+	skip("io_uring is not in this build");
+}
+#endif
 
 static void test_numjobs(void)
 {
-	static const char *const engines[] = {"libaio", "psync"};
 	struct bench_result *res = malloc(sizeof(*res));
 	struct job_opts jo;
 	unsigned char *pools, *blk;
-	unsigned e, t, nbuf, bad;
+	unsigned t, nbuf, bad;
 	uint64_t off;
+	size_t e;
 	int fd;
 
-	for (e = 0; e < ARRAY_SIZE(engines); e++) {
-		test_job(&jo, engines[e], e ? RW_WRITE : RW_RANDWRITE);
+	for (e = 0; io_engines[e]; e++) {
+		test_job(&jo, io_engines[e]->name, e % 2 ? RW_WRITE : RW_RANDWRITE);
 		jo.numjobs = 3;
 		jo.size = 1 * MIB;
 		jo.filesize = 64 * KIB;
@@ -365,7 +609,7 @@ static void test_numjobs(void)
 		ok(!run_job(&jo, res) && res->status == BENCH_OK && res->threads == 3 &&
 		       res->dir[1].io_bytes == 3 * jo.size,
 		   "%s numjobs=3: each thread moved its size", jo.name);
-		nbuf = e ? 1 : jo.iodepth;
+		nbuf = io_engines[e]->flags & IOENG_ASYNC ? jo.iodepth : 1;
 		pools = malloc(3 * nbuf * jo.bs);
 		blk = malloc(jo.bs);
 		for (t = 0; t < 3; t++)
@@ -404,7 +648,11 @@ static int test_all(void)
 	}
 	log_set_level(-1); /* the error tests log on purpose */
 	test_registry();
+	test_option_table();
+	test_default_engine();
+	test_io_uring_refused();
 	test_exact_sizes();
+	test_engine_options();
 	test_fdatasync();
 	test_rate();
 	test_stop_and_cap();
@@ -418,7 +666,7 @@ static int test_all(void)
 
 /*
  * --bench FILE RW BS IODEPTH SIZE [ENGINE [BATCH_SUBMIT BATCH_COMPLETE]]: one job on an
- * existing file, printing IOPS and CPU time per I/O; for bench scripts until `iowatt run`.
+ * existing file, printing IOPS and CPU time per I/O; the engines without the CLI around them.
  */
 static int bench_mode(int argc, char **argv)
 {
@@ -433,7 +681,7 @@ static int bench_mode(int argc, char **argv)
 	for (rw = 0; rw < (int)ARRAY_SIZE(rw_names); rw++)
 		if (!strcmp(argv[3], rw_names[rw]))
 			break;
-	test_job(&jo, argc > 7 ? argv[7] : "libaio", rw);
+	test_job(&jo, argc > 7 ? argv[7] : io_engines[0]->name, rw);
 	parse_size(argv[4], &jo.bs);
 	jo.iodepth = (unsigned)atoi(argv[5]);
 	parse_size(argv[6], &jo.size);

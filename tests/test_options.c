@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "argv.h"
+#include "bench/engine.h"
 #include "capture.h"
 #include "cli/run_args.h"
 #include "core/log.h"
@@ -34,10 +35,24 @@ static const char *good_value(const struct opt_desc *d)
 		return "4.5";
 	case OPT_ENUM:
 	case OPT_STR:
-		return d->choices ? d->choices[1].name : "x";
+		if (!d->choices)
+			return "x";
+		return d->choices[1].name ? d->choices[1].name : d->choices[0].name;
 	default:
 		return "x";
 	}
+}
+
+/* "io_uring, libaio, psync": the registry as an option error lists it. */
+static const char *engine_list(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; io_engines[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 io_engines[i]->name);
+	return buf;
 }
 
 static const char *bad_value(const struct opt_desc *d)
@@ -63,13 +78,15 @@ static const char *bad_value(const struct opt_desc *d)
 
 static void test_every_job_option(void)
 {
+	size_t njob;
+	const struct opt_desc *jt = job_option_table(&njob);
 	struct job_opts jo;
 	struct run_config cfg;
 	char err[400], flag[80], fmt[64];
 	size_t i;
 
-	for (i = 0; i < job_options_count; i++) {
-		const struct opt_desc *d = &job_options[i];
+	for (i = 0; i < njob; i++) {
+		const struct opt_desc *d = &jt[i];
 		const char *good = good_value(d), *bad = bad_value(d);
 		int rc;
 
@@ -99,12 +116,14 @@ static void test_every_job_option(void)
 
 static void test_parsers(void)
 {
+	size_t njob;
+	const struct opt_desc *jt = job_option_table(&njob);
 	const struct opt_desc *d;
 	struct job_opts jo;
-	char err[400];
+	char err[400], list[128];
 
 	job_defaults(&jo);
-	d = opt_find(job_options, job_options_count, "bs");
+	d = opt_find(jt, njob, "bs");
 	ok(!opt_set(d, &jo, "2300", err, sizeof(err)) && jo.bs == 2300, "bs 2300 is bytes");
 	ok(!opt_set(d, &jo, "1m", err, sizeof(err)) && jo.bs == 1048576, "bs 1m is 1048576");
 	ok(!opt_set(d, &jo, "16M", err, sizeof(err)) && jo.bs == 16ULL << 20, "16M");
@@ -112,7 +131,7 @@ static void test_parsers(void)
 	ok(opt_set(d, &jo, "abc", err, sizeof(err)) == -EINVAL, "bs abc is bad");
 	ok(strstr(err, "k/m/g") != NULL, "bad size says which suffixes: %s", err);
 
-	d = opt_find(job_options, job_options_count, "iodepth");
+	d = opt_find(jt, njob, "iodepth");
 	ok(opt_set(d, &jo, "0", err, sizeof(err)) == -ERANGE, "iodepth 0 out of range");
 	is_str(err, "'0' out of range 1..65536", "range message");
 	ok(opt_set(d, &jo, "65537", err, sizeof(err)) == -ERANGE, "iodepth 65537 out of range");
@@ -120,10 +139,10 @@ static void test_parsers(void)
 	ok(opt_set(d, &jo, "-1", err, sizeof(err)) == -EINVAL, "iodepth -1 is bad");
 	ok(opt_set(d, &jo, "", err, sizeof(err)) == -EINVAL, "empty value is bad");
 
-	d = opt_find(job_options, job_options_count, "numjobs");
+	d = opt_find(jt, njob, "numjobs");
 	ok(opt_set(d, &jo, "65", err, sizeof(err)) == -ERANGE, "numjobs 65 out of range");
 
-	d = opt_find(job_options, job_options_count, "runtime");
+	d = opt_find(jt, njob, "runtime");
 	ok(!opt_set(d, &jo, "90", err, sizeof(err)) && jo.runtime_ns == 90 * NS_PER_SEC,
 	   "runtime bare number is seconds");
 	ok(!opt_set(d, &jo, "1.5m", err, sizeof(err)) && jo.runtime_ns == 90 * NS_PER_SEC,
@@ -133,55 +152,58 @@ static void test_parsers(void)
 	ok(!opt_set(d, &jo, "1h", err, sizeof(err)) && jo.runtime_ns == 3600 * NS_PER_SEC,
 	   "1h");
 
-	d = opt_find(job_options, job_options_count, "interval");
+	d = opt_find(jt, njob, "interval");
 	ok(opt_set(d, &jo, "50ms", err, sizeof(err)) == -ERANGE, "interval 50ms below 100ms");
 	ok(strstr(err, "100ms") != NULL, "says the minimum: %s", err);
 
-	d = opt_find(job_options, job_options_count, "tail_tolerance");
+	d = opt_find(jt, njob, "tail_tolerance");
 	ok(!opt_set(d, &jo, "5%", err, sizeof(err)), "5%%");
 	is_dbl(jo.tail_tolerance, 0.05, 1e-12, "5%% is 0.05");
 	ok(!opt_set(d, &jo, "0.1", err, sizeof(err)), "fraction 0.1");
 	is_dbl(jo.tail_tolerance, 0.1, 1e-12, "0.1 stays 0.1");
 	ok(opt_set(d, &jo, "5", err, sizeof(err)) == -EINVAL, "bare 5 is ambiguous");
 
-	d = opt_find(job_options, job_options_count, "direct");
+	d = opt_find(jt, njob, "direct");
 	ok(!opt_set(d, &jo, "off", err, sizeof(err)) && jo.direct == 0, "direct=off");
 	ok(!opt_set(d, &jo, "true", err, sizeof(err)) && jo.direct == 1, "direct=true");
 
-	d = opt_find(job_options, job_options_count, "ioengine");
+	d = opt_find(jt, njob, "ioengine");
 	ok(!opt_set(d, &jo, "psync", err, sizeof(err)) && !strcmp(jo.ioengine, "psync"),
 	   "ioengine psync");
 	ok(opt_set(d, &jo, "posixaio", err, sizeof(err)) == -EINVAL, "posixaio refused");
-	ok(strstr(err, "libaio, psync") != NULL, "lists the choices: %s", err);
+	ok(strstr(err, engine_list(list, sizeof(list))) != NULL, "lists the engines: %s", err);
 
-	d = opt_find(job_options, job_options_count, "randseed");
+	d = opt_find(jt, njob, "randseed");
 	ok(!opt_set(d, &jo, "0xdead", err, sizeof(err)) && jo.randseed == 0xdead, "hex seed");
 }
 
 static void test_spellings(void)
 {
-	const struct opt_desc *a = opt_find(job_options, job_options_count, "rate_iops");
+	size_t njob;
+	const struct opt_desc *jt = job_option_table(&njob);
+	const struct opt_desc *a = opt_find(jt, njob, "rate_iops");
 	struct run_config cfg;
 
 	ok(a != NULL, "rate_iops exists");
-	ok(opt_find(job_options, job_options_count, "rate-iops") == a, "rate-iops is the same");
-	ok(opt_find(job_options, job_options_count, "RATE_IOPS") == a, "case does not matter");
-	ok(opt_find(job_options, job_options_count, "blocksize") ==
-		   opt_find(job_options, job_options_count, "bs"),
+	ok(opt_find(jt, njob, "rate-iops") == a, "rate-iops is the same");
+	ok(opt_find(jt, njob, "RATE_IOPS") == a, "case does not matter");
+	ok(opt_find(jt, njob, "blocksize") ==
+		   opt_find(jt, njob, "bs"),
 	   "alias blocksize");
-	ok(opt_find(job_options, job_options_count, "readwrite") ==
-		   opt_find(job_options, job_options_count, "rw"),
+	ok(opt_find(jt, njob, "readwrite") ==
+		   opt_find(jt, njob, "rw"),
 	   "alias readwrite");
-	ok(opt_find(job_options, job_options_count, "iodepth-batch") ==
-		   opt_find(job_options, job_options_count, "iodepth_batch_submit"),
+	ok(opt_find(jt, njob, "iodepth-batch") ==
+		   opt_find(jt, njob, "iodepth_batch_submit"),
 	   "alias iodepth_batch");
-	ok(opt_find(job_options, job_options_count, "no_such") == NULL, "unknown is NULL");
+	ok(opt_find(jt, njob, "no_such") == NULL, "unknown is NULL");
 
 	is_int(parse(&cfg, 0, "run", "--target", "/tmp", "--size", "1m", "--rate-iops", "7",
 		     "--iodepth=4", "--blocksize", "8k", "--rw=randwrite", NULL),
 	       0, "dashes, =value and aliases parse");
 	is_int(cfg.jobs[0].rate_iops, 7, "--rate-iops 7");
-	is_int(cfg.jobs[0].iodepth, 4, "--iodepth=4");
+	is_int(cfg.jobs[0].iodepth, io_engines[0]->flags & IOENG_ASYNC ? 4 : 1,
+	       "--iodepth=4 (1 when no engine of the build is asynchronous)");
 	is_int(cfg.jobs[0].bs, 8192, "--blocksize 8k");
 	is_str(rw_name(cfg.jobs[0].rw), "randwrite", "--rw=randwrite");
 	is_str(cfg.jobs[0].name, "randwrite-8k-q4t1", "inline job named after what it does");
@@ -206,7 +228,7 @@ static void test_defaults(void)
 	is_int(jo.size, 0, "no default size");
 	is_int(jo.filesize, 0, "filesize follows size");
 	is_int(jo.direct, 1, "direct 1");
-	is_str(jo.ioengine, "libaio", "libaio");
+	is_str(jo.ioengine, "", "ioengine unset: job_fixup picks the best engine");
 	is_int(jo.end_fsync, -1, "end_fsync auto");
 	is_int(jo.randseed, 0x1234, "fixed seed");
 	is_int(jo.loops, 1, "loops 1");
@@ -257,6 +279,8 @@ static int lists_all(const char *text, const struct opt_desc *t, size_t n, const
 
 static void test_help(void)
 {
+	size_t njob;
+	const struct opt_desc *jt = job_option_table(&njob);
 	struct run_config cfg;
 	struct capture cap;
 	char *buf = NULL;
@@ -265,9 +289,9 @@ static void test_help(void)
 	FILE *fp = open_memstream(&buf, &len);
 	int rc;
 
-	opt_print_help(fp, job_options, job_options_count);
+	opt_print_help(fp, jt, njob);
 	fclose(fp);
-	ok(lists_all(buf, job_options, job_options_count, " "), "job help lists every job option");
+	ok(lists_all(buf, jt, njob, " "), "job help lists every job option");
 	ok(strstr(buf, "randrw") && strstr(buf, "psync"), "help lists allowed values");
 	ok(strstr(buf, "default 4k") && strstr(buf, "1..65536"), "help shows defaults and ranges");
 	free(buf);
@@ -305,24 +329,39 @@ static json_t *options_json(const struct job_opts *jo)
 
 static void test_json(void)
 {
+	size_t njob;
+	const struct opt_desc *jt = job_option_table(&njob);
 	struct job_opts jo;
 	json_t *o;
-	size_t i, missing = 0;
+	size_t i, e, wrong = 0;
 	char key[80];
 
+	for (e = 0; io_engines[e]; e++) {
+		job_defaults(&jo);
+		snprintf(jo.ioengine, sizeof(jo.ioengine), "%s", io_engines[e]->name);
+		o = options_json(&jo);
+		for (i = 0; i < njob; i++) {
+			const struct io_engine *owner = job_option_engine(&jt[i]);
+
+			snprintf(key, sizeof(key), "%s%s", jt[i].name,
+				 jt[i].type == OPT_DURATION ? "_ns" : "");
+			if (!json_object_get(o, key) != (owner && owner != io_engines[e])) {
+				wrong++;
+				printf("# %s: options json %s %s\n", io_engines[e]->name,
+				       owner && owner != io_engines[e] ? "has" : "lacks", key);
+			}
+		}
+		is_str(json_string_value(json_object_get(o, "ioengine")), io_engines[e]->name,
+		       "%s: ioengine", io_engines[e]->name);
+		json_decref(o);
+	}
+	is_int(wrong, 0, "options JSON: every generic option and the job's engine's, no other");
 	job_defaults(&jo);
 	jo.rw = RW_WRITE;
 	jo.size = 64 << 20;
+	job_fixup(&jo);
 	o = options_json(&jo);
-	for (i = 0; i < job_options_count; i++) {
-		snprintf(key, sizeof(key), "%s%s", job_options[i].name,
-			 job_options[i].type == OPT_DURATION ? "_ns" : "");
-		if (!json_object_get(o, key)) {
-			missing++;
-			printf("# options json lacks %s\n", key);
-		}
-	}
-	is_int(missing, 0, "options JSON has every job option");
+
 	is_str(json_string_value(json_object_get(o, "rw")), "write", "rw as a string");
 	is_int(json_integer_value(json_object_get(o, "bs")), 4096, "bs in bytes");
 	is_int(json_integer_value(json_object_get(o, "filesize")), 64 << 20,
@@ -331,7 +370,8 @@ static void test_json(void)
 	is_int(json_integer_value(json_object_get(o, "idle_ns")), 10 * NS_PER_SEC, "idle_ns");
 	is_dbl(json_real_value(json_object_get(o, "tail_tolerance")), 0.05, 1e-12,
 	       "tail_tolerance as a fraction");
-	is_str(json_string_value(json_object_get(o, "ioengine")), "libaio", "ioengine");
+	is_str(json_string_value(json_object_get(o, "ioengine")), io_engines[0]->name,
+	       "ioengine resolved to the best engine");
 	json_decref(o);
 }
 
@@ -360,10 +400,49 @@ static int check(const char *what, const char *want_msg, ...)
 	return rc;
 }
 
+/* What validation says follows each engine's flags and options, never its name. */
+static void test_validate_engines(void)
+{
+	const struct io_engine *e, *other;
+	struct run_config cfg;
+	char what[96], want[160], flag[64];
+	size_t i;
+
+	for (i = 0; (e = io_engines[i]); i++) {
+		snprintf(what, sizeof(what), "direct=0 with %s", e->name);
+		snprintf(want, sizeof(want), "direct=0 needs an engine that does buffered I/O");
+		check(what, e->flags & IOENG_NEEDS_DIRECT ? want : NULL, "--direct", "0", "--size",
+		      "1m", "--ioengine", e->name, NULL);
+		if (e->flags & IOENG_ASYNC)
+			continue;
+		is_int(parse(&cfg, 0, "run", "--target", "/tmp", "--size", "1m", "--ioengine",
+			     e->name, "--iodepth", "32", NULL),
+		       0, "%s with iodepth 32 is accepted", e->name);
+		is_int(cfg.jobs[0].iodepth, 1, "and runs at depth 1");
+		ok(strstr(parse_err, "warning") && strstr(parse_err, "iodepth=32"),
+		   "with a warning: %s", parse_err);
+		run_config_free(&cfg);
+	}
+	for (i = 0; (e = io_engines[i]) && !e->noptions; i++)
+		;
+	other = e && io_engines[i + 1] ? io_engines[i + 1] : io_engines[0];
+	if (!e || other == e) {
+		skip("no engine with options of its own beside another engine");
+		return;
+	}
+	snprintf(what, sizeof(what), "%s's %s on %s", e->name, e->options[0].name, other->name);
+	snprintf(want, sizeof(want), "%s is an option of ioengine=%s; this job uses ioengine=%s",
+		 e->options[0].name, e->name, other->name);
+	snprintf(flag, sizeof(flag), "--%s", e->options[0].name);
+	check(what, want, "--size", "1m", "--ioengine", other->name, flag,
+	      e->options[0].def && !strcmp(e->options[0].def, "1") ? "0" : "1", NULL);
+	snprintf(what, sizeof(what), "%s's %s on %s", e->name, e->options[0].name, e->name);
+	check(what, NULL, "--size", "1m", "--ioengine", e->name, flag,
+	      e->options[0].def && !strcmp(e->options[0].def, "1") ? "0" : "1", NULL);
+}
+
 static void test_validate(void)
 {
-	struct run_config cfg;
-
 	check("no size", "has no size", "--rw", "write", NULL);
 	check("22m of 2300-byte records",
 	      "size 22m is not a multiple of bs 2300; 23066700 (10029 writes) is, or "
@@ -374,26 +453,22 @@ static void test_validate(void)
 	      "23000000", "--direct", "0", "--ioengine", "psync", NULL);
 	check("direct with 2300", "multiple of 512", "--bs", "2300", "--size", "23000000",
 	      "--ioengine", "psync", NULL);
-	check("direct=0 with libaio", "direct=0 needs ioengine=psync", "--direct", "0", "--size",
-	      "1m", NULL);
+	check("direct=0 without an engine", NULL, "--direct", "0", "--size", "1m", NULL);
 	check("filesize not a multiple", "filesize 5000 is not a multiple", "--size", "8k",
 	      "--filesize", "5000", NULL);
 	check("filesize smaller than size wraps", NULL, "--size", "64k", "--filesize", "8k",
 	      "--rw", "randread", NULL);
-	check("batch over depth", "iodepth_batch_submit 8 is larger than iodepth 4", "--size",
-	      "1m", "--iodepth", "4", "--iodepth-batch", "8", NULL);
+	if (io_engines[0]->flags & IOENG_ASYNC)
+		check("batch over depth", "iodepth_batch_submit 8 is larger than iodepth 4",
+		      "--size", "1m", "--iodepth", "4", "--iodepth-batch", "8", NULL);
 	check("tail_hold over tail_max", "tail_hold", "--size", "1m", "--tail-hold", "10s",
 	      "--tail-max", "5s", NULL);
 	check("rate_iops with loops", NULL, "--size", "1m", "--rate-iops", "10", "--loops", "3",
 	      NULL);
 
-	is_int(parse(&cfg, 0, "run", "--target", "/tmp", "--size", "1m", "--ioengine", "psync",
-		     "--iodepth", "32", NULL),
-	       0, "psync with iodepth 32 is accepted");
-	is_int(cfg.jobs[0].iodepth, 1, "and runs at depth 1");
-	ok(strstr(parse_err, "warning") && strstr(parse_err, "iodepth=32"), "with a warning: %s",
-	   parse_err);
-	run_config_free(&cfg);
+	check("an engine not in the build", "expected one of", "--size", "1m", "--ioengine",
+	      "posixaio", NULL);
+	test_validate_engines();
 }
 
 int main(void)

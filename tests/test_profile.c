@@ -10,6 +10,7 @@
 
 #include "argv.h"
 #include "capture.h"
+#include "bench/engine.h"
 #include "cli/profile.h"
 #include "core/log.h"
 #include "core/options.h"
@@ -76,7 +77,11 @@ static void test_shipped(void)
 		const char *p = g.gl_pathv[k];
 
 		if (load(p, &jobs, &njobs)) {
-			ok(0, "%s loads: %s", p, errbuf);
+			/* A profile may pin an engine a minimal build lacks (sbc-fio: libaio). */
+			if (strstr(errbuf, "for 'ioengine': expected one of"))
+				skip(errbuf);
+			else
+				ok(0, "%s loads: %s", p, errbuf);
 			continue;
 		}
 		bad = 0;
@@ -105,6 +110,8 @@ static struct job_opts *by_name(struct job_opts *jobs, size_t n, const char *nam
 
 static void test_shipped_content(void)
 {
+	size_t njob;
+	const struct opt_desc *jt = job_option_table(&njob);
 	struct job_opts *jobs, *j, def;
 	char *p, *text, a[64], b[64];
 	size_t njobs, i, n;
@@ -131,20 +138,27 @@ static void test_shipped_content(void)
 	free(p);
 
 	p = xasprintf("%s/configs/sbc-fio.ini", repo);
-	is_int(load(p, &jobs, &njobs), 0, "sbc-fio.ini loads");
-	j = by_name(jobs, njobs, "RANDRW-4K-QD128");
-	ok(j && j->iodepth == 128 && j->rw == RW_RANDRW && j->numjobs == 1, "seed 001 job");
-	j = by_name(jobs, njobs, "SEED003-randwrite");
-	ok(j && j->numjobs == 4 && j->iodepth == 8 && j->size == 30 << 20, "seed 003 job");
-	free(jobs);
+	if (io_engine_find("libaio")) {
+		jobs = NULL;
+		is_int(load(p, &jobs, &njobs), 0, "sbc-fio.ini loads");
+		j = jobs ? by_name(jobs, njobs, "RANDRW-4K-QD128") : NULL;
+		ok(j && j->iodepth == 128 && j->rw == RW_RANDRW && j->numjobs == 1,
+		   "seed 001 job");
+		j = jobs ? by_name(jobs, njobs, "SEED003-randwrite") : NULL;
+		ok(j && j->numjobs == 4 && j->iodepth == 8 && j->size == 30 << 20,
+		   "seed 003 job");
+		free(jobs);
+	} else {
+		skip("sbc-fio.ini reproduces libaio command lines; this build has no libaio");
+	}
 	free(p);
 
 	/* defaults.ini is the reference: its [global] must equal the built-in defaults. */
 	p = xasprintf("%s/configs/defaults.ini", repo);
 	is_int(load(p, &jobs, &njobs), 0, "defaults.ini loads");
 	job_defaults(&def);
-	for (i = 0; njobs && i < job_options_count; i++) {
-		const struct opt_desc *d = &job_options[i];
+	for (i = 0; njobs && i < njob; i++) {
+		const struct opt_desc *d = &jt[i];
 
 		if (!strcmp(d->name, "size"))
 			continue;
@@ -162,12 +176,12 @@ static void test_shipped_content(void)
 	text[n] = '\0';
 	if (fp)
 		fclose(fp);
-	for (i = 0; i < job_options_count; i++) {
-		snprintf(a, sizeof(a), "\n%s=", job_options[i].name);
-		snprintf(b, sizeof(b), "; %s=", job_options[i].name);
+	for (i = 0; i < njob; i++) {
+		snprintf(a, sizeof(a), "\n%s=", jt[i].name);
+		snprintf(b, sizeof(b), "; %s=", jt[i].name);
 		if (!strstr(text, a) && !strstr(text, b)) {
 			listed = 0;
-			printf("# defaults.ini lacks %s\n", job_options[i].name);
+			printf("# defaults.ini lacks %s\n", jt[i].name);
 		}
 	}
 	ok(listed, "defaults.ini lists every job option");
@@ -309,7 +323,7 @@ static void test_argv(void)
 	for (i = 0; i < cfg.njobs; i++)
 		all &= cfg.jobs[i].size == 64 << 20 && cfg.jobs[i].bs == 8192;
 	ok(all, "flags override every job's size and bs");
-	is_int(cfg.jobs[0].iodepth, 8, "values the flags do not name stay");
+	is_int(cfg.jobs[0].idle_ns, 5 * NS_PER_SEC, "values the flags do not name stay");
 	is_str(cfg.run.profile, quick, "profile path kept");
 	is_str(cfg.run.target, "/mnt", "target");
 	run_config_free(&cfg);

@@ -241,8 +241,8 @@ static void test_checks(void)
 	capture_begin(&capt, 2);
 	is_int(target_prepare_job(&tg, &jo), -EINVAL, "direct=1 on tmpfs is refused");
 	msg = capture_end(&capt);
-	ok(strstr(msg, "tmpfs at /dev/shm has no O_DIRECT support") && strstr(msg, "psync"),
-	   "the error names tmpfs and suggests psync");
+	ok(strstr(msg, "tmpfs at /dev/shm has no O_DIRECT support") && strstr(msg, "--direct=0"),
+	   "the error names tmpfs and suggests direct=0");
 	jo.direct = 0;
 	is_int(target_prepare_job(&tg, &jo), 0, "direct=0 on tmpfs lays out buffered");
 	ok(tg.blockdev[0] == '\0', "a tmpfs file has no block device");

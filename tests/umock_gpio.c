@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* GPIO phase markers and the undervoltage input against an emulated gpiochip0 (umockdev). */
+/* GPIO phase markers and the undervoltage input's edge events on an emulated gpiochip0. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "gpio_emul.h"
 #include "run/energy.h"
 #include "sources/gpio.h"
+#include "sources/sources.h"
 #include "tap.h"
 #include "umock_asan.h"
 
@@ -18,6 +19,10 @@
 static struct capture cap;
 
 static struct gemu g;
+
+#define UV_LINE 35
+/* Only a fallback so a broken watcher fails instead of hanging; nothing is timed. */
+#define WAIT_NS (15 * NS_PER_SEC)
 
 /* Copy of the driven levels of one line since index `from`. */
 static int levels(int line, int from, struct gemu_edge *out, int max)
@@ -102,50 +107,140 @@ static void test_bad_specs(void)
 	   "errors name the option and the spec");
 }
 
-/* Poll the event queue for one of `kind` (the uv thread reads every 10 ms). */
-static int wait_event(int kind, struct run_event *out)
+/* The next event, waiting for the watcher (a fallback bound only: nothing is timed). */
+static int next_event(struct run_event *out)
 {
-	uint64_t end = now_ns() + 3 * NS_PER_SEC;
+	uint64_t end = now_ns() + WAIT_NS;
 
 	while (now_ns() < end) {
-		if (test_events_pop(out, 1) == 1) {
-			if (out->kind == kind)
-				return 1;
-			return 0; /* a different event first: out of order */
-		}
+		if (test_events_pop(out, 1) == 1)
+			return 1;
 		sleep_ns(2 * NS_PER_MS);
 	}
 	return 0;
 }
 
-static void test_uv(void)
+static int uv_open(const char *spec, struct sources **out)
 {
-	struct gpio_uv *u = NULL;
+	/* No tree: the only source is the GPIO line. */
+	struct sources_config cfg = { .sysfs_root = "/nonexistent", .kmsg_path = "none",
+				      .uv_gpio = spec, .events = test_queue() };
+	int rc = sources_open(&cfg, out);
+
+	return rc ? rc : sources_start(*out);
+}
+
+static int ev_line(void)
+{
+	int v;
+
+	g_mutex_lock(&g.lock);
+	v = g.ev_line;
+	g_mutex_unlock(&g.lock);
+	return v;
+}
+
+static uint64_t realtime_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static void test_uv_edges(void)
+{
+	struct sources *s = NULL;
 	struct run_event ev;
-	uint64_t t_set, t_uv = 0;
+	uint64_t t_stamp, t_inject, real;
+	int reads;
 
 	test_events_drain();
-	gemu_set(&g, 35, 1); /* PWR_LOW_N released (active low) */
-	is_int(gpio_uv_start("gpiochip0:35,active_low", test_queue(), &u), 0, "uv input on gpiochip0:35, active low");
-	sleep_ns(30 * NS_PER_MS);
+	gemu_set(&g, UV_LINE, 1); /* PWR_LOW_N released (active low) */
+	is_int(uv_open("gpiochip0:35,active_low", &s), 0, "uv input on gpiochip0:35, active low");
+	if (!s)
+		return;
+	g_mutex_lock(&g.lock);
+	ok(g.ev_line == UV_LINE && g.ev_flags == GPIOEVENT_REQUEST_BOTH_EDGES &&
+		   (g.ev_handleflags & GPIOHANDLE_REQUEST_INPUT) && !g.is_out[UV_LINE],
+	   "libgpiod asked the chip for a line event request on both edges, as an input");
+	reads = g.value_reads[UV_LINE];
+	g_mutex_unlock(&g.lock);
+	is_int(reads, 1, "the level was read once, at start");
 	is_int(test_events_pop(&ev, 1), 0, "released line: no event");
-	t_set = now_ns();
-	gemu_set(&g, 35, 0);
-	ok(wait_event(EV_UNDERVOLTAGE, &ev), "line pulled low -> EV_UNDERVOLTAGE");
-	is_str(ev.source, "gpio", "... from source gpio");
-	ok(ev.t_ns >= t_set, "... timed after the line changed");
-	t_uv = ev.t_ns;
-	t_set = now_ns();
-	gemu_set(&g, 35, 1);
-	ok(wait_event(EV_UNDERVOLTAGE_END, &ev), "line released -> EV_UNDERVOLTAGE_END");
-	ok(ev.t_ns >= t_set && ev.t_ns > t_uv, "... after the start event");
-	gpio_uv_stop(u);
 
-	gemu_set(&g, 35, 0);
-	is_int(gpio_uv_start("gpiochip0:PWR_LOW_N,active_low", test_queue(), &u), 0, "by line name");
-	ok(wait_event(EV_UNDERVOLTAGE, &ev), "already asserted at start -> event");
-	gpio_uv_stop(u);
-	gemu_set(&g, 35, 1);
+	/* The kernel's stamp, not the time the watcher read it: one 40 ms in the past. */
+	t_stamp = now_ns() - 40 * NS_PER_MS;
+	ok(gemu_edge(&g, UV_LINE, 0, t_stamp), "falling edge queued on the event fd");
+	ok(next_event(&ev) && ev.kind == EV_UNDERVOLTAGE, "line pulled low -> EV_UNDERVOLTAGE");
+	is_str(ev.source, "gpio", "... from source gpio");
+	ok(ev.t_ns == t_stamp, "... dated with the edge's kernel timestamp");
+	t_stamp += 10 * NS_PER_MS;
+	gemu_edge(&g, UV_LINE, 1, t_stamp);
+	ok(next_event(&ev) && ev.kind == EV_UNDERVOLTAGE_END && ev.t_ns == t_stamp,
+	   "line released -> EV_UNDERVOLTAGE_END at its stamp");
+
+	/* A bounce queued faster than the watcher reads: every edge, in order. */
+	gemu_edge(&g, UV_LINE, 0, t_stamp + 1000);
+	gemu_edge(&g, UV_LINE, 1, t_stamp + 2000);
+	gemu_edge(&g, UV_LINE, 0, t_stamp + 3000);
+	ok(next_event(&ev) && ev.kind == EV_UNDERVOLTAGE && ev.t_ns == t_stamp + 1000 &&
+		   next_event(&ev) && ev.kind == EV_UNDERVOLTAGE_END && ev.t_ns == t_stamp + 2000 &&
+		   next_event(&ev) && ev.kind == EV_UNDERVOLTAGE && ev.t_ns == t_stamp + 3000,
+	   "three queued edges: three events in order, each at its own stamp");
+
+	/* Before Linux 5.7 the v1 uAPI stamped edges with CLOCK_REALTIME. */
+	real = realtime_now();
+	t_inject = now_ns();
+	gemu_edge(&g, UV_LINE, 1, real - 2 * NS_PER_SEC);
+	ok(next_event(&ev) && ev.kind == EV_UNDERVOLTAGE_END, "an edge with a realtime stamp");
+	ok(ev.t_ns <= t_inject - NS_PER_SEC && ev.t_ns >= t_inject - 3 * NS_PER_SEC,
+	   "... is placed on the monotonic clock, 2 s before it was queued (%.3f s)",
+	   ((double)t_inject - (double)ev.t_ns) / 1e9);
+
+	g_mutex_lock(&g.lock);
+	reads = g.value_reads[UV_LINE];
+	g_mutex_unlock(&g.lock);
+	is_int(reads, 1, "no value was polled: every change came as an edge event");
+
+	/* Nothing queued: the watcher sleeps in poll() with no timeout; stop still returns. */
+	sources_close(s);
+	ok(1, "stop returns while the watcher waits for an edge");
+	{
+		uint64_t end = now_ns() + WAIT_NS;
+
+		while (ev_line() >= 0 && now_ns() < end)
+			sleep_ns(2 * NS_PER_MS);
+	}
+	is_int(ev_line(), -1, "the line event request was released");
+	is_int(test_events_pop(&ev, 1), 0, "no stray event");
+}
+
+static void test_uv_start_and_errors(void)
+{
+	struct gpio_marker *m = NULL;
+	struct sources *s = NULL;
+	struct run_event ev;
+	const char *log;
+
+	test_events_drain();
+	gemu_set(&g, UV_LINE, 0);
+	is_int(uv_open("gpiochip0:PWR_LOW_N,active_low", &s), 0, "by line name");
+	ok(next_event(&ev) && ev.kind == EV_UNDERVOLTAGE && strstr(ev.text, "asserted"),
+	   "already asserted at start -> event");
+	sources_close(s);
+	gemu_set(&g, UV_LINE, 1);
+
+	is_int(gpio_marker_open("gpiochip0:17", &m), 0, "marker holds line 17");
+	capture_begin(&cap, 2);
+	is_int(uv_open("gpiochip0:17", &s), -EBUSY, "--uv-gpio on a line in use: -EBUSY");
+	is_int(uv_open("gpiochip7:1", &s), -ENODEV, "--uv-gpio on a missing chip: -ENODEV");
+	log = capture_end(&cap);
+	ok(s == NULL, "no sources when one the user named fails");
+	ok(strstr(log, "--uv-gpio gpiochip0:17") && strstr(log, "in use"),
+	   "the error names the option, the spec and the cause");
+	gpio_marker_close(m);
+	test_events_drain();
 }
 
 int main(void)
@@ -157,7 +252,8 @@ int main(void)
 	tb = gemu_start(&g);
 	test_marker();
 	test_bad_specs();
-	test_uv();
+	test_uv_edges();
+	test_uv_start_and_errors();
 	g_object_unref(tb);
 	return done_testing();
 }

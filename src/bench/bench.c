@@ -16,7 +16,7 @@
 
 #define BUF_ALIGN 4096
 /* Per pool: bounds memory for big blocks at depth (1 MiB x QD32 would be 32 MiB). */
-#define BUF_POOL_MAX (2u << 20)
+#define BUF_POOL_MAX (2 * MIB)
 
 /* Zeroed, on its own cache lines (the structs carry aligned members). */
 static void *zalloc_cacheline(size_t size)
@@ -71,14 +71,68 @@ static void worker_free(struct worker *w)
 	free(w);
 }
 
+static int worker_open(struct worker *w, const char *path)
+{
+	const struct job_opts *jo = &w->b->jo;
+	int flags, rc;
+
+	flags = (rw_writes(jo->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	if (jo->direct)
+		flags |= O_DIRECT;
+	w->fd = open(path, flags);
+	if (w->fd < 0) {
+		rc = -errno;
+		log_err("bench", "%s: open %s%s: %s", jo->name, path,
+			jo->direct ? " (O_DIRECT)" : "", strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
+/* Request slots, and the read and write pools their buffers point into. */
+static void worker_buffers(struct worker *w)
+{
+	const struct job_opts *jo = &w->b->jo;
+	unsigned i;
+
+	w->reqs = xcalloc(w->depth, sizeof(*w->reqs));
+	w->freeq = xcalloc(w->depth, sizeof(*w->freeq));
+	w->pend = xcalloc(w->depth, sizeof(*w->pend));
+	w->done = xcalloc(w->depth, sizeof(*w->done));
+	for (i = 0; i < w->depth; i++) {
+		w->reqs[i].idx = i;
+		w->reqs[i].len = jo->bs;
+		w->freeq[i] = &w->reqs[w->depth - 1 - i];
+	}
+	w->buf_stride = (jo->bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
+	if (rw_reads(jo->rw)) {
+		w->nrbuf = pool_count(w->buf_stride, w->depth);
+		w->rbuf = buf_pool(w->buf_stride, w->nrbuf);
+		memset(w->rbuf, 0, (size_t)(w->buf_stride * w->nrbuf));
+		w->rbuf_index = w->npools;
+		w->pools[w->npools].iov_base = w->rbuf;
+		w->pools[w->npools++].iov_len = (size_t)(w->buf_stride * w->nrbuf);
+	}
+	if (rw_writes(jo->rw)) {
+		w->nwbuf = pool_count(w->buf_stride, w->depth);
+		w->wbuf = buf_pool(w->buf_stride, w->nwbuf);
+		pattern_fill(w->wbuf, (size_t)(w->buf_stride * w->nwbuf),
+			     pattern_thread_seed(jo->randseed, w->idx));
+		w->wbuf_index = w->npools;
+		w->pools[w->npools].iov_base = w->wbuf;
+		w->pools[w->npools++].iov_len = (size_t)(w->buf_stride * w->nwbuf);
+	}
+}
+
 static int worker_setup(struct bench *b, unsigned idx, const char *path,
 			const struct io_engine *eng, struct worker **out)
 {
 	const struct job_opts *jo = &b->jo;
 	uint64_t region = jo->filesize ? jo->filesize : jo->size;
+	struct engine_setup es;
 	struct worker *w;
 	unsigned i;
-	int flags, rc;
+	int rc;
 
 	w = zalloc_cacheline(sizeof(*w));
 	w->b = b;
@@ -95,41 +149,19 @@ static int worker_setup(struct bench *b, unsigned idx, const char *path,
 			jo->name, region, jo->bs);
 		return rc;
 	}
-	flags = (rw_writes(jo->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-	if (jo->direct)
-		flags |= O_DIRECT;
-	w->fd = open(path, flags);
-	if (w->fd < 0) {
-		rc = -errno;
-		log_err("bench", "%s: open %s%s: %s", jo->name, path,
-			jo->direct ? " (O_DIRECT)" : "", strerror(errno));
+	rc = worker_open(w, path);
+	if (rc)
 		return rc;
-	}
-	rc = eng->init(&w->ectx, w->fd, w->depth);
+	worker_buffers(w);
+	es.fd = w->fd;
+	es.depth = w->depth;
+	es.bufs = w->pools;
+	es.nbufs = w->npools;
+	es.opts = job_engine_opts(jo, eng);
+	rc = eng->init(&w->ectx, &es);
 	if (rc) {
 		w->ectx = NULL;
 		return rc;
-	}
-	w->reqs = xcalloc(w->depth, sizeof(*w->reqs));
-	w->freeq = xcalloc(w->depth, sizeof(*w->freeq));
-	w->pend = xcalloc(w->depth, sizeof(*w->pend));
-	w->done = xcalloc(w->depth, sizeof(*w->done));
-	for (i = 0; i < w->depth; i++) {
-		w->reqs[i].idx = i;
-		w->reqs[i].len = jo->bs;
-		w->freeq[i] = &w->reqs[w->depth - 1 - i];
-	}
-	w->buf_stride = (jo->bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
-	if (rw_reads(jo->rw)) {
-		w->nrbuf = pool_count(w->buf_stride, w->depth);
-		w->rbuf = buf_pool(w->buf_stride, w->nrbuf);
-		memset(w->rbuf, 0, (size_t)(w->buf_stride * w->nrbuf));
-	}
-	if (rw_writes(jo->rw)) {
-		w->nwbuf = pool_count(w->buf_stride, w->depth);
-		w->wbuf = buf_pool(w->buf_stride, w->nwbuf);
-		pattern_fill(w->wbuf, (size_t)(w->buf_stride * w->nwbuf),
-			     pattern_thread_seed(jo->randseed, idx));
 	}
 	for (i = 0; i < DDIR_COUNT; i++)
 		lat_init(&w->clat[i]);
@@ -174,7 +206,7 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 	int rc;
 
 	*out = NULL;
-	eng = io_engine_find(jo->ioengine[0] ? jo->ioengine : "libaio");
+	eng = io_engine_find(jo->ioengine);
 	if (!eng) {
 		log_err("bench", "%s: unknown ioengine '%s'", jo->name, jo->ioengine);
 		return -EINVAL;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "bench/bench.h"
 #include "bench/engine.h"
@@ -43,6 +44,8 @@ struct worker {
 	struct io_req **done;
 	void *rbuf, *wbuf; /* read and write pools, each nrbuf/nwbuf slots of buf_stride */
 	unsigned nrbuf, nwbuf, next_wbuf;
+	struct iovec pools[DDIR_COUNT]; /* the pools as the engine sees them (engine_setup) */
+	unsigned npools, rbuf_index, wbuf_index;
 	struct pattern pat;
 	pthread_t tid;
 	int started;

@@ -95,10 +95,12 @@ static struct io_req *prepare(struct worker *w, struct io_req *r)
 	pattern_next(&w->pat, &r->offset, &r->ddir);
 	if (r->ddir == DDIR_WRITE) {
 		r->buf = (char *)w->wbuf + (uint64_t)w->next_wbuf * w->buf_stride;
+		r->buf_index = w->wbuf_index;
 		if (++w->next_wbuf == w->nwbuf)
 			w->next_wbuf = 0;
 	} else {
 		r->buf = (char *)w->rbuf + (uint64_t)(r->idx % w->nrbuf) * w->buf_stride;
+		r->buf_index = w->rbuf_index;
 	}
 	return r;
 }
@@ -307,8 +309,13 @@ void *bench_worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct bench *b = w->b;
+	int rc = w->eng->attach ? w->eng->attach(w->ectx) : 0;
 
+	if (rc)
+		worker_fail(w, rc, "%s: %s", w->eng->name, strerror(-rc));
 	worker_loop(w);
+	if (w->eng->detach)
+		w->eng->detach(w->ectx);
 	pthread_mutex_lock(&b->lock);
 	b->running--;
 	pthread_cond_broadcast(&b->done_cond);

@@ -41,10 +41,10 @@ struct aio_ctx {
 	struct io_event *events; /* io_getevents output */
 };
 
-static int aio_init(void **ctxp, int fd, unsigned depth)
+static int aio_init(void **ctxp, const struct engine_setup *s)
 {
 	struct aio_ctx *c = xcalloc(1, sizeof(*c));
-	unsigned i;
+	unsigned i, depth = s->depth;
 	int rc;
 
 	rc = io_setup((int)depth, &c->ctx);
@@ -59,7 +59,7 @@ static int aio_init(void **ctxp, int fd, unsigned depth)
 	c->iocbps = xcalloc(depth, sizeof(*c->iocbps));
 	c->events = xcalloc(depth, sizeof(*c->events));
 	for (i = 0; i < depth; i++)
-		c->iocbs[i].aio_fildes = fd;
+		c->iocbs[i].aio_fildes = s->fd;
 	c->ring = (struct aio_ring *)c->ctx;
 	if (c->ring->magic != AIO_RING_MAGIC || c->ring->incompat_features != 0 ||
 	    c->ring->header_length != sizeof(struct aio_ring))
@@ -165,7 +165,8 @@ static void aio_cleanup(void *ctx)
 
 const struct io_engine engine_libaio = {
     .name = "libaio",
-    .flags = IOENG_ASYNC,
+    .help = "Linux native asynchronous I/O, iodepth requests in flight (needs direct=1)",
+    .flags = IOENG_ASYNC | IOENG_NEEDS_DIRECT,
     .init = aio_init,
     .submit = aio_submit,
     .reap = aio_reap,

@@ -13,12 +13,11 @@ struct psync_ctx {
 	struct io_req *done; /* the request finished by the last submit */
 };
 
-static int psync_init(void **ctx, int fd, unsigned depth)
+static int psync_init(void **ctx, const struct engine_setup *s)
 {
 	struct psync_ctx *c = xcalloc(1, sizeof(*c));
 
-	(void)depth;
-	c->fd = fd;
+	c->fd = s->fd;
 	*ctx = c;
 	return 0;
 }
@@ -70,6 +69,7 @@ static void psync_cleanup(void *ctx)
 
 const struct io_engine engine_psync = {
     .name = "psync",
+    .help = "pread/pwrite, one request at a time: the reference, and buffered I/O",
     .flags = 0,
     .init = psync_init,
     .submit = psync_submit,

@@ -1,119 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* The job option table, job defaults and the checks across options no single one can make. */
+/* Job defaults, the engine a job gets, and the checks across options no single one can make. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/engine.h"
 #include "bench/job.h"
 #include "core/log.h"
 #include "core/options.h"
 #include "core/util.h"
 
 #define MOD "job"
-#define JOFF(f) offsetof(struct job_opts, f)
-#define G_JOB "Job options (profile keys; as flags they override every job of a profile)"
-#define G_PHASE "Metering phases (idle baseline before each job, tail after it)"
-
-static const struct opt_choice rw_choices[] = {
-	{ "read", "sequential reads" },
-	{ "write", "sequential writes" },
-	{ "randread", "random reads" },
-	{ "randwrite", "random writes" },
-	{ "randrw", "random mix of reads and writes (see rwmixread)" },
-	{ NULL, NULL },
-};
-
-static const struct opt_choice engine_choices[] = {
-	{ "libaio", "Linux native asynchronous I/O, iodepth requests in flight (needs direct=1)" },
-	{ "psync", "pread/pwrite, one request at a time: the reference engine" },
-	{ NULL, NULL },
-};
-
-/*
- * The one table behind INI keys, `run` flags, --help and the result's "options" object.
- * Names and meanings follow fio so that a fio user's job file reads the same here.
- */
-const struct opt_desc job_options[] = {
-	{ .name = "rw", .alias = "readwrite", .type = OPT_ENUM, .off = JOFF(rw), .def = "read",
-	  .choices = rw_choices, .metavar = "MODE", .help = "I/O pattern", .group = G_JOB },
-	{ .name = "rwmixread", .type = OPT_UINT, .off = JOFF(rwmixread), .def = "50", .min = 0,
-	  .max = 100, .metavar = "PERCENT", .help = "share of reads in randrw, in percent",
-	  .group = G_JOB },
-	{ .name = "bs", .alias = "blocksize", .type = OPT_SIZE, .off = JOFF(bs), .def = "4k",
-	  .min = 1, .max = 1073741824.0, .help = "bytes per I/O (record size)", .group = G_JOB },
-	{ .name = "iodepth", .type = OPT_UINT, .off = JOFF(iodepth), .def = "1", .min = 1,
-	  .max = 65536, .help = "I/Os in flight per thread (libaio)", .group = G_JOB },
-	{ .name = "size", .type = OPT_SIZE, .off = JOFF(size), .min = 1,
-	  .help = "bytes each thread moves; required: a fixed amount of work, not a time",
-	  .group = G_JOB },
-	{ .name = "filesize", .type = OPT_SIZE, .off = JOFF(filesize), .min = 1,
-	  .help = "extent each thread works in (default: size; smaller wraps around)",
-	  .group = G_JOB },
-	{ .name = "direct", .type = OPT_BOOL, .off = JOFF(direct), .def = "1",
-	  .help = "O_DIRECT: bypass the page cache so the device, not RAM, is measured",
-	  .group = G_JOB },
-	{ .name = "ioengine", .alias = "engine", .type = OPT_STR, .off = JOFF(ioengine),
-	  .size = sizeof(((struct job_opts *)0)->ioengine), .def = "libaio",
-	  .choices = engine_choices, .metavar = "ENGINE", .help = "how I/O is issued",
-	  .group = G_JOB },
-	{ .name = "fdatasync", .type = OPT_UINT, .off = JOFF(fdatasync), .def = "0",
-	  .help = "fdatasync after every N writes (0 = never)",
-	  .group = G_JOB },
-	{ .name = "end_fsync", .type = OPT_BOOL, .off = JOFF(end_fsync),
-	  .help = "fsync when the job ends, inside the measured time (auto: 1 if it writes)",
-	  .group = G_JOB },
-	{ .name = "rate_iops", .type = OPT_U64, .off = JOFF(rate_iops), .def = "0",
-	  .help = "pace each thread to N I/Os per second (0 = as fast as possible)",
-	  .group = G_JOB },
-	{ .name = "runtime", .type = OPT_DURATION, .off = JOFF(runtime_ns), .def = "0",
-	  .help = "stop a job early after this long (0 = no cap; bare number = seconds)",
-	  .group = G_JOB },
-	{ .name = "randseed", .type = OPT_U64, .off = JOFF(randseed), .def = "0x1234",
-	  .help = "seed of the random offsets: the same seed repeats the same pattern",
-	  .group = G_JOB },
-	{ .name = "loops", .type = OPT_UINT, .off = JOFF(loops), .def = "1", .min = 1,
-	  .max = 1000000, .help = "run the job N times, each loop reported", .group = G_JOB },
-	{ .name = "numjobs", .type = OPT_UINT, .off = JOFF(numjobs), .def = "1", .min = 1,
-	  .max = 64, .help = "threads, each with its own region of filesize bytes",
-	  .group = G_JOB },
-	{ .name = "iodepth_batch_submit", .alias = "iodepth_batch", .type = OPT_UINT,
-	  .off = JOFF(iodepth_batch_submit), .def = "0", .min = 0, .max = 65536,
-	  .help = "I/Os submitted per io_submit call (0 = iodepth / 4)", .group = G_JOB },
-	{ .name = "iodepth_batch_complete", .alias = "iodepth_batch_complete_min",
-	  .type = OPT_UINT, .off = JOFF(iodepth_batch_complete), .def = "0", .min = 0,
-	  .max = 65536, .help = "completions to wait for per reap (0 = iodepth / 8)",
-	  .group = G_JOB },
-
-	{ .name = "idle", .type = OPT_DURATION, .off = JOFF(idle_ns), .def = "10s", .min = 0,
-	  .max = 3600e9, .help = "idle baseline measured before each job (0 = none)",
-	  .group = G_PHASE },
-	{ .name = "idle_samples", .type = OPT_UINT, .off = JOFF(idle_samples), .def = "20",
-	  .min = 0, .max = 1000000, .help = "and at least this many meter samples in it",
-	  .group = G_PHASE },
-	{ .name = "tail_tolerance", .type = OPT_PERCENT, .off = JOFF(tail_tolerance),
-	  .def = "5%", .min = 0.001, .max = 1,
-	  .help = "tail ends when power is back within this much of idle (5% or 0.05)",
-	  .group = G_PHASE },
-	{ .name = "tail_hold", .type = OPT_DURATION, .off = JOFF(tail_hold_ns), .def = "3s",
-	  .min = 0, .max = 3600e9, .help = "power must stay within tolerance this long",
-	  .group = G_PHASE },
-	{ .name = "tail_max", .type = OPT_DURATION, .off = JOFF(tail_max_ns), .def = "60s",
-	  .min = 0, .max = 86400e9,
-	  .help = "stop waiting for the drive to settle after this long (0 = no tail)",
-	  .group = G_PHASE },
-	{ .name = "interval", .type = OPT_DURATION, .off = JOFF(interval_ns), .def = "1s",
-	  .min = 100e6, .max = 3600e9, .help = "period of the per-interval statistics",
-	  .group = G_PHASE },
-};
-
-const size_t job_options_count = ARRAY_SIZE(job_options);
-
-int job_option_is_phase(const struct opt_desc *d)
-{
-	return d->group && !strcmp(d->group, G_PHASE);
-}
+/* "configs/x.ini:12: job 'SEQ1M'": a path, a line and a job name. */
+#define WHERE_LEN 400
+#define WHY_LEN 256
 
 const char *rw_name(int rw)
 {
@@ -140,8 +42,11 @@ uint64_t job_extent(const struct job_opts *jo)
 
 void job_defaults(struct job_opts *jo)
 {
+	size_t n;
+	const struct opt_desc *t = job_option_table(&n);
+
 	memset(jo, 0, sizeof(*jo));
-	opt_apply_defaults(job_options, job_options_count, jo);
+	opt_apply_defaults(t, n, jo);
 }
 
 /* "configs/x.ini:12: job 'SEQ1M'" for a profile job, "job 'cli'" for the command line. */
@@ -173,16 +78,24 @@ static uint64_t round_count(uint64_t count)
 	return count / p * p;
 }
 
+static const char *format_key(const struct job_opts *jo, const char *key, char *buf, size_t len)
+{
+	size_t n;
+	const struct opt_desc *t = job_option_table(&n);
+
+	return opt_format(opt_find(t, n, key), jo, buf, len);
+}
+
 /* Sizes as the user would write them ("22m"), counts so the fix is obvious. */
 static int check_multiple(const struct job_opts *jo, const char *key, uint64_t v)
 {
-	char w[400], vs[32], bss[32];
+	char w[WHERE_LEN], vs[32], bss[32];
 	uint64_t n = v / jo->bs, r = round_count(n);
 
 	if (v % jo->bs == 0)
 		return 0;
-	opt_format(opt_find(job_options, job_options_count, key), jo, vs, sizeof(vs));
-	opt_format(opt_find(job_options, job_options_count, "bs"), jo, bss, sizeof(bss));
+	format_key(jo, key, vs, sizeof(vs));
+	format_key(jo, "bs", bss, sizeof(bss));
 	if (!n) {
 		log_err(MOD, "%s: %s %s is smaller than bs %s", where(jo, w, sizeof(w)), key, vs,
 			bss);
@@ -202,7 +115,7 @@ static int check_multiple(const struct job_opts *jo, const char *key, uint64_t v
 
 int job_validate_phases(const struct job_opts *jo)
 {
-	char w[400];
+	char w[WHERE_LEN];
 
 	if (jo->interval_ns < 100 * NS_PER_MS) {
 		log_err(MOD, "%s: interval must be at least 100ms", where(jo, w, sizeof(w)));
@@ -217,10 +130,91 @@ int job_validate_phases(const struct job_opts *jo)
 	return 0;
 }
 
-int job_validate(const struct job_opts *jo)
+/* The engines of this build that do buffered I/O, "psync, io_uring", for messages. */
+static const char *buffered_engines(char *buf, size_t len)
 {
-	int psync = !strcmp(jo->ioengine, "psync");
-	char w[400];
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; io_engines[i] && used < len; i++)
+		if (!(io_engines[i]->flags & IOENG_NEEDS_DIRECT))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 io_engines[i]->name);
+	return buf;
+}
+
+static int engine_usable(const struct io_engine *e, char *why, size_t len)
+{
+	why[0] = '\0';
+	return e->probe ? e->probe(why, len) : 0;
+}
+
+/* The first option changed from its default for an engine other than the job's, or NULL. */
+static const struct opt_desc *foreign_option(const struct job_opts *jo)
+{
+	size_t n, i;
+	const struct opt_desc *t = job_option_table(&n);
+	struct job_opts def;
+	char a[64], b[64];
+
+	job_defaults(&def);
+	for (i = 0; i < n; i++)
+		if (!job_option_applies(jo, &t[i]) &&
+		    strcmp(opt_format(&t[i], jo, a, sizeof(a)), opt_format(&t[i], &def, b, sizeof(b))))
+			return &t[i];
+	return NULL;
+}
+
+static int validate_engine(const struct job_opts *jo)
+{
+	const struct io_engine *e = io_engine_find(jo->ioengine);
+	const struct opt_desc *d;
+	char w[WHERE_LEN], why[WHY_LEN], list[128];
+
+	if (!e) {
+		log_err(MOD, "%s: ioengine '%s' is not in this build", where(jo, w, sizeof(w)),
+			jo->ioengine);
+		return -EINVAL;
+	}
+	if (!jo->direct && (e->flags & IOENG_NEEDS_DIRECT)) {
+		log_err(MOD, "%s: direct=0 needs an engine that does buffered I/O (%s): ioengine=%s "
+			"is only asynchronous with O_DIRECT", where(jo, w, sizeof(w)),
+			buffered_engines(list, sizeof(list)), e->name);
+		return -EINVAL;
+	}
+	if (engine_usable(e, why, sizeof(why))) {
+		log_err(MOD, "%s: ioengine=%s: %s", where(jo, w, sizeof(w)), e->name, why);
+		return -EINVAL;
+	}
+	d = foreign_option(jo);
+	if (d) {
+		log_err(MOD, "%s: %s is an option of ioengine=%s; this job uses ioengine=%s",
+			where(jo, w, sizeof(w)), d->name, job_option_engine(d)->name, e->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int validate_batches(const struct job_opts *jo)
+{
+	char w[WHERE_LEN];
+
+	if (jo->iodepth_batch_submit > jo->iodepth) {
+		log_err(MOD, "%s: iodepth_batch_submit %u is larger than iodepth %u",
+			where(jo, w, sizeof(w)), jo->iodepth_batch_submit, jo->iodepth);
+		return -EINVAL;
+	}
+	if (jo->iodepth_batch_complete > jo->iodepth) {
+		log_err(MOD, "%s: iodepth_batch_complete %u is larger than iodepth %u",
+			where(jo, w, sizeof(w)), jo->iodepth_batch_complete, jo->iodepth);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int validate_sizes(const struct job_opts *jo)
+{
+	char w[WHERE_LEN];
 
 	if (!jo->size) {
 		log_err(MOD, "%s has no size: set size= in the profile or --size (e.g. --size 256m)",
@@ -238,39 +232,79 @@ int job_validate(const struct job_opts *jo)
 	/* The device's own logical block size may be larger; the target module checks it. */
 	if (jo->direct && jo->bs % 512) {
 		log_err(MOD, "%s: direct=1 needs bs to be a multiple of 512 (bs is %" PRIu64
-			"); for unaligned records use direct=0 with ioengine=psync",
-			where(jo, w, sizeof(w)), jo->bs);
-		return -EINVAL;
-	}
-	if (!jo->direct && !psync) {
-		log_err(MOD, "%s: direct=0 needs ioengine=psync (ioengine=%s is only asynchronous "
-			"with O_DIRECT)", where(jo, w, sizeof(w)), jo->ioengine);
-		return -EINVAL;
-	}
-	if (jo->iodepth_batch_submit > jo->iodepth) {
-		log_err(MOD, "%s: iodepth_batch_submit %u is larger than iodepth %u",
-			where(jo, w, sizeof(w)), jo->iodepth_batch_submit, jo->iodepth);
-		return -EINVAL;
-	}
-	if (jo->iodepth_batch_complete > jo->iodepth) {
-		log_err(MOD, "%s: iodepth_batch_complete %u is larger than iodepth %u",
-			where(jo, w, sizeof(w)), jo->iodepth_batch_complete, jo->iodepth);
+			"); for unaligned records use direct=0", where(jo, w, sizeof(w)), jo->bs);
 		return -EINVAL;
 	}
 	if (job_extent(jo) / jo->numjobs != (jo->filesize ? jo->filesize : jo->size)) {
 		log_err(MOD, "%s: numjobs * filesize overflows", where(jo, w, sizeof(w)));
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int job_validate(const struct job_opts *jo)
+{
+	if (validate_sizes(jo) || validate_engine(jo) || validate_batches(jo))
+		return -EINVAL;
 	return job_validate_phases(jo);
+}
+
+/*
+ * The registry's order, skipping engines that need O_DIRECT for a buffered job and
+ * engines the kernel refuses. A refusal is said once per process, not once per job.
+ * psync has no requirements, so there is always an engine.
+ */
+static const struct io_engine *default_engine(const struct job_opts *jo)
+{
+	static unsigned warned; /* bit per io_engines[] index */
+	char why[WHY_LEN];
+	size_t i, k;
+
+	for (i = 0; io_engines[i]; i++) {
+		if (!jo->direct && (io_engines[i]->flags & IOENG_NEEDS_DIRECT))
+			continue;
+		if (!engine_usable(io_engines[i], why, sizeof(why)))
+			break;
+		if (!(warned & (1u << i))) {
+			warned |= 1u << i;
+			for (k = i + 1; io_engines[k]; k++)
+				if (jo->direct || !(io_engines[k]->flags & IOENG_NEEDS_DIRECT))
+					break;
+			log_warn(MOD, "ioengine %s is unavailable: %s; jobs that do not choose an "
+				 "engine use %s", io_engines[i]->name, why,
+				 io_engines[k] ? io_engines[k]->name : "none");
+		}
+	}
+	return io_engines[i];
+}
+
+/* Options of an engine the job did not get go back to their defaults, with a warning. */
+static void drop_foreign_options(struct job_opts *jo)
+{
+	const struct opt_desc *d;
+	char w[WHERE_LEN];
+
+	while ((d = foreign_option(jo))) {
+		log_warn(MOD, "%s: %s is an option of ioengine=%s, which is not used: ignored",
+			 where(jo, w, sizeof(w)), d->name, job_option_engine(d)->name);
+		opt_apply_defaults(d, 1, jo);
+	}
 }
 
 void job_fixup(struct job_opts *jo)
 {
-	char w[400];
+	const struct io_engine *e;
+	char w[WHERE_LEN];
 
-	if (!strcmp(jo->ioengine, "psync") && jo->iodepth > 1) {
-		log_warn(MOD, "%s: ioengine=psync runs one I/O at a time per thread; iodepth=%u "
-			 "is treated as 1", where(jo, w, sizeof(w)), jo->iodepth);
+	if (!jo->ioengine[0]) {
+		e = default_engine(jo);
+		snprintf(jo->ioengine, sizeof(jo->ioengine), "%s", e->name);
+		drop_foreign_options(jo);
+	}
+	e = io_engine_find(jo->ioengine);
+	if (e && !(e->flags & IOENG_ASYNC) && jo->iodepth > 1) {
+		log_warn(MOD, "%s: ioengine=%s runs one I/O at a time per thread; iodepth=%u "
+			 "is treated as 1", where(jo, w, sizeof(w)), e->name, jo->iodepth);
 		jo->iodepth = 1;
 		jo->iodepth_batch_submit = 0;
 		jo->iodepth_batch_complete = 0;

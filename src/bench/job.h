@@ -8,6 +8,9 @@
 
 #include "core/options.h"
 
+/* Room for all engines' option structs together; job.c checks they fit. */
+#define JOB_ENGINE_OPTS_SIZE 64
+
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW };
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
 
@@ -29,7 +32,7 @@ struct job_opts {
 	uint64_t size;	   /* bytes per thread: the job ends when exactly this much is done */
 	uint64_t filesize; /* extent per thread; 0 = size */
 	int direct;	   /* default 1 */
-	char ioengine[16]; /* "libaio" (default) or "psync" */
+	char ioengine[16]; /* an io_engines[] name; "" until job_fixup picks the default */
 	unsigned fdatasync; /* fdatasync every N writes; 0 = never */
 	int end_fsync;	    /* -1 = default (1 for jobs that write) */
 	uint64_t rate_iops; /* 0 = unpaced; per thread */
@@ -40,13 +43,16 @@ struct job_opts {
 	unsigned iodepth_batch_submit;	 /* 0 = engine default */
 	unsigned iodepth_batch_complete; /* 0 = engine default */
 
-	/* Metering phases (issue 3), also options so profiles and tests can shorten them. */
+	/* Metering phases, also options so profiles and tests can shorten them. */
 	uint64_t idle_ns;	  /* idle baseline before the job, default 10 s */
 	unsigned idle_samples;	  /* and at least this many samples, default 20 */
 	double tail_tolerance;	  /* fraction of idle power, default 0.05 */
 	uint64_t tail_hold_ns;	  /* within tolerance this long, default 3 s */
 	uint64_t tail_max_ns;	  /* give up after, default 60 s */
 	uint64_t interval_ns;	  /* per-interval statistics period, default 1 s, min 100 ms */
+
+	/* Every compiled-in engine's own options, each engine in its slice (job_engine_opts). */
+	_Alignas(8) unsigned char engine_opts[JOB_ENGINE_OPTS_SIZE];
 };
 
 #define MAX_METERS 8
@@ -103,14 +109,30 @@ int job_end_fsync(const struct job_opts *jo);
 /* Bytes the job's file must span: numjobs * (filesize ? filesize : size). */
 uint64_t job_extent(const struct job_opts *jo);
 
-/* The job option table (INI keys and `run` flags). */
-extern const struct opt_desc job_options[];
-extern const size_t job_options_count;
-/* Defaults, then checks across options (bs alignment, psync with direct=0 ...).
- * Logs "FILE:LINE: job 'name': ..." or "option --x: ..." and returns -EINVAL. */
+struct io_engine;
+
+/*
+ * The job option table behind INI keys, `run` flags, --help and the result's "options":
+ * the generic options, then each compiled-in engine's own (offsets into struct job_opts
+ * like the others), then the metering phases. Built on first use, never freed.
+ */
+const struct opt_desc *job_option_table(size_t *n);
+/* The engine an option of that table belongs to, NULL for a generic option. */
+const struct io_engine *job_option_engine(const struct opt_desc *d);
+/* Whether the option means anything for this job: generic, or of the job's engine. */
+int job_option_applies(const struct job_opts *jo, const struct opt_desc *d);
+/* The engine's options struct inside jo (what engine_setup.opts points to). */
+const void *job_engine_opts(const struct job_opts *jo, const struct io_engine *e);
+
+/* Defaults, then checks across options (bs alignment, direct=0 with an engine that needs
+ * O_DIRECT ...). Logs "FILE:LINE: job 'name': ..." and returns -EINVAL. */
 void job_defaults(struct job_opts *jo);
 int job_validate(const struct job_opts *jo);
-/* Adjustments that are warnings, not errors (psync runs one I/O at a time: iodepth 1). */
+/*
+ * Resolutions and adjustments that are warnings, not errors: an unset ioengine becomes
+ * the best engine this build has and the kernel allows (a refused one is skipped with a
+ * warning); a synchronous engine runs at iodepth 1.
+ */
 void job_fixup(struct job_opts *jo);
 /* The metering-phase checks alone (what `measure` uses: it has no I/O job). */
 int job_validate_phases(const struct job_opts *jo);

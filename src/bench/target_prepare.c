@@ -50,8 +50,8 @@ static int probe_odirect(struct target *tg)
 	}
 	if (tg->odirect)
 		return 0;
-	log_err(MOD, "%s has no O_DIRECT support (direct=1): use --direct=0 --ioengine=psync",
-		target_where(tg, where, sizeof(where)));
+	log_err(MOD, "%s has no O_DIRECT support (direct=1): use --direct=0, which measures "
+		"through the page cache", target_where(tg, where, sizeof(where)));
 	return -EINVAL;
 }
 

@@ -10,8 +10,7 @@
 #include "meters/core/emu_registry.h"
 #include "meters/meter.h"
 #include "meters/transport/serial.h"
-#include "sources/flags.h"
-#include "sources/gpio.h"
+#include "sources/sources.h"
 
 #define MOD "meters"
 
@@ -80,10 +79,8 @@ int cmd_meters(int argc, char **argv)
 		printf("%s (%s):\n", meter_drivers[i]->name, meter_drivers[i]->desc);
 		meter_drivers[i]->scan(sysfs_root, stdout);
 	}
-	printf("GPIO chips (--mark-gpio, --uv-gpio):\n");
-	gpio_scan(sysfs_root, stdout);
-	printf("Undervoltage, throttling and temperature sources:\n");
-	flags_list(sysfs_root, stdout);
+	printf("Event sources (undervoltage, throttling, kernel log, GPIO) and temperatures:\n");
+	sources_describe(sysfs_root, stdout);
 	printf("Hand readings of a display-only tester:\n"
 	       "    spec: manual:idle_ma=85,active_ma=310,v=5.05[,tail_ma=...]\n");
 	fflush(stdout);

@@ -188,23 +188,18 @@ static void announce_meters(const struct run_ctx *rc)
 	}
 }
 
-static int start_flags(struct run_ctx *rc)
+/* The marker output and the event sources (kernel log, Pi flags, --uv-gpio, temperatures). */
+static int open_sources(struct run_ctx *rc)
 {
 	const struct run_opts *ro = &rc->cfg->run;
-	struct flags_config fc;
-
-	memset(&fc, 0, sizeof(fc));
-	fc.sysfs_root = ro->sysfs_root ? ro->sysfs_root : "";
-	fc.kmsg_path = ro->kmsg_path ? ro->kmsg_path : "/dev/kmsg";
-	fc.target_blockdev = rc->have_target ? rc->tg.blockdev : "";
-	fc.replay = ro->kmsg_path && strcmp(ro->kmsg_path, "/dev/kmsg") != 0;
-	fc.events = rc->queue;
-	return flags_start(&fc, &rc->flags);
-}
-
-static int open_gpio(struct run_ctx *rc)
-{
-	const struct run_opts *ro = &rc->cfg->run;
+	struct sources_config sc = {
+		.sysfs_root = ro->sysfs_root ? ro->sysfs_root : "",
+		.kmsg_path = ro->kmsg_path ? ro->kmsg_path : "/dev/kmsg",
+		.kmsg_replay = ro->kmsg_path && strcmp(ro->kmsg_path, "/dev/kmsg") != 0,
+		.target_blockdev = rc->have_target ? rc->tg.blockdev : "",
+		.uv_gpio = ro->uv_gpio,
+		.events = rc->queue,
+	};
 	int err;
 
 	if (ro->mark_gpio) {
@@ -212,12 +207,8 @@ static int open_gpio(struct run_ctx *rc)
 		if (err)
 			return err;
 	}
-	if (ro->uv_gpio) {
-		err = gpio_uv_start(ro->uv_gpio, rc->queue, &rc->uv_gpio);
-		if (err)
-			return err;
-	}
-	return 0;
+	err = sources_open(&sc, &rc->sources);
+	return err ? err : sources_start(rc->sources);
 }
 
 static void shutdown_meters(struct run_ctx *rc)
@@ -226,6 +217,7 @@ static void shutdown_meters(struct run_ctx *rc)
 
 	for (m = 0; m < rc->nmeters; m++)
 		meter_thread_stop(rc->meters[m].dev);
+	sources_stop(rc->sources);
 }
 
 static void free_ctx(struct run_ctx *rc)
@@ -236,9 +228,7 @@ static void free_ctx(struct run_ctx *rc)
 		meter_close(rc->meters[m].dev);
 		meter_free(rc->meters[m].dev);
 	}
-	if (rc->flags)
-		flags_stop(rc->flags);
-	gpio_uv_stop(rc->uv_gpio);
+	sources_close(rc->sources);
 	gpio_marker_close(rc->marker);
 	run_output_close(rc);
 	event_queue_free(rc->queue);
@@ -323,11 +313,9 @@ static int run_main(int argc, char **argv, int measure)
 	if (err)
 		goto fail;
 	announce_meters(rc);
-	err = open_gpio(rc);
+	err = open_sources(rc);
 	if (err)
 		goto fail;
-	if (start_flags(rc))
-		log_warn(NULL, "undervoltage and temperature sources are not watched in this run");
 	stem = profile_stem(&cfg, measure);
 	err = run_output_open(rc, stem);
 	free(stem);

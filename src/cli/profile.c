@@ -35,8 +35,9 @@ struct prof_state {
 	struct job_opts *jobs;
 	size_t njobs, cap;
 	struct job_opts *cur; /* &global, a job, or NULL before the first section */
-	uint64_t keys_seen;   /* bit per job_options index, for the current section */
-	int keys_line[64];
+	const struct opt_desc *table;
+	size_t ntable;
+	int *key_line; /* per table row: where the current section set it, 0 = not yet */
 };
 
 static void perr(struct prof_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -94,7 +95,7 @@ static void new_section(struct prof_state *s, const char *hdr)
 	}
 	memcpy(name, hdr + 1, n);
 	name[n] = '\0';
-	s->keys_seen = 0;
+	memset(s->key_line, 0, s->ntable * sizeof(*s->key_line));
 	/* As in fio, a later [global] changes what the jobs after it inherit. */
 	if (!strcmp(name, "global")) {
 		s->cur = &s->global;
@@ -184,31 +185,27 @@ static int handler(void *user, const char *section, const char *key, const char 
 		perr(s, "'%s' before any section: put it under [global] or a [job]", key);
 		return 1;
 	}
-	d = opt_find(job_options, job_options_count, key);
+	d = opt_find(s->table, s->ntable, key);
 	if (!d) {
 		if (opt_find(run_options, run_options_count, key))
 			perr(s, "%s: '%s' is a run option: give it on the command line (a shared "
 				"profile never chooses the device or the meters)",
 			     sect_name(s, sn, sizeof(sn)), key);
-		else if (opt_suggest(job_options, job_options_count, key))
+		else if (opt_suggest(s->table, s->ntable, key))
 			perr(s, "%s: unknown key '%s'; did you mean '%s'?",
-			     sect_name(s, sn, sizeof(sn)), key,
-			     opt_suggest(job_options, job_options_count, key));
+			     sect_name(s, sn, sizeof(sn)), key, opt_suggest(s->table, s->ntable, key));
 		else
 			perr(s, "%s: unknown key '%s' (iowatt run --help lists them)",
 			     sect_name(s, sn, sizeof(sn)), key);
 		return 1;
 	}
-	idx = (size_t)(d - job_options);
-	if (idx < 64 && (s->keys_seen & (1ULL << idx))) {
+	idx = (size_t)(d - s->table);
+	if (s->key_line[idx]) {
 		perr(s, "%s: '%s' given twice in this section (first at line %d)",
-		     sect_name(s, sn, sizeof(sn)), key, s->keys_line[idx]);
+		     sect_name(s, sn, sizeof(sn)), key, s->key_line[idx]);
 		return 1;
 	}
-	if (idx < 64) {
-		s->keys_seen |= 1ULL << idx;
-		s->keys_line[idx] = s->line;
-	}
+	s->key_line[idx] = s->line;
 	snprintf(v, sizeof(v), "%s", value);
 	strip_hash_comment(v);
 	if (!v[0]) {
@@ -234,8 +231,11 @@ int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
 		log_err(MOD, "%s: %s", path, strerror(errno));
 		return rc;
 	}
+	s.table = job_option_table(&s.ntable);
+	s.key_line = xcalloc(s.ntable, sizeof(*s.key_line));
 	rc = ini_parse_stream(reader, &s, handler, &s);
 	fclose(s.fp);
+	free(s.key_line);
 	if (!s.err && rc > 0) {
 		s.line = rc;
 		perr(&s, "expected 'key = value', a [section] or a comment");

@@ -112,7 +112,9 @@ static int measure_excludes(const struct opt_desc *d)
 
 static void print_help(FILE *fp, int measure)
 {
-	struct opt_desc *sel = xcalloc(run_options_count + job_options_count, sizeof(*sel));
+	size_t njob;
+	const struct opt_desc *jt = job_option_table(&njob);
+	struct opt_desc *sel = xcalloc(run_options_count + njob, sizeof(*sel));
 	char names[512];
 	size_t i, n = 0;
 
@@ -135,9 +137,9 @@ static void print_help(FILE *fp, int measure)
 	for (i = 0; i < run_options_count; i++)
 		if (!measure || !measure_excludes(&run_options[i]))
 			sel[n++] = run_options[i];
-	for (i = 0; i < job_options_count; i++)
-		if (!measure || job_option_is_phase(&job_options[i]))
-			sel[n++] = job_options[i];
+	for (i = 0; i < njob; i++)
+		if (!measure || job_option_is_phase(&jt[i]))
+			sel[n++] = jt[i];
 	opt_print_help(fp, sel, n);
 	free(sel);
 }
@@ -189,9 +191,9 @@ static int take_option(struct parse_state *ps, const struct opt_desc *rd,
 static int parse_long(struct parse_state *ps, int argc, char **argv, int *i)
 {
 	const char *arg = argv[*i] + 2, *eq = strchr(arg, '='), *value = NULL;
-	const struct opt_desc *rd, *jd = NULL;
+	const struct opt_desc *rd, *jd = NULL, *jt;
 	char name[64];
-	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg), njob;
 
 	if (n >= sizeof(name)) {
 		log_err(MOD, "unknown option --%.*s", (int)n, arg);
@@ -199,14 +201,15 @@ static int parse_long(struct parse_state *ps, int argc, char **argv, int *i)
 	}
 	memcpy(name, arg, n);
 	name[n] = '\0';
+	jt = job_option_table(&njob);
 	rd = opt_find(run_options, run_options_count, name);
 	if (!rd)
-		jd = opt_find(job_options, job_options_count, name);
+		jd = opt_find(jt, njob, name);
 	if (!rd && !jd) {
 		const char *hint = opt_suggest(run_options, run_options_count, name);
 
 		if (!hint)
-			hint = opt_suggest(job_options, job_options_count, name);
+			hint = opt_suggest(jt, njob, name);
 		if (hint)
 			log_err(MOD, "unknown option --%s; did you mean --%s?", name, hint);
 		else
@@ -358,7 +361,8 @@ out:
 static void inline_name(struct job_opts *jo)
 {
 	char bs[32];
-	const struct opt_desc *d = opt_find(job_options, job_options_count, "bs");
+	size_t njob;
+	const struct opt_desc *jt = job_option_table(&njob), *d = opt_find(jt, njob, "bs");
 
 	opt_format(d, jo, bs, sizeof(bs));
 	snprintf(jo->name, sizeof(jo->name), "%s-%s-q%ut%u", rw_name(jo->rw), bs, jo->iodepth,

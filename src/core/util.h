@@ -11,6 +11,10 @@
 #define NS_PER_SEC 1000000000ULL
 #define NS_PER_MS 1000000ULL
 #define NS_PER_US 1000ULL
+/* Sizes are base 1024 throughout, as fio's default kb_base. */
+#define KIB 1024ULL
+#define MIB (1024ULL * KIB)
+#define GIB (1024ULL * MIB)
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);

@@ -395,7 +395,7 @@ out:
 }
 
 #define BATTERY_POINTS 80
-#define MIB_F 1048576.0
+#define MIB_F ((double)MIB)
 /* The battery chart's x axis: 1 MiB/day to 2^20 MiB (1 TiB)/day, log-spaced. */
 #define BATTERY_DOUBLINGS 20.0
 /* No device writes more than this per day: the axis end when the job's speed is unknown. */

@@ -58,6 +58,8 @@ static int opt_value(const struct job_opts *jo, const struct opt_desc *d, struct
 }
 
 /*
+ * Only the options that mean something for this job: the generic ones and those of the
+ * job's engine, as fio lists only the chosen engine's options.
  * Keys are fio's names with values a program can use without parsing: sizes in bytes,
  * booleans 0/1 as fio prints them, choices as strings. Durations get the unit in the
  * key ("idle_ns"), as every time in the result does. "Auto" values are resolved so the
@@ -65,15 +67,16 @@ static int opt_value(const struct job_opts *jo, const struct opt_desc *d, struct
  */
 void report_job_options(struct job_report *j, const struct job_opts *jo)
 {
-	size_t i;
+	size_t i, n;
+	const struct opt_desc *table = job_option_table(&n);
 
-	j->options = xcalloc(job_options_count + 1, sizeof(*j->options));
+	j->options = xcalloc(n + 1, sizeof(*j->options));
 	j->noptions = 0;
-	for (i = 0; i < job_options_count; i++) {
-		const struct opt_desc *d = &job_options[i];
+	for (i = 0; i < n; i++) {
+		const struct opt_desc *d = &table[i];
 		struct report_opt *o = &j->options[j->noptions];
 
-		if (!opt_value(jo, d, o))
+		if (!job_option_applies(jo, d) || !opt_value(jo, d, o))
 			continue;
 		o->key = d->type == OPT_DURATION ? xasprintf("%s_ns", d->name) : xstrdup(d->name);
 		j->noptions++;

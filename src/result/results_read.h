@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/util.h"
 #include "result/report.h"
 
 #define RR_LABEL_MAX 200
@@ -51,7 +52,7 @@ const char *rr_job_name(const struct rr_result *r, const struct job_report *j);
 char *rr_companion_path(const struct rr_result *r, const char *kind);
 
 /* A stream of MB/day is written in large blocks: model it with a job near this bs. */
-#define RR_STREAM_BS (1024 * 1024ULL)
+#define RR_STREAM_BS MIB
 /*
  * The job that models a workload direction (writes or reads) of block size want_bs:
  * power figures, finished, valid before invalid, closest bs in ratio, pure direction

@@ -14,8 +14,8 @@
 #include "meters/meter.h"
 #include "result/report.h"
 #include "run/energy.h"
-#include "sources/flags.h"
 #include "sources/gpio.h"
+#include "sources/sources.h"
 
 /* Samples are fed to the energy integrators this long after they were taken, so every
  * phase boundary is known before the samples around it are integrated. */
@@ -38,10 +38,9 @@ struct run_ctx {
 	int have_target;
 	struct run_meter meters[MAX_METERS];
 	unsigned nmeters;
-	struct event_queue *queue; /* meters, flag sources and GPIO push here */
-	struct flag_sources *flags;
+	struct event_queue *queue; /* meters and event sources push here */
+	struct sources *sources;
 	struct gpio_marker *marker; /* --mark-gpio */
-	struct gpio_uv *uv_gpio;    /* --uv-gpio */
 	uint64_t mark_ns[PHASE_COUNT]; /* edge times of the current job's marker */
 
 	uint64_t t0_ns;

@@ -251,11 +251,8 @@ static uint64_t phase_tail(struct run_ctx *rc, const struct job_opts *jo, uint64
 
 static void start_temps(struct run_ctx *rc, struct temps *t)
 {
-	t->soc_c = t->drive_c = t->soc_max_c = t->drive_max_c = NAN;
-	if (!rc->flags)
-		return;
-	flags_temps_reset(rc->flags);
-	flags_temps_get(rc->flags, t);
+	sources_temps_reset(rc->sources);
+	sources_temps_get(rc->sources, t);
 }
 
 static double mbps(uint64_t bytes, uint64_t ns)

@@ -10,8 +10,6 @@
 #include "result/result.h"
 #include "run/run.h"
 
-#define MIB ((uint64_t)1 << 20)
-#define GIB (1024 * MIB)
 /* Headroom on the size that would just give enough samples at the measured throughput. */
 #define SIZE_HEADROOM 1.25
 #define REASON_MAX 256
@@ -109,11 +107,11 @@ static const char *size_remedy(const struct job_opts *jo, const struct energy_su
 	if (want % jo->bs)
 		want += jo->bs - want % jo->bs;
 	if (!(want % GIB))
-		snprintf(buf, len, "try --size %" PRIu64 "G or loops", want / GIB);
+		snprintf(buf, len, "try --size %" PRIu64 "G or loops", (uint64_t)(want / GIB));
 	else if (want % MIB)
 		snprintf(buf, len, "try --size %" PRIu64 " or loops", want);
 	else
-		snprintf(buf, len, "try --size %" PRIu64 "M or loops", want / MIB);
+		snprintf(buf, len, "try --size %" PRIu64 "M or loops", (uint64_t)(want / MIB));
 	return buf;
 }
 
@@ -169,7 +167,7 @@ static void job_temps(struct run_ctx *rc, struct job_report *j, const struct tem
 {
 	struct temps now;
 
-	flags_temps_get(rc->flags, &now);
+	sources_temps_get(rc->sources, &now);
 	j->temperatures = xcalloc(1, sizeof(*j->temperatures));
 	j->temperatures->soc_c = (struct report_temp){ t_start->soc_c, now.soc_c, now.soc_max_c };
 	j->temperatures->drive_c =
@@ -193,6 +191,6 @@ void run_job_report(struct run_ctx *rc, const struct job_opts *jo, struct job_re
 	job_events(rc, j, t, why, sizeof(why));
 	if (rc->nmeters)
 		job_energy(rc, jo, j, io, why);
-	if (rc->flags)
+	if (rc->sources)
 		job_temps(rc, j, t_start);
 }

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* GPIO phase markers (output) and an undervoltage input line as a flag source. */
+/* GPIO phase marker: an output line that shows a logic analyser the measured window. */
 #ifndef IOWATT_GPIO_H
 #define IOWATT_GPIO_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 /*
  * Specs: "CHIP:LINE[,active_low]". CHIP is gpiochipN, /dev/gpiochipN, a chip label or a
- * number; LINE is an offset or a line name (PWR_LOW_N). active_low inverts the line in
- * iowatt (the request itself stays active-high, so gpioinfo shows the raw level).
- * Built without libgpiod, every call fails with -ENOTSUP and a message saying so.
+ * number; LINE is an offset or a line name. active_low inverts the line in iowatt (the
+ * request itself stays active-high, so gpioinfo shows the raw level). Built without
+ * libgpiod, opening fails with -ENOTSUP and a message saying so. The undervoltage input
+ * (--uv-gpio) is an event source (gpio_uv.c).
  */
 
 /*
@@ -43,26 +43,5 @@ int gpio_marker_set(struct gpio_marker *m, int level, uint64_t *t_ns);
 int gpio_marker_phase(struct gpio_marker *m, int phase, uint64_t *t_ns);
 /* Drives the line low and releases it. NULL is fine. */
 void gpio_marker_close(struct gpio_marker *m);
-
-/*
- * Undervoltage input: a thread reads the line every GPIO_UV_POLL_NS and pushes
- * EV_UNDERVOLTAGE when it becomes asserted and EV_UNDERVOLTAGE_END when it is released
- * (source "gpio"; also at start if already asserted). Polling rather than line events:
- * the brown-out supervisor holds the line for far longer than 10 ms, polling works on
- * every kernel, and umockdev 0.17 cannot emulate GPIO line events for the tests. The
- * event time is that of the read that saw the change, so it lags by at most one period.
- */
-#define GPIO_UV_POLL_NS 10000000ull
-
-struct gpio_uv;
-
-struct event_queue;
-/* Events go to `events`. */
-int gpio_uv_start(const char *spec, struct event_queue *events, struct gpio_uv **out);
-/* Stops within one poll period; NULL is fine. */
-void gpio_uv_stop(struct gpio_uv *u);
-
-/* For `iowatt meters`: the machine's GPIO chips with specs to paste. */
-void gpio_scan(const char *sysfs_root, FILE *out);
 
 #endif

@@ -1,16 +1,36 @@
 /* SPDX-License-Identifier: MIT */
-/* SoC and drive temperatures: find the thermal zone and the drive's hwmon, track max. */
-#include <dirent.h>
+/* SoC and drive temperatures: the SoC's thermal zone and the drive's own hwmon, with max. */
+#include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sysfs.h"
 #include "core/util.h"
-#include "sources/flags_int.h"
+#include "sources/source-internal.h"
+
+#define THERMAL_DIR "/sys/class/thermal"
+#define ZONE_PREFIX "thermal_zone"
+#define DRIVE_TEMP_ATTR "temp1_input"
+#define DEV_PREFIX "/dev/"
+#define TEMPS_PERIOD_NS NS_PER_SEC
+#define MILLI 1000.0
+/* A zone's `type`: a short identifier */
+#define ZONE_TYPE_LEN 64
 
 /* Zone types that are the SoC / CPU package on the boards we meet. */
 static const char *const soc_types[] = { "cpu-thermal", "cpu_thermal", "soc_thermal",
 					 "x86_pkg_temp" };
+/* hwmon chips that are a drive's own sensor. */
+static const char *const drive_hwmons[] = { "nvme", "drivetemp" };
+
+struct temps_state {
+	pthread_mutex_t lock; /* the watcher reads each second, the main thread on demand */
+	char soc_path[PATH_MAX];
+	char drive_path[PATH_MAX];
+	struct temps t;
+};
 
 static int is_soc_type(const char *type)
 {
@@ -22,53 +42,64 @@ static int is_soc_type(const char *type)
 	return 0;
 }
 
-/* The preferred zone's temp file (lowest-numbered SoC type, else the lowest zone). */
+/* The preferred zone's temp file: the lowest-numbered SoC type, else the lowest zone. */
 static int find_soc_zone(const char *root, char *out, size_t len, char *type_out, size_t tlen)
 {
-	char path[PATH_MAX], type[64];
-	struct dirent *de;
-	DIR *d;
-	int best = -1, best_soc = 0, n, soc;
+	char path[PATH_MAX], type[ZONE_TYPE_LEN], **zones;
+	int n, i, best = -1;
 
-	flags_path(path, sizeof(path), "%s/sys/class/thermal", root);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	for (de = readdir(d); de; de = readdir(d)) {
-		n = flags_dir_index(de->d_name, "thermal_zone");
-		if (n < 0)
-			continue;
-		flags_path(path, sizeof(path), "%s/sys/class/thermal/%s/type", root, de->d_name);
-		if (read_text_file(path, type, sizeof(type)))
+	n = sysfs_list(root, THERMAL_DIR, ZONE_PREFIX, &zones);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), THERMAL_DIR "/%s/type", zones[i]);
+		if (sysfs_read_str(root, path, type, sizeof(type)))
 			type[0] = '\0';
-		soc = is_soc_type(type);
-		if ((soc && (!best_soc || n < best)) || (!best_soc && !soc && (best < 0 || n < best))) {
-			best = n;
-			best_soc = soc;
+		if (best < 0 || is_soc_type(type)) {
+			best = i;
 			snprintf(type_out, tlen, "%s", type);
 		}
+		if (is_soc_type(type))
+			break;
 	}
-	closedir(d);
-	if (best < 0)
-		return -1;
-	flags_path(out, len, "%s/sys/class/thermal/thermal_zone%d/temp", root, best);
-	return 0;
+	if (best >= 0) {
+		snprintf(path, sizeof(path), THERMAL_DIR "/%s/temp", zones[best]);
+		best = sysfs_path(root, path, out, len);
+	}
+	sysfs_list_free(zones, n);
+	return best < 0 ? -1 : 0;
 }
 
-/* The device directory a hwmon hangs from (…/0:0:0:0 for …/0:0:0:0/hwmon/hwmon3). */
-static char *hwmon_parent(const char *hwmon_dir)
+/* 1 when the device a hwmon hangs from (…/0:0:0:0 for …/0:0:0:0/hwmon/hwmon3) lies on
+ * the block device's resolved sysfs path. */
+static int hwmon_on_path(const char *hwmon_dir, const char *blk)
 {
-	char *real = realpath(hwmon_dir, NULL), *slash;
+	char *par = realpath(hwmon_dir, NULL), *slash;
+	size_t pl;
+	int on;
 
-	if (!real)
-		return NULL;
-	slash = strrchr(real, '/');
+	if (!par)
+		return 0;
+	slash = strrchr(par, '/');
 	if (slash)
 		*slash = '\0';
-	slash = strrchr(real, '/');
+	slash = strrchr(par, '/');
 	if (slash && !strcmp(slash, "/hwmon"))
 		*slash = '\0';
-	return real;
+	pl = strlen(par);
+	on = !strncmp(blk, par, pl) && blk[pl] == '/';
+	free(par);
+	return on;
+}
+
+static char *blockdev_real(const char *root, const char *blockdev)
+{
+	char rel[PATH_MAX], path[PATH_MAX];
+
+	if (!blockdev || !*blockdev)
+		return NULL;
+	if (!strncmp(blockdev, DEV_PREFIX, strlen(DEV_PREFIX)))
+		blockdev += strlen(DEV_PREFIX);
+	snprintf(rel, sizeof(rel), "/sys/class/block/%s", blockdev);
+	return sysfs_path(root, rel, path, sizeof(path)) ? NULL : realpath(path, NULL);
 }
 
 /*
@@ -78,45 +109,20 @@ static char *hwmon_parent(const char *hwmon_dir)
  */
 static int find_drive_hwmon(const char *root, const char *blockdev, char *out, size_t len)
 {
-	char path[PATH_MAX], name[32], *blk = NULL, *par;
-	struct dirent *de;
-	DIR *d;
-	int found = 0, candidates = 0;
-	size_t pl;
+	char dir[PATH_MAX], *blk = blockdev_real(root, blockdev);
+	int candidates = 0, found = 0, idx;
+	unsigned i;
 
-	if (blockdev && *blockdev) {
-		flags_path(path, sizeof(path), "%s/sys/class/block/%s", root,
-			 strncmp(blockdev, "/dev/", 5) ? blockdev : blockdev + 5);
-		blk = realpath(path, NULL);
-	}
-	flags_path(path, sizeof(path), "%s/sys/class/hwmon", root);
-	d = opendir(path);
-	if (!d) {
-		free(blk);
-		return -1;
-	}
-	for (de = readdir(d); de && !found; de = readdir(d)) {
-		if (flags_dir_index(de->d_name, "hwmon") < 0)
-			continue;
-		flags_path(path, sizeof(path), "%s/sys/class/hwmon/%s/name", root, de->d_name);
-		if (read_text_file(path, name, sizeof(name)) ||
-		    (strcmp(name, "nvme") && strcmp(name, "drivetemp")))
-			continue;
-		candidates++;
-		flags_path(path, sizeof(path), "%s/sys/class/hwmon/%s", root, de->d_name);
-		if (!blk) {
-			flags_path(out, len, "%s/temp1_input", path);
-			continue;
+	for (i = 0; i < ARRAY_SIZE(drive_hwmons) && !found; i++) {
+		for (idx = 0; !found && sysfs_hwmon_lookup(root, drive_hwmons[i], idx, dir,
+							   sizeof(dir)) == 0; idx++) {
+			candidates++;
+			if ((blk && !hwmon_on_path(dir, blk)) ||
+			    snprintf(out, len, "%s/" DRIVE_TEMP_ATTR, dir) >= (int)len)
+				continue;
+			found = blk != NULL;
 		}
-		par = hwmon_parent(path);
-		pl = par ? strlen(par) : 0;
-		if (par && !strncmp(blk, par, pl) && blk[pl] == '/') {
-			flags_path(out, len, "%s/temp1_input", path);
-			found = 1;
-		}
-		free(par);
 	}
-	closedir(d);
 	if (!blk && candidates == 1)
 		found = 1;
 	free(blk);
@@ -129,19 +135,7 @@ static double read_milli_c(const char *path)
 
 	if (!*path || read_int_file(path, &v))
 		return NAN;
-	return (double)v / 1000.0;
-}
-
-void temps_open(struct flag_sources *fs, const char *blockdev)
-{
-	char type[64];
-
-	if (find_soc_zone(fs->root, fs->soc_path, sizeof(fs->soc_path), type, sizeof(type)))
-		fs->soc_path[0] = '\0';
-	if (find_drive_hwmon(fs->root, blockdev, fs->drive_path, sizeof(fs->drive_path)))
-		fs->drive_path[0] = '\0';
-	fs->t.soc_c = fs->t.drive_c = NAN;
-	fs->t.soc_max_c = fs->t.drive_max_c = NAN;
+	return (double)v / MILLI;
 }
 
 static void max_in(double *max, double v)
@@ -150,44 +144,78 @@ static void max_in(double *max, double v)
 		*max = v;
 }
 
-void temps_poll(struct flag_sources *fs)
+static int temps_read(struct source *src, uint64_t now)
 {
-	double soc = read_milli_c(fs->soc_path), drive = read_milli_c(fs->drive_path);
+	struct temps_state *ts = src->priv;
+	double soc = read_milli_c(ts->soc_path), drive = read_milli_c(ts->drive_path);
 
-	pthread_mutex_lock(&fs->temp_lock);
-	fs->t.soc_c = soc;
-	fs->t.drive_c = drive;
-	max_in(&fs->t.soc_max_c, soc);
-	max_in(&fs->t.drive_max_c, drive);
-	pthread_mutex_unlock(&fs->temp_lock);
+	(void)now;
+	pthread_mutex_lock(&ts->lock);
+	ts->t.soc_c = soc;
+	ts->t.drive_c = drive;
+	max_in(&ts->t.soc_max_c, soc);
+	max_in(&ts->t.drive_max_c, drive);
+	pthread_mutex_unlock(&ts->lock);
+	return 0;
 }
 
-void flags_temps_reset(struct flag_sources *fs)
+static int temps_open(struct source *src)
 {
-	if (!fs)
-		return;
-	pthread_mutex_lock(&fs->temp_lock);
-	fs->t.soc_max_c = fs->t.drive_max_c = NAN;
-	pthread_mutex_unlock(&fs->temp_lock);
-	temps_poll(fs);
-}
+	struct temps_state *ts = xcalloc(1, sizeof(*ts));
+	const char *root = src->cfg->sysfs_root;
+	char type[ZONE_TYPE_LEN];
 
-void flags_temps_get(struct flag_sources *fs, struct temps *t)
-{
-	if (!fs) {
-		t->soc_c = t->drive_c = t->soc_max_c = t->drive_max_c = NAN;
-		return;
+	if (find_soc_zone(root, ts->soc_path, sizeof(ts->soc_path), type, sizeof(type)))
+		ts->soc_path[0] = '\0';
+	if (find_drive_hwmon(root, src->cfg->target_blockdev, ts->drive_path,
+			     sizeof(ts->drive_path)))
+		ts->drive_path[0] = '\0';
+	if (!ts->soc_path[0] && !ts->drive_path[0]) {
+		free(ts);
+		return SOURCE_OFF;
 	}
-	/* A fresh read, so "end" is the value at the job's end, not up to 1 s old. */
-	temps_poll(fs);
-	pthread_mutex_lock(&fs->temp_lock);
-	*t = fs->t;
-	pthread_mutex_unlock(&fs->temp_lock);
+	pthread_mutex_init(&ts->lock, NULL);
+	ts->t.soc_c = ts->t.drive_c = ts->t.soc_max_c = ts->t.drive_max_c = NAN;
+	src->period_ns = TEMPS_PERIOD_NS;
+	src->priv = ts;
+	return 0;
 }
 
-void temps_list(const char *root, FILE *out)
+void temps_reset(struct source *src)
 {
-	char path[PATH_MAX], type[64];
+	struct temps_state *ts = src->priv;
+
+	pthread_mutex_lock(&ts->lock);
+	ts->t.soc_max_c = ts->t.drive_max_c = NAN;
+	pthread_mutex_unlock(&ts->lock);
+	temps_read(src, 0);
+}
+
+void temps_get(struct source *src, struct temps *t)
+{
+	struct temps_state *ts = src->priv;
+
+	/* A fresh read, so "end" is the value at the job's end, not up to 1 s old. */
+	temps_read(src, 0);
+	pthread_mutex_lock(&ts->lock);
+	*t = ts->t;
+	pthread_mutex_unlock(&ts->lock);
+}
+
+static void temps_close(struct source *src)
+{
+	struct temps_state *ts = src->priv;
+
+	if (!ts)
+		return;
+	pthread_mutex_destroy(&ts->lock);
+	free(ts);
+	src->priv = NULL;
+}
+
+static void temps_describe(const char *root, FILE *out)
+{
+	char path[PATH_MAX], type[ZONE_TYPE_LEN];
 
 	if (find_soc_zone(root, path, sizeof(path), type, sizeof(type)) == 0)
 		fprintf(out, "  soc temp      %s (%s): read each second\n", path,
@@ -200,3 +228,12 @@ void temps_list(const char *root, FILE *out)
 		fprintf(out, "  drive temp    no single nvme/drivetemp hwmon (the run picks the "
 			     "one under its target)\n");
 }
+
+const struct source_driver source_temps = {
+	.name = "temps",
+	.desc = "SoC and drive temperatures, each second, with the maximum per job",
+	.open = temps_open,
+	.read = temps_read,
+	.close = temps_close,
+	.describe = temps_describe,
+};

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Flag sources on fake sysfs trees and kmsg replays: events by order, temps, listing. */
+/* Event sources on fake sysfs trees and kmsg replays: events by order, temps, listing. */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -10,7 +12,9 @@
 #include "core/events.h"
 #include "core/log.h"
 #include "core/util.h"
-#include "sources/flags_int.h"
+#include "sources/gpio_line.h"
+#include "sources/kmsg.h"
+#include "sources/source-internal.h"
 #include "tap.h"
 
 #define DATA "tests/data"
@@ -68,54 +72,64 @@ static size_t wait_events(struct run_event *out, size_t want)
 	return n;
 }
 
+/* What the run does: open every source, then start the watcher. */
+static int start(const struct sources_config *cfg, struct sources **out)
+{
+	int rc = sources_open(cfg, out);
+
+	if (rc == 0)
+		rc = sources_start(*out);
+	return rc;
+}
+
 static void test_classify(void)
 {
-	char ports[2][FLAGS_PORT_LEN] = { "2-1.3", "2-1" };
-	const char (*p)[FLAGS_PORT_LEN] = (const char (*)[FLAGS_PORT_LEN])ports;
+	char ports[2][KMSG_PORT_LEN] = { "2-1.3", "2-1" };
+	const char (*p)[KMSG_PORT_LEN] = (const char (*)[KMSG_PORT_LEN])ports;
 
-	is_int(flags_kmsg_classify("hwmon hwmon1: Undervoltage detected!", p, 2), EV_UNDERVOLTAGE,
+	is_int(kmsg_classify("hwmon hwmon1: Undervoltage detected!", p, 2), EV_UNDERVOLTAGE,
 	       "upstream spelling");
-	is_int(flags_kmsg_classify("raspberrypi-hwmon x: Under-voltage detected! (0x00050005)", p,
+	is_int(kmsg_classify("raspberrypi-hwmon x: Under-voltage detected! (0x00050005)", p,
 				   2),
 	       EV_UNDERVOLTAGE, "downstream spelling");
-	is_int(flags_kmsg_classify("raspberrypi-hwmon x: Voltage normalised (0x00000000)", p, 2),
+	is_int(kmsg_classify("raspberrypi-hwmon x: Voltage normalised (0x00000000)", p, 2),
 	       EV_UNDERVOLTAGE_END, "normalised");
-	is_int(flags_kmsg_classify("usb usb1-port2: over-current condition", p, 2),
+	is_int(kmsg_classify("usb usb1-port2: over-current condition", p, 2),
 	       EV_USB_OVERCURRENT, "over-current");
-	is_int(flags_kmsg_classify("usb 2-1.3: USB disconnect, device number 5", p, 2),
+	is_int(kmsg_classify("usb 2-1.3: USB disconnect, device number 5", p, 2),
 	       EV_USB_DISCONNECT, "target's disconnect");
-	is_int(flags_kmsg_classify("usb 2-1: USB disconnect, device number 2", p, 2),
+	is_int(kmsg_classify("usb 2-1: USB disconnect, device number 2", p, 2),
 	       EV_USB_DISCONNECT, "hub above the target");
-	is_int(flags_kmsg_classify("usb 2-1.4: USB disconnect, device number 6", p, 2), -1,
+	is_int(kmsg_classify("usb 2-1.4: USB disconnect, device number 6", p, 2), -1,
 	       "a neighbour's disconnect is ignored");
-	is_int(flags_kmsg_classify("usb 2-1.3: USB disconnect, device number 5", p, 0), -1,
+	is_int(kmsg_classify("usb 2-1.3: USB disconnect, device number 5", p, 0), -1,
 	       "no target: disconnects ignored");
-	is_int(flags_kmsg_classify("usb 2-1.3: new high-speed USB device number 5", p, 2), -1,
+	is_int(kmsg_classify("usb 2-1.3: new high-speed USB device number 5", p, 2), -1,
 	       "unrelated line");
-	is_str(flags_kmsg_text("6,1007,11000000,-;usb 2-1.3: x"), "usb 2-1.3: x", "kmsg record");
-	is_str(flags_kmsg_text("12,7,1,c,caller=T1;hello; world"), "hello; world",
+	is_str(kmsg_text("6,1007,11000000,-;usb 2-1.3: x"), "usb 2-1.3: x", "kmsg record");
+	is_str(kmsg_text("12,7,1,c,caller=T1;hello; world"), "hello; world",
 	       "kmsg record with extra fields");
-	is_str(flags_kmsg_text("[   13.000001] usb 2-1: y"), "usb 2-1: y", "dmesg line");
-	is_str(flags_kmsg_text("plain; text"), "plain; text", "plain line");
+	is_str(kmsg_text("[   13.000001] usb 2-1: y"), "usb 2-1: y", "dmesg line");
+	is_str(kmsg_text("plain; text"), "plain; text", "plain line");
 }
 
 static void test_ports(const char *pi)
 {
-	char ports[FLAGS_MAX_PORTS][FLAGS_PORT_LEN];
+	char ports[KMSG_MAX_PORTS][KMSG_PORT_LEN];
 	int n;
 
-	n = flags_usb_ports(pi, "sda1", ports, FLAGS_MAX_PORTS);
+	n = kmsg_usb_ports(pi, "sda1", ports, KMSG_MAX_PORTS);
 	ok(n == 2 && !strcmp(ports[0], "2-1.3") && !strcmp(ports[1], "2-1"),
 	   "sda1 sits on 2-1.3 under hub 2-1 (%d found)", n);
-	n = flags_usb_ports(pi, "/dev/sdb", ports, FLAGS_MAX_PORTS);
+	n = kmsg_usb_ports(pi, "/dev/sdb", ports, KMSG_MAX_PORTS);
 	ok(n == 2 && !strcmp(ports[0], "1-1.2"), "sdb sits on 1-1.2");
-	is_int(flags_usb_ports(pi, "nvme0n1", ports, FLAGS_MAX_PORTS), 0, "absent device: none");
+	is_int(kmsg_usb_ports(pi, "nvme0n1", ports, KMSG_MAX_PORTS), 0, "absent device: none");
 }
 
 static void test_rpi_volt_and_temps(const char *pi)
 {
-	struct flags_config cfg = { .events = test_queue(), .sysfs_root = pi, .kmsg_path = "none" };
-	struct flag_sources *fs = NULL;
+	struct sources_config cfg = { .events = test_queue(), .sysfs_root = pi, .kmsg_path = "none" };
+	struct sources *fs = NULL;
 	struct run_event ev[4];
 	struct temps t;
 	uint64_t t1, t2;
@@ -123,12 +137,12 @@ static void test_rpi_volt_and_temps(const char *pi)
 
 	drain();
 	write_file(pi, "sys/class/hwmon/hwmon0/in0_lcrit_alarm", "0\n");
-	is_int(flags_start(&cfg, &fs), 0, "flags_start on the Pi tree");
+	is_int(start(&cfg, &fs), 0, "sources on the Pi tree");
 	if (!fs)
 		return;
-	ok(fs->alarm_fd >= 0 && fs->thr_fd < 0,
+	ok(source_find(fs, &source_rpi_volt) && !source_find(fs, &source_get_throttled),
 	   "rpi_volt watched; get_throttled present but not read");
-	ok(fs->kmsg_fd < 0, "kmsg none: off");
+	ok(!source_find(fs, &source_kmsg), "kmsg none: off");
 
 	t1 = now_ns();
 	write_file(pi, "sys/class/hwmon/hwmon0/in0_lcrit_alarm", "1\n");
@@ -142,45 +156,46 @@ static void test_rpi_volt_and_temps(const char *pi)
 	ok(n == 1 && ev[1].kind == EV_UNDERVOLTAGE_END, "alarm 1 -> 0 ends it");
 	ok(n == 1 && ev[1].t_ns >= t2 && ev[1].t_ns >= ev[0].t_ns, "end lands after the start");
 
-	flags_temps_reset(fs);
-	flags_temps_get(fs, &t);
+	sources_temps_reset(fs);
+	sources_temps_get(fs, &t);
 	is_dbl(t.soc_c, 51.234, 1e-9, "soc temp from the cpu-thermal zone, not zone0");
 	ok(isnan(t.drive_c), "no target and two drivetemp sensors: no drive temp guessed");
-	flags_stop(fs);
+	sources_close(fs);
 
 	cfg.target_blockdev = "sda1";
-	is_int(flags_start(&cfg, &fs), 0, "restart with target sda1");
+	is_int(start(&cfg, &fs), 0, "restart with target sda1");
 	if (!fs)
 		return;
-	flags_temps_reset(fs);
-	flags_temps_get(fs, &t);
+	sources_temps_reset(fs);
+	sources_temps_get(fs, &t);
 	is_dbl(t.drive_c, 38.0, 1e-9, "sda1's drivetemp (sdb's reads 45)");
 	write_file(pi, "sys/devices/virtual/thermal/thermal_zone1/temp", "70000\n");
-	flags_temps_get(fs, &t);
+	sources_temps_get(fs, &t);
 	ok(t.soc_c == 70.0 && t.soc_max_c == 70.0, "rise: current and max 70");
 	write_file(pi, "sys/devices/virtual/thermal/thermal_zone1/temp", "55000\n");
-	flags_temps_get(fs, &t);
+	sources_temps_get(fs, &t);
 	ok(t.soc_c == 55.0 && t.soc_max_c == 70.0, "fall: current 55, max stays 70");
-	flags_temps_reset(fs);
-	flags_temps_get(fs, &t);
+	sources_temps_reset(fs);
+	sources_temps_get(fs, &t);
 	ok(t.soc_max_c == 55.0 && t.drive_max_c == 38.0, "reset starts a new max window");
-	flags_stop(fs);
+	sources_close(fs);
 	drain();
 }
 
 static void test_get_throttled(const char *fw)
 {
-	struct flags_config cfg = { .events = test_queue(), .sysfs_root = fw, .kmsg_path = "none" };
-	struct flag_sources *fs = NULL;
+	struct sources_config cfg = { .events = test_queue(), .sysfs_root = fw, .kmsg_path = "none" };
+	struct sources *fs = NULL;
 	struct run_event ev[8];
 	struct temps t;
 	size_t n;
 
 	drain();
-	is_int(flags_start(&cfg, &fs), 0, "flags_start on the firmware-only tree");
+	is_int(start(&cfg, &fs), 0, "sources on the firmware-only tree");
 	if (!fs)
 		return;
-	ok(fs->thr_fd >= 0 && fs->thr_last == 0x50000, "get_throttled found by glob, baseline");
+	ok(source_find(fs, &source_get_throttled) && !source_find(fs, &source_rpi_volt),
+	   "get_throttled found by glob, read where rpi_volt is absent");
 	write_file(fw, "sys/devices/platform/axi/axi:firmware/get_throttled", "50005\n");
 	n = wait_events(ev, 2);
 	ok(n == 2 && ev[0].kind == EV_UNDERVOLTAGE && ev[1].kind == EV_THROTTLED,
@@ -195,10 +210,10 @@ static void test_get_throttled(const char *fw)
 	n = wait_events(ev, 2);
 	ok(n == 2 && ev[0].kind == EV_UNDERVOLTAGE_END && ev[1].kind == EV_INFO,
 	   "live bits clear: under-voltage ends, throttling ends");
-	flags_temps_get(fs, &t);
+	sources_temps_get(fs, &t);
 	is_dbl(t.soc_c, 40.5, 1e-9, "no SoC-typed zone: zone0");
 	ok(isnan(t.drive_c), "no drive hwmon: NAN");
-	flags_stop(fs);
+	sources_close(fs);
 	is_int(test_events_pop(ev, 8), 0, "nothing else was reported");
 }
 
@@ -206,18 +221,18 @@ static void test_kmsg_replay(const char *pi)
 {
 	static const int want[] = { EV_UNDERVOLTAGE, EV_UNDERVOLTAGE, EV_UNDERVOLTAGE_END,
 				    EV_USB_OVERCURRENT, EV_USB_DISCONNECT };
-	struct flags_config cfg = { .events = test_queue(), .sysfs_root = pi, .kmsg_path = DATA "/kmsg/pi-events.txt",
-				    .target_blockdev = "sda1", .replay = 1 };
-	struct flag_sources *fs = NULL;
+	struct sources_config cfg = { .events = test_queue(), .sysfs_root = pi, .kmsg_path = DATA "/kmsg/pi-events.txt",
+				    .target_blockdev = "sda1", .kmsg_replay = 1 };
+	struct sources *fs = NULL;
 	struct run_event ev[16];
 	size_t n, i, same = 0;
 
 	drain();
-	is_int(flags_start(&cfg, &fs), 0, "replay start");
+	is_int(start(&cfg, &fs), 0, "replay start");
 	if (!fs)
 		return;
 	n = wait_events(ev, ARRAY_SIZE(want));
-	flags_stop(fs);
+	sources_close(fs);
 	n += test_events_pop(ev + n, ARRAY_SIZE(ev) - n);
 	for (i = 0; i < n && i < ARRAY_SIZE(want); i++)
 		same += ev[i].kind == want[i] && !strcmp(ev[i].source, "kmsg");
@@ -229,11 +244,11 @@ static void test_kmsg_replay(const char *pi)
 
 	cfg.kmsg_path = DATA "/kmsg/dmesg-hub.txt";
 	cfg.target_blockdev = "sda";
-	is_int(flags_start(&cfg, &fs), 0, "dmesg-format replay");
+	is_int(start(&cfg, &fs), 0, "dmesg-format replay");
 	if (!fs)
 		return;
 	n = wait_events(ev, 1);
-	flags_stop(fs);
+	sources_close(fs);
 	n += test_events_pop(ev + n, ARRAY_SIZE(ev) - n);
 	ok(n == 1 && ev[0].kind == EV_USB_DISCONNECT && strstr(ev[0].text, "usb 2-1:"),
 	   "the hub above the target counts; other ports do not");
@@ -241,8 +256,8 @@ static void test_kmsg_replay(const char *pi)
 
 static void test_kmsg_live(const char *pi)
 {
-	struct flags_config cfg = { .events = test_queue(), .sysfs_root = pi, .target_blockdev = "sda" };
-	struct flag_sources *fs = NULL;
+	struct sources_config cfg = { .events = test_queue(), .sysfs_root = pi, .target_blockdev = "sda" };
+	struct sources *fs = NULL;
 	struct run_event ev[4];
 	char *fifo = xasprintf("%s/kmsg.fifo", tmp), *file = xasprintf("%s/kmsg.log", tmp);
 	uint64_t t1, t2;
@@ -252,7 +267,7 @@ static void test_kmsg_live(const char *pi)
 	drain();
 	ok(mkfifo(fifo, 0600) == 0, "mkfifo");
 	cfg.kmsg_path = fifo;
-	is_int(flags_start(&cfg, &fs), 0, "live start on a FIFO");
+	is_int(start(&cfg, &fs), 0, "live start on a FIFO");
 	if (!fs)
 		goto out;
 	w = open(fifo, O_WRONLY | O_NONBLOCK);
@@ -274,12 +289,12 @@ static void test_kmsg_live(const char *pi)
 	ok(n == 1 && ev[1].kind == EV_UNDERVOLTAGE_END && ev[1].t_ns >= t2,
 	   "a split record is matched when its line completes");
 	close(w);
-	flags_stop(fs);
+	sources_close(fs);
 
 	/* A regular file in live mode: lines already there are history. */
 	write_file(tmp, "kmsg.log", "2,1,1,-;hwmon hwmon0: Undervoltage detected!\n");
 	cfg.kmsg_path = file;
-	is_int(flags_start(&cfg, &fs), 0, "live start on a regular file");
+	is_int(start(&cfg, &fs), 0, "live start on a regular file");
 	if (!fs)
 		goto out;
 	{
@@ -293,19 +308,114 @@ static void test_kmsg_live(const char *pi)
 	n = wait_events(ev, 1);
 	ok(n == 1 && ev[0].kind == EV_USB_OVERCURRENT,
 	   "only the appended line is seen, not the old undervoltage");
-	flags_stop(fs);
+	sources_close(fs);
 
 	cfg.kmsg_path = "/nonexistent/kmsg";
-	is_int(flags_start(&cfg, &fs), 0, "an unreadable kmsg is a warning, not a failure");
-	flags_stop(fs);
+	is_int(start(&cfg, &fs), 0, "an unreadable kmsg is a warning, not a failure");
+	sources_close(fs);
 	cfg.kmsg_path = tmp; /* opens, but read() fails: dropped, not polled forever */
-	is_int(flags_start(&cfg, &fs), 0, "a kmsg path that cannot be read still starts");
-	if (fs)
-		ok(fs->kmsg_fd < 0, "the failing kernel-log source is closed");
-	flags_stop(fs);
+	is_int(start(&cfg, &fs), 0, "a kmsg path that cannot be read still starts");
+	ok(fs && !source_find(fs, &source_kmsg), "the failing kernel-log source is closed");
+	sources_close(fs);
 out:
 	free(fifo);
 	free(file);
+	drain();
+}
+
+static void test_registry(void)
+{
+	unsigned i, j, complete = 0, unique = 1, n = 0;
+
+	for (i = 0; source_drivers[i]; i++) {
+		const struct source_driver *d = source_drivers[i];
+
+		n++;
+		complete += d->name && d->desc && d->open && d->read && d->close && d->describe;
+		for (j = 0; j < i; j++)
+			unique &= strcmp(d->name, source_drivers[j]->name) != 0;
+	}
+	ok(n >= 5 && complete == n, "every registered source has name, desc, open, read, close, "
+				    "describe (%u sources)", n);
+	ok(unique, "source names are unique");
+}
+
+static void test_gpio_spec(void)
+{
+	struct gpio_spec sp;
+
+	is_int(gpio_spec_parse("gpiochip0:35,active_low", "--uv-gpio", &sp), 0, "chip:line,flag");
+	ok(!strcmp(sp.chip, "gpiochip0") && !strcmp(sp.line, "35") && sp.active_low,
+	   "parsed to chip, line and active_low");
+	is_int(gpio_spec_parse("/dev/gpiochip1:PWR_LOW_N", "--uv-gpio", &sp), 0, "path and name");
+	ok(!strcmp(sp.chip, "/dev/gpiochip1") && !strcmp(sp.line, "PWR_LOW_N") && !sp.active_low,
+	   "a chip path keeps its slashes; no flag: active high");
+	is_int(gpio_spec_parse("gpiochip0", "--uv-gpio", &sp), -EINVAL, "no line");
+	is_int(gpio_spec_parse("gpiochip0:", "--uv-gpio", &sp), -EINVAL, "empty line");
+	is_int(gpio_spec_parse(":4", "--uv-gpio", &sp), -EINVAL, "empty chip");
+	is_int(gpio_spec_parse("gpiochip0:4,pullup", "--uv-gpio", &sp), -EINVAL, "unknown flag");
+}
+
+static void test_edge_clock(void)
+{
+	const uint64_t mono = 5000 * NS_PER_SEC, real = 1700000000ull * NS_PER_SEC;
+
+	ok(gpio_edge_mono_ns(mono - 7, mono, real) == mono - 7,
+	   "a CLOCK_MONOTONIC stamp (kernel >= 5.7) is kept");
+	ok(gpio_edge_mono_ns(real - 3 * NS_PER_MS, mono, real) == mono - 3 * NS_PER_MS,
+	   "a CLOCK_REALTIME stamp (older kernels) is moved onto the monotonic clock");
+	ok(gpio_edge_mono_ns(0, mono, real) == mono, "no stamp: the time it was read");
+	ok(gpio_edge_mono_ns(real + NS_PER_SEC, mono, real) == mono,
+	   "a stamp in the future on either clock: the time it was read");
+}
+
+/* Sources with no period leave the watcher in poll() with no timeout: stop must wake it. */
+static void test_one_thread(const char *pi)
+{
+	struct sources_config cfg = { .events = test_queue(), .sysfs_root = pi };
+	char *fifo = xasprintf("%s/both.fifo", tmp);
+	struct sources *fs = NULL;
+	struct run_event ev[4];
+	struct temps t;
+	uint64_t t0;
+	size_t n;
+	int w;
+
+	drain();
+	sources_temps_get(NULL, &t);
+	ok(isnan(t.soc_c) && isnan(t.drive_max_c), "no sources: temperatures are NAN");
+	ok(mkfifo(fifo, 0600) == 0, "mkfifo");
+	cfg.kmsg_path = fifo;
+	write_file(pi, "sys/class/hwmon/hwmon0/in0_lcrit_alarm", "0\n");
+	is_int(start(&cfg, &fs), 0, "kmsg FIFO and rpi_volt together");
+	w = open(fifo, O_WRONLY | O_NONBLOCK);
+	if (!fs || w < 0) {
+		free(fifo);
+		return;
+	}
+	if (write(w, "3,2,2,-;usb usb2-port1: over-current condition\n", 47) != 47)
+		printf("# short write\n");
+	write_file(pi, "sys/class/hwmon/hwmon0/in0_lcrit_alarm", "1\n");
+	n = wait_events(ev, 2);
+	ok(n == 2 && ev[0].kind != ev[1].kind &&
+		   (ev[0].kind == EV_USB_OVERCURRENT || ev[1].kind == EV_USB_OVERCURRENT) &&
+		   (ev[0].kind == EV_UNDERVOLTAGE || ev[1].kind == EV_UNDERVOLTAGE),
+	   "one watcher thread serves both: the kernel log line and the alarm");
+	write_file(pi, "sys/class/hwmon/hwmon0/in0_lcrit_alarm", "0\n");
+	sources_close(fs);
+	n = test_events_pop(ev, ARRAY_SIZE(ev));
+	ok(n == 1 && ev[0].kind == EV_UNDERVOLTAGE_END,
+	   "a change seen only by the read at stop still counts");
+
+	/* Only the FIFO: nothing periodic, poll() waits without a timeout. */
+	cfg.sysfs_root = tmp;
+	is_int(start(&cfg, &fs), 0, "kmsg FIFO alone");
+	t0 = now_ns();
+	sources_close(fs);
+	ok(now_ns() - t0 < WAIT_NS, "stop wakes a watcher that has no timeout");
+	close(w);
+	unlink(fifo);
+	free(fifo);
 	drain();
 }
 
@@ -320,14 +430,14 @@ static void test_list(const char *pi, const char *fw)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	flags_list(pi, f);
+	sources_describe(pi, f);
 	fclose(f);
 	ok(contains(buf, "in0_lcrit_alarm") && contains(buf, "not read") &&
-		   contains(buf, "cpu-thermal"),
-	   "list on the Pi tree: rpi_volt used, get_throttled not read, cpu-thermal");
+		   contains(buf, "cpu-thermal") && contains(buf, "--uv-gpio"),
+	   "list on the Pi tree: rpi_volt used, get_throttled not read, cpu-thermal, gpio");
 	free(buf);
 	f = open_memstream(&buf, &len);
-	flags_list(fw, f);
+	sources_describe(fw, f);
 	fclose(f);
 	ok(contains(buf, "rpi_volt      not found") && contains(buf, "read once a second"),
 	   "list on the firmware tree: get_throttled is the source");
@@ -346,12 +456,16 @@ int main(void)
 	}
 	pi = copy_tree("pi");
 	fw = copy_tree("fw");
+	test_registry();
+	test_gpio_spec();
+	test_edge_clock();
 	test_classify();
 	test_ports(pi);
 	test_rpi_volt_and_temps(pi);
 	test_get_throttled(fw);
 	test_kmsg_replay(pi);
 	test_kmsg_live(pi);
+	test_one_thread(pi);
 	test_list(pi, fw);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	if (system(cmd) != 0)

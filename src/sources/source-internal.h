@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* What an event source driver fills in, and the helpers the watcher gives it. */
+#ifndef IOWATT_SOURCE_INTERNAL_H
+#define IOWATT_SOURCE_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sources/sources.h"
+
+/* open() found nothing to watch here (absent, not asked for, or unreadable and said so). */
+#define SOURCE_OFF 1
+
+struct source_driver;
+
+/* One open source. The watcher thread calls read(); the main thread only open/start/close. */
+struct source {
+	const struct source_driver *drv;
+	struct sources *set;	    /* the run's other sources (source_find) */
+	const struct sources_config *cfg;
+	struct event_queue *events;
+	int fd;			    /* the source's own, -1 for none */
+	short poll_events;	    /* POLLIN, POLLPRI for a sysfs attribute; 0: fd not polled */
+	uint64_t period_ns;	    /* read() at least this often; 0 = only when fd is ready */
+	uint64_t next_ns;
+	int on;			    /* the watcher's: cleared when a read failed and it closed */
+	void *priv;
+};
+
+/*
+ * Driver hooks, as for meters (meters/meter.h): all return 0 or -errno after logging once.
+ * open(): find what to watch, set fd / poll_events / period_ns; SOURCE_OFF when there is
+ * nothing (the watcher drops the source), -errno fails the run (only for what the user
+ * named). start() (optional): push what is already set at the start. read(): push what
+ * changed, never blocking; called when fd is ready, every period_ns, once after start()
+ * and once more after the watcher stopped. -errno there turns the source off for the rest
+ * of the run. close(): release (also after a failed read). describe(): print what this
+ * machine has for the source, for `iowatt meters`, without opening anything for long.
+ */
+struct source_driver {
+	const char *name; /* also the events' "source" */
+	const char *desc;
+	int (*open)(struct source *src);
+	int (*start)(struct source *src);
+	int (*read)(struct source *src, uint64_t now_ns);
+	void (*close)(struct source *src);
+	void (*describe)(const char *sysfs_root, FILE *out);
+};
+
+/* The explicit registry (registry.c), in open order, NULL-terminated. */
+extern const struct source_driver *const source_drivers[];
+extern const struct source_driver source_rpi_volt, source_get_throttled, source_kmsg,
+	source_gpio_uv, source_temps;
+
+/* The open source of a driver in the same run, or NULL (a source that defers to another). */
+struct source *source_find(struct sources *set, const struct source_driver *drv);
+
+/* temps.c: the values behind sources_temps_reset/get. */
+void temps_reset(struct source *src);
+void temps_get(struct source *src, struct temps *t);
+
+#endif

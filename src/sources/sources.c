@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/* The run's event sources: open them from the registry, one poll() loop reads them all. */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "sources/source-internal.h"
+
+#define MOD "sources"
+/* Registry rows; a static bound keeps the poll set on the stack. */
+#define SOURCES_MAX 8
+
+struct sources {
+	struct sources_config cfg; /* strings borrowed from the caller for the run */
+	struct source src[SOURCES_MAX];
+	unsigned n;
+	int stop_fd;		   /* eventfd: wakes the watcher's poll() to stop */
+	pthread_t thread;
+	int thread_started;
+};
+
+struct source *source_find(struct sources *set, const struct source_driver *drv)
+{
+	unsigned i;
+
+	for (i = 0; set && i < set->n; i++)
+		if (set->src[i].drv == drv && set->src[i].on)
+			return &set->src[i];
+	return NULL;
+}
+
+static void source_off(struct source *src)
+{
+	src->drv->close(src);
+	src->on = 0;
+	src->fd = -1;
+	src->period_ns = 0;
+}
+
+static void source_read(struct source *src, uint64_t now)
+{
+	if (src->on && src->drv->read(src, now) < 0)
+		source_off(src);
+}
+
+/* Milliseconds until the next periodic read, -1 when only fds matter. */
+static int next_timeout_ms(const struct sources *s, uint64_t now)
+{
+	uint64_t first = UINT64_MAX;
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->src[i].period_ns && s->src[i].next_ns < first)
+			first = s->src[i].next_ns;
+	if (first == UINT64_MAX)
+		return -1;
+	return first <= now ? 0 : (int)((first - now + NS_PER_MS - 1) / NS_PER_MS);
+}
+
+/*
+ * One thread for every source: sysfs attributes wake it through POLLPRI, the kernel log
+ * and GPIO edge fds through POLLIN, and sources that cannot wake poll() (fake trees,
+ * regular files, values read once a second) through their period.
+ */
+static void *sources_thread(void *arg)
+{
+	struct sources *s = arg;
+	struct pollfd pfd[SOURCES_MAX + 1];
+	struct source *polled[SOURCES_MAX + 1];
+	struct source *src;
+	uint64_t now, ev;
+	nfds_t n, k;
+	unsigned i;
+
+	for (;;) {
+		n = 0;
+		pfd[n++] = (struct pollfd){ .fd = s->stop_fd, .events = POLLIN };
+		for (i = 0; i < s->n; i++) {
+			if (s->src[i].fd < 0 || !s->src[i].poll_events)
+				continue;
+			polled[n] = &s->src[i];
+			pfd[n++] = (struct pollfd){ .fd = s->src[i].fd, .events = s->src[i].poll_events };
+		}
+		if (poll(pfd, n, next_timeout_ms(s, now_ns())) < 0 && errno != EINTR) {
+			log_warn(MOD, "poll: %s; event sources no longer watched", strerror(errno));
+			break;
+		}
+		if (pfd[0].revents & POLLIN) {
+			if (read(s->stop_fd, &ev, sizeof(ev)) < 0)
+				log_debug(MOD, "stop read: %s", strerror(errno));
+			break;
+		}
+		now = now_ns();
+		for (k = 1; k < n; k++) {
+			src = polled[k];
+			/* A hang-up with nothing to read stays ready forever. */
+			if ((pfd[k].revents & POLLNVAL) ||
+			    ((pfd[k].revents & POLLHUP) && !(pfd[k].revents & POLLIN))) {
+				log_warn(MOD, "%s: hung up; no longer watched", src->drv->name);
+				source_off(src);
+			} else if (pfd[k].revents) {
+				source_read(src, now);
+			}
+		}
+		for (i = 0; i < s->n; i++) {
+			src = &s->src[i];
+			if (src->period_ns && now >= src->next_ns) {
+				source_read(src, now);
+				src->next_ns = now + src->period_ns;
+			}
+		}
+	}
+	return NULL;
+}
+
+int sources_open(const struct sources_config *cfg, struct sources **out)
+{
+	struct sources *s = xcalloc(1, sizeof(*s));
+	struct source *src;
+	unsigned i;
+	int rc;
+
+	*out = NULL;
+	s->cfg = *cfg;
+	s->stop_fd = -1;
+	for (i = 0; source_drivers[i] && s->n < SOURCES_MAX; i++) {
+		src = &s->src[s->n];
+		*src = (struct source){ .drv = source_drivers[i], .set = s, .cfg = &s->cfg,
+					.events = cfg->events, .fd = -1 };
+		rc = src->drv->open(src);
+		if (rc < 0) {
+			sources_close(s);
+			return rc;
+		}
+		if (rc == 0) {
+			src->on = 1;
+			s->n++;
+		}
+	}
+	s->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (s->stop_fd < 0) {
+		rc = -errno;
+		log_err(MOD, "eventfd: %s", strerror(errno));
+		sources_close(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int sources_start(struct sources *s)
+{
+	uint64_t now = now_ns();
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < s->n; i++)
+		if (s->src[i].drv->start && s->src[i].drv->start(&s->src[i]) < 0)
+			source_off(&s->src[i]);
+	/* Lines already in a replayed file or FIFO count before the run goes on. */
+	for (i = 0; i < s->n; i++) {
+		source_read(&s->src[i], now);
+		s->src[i].next_ns = now + s->src[i].period_ns;
+	}
+	rc = pthread_create(&s->thread, NULL, sources_thread, s);
+	if (rc) {
+		log_err(MOD, "cannot start the event source watcher: %s", strerror(rc));
+		return -rc;
+	}
+	s->thread_started = 1;
+	return 0;
+}
+
+void sources_stop(struct sources *s)
+{
+	uint64_t one = 1;
+	unsigned i;
+
+	if (!s || !s->thread_started)
+		return;
+	if (write(s->stop_fd, &one, sizeof(one)) < 0)
+		log_warn(MOD, "cannot wake the event source watcher: %s", strerror(errno));
+	pthread_join(s->thread, NULL);
+	s->thread_started = 0;
+	/* What arrived between the last wake and the stop still counts. */
+	for (i = 0; i < s->n; i++)
+		source_read(&s->src[i], now_ns());
+}
+
+void sources_close(struct sources *s)
+{
+	unsigned i;
+
+	if (!s)
+		return;
+	sources_stop(s);
+	for (i = 0; i < s->n; i++)
+		if (s->src[i].on)
+			s->src[i].drv->close(&s->src[i]);
+	if (s->stop_fd >= 0)
+		close(s->stop_fd);
+	free(s);
+}
+
+void sources_temps_reset(struct sources *s)
+{
+	struct source *src = source_find(s, &source_temps);
+
+	if (src)
+		temps_reset(src);
+}
+
+void sources_temps_get(struct sources *s, struct temps *t)
+{
+	struct source *src = source_find(s, &source_temps);
+
+	t->soc_c = t->drive_c = t->soc_max_c = t->drive_max_c = NAN;
+	if (src)
+		temps_get(src, t);
+}
+
+void sources_describe(const char *sysfs_root, FILE *out)
+{
+	unsigned i;
+
+	for (i = 0; source_drivers[i]; i++)
+		source_drivers[i]->describe(sysfs_root ? sysfs_root : "", out);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* Event sources of a run (undervoltage, throttling, kernel log, GPIO, temperatures). */
+#ifndef IOWATT_SOURCES_H
+#define IOWATT_SOURCES_H
+
+#include <stdio.h>
+
+struct event_queue;
+
+/* What the run asks the sources to watch. */
+struct sources_config {
+	const char *sysfs_root;	     /* "" = real; tests give a fake tree */
+	const char *kmsg_path;	     /* "/dev/kmsg", a replay file or FIFO, or NULL/"none" */
+	int kmsg_replay;	     /* kmsg_path is a recording: read all of it, not from its end */
+	const char *target_blockdev; /* "sda": its USB port's disconnects become events */
+	const char *uv_gpio;	     /* --uv-gpio CHIP:LINE[,active_low], or NULL */
+	struct event_queue *events;  /* where every source's events go */
+};
+
+struct sources;
+
+/*
+ * Opens every source this machine has (src/sources/registry.c lists them). One that is
+ * absent or unreadable is left out with a warning where that matters; -errno only when a
+ * source the user asked for by name (--uv-gpio) cannot be watched. *out is NULL then.
+ */
+int sources_open(const struct sources_config *cfg, struct sources **out);
+/* Pushes what is already set (an alarm raised before the run) and starts the watcher. */
+int sources_start(struct sources *s);
+/* Stops the watcher promptly; what arrived up to now is still pushed. NULL is fine. */
+void sources_stop(struct sources *s);
+/* Stops if needed and frees. NULL is fine. */
+void sources_close(struct sources *s);
+
+/* Temperatures in degrees C, NAN where absent. reset() starts a new max window. */
+struct temps {
+	double soc_c, drive_c;
+	double soc_max_c, drive_max_c;
+};
+void sources_temps_reset(struct sources *s);
+/* A fresh reading; all NAN when s is NULL. */
+void sources_temps_get(struct sources *s, struct temps *t);
+
+/* For `iowatt meters`: each source, what it would watch on this machine. */
+void sources_describe(const char *sysfs_root, FILE *out);
+
+#endif
