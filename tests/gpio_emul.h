@@ -18,6 +18,9 @@
 #define GEMU_LINES 64
 #define GEMU_LOG 512
 
+/* A request waiting for its client: the line and, for an event request, its number. */
+#define GEMU_PENDING(off, gen) GUINT_TO_POINTER(((gen) << 8) | ((off) + 1))
+
 struct gemu_edge {
 	uint64_t t_ns;
 	int line, value;
@@ -43,7 +46,7 @@ struct gemu {
 	int ev_line;		/* the requested line, -1 when none */
 	unsigned ev_flags;	/* its GPIOEVENT_REQUEST_* */
 	unsigned ev_handleflags;
-	int ev_requests;	/* how many were made */
+	unsigned ev_gen;	/* requests made: the newest owns ev_line */
 	int value_reads[GEMU_LINES]; /* value ioctls on a line event fd */
 };
 
@@ -86,7 +89,8 @@ static inline void gemu_log(struct gemu *g, int line, int value)
  * on it are the kernel's own (umockdev wraps neither for a pty), so the code under test
  * waits and reads exactly as on a real line event fd, and gemu_edge() writes struct
  * gpioevent_data records into the pty's master. Its ioctls (the line value) reach
- * gemu_event_ioctl. One request at a time: a second one is EBUSY.
+ * gemu_event_ioctl. One request at a time: a new one takes over (the close of the
+ * previous fd is seen late), a line held as an output is EBUSY.
  */
 static inline long gemu_event_request(struct gemu *g, struct gpioevent_request *r, int *err)
 {
@@ -96,7 +100,7 @@ static inline long gemu_event_request(struct gemu *g, struct gpioevent_request *
 		*err = EINVAL;
 		return -1;
 	}
-	if (g->ev_line >= 0 || g->requested[r->lineoffset]) {
+	if (g->is_out[r->lineoffset]) {
 		*err = EBUSY;
 		return -1;
 	}
@@ -106,10 +110,10 @@ static inline long gemu_event_request(struct gemu *g, struct gpioevent_request *
 	g->ev_line = (int)r->lineoffset;
 	g->ev_flags = r->eventflags;
 	g->ev_handleflags = r->handleflags;
-	g->ev_requests++;
+	g->ev_gen++;
 	g->requested[r->lineoffset] = 1;
 	g->is_out[r->lineoffset] = 0;
-	g_queue_push_tail(&g->pending_ev, GUINT_TO_POINTER(r->lineoffset + 1));
+	g_queue_push_tail(&g->pending_ev, GEMU_PENDING(r->lineoffset, g->ev_gen));
 	r->fd = open("/dev/gpiolineevent", O_RDONLY | O_NOCTTY | O_CLOEXEC);
 	if (r->fd < 0) {
 		*err = errno;
@@ -173,7 +177,7 @@ static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient
 				g->value[off] = r->default_values[0];
 				gemu_log(g, (int)off, g->value[off]);
 			}
-			g_queue_push_tail(&g->pending, GUINT_TO_POINTER(off + 1));
+			g_queue_push_tail(&g->pending, GEMU_PENDING(off, 0u));
 			r->fd = open("/dev/gpiolinehandle", O_RDWR | O_CLOEXEC);
 			if (r->fd < 0) {
 				res = -1;
@@ -197,30 +201,48 @@ static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient
 struct gemu_handle {
 	struct gemu *g;
 	unsigned off;
+	unsigned ev_gen; /* a line event request's number; 0 for a line handle */
 };
 
 static inline void gemu_release(gpointer p)
 {
 	struct gemu_handle *h = p;
+	struct gemu *g = h->g;
 
-	g_mutex_lock(&h->g->lock);
-	h->g->requested[h->off] = 0;
-	h->g->is_out[h->off] = 0;
-	g_mutex_unlock(&h->g->lock);
+	g_mutex_lock(&g->lock);
+	if (!h->ev_gen) {
+		g->requested[h->off] = 0;
+		g->is_out[h->off] = 0;
+	} else if (h->ev_gen == g->ev_gen) {
+		/* Not when a newer request took the line over before this close was seen. */
+		g->requested[h->off] = 0;
+		g->ev_line = -1;
+	}
+	g_mutex_unlock(&g->lock);
 	g_free(h);
+}
+
+/* Pairs a new client with the oldest request waiting for its fd (first in, first out). */
+static inline void gemu_attach(struct gemu *g, UMockdevIoctlClient *cl, GQueue *pending)
+{
+	struct gemu_handle *h = g_new0(struct gemu_handle, 1);
+	unsigned v;
+
+	g_mutex_lock(&g->lock);
+	v = GPOINTER_TO_UINT(g_queue_pop_head(pending));
+	h->g = g;
+	h->off = (v & 0xff) - 1;
+	h->ev_gen = v >> 8;
+	g_mutex_unlock(&g->lock);
+	g_object_set_data_full(G_OBJECT(cl), "handle", h, gemu_release);
 }
 
 static inline void gemu_connected(UMockdevIoctlBase *b, UMockdevIoctlClient *cl, gpointer user)
 {
 	struct gemu *g = user;
-	struct gemu_handle *h = g_new0(struct gemu_handle, 1);
 
 	(void)b;
-	g_mutex_lock(&g->lock);
-	h->g = g;
-	h->off = GPOINTER_TO_UINT(g_queue_pop_head(&g->pending)) - 1;
-	g_mutex_unlock(&g->lock);
-	g_object_set_data_full(G_OBJECT(cl), "handle", h, gemu_release);
+	gemu_attach(g, cl, &g->pending);
 }
 
 static inline gboolean gemu_handle_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient *cl, gpointer user)
@@ -255,30 +277,13 @@ static inline gboolean gemu_handle_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClie
 	return TRUE;
 }
 
-static inline void gemu_event_release(gpointer p)
-{
-	struct gemu_handle *h = p;
-
-	g_mutex_lock(&h->g->lock);
-	h->g->requested[h->off] = 0;
-	if (h->g->ev_line == (int)h->off)
-		h->g->ev_line = -1;
-	g_mutex_unlock(&h->g->lock);
-	g_free(h);
-}
-
 static inline void gemu_event_connected(UMockdevIoctlBase *b, UMockdevIoctlClient *cl,
 					gpointer user)
 {
 	struct gemu *g = user;
-	struct gemu_handle *h = g_new0(struct gemu_handle, 1);
 
 	(void)b;
-	g_mutex_lock(&g->lock);
-	h->g = g;
-	h->off = GPOINTER_TO_UINT(g_queue_pop_head(&g->pending_ev)) - 1;
-	g_mutex_unlock(&g->lock);
-	g_object_set_data_full(G_OBJECT(cl), "handle", h, gemu_event_release);
+	gemu_attach(g, cl, &g->pending_ev);
 }
 
 /* The line event fd's ioctls: the kernel allows reading the value, nothing else. */

@@ -37,14 +37,15 @@ static int levels(int line, int from, struct gemu_edge *out, int max)
 	return n;
 }
 
-static int nlog(void)
+/* A field of the emulated chip, read under its lock. */
+static int locked(const int *field)
 {
-	int n;
+	int v;
 
 	g_mutex_lock(&g.lock);
-	n = g.nlog;
+	v = *field;
 	g_mutex_unlock(&g.lock);
-	return n;
+	return v;
 }
 
 static void test_marker(void)
@@ -61,7 +62,7 @@ static void test_marker(void)
 	ok(g.is_out[17], "the chip sees an output line");
 	g_mutex_unlock(&g.lock);
 
-	from = nlog();
+	from = locked(&g.nlog);
 	t0 = now_ns();
 	is_int(gpio_marker_phase(m, PHASE_IDLE, &t_edge), 0, "job start pulse");
 	t1 = now_ns();
@@ -71,14 +72,14 @@ static void test_marker(void)
 	ok(t0 <= e[0].t_ns && e[0].t_ns <= t1 && t0 <= t_edge && t_edge <= t1,
 	   "returned edge time brackets the chip's rising edge");
 
-	from = nlog();
+	from = locked(&g.nlog);
 	t0 = now_ns();
 	gpio_marker_phase(m, PHASE_ACTIVE, &t_edge);
 	t1 = now_ns();
 	n = levels(17, from, e, 8);
 	ok(n == 1 && e[0].value == 1 && t0 <= e[0].t_ns && e[0].t_ns <= t1,
 	   "idle->active: line high, edge within the call");
-	from = nlog();
+	from = locked(&g.nlog);
 	gpio_marker_phase(m, PHASE_TAIL, &t_edge);
 	n = levels(17, from, e, 8);
 	ok(n == 1 && e[0].value == 0, "active->tail: line low");
@@ -130,16 +131,6 @@ static int uv_open(const char *spec, struct sources **out)
 	return rc ? rc : sources_start(*out);
 }
 
-static int ev_line(void)
-{
-	int v;
-
-	g_mutex_lock(&g.lock);
-	v = g.ev_line;
-	g_mutex_unlock(&g.lock);
-	return v;
-}
-
 static uint64_t realtime_now(void)
 {
 	struct timespec ts;
@@ -153,7 +144,6 @@ static void test_uv_edges(void)
 	struct sources *s = NULL;
 	struct run_event ev;
 	uint64_t t_stamp, t_inject, real;
-	int reads;
 
 	test_events_drain();
 	gemu_set(&g, UV_LINE, 1); /* PWR_LOW_N released (active low) */
@@ -164,9 +154,8 @@ static void test_uv_edges(void)
 	ok(g.ev_line == UV_LINE && g.ev_flags == GPIOEVENT_REQUEST_BOTH_EDGES &&
 		   (g.ev_handleflags & GPIOHANDLE_REQUEST_INPUT) && !g.is_out[UV_LINE],
 	   "libgpiod asked the chip for a line event request on both edges, as an input");
-	reads = g.value_reads[UV_LINE];
 	g_mutex_unlock(&g.lock);
-	is_int(reads, 1, "the level was read once, at start");
+	is_int(locked(&g.value_reads[UV_LINE]), 1, "the level was read once, at start");
 	is_int(test_events_pop(&ev, 1), 0, "released line: no event");
 
 	/* The kernel's stamp, not the time the watcher read it: one 40 ms in the past. */
@@ -180,7 +169,7 @@ static void test_uv_edges(void)
 	ok(next_event(&ev) && ev.kind == EV_UNDERVOLTAGE_END && ev.t_ns == t_stamp,
 	   "line released -> EV_UNDERVOLTAGE_END at its stamp");
 
-	/* A bounce queued faster than the watcher reads: every edge, in order. */
+	/* Edges in quick succession (a bounce): every one, in order. */
 	gemu_edge(&g, UV_LINE, 0, t_stamp + 1000);
 	gemu_edge(&g, UV_LINE, 1, t_stamp + 2000);
 	gemu_edge(&g, UV_LINE, 0, t_stamp + 3000);
@@ -198,22 +187,35 @@ static void test_uv_edges(void)
 	   "... is placed on the monotonic clock, 2 s before it was queued (%.3f s)",
 	   ((double)t_inject - (double)ev.t_ns) / 1e9);
 
-	g_mutex_lock(&g.lock);
-	reads = g.value_reads[UV_LINE];
-	g_mutex_unlock(&g.lock);
-	is_int(reads, 1, "no value was polled: every change came as an edge event");
+	is_int(locked(&g.value_reads[UV_LINE]), 1,
+	       "no value was polled: every change came as an edge event");
 
-	/* Nothing queued: the watcher sleeps in poll() with no timeout; stop still returns. */
+	/* Nothing queued: the watcher sleeps in poll() with no timeout; stop still wakes it. */
+	t_inject = now_ns();
 	sources_close(s);
-	ok(1, "stop returns while the watcher waits for an edge");
+	ok(now_ns() - t_inject < WAIT_NS, "stop returns while the watcher waits for an edge");
 	{
 		uint64_t end = now_ns() + WAIT_NS;
 
-		while (ev_line() >= 0 && now_ns() < end)
+		while (locked(&g.ev_line) >= 0 && now_ns() < end)
 			sleep_ns(2 * NS_PER_MS);
 	}
-	is_int(ev_line(), -1, "the line event request was released");
+	is_int(locked(&g.ev_line), -1, "the line event request was released");
 	is_int(test_events_pop(&ev, 1), 0, "no stray event");
+}
+
+/* iowatt meters: the gpio source lists the chip with what its driver reports. */
+static void test_describe(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	sources_describe("", f);
+	fclose(f);
+	ok(buf && strstr(buf, "gpiochip0 (iowatt-mock, 64 lines): --uv-gpio gpiochip0:LINE"),
+	   "iowatt meters lists the emulated chip with its label and line count");
+	free(buf);
 }
 
 static void test_uv_start_and_errors(void)
@@ -254,6 +256,7 @@ int main(void)
 	test_bad_specs();
 	test_uv_edges();
 	test_uv_start_and_errors();
+	test_describe();
 	g_object_unref(tb);
 	return done_testing();
 }

@@ -2,6 +2,7 @@
 /* End to end: `iowatt run` in-process with --mark-gpio / --uv-gpio on an emulated gpiochip0. */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -155,7 +156,8 @@ static void check_result(const char *path)
 int main(void)
 {
 	const char *srcdir = getenv("IOWATT_SRCDIR") ? getenv("IOWATT_SRCDIR") : ".";
-	char dir[] = "/var/tmp/iowatt-gpio-run.XXXXXX", root[128], json[160], cmd[512];
+	char dir[] = "/var/tmp/iowatt-gpio-run.XXXXXX", root[PATH_MAX], json[PATH_MAX];
+	char cmd[3 * PATH_MAX];
 	UMockdevTestbed *tb;
 	pthread_t th;
 	const char *log;

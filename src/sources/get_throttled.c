@@ -20,7 +20,6 @@
 #define THR_GLOB "/sys/bus/platform/drivers/raspberrypi-firmware/*/get_throttled"
 /* Each read asks the firmware over the mailbox: once a second is enough. */
 #define THR_PERIOD_NS NS_PER_SEC
-#define ATTR_LEN 32
 
 /* get_throttled bits (firmware tag 0x00030046): low half live, high half sticky. */
 #define THR_UV 0x1u
@@ -58,7 +57,7 @@ static int thr_find(const char *root, char *out, size_t len)
 
 static int thr_read(struct source *src, uint32_t *val)
 {
-	char buf[ATTR_LEN], *end;
+	char buf[SOURCE_ATTR_LEN], *end;
 	unsigned long v;
 	int rc = sysfs_fd_read_str(src->fd, buf, sizeof(buf));
 
@@ -167,15 +166,6 @@ static int thr_read_changes(struct source *src, uint64_t now)
 	return 0;
 }
 
-static void thr_close(struct source *src)
-{
-	if (src->fd >= 0)
-		close(src->fd);
-	src->fd = -1;
-	free(src->priv);
-	src->priv = NULL;
-}
-
 static void thr_describe(const char *root, FILE *out)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
@@ -199,6 +189,6 @@ const struct source_driver source_get_throttled = {
 	.open = thr_open,
 	.start = thr_start,
 	.read = thr_read_changes,
-	.close = thr_close,
+	.close = source_std_close,
 	.describe = thr_describe,
 };

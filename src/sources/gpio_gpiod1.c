@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* GPIO adapter for libgpiod 1.x (GPIO v1 uAPI): the only includer of gpiod.h. */
 #ifdef HAVE_GPIOD
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gpiod.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
+#include "core/sysfs.h"
 #include "core/util.h"
 #include "sources/gpio_line.h"
 
@@ -168,28 +167,21 @@ void gpio_line_release(struct gpio_line *l)
 
 void gpio_chips_describe(const char *sysfs_root, FILE *out)
 {
-	char path[PATH_MAX];
 	struct gpiod_chip *chip;
-	struct dirent *de;
-	int any = 0;
-	DIR *d;
+	char **names;
+	int n, i;
 
-	snprintf(path, sizeof(path), "%s" GPIO_BUS_DIR, sysfs_root ? sysfs_root : "");
-	d = opendir(path);
-	while (d && (de = readdir(d))) {
-		if (strncmp(de->d_name, CHIP_PREFIX, strlen(CHIP_PREFIX)))
-			continue;
-		chip = gpiod_chip_open_by_name(de->d_name);
+	n = sysfs_list(sysfs_root, GPIO_BUS_DIR, CHIP_PREFIX, &names);
+	for (i = 0; i < n; i++) {
+		chip = gpiod_chip_open_by_name(names[i]);
 		fprintf(out, "      %s (%s, %u lines): --uv-gpio %s:LINE[,active_low]   "
-			     "--mark-gpio %s:LINE\n", de->d_name, chip ? gpiod_chip_label(chip) : "?",
-			chip ? gpiod_chip_num_lines(chip) : 0, de->d_name, de->d_name);
+			     "--mark-gpio %s:LINE\n", names[i], chip ? gpiod_chip_label(chip) : "?",
+			chip ? gpiod_chip_num_lines(chip) : 0, names[i], names[i]);
 		if (chip)
 			gpiod_chip_close(chip);
-		any = 1;
 	}
-	if (d)
-		closedir(d);
-	if (!any)
+	if (!n)
 		fprintf(out, "      no GPIO chips\n");
+	sysfs_list_free(names, n);
 }
 #endif

@@ -20,8 +20,6 @@
 /* A /dev/kmsg record is at most 1 KiB of text plus its prefix; a file line may be longer
  * and is dropped whole when it does not fit. */
 #define KMSG_BUF 8192
-/* How often a regular file (which poll() calls always readable) is read again. */
-#define KMSG_FILE_TICK_NS (150 * NS_PER_MS)
 
 struct kmsg {
 	char path[PATH_MAX];
@@ -63,7 +61,7 @@ static int kmsg_open(struct source *src)
 	if (fstat(fd, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
 		src->poll_events = POLLIN;
 	else
-		src->period_ns = KMSG_FILE_TICK_NS;
+		src->period_ns = SOURCE_TICK_NS;
 	/* Live: only what the kernel logs from now on (on /dev/kmsg SEEK_END skips the
 	 * ring buffer; on a regular file it skips what was already there). */
 	if (!cfg->kmsg_replay && !S_ISFIFO(st.st_mode))
@@ -137,15 +135,6 @@ static int kmsg_read(struct source *src, uint64_t now)
 	}
 }
 
-static void kmsg_close(struct source *src)
-{
-	if (src->fd >= 0)
-		close(src->fd);
-	src->fd = -1;
-	free(src->priv);
-	src->priv = NULL;
-}
-
 static void kmsg_describe(const char *root, FILE *out)
 {
 	(void)root;
@@ -162,6 +151,6 @@ const struct source_driver source_kmsg = {
 	.desc = "kernel log: under-voltage, USB over-current, the target's USB disconnect",
 	.open = kmsg_open,
 	.read = kmsg_read,
-	.close = kmsg_close,
+	.close = source_std_close,
 	.describe = kmsg_describe,
 };

@@ -17,10 +17,6 @@
 #define MOD "rpi_volt"
 #define RPI_VOLT_HWMON "rpi_volt"
 #define RPI_VOLT_ALARM "in0_lcrit_alarm"
-/* Also read on this tick: a fake tree's plain file cannot wake poll(). */
-#define RPI_VOLT_TICK_NS (150 * NS_PER_MS)
-/* "0" or "1" and a newline */
-#define ATTR_LEN 32
 
 struct rpi_volt {
 	char path[PATH_MAX];
@@ -29,7 +25,7 @@ struct rpi_volt {
 
 static int alarm_read(struct source *src, int *val)
 {
-	char buf[ATTR_LEN];
+	char buf[SOURCE_ATTR_LEN];
 	int rc = sysfs_fd_read_str(src->fd, buf, sizeof(buf));
 
 	if (rc)
@@ -67,7 +63,7 @@ static int rpi_volt_open(struct source *src)
 	}
 	/* sysfs_notify() shows as POLLPRI | POLLERR on an attribute already read. */
 	src->poll_events = sysfs_fd_pollable(src->fd) ? POLLPRI : 0;
-	src->period_ns = RPI_VOLT_TICK_NS;
+	src->period_ns = SOURCE_TICK_NS;
 	src->priv = rv;
 	return 0;
 off:
@@ -111,15 +107,6 @@ static int rpi_volt_read(struct source *src, uint64_t now)
 	return 0;
 }
 
-static void rpi_volt_close(struct source *src)
-{
-	if (src->fd >= 0)
-		close(src->fd);
-	src->fd = -1;
-	free(src->priv);
-	src->priv = NULL;
-}
-
 static void rpi_volt_describe(const char *root, FILE *out)
 {
 	char path[PATH_MAX];
@@ -136,6 +123,6 @@ const struct source_driver source_rpi_volt = {
 	.open = rpi_volt_open,
 	.start = rpi_volt_start,
 	.read = rpi_volt_read,
-	.close = rpi_volt_close,
+	.close = source_std_close,
 	.describe = rpi_volt_describe,
 };

@@ -6,10 +6,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/util.h"
 #include "sources/sources.h"
 
 /* open() found nothing to watch here (absent, not asked for, or unreadable and said so). */
 #define SOURCE_OFF 1
+/* The period of what cannot wake poll(): a fake tree's plain file, a regular log file. */
+#define SOURCE_TICK_NS (150 * NS_PER_MS)
+/* A short sysfs attribute ("1", "0x50005") and its newline */
+#define SOURCE_ATTR_LEN 32
 
 struct source_driver;
 
@@ -52,7 +57,10 @@ extern const struct source_driver *const source_drivers[];
 extern const struct source_driver source_rpi_volt, source_get_throttled, source_kmsg,
 	source_gpio_uv, source_temps;
 
-/* The open source of a driver in the same run, or NULL (a source that defers to another). */
+/* close() for a source that holds one fd and one allocation in priv. */
+void source_std_close(struct source *src);
+/* The open source of a driver in the same run, or NULL: for a source that defers to
+ * another, at open() or on the watcher thread (which alone turns sources off). */
 struct source *source_find(struct sources *set, const struct source_driver *drv);
 
 /* temps.c: the values behind sources_temps_reset/get. */

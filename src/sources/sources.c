@@ -4,6 +4,7 @@
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -24,7 +25,19 @@ struct sources {
 	int stop_fd;		   /* eventfd: wakes the watcher's poll() to stop */
 	pthread_t thread;
 	int thread_started;
+	/* Found once at open: the main thread reads temperatures while the watcher may
+	 * turn other sources off, so it does not walk src[] then. */
+	struct source *temps;
 };
+
+void source_std_close(struct source *src)
+{
+	if (src->fd >= 0)
+		close(src->fd);
+	src->fd = -1;
+	free(src->priv);
+	src->priv = NULL;
+}
 
 struct source *source_find(struct sources *set, const struct source_driver *drv)
 {
@@ -143,6 +156,8 @@ int sources_open(const struct sources_config *cfg, struct sources **out)
 			src->on = 1;
 			s->n++;
 		}
+		if (rc == 0 && src->drv == &source_temps)
+			s->temps = src;
 	}
 	s->stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (s->stop_fd < 0) {
@@ -157,6 +172,7 @@ int sources_open(const struct sources_config *cfg, struct sources **out)
 
 int sources_start(struct sources *s)
 {
+	sigset_t all, old;
 	uint64_t now = now_ns();
 	unsigned i;
 	int rc;
@@ -169,7 +185,11 @@ int sources_start(struct sources *s)
 		source_read(&s->src[i], now);
 		s->src[i].next_ns = now + s->src[i].period_ns;
 	}
+	/* Signals go to the main thread, whose loops check for them; the watcher has none. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&s->thread, NULL, sources_thread, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		log_err(MOD, "cannot start the event source watcher: %s", strerror(rc));
 		return -rc;
@@ -209,21 +229,18 @@ void sources_close(struct sources *s)
 	free(s);
 }
 
+/* temps_read() never fails, so the temperature source stays on for the whole run. */
 void sources_temps_reset(struct sources *s)
 {
-	struct source *src = source_find(s, &source_temps);
-
-	if (src)
-		temps_reset(src);
+	if (s && s->temps)
+		temps_reset(s->temps);
 }
 
 void sources_temps_get(struct sources *s, struct temps *t)
 {
-	struct source *src = source_find(s, &source_temps);
-
 	t->soc_c = t->drive_c = t->soc_max_c = t->drive_max_c = NAN;
-	if (src)
-		temps_get(src, t);
+	if (s && s->temps)
+		temps_get(s->temps, t);
 }
 
 void sources_describe(const char *sysfs_root, FILE *out)
