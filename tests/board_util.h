@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Test helpers for board meters: a meter_dev from a spec string, opened as the core would. */
+/* Test helpers for board meters: a spec parsed and opened as a run would, read by the test. */
 #ifndef IOWATT_TEST_BOARD_UTIL_H
 #define IOWATT_TEST_BOARD_UTIL_H
 
@@ -10,55 +10,43 @@
 #include "events_util.h"
 #include "capture.h"
 #include "core/util.h"
-#include "meters/meter.h"
+#include "meters/meter-internal.h"
 
-/* "drv:conn,key=val,..." -> a device with its driver, not opened (no meter core needed). */
-static inline struct meter_dev *tdev_new(const char *spec, const char *root)
+/*
+ * Parse spec as the run does (its keys checked against the driver's table), open it
+ * through the core (its description published) and start the driver, without the
+ * sampling thread: the test calls dev->drv->read() itself. 0 and *out, or the error of
+ * the step that failed.
+ */
+static inline int tdev_open(const char *spec, const char *root, struct meter_dev **out)
 {
-	struct meter_dev *dev = xcalloc(1, sizeof(*dev));
-	char *s = xstrdup(spec), *colon = strchr(s, ':'), *tok, *save = NULL, *eq;
-
-	dev->spec = xstrdup(spec);
-	dev->sysfs_root = root;
-	*colon = 0;
-	dev->drv = meter_driver_find(s);
-	tok = strtok_r(colon + 1, ",", &save);
-	dev->conn = xstrdup(tok);
-	while ((tok = strtok_r(NULL, ",", &save)) && dev->nparams < METER_MAX_PARAMS) {
-		eq = strchr(tok, '=');
-		if (eq)
-			*eq = 0;
-		dev->params[dev->nparams].key = xstrdup(tok);
-		dev->params[dev->nparams].val = xstrdup(eq ? eq + 1 : "");
-		dev->nparams++;
-	}
-	free(s);
-	return dev;
-}
-
-
-/* Open and start through the driver ops, as the meter core would. */
-static inline int tdev_open(struct meter_dev *dev)
-{
+	struct meter_dev *dev;
 	int ret;
 
-	if (!dev->drv)
-		return -2;
-	dev->events = test_queue();
-	ret = dev->drv->open(dev);
-	if (ret < 0)
+	*out = NULL;
+	ret = meter_parse_spec(spec, root, &dev);
+	if (ret)
 		return ret;
-	ret = dev->drv->start(dev);
-	if (ret < 0)
-		dev->drv->close(dev);
-	return ret;
+	meter_set_events(dev, test_queue());
+	ret = meter_open(dev);
+	if (!ret && dev->drv->start)
+		ret = dev->drv->start(dev);
+	if (ret) {
+		meter_free(dev);
+		return ret;
+	}
+	*out = dev;
+	return 0;
 }
 
-static inline void tdev_close(struct meter_dev *dev)
+/* stop() as the core would, then close and free. */
+static inline void tdev_free(struct meter_dev *dev)
 {
+	if (!dev)
+		return;
 	if (dev->drv->stop)
 		dev->drv->stop(dev);
-	dev->drv->close(dev);
+	meter_free(dev);
 }
 
 #endif

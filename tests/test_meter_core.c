@@ -1,16 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* Meter core: spec parsing, ring order and overrun, before_ns, stop, gaps, reconnects. */
+/* Meter core: specs and parameter tables, ring, gaps, reconnects, published descriptions, push. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
+#include "capture.h"
 #include "events_util.h"
 #include "core/events.h"
 #include "core/log.h"
 #include "core/util.h"
-#include "meters/meter.h"
+#include "meters/meter-internal.h"
 #include "run/energy.h"
 #include "tap.h"
+
+/* stderr of the call under test, to check its messages */
+static struct capture capt;
+
+#define diag(fmt, ...) printf("# " fmt "\n", __VA_ARGS__)
 
 /* A fake driver whose behaviour the test scripts through this struct. */
 static struct fake {
@@ -18,15 +27,16 @@ static struct fake {
 	uint64_t next_t;	/* arrival stamp of the next one */
 	int lose_link_after;	/* read() returns -EIO after this many samples (-1: never) */
 	int open_failures;	/* open() fails this many times */
-	int opens, closes, starts, stops, open_attempts;
+	int opens, closes, starts, stops;
+	atomic_int open_attempts;
 	int max_timeout_ms;
 	int slow_open;		/* open() waits up to 10 s unless meter_stopping() */
 	unsigned emitted;
 } fk;
 
-static int fake_open(struct meter_dev *dev)
+static int fake_open(struct meter_dev *dev, struct meter_info *info)
 {
-	__atomic_fetch_add(&fk.open_attempts, 1, __ATOMIC_RELAXED);
+	atomic_fetch_add(&fk.open_attempts, 1);
 	if (fk.slow_open) {
 		uint64_t end = now_ns() + 10 * NS_PER_SEC;
 
@@ -39,7 +49,7 @@ static int fake_open(struct meter_dev *dev)
 		return -ENOENT;
 	}
 	fk.opens++;
-	dev->period_ns = 10 * NS_PER_MS;
+	info->period_ns = 10 * NS_PER_MS;
 	return 0;
 }
 
@@ -94,6 +104,7 @@ static void fake_close(struct meter_dev *dev)
 static const struct meter_driver fake_drv = {
 	.name = "fake",
 	.desc = "test driver",
+	.conn_rule = METER_CONN_REQUIRED,
 	.open = fake_open,
 	.start = fake_start,
 	.read = fake_read,
@@ -106,13 +117,14 @@ static struct meter_dev *fake_dev(const char *conn)
 {
 	struct meter_dev *dev = meter_dev_new(&fake_drv, conn, "");
 
-	dev->events = test_queue();
+	meter_set_events(dev, test_queue());
 	return dev;
 }
 
 static void fake_reset(void)
 {
 	memset(&fk, 0, sizeof(fk));
+	atomic_init(&fk.open_attempts, 0);
 	fk.lose_link_after = -1;
 	fk.next_t = 1000000;
 }
@@ -130,6 +142,8 @@ static int wait_samples(struct meter_dev *dev, uint64_t want)
 static void test_specs(void)
 {
 	struct meter_dev *dev = NULL;
+	const char *log;
+	int rc;
 
 	ok(!meter_parse_spec("um25c:/dev/rfcomm0,interval=500ms", "", &dev), "um25c spec parses");
 	if (dev) {
@@ -158,36 +172,118 @@ static void test_specs(void)
 	ok(meter_parse_spec("um25c:/dev/x,a=1,a=2", "", &dev) == -EINVAL, "repeated key refused");
 	ok(meter_parse_spec("um25c:/dev/x,=1", "", &dev) == -EINVAL, "empty key refused");
 
-	/* Unknown keys are rejected by open, before any device is touched. */
-	ok(!meter_parse_spec("um25c:/nonexistent/x,colour=red", "", &dev), "parses with odd key");
-	is_int(meter_open(dev), -EINVAL, "open rejects the unknown key");
-	meter_free(dev);
-	ok(!meter_parse_spec("um25c:/dev/x,interval=20ms", "", &dev), "parses short interval");
-	is_int(meter_open(dev), -EINVAL, "interval under 100 ms refused");
-	meter_free(dev);
-	ok(!meter_parse_spec("manual:idle_ma=85,v=5", "", &dev), "manual without active_ma parses");
-	is_int(meter_open(dev), -EINVAL, "manual open wants active_ma");
-	meter_free(dev);
-	ok(!meter_parse_spec("manual:idle_ma=x,active_ma=1,v=5", "", &dev), "manual bad number parses");
-	is_int(meter_open(dev), -EINVAL, "manual refuses a non-number");
-	meter_free(dev);
+	/* Keys are checked against the driver's table while parsing, before any open(). */
+	capture_begin(&capt, 2);
+	rc = meter_parse_spec("um25c:/nonexistent/x,colour=red", "", &dev);
+	log = capture_end(&capt);
+	ok(rc == -EINVAL && !dev, "an unknown key is refused at parse time");
+	ok(strstr(log, "um25c:/nonexistent/x,colour=red") && strstr(log, "'colour'") &&
+		   strstr(log, "interval, timeout, baud"),
+	   "... naming the spec, the key and the keys the driver accepts");
+	capture_begin(&capt, 2);
+	rc = meter_parse_spec("um25c:/dev/x,interval=20ms", "", &dev);
+	log = capture_end(&capt);
+	ok(rc == -EINVAL && strstr(log, "interval=20ms") && strstr(log, "100 ms"),
+	   "interval under 100 ms refused, the bound said");
+	capture_begin(&capt, 2);
+	rc = meter_parse_spec("um25c:/dev/x,baud=fast", "", &dev);
+	log = capture_end(&capt);
+	ok(rc == -EINVAL && strstr(log, "baud=fast") && strstr(log, "whole number"),
+	   "a non-number where a number goes");
+	capture_begin(&capt, 2);
+	rc = meter_parse_spec("um25c:,interval=1s", "", &dev);
+	log = capture_end(&capt);
+	ok(rc == -EINVAL && strstr(log, "no connection") && strstr(log, "um25c:/dev/rfcomm0"),
+	   "a serial meter without a port gets an example");
+	capture_begin(&capt, 2);
+	rc = meter_parse_spec("manual:idle_ma=85,v=5", "", &dev);
+	log = capture_end(&capt);
+	ok(rc == -EINVAL && strstr(log, "active_ma= is required"), "manual wants active_ma");
+	capture_begin(&capt, 2);
+	rc = meter_parse_spec("manual:idle_ma=x,active_ma=1,v=5", "", &dev);
+	log = capture_end(&capt);
+	ok(rc == -EINVAL && strstr(log, "idle_ma=x"), "manual refuses a non-number");
+	capture_begin(&capt, 2);
+	rc = meter_parse_spec("manual:/dev/x,idle_ma=1,active_ma=1,v=5", "", &dev);
+	log = capture_end(&capt);
+	ok(rc == -EINVAL && strstr(log, "'/dev/x'"), "manual takes no connection");
+	ok(!meter_parse_spec("um25c:/dev/x", "", &dev), "defaults come from the table");
+	if (dev) {
+		is_int(meter_param_ns(dev, "interval"), 500 * NS_PER_MS, "interval default 500ms");
+		is_int(meter_param_int(dev, "baud"), 115200, "baud default 115200");
+		ok(!meter_param(dev, "baud"), "... and the user gave none");
+		is_str(meter_info(dev)->spec, "um25c:/dev/x", "an unopened meter's description names it");
+		is_str(meter_info(dev)->model, "", "... with no model yet");
+		meter_free(dev);
+	}
+}
+
+/* Every registered driver describes itself completely and its defaults pass its checks. */
+static void test_descriptors(void)
+{
+	const struct meter_param_desc *d;
+	const struct meter_driver *drv;
+	char why[200], buf[32768] = "";
+	FILE *f;
+	size_t i;
+	int bad = 0, bad_default = 0, keys = 0;
+
+	for (i = 0; (drv = meter_drivers[i]); i++) {
+		if (!drv->name || !drv->desc || !drv->open || !drv->close ||
+		    !(drv->flags & METER_DRV_PUSH) != !!drv->read || !drv->example ||
+		    (drv->conn_rule == METER_CONN_REQUIRED && !drv->conn)) {
+			diag("driver %s: incomplete descriptor", drv->name ? drv->name : "?");
+			bad++;
+		}
+		for (d = drv->params; d && d->key; d++) {
+			keys++;
+			if (!d->help || (d->type == METER_PT_CHOICE && !d->choices) ||
+			    (d->type == METER_PT_DURATION && !d->unit_ns))
+				bad++;
+			if (d->def && meter_param_desc(drv, d->key) == d &&
+			    meter_param_check_value(d, d->def, why, sizeof(why))) {
+				diag("%s: %s=%s: %s", drv->name, d->key, d->def, why);
+				bad_default++;
+			}
+		}
+		if (drv->nmodels && !meter_driver_model(drv, drv->nmodels - 1)->name)
+			bad++;
+	}
+	is_int(bad, 0, "every driver has a name, help, ops and well-formed key rows");
+	is_int(bad_default, 0, "every default passes its own row's check (%d keys)", keys);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	meter_drivers_describe(f);
+	fclose(f);
+	for (i = 0, bad = 0; (drv = meter_drivers[i]); i++)
+		for (d = drv->params; d && d->key; d++)
+			bad += !strstr(buf, d->key);
+	is_int(bad, 0, "the description lists every key of every driver");
+	ok(strstr(buf, "UM25C") && strstr(buf, "0-5 A") && strstr(buf, "4 to 24 V"),
+	   "... and the UM25C's range");
+	ok(strstr(buf, "brng=16|32") && strstr(buf, "(default 500ms)"), "... types and defaults");
+	is_str(meter_driver_model_by_name(meter_driver_find("um"), "um34c")->name, "UM34C",
+	       "models are found by name");
 }
 
 static void test_ring(void)
 {
 	struct meter_dev *dev = fake_dev("ring");
 	struct meter_sample buf[512];
-	unsigned n, i, total = 0;
+	unsigned n, i, total = 0, cap;
 	int in_order = 1;
 	uint64_t t0;
 
 	fake_reset();
-	fk.to_emit = METER_RING_CAP + 3000;
+	ok(!meter_open(dev), "fake meter opens");
+	is_int(meter_info(dev)->period_ns, 10 * NS_PER_MS, "its description is published at open");
+	cap = 16384; /* the least a ring holds; a 100 Hz meter's half second is less */
+	fk.to_emit = cap + 3000;
 	t0 = fk.next_t;
-	ok(!meter_open(dev) && !meter_thread_start(dev), "fake meter starts");
-	wait_samples(dev, METER_RING_CAP + 3000);
+	ok(!meter_thread_start(dev), "fake meter starts");
+	is_int(meter_ring_capacity(dev), cap, "ring of %u samples", cap);
+	wait_samples(dev, cap + 3000);
 	is_int(METER_LOAD(dev->overruns), 3000, "a full ring counts the overrun, never blocks");
-	is_int(METER_LOAD(dev->samples), METER_RING_CAP, "only stored readings count as delivered");
+	is_int(METER_LOAD(dev->samples), cap, "only stored readings count as delivered");
 
 	n = meter_pop(dev, buf, 512, t0 + 100 * 1000);
 	is_int(n, 100, "before_ns keeps later samples in the ring");
@@ -202,7 +298,7 @@ static void test_ring(void)
 				in_order = 0;
 		total += n;
 	}
-	is_int(total, METER_RING_CAP, "the ring held exactly its capacity");
+	is_int(total, cap, "the ring held exactly its capacity");
 	ok(in_order, "samples come out in order, oldest kept, newest dropped");
 	meter_thread_stop(dev);
 	ok(fk.max_timeout_ms <= 100, "reads never block more than 100 ms (got %d)", fk.max_timeout_ms);
@@ -210,7 +306,7 @@ static void test_ring(void)
 	/* Stop and start again: the thread comes back and samples flow. */
 	fk.to_emit = 10;
 	ok(!meter_thread_start(dev), "restart after stop");
-	wait_samples(dev, METER_RING_CAP + 3010);
+	wait_samples(dev, cap + 3010);
 	meter_thread_stop(dev);
 	n = meter_pop(dev, buf, 512, UINT64_MAX);
 	is_int(n, 10, "samples flow after a restart");
@@ -284,7 +380,7 @@ static void test_reconnect(void)
 	fk.lose_link_after = (int)fk.emitted;
 	fk.to_emit = 1;
 	end = now_ns() + 10 * NS_PER_SEC;
-	while (__atomic_load_n(&fk.open_attempts, __ATOMIC_RELAXED) < 3 && now_ns() < end)
+	while (atomic_load(&fk.open_attempts) < 3 && now_ns() < end)
 		sleep_ns(5 * NS_PER_MS);
 	sleep_ns(100 * NS_PER_MS);
 	t0 = now_ns();
@@ -302,7 +398,7 @@ static void test_reconnect(void)
 	ok(!meter_open(dev) && !meter_thread_start(dev), "slow-open meter starts");
 	fk.slow_open = 1;
 	end = now_ns() + 10 * NS_PER_SEC;
-	while (__atomic_load_n(&fk.open_attempts, __ATOMIC_RELAXED) < 2 && now_ns() < end)
+	while (atomic_load(&fk.open_attempts) < 2 && now_ns() < end)
 		sleep_ns(5 * NS_PER_MS);
 	t0 = now_ns();
 	meter_thread_stop(dev);
@@ -341,6 +437,319 @@ static void test_stall(void)
 	meter_free(dev);
 }
 
+/*
+ * A driver whose reconnects change what it is: odd opens are a "fast" model at 10 ms,
+ * even opens a "slow" one at 20 ms, and every read after the first loses the link. A
+ * reader on the main thread must never see one open's model with another's period.
+ */
+static atomic_int flip_opens;
+
+static int flip_open(struct meter_dev *dev, struct meter_info *info)
+{
+	int n = atomic_fetch_add(&flip_opens, 1) + 1;
+
+	(void)dev;
+	snprintf(info->model, sizeof(info->model), "%s #%d", n % 2 ? "fast" : "slow", n);
+	info->period_ns = (n % 2 ? 10 : 20) * NS_PER_MS;
+	return 0;
+}
+
+static int flip_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
+{
+	(void)dev;
+	(void)max;
+	(void)timeout_ms;
+	out->t_ns = 0;
+	out->v = out->a = out->w = 1;
+	out->flags = 0;
+	return -EIO;
+}
+
+static const struct meter_driver flip_drv = {
+	.name = "flip", .desc = "test driver", .conn_rule = METER_CONN_REQUIRED,
+	.open = flip_open, .read = flip_read, .close = meter_std_free_priv,
+};
+
+static void test_info_snapshot(void)
+{
+	struct meter_dev *dev = meter_dev_new(&flip_drv, "x", "");
+	const struct meter_info *first, *in;
+	uint64_t end;
+	unsigned reads = 0, torn = 0, seen_slow = 0;
+
+	meter_set_events(dev, test_queue());
+	atomic_init(&flip_opens, 0);
+	ok(!meter_open(dev), "flip opens");
+	first = meter_info(dev);
+	is_str(first->model, "fast #1", "first description");
+	ok(!meter_thread_start(dev), "flip starts: it reconnects about five times a second");
+	end = now_ns() + 1500 * NS_PER_MS;
+	while (now_ns() < end && (atomic_load(&flip_opens) < 4 || !seen_slow)) {
+		in = meter_info(dev);
+		reads++;
+		if ((in->period_ns == 10 * NS_PER_MS) != !strncmp(in->model, "fast", 4))
+			torn++;
+		seen_slow |= !strncmp(in->model, "slow", 4);
+	}
+	meter_thread_stop(dev);
+	ok(atomic_load(&flip_opens) >= 3 && seen_slow,
+	   "reconnects published new descriptions (%d opens)", atomic_load(&flip_opens));
+	is_int(torn, 0, "no read paired one open's model with another's period (%u reads)", reads);
+	ok(!strcmp(first->model, "fast #1") && first->period_ns == 10 * NS_PER_MS,
+	   "a description already handed out never changes");
+	test_events_drain();
+	meter_free(dev);
+}
+
+/*
+ * A push driver: its own thread makes samples at `rate` per second, stamped by nobody
+ * (t_ns 0) and numbered in a, handed to meter_deliver() every PUSH_TICK_NS as a real
+ * HID or USB stream would. It can lose its link after a count, or fall silent.
+ */
+#define PUSH_RATE 100000u
+#define PUSH_PERIOD_NS (NS_PER_SEC / PUSH_RATE)
+#define PUSH_TICK_NS (2 * NS_PER_MS)
+#define PUSH_BATCH 512
+
+static struct push {
+	pthread_t th;
+	atomic_int run, paused, starts, stops, opens;
+	atomic_ullong generated; /* samples handed to meter_deliver() */
+	uint64_t fail_at;	 /* meter_deliver_error() when generated reaches it; 0: never */
+	struct meter_dev *dev;
+} pk;
+
+static void *push_thread(void *arg)
+{
+	struct meter_sample buf[PUSH_BATCH];
+	uint64_t t0 = now_ns(), next = t0, k0 = atomic_load(&pk.generated), k = k0, due;
+	unsigned n, i;
+
+	(void)arg;
+	while (atomic_load(&pk.run)) {
+		next += PUSH_TICK_NS;
+		sleep_until_ns(next);
+		if (atomic_load(&pk.paused)) {
+			t0 += PUSH_TICK_NS; /* a silent device makes no samples */
+			continue;
+		}
+		due = k0 + (now_ns() - t0) / PUSH_PERIOD_NS;
+		while (k < due) {
+			n = due - k < PUSH_BATCH ? (unsigned)(due - k) : PUSH_BATCH;
+			for (i = 0; i < n; i++) {
+				buf[i].t_ns = 0;
+				buf[i].v = 3.3;
+				buf[i].a = (double)(k + i);
+				buf[i].w = 3.3;
+				buf[i].flags = 0;
+			}
+			meter_deliver(pk.dev, buf, n);
+			k += n;
+			atomic_store(&pk.generated, k);
+			if (pk.fail_at && k >= pk.fail_at) {
+				pk.fail_at = 0;
+				meter_deliver_error(pk.dev, -EIO);
+				return NULL; /* a lost device delivers nothing more */
+			}
+		}
+	}
+	return NULL;
+}
+
+static int push_open(struct meter_dev *dev, struct meter_info *info)
+{
+	(void)dev;
+	atomic_fetch_add(&pk.opens, 1);
+	snprintf(info->model, sizeof(info->model), "push test");
+	info->period_ns = PUSH_PERIOD_NS;
+	return 0;
+}
+
+static int push_start(struct meter_dev *dev)
+{
+	pk.dev = dev;
+	atomic_store(&pk.run, 1);
+	atomic_fetch_add(&pk.starts, 1);
+	return -pthread_create(&pk.th, NULL, push_thread, NULL);
+}
+
+static void push_stop(struct meter_dev *dev)
+{
+	(void)dev;
+	atomic_store(&pk.run, 0);
+	pthread_join(pk.th, NULL);
+	atomic_fetch_add(&pk.stops, 1);
+}
+
+static void push_close(struct meter_dev *dev)
+{
+	(void)dev;
+}
+
+static const struct meter_driver push_drv = {
+	.name = "push", .desc = "test driver", .conn_rule = METER_CONN_REQUIRED,
+	.flags = METER_DRV_PUSH, .open = push_open, .start = push_start, .stop = push_stop,
+	.close = push_close,
+};
+
+static struct meter_dev *push_dev(void)
+{
+	struct meter_dev *dev = meter_dev_new(&push_drv, "p", "");
+
+	memset(&pk, 0, sizeof(pk));
+	meter_set_events(dev, test_queue());
+	test_events_drain();
+	return dev;
+}
+
+/* What a drain of the ring saw: order, spacing, numbering. */
+struct drained {
+	uint64_t n, last_t, last_a, exact_steps, steps, backwards, renumbered, flagged;
+	int have;
+};
+
+static void drain_into(struct meter_dev *dev, struct drained *d)
+{
+	struct meter_sample buf[4096];
+	unsigned n, i;
+
+	while ((n = meter_pop(dev, buf, 4096, UINT64_MAX)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (d->have) {
+				d->steps++;
+				d->exact_steps += buf[i].t_ns - d->last_t == PUSH_PERIOD_NS;
+				d->backwards += buf[i].t_ns <= d->last_t;
+				d->renumbered += (uint64_t)buf[i].a != d->last_a + 1;
+			}
+			d->flagged += !!(buf[i].flags & SAMPLE_AFTER_GAP);
+			d->last_t = buf[i].t_ns;
+			d->last_a = (uint64_t)buf[i].a;
+			d->have = 1;
+			d->n++;
+		}
+	}
+}
+
+static void test_push_rate(void)
+{
+	struct meter_dev *dev = push_dev();
+	struct drained d;
+	struct meter_counters c;
+	uint64_t t0, t1, end, stop_ns, gen;
+	unsigned cap;
+
+	memset(&d, 0, sizeof(d));
+	ok(!meter_open(dev) && !meter_thread_start(dev), "push meter starts its own thread");
+	cap = meter_ring_capacity(dev);
+	ok(cap * PUSH_PERIOD_NS >= 500 * NS_PER_MS, "the ring is sized from the rate: %u samples "
+	   "hold %.0f ms at 100 kS/s", cap, (double)cap * PUSH_PERIOD_NS / 1e6);
+	/* One second drained as the run does, every 10 ms. */
+	t0 = now_ns();
+	end = t0 + NS_PER_SEC;
+	while (now_ns() < end) {
+		sleep_ns(10 * NS_PER_MS);
+		drain_into(dev, &d);
+	}
+	t1 = now_ns();
+	meter_counters(dev, &c);
+	gen = atomic_load(&pk.generated);
+	drain_into(dev, &d);
+	diag("push: %" PRIu64 " samples in %.3f s = %.0f S/s delivered, %" PRIu64 " overruns, "
+	     "%" PRIu64 " gaps", d.n, (double)(t1 - t0) / 1e9, (double)d.n / ((double)(t1 - t0) / 1e9),
+	     c.overruns, c.gaps);
+	ok(d.n >= PUSH_RATE / 2, "at least half the nominal 100 kS/s arrived (%" PRIu64 ")", d.n);
+	is_int(d.backwards, 0, "timestamps strictly increase");
+	ok(d.exact_steps >= d.steps * 99 / 100,
+	   "the sample clock spaces them 10 us apart (%" PRIu64 " of %" PRIu64 " steps)",
+	   d.exact_steps, d.steps);
+	ok(c.overruns || !d.renumbered, "none lost while drained (or the loss is counted)");
+	ok(c.gaps < 5, "bursts every 2 ms are not stalls at 10 us per sample (%" PRIu64 " gaps)",
+	   c.gaps);
+
+	/* Not drained: the ring fills, the newest are dropped and counted. */
+	end = now_ns() + 10 * NS_PER_SEC;
+	while (!METER_LOAD(dev->overruns) && now_ns() < end)
+		sleep_ns(10 * NS_PER_MS);
+	t0 = now_ns();
+	meter_thread_stop(dev);
+	stop_ns = now_ns() - t0;
+	gen = atomic_load(&pk.generated);
+	meter_counters(dev, &c);
+	ok(c.overruns > 0, "an undrained ring overruns (%" PRIu64 " dropped)", c.overruns);
+	is_int(c.samples + c.overruns, gen, "every sample handed over is stored or counted");
+	ok(stop_ns < NS_PER_SEC, "stop returns promptly (%.1f ms)", (double)stop_ns / 1e6);
+	diag("push: stop took %.2f ms", (double)stop_ns / 1e6);
+	is_int(atomic_load(&pk.stops), 1, "the driver's stop() ran once");
+	memset(&d, 0, sizeof(d));
+	drain_into(dev, &d);
+	is_int(d.n, cap, "the full ring holds exactly its capacity");
+	is_int(d.renumbered, 0, "... the oldest, in order: the newest were dropped");
+	sleep_ns(20 * NS_PER_MS);
+	is_int(atomic_load(&pk.generated), gen, "nothing is delivered after stop()");
+	meter_free(dev);
+}
+
+static int count_kind(const struct run_event *ev, size_t n, int kind)
+{
+	size_t i;
+	int c = 0;
+
+	for (i = 0; i < n; i++)
+		c += ev[i].kind == kind;
+	return c;
+}
+
+static void test_push_link_and_stall(void)
+{
+	struct meter_dev *dev = push_dev();
+	struct run_event ev[64];
+	struct drained d;
+	uint64_t end;
+	size_t ne;
+
+	memset(&d, 0, sizeof(d));
+	pk.fail_at = 20000;
+	ok(!meter_open(dev) && !meter_thread_start(dev), "push meter starts");
+	end = now_ns() + 10 * NS_PER_SEC;
+	while ((!METER_LOAD(dev->reconnects) || atomic_load(&pk.generated) < 30000) &&
+	       now_ns() < end) {
+		sleep_ns(10 * NS_PER_MS);
+		drain_into(dev, &d);
+	}
+	is_int(METER_LOAD(dev->reconnects), 1, "meter_deliver_error(): the core reconnects");
+	ok(atomic_load(&pk.stops) >= 1 && atomic_load(&pk.opens) == 2 &&
+		   atomic_load(&pk.starts) == 2,
+	   "... through the driver's stop, close, open and start");
+	drain_into(dev, &d);
+	is_int(d.flagged, 1, "the first sample after the reconnect is flagged after-gap");
+	is_int(d.backwards, 0, "timestamps still increase across it");
+	ne = test_events_pop(ev, 64);
+	ok(count_kind(ev, ne, EV_METER_GAP) == 1 && count_kind(ev, ne, EV_METER_RECONNECT) == 1,
+	   "one gap and one reconnect event");
+
+	/* Silence longer than the push stall threshold, then data again. */
+	atomic_store(&pk.paused, 1);
+	end = now_ns() + 10 * NS_PER_SEC;
+	while (METER_LOAD(dev->gaps) < 2 && now_ns() < end) {
+		sleep_ns(10 * NS_PER_MS);
+		drain_into(dev, &d);
+	}
+	is_int(METER_LOAD(dev->gaps), 2, "a silent push meter is a stall");
+	atomic_store(&pk.paused, 0);
+	end = now_ns() + 10 * NS_PER_SEC;
+	while (d.flagged < 2 && now_ns() < end) {
+		sleep_ns(10 * NS_PER_MS);
+		drain_into(dev, &d);
+	}
+	is_int(d.flagged, 2, "the first sample after the stall is flagged");
+	meter_thread_stop(dev);
+	ne = test_events_pop(ev, 64);
+	ok(count_kind(ev, ne, EV_METER_GAP) == 1 && count_kind(ev, ne, EV_METER_RECONNECT) == 1,
+	   "stall and resume events");
+	is_int(METER_LOAD(dev->reconnects), 1, "a stall is not a reconnect");
+	meter_free(dev);
+}
+
 static void test_manual(void)
 {
 	struct meter_dev *dev = NULL;
@@ -351,8 +760,8 @@ static void test_manual(void)
 	ok(!meter_parse_spec("manual:idle_ma=85,active_ma=310,v=5.05,tail_ma=120", "", &dev),
 	   "manual spec");
 	ok(!meter_open(dev), "manual opens");
-	is_str(dev->model, "manual (hand readings)", "manual model string");
-	ok(dev->manual && !dev->emulated, "manual=1");
+	is_str(meter_info(dev)->model, "manual (hand readings)", "manual model string");
+	ok(meter_info(dev)->manual && !meter_info(dev)->emulated, "manual=1");
 	meter_set_phase(dev, PHASE_ACTIVE, 12345);
 	is_int(meter_get_phase(dev, &end), PHASE_ACTIVE, "phase hint reads back");
 	is_int(end, 12345, "with the boundary's time");
@@ -385,9 +794,13 @@ int main(void)
 {
 	log_set_level(LOG_ERR);
 	test_specs();
+	test_descriptors();
 	test_ring();
 	test_reconnect();
 	test_stall();
+	test_info_snapshot();
+	test_push_rate();
+	test_push_link_and_stall();
 	test_manual();
 	return done_testing();
 }

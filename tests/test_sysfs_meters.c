@@ -28,23 +28,27 @@ static void put(const char *rel, const char *val)
 	}
 }
 
-/* Open spec, read one sample (up to `tries` reads of 200 ms); returns read()'s result. */
+/* The published description of the last device one() opened. */
+static struct meter_info last_info;
+
+/* Open spec, read one sample (up to 3 reads of 200 ms); returns read()'s result. */
 static int one(const char *spec, struct meter_sample *s, const char **log)
 {
-	struct meter_dev *dev = tdev_new(spec, root);
+	struct meter_dev *dev;
 	int ret, i;
 
 	capture_begin(&cap, 2);
-	ret = tdev_open(dev);
+	ret = tdev_open(spec, root, &dev);
 	*log = capture_end(&cap);
+	memset(&last_info, 0, sizeof(last_info));
+	if (dev)
+		last_info = *meter_info(dev);
 	for (i = 0; ret >= 0 && i < 3; i++) {
 		ret = dev->drv->read(dev, s, 1, 200);
 		if (ret)
 			break;
 	}
-	if (dev->priv)
-		tdev_close(dev);
-	meter_free(dev);
+	tdev_free(dev);
 	return ret;
 }
 
@@ -61,6 +65,10 @@ static void test_hwmon(void)
 	is_dbl(s.w, 2.076, 1e-9, "power1_input uW -> W");
 	ok(!(s.flags & SAMPLE_W_COMPUTED), "power is measured, not computed");
 	ok(strstr(log, "10000 uOhm default") != NULL, "warns about the default shunt_resistor");
+	is_dbl(last_info.range.v_max, 36.0, 1e-12, "ina226 range: 36 V from the datasheet");
+	is_dbl(last_info.range.a_max, 0.08192 / 0.01, 1e-9,
+	       "ina226 range: 81.92 mV over the 10 mOhm shunt_resistor");
+	ok(last_info.range.a_min == -last_info.range.a_max, "... both ways");
 
 	ret = one("hwmon:ina226,index=1", &s, &log);
 	is_int(ret, 1, "index=1 picks the second ina226");
@@ -78,17 +86,26 @@ static void test_hwmon(void)
 	ret = one("hwmon:coretemp", &s, &log);
 	ok(ret == -ENODEV && strstr(log, "no power"), "temperature-only chip refused");
 	ret = one("hwmon:ina226,bogus=1", &s, &log);
-	ok(ret == -EINVAL && strstr(log, "bogus"), "unknown key refused");
+	ok(ret == -EINVAL && strstr(log, "bogus") && strstr(log, "index, in, curr"),
+	   "unknown key refused, the known ones listed");
+	ret = one("hwmon:ina226,index=x", &s, &log);
+	ok(ret == -EINVAL && strstr(log, "index=x") && strstr(log, "whole number"),
+	   "a bad value is refused before any file is opened");
+	ret = one("hwmon:soc_energy,interval=5ms", &s, &log);
+	ok(ret >= 0 && isnan(last_info.range.v_max) && isnan(last_info.range.a_max),
+	   "a chip without a datasheet range: no limits");
 }
 
 static void test_hwmon_energy(void)
 {
-	struct meter_dev *dev = tdev_new("hwmon:soc_energy,interval=5ms", root);
+	struct meter_dev *dev;
 	struct meter_sample s;
 	uint64_t t0, t1;
 	int r1, r2;
 
-	is_int(tdev_open(dev), 0, "energy-only hwmon chip opens (hwmon10 sorts after hwmon2)");
+	if (!ok(!tdev_open("hwmon:soc_energy,interval=5ms", root, &dev),
+		"energy-only hwmon chip opens (hwmon10 sorts after hwmon2)"))
+		return;
 	t0 = now_ns();
 	r1 = dev->drv->read(dev, &s, 1, 100);
 	put("/sys/class/hwmon/hwmon10/energy1_input", "1002000"); /* +2000 uJ */
@@ -98,8 +115,7 @@ static void test_hwmon_energy(void)
 	is_int(r2, 1, "second reading gives power");
 	ok(s.w > 0 && s.w * ((double)(t1 - t0) / 1e9) >= 2000e-6 * 0.999,
 	   "power = delta energy / delta t (%.4g W over <= %.4g s)", s.w, (double)(t1 - t0) / 1e9);
-	tdev_close(dev);
-	meter_free(dev);
+	tdev_free(dev);
 }
 
 static void test_power_supply(void)
@@ -119,7 +135,8 @@ static void test_power_supply(void)
 	ret = one("power_supply:BAT0,sign=invert,interval=1ms", &s, &log);
 	is_dbl(s.a, 0.85, 1e-9, "sign=invert flips it");
 	ret = one("power_supply:BAT0,sign=up", &s, &log);
-	ok(ret == -EINVAL && strstr(log, "sign=up"), "bad sign= names the value");
+	ok(ret == -EINVAL && strstr(log, "sign=up") && strstr(log, "auto, abs, raw, invert"),
+	   "bad sign= names the value and the choices");
 	ret = one("power_supply:ucsi-source-psy-1,interval=1ms", &s, &log);
 	is_dbl(s.w, 30.0, 1e-9, "power_now used when present");
 	ret = one("power_supply:AC9", &s, &log);
@@ -128,7 +145,7 @@ static void test_power_supply(void)
 
 static void test_rapl(void)
 {
-	struct meter_dev *dev = tdev_new("rapl:package-0,interval=5ms", root);
+	struct meter_dev *dev;
 	struct energy_rate r = { 0 };
 	struct meter_sample s;
 	uint64_t t0, t1;
@@ -142,7 +159,9 @@ static void test_rapl(void)
 	   w);
 	is_int(t0, NS_PER_SEC * 5 / 4, "the power is dated at the middle of its interval");
 
-	is_int(tdev_open(dev), 0, "rapl:package-0 opens by domain name");
+	if (!ok(!tdev_open("rapl:package-0,interval=5ms", root, &dev),
+		"rapl:package-0 opens by domain name"))
+		return;
 	t0 = now_ns();
 	r1 = dev->drv->read(dev, &s, 1, 100);
 	put("/sys/class/powercap/intel-rapl:0/energy_uj", "500"); /* wrapped: +1350 uJ */
@@ -153,8 +172,7 @@ static void test_rapl(void)
 	ok(s.w > 0 && s.w * ((double)(t1 - t0) / 1e9) >= 1350e-6 * 0.999,
 	   "counter wrapped between reads: power stays right (%.4g W)", s.w);
 	ok(isnan(s.v) && isnan(s.a), "RAPL has no volts or amps");
-	tdev_close(dev);
-	meter_free(dev);
+	tdev_free(dev);
 }
 
 static void test_pmic(const char *srcdir)
@@ -184,11 +202,8 @@ static void test_scan(void)
 {
 	char buf[4096] = "";
 	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
-	unsigned i;
 
-	for (i = 0; meter_drivers[i]; i++)
-		if (meter_drivers[i]->scan)
-			meter_drivers[i]->scan(root, f);
+	meter_drivers_scan(root, f);
 	fclose(f);
 	ok(strstr(buf, "--meter hwmon:ina226") && !strstr(buf, "hwmon:coretemp"),
 	   "scan lists power-capable hwmon chips only");

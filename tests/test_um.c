@@ -75,7 +75,7 @@ int main(void)
 	/* UM25C: 1 mV and 0.1 mA per count. */
 	craft(f, 0x09C9, 5081, 2503, 1271);
 	ok(feed_one(f, 130, &s, &m, &skipped), "UM25C good frame is accepted");
-	is_str(m ? m->name : NULL, "UM25C", "UM25C detected from its ID");
+	is_str(m ? m->meta.name : NULL, "UM25C", "UM25C detected from its ID");
 	is_dbl(s.v, 5.081, 1e-9, "UM25C volts at 1 mV");
 	is_dbl(s.a, 0.2503, 1e-9, "UM25C amps at 0.1 mA");
 	is_dbl(s.w, 1.271, 1e-9, "UM25C power at 1 mW");
@@ -84,14 +84,14 @@ int main(void)
 	/* UM24C: 10 mV and 1 mA. */
 	craft(f, 0x0963, 508, 250, 1270);
 	ok(feed_one(f, 130, &s, &m, &skipped), "UM24C good frame is accepted");
-	is_str(m ? m->name : NULL, "UM24C", "UM24C detected");
+	is_str(m ? m->meta.name : NULL, "UM24C", "UM24C detected");
 	is_dbl(s.v, 5.08, 1e-9, "UM24C volts at 10 mV");
 	is_dbl(s.a, 0.250, 1e-9, "UM24C amps at 1 mA");
 
 	/* UM34C: 10 mV, 1 mA, XOR check. */
 	craft(f, 0x0D4C, 1203, 1500, 18045);
 	ok(feed_one(f, 130, &s, &m, &skipped), "UM34C frame with a good XOR is accepted");
-	is_str(m ? m->name : NULL, "UM34C", "UM34C detected");
+	is_str(m ? m->meta.name : NULL, "UM34C", "UM34C detected");
 	is_dbl(s.v, 12.03, 1e-9, "UM34C volts at 10 mV");
 	is_dbl(s.a, 1.5, 1e-9, "UM34C amps at 1 mA");
 	ok(m && m->check(f), "UM34C check passes on the crafted frame");
@@ -159,14 +159,14 @@ int main(void)
 	ok(um_model_by_driver("um25c") == um_model_by_id(0x09C9), "um25c maps to ID 0x09C9");
 	ok(um_model_by_driver("UM34C") == um_model_by_id(0x0D4C), "names are case-insensitive");
 	ok(!um_model_by_driver("um") && !um_model_by_id(0x1234), "unknown model names/IDs");
-	for (i = 0; i < um_models_count; i++) {
+	for (i = 0; i < UM_MODEL_COUNT; i++) {
 		struct um_fields fl = { .v = 5.05, .a = 0.3, .w = 1.515, .temp_c = 30 };
 
 		um_encode(&um_models[i], &fl, f);
-		ok(um_models[i].check(f), "%s: encoded frame passes its own check", um_models[i].name);
+		ok(um_models[i].check(f), "%s: encoded frame passes its own check", um_models[i].meta.name);
 		ok(feed_one(f, 130, &s, &m, &skipped) && m == &um_models[i] &&
 			   fabs(s.a - 0.3) < 1e-9 && fabs(s.v - 5.05) < 0.006,
-		   "%s: encoded frame decodes to what was encoded", um_models[i].name);
+		   "%s: encoded frame decodes to what was encoded", um_models[i].meta.name);
 	}
 	return done_testing();
 }

@@ -59,18 +59,24 @@ static int count_events(int kind)
  */
 static void test_ina219(void)
 {
-	struct meter_dev *dev = tdev_new("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=3.2", "");
+	const struct meter_info *in;
+	struct meter_dev *dev;
 	struct meter_sample s;
 	uint64_t bad;
 	int i, ret;
 
 	emu_set(&chip, INA219, 5000, 1250);
-	is_int(tdev_open(dev), 0, "ina219 opens on the emulated bus");
+	if (!ok(!tdev_open("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=3.2", "", &dev),
+		"ina219 opens on the emulated bus"))
+		return;
 	emu_count_reset(&chip);
 	is_int(LOCKED(chip.reg[INA_REG_CONFIG]), 0x399F, "config written: 32 V, 320 mV, 12-bit, continuous");
 	is_int(LOCKED(chip.reg[INA_REG_CAL]), 4096, "calibration written: 4096");
-	ok(strstr(dev->model, "INA219") && strstr(dev->model, "0.1 mA/LSB"), "model says resolution: %s",
-	   dev->model);
+	in = meter_info(dev);
+	ok(strstr(in->model, "INA219") && strstr(in->model, "0.1 mA/LSB"), "model says resolution: %s",
+	   in->model);
+	is_dbl(in->range.a_max, 0.320 / 0.1, 1e-9, "range: +-320 mV (pga auto) over 0.1 Ohm = 3.2 A");
+	is_dbl(in->range.v_max, 26.0, 1e-12, "range: 26 V, the datasheet's bus limit under brng=32");
 	ret = read1(dev, &s);
 	is_int(ret, 1, "a sample");
 	is_dbl(s.v, 5.0, 1e-9, "bus 5.000 V");
@@ -120,18 +126,21 @@ static void test_ina219(void)
 	ret = read1(dev, &s);
 	capture_end(&cap);
 	is_int(ret, -EREMOTEIO, "NACK -> -EREMOTEIO (link lost, core makes a gap)");
-	tdev_close(dev);
+	meter_close(dev);
 	g_mutex_lock(&chip.lock);
 	chip.nack = 0;
 	g_mutex_unlock(&chip.lock);
-	is_int(tdev_open(dev), 0, "reopen after the bus comes back");
+	ret = meter_open(dev);
+	if (!ret)
+		ret = dev->drv->start(dev);
+	is_int(ret, 0, "reopen after the bus comes back");
 	ok(read1(dev, &s) == 1 && fabs(s.v - 5.0) < 1e-9, "sampling recovered");
-	tdev_close(dev);
-	meter_free(dev);
+	tdev_free(dev);
 }
 
 static void test_open_errors(void)
 {
+	unsigned long x0;
 	struct meter_dev *dev;
 	const char *log;
 	int ret;
@@ -140,9 +149,8 @@ static void test_open_errors(void)
 	g_mutex_lock(&chip.lock);
 	chip.busy = 1;
 	g_mutex_unlock(&chip.lock);
-	dev = tdev_new("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=3.2", "");
 	capture_begin(&cap, 2);
-	ret = tdev_open(dev);
+	ret = tdev_open("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=3.2", "", &dev);
 	log = capture_end(&cap);
 	is_int(ret, -EBUSY, "address claimed by a kernel driver -> -EBUSY");
 	ok(strstr(log, "0x40 on /dev/i2c-1 is claimed by a kernel driver (ina219); use --meter hwmon:ina219 instead") != NULL,
@@ -150,40 +158,56 @@ static void test_open_errors(void)
 	g_mutex_lock(&chip.lock);
 	chip.busy = 0;
 	g_mutex_unlock(&chip.lock);
-	meter_free(dev);
 
-	dev = tdev_new("ina219:/dev/i2c-1@0x41,shunt=0.1,max_current=3.2", "");
 	capture_begin(&cap, 2);
-	ret = tdev_open(dev);
+	ret = tdev_open("ina219:/dev/i2c-1@0x41,shunt=0.1,max_current=3.2", "", &dev);
 	capture_end(&cap);
-	ok(ret < 0, "nothing at 0x41: open fails (%d)", ret);
-	meter_free(dev);
+	ok(ret < 0 && !dev, "nothing at 0x41: open fails (%d)", ret);
 
-	dev = tdev_new("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=5", "");
+	/* Checked before the bus is opened: the emulated bus sees no transfer. */
+	x0 = LOCKED(chip.xfers);
 	capture_begin(&cap, 2);
-	ret = tdev_open(dev);
+	ret = tdev_open("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=5", "", &dev);
 	log = capture_end(&cap);
 	ok(ret == -ERANGE && strstr(log, "ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=5") &&
 		   strstr(log, "smaller shunt"),
 	   "out-of-range setup names the spec and what to change");
-	meter_free(dev);
+	is_int(LOCKED(chip.xfers) - x0, 0, "... before any transfer on the bus");
 
-	dev = tdev_new("ina260:/dev/i2c-1,shunt=0.1", "");
 	capture_begin(&cap, 2);
-	ret = tdev_open(dev);
+	ret = tdev_open("ina260:/dev/i2c-1,shunt=0.1", "", &dev);
 	log = capture_end(&cap);
-	ok(ret == -EINVAL && strstr(log, "shunt inside"), "ina260 refuses shunt=");
-	meter_free(dev);
+	ok(ret == -EINVAL && strstr(log, "'shunt' does not apply to ina260") &&
+		   strstr(log, "ina219,ina226"),
+	   "ina260 refuses shunt=, saying which chips take it");
+	capture_begin(&cap, 2);
+	ret = tdev_open("ina226:/dev/i2c-1,shunt=0.1,max_current=0.5,brng=16", "", &dev);
+	log = capture_end(&cap);
+	ok(ret == -EINVAL && strstr(log, "'brng' does not apply to ina226"), "brng= is the INA219's");
+	capture_begin(&cap, 2);
+	ret = tdev_open("ina219:/dev/i2c-1,shunt=0.1", "", &dev);
+	log = capture_end(&cap);
+	ok(ret == -EINVAL && strstr(log, "max_current= is required"), "a missing required key");
+	capture_begin(&cap, 2);
+	ret = tdev_open("ina226:/dev/i2c-1,shunt=0.1,max_current=0.5,adc=12bit", "", &dev);
+	log = capture_end(&cap);
+	ok(ret == -EINVAL && strstr(log, "adc=12bit") && strstr(log, "avg1, avg4"),
+	   "the INA226 row of adc= has its own choices");
+	capture_begin(&cap, 2);
+	ret = tdev_open("ina226:/dev/i2c-1,shunt=0.1,max_current=0.5,ct=3ms", "", &dev);
+	log = capture_end(&cap);
+	ok(ret == -EINVAL && strstr(log, "ct=3ms"), "ct= off the datasheet's list is refused");
+	capture_begin(&cap, 2);
+	ret = tdev_open("ina219:/dev/i2c-1@0x99,shunt=0.1,max_current=1", "", &dev);
+	log = capture_end(&cap);
+	ok(ret == -EINVAL && strstr(log, "/dev/i2c-1@0x40"), "a bad address is refused");
 
 	emu_set(&chip, INA260, 0, 0);
-	dev = tdev_new("ina226:/dev/i2c-1@0x40,shunt=0.002,max_current=20", "");
 	capture_begin(&cap, 2);
-	ret = tdev_open(dev);
+	ret = tdev_open("ina226:/dev/i2c-1@0x40,shunt=0.002,max_current=20", "", &dev);
 	log = capture_end(&cap);
 	ok(ret == 0 && strstr(log, "reports INA260"), "spec says ina226, chip IDs say INA260: warned");
-	if (!ret)
-		tdev_close(dev);
-	meter_free(dev);
+	tdev_free(dev);
 }
 
 /*
@@ -193,14 +217,17 @@ static void test_open_errors(void)
  */
 static void test_ina226(void)
 {
-	struct meter_dev *dev =
-		tdev_new("ina226:/dev/i2c-1@0x40,shunt=0.002,max_current=20,adc=avg4,ct=588us", "");
+	struct meter_dev *dev;
 	struct meter_sample s;
 	uint64_t bad;
 	int ret, i;
 
 	emu_set(&chip, INA226, 4000, 4000);
-	is_int(tdev_open(dev), 0, "ina226 opens");
+	if (!ok(!tdev_open("ina226:/dev/i2c-1@0x40,shunt=0.002,max_current=20,adc=avg4,ct=588us",
+			   "", &dev), "ina226 opens"))
+		return;
+	is_dbl(meter_info(dev)->range.a_max, 0.08192 / 0.002, 1e-9,
+	       "range: 81.92 mV over 2 mOhm = 40.96 A");
 	emu_count_reset(&chip);
 	is_int(LOCKED(chip.reg[INA_REG_CONFIG]), 0x42DF, "config 0x42DF");
 	is_int(LOCKED(chip.reg[INA_REG_CAL]), 2560, "calibration 2560");
@@ -224,19 +251,22 @@ static void test_ina226(void)
 	ok(ret == 1 && LOCKED(chip.reg[INA_REG_CAL]) == 2560 && LOCKED(chip.reg[INA_REG_CONFIG]) == 0x42DF,
 	   "reset: calibration and config reprogrammed");
 	is_int(count_events(EV_METER_RESET), 1, "EV_METER_RESET pushed");
-	tdev_close(dev);
-	meter_free(dev);
+	tdev_free(dev);
 }
 
 /* INA260: current 800 x 1.25 mA = 1 A; bus 9600 x 1.25 mV = 12 V; power 1200 x 10 mW. */
 static void test_ina260(void)
 {
-	struct meter_dev *dev = tdev_new("ina260:/dev/i2c-1@0x40,adc=avg4", "");
+	struct meter_dev *dev;
 	struct meter_sample s;
 	int ret;
 
 	emu_set(&chip, INA260, 800, 9600);
-	is_int(tdev_open(dev), 0, "ina260 opens without shunt keys");
+	if (!ok(!tdev_open("ina260:/dev/i2c-1@0x40,adc=avg4", "", &dev),
+		"ina260 opens without shunt keys"))
+		return;
+	ok(meter_info(dev)->range.a_max == 15 && meter_info(dev)->range.v_max == 36,
+	   "range: the datasheet's 36 V and 15 A");
 	is_int(LOCKED(chip.reg[INA_REG_CONFIG]), 0x6327, "config 0x6327 (avg4, 1.1 ms)");
 	ret = read1(dev, &s);
 	ok(ret == 1 && fabs(s.v - 12.0) < 1e-9 && fabs(s.a - 1.0) < 1e-9 && fabs(s.w - 12.0) < 1e-9,
@@ -251,8 +281,7 @@ static void test_ina260(void)
 	ret = read1(dev, &s);
 	ok(LOCKED(chip.reg[INA_REG_CONFIG]) == 0x6327, "INA260 reset seen in config, reprogrammed");
 	is_int(count_events(EV_METER_RESET), 1, "EV_METER_RESET pushed");
-	tdev_close(dev);
-	meter_free(dev);
+	tdev_free(dev);
 }
 
 /* Round trip of one emulated register read (umockdev's socket), on a separate fd. */
@@ -290,8 +319,7 @@ static int rate(const char *model, const char *adc, double secs)
 		snprintf(spec, sizeof(spec), "%s:/dev/i2c-1%s,%s", model,
 			 m == INA226 ? ",shunt=0.002,max_current=20" : "", adc);
 	emu_set(&chip, m, 5000, 1250);
-	dev = tdev_new(spec, "");
-	if (tdev_open(dev) < 0)
+	if (tdev_open(spec, "", &dev) < 0)
 		return 1;
 	limit = 1e9 / (double)LOCKED(chip.conv_ns);
 	xfer_us = xfer_cost_us();
@@ -313,8 +341,7 @@ static int rate(const char *model, const char *adc, double secs)
 	       (double)n / ((double)(t1 - t0) / 1e9) / limit, 100 * cpu / ((double)(t1 - t0) / 1e9),
 	       xfer_us,
 	       (double)(LOCKED(chip.xfers) - x0) / (double)(n ? n : 1));
-	tdev_close(dev);
-	meter_free(dev);
+	tdev_free(dev);
 	return 0;
 }
 

@@ -142,6 +142,7 @@ static void run_meter(const char *spec, uint16_t reply_id, double v, double a,
 		      const char *want_model)
 {
 	struct meter_dev *dev = NULL;
+	struct meter_counters cnt;
 	struct meter_sample s[3];
 	unsigned n;
 
@@ -157,9 +158,9 @@ static void run_meter(const char *spec, uint16_t reply_id, double v, double a,
 		meter_free(dev);
 		return;
 	}
-	ok(!strncmp(dev->model, want_model, strlen(want_model)), "%s: model '%s' starts with %s",
-	   spec, dev->model, want_model);
-	ok(!dev->emulated, "%s: not labelled as iowatt's emulator", spec);
+	ok(!strncmp(meter_info(dev)->model, want_model, strlen(want_model)),
+	   "%s: model '%s' starts with %s", spec, meter_info(dev)->model, want_model);
+	ok(!meter_info(dev)->emulated, "%s: not labelled as iowatt's emulator", spec);
 	ok(!meter_thread_start(dev), "%s: sampling thread starts", spec);
 	n = collect(dev, s, 3);
 	meter_thread_stop(dev);
@@ -172,7 +173,8 @@ static void run_meter(const char *spec, uint16_t reply_id, double v, double a,
 		ok(s[2].t_ns - s[1].t_ns >= 90 * NS_PER_MS, "%s: polled no faster than interval",
 		   spec);
 	}
-	is_int(METER_LOAD(dev->frames_bad), 0, "%s: no bad frames", spec);
+	meter_counters(dev, &cnt);
+	is_int(cnt.frames_bad, 0, "%s: no bad frames", spec);
 	meter_free(dev);
 }
 

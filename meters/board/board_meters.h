@@ -3,7 +3,7 @@
 #ifndef IOWATT_BOARD_METERS_H
 #define IOWATT_BOARD_METERS_H
 
-#include "meters/meter.h"
+#include "meters/meter-internal.h"
 
 extern const struct meter_driver meter_hwmon;
 extern const struct meter_driver meter_power_supply;
@@ -12,5 +12,13 @@ extern const struct meter_driver meter_pmic;
 
 /* start() for meters whose dev->priv begins with struct sysfs_poll: restart the ticks. */
 int sysfs_poll_start(struct meter_dev *dev);
+
+#define SYSFS_INTERVAL_MIN_NS NS_PER_MS
+#define SYSFS_INTERVAL_MAX_NS (60 * NS_PER_SEC)
+/* The interval= row every polled board meter has; def as text, or NULL with help saying. */
+#define SYSFS_INTERVAL_PARAM(def_text, help_text)                                        \
+	{ .key = "interval", .type = METER_PT_DURATION, .def = def_text,                 \
+	  .unit_ns = NS_PER_MS, .min = SYSFS_INTERVAL_MIN_NS, .max = SYSFS_INTERVAL_MAX_NS, \
+	  .help = help_text }
 
 #endif

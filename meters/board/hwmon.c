@@ -10,7 +10,19 @@
 #include "meters/board/board_meters.h"
 #include "meters/transport/sysfs.h"
 
+#define MOD "hwmon"
 #define HWMON_DEFAULT_NS (100 * NS_PER_MS)
+#define HWMON_INDEX_MAX 255
+#define HWMON_CHANNEL_MAX 999
+/* hwmon units: mV, mA, uW */
+#define MILLI 1e-3
+#define MICRO 1e-6
+#define UOHM_PER_OHM 1e6
+/* The ina2xx driver's default shunt when none is configured, in uOhm. */
+#define INA2XX_DEFAULT_SHUNT_UOHM 10000
+/* Full-scale shunt drop the kernel's ina2xx driver leaves each chip at, volts. */
+#define INA219_SHUNT_FS_V 0.32
+#define INA226_SHUNT_FS_V 0.08192
 
 enum { CH_IN, CH_CURR, CH_POWER, CH_ENERGY, CH_COUNT };
 
@@ -21,8 +33,32 @@ struct hwmon_priv {
 
 static void hwmon_close(struct meter_dev *dev);
 
-static const char *const hwmon_keys[] = { "index", "in", "curr", "power", "energy", "interval",
-					  NULL };
+#define HWMON_CHANNEL_PARAM(k, what, dflt)                                               \
+	{ .key = k, .type = METER_PT_INT, .min = 0, .max = HWMON_CHANNEL_MAX,             \
+	  .help = "use " k "N_input for " what " (default: " dflt ")" }
+
+static const struct meter_param_desc hwmon_params[] = {
+	{ .key = "index", .type = METER_PT_INT, .def = "0", .min = 0, .max = HWMON_INDEX_MAX,
+	  .help = "which of several chips with the same name, 0 first" },
+	HWMON_CHANNEL_PARAM("in", "volts", "in1 on ina2xx chips, else the lowest N"),
+	HWMON_CHANNEL_PARAM("curr", "amps", "N=1 if present, else the lowest"),
+	HWMON_CHANNEL_PARAM("power", "watts", "N=1 if present, else the lowest"),
+	HWMON_CHANNEL_PARAM("energy", "energy", "N=1 if present, else the lowest"),
+	SYSFS_INTERVAL_PARAM(NULL, "time between reads (default: the chip's update_interval, "
+				   "else 100ms)"),
+	{ NULL },
+};
+
+/*
+ * Chips hwmon names whose datasheets give limits (TI: the INA219 senses 0-26 V, the
+ * INA226 and INA260 0-36 V, the INA260 carries 15 A); the current of shunt-based chips
+ * follows from the shunt_resistor attribute at open. Other chips: no limits known.
+ */
+static const struct meter_model hwmon_models[] = {
+	{ "ina219", { 0, 26, NAN, NAN, NAN }, "TI datasheet; A: +-320 mV/shunt_resistor" },
+	{ "ina226", { 0, 36, NAN, NAN, NAN }, "TI datasheet; A: +-81.92 mV/shunt_resistor" },
+	{ "ina260", { 0, 36, -15, 15, 36 * 15 }, "TI datasheet" },
+};
 
 /*
  * The lowest-numbered `<type>N_<suffix>` in dir, or the one the spec's key names. The
@@ -32,6 +68,7 @@ static int hwmon_pick(const struct meter_dev *dev, const char *dir, const char *
 		      const char *suffix, int prefer, char *path, size_t len)
 {
 	const char *want = meter_param(dev, type);
+	long want_idx = want ? meter_param_int(dev, type) : -1;
 	char **names, fmt[32];
 	int n, i, idx, best = -1, got;
 
@@ -41,7 +78,7 @@ static int hwmon_pick(const struct meter_dev *dev, const char *dir, const char *
 		got = 0;
 		if (sscanf(names[i], fmt, &idx, &got) != 1 || names[i][got])
 			continue;
-		if (want ? idx == atoi(want) : (best < 0 || idx == prefer || (best != prefer && idx < best)))
+		if (want ? idx == want_idx : (best < 0 || idx == prefer || (best != prefer && idx < best)))
 			best = idx;
 	}
 	sysfs_list_free(names, n);
@@ -61,46 +98,25 @@ static int hwmon_open_ch(struct meter_dev *dev, struct hwmon_priv *p, const char
 	if (!ret && ch == CH_POWER) /* some chips only export an averaged power */
 		ret = hwmon_pick(dev, dir, type, "average", prefer, path, sizeof(path));
 	if (ret == -ENOENT) {
-		log_err("hwmon", "%s: %s=%s: no such input in %s", dev->spec, type,
+		log_err(MOD, "%s: %s=%s: no such input in %s", dev->spec, type,
 			meter_param(dev, type), dir);
 		return ret;
 	}
 	if (ret > 0) {
 		ret = sysfs_attr_open(&p->ch[ch], path);
 		if (ret < 0) {
-			log_err("hwmon", "%s: cannot open %s: %s", dev->spec, path, strerror(-ret));
+			log_err(MOD, "%s: cannot open %s: %s", dev->spec, path, strerror(-ret));
 			return ret;
 		}
 	}
 	return 0;
 }
 
-static int hwmon_open(struct meter_dev *dev)
+static int hwmon_open_all(struct meter_dev *dev, struct hwmon_priv *p, const char *dir,
+			  const char *name)
 {
-	struct hwmon_priv *p;
-	char dir[400], path[512], name[64];
-	const char *idx = meter_param(dev, "index");
-	long index = 0;
-	long long v;
-	int ret, i, ina;
+	int ina = !strncmp(name, "ina2", 4), ret;
 
-	ret = meter_check_params(dev, hwmon_keys);
-	if (ret < 0)
-		return ret;
-	if (idx && parse_int(idx, 0, 255, &index) < 0) {
-		log_err("hwmon", "%s: index=%s is not a number from 0", dev->spec, idx);
-		return -EINVAL;
-	}
-	ret = sysfs_hwmon_find(dev->sysfs_root, dev->conn, (int)index, dir, sizeof(dir));
-	if (ret < 0)
-		return ret;
-	snprintf(path, sizeof(path), "%s/name", dir);
-	if (read_text_file(path, name, sizeof(name)) < 0)
-		snprintf(name, sizeof(name), "?");
-	ina = !strncmp(name, "ina2", 4);
-	p = xcalloc(1, sizeof(*p));
-	for (i = 0; i < CH_COUNT; i++)
-		p->ch[i].fd = -1;
 	ret = hwmon_open_ch(dev, p, dir, CH_IN, "in", ina ? 1 : 0);
 	if (!ret)
 		ret = hwmon_open_ch(dev, p, dir, CH_CURR, "curr", 1);
@@ -110,29 +126,77 @@ static int hwmon_open(struct meter_dev *dev)
 		ret = hwmon_open_ch(dev, p, dir, CH_ENERGY, "energy", 1);
 	if (!ret && p->ch[CH_POWER].fd < 0 && p->ch[CH_ENERGY].fd < 0 &&
 	    (p->ch[CH_CURR].fd < 0 || p->ch[CH_IN].fd < 0)) {
-		log_err("hwmon", "%s: chip '%s' has no power, energy or voltage+current inputs",
+		log_err(MOD, "%s: chip '%s' has no power, energy or voltage+current inputs",
 			dev->spec, name);
 		ret = -ENODEV;
 	}
+	return ret;
+}
+
+/* The chip's own update_interval unless the spec sets one. */
+static uint64_t hwmon_period(const struct meter_dev *dev, const char *dir)
+{
+	char path[512];
+	long long v;
+
 	snprintf(path, sizeof(path), "%s/update_interval", dir);
-	if (!ret && !meter_param(dev, "interval") && read_int_file(path, &v) == 0 && v > 0)
-		dev->period_ns = (uint64_t)v * NS_PER_MS;
-	else if (!ret)
-		ret = sysfs_interval(dev->spec, meter_param(dev, "interval"), HWMON_DEFAULT_NS,
-				     &dev->period_ns);
+	if (!meter_param(dev, "interval") && read_int_file(path, &v) == 0 && v > 0)
+		return (uint64_t)v * NS_PER_MS;
+	return meter_param(dev, "interval") ? meter_param_ns(dev, "interval") : HWMON_DEFAULT_NS;
+}
+
+/* The chip's datasheet range, the current limit from its shunt; a warning for the
+ * driver's default shunt, which is 10x off on most INA219 boards. */
+static void hwmon_range(const struct meter_dev *dev, const char *dir, const char *name,
+			struct meter_info *info)
+{
+	const struct meter_model *m = meter_driver_model_by_name(dev->drv, name);
+	char path[512];
+	long long uohm;
+	double fs_v = !strcmp(name, "ina219") ? INA219_SHUNT_FS_V :
+		      !strcmp(name, "ina226") ? INA226_SHUNT_FS_V : 0;
+
+	meter_std_range(info, m);
+	snprintf(path, sizeof(path), "%s/shunt_resistor", dir);
+	if (read_int_file(path, &uohm) || uohm <= 0)
+		return;
+	if (uohm == INA2XX_DEFAULT_SHUNT_UOHM && !strncmp(name, "ina2", 4))
+		log_warn(MOD,
+			 "%s: shunt_resistor is the driver's 10000 uOhm default; if your board has a 0.1 Ohm shunt, write 100000 to %s or every reading is 10x off",
+			 dev->spec, path);
+	if (m && fs_v > 0) {
+		info->range.a_max = fs_v / ((double)uohm / UOHM_PER_OHM);
+		info->range.a_min = -info->range.a_max;
+		info->range.w_max = info->range.v_max * info->range.a_max;
+	}
+}
+
+static int hwmon_open(struct meter_dev *dev, struct meter_info *info)
+{
+	struct hwmon_priv *p;
+	char dir[400], path[512], name[64];
+	int ret, i;
+
+	ret = sysfs_hwmon_find(dev->sysfs_root, dev->conn, (int)meter_param_int(dev, "index"), dir,
+			       sizeof(dir));
+	if (ret < 0)
+		return ret;
+	snprintf(path, sizeof(path), "%s/name", dir);
+	if (read_text_file(path, name, sizeof(name)) < 0)
+		snprintf(name, sizeof(name), "?");
+	p = xcalloc(1, sizeof(*p));
+	for (i = 0; i < CH_COUNT; i++)
+		p->ch[i].fd = -1;
+	dev->priv = p;
+	ret = hwmon_open_all(dev, p, dir, name);
 	if (ret < 0) {
-		dev->priv = p;
 		hwmon_close(dev);
 		return ret;
 	}
-	snprintf(path, sizeof(path), "%s/shunt_resistor", dir);
-	if (ina && read_int_file(path, &v) == 0 && v == 10000)
-		log_warn("hwmon",
-			 "%s: shunt_resistor is the driver's 10000 uOhm default; if your board has a 0.1 Ohm shunt, write 100000 to %s or every reading is 10x off",
-			 dev->spec, path);
-	snprintf(dev->model, sizeof(dev->model), "hwmon %.20s (%.16s)", name,
+	p->poll.period_ns = info->period_ns = hwmon_period(dev, dir);
+	hwmon_range(dev, dir, name, info);
+	snprintf(info->model, sizeof(info->model), "hwmon %.20s (%.16s)", name,
 		 strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
-	dev->priv = p;
 	return 0;
 }
 
@@ -143,7 +207,7 @@ static int hwmon_read(struct meter_dev *dev, struct meter_sample *out, unsigned 
 	uint64_t t;
 	int i, ret;
 
-	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, p->poll.period_ns, timeout_ms))
 		return 0;
 	t = now_ns();
 	for (i = 0; i < CH_COUNT; i++) {
@@ -151,16 +215,16 @@ static int hwmon_read(struct meter_dev *dev, struct meter_sample *out, unsigned 
 			continue;
 		ret = sysfs_attr_read_ll(&p->ch[i], &raw[i]);
 		if (ret < 0) {
-			log_warn("hwmon", "%s: read failed: the device went away", dev->spec);
+			log_warn(MOD, "%s: read failed: the device went away", dev->spec);
 			return -ENODEV;
 		}
 	}
 	out->t_ns = t;
 	out->flags = 0;
-	out->v = p->ch[CH_IN].fd >= 0 ? raw[CH_IN] * 1e-3 : NAN;
-	out->a = p->ch[CH_CURR].fd >= 0 ? raw[CH_CURR] * 1e-3 : NAN;
+	out->v = p->ch[CH_IN].fd >= 0 ? raw[CH_IN] * MILLI : NAN;
+	out->a = p->ch[CH_CURR].fd >= 0 ? raw[CH_CURR] * MILLI : NAN;
 	if (p->ch[CH_POWER].fd >= 0) {
-		out->w = raw[CH_POWER] * 1e-6;
+		out->w = raw[CH_POWER] * MICRO;
 	} else if (p->ch[CH_CURR].fd >= 0 && p->ch[CH_IN].fd >= 0) {
 		out->w = out->v * out->a;
 		out->flags |= SAMPLE_W_COMPUTED;
@@ -226,6 +290,14 @@ static void hwmon_scan(const char *root, FILE *out)
 const struct meter_driver meter_hwmon = {
 	.name = "hwmon",
 	.desc = "Linux hwmon chip by name or path (ina2xx, SoC monitors): in/curr/power/energy",
-	.open = hwmon_open, .start = sysfs_poll_start, .read = hwmon_read,
-	.close = hwmon_close, .scan = hwmon_scan,
+	.conn = "a chip's name (ina226) or /sys/class/hwmon/hwmonN",
+	.conn_rule = METER_CONN_REQUIRED,
+	.example = "hwmon:ina226",
+	.params = hwmon_params,
+	METER_MODELS(hwmon_models),
+	.open = hwmon_open,
+	.start = sysfs_poll_start,
+	.read = hwmon_read,
+	.close = hwmon_close,
+	.scan = hwmon_scan,
 };

@@ -14,20 +14,27 @@
 #include "meters/board/board_meters.h"
 #include "meters/transport/sysfs.h"
 
-/* Each reading spawns a process (~10 Hz at best on a Pi 5); leave headroom. */
-#define PMIC_DEFAULT_NS (200 * NS_PER_MS)
+#define MOD "pmic"
 #define PMIC_OUT_MAX 4096
+#define PMIC_MAX_RAILS 32
+#define PMIC_CMD_LEN 256
 
 extern char **environ;
 
 struct pmic_priv {
 	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
-	char cmd[256];
+	char cmd[PMIC_CMD_LEN];
 	char out[PMIC_OUT_MAX];
 	int sum; /* EXT5V: input voltage + sum of rails; else one rail */
 };
 
-static const char *const pmic_keys[] = { "vcgencmd", "interval", NULL };
+static const struct meter_param_desc pmic_params[] = {
+	{ .key = "vcgencmd", .type = METER_PT_STRING,
+	  .help = "path of vcgencmd (default: found on PATH)" },
+	/* Each reading spawns a process (~10 Hz at best on a Pi 5); leave headroom. */
+	SYSFS_INTERVAL_PARAM("200ms", "time between readings"),
+	{ NULL },
+};
 
 /* Run `vcgencmd pmic_read_adc` without a shell; its output lands in p->out. */
 static int pmic_run(struct pmic_priv *p)
@@ -73,8 +80,8 @@ static int pmic_run(struct pmic_priv *p)
 static int pmic_parse(const char *text, const char *rail, int sum, struct meter_sample *s)
 {
 	char name[64], kind[16];
-	double val, cur[32], volt[32];
-	char names[32][48];
+	double val, cur[PMIC_MAX_RAILS], volt[PMIC_MAX_RAILS];
+	char names[PMIC_MAX_RAILS][48];
 	int nr = 0, i, found = 0, got;
 	const char *line = text;
 	size_t bl;
@@ -95,7 +102,7 @@ static int pmic_parse(const char *text, const char *rail, int sum, struct meter_
 		for (i = 0; i < nr && strcmp(names[i], name); i++)
 			;
 		if (i == nr) {
-			if (nr == 32)
+			if (nr == PMIC_MAX_RAILS)
 				continue;
 			snprintf(names[nr], sizeof(names[nr]), "%s", name);
 			cur[nr] = volt[nr] = NAN;
@@ -126,9 +133,10 @@ static int pmic_parse(const char *text, const char *rail, int sum, struct meter_
 	return found ? 0 : -ENOENT;
 }
 
-static int pmic_find_cmd(const struct meter_dev *dev, struct pmic_priv *p)
+/* vcgencmd as given, else the first on PATH. */
+static int pmic_find_cmd(const char *given, struct pmic_priv *p)
 {
-	const char *path = getenv("PATH"), *given = meter_param(dev, "vcgencmd");
+	const char *path = getenv("PATH");
 	const char *dir, *end;
 
 	if (given) {
@@ -144,44 +152,39 @@ static int pmic_find_cmd(const struct meter_dev *dev, struct pmic_priv *p)
 	return -ENOENT;
 }
 
-static int pmic_open(struct meter_dev *dev)
+static int pmic_open(struct meter_dev *dev, struct meter_info *info)
 {
+	const char *given = meter_param(dev, "vcgencmd");
 	struct meter_sample s;
-	struct pmic_priv *p;
+	struct pmic_priv *p = xcalloc(1, sizeof(*p));
 	int ret;
 
-	ret = meter_check_params(dev, pmic_keys);
-	if (ret < 0)
-		return ret;
-	p = xcalloc(1, sizeof(*p));
 	p->sum = !strcmp(dev->conn, "EXT5V");
-	ret = pmic_find_cmd(dev, p);
+	ret = pmic_find_cmd(given, p);
 	if (ret < 0)
-		log_err("pmic", "%s: vcgencmd not found (%s); it comes with Raspberry Pi OS (raspi-utils), or give vcgencmd=PATH",
-			dev->spec, meter_param(dev, "vcgencmd") ? meter_param(dev, "vcgencmd") : "PATH");
+		log_err(MOD, "%s: vcgencmd not found (%s); it comes with Raspberry Pi OS (raspi-utils), or give vcgencmd=PATH",
+			dev->spec, given ? given : "PATH");
 	if (!ret) {
 		ret = pmic_run(p);
 		if (ret < 0)
-			log_err("pmic", "%s: '%s pmic_read_adc' failed (a Pi 5 only; needs /dev/vcio, group video)",
+			log_err(MOD, "%s: '%s pmic_read_adc' failed (a Pi 5 only; needs /dev/vcio, group video)",
 				dev->spec, p->cmd);
 	}
 	if (!ret) {
 		ret = pmic_parse(p->out, dev->conn, p->sum, &s);
 		if (ret < 0)
-			log_err("pmic", "%s: pmic_read_adc has no %s (use EXT5V for the input and rail sum, or a rail such as VDD_CORE)",
+			log_err(MOD, "%s: pmic_read_adc has no %s (use EXT5V for the input and rail sum, or a rail such as VDD_CORE)",
 				dev->spec, p->sum ? "EXT5V_V" : dev->conn);
 	}
-	if (!ret)
-		ret = sysfs_interval(dev->spec, meter_param(dev, "interval"), PMIC_DEFAULT_NS,
-				     &dev->period_ns);
 	if (ret < 0) {
 		free(p);
 		return ret;
 	}
+	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
 	if (p->sum)
-		snprintf(dev->model, sizeof(dev->model), "Pi 5 PMIC (rail sum, not the input)");
+		snprintf(info->model, sizeof(info->model), "Pi 5 PMIC (rail sum, not the input)");
 	else
-		snprintf(dev->model, sizeof(dev->model), "Pi 5 PMIC rail %.24s", dev->conn);
+		snprintf(info->model, sizeof(info->model), "Pi 5 PMIC rail %.24s", dev->conn);
 	dev->priv = p;
 	return 0;
 }
@@ -191,11 +194,11 @@ static int pmic_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 	struct pmic_priv *p = dev->priv;
 	uint64_t t0, t1;
 
-	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, p->poll.period_ns, timeout_ms))
 		return 0;
 	t0 = now_ns();
 	if (pmic_run(p) < 0 || pmic_parse(p->out, dev->conn, p->sum, out) < 0) {
-		log_warn("pmic", "%s: pmic_read_adc failed", dev->spec);
+		log_warn(MOD, "%s: pmic_read_adc failed", dev->spec);
 		return -EIO;
 	}
 	t1 = now_ns();
@@ -204,19 +207,13 @@ static int pmic_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 	return 1;
 }
 
-static void pmic_close(struct meter_dev *dev)
-{
-	free(dev->priv);
-	dev->priv = NULL;
-}
-
 static void pmic_scan(const char *root, FILE *out)
 {
-	struct meter_dev dev = { .conn = (char *)"EXT5V", .sysfs_root = root };
 	struct pmic_priv p;
 
+	(void)root;
 	memset(&p, 0, sizeof(p));
-	if (pmic_find_cmd(&dev, &p) == 0 && sysfs_exists("", "/dev/vcio"))
+	if (pmic_find_cmd(NULL, &p) == 0 && sysfs_exists("", "/dev/vcio"))
 		fprintf(out, "  Pi 5 PMIC via %s (rail sum, not the input)\n      --meter pmic:EXT5V\n",
 			p.cmd);
 }
@@ -224,6 +221,13 @@ static void pmic_scan(const char *root, FILE *out)
 const struct meter_driver meter_pmic = {
 	.name = "pmic",
 	.desc = "Raspberry Pi 5 PMIC via vcgencmd: EXT5V volts + sum of rails (not the input)",
-	.open = pmic_open, .start = sysfs_poll_start, .read = pmic_read,
-	.close = pmic_close, .scan = pmic_scan,
+	.conn = "EXT5V (input volts and the sum of rails) or a rail (VDD_CORE)",
+	.conn_rule = METER_CONN_REQUIRED,
+	.example = "pmic:EXT5V",
+	.params = pmic_params,
+	.open = pmic_open,
+	.start = sysfs_poll_start,
+	.read = pmic_read,
+	.close = meter_std_free_priv,
+	.scan = pmic_scan,
 };

@@ -10,8 +10,10 @@
 #include "meters/board/board_meters.h"
 #include "meters/transport/sysfs.h"
 
-/* Fuel gauges refresh every few hundred ms to seconds; faster polling only repeats values. */
-#define PSY_DEFAULT_NS (500 * NS_PER_MS)
+#define MOD "power_supply"
+/* power_supply units: uV, uA, uW, uWh */
+#define MICRO 1e-6
+#define S_PER_H 3600.0
 
 enum { PSY_V, PSY_A, PSY_W, PSY_E, PSY_COUNT };
 static const char *const psy_attr[PSY_COUNT] = { "voltage_now", "current_now", "power_now",
@@ -31,7 +33,15 @@ struct psy_priv {
 	int sign;
 };
 
-static const char *const psy_keys[] = { "sign", "interval", NULL };
+static const char *const psy_sign_names[] = { "auto", "abs", "raw", "invert", NULL };
+
+static const struct meter_param_desc psy_params[] = {
+	{ .key = "sign", .type = METER_PT_CHOICE, .def = "auto", .choices = psy_sign_names,
+	  .help = "auto/abs: the draw's magnitude; raw: the driver's sign; invert: flipped" },
+	/* Fuel gauges refresh every few hundred ms to seconds; faster only repeats values. */
+	SYSFS_INTERVAL_PARAM("500ms", "time between reads"),
+	{ NULL },
+};
 
 static void psy_close(struct meter_dev *dev);
 
@@ -42,56 +52,40 @@ static double psy_signed(const struct psy_priv *p, double x)
 	return p->sign == SIGN_INVERT ? -x : x;
 }
 
-static int psy_open(struct meter_dev *dev)
+static int psy_open(struct meter_dev *dev, struct meter_info *info)
 {
-	const char *sign = meter_param(dev, "sign");
+	const char *sign = meter_param_str(dev, "sign");
 	char path[400], type[32];
 	struct psy_priv *p;
-	int ret, i;
+	int ret = 0, i;
 
-	ret = meter_check_params(dev, psy_keys);
-	if (ret < 0)
-		return ret;
+	snprintf(path, sizeof(path), "/sys/class/power_supply/%s/type", dev->conn);
+	if (sysfs_read_str(dev->sysfs_root, path, type, sizeof(type)) < 0) {
+		log_err(MOD, "%s: no power supply '%s' in /sys/class/power_supply", dev->spec,
+			dev->conn);
+		return -ENOENT;
+	}
 	p = xcalloc(1, sizeof(*p));
 	dev->priv = p;
-	for (i = 0; i < PSY_COUNT; i++)
-		p->at[i].fd = -1;
-	if (!sign || !strcmp(sign, "auto") || !strcmp(sign, "abs"))
-		p->sign = SIGN_ABS;
-	else if (!strcmp(sign, "raw"))
-		p->sign = SIGN_RAW;
-	else if (!strcmp(sign, "invert"))
-		p->sign = SIGN_INVERT;
-	else {
-		log_err("power_supply", "%s: sign=%s: use auto (magnitude), raw or invert", dev->spec,
-			sign);
-		ret = -EINVAL;
-	}
-	snprintf(path, sizeof(path), "/sys/class/power_supply/%s/type", dev->conn);
-	if (!ret && sysfs_read_str(dev->sysfs_root, path, type, sizeof(type)) < 0) {
-		log_err("power_supply", "%s: no power supply '%s' in /sys/class/power_supply",
-			dev->spec, dev->conn);
-		ret = -ENOENT;
-	}
-	for (i = 0; !ret && i < PSY_COUNT; i++) {
+	p->sign = !strcmp(sign, "raw") ? SIGN_RAW : !strcmp(sign, "invert") ? SIGN_INVERT : SIGN_ABS;
+	for (i = 0; i < PSY_COUNT; i++) {
 		snprintf(path, sizeof(path), "%s/sys/class/power_supply/%s/%s",
 			 dev->sysfs_root ? dev->sysfs_root : "", dev->conn, psy_attr[i]);
+		p->at[i].fd = -1;
 		sysfs_attr_open(&p->at[i], path);
 	}
-	if (!ret && p->at[PSY_W].fd < 0 && p->at[PSY_E].fd < 0 &&
+	if (p->at[PSY_W].fd < 0 && p->at[PSY_E].fd < 0 &&
 	    (p->at[PSY_V].fd < 0 || p->at[PSY_A].fd < 0)) {
-		log_err("power_supply", "%s: '%s' reports no power_now, energy_now or voltage_now+current_now",
+		log_err(MOD, "%s: '%s' reports no power_now, energy_now or voltage_now+current_now",
 			dev->spec, dev->conn);
 		ret = -ENODEV;
 	}
-	if (!ret)
-		ret = sysfs_interval(dev->spec, meter_param(dev, "interval"), PSY_DEFAULT_NS,
-				     &dev->period_ns);
 	if (ret < 0) {
 		psy_close(dev);
 		return ret;
 	}
-	snprintf(dev->model, sizeof(dev->model), "power_supply %.15s (%.15s)", dev->conn, type);
+	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
+	snprintf(info->model, sizeof(info->model), "power_supply %.15s (%.15s)", dev->conn, type);
 	return 0;
 }
 
@@ -102,27 +96,27 @@ static int psy_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 	uint64_t t;
 	int i;
 
-	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, p->poll.period_ns, timeout_ms))
 		return 0;
 	t = now_ns();
 	for (i = 0; i < PSY_COUNT; i++)
 		if (p->at[i].fd >= 0 && sysfs_attr_read_ll(&p->at[i], &raw[i]) < 0) {
-			log_warn("power_supply", "%s: read of %s failed: the supply went away",
+			log_warn(MOD, "%s: read of %s failed: the supply went away",
 				 dev->spec, psy_attr[i]);
 			return -ENODEV;
 		}
 	out->t_ns = t;
 	out->flags = 0;
-	out->v = p->at[PSY_V].fd >= 0 ? raw[PSY_V] * 1e-6 : NAN;
-	out->a = p->at[PSY_A].fd >= 0 ? psy_signed(p, raw[PSY_A] * 1e-6) : NAN;
+	out->v = p->at[PSY_V].fd >= 0 ? raw[PSY_V] * MICRO : NAN;
+	out->a = p->at[PSY_A].fd >= 0 ? psy_signed(p, raw[PSY_A] * MICRO) : NAN;
 	if (p->at[PSY_W].fd >= 0) {
-		out->w = psy_signed(p, raw[PSY_W] * 1e-6);
+		out->w = psy_signed(p, raw[PSY_W] * MICRO);
 	} else if (p->at[PSY_A].fd >= 0 && p->at[PSY_V].fd >= 0) {
 		out->w = out->v * out->a;
 		out->flags |= SAMPLE_W_COMPUTED;
 	} else {
 		/* energy_now is in uWh and falls while discharging */
-		if (!energy_rate_update(&p->poll.rate, t, raw[PSY_E] * 3600.0, 0, &out->w,
+		if (!energy_rate_update(&p->poll.rate, t, raw[PSY_E] * S_PER_H, 0, &out->w,
 					&out->t_ns))
 			return 0;
 		out->w = psy_signed(p, out->w);
@@ -161,6 +155,13 @@ static void psy_scan(const char *root, FILE *out)
 const struct meter_driver meter_power_supply = {
 	.name = "power_supply",
 	.desc = "Linux power_supply (battery, USB-PD): magnitude of the draw; sign=raw|invert",
-	.open = psy_open, .start = sysfs_poll_start, .read = psy_read,
-	.close = psy_close, .scan = psy_scan,
+	.conn = "NAME in /sys/class/power_supply (BAT0, ucsi-source-psy-...)",
+	.conn_rule = METER_CONN_REQUIRED,
+	.example = "power_supply:BAT0",
+	.params = psy_params,
+	.open = psy_open,
+	.start = sysfs_poll_start,
+	.read = psy_read,
+	.close = psy_close,
+	.scan = psy_scan,
 };

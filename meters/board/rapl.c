@@ -10,7 +10,7 @@
 #include "meters/board/board_meters.h"
 #include "meters/transport/sysfs.h"
 
-#define RAPL_DEFAULT_NS (100 * NS_PER_MS)
+#define MOD "rapl"
 #define RAPL_DIR "/sys/class/powercap"
 
 struct rapl_priv {
@@ -19,7 +19,10 @@ struct rapl_priv {
 	double range_uj;
 };
 
-static const char *const rapl_keys[] = { "interval", NULL };
+static const struct meter_param_desc rapl_params[] = {
+	SYSFS_INTERVAL_PARAM("100ms", "time between reads of the energy counter"),
+	{ NULL },
+};
 
 /* A zone by its directory name (intel-rapl:0) or its `name` (package-0, dram, psys). */
 static int rapl_find(const char *root, const char *want, char *zone, size_t len)
@@ -41,18 +44,15 @@ static int rapl_find(const char *root, const char *want, char *zone, size_t len)
 	return ret;
 }
 
-static int rapl_open(struct meter_dev *dev)
+static int rapl_open(struct meter_dev *dev, struct meter_info *info)
 {
 	char zone[64], path[400];
 	struct rapl_priv *p;
 	long long range;
 	int ret;
 
-	ret = meter_check_params(dev, rapl_keys);
-	if (ret < 0)
-		return ret;
 	if (rapl_find(dev->sysfs_root, dev->conn, zone, sizeof(zone)) < 0) {
-		log_err("rapl", "%s: no RAPL domain '%s' under %s (x86 only; try package-0)",
+		log_err(MOD, "%s: no RAPL domain '%s' under %s (x86 only; try package-0)",
 			dev->spec, dev->conn, RAPL_DIR);
 		return -ENOENT;
 	}
@@ -65,19 +65,17 @@ static int rapl_open(struct meter_dev *dev)
 		 dev->sysfs_root ? dev->sysfs_root : "", zone);
 	ret = sysfs_attr_open(&p->energy, path);
 	if (ret == -EACCES)
-		log_err("rapl", "%s: %s is readable by root only (since Linux 5.10, CVE-2020-8694)",
+		log_err(MOD, "%s: %s is readable by root only (since Linux 5.10, CVE-2020-8694)",
 			dev->spec, path);
 	else if (ret < 0)
-		log_err("rapl", "%s: %s: %s", dev->spec, path, strerror(-ret));
-	if (!ret)
-		ret = sysfs_interval(dev->spec, meter_param(dev, "interval"), RAPL_DEFAULT_NS,
-				     &dev->period_ns);
+		log_err(MOD, "%s: %s: %s", dev->spec, path, strerror(-ret));
 	if (ret < 0) {
 		sysfs_attr_close(&p->energy);
 		free(p);
 		return ret;
 	}
-	snprintf(dev->model, sizeof(dev->model), "RAPL %.24s (%.15s)", dev->conn, zone);
+	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
+	snprintf(info->model, sizeof(info->model), "RAPL %.24s (%.15s)", dev->conn, zone);
 	dev->priv = p;
 	return 0;
 }
@@ -88,11 +86,11 @@ static int rapl_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 	long long uj;
 	uint64_t t;
 
-	if (!max || !sysfs_wait_tick(&p->poll.next_ns, dev->period_ns, timeout_ms))
+	if (!max || !sysfs_wait_tick(&p->poll.next_ns, p->poll.period_ns, timeout_ms))
 		return 0;
 	t = now_ns();
 	if (sysfs_attr_read_ll(&p->energy, &uj) < 0) {
-		log_warn("rapl", "%s: energy_uj read failed", dev->spec);
+		log_warn(MOD, "%s: energy_uj read failed", dev->spec);
 		return -ENODEV;
 	}
 	if (!energy_rate_update(&p->poll.rate, t, (double)uj, p->range_uj, &out->w, &out->t_ns))
@@ -133,6 +131,13 @@ static void rapl_scan(const char *root, FILE *out)
 const struct meter_driver meter_rapl = {
 	.name = "rapl",
 	.desc = "x86 RAPL energy counters (package-0, dram, psys); root only; no voltage",
-	.open = rapl_open, .start = sysfs_poll_start, .read = rapl_read,
-	.close = rapl_close, .scan = rapl_scan,
+	.conn = "a domain's name (package-0, dram, psys) or intel-rapl:N",
+	.conn_rule = METER_CONN_REQUIRED,
+	.example = "rapl:package-0",
+	.params = rapl_params,
+	.open = rapl_open,
+	.start = sysfs_poll_start,
+	.read = rapl_read,
+	.close = rapl_close,
+	.scan = rapl_scan,
 };

@@ -1,41 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* Meter specs "DRIVER:CONNECTION[,key=value...]": parsing, parameters, their checks. */
+/* Meter specs "DRIVER:CONNECTION[,key=value...]": parsing into a device, and freeing it. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
 #include "core/util.h"
-#include "meters/meter.h"
+#include "meters/core/meter_core.h"
 
 #define MOD "meter"
 
-void meter_driver_names(char *buf, size_t len)
+static struct meter_dev *dev_alloc(const struct meter_driver *drv, char *spec, const char *conn,
+				   const char *sysfs_root)
 {
-	size_t i, off = 0;
-	int n;
+	struct meter_dev *dev = xcalloc(1, sizeof(*dev));
 
-	if (!len)
-		return;
-	buf[0] = '\0';
-	for (i = 0; meter_drivers[i] && off < len; i++) {
-		n = snprintf(buf + off, len - off, "%s%s", i ? ", " : "", meter_drivers[i]->name);
-		if (n < 0)
-			break;
-		off += (size_t)n;
-	}
+	dev->drv = drv;
+	dev->spec = spec;
+	dev->conn = xstrdup(conn ? conn : "");
+	dev->sysfs_root = sysfs_root ? sysfs_root : "";
+	meter_core_init(dev);
+	return dev;
 }
 
 struct meter_dev *meter_dev_new(const struct meter_driver *drv, const char *conn,
 				const char *sysfs_root)
 {
-	struct meter_dev *dev = xcalloc(1, sizeof(*dev));
-
-	dev->drv = drv;
-	dev->conn = xstrdup(conn ? conn : "");
-	dev->spec = xasprintf("%s:%s", drv ? drv->name : "?", dev->conn);
-	dev->sysfs_root = sysfs_root ? sysfs_root : "";
-	return dev;
+	return dev_alloc(drv, xasprintf("%s:%s", drv ? drv->name : "?", conn ? conn : ""), conn,
+			 sysfs_root);
 }
 
 static int spec_add_param(struct meter_dev *dev, const char *spec, char *item)
@@ -93,9 +85,7 @@ int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev 
 		free(copy);
 		return -EINVAL;
 	}
-	dev = meter_dev_new(drv, "", sysfs_root);
-	free(dev->spec);
-	dev->spec = xstrdup(spec);
+	dev = dev_alloc(drv, xstrdup(spec), "", sysfs_root);
 	for (item = strtok_r(rest, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
 		if (first && !strchr(item, '=')) {
 			free(dev->conn);
@@ -108,50 +98,13 @@ int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev 
 		first = 0;
 	}
 	free(copy);
+	if (!rc)
+		rc = meter_check_spec(dev);
 	if (rc) {
 		meter_free(dev);
 		return rc;
 	}
 	*out = dev;
-	return 0;
-}
-
-const char *meter_param(const struct meter_dev *dev, const char *key)
-{
-	unsigned i;
-
-	for (i = 0; i < dev->nparams; i++)
-		if (!strcmp(dev->params[i].key, key))
-			return dev->params[i].val;
-	return NULL;
-}
-
-int meter_check_params(const struct meter_dev *dev, const char *const *known)
-{
-	char list[256];
-	size_t off;
-	unsigned i, k;
-	int n;
-
-	for (i = 0; i < dev->nparams; i++) {
-		for (k = 0; known && known[k]; k++)
-			if (!strcmp(known[k], dev->params[i].key))
-				break;
-		if (known && known[k])
-			continue;
-		list[0] = '\0';
-		off = 0;
-		for (k = 0; known && known[k] && off < sizeof(list); k++) {
-			n = snprintf(list + off, sizeof(list) - off, "%s%s", k ? ", " : "",
-				     known[k]);
-			if (n < 0)
-				break;
-			off += (size_t)n;
-		}
-		log_err(MOD, "meter '%s': unknown key '%s' (%s accepts: %s)", dev->spec,
-			dev->params[i].key, dev->drv->name, list[0] ? list : "no keys");
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -161,8 +114,7 @@ void meter_free(struct meter_dev *dev)
 
 	if (!dev)
 		return;
-	if (dev->core)
-		meter_close(dev);
+	meter_core_free(dev);
 	for (i = 0; i < dev->nparams; i++) {
 		free(dev->params[i].key);
 		free(dev->params[i].val);

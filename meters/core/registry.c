@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The explicit list of meter drivers, looked up by the spec's prefix. */
+/* The explicit list of meter drivers, looked up by the spec's prefix, and their model rows. */
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
-#include "meters/meter.h"
+#include "meters/meter-internal.h"
 
-/* Serial testers and hand readings (meters/um.c, meters/manual.c). */
+/* Declared here, as libsigrok's drivers.c does, so no driver folder's header is needed. */
 extern const struct meter_driver meter_um, meter_um24c, meter_um25c, meter_um34c;
 extern const struct meter_driver meter_manual;
 extern const struct meter_driver meter_ina219, meter_ina226, meter_ina260;
@@ -34,5 +35,25 @@ const struct meter_driver *meter_driver_find(const char *name)
 	for (i = 0; meter_drivers[i]; i++)
 		if (!strcmp(meter_drivers[i]->name, name))
 			return meter_drivers[i];
+	return NULL;
+}
+
+const struct meter_model *meter_driver_model(const struct meter_driver *drv, size_t i)
+{
+	if (!drv->models || i >= drv->nmodels)
+		return NULL;
+	return (const struct meter_model *)(const void *)((const char *)drv->models +
+							   i * drv->model_size);
+}
+
+const struct meter_model *meter_driver_model_by_name(const struct meter_driver *drv,
+						     const char *name)
+{
+	const struct meter_model *m;
+	size_t i;
+
+	for (i = 0; (m = meter_driver_model(drv, i)); i++)
+		if (!strcasecmp(m->name, name))
+			return m;
 	return NULL;
 }

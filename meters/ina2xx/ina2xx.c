@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* INA219/INA226/INA260 over i2c-dev: parse the spec, identify and program the chip; ops table. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,42 +11,128 @@
 #include "meters/transport/i2c.h"
 #include "meters/transport/sysfs.h"
 
-static const char *const ina_keys[] = { "shunt", "max_current", "brng", "pga", "adc",
-					"ct", "interval", NULL };
+#define MOD "ina2xx"
+#define INA_ADDR_DEFAULT 0x40
+#define OHM_MIN 1e-6
+#define OHM_MAX 1000.0
+#define AMP_MIN 1e-6
+#define AMP_MAX 1000.0
+/* An INA226/INA260 conversion time as the datasheets round it: 140 us to 8.244 ms. */
+#define CT_MIN_NS (130 * NS_PER_US)
+#define CT_MAX_NS (8500 * NS_PER_US)
+#define XFER_PROBES 5
+#define MV_PER_V 1000.0
 
-static int ina_parse_conn(struct meter_dev *dev, struct ina_priv *p)
+static const char *const ina219_adc_names[] = { "9bit", "10bit", "11bit", "12bit", "avg1",
+						"avg2", "avg4", "avg8", "avg16", "avg32",
+						"avg64", "avg128", NULL };
+static const char *const ina226_adc_names[] = { "avg1", "avg4", "avg16", "avg64", "avg128",
+						"avg256", "avg512", "avg1024", NULL };
+static const char *const ina219_brng_names[] = { "16", "32", NULL };
+static const char *const ina219_pga_names[] = { "40", "80", "160", "320", "auto", NULL };
+
+/* One table for the family; `only` says which chip a key belongs to. */
+static const struct meter_param_desc ina_params[] = {
+	{ .key = "shunt", .type = METER_PT_DOUBLE, .min = OHM_MIN, .max = OHM_MAX,
+	  .only = "ina219,ina226", .flags = METER_PARAM_REQUIRED,
+	  .help = "shunt resistance in ohms (0.1 on most INA219 boards)" },
+	{ .key = "max_current", .type = METER_PT_DOUBLE, .min = AMP_MIN, .max = AMP_MAX,
+	  .only = "ina219,ina226", .flags = METER_PARAM_REQUIRED,
+	  .help = "largest current expected, amps: sets the calibration and resolution" },
+	{ .key = "brng", .type = METER_PT_CHOICE, .def = "32", .choices = ina219_brng_names,
+	  .only = "ina219", .help = "bus voltage range, volts" },
+	{ .key = "pga", .type = METER_PT_CHOICE, .def = "auto", .choices = ina219_pga_names,
+	  .only = "ina219", .help = "shunt range in mV; auto: the smallest that fits" },
+	{ .key = "adc", .type = METER_PT_CHOICE, .def = "12bit", .choices = ina219_adc_names,
+	  .only = "ina219", .help = "resolution or averaged samples per conversion" },
+	{ .key = "adc", .type = METER_PT_CHOICE, .def = "avg1", .choices = ina226_adc_names,
+	  .only = "ina226,ina260", .help = "samples averaged per reading" },
+	{ .key = "ct", .type = METER_PT_DURATION, .def = "1.1ms", .unit_ns = NS_PER_US,
+	  .min = CT_MIN_NS, .max = CT_MAX_NS, .only = "ina226,ina260",
+	  .help = "conversion time per channel: 140us 204us 332us 588us 1.1ms 2.116ms "
+		  "4.156ms 8.244ms" },
+	{ .key = "interval", .type = METER_PT_DURATION, .unit_ns = NS_PER_MS,
+	  .min = NS_PER_MS, .max = 60 * NS_PER_SEC,
+	  .help = "time between samples (default: every conversion)" },
+	{ NULL },
+};
+
+/*
+ * Bus voltage ratings from TI's datasheets: the INA219 senses buses from 0 to 26 V, the
+ * INA226 and INA260 from 0 to 36 V; the INA260's integrated shunt carries 15 A
+ * continuously. Shunt-based current limits depend on the shunt: open() computes them.
+ */
+static const struct meter_model ina219_models[] = {
+	{ "INA219", { 0, 26, NAN, NAN, NAN }, "TI datasheet; A: +-pga/shunt" },
+};
+static const struct meter_model ina226_models[] = {
+	{ "INA226", { 0, 36, NAN, NAN, NAN }, "TI datasheet; A: +-81.92 mV/shunt" },
+};
+static const struct meter_model ina260_models[] = {
+	{ "INA260", { 0, 36, -15, 15, 36 * 15 }, "TI datasheet" },
+};
+
+static int ina_parse_conn(const struct meter_dev *dev, char *path, size_t len, unsigned *addr)
 {
 	const char *at = strchr(dev->conn, '@');
 	size_t n = at ? (size_t)(at - dev->conn) : strlen(dev->conn);
 	char *end;
-	long addr = 0x40;
+	long a = INA_ADDR_DEFAULT;
 
 	if (at) {
 		errno = 0;
-		addr = strtol(at + 1, &end, 0);
+		a = strtol(at + 1, &end, 0);
 		if (errno || *end || end == at + 1)
-			addr = -1;
+			a = -1;
 	}
-	if (!n || n >= sizeof(p->path) || addr < 0x03 || addr > 0x77) {
-		log_err("ina2xx", "%s: connection must look like /dev/i2c-1@0x40", dev->spec);
+	if (!n || n >= len || a < I2C_ADDR_MIN || a > I2C_ADDR_MAX) {
+		log_err(MOD, "meter '%s': connection must look like /dev/i2c-1@0x40", dev->spec);
 		return -EINVAL;
 	}
-	memcpy(p->path, dev->conn, n);
-	p->path[n] = 0;
-	p->addr = (unsigned)addr;
+	memcpy(path, dev->conn, n);
+	path[n] = 0;
+	*addr = (unsigned)a;
 	return 0;
 }
 
-static int ina_double_key(const struct meter_dev *dev, const char *key, double *out)
+static int ina_model_of(const struct meter_dev *dev)
 {
-	const char *v = meter_param(dev, key);
+	if (!strcmp(dev->drv->name, "ina219"))
+		return INA219;
+	return !strcmp(dev->drv->name, "ina226") ? INA226 : INA260;
+}
 
-	*out = 0;
-	if (v && (parse_double(v, out) < 0 || !(*out > 0))) {
-		log_err("ina2xx", "%s: %s=%s is not a positive number", dev->spec, key, v);
-		return -EINVAL;
+/* The chip settings the keys ask for; -EINVAL / -ERANGE after saying which key to change. */
+static int ina_setup_of(const struct meter_dev *dev, struct ina_setup *s)
+{
+	struct ina_request req = { .model = ina_model_of(dev) };
+	char err[200];
+	int ret;
+
+	if (req.model != INA260) {
+		req.shunt_ohm = meter_param_double(dev, "shunt");
+		req.max_current_a = meter_param_double(dev, "max_current");
+		req.brng = meter_param(dev, "brng");
+		req.pga = meter_param(dev, "pga");
 	}
-	return 0;
+	req.adc = meter_param(dev, "adc");
+	req.ct = req.model == INA219 ? NULL : meter_param(dev, "ct");
+	ret = ina_setup_compute(&req, s, err, sizeof(err));
+	if (ret < 0)
+		log_err(MOD, "meter '%s': %s", dev->spec, err);
+	return ret;
+}
+
+/* Before open: the connection's form and a calibration that fits, no bus touched. */
+static int ina_check(const struct meter_dev *dev)
+{
+	struct ina_setup s;
+	char path[INA_PATH_LEN];
+	unsigned addr;
+	int ret;
+
+	ret = ina_parse_conn(dev, path, sizeof(path), &addr);
+	return ret ? ret : ina_setup_of(dev, &s);
 }
 
 /* Warn when the ID registers say the chip is not what the spec names. */
@@ -64,7 +151,7 @@ static void ina_identify(struct meter_dev *dev, struct ina_priv *p)
 	else if (p->model != INA219)
 		seen = "no INA226/INA260 ID";
 	if (seen && strcmp(seen, ina_model_name(p->model)))
-		log_warn("ina2xx", "%s: the chip at 0x%02x reports %s (ID 0x%04x/0x%04x), not %s",
+		log_warn(MOD, "%s: the chip at 0x%02x reports %s (ID 0x%04x/0x%04x), not %s",
 			 dev->spec, p->addr, seen, mfr, die, ina_model_name(p->model));
 }
 
@@ -83,6 +170,7 @@ int ina_program(struct ina_priv *p)
 	return ret;
 }
 
+/* A sample costs about this many register transfers: ready flag, bus, current, power. */
 #define INA_XFERS_PER_SAMPLE 4
 
 /* The quickest of a few reads of a harmless register: the bus's own cost per transfer. */
@@ -92,7 +180,7 @@ static uint64_t ina_xfer_ns(const struct ina_priv *p)
 	uint16_t v;
 	int i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < XFER_PROBES; i++) {
 		t0 = now_ns();
 		if (i2c_read16(p->fd, p->addr, INA_REG_CONFIG, &v) < 0)
 			return 0;
@@ -103,50 +191,69 @@ static uint64_t ina_xfer_ns(const struct ina_priv *p)
 	return best;
 }
 
-static int ina_open(struct meter_dev *dev, int model)
+/* What the run says about the chip, and the current range its calibration allows. */
+static void ina_describe(const struct meter_dev *dev, const struct ina_priv *p,
+			 struct meter_info *info)
 {
-	struct ina_request req = { .model = model };
-	struct ina_priv *p;
-	char err[200];
-	uint64_t xfer_ns;
+	const struct meter_model *m = meter_driver_model(dev->drv, 0);
+	double a_max;
+
+	snprintf(info->model, sizeof(info->model), "%s @0x%02x, %.3g mA/LSB",
+		 ina_model_name(p->model), p->addr, p->s.current_lsb_a * MV_PER_V);
+	meter_std_range(info, m);
+	if (p->model == INA219 && p->s.brng_v < info->range.v_max)
+		info->range.v_max = p->s.brng_v;
+	if (p->model != INA260) {
+		a_max = (p->model == INA219 ? p->s.pga_mv / MV_PER_V : INA226_SHUNT_FS_V) /
+			p->s.shunt_ohm;
+		info->range.a_min = -a_max;
+		info->range.a_max = a_max;
+		info->range.w_max = info->range.v_max * a_max;
+	}
+	log_info(MOD, "%s: config 0x%04x cal %u, %.4g mA / %.4g mW per LSB, %.3g ms per sample",
+		 dev->spec, p->s.config, p->s.cal, p->s.current_lsb_a * MV_PER_V,
+		 p->s.power_lsb_w * MV_PER_V, (double)p->s.conv_ns / 1e6);
+}
+
+/*
+ * Gap detection must use the period the bus can deliver: a sample costs about four
+ * register transfers, and at 100 kHz those take longer than the fastest conversions.
+ * With the conversion time alone, every segment of a fast setting would count as a gap.
+ */
+static uint64_t ina_period(const struct meter_dev *dev, const struct ina_priv *p)
+{
+	uint64_t period = p->interval_ns > p->s.conv_ns ? p->interval_ns : p->s.conv_ns;
+	uint64_t xfer_ns = ina_xfer_ns(p);
+
+	if (INA_XFERS_PER_SAMPLE * xfer_ns > period) {
+		period = INA_XFERS_PER_SAMPLE * xfer_ns;
+		log_info(MOD, "%s: the bus allows a sample every %.3g ms (%.3g ms per register "
+			 "read): faster conversions are averaged away", dev->spec,
+			 (double)period / 1e6, (double)xfer_ns / 1e6);
+	}
+	return period;
+}
+
+static int ina_open(struct meter_dev *dev, struct meter_info *info)
+{
+	struct ina_priv *p = xcalloc(1, sizeof(*p));
 	int ret;
 
-	ret = meter_check_params(dev, ina_keys);
-	if (ret < 0)
-		return ret;
-	p = xcalloc(1, sizeof(*p));
 	p->fd = -1;
-	p->model = model;
-	ret = ina_parse_conn(dev, p);
+	p->model = ina_model_of(dev);
+	p->interval_ns = meter_param_ns(dev, "interval");
+	ret = ina_parse_conn(dev, p->path, sizeof(p->path), &p->addr);
 	if (!ret)
-		ret = ina_double_key(dev, "shunt", &req.shunt_ohm);
-	if (!ret)
-		ret = ina_double_key(dev, "max_current", &req.max_current_a);
-	if (!ret && model == INA260 && (req.shunt_ohm > 0 || req.max_current_a > 0)) {
-		log_err("ina2xx", "%s: the INA260 has its 2 mOhm shunt inside; drop shunt= and max_current=",
-			dev->spec);
-		ret = -EINVAL;
-	}
-	if (!ret)
-		ret = sysfs_interval(dev->spec, meter_param(dev, "interval"), 0, &p->interval_ns);
-	req.brng = meter_param(dev, "brng");
-	req.pga = meter_param(dev, "pga");
-	req.adc = meter_param(dev, "adc");
-	req.ct = meter_param(dev, "ct");
+		ret = ina_setup_of(dev, &p->s);
 	if (!ret) {
-		ret = ina_setup_compute(&req, &p->s, err, sizeof(err));
-		if (ret < 0)
-			log_err("ina2xx", "%s: %s", dev->spec, err);
-	}
-	if (!ret) {
-		p->fd = i2c_open(p->path, p->addr, model == INA219 ? "ina219" : "ina2xx");
+		p->fd = i2c_open(p->path, p->addr, p->model == INA219 ? "ina219" : "ina2xx");
 		ret = p->fd < 0 ? p->fd : 0;
 	}
 	if (!ret) {
 		ina_identify(dev, p);
 		ret = ina_program(p);
 		if (ret < 0)
-			log_err("ina2xx", "%s: programming the chip at 0x%02x failed: %s", dev->spec,
+			log_err(MOD, "%s: programming the chip at 0x%02x failed: %s", dev->spec,
 				p->addr, ret == -EPROTO ? "configuration did not read back" : strerror(-ret));
 	}
 	if (ret < 0) {
@@ -154,34 +261,14 @@ static int ina_open(struct meter_dev *dev, int model)
 		free(p);
 		return ret;
 	}
-	snprintf(dev->model, sizeof(dev->model), "%s @0x%02x, %.3g mA/LSB", ina_model_name(model),
-		 p->addr, p->s.current_lsb_a * 1e3);
-	log_info("ina2xx", "%s: config 0x%04x cal %u, %.4g mA / %.4g mW per LSB, %.3g ms per sample",
-		 dev->spec, p->s.config, p->s.cal, p->s.current_lsb_a * 1e3, p->s.power_lsb_w * 1e3,
-		 (double)p->s.conv_ns / 1e6);
-	dev->period_ns = p->interval_ns > p->s.conv_ns ? p->interval_ns : p->s.conv_ns;
-	xfer_ns = ina_xfer_ns(p);
-	/*
-	 * Gap detection must use the period the bus can deliver: a sample costs about four
-	 * register transfers (ready flag, bus, current, power), and at 100 kHz those take
-	 * longer than the fastest conversions. With the conversion time alone, every
-	 * segment of a fast setting would count as a gap.
-	 */
-	if (INA_XFERS_PER_SAMPLE * xfer_ns > dev->period_ns) {
-		dev->period_ns = INA_XFERS_PER_SAMPLE * xfer_ns;
-		log_info("ina2xx", "%s: the bus allows a sample every %.3g ms (%.3g ms per register "
-			 "read): faster conversions are averaged away", dev->spec,
-			 (double)dev->period_ns / 1e6, (double)xfer_ns / 1e6);
-	}
+	ina_describe(dev, p, info);
+	info->period_ns = ina_period(dev, p);
 	/* a reading averages the whole conversion window: date it at the middle */
-	dev->lag_ns = p->s.conv_ns / 2;
+	info->lag_ns = p->s.conv_ns / 2;
+	p->lag_ns = info->lag_ns;
 	dev->priv = p;
 	return 0;
 }
-
-static int ina219_open(struct meter_dev *dev) { return ina_open(dev, INA219); }
-static int ina226_open(struct meter_dev *dev) { return ina_open(dev, INA226); }
-static int ina260_open(struct meter_dev *dev) { return ina_open(dev, INA260); }
 
 static void ina_close(struct meter_dev *dev)
 {
@@ -212,23 +299,26 @@ static void ina_scan(const char *sysfs_root, FILE *out)
 	sysfs_list_free(bus, n);
 }
 
-const struct meter_driver meter_ina219 = {
-	.name = "ina219",
-	.desc = "TI INA219 on /dev/i2c-N (shunt= and max_current= set the calibration)",
-	.open = ina219_open, .start = ina_start, .read = ina_read,
-	.close = ina_close, .scan = ina_scan,
-};
+#define INA_DRIVER(chip, text, models, spec_example, scan_fn)                             \
+	const struct meter_driver meter_##chip = {                                          \
+		.name = #chip,                                                              \
+		.desc = text,                                                               \
+		.conn = "/dev/i2c-N[@ADDR], ADDR 0x40 by default",                          \
+		.conn_rule = METER_CONN_REQUIRED,                                           \
+		.example = spec_example,                                                    \
+		.params = ina_params,                                                       \
+		METER_MODELS(models),                                                       \
+		.check = ina_check,                                                         \
+		.open = ina_open,                                                           \
+		.start = ina_start,                                                         \
+		.read = ina_read,                                                           \
+		.close = ina_close,                                                         \
+		.scan = scan_fn,                                                            \
+	}
 
-const struct meter_driver meter_ina226 = {
-	.name = "ina226",
-	.desc = "TI INA226 on /dev/i2c-N (shunt= and max_current= set the calibration)",
-	.open = ina226_open, .start = ina_start, .read = ina_read,
-	.close = ina_close,
-};
-
-const struct meter_driver meter_ina260 = {
-	.name = "ina260",
-	.desc = "TI INA260 on /dev/i2c-N (2 mOhm shunt inside)",
-	.open = ina260_open, .start = ina_start, .read = ina_read,
-	.close = ina_close,
-};
+INA_DRIVER(ina219, "TI INA219 on /dev/i2c-N (shunt= and max_current= set the calibration)",
+	   ina219_models, "ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=3.2", ina_scan);
+INA_DRIVER(ina226, "TI INA226 on /dev/i2c-N (shunt= and max_current= set the calibration)",
+	   ina226_models, "ina226:/dev/i2c-1@0x40,shunt=0.002,max_current=20", NULL);
+INA_DRIVER(ina260, "TI INA260 on /dev/i2c-N (2 mOhm shunt inside: no shunt= or max_current=)",
+	   ina260_models, "ina260:/dev/i2c-1@0x40,adc=avg4", NULL);

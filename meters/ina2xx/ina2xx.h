@@ -28,6 +28,7 @@ enum ina_reg {
 #define INA226_DIE_ID 0x2260u
 #define INA260_DIE_ID_HI 0x227u /* die ID >> 4; the low nibble is the revision */
 #define INA260_SHUNT_OHM 0.002
+#define INA226_SHUNT_FS_V 0.08192 /* full-scale shunt drop: 32768 x 2.5 uV */
 
 /* What the user asked for; strings are the spec's values or NULL for the default. */
 struct ina_request {

@@ -239,7 +239,7 @@ int ina_setup_compute(const struct ina_request *req, struct ina_setup *s, char *
 		s->shunt_lsb_v = 2.5e-6;
 		s->bus_lsb_v = 1.25e-3;
 		s->pga_mv = 82;
-		if (req->shunt_ohm * req->max_current_a > 0.08192 + 1e-12) {
+		if (req->shunt_ohm * req->max_current_a > INA226_SHUNT_FS_V + 1e-12) {
 			snprintf(err, errlen,
 				 "shunt x max_current = %.1f mV exceeds the INA226's 81.92 mV range: use a smaller shunt or lower max_current",
 				 req->shunt_ohm * req->max_current_a * 1e3);

@@ -6,19 +6,21 @@
 #include <stdint.h>
 
 #include "meters/ina2xx/ina2xx.h"
-#include "meters/meter.h"
+#include "meters/meter-internal.h"
 
 #define CAL_CHECK_NS NS_PER_SEC
+#define INA_PATH_LEN 64
 
 struct ina_priv {
 	int fd;
 	unsigned addr;
-	char path[64];
+	char path[INA_PATH_LEN];
 	struct ina_setup s;
 	uint64_t interval_ns;
 	uint64_t next_ns;	/* earliest time worth asking for the next conversion */
 	uint64_t checked_ns;	/* last calibration / configuration read-back */
 	uint64_t not_ready_ns;	/* last poll that found no fresh conversion (0: none) */
+	uint64_t lag_ns;	/* half a conversion window */
 	int model;
 };
 

@@ -127,7 +127,7 @@ int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int 
 				return 0;
 			continue;
 		}
-		out->t_ns = t - dev->lag_ns;
+		out->t_ns = t - p->lag_ns;
 		out->v = ina_bus_v(&p->s, bus);
 		out->a = ina_current_a(&p->s, cur);
 		out->w = ina_power_w(&p->s, pwr);

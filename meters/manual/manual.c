@@ -7,15 +7,20 @@
 #include "core/log.h"
 #include "core/phase.h"
 #include "core/util.h"
-#include "meters/meter.h"
+#include "meters/meter-internal.h"
 
 #define MOD "manual"
 #define MANUAL_PERIOD_NS (100 * NS_PER_MS)
+#define MA_MAX 100000.0
+#define V_MAX 1000.0
+#define MA_PER_A 1000.0
+/* After a pause longer than this (debugger, suspended process), do not replay the backlog. */
+#define MANUAL_CATCH_UP_NS NS_PER_SEC
 
 /*
- * For testers with only a display (report 002's A3-B): the user reads the idle and the
- * busy current by eye and types them in. The run still gets an energy figure, flagged
- * SAMPLE_MANUAL everywhere, from the phase the main thread announces.
+ * For testers with only a display: the user reads the idle and the busy current by eye
+ * and types them in. The run still gets an energy figure, flagged SAMPLE_MANUAL
+ * everywhere, from the phase the main thread announces.
  */
 struct manual_priv {
 	double idle_a, active_a, tail_a, v;
@@ -23,60 +28,31 @@ struct manual_priv {
 	int phase; /* the level being given out */
 };
 
-static const char *const manual_keys[] = { "idle_ma", "active_ma", "tail_ma", "v", NULL };
+static const struct meter_param_desc manual_params[] = {
+	{ .key = "idle_ma", .type = METER_PT_DOUBLE, .min = 0, .max = MA_MAX,
+	  .flags = METER_PARAM_REQUIRED, .help = "current shown while the device idles, mA" },
+	{ .key = "active_ma", .type = METER_PT_DOUBLE, .min = 0, .max = MA_MAX,
+	  .flags = METER_PARAM_REQUIRED, .help = "current shown during the I/O, mA" },
+	{ .key = "v", .type = METER_PT_DOUBLE, .min = 0, .max = V_MAX,
+	  .flags = METER_PARAM_REQUIRED, .help = "voltage shown, V" },
+	{ .key = "tail_ma", .type = METER_PT_DOUBLE, .min = 0, .max = MA_MAX,
+	  .help = "current shown after the I/O (default: idle_ma)" },
+	{ NULL },
+};
 
-static int manual_number(struct meter_dev *dev, const char *key, int required, double max,
-			 double *out)
+static int manual_open(struct meter_dev *dev, struct meter_info *info)
 {
-	const char *s = meter_param(dev, key);
+	struct manual_priv *p = xcalloc(1, sizeof(*p));
 
-	if (!s) {
-		if (!required)
-			return 0;
-		log_err(MOD, "meter '%s': missing %s= (manual needs idle_ma=, active_ma= and "
-			"v=, e.g. manual:idle_ma=85,active_ma=310,v=5.05)", dev->spec, key);
-		return -EINVAL;
-	}
-	if (parse_double(s, out) || *out < 0 || *out > max) {
-		log_err(MOD, "meter '%s': %s '%s': expected a number from 0 to %g", dev->spec,
-			key, s, max);
-		return -EINVAL;
-	}
-	return 1;
-}
-
-static int manual_open(struct meter_dev *dev)
-{
-	struct manual_priv *p;
-	double idle_ma = 0, active_ma = 0, tail_ma = 0, v = 0;
-	int rc, have_tail;
-
-	rc = meter_check_params(dev, manual_keys);
-	if (rc)
-		return rc;
-	if (*dev->conn) {
-		log_err(MOD, "meter '%s': manual takes only key=value readings, not '%s'",
-			dev->spec, dev->conn);
-		return -EINVAL;
-	}
-	if (manual_number(dev, "idle_ma", 1, 1e5, &idle_ma) < 0 ||
-	    manual_number(dev, "active_ma", 1, 1e5, &active_ma) < 0 ||
-	    manual_number(dev, "v", 1, 1000, &v) < 0)
-		return -EINVAL;
-	have_tail = manual_number(dev, "tail_ma", 0, 1e5, &tail_ma);
-	if (have_tail < 0)
-		return -EINVAL;
-	p = xcalloc(1, sizeof(*p));
-	p->idle_a = idle_ma / 1000.0;
-	p->active_a = active_ma / 1000.0;
-	p->tail_a = have_tail ? tail_ma / 1000.0 : p->idle_a;
-	p->v = v;
+	p->idle_a = meter_param_double(dev, "idle_ma") / MA_PER_A;
+	p->active_a = meter_param_double(dev, "active_ma") / MA_PER_A;
+	p->tail_a = meter_param(dev, "tail_ma") ? meter_param_double(dev, "tail_ma") / MA_PER_A :
+						  p->idle_a;
+	p->v = meter_param_double(dev, "v");
 	dev->priv = p;
-	dev->manual = 1;
-	dev->emulated = 0;
-	dev->period_ns = MANUAL_PERIOD_NS;
-	dev->lag_ns = 0;
-	snprintf(dev->model, sizeof(dev->model), "manual (hand readings)");
+	info->manual = 1;
+	info->period_ns = MANUAL_PERIOD_NS;
+	snprintf(info->model, sizeof(info->model), "manual (hand readings)");
 	return 0;
 }
 
@@ -128,29 +104,19 @@ static int manual_read(struct meter_dev *dev, struct meter_sample *out, unsigned
 	}
 	manual_sample(p, p->phase, p->next_ns, out);
 	p->next_ns += MANUAL_PERIOD_NS;
-	/* After a long pause (debugger, suspended process) do not replay the backlog. */
-	if (now > p->next_ns + NS_PER_SEC)
+	if (now > p->next_ns + MANUAL_CATCH_UP_NS)
 		p->next_ns = now + MANUAL_PERIOD_NS;
 	return 1;
 }
 
-static void manual_stop(struct meter_dev *dev)
-{
-	(void)dev;
-}
-
-static void manual_close(struct meter_dev *dev)
-{
-	free(dev->priv);
-	dev->priv = NULL;
-}
-
 const struct meter_driver meter_manual = {
 	.name = "manual",
-	.desc = "hand readings from a display-only tester: idle_ma=,active_ma=,v=[,tail_ma=]",
+	.desc = "hand readings from a display-only tester, one current per phase",
+	.conn_rule = METER_CONN_NONE,
+	.example = "manual:idle_ma=85,active_ma=310,v=5.05",
+	.params = manual_params,
 	.open = manual_open,
 	.start = manual_start,
 	.read = manual_read,
-	.stop = manual_stop,
-	.close = manual_close,
+	.close = meter_std_free_priv,
 };

@@ -17,7 +17,7 @@ int i2c_open(const char *path, unsigned addr, const char *kdrv)
 	unsigned long funcs = 0;
 	int fd, err;
 
-	if (addr < 0x03 || addr > 0x77) {
+	if (addr < I2C_ADDR_MIN || addr > I2C_ADDR_MAX) {
 		log_err("i2c", "address 0x%02x is not a 7-bit device address", addr);
 		return -EINVAL;
 	}
@@ -82,12 +82,6 @@ int i2c_write16(int fd, unsigned addr, uint8_t reg, uint16_t val)
 	if (ioctl(fd, I2C_RDWR, &xfer) != 1)
 		return errno ? -errno : -EIO;
 	return 0;
-}
-
-int i2c_link_lost(int err)
-{
-	return err == -EREMOTEIO || err == -ENXIO || err == -EIO || err == -ENODEV ||
-	       err == -ETIMEDOUT || err == -EAGAIN;
 }
 
 void i2c_close(int fd)

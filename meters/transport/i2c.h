@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+/* 7-bit device addresses; the rest are reserved by the I2C specification. */
+#define I2C_ADDR_MIN 0x03
+#define I2C_ADDR_MAX 0x77
+
 /*
  * Open `path` (/dev/i2c-N) and bind `addr`. Logs and returns -errno; EBUSY (a kernel driver
  * owns the address) gets a message pointing to `--meter hwmon:<kdrv>`.
@@ -17,8 +21,6 @@ int i2c_open(const char *path, unsigned addr, const char *kdrv);
  */
 int i2c_read16(int fd, unsigned addr, uint8_t reg, uint16_t *val);
 int i2c_write16(int fd, unsigned addr, uint8_t reg, uint16_t val);
-/* Errors that mean the chip or bus went away (NACK, unplugged adapter, timeout). */
-int i2c_link_lost(int err);
 void i2c_close(int fd);
 
 #endif

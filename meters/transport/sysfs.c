@@ -6,10 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/log.h"
 #include "core/util.h"
 #include "meters/transport/sysfs.h"
-
 
 int sysfs_attr_open(struct sysfs_attr *a, const char *fullpath)
 {
@@ -65,18 +63,6 @@ int sysfs_wait_tick(uint64_t *next_ns, uint64_t period_ns, int timeout_ms)
 	if (*next_ns <= t) /* fell behind: skip missed ticks rather than burst */
 		*next_ns = t + period_ns;
 	return 1;
-}
-
-int sysfs_interval(const char *spec, const char *val, uint64_t default_ns, uint64_t *out)
-{
-	*out = default_ns;
-	if (!val)
-		return 0;
-	if (parse_duration_ns(val, NS_PER_MS, out) < 0 || *out < NS_PER_MS || *out > 60 * NS_PER_SEC) {
-		log_err("meter", "%s: interval=%s: use a duration from 1ms to 60s", spec, val);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double range_uj, double *w,

@@ -27,8 +27,6 @@ void sysfs_attr_close_all(struct sysfs_attr *a, int n);
  * Returns 1 at a tick (time to read), 0 on timeout. A late reader skips missed ticks.
  */
 int sysfs_wait_tick(uint64_t *next_ns, uint64_t period_ns, int timeout_ms);
-/* "interval=" key (default default_ns), named in errors with the spec. */
-int sysfs_interval(const char *spec, const char *val, uint64_t default_ns, uint64_t *out);
 
 /*
  * Power from a cumulative energy counter (µJ) that wraps at range_uj (0 = never).
@@ -46,6 +44,7 @@ int energy_rate_update(struct energy_rate *r, uint64_t t_ns, double uj, double r
 
 /* Polling state at the start of every sysfs-style meter's private struct. */
 struct sysfs_poll {
+	uint64_t period_ns;
 	uint64_t next_ns;
 	struct energy_rate rate;
 };

@@ -6,17 +6,21 @@
 
 #include "core/log.h"
 #include "core/util.h"
-#include "meters/core/emu_registry.h"
-#include "meters/meter.h"
 #include "meters/transport/serial.h"
 #include "meters/um/um.h"
 
 #define MOD "um"
-#define INTERVAL_DEF_NS (500 * NS_PER_MS)
-#define INTERVAL_MIN_NS (100 * NS_PER_MS)
 /* Opening /dev/rfcomm0 starts the Bluetooth connection; a page and the RFCOMM setup
  * can take a few seconds, so the first reply may come late (polls are re-sent). */
 #define PROBE_TIMEOUT_NS (3 * NS_PER_SEC)
+#define PROBE_READ_MS 50
+#define POLL_WRITE_TIMEOUT_MS 100
+/* Default reply timeout: 4/5 of the interval, within these bounds (see um_config). */
+#define TIMEOUT_OF_INTERVAL_NUM 4
+#define TIMEOUT_OF_INTERVAL_DEN 5
+#define TIMEOUT_MIN_NS (300 * NS_PER_MS)
+#define TIMEOUT_MAX_NS NS_PER_SEC
+#define RX_CHUNK 256
 
 struct um_priv {
 	struct serial_port *sp;
@@ -26,44 +30,36 @@ struct um_priv {
 	uint64_t sent_ns; /* 0: no request outstanding */
 	uint64_t next_poll_ns;
 	uint64_t rx_bytes; /* since the request */
+	uint64_t lag_ns;   /* half the last round trip */
 };
 
-static const char *const um_keys[] = { "interval", "timeout", "baud", NULL };
+static const struct meter_param_desc um_params[] = {
+	{ .key = "interval", .type = METER_PT_DURATION, .def = "500ms", .unit_ns = NS_PER_MS,
+	  .min = 100 * NS_PER_MS, .max = 60 * NS_PER_SEC,
+	  .help = "time between polls; the meters update about twice a second" },
+	{ .key = "timeout", .type = METER_PT_DURATION, .unit_ns = NS_PER_MS,
+	  .min = 10 * NS_PER_MS, .max = 60 * NS_PER_SEC,
+	  .help = "wait for a reply before asking again (default: 4/5 of interval, 300ms to 1s)" },
+	{ .key = "baud", .type = METER_PT_INT, .def = "115200", .min = 1200, .max = 4000000,
+	  .help = "line speed: RFCOMM and CDC ignore it, USB serial bridges need it" },
+	{ NULL },
+};
 
-static int um_parse_params(struct meter_dev *dev, struct um_priv *p, long *baud)
+/*
+ * A reply timeout long enough for a Bluetooth round trip (tens to a few hundred ms),
+ * short enough that a lost reply is asked for again before two periods pass without
+ * a reading.
+ */
+static void um_config(const struct meter_dev *dev, struct um_priv *p)
 {
-	const char *s;
-
-	p->interval_ns = INTERVAL_DEF_NS;
-	s = meter_param(dev, "interval");
-	if (s && (parse_duration_ns(s, NS_PER_MS, &p->interval_ns) ||
-		  p->interval_ns < INTERVAL_MIN_NS)) {
-		log_err(MOD, "meter '%s': interval '%s': expected a duration of at least 100ms "
-			"(the meters update about twice a second)", dev->spec, s);
-		return -EINVAL;
-	}
-	/*
-	 * Long enough for a Bluetooth round trip (tens to a few hundred ms), short enough
-	 * that a lost reply is asked for again before two periods pass without a reading.
-	 */
-	p->timeout_ns = p->interval_ns * 4 / 5;
-	if (p->timeout_ns < 300 * NS_PER_MS)
-		p->timeout_ns = 300 * NS_PER_MS;
-	if (p->timeout_ns > NS_PER_SEC)
-		p->timeout_ns = NS_PER_SEC;
-	s = meter_param(dev, "timeout");
-	if (s && (parse_duration_ns(s, NS_PER_MS, &p->timeout_ns) || p->timeout_ns < 10 * NS_PER_MS)) {
-		log_err(MOD, "meter '%s': timeout '%s': expected a duration of at least 10ms",
-			dev->spec, s);
-		return -EINVAL;
-	}
-	*baud = 115200;
-	s = meter_param(dev, "baud");
-	if (s && parse_int(s, 1200, 4000000, baud)) {
-		log_err(MOD, "meter '%s': baud '%s': expected 1200..4000000", dev->spec, s);
-		return -EINVAL;
-	}
-	return 0;
+	p->interval_ns = meter_param_ns(dev, "interval");
+	p->timeout_ns = p->interval_ns * TIMEOUT_OF_INTERVAL_NUM / TIMEOUT_OF_INTERVAL_DEN;
+	if (p->timeout_ns < TIMEOUT_MIN_NS)
+		p->timeout_ns = TIMEOUT_MIN_NS;
+	if (p->timeout_ns > TIMEOUT_MAX_NS)
+		p->timeout_ns = TIMEOUT_MAX_NS;
+	if (meter_param(dev, "timeout"))
+		p->timeout_ns = meter_param_ns(dev, "timeout");
 }
 
 static int um_send_poll(struct um_priv *p, uint64_t now)
@@ -74,7 +70,7 @@ static int um_send_poll(struct um_priv *p, uint64_t now)
 	/* Stale bytes of a reply we gave up on would only cost a resync. */
 	serial_flush_input(p->sp);
 	um_rx_reset(&p->rx);
-	rc = serial_write(p->sp, &cmd, 1, 100);
+	rc = serial_write(p->sp, &cmd, 1, POLL_WRITE_TIMEOUT_MS);
 	if (rc < 0)
 		return -EIO;
 	p->sent_ns = now;
@@ -99,7 +95,7 @@ static int um_read(struct meter_dev *dev, struct meter_sample *out, unsigned max
 		   int timeout_ms)
 {
 	struct um_priv *p = dev->priv;
-	uint8_t buf[256], frame[UM_FRAME_LEN];
+	uint8_t buf[RX_CHUNK], frame[UM_FRAME_LEN];
 	const struct um_model *m;
 	uint64_t now = now_ns(), deadline = now + (uint64_t)timeout_ms * NS_PER_MS, until;
 	int n;
@@ -127,8 +123,8 @@ static int um_read(struct meter_dev *dev, struct meter_sample *out, unsigned max
 			if (um_rx_next(&p->rx, frame, &m)) {
 				um_decode(m, frame, out);
 				p->model = m;
-				dev->lag_ns = (now - p->sent_ns) / 2;
-				out->t_ns = now - dev->lag_ns;
+				p->lag_ns = (now - p->sent_ns) / 2;
+				out->t_ns = now - p->lag_ns;
 				p->next_poll_ns = p->sent_ns + p->interval_ns;
 				p->sent_ns = 0;
 				return 1;
@@ -155,52 +151,26 @@ static int um_probe(struct meter_dev *dev, struct um_priv *p)
 	while (now_ns() < end) {
 		if (meter_stopping(dev))
 			return -ECANCELED;
-		n = um_read(dev, &s, 1, 50);
+		n = um_read(dev, &s, 1, PROBE_READ_MS);
 		if (n < 0)
 			return n;
 		if (n == 1)
 			break;
 	}
-	(void)s;
 	/* Replies lost while the link settles are not the run's bad frames. */
-	__atomic_store_n(&dev->frames_bad, bad, __ATOMIC_RELAXED);
+	atomic_store_explicit(&dev->frames_bad, bad, memory_order_relaxed);
 	return p->model ? 0 : -ETIMEDOUT;
 }
 
-static void um_label(struct meter_dev *dev, const struct um_model *m)
-{
-	if (emureg_owner(dev->conn)) {
-		dev->emulated = 1;
-		snprintf(dev->model, sizeof(dev->model), "%s (emulated)", m->name);
-	} else if (serial_path_is_pty(dev->conn)) {
-		dev->emulated = 0;
-		snprintf(dev->model, sizeof(dev->model), "%s via pty bridge", m->name);
-	} else {
-		dev->emulated = 0;
-		snprintf(dev->model, sizeof(dev->model), "%s", m->name);
-	}
-}
-
-static int um_open(struct meter_dev *dev)
+static int um_open(struct meter_dev *dev, struct meter_info *info)
 {
 	const struct um_model *want = um_model_by_driver(dev->drv->name);
-	struct um_priv *p;
-	long baud;
+	struct um_priv *p = xcalloc(1, sizeof(*p));
 	int rc;
 
-	rc = meter_check_params(dev, um_keys);
-	if (rc)
-		return rc;
-	p = xcalloc(1, sizeof(*p));
-	rc = um_parse_params(dev, p, &baud);
-	if (!rc && !*dev->conn) {
-		log_err(MOD, "meter '%s': no port given (e.g. %s:/dev/rfcomm0)", dev->spec,
-			dev->drv->name);
-		rc = -EINVAL;
-	}
-	if (!rc)
-		rc = serial_open(dev->conn, (unsigned)baud,
-				 dev->reconnecting ? LOG_DEBUG : LOG_ERR, &p->sp);
+	um_config(dev, p);
+	rc = serial_open(dev->conn, (unsigned)meter_param_int(dev, "baud"),
+			 meter_log_level(dev, LOG_ERR), &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -208,23 +178,25 @@ static int um_open(struct meter_dev *dev)
 	dev->priv = p;
 	rc = um_probe(dev, p);
 	if (rc) {
-		log_msg(dev->reconnecting ? LOG_DEBUG : LOG_ERR, MOD,
+		log_msg(meter_log_level(dev, LOG_ERR), MOD,
 			"meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
 			"on, paired and not used by another program?)", dev->spec,
 			(double)PROBE_TIMEOUT_NS / 1e9);
 		serial_close(p->sp);
 		free(p);
 		dev->priv = NULL;
-		return rc == -ETIMEDOUT ? -ETIMEDOUT : rc;
+		return rc;
 	}
 	if (want && want != p->model)
-		log_msg(dev->reconnecting ? LOG_DEBUG : LOG_WARN, MOD,
+		log_msg(meter_log_level(dev, LOG_WARN), MOD,
 			"meter '%s': the spec says %s but the meter answers as %s; using %s",
-			dev->spec, want->name, p->model->name, p->model->name);
-	um_label(dev, p->model);
-	dev->period_ns = p->interval_ns;
-	log_debug(MOD, "%s: %s over %s, lag %.1f ms", dev->spec, dev->model,
-		  serial_backend(p->sp), (double)dev->lag_ns / 1e6);
+			dev->spec, want->meta.name, p->model->meta.name, p->model->meta.name);
+	meter_std_serial_label(dev, info, p->model->meta.name);
+	meter_std_range(info, &p->model->meta);
+	info->period_ns = p->interval_ns;
+	info->lag_ns = p->lag_ns;
+	log_debug(MOD, "%s: %s over %s, lag %.1f ms", dev->spec, info->model,
+		  serial_backend(p->sp), (double)p->lag_ns / 1e6);
 	return 0;
 }
 
@@ -235,11 +207,6 @@ static int um_start(struct meter_dev *dev)
 	p->sent_ns = 0;
 	p->next_poll_ns = now_ns();
 	return 0;
-}
-
-static void um_stop(struct meter_dev *dev)
-{
-	(void)dev;
 }
 
 static void um_close(struct meter_dev *dev)
@@ -257,10 +224,14 @@ static void um_close(struct meter_dev *dev)
 	const struct meter_driver meter_##drv_name = {                                    \
 		.name = #drv_name,                                                        \
 		.desc = text,                                                             \
+		.conn = "the serial port: /dev/rfcomm0 (Bluetooth), /dev/ttyUSB0, a pty",     \
+		.conn_rule = METER_CONN_REQUIRED,                                         \
+		.example = #drv_name ":/dev/rfcomm0,interval=500ms",                      \
+		.params = um_params,                                                      \
+		METER_MODELS_META(um_models),                                             \
 		.open = um_open,                                                          \
 		.start = um_start,                                                        \
 		.read = um_read,                                                          \
-		.stop = um_stop,                                                          \
 		.close = um_close,                                                        \
 	}
 

@@ -6,15 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "meters/meter.h"
+#include "meters/meter-internal.h"
 
 #define UM_FRAME_LEN 130
 #define UM_CMD_POLL 0xF0
 
 /* One row per model, as libsigrok's rdtech-um keeps them: a new model is a new row. */
 struct um_model {
+	struct meter_model meta; /* name ("UM25C") and measurable range */
 	uint16_t id;
-	const char *name;   /* "UM25C" */
 	const char *driver; /* spec prefix, "um25c" */
 	double v_lsb;	    /* volts per count at offset 2 */
 	double a_lsb;	    /* amps per count at offset 4 */
@@ -22,8 +22,8 @@ struct um_model {
 	void (*seal)(uint8_t *frame); /* writes what check() tests (emulator, tests) */
 };
 
-extern const struct um_model um_models[];
-extern const size_t um_models_count;
+#define UM_MODEL_COUNT 3
+extern const struct um_model um_models[UM_MODEL_COUNT];
 const struct um_model *um_model_by_id(uint16_t id);
 const struct um_model *um_model_by_driver(const char *driver);
 

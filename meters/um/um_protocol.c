@@ -75,18 +75,31 @@ static void seal_um34c(uint8_t *f)
 	f[UM_FRAME_LEN - 1] = um34c_xor(f);
 }
 
-const struct um_model um_models[] = {
-	{ 0x0963, "UM24C", "um24c", 0.01, 0.001, check_fff1, seal_fff1 },
-	{ 0x09C9, "UM25C", "um25c", 0.001, 0.0001, check_fff1, seal_fff1 },
-	{ 0x0D4C, "UM34C", "um34c", 0.01, 0.001, check_um34c, seal_um34c },
+/*
+ * Ranges: the maximum currents (UM24C 3 A, UM34C 4 A, UM25C 5 A) are from the sigrok
+ * wiki's "RDTech UM series" page; 4-24 V is the UM25C's rating as vendor listings quote
+ * it, assumed for the two others, whose voltage rating no public source gave.
+ */
+#define UM_V_MIN 4.0
+#define UM_V_MAX 24.0
+#define UM_RANGE(amps) { UM_V_MIN, UM_V_MAX, 0.0, (amps), UM_V_MAX * (amps) }
+#define UM_SRC_A "A: sigrok wiki; V: vendor listing"
+#define UM_SRC_A_ONLY "A: sigrok wiki; V: as UM25C, unverified"
+
+const struct um_model um_models[UM_MODEL_COUNT] = {
+	{ { "UM24C", UM_RANGE(3.0), UM_SRC_A_ONLY }, 0x0963, "um24c", 0.01, 0.001, check_fff1,
+	  seal_fff1 },
+	{ { "UM25C", UM_RANGE(5.0), UM_SRC_A }, 0x09C9, "um25c", 0.001, 0.0001, check_fff1,
+	  seal_fff1 },
+	{ { "UM34C", UM_RANGE(4.0), UM_SRC_A_ONLY }, 0x0D4C, "um34c", 0.01, 0.001, check_um34c,
+	  seal_um34c },
 };
-const size_t um_models_count = ARRAY_SIZE(um_models);
 
 const struct um_model *um_model_by_id(uint16_t id)
 {
 	size_t i;
 
-	for (i = 0; i < um_models_count; i++)
+	for (i = 0; i < UM_MODEL_COUNT; i++)
 		if (um_models[i].id == id)
 			return &um_models[i];
 	return NULL;
@@ -96,7 +109,7 @@ const struct um_model *um_model_by_driver(const char *driver)
 {
 	size_t i;
 
-	for (i = 0; i < um_models_count; i++)
+	for (i = 0; i < UM_MODEL_COUNT; i++)
 		if (!strcasecmp(um_models[i].driver, driver))
 			return &um_models[i];
 	return NULL;
@@ -147,7 +160,7 @@ static int could_start_id(uint8_t b)
 {
 	size_t i;
 
-	for (i = 0; i < um_models_count; i++)
+	for (i = 0; i < UM_MODEL_COUNT; i++)
 		if ((um_models[i].id >> 8) == b)
 			return 1;
 	return 0;

@@ -532,7 +532,7 @@ int cmd_emulate(int argc, char **argv)
 		rc = emu_pty_up(&e);
 	if (!rc) {
 		printf("iowatt: EMULATED %s (not a real meter) on %s, linked at %s: "
-		       "use --meter %s:%s\n", e.um->name, e.pts, e.link, e.um->driver, e.link);
+		       "use --meter %s:%s\n", e.um->meta.name, e.pts, e.link, e.um->driver, e.link);
 		fflush(stdout);
 		rc = emu_loop(&e);
 	}

@@ -19,7 +19,10 @@ static void meters_usage(FILE *fp)
 	fprintf(fp, "usage: iowatt meters [--sysfs-root DIR]\n\n"
 		    "Lists serial ports (USB VID:PID, maker, product), Bluetooth /dev/rfcomm*\n"
 		    "ports, running iowatt emulators, and what each meter driver finds here,\n"
-		    "with a --meter spec to paste for each.\n");
+		    "with a --meter spec to paste for each.\n\n"
+		    "Meter specs are DRIVER:CONNECTION[,key=value...]. The drivers, their keys\n"
+		    "(checked before any meter is opened) and the models they read:\n\n");
+	meter_drivers_describe(fp);
 }
 
 /* RFCOMM ports have no USB parent, so libserialport's listing may leave them out. */
@@ -46,7 +49,6 @@ int cmd_meters(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sysfs_root = "";
-	size_t i;
 	int c;
 
 	optind = 1;
@@ -73,16 +75,13 @@ int cmd_meters(int argc, char **argv)
 	printf("iowatt emulators (EMULATED, not real meters):\n");
 	if (!emureg_list(stdout))
 		printf("  (none; 'iowatt emulate um25c --link PATH' starts one)\n");
-	for (i = 0; meter_drivers[i]; i++) {
-		if (!meter_drivers[i]->scan)
-			continue;
-		printf("%s (%s):\n", meter_drivers[i]->name, meter_drivers[i]->desc);
-		meter_drivers[i]->scan(sysfs_root, stdout);
-	}
+	meter_drivers_scan(sysfs_root, stdout);
 	printf("Event sources (undervoltage, throttling, kernel log, GPIO) and temperatures:\n");
 	sources_describe(sysfs_root, stdout);
 	printf("Hand readings of a display-only tester:\n"
 	       "    spec: manual:idle_ma=85,active_ma=310,v=5.05[,tail_ma=...]\n");
+	printf("Meter drivers and their keys (iowatt meters --help says what each means):\n");
+	meter_drivers_summary(stdout);
 	fflush(stdout);
 	return EXIT_OK;
 }

@@ -82,6 +82,8 @@ static void probe_add(struct probe_acc *pa, const struct meter_sample *s, uint64
 static void probe_line(struct meter_dev *dev, struct probe_acc *pa, double t_s, double span_s)
 {
 	char v[24] = "     - V", a[24] = "       - mA", w[24] = "      - W";
+	const struct meter_info *in = meter_info(dev);
+	struct meter_counters c;
 
 	if (pa->nv)
 		snprintf(v, sizeof(v), "%7.4f V", pa->v / pa->nv);
@@ -89,12 +91,12 @@ static void probe_line(struct meter_dev *dev, struct probe_acc *pa, double t_s, 
 		snprintf(a, sizeof(a), "%8.1f mA", pa->a / pa->na * 1000.0);
 	if (pa->nw)
 		snprintf(w, sizeof(w), "%7.4f W", pa->w / pa->nw);
+	meter_counters(dev, &c);
 	printf("%7.1f s  %s  %s  %s  %9.4f mWh  %5.1f S/s  bad %" PRIu64 "  gaps %" PRIu64
 	       "  reconnects %" PRIu64 "%s%s%s\n",
 	       t_s, v, a, w, pa->energy_j / 3.6, span_s > 0 ? pa->n / span_s : 0.0,
-	       (uint64_t)METER_LOAD(dev->frames_bad), (uint64_t)METER_LOAD(dev->gaps),
-	       (uint64_t)METER_LOAD(dev->reconnects), pa->n ? "" : "  (no reading)",
-	       dev->emulated ? "  EMULATED" : "", dev->manual ? "  MANUAL" : "");
+	       c.frames_bad, c.gaps, c.reconnects, pa->n ? "" : "  (no reading)",
+	       in->emulated ? "  EMULATED" : "", in->manual ? "  MANUAL" : "");
 	fflush(stdout);
 	pa->v = pa->a = pa->w = 0;
 	pa->n = pa->nv = pa->na = pa->nw = 0;
@@ -165,6 +167,8 @@ int cmd_probe(int argc, char **argv)
 	struct meter_sample buf[256];
 	struct probe_acc pa;
 	struct meter_dev *dev = NULL;
+	const struct meter_info *in;
+	struct meter_counters cnt;
 	struct event_queue *q = NULL;
 	struct sigaction sa;
 	const char *spec = NULL, *sysfs_root = "", *csv_path = NULL;
@@ -190,7 +194,7 @@ int cmd_probe(int argc, char **argv)
 		goto out;
 	}
 	q = event_queue_new();
-	dev->events = q;
+	meter_set_events(dev, q);
 	rc = meter_open(dev);
 	if (rc)
 		goto out;
@@ -202,12 +206,13 @@ int cmd_probe(int argc, char **argv)
 	rc = meter_thread_start(dev);
 	if (rc)
 		goto out;
-	printf("probe %s: %s%s; Ctrl-C to stop\n", dev->spec, dev->model,
-	       dev->emulated ? ", EMULATED readings (iowatt's emulator, not a real meter)" :
-	       dev->manual ? ", MANUAL (hand readings, not measured)" : "");
+	in = meter_info(dev);
+	printf("probe %s: %s%s; Ctrl-C to stop\n", in->spec, in->model,
+	       in->emulated ? ", EMULATED readings (iowatt's emulator, not a real meter)" :
+	       in->manual ? ", MANUAL (hand readings, not measured)" : "");
 	fflush(stdout);
 	memset(&pa, 0, sizeof(pa));
-	line_ns = dev->period_ns > NS_PER_SEC ? dev->period_ns : NS_PER_SEC;
+	line_ns = in->period_ns > NS_PER_SEC ? in->period_ns : NS_PER_SEC;
 	start = last_line = now_ns();
 	next = start + line_ns;
 	end = seconds > 0 ? start + (uint64_t)(seconds * 1e9) : 0;
@@ -217,7 +222,7 @@ int cmd_probe(int argc, char **argv)
 			do {
 				n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX);
 				for (i = 0; i < n; i++)
-					probe_add(&pa, &buf[i], dev->period_ns, csv);
+					probe_add(&pa, &buf[i], meter_info(dev)->period_ns, csv);
 			} while (n == ARRAY_SIZE(buf));
 			probe_events(q);
 			probe_line(dev, &pa, (double)(now - start) / 1e9,
@@ -234,14 +239,15 @@ int cmd_probe(int argc, char **argv)
 	meter_thread_stop(dev);
 	while ((n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX)) > 0)
 		for (i = 0; i < n; i++)
-			probe_add(&pa, &buf[i], dev->period_ns, csv);
+			probe_add(&pa, &buf[i], meter_info(dev)->period_ns, csv);
 	probe_events(q);
+	meter_counters(dev, &cnt);
 	printf("probe: %" PRIu64 " samples, %.4f mWh, %" PRIu64 " bad frames, %" PRIu64
 	       " gaps, %" PRIu64 " reconnects, %" PRIu64 " overruns%s\n",
-	       pa.total, pa.energy_j / 3.6, dev->frames_bad, dev->gaps, dev->reconnects,
-	       dev->overruns, dev->emulated ? " (EMULATED)" : "");
+	       pa.total, pa.energy_j / 3.6, cnt.frames_bad, cnt.gaps, cnt.reconnects,
+	       cnt.overruns, meter_info(dev)->emulated ? " (EMULATED)" : "");
 	if (!pa.total) {
-		log_err(MOD, "%s: no readings", dev->spec);
+		log_err(MOD, "%s: no readings", meter_info(dev)->spec);
 		rc = -ENODATA;
 	}
 out:

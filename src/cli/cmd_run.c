@@ -130,8 +130,8 @@ static void report_begin(struct run_ctx *rc, int argc, char **argv, int measure)
 	r->status = REPORT_RUNNING;
 	r->t0_ns = rc->t0_ns;
 	for (m = 0; m < rc->nmeters; m++) {
-		r->emulated |= !!rc->meters[m].dev->emulated;
-		r->manual |= !!rc->meters[m].dev->manual;
+		r->emulated |= !!meter_info(rc->meters[m].dev)->emulated;
+		r->manual |= !!meter_info(rc->meters[m].dev)->manual;
 	}
 	if (rc->have_target)
 		r->context = context_collect(&rc->tg, rc->cfg->run.sysfs_root ?
@@ -141,24 +141,26 @@ static void report_begin(struct run_ctx *rc, int argc, char **argv, int measure)
 	r->jobs = xcalloc(1, sizeof(*r->jobs));
 }
 
+/* Every spec is checked before any meter is opened: a typo in the second one must not
+ * cost the first one's Bluetooth connection. */
 static int open_meters(struct run_ctx *rc)
 {
 	const struct run_opts *ro = &rc->cfg->run;
 	struct meter_dev *dev;
-	unsigned i;
+	unsigned i, m;
 	int err;
 
 	for (i = 0; i < ro->nmeters; i++) {
 		err = meter_parse_spec(ro->meters[i], ro->sysfs_root ? ro->sysfs_root : "", &dev);
 		if (err)
 			return err;
-		err = meter_open(dev);
-		if (err) {
-			meter_free(dev);
-			return err;
-		}
-		dev->events = rc->queue;
+		meter_set_events(dev, rc->queue);
 		rc->meters[rc->nmeters++].dev = dev;
+	}
+	for (m = 0; m < rc->nmeters; m++) {
+		err = meter_open(rc->meters[m].dev);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -170,21 +172,21 @@ static void announce_meters(const struct run_ctx *rc)
 	char a[32], b[32];
 
 	for (m = 0; m < rc->nmeters; m++) {
-		const struct meter_dev *dev = rc->meters[m].dev;
-		uint64_t need = ENERGY_MIN_SAMPLES * dev->period_ns;
+		const struct meter_info *in = meter_info(rc->meters[m].dev);
+		uint64_t need = ENERGY_MIN_SAMPLES * in->period_ns;
 
 		log_info(NULL, "meter %s: %s%s, one reading every %s: a job needs an active "
 			       "phase of at least %s for a valid result (%u samples); shorter jobs "
 			       "are reported invalid with the size that would do",
-			 dev->spec, dev->model, dev->emulated ? " [EMULATED]" : "",
-			 fmt_duration(dev->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)),
+			 in->spec, in->model, in->emulated ? " [EMULATED]" : "",
+			 fmt_duration(in->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)),
 			 ENERGY_MIN_SAMPLES);
-		if (dev->emulated)
+		if (in->emulated)
 			printf("NOTE: power figures in this run come from an EMULATED meter "
 			       "(iowatt emulate), not from hardware.\n");
-		if (dev->manual)
+		if (in->manual)
 			printf("NOTE: power figures from %s are hand readings (manual meter).\n",
-			       dev->spec);
+			       in->spec);
 	}
 }
 

@@ -42,7 +42,8 @@ const struct opt_desc run_options[] = {
 	  .help = "run only these sections of the profile", .group = G_RUN },
 	{ .name = "meter", .type = OPT_STRLIST, .off = ROFF(run.meters), .size = MAX_METERS,
 	  .count_off = ROFF(run.nmeters), .metavar = "SPEC",
-	  .help = "meter DRIVER:CONNECTION[,key=value] (repeatable; iowatt meters lists them)",
+	  .help = "meter DRIVER:CONNECTION[,key=value] (repeatable; `iowatt meters --help` "
+		  "lists drivers and keys)",
 	  .group = G_RUN },
 	{ .name = "no-meter", .type = OPT_FLAG, .off = ROFF(run.no_meter),
 	  .help = "measure I/O only, no power", .group = G_RUN },

@@ -182,19 +182,23 @@ void run_progress_clear(struct run_ctx *rc)
 	rc->progress_drawn = 0;
 }
 
-static void meter_info(struct report_meter *m, const struct meter_dev *dev)
+static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 {
-	m->spec = xstrdup(dev->spec);
-	m->driver = xstrdup(dev->drv ? dev->drv->name : "");
-	m->model = xstrdup(dev->model);
-	m->emulated = !!dev->emulated;
-	m->manual = !!dev->manual;
-	m->period_ms = (double)dev->period_ns / 1e6;
-	m->samples = METER_LOAD(dev->samples);
-	m->frames_bad = METER_LOAD(dev->frames_bad);
-	m->gaps = METER_LOAD(dev->gaps);
-	m->reconnects = METER_LOAD(dev->reconnects);
-	m->overruns = METER_LOAD(dev->overruns);
+	const struct meter_info *in = meter_info(dev);
+	struct meter_counters n;
+
+	meter_counters(dev, &n);
+	m->spec = xstrdup(in->spec);
+	m->driver = xstrdup(in->driver);
+	m->model = xstrdup(in->model);
+	m->emulated = !!in->emulated;
+	m->manual = !!in->manual;
+	m->period_ms = (double)in->period_ns / 1e6;
+	m->samples = n.samples;
+	m->frames_bad = n.frames_bad;
+	m->gaps = n.gaps;
+	m->reconnects = n.reconnects;
+	m->overruns = n.overruns;
 }
 
 /* The meters' counters as they are now. */
@@ -212,7 +216,7 @@ static void meters_info(struct run_ctx *rc)
 	r->meters = xcalloc(rc->nmeters + 1, sizeof(*r->meters));
 	r->nmeters = rc->nmeters;
 	for (m = 0; m < rc->nmeters; m++)
-		meter_info(&r->meters[m], rc->meters[m].dev);
+		meter_fill(&r->meters[m], rc->meters[m].dev);
 }
 
 int run_write_result(struct run_ctx *rc, int status)

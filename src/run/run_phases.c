@@ -81,11 +81,11 @@ static void check_meter_voltage(struct run_ctx *rc, struct run_meter *rm,
 		return;
 	if (!rm->uv_low && s->v < thr) {
 		rm->uv_low = 1;
-		event_pushf(rc->queue, EV_UNDERVOLTAGE, s->t_ns, rm->dev->spec,
+		event_pushf(rc->queue, EV_UNDERVOLTAGE, s->t_ns, meter_info(rm->dev)->spec,
 			     "meter voltage %.3f V below %.2f V", s->v, thr);
 	} else if (rm->uv_low && s->v >= thr + UV_HYSTERESIS_V) {
 		rm->uv_low = 0;
-		event_pushf(rc->queue, EV_UNDERVOLTAGE_END, s->t_ns, rm->dev->spec,
+		event_pushf(rc->queue, EV_UNDERVOLTAGE_END, s->t_ns, meter_info(rm->dev)->spec,
 			     "meter voltage back to %.3f V", s->v);
 	}
 }
@@ -150,7 +150,7 @@ static uint64_t phase_idle(struct run_ctx *rc, const struct job_opts *jo)
 	for (m = 0; m < rc->nmeters; m++) {
 		struct run_meter *rm = &rc->meters[m];
 
-		energy_job_init(&rm->ej, rm->dev->period_ns);
+		energy_job_init(&rm->ej, meter_info(rm->dev)->period_ns);
 		/* The last sample before the phase is the left end of its first segment. */
 		if (rm->have_last)
 			energy_feed(&rm->ej, &rm->last);
@@ -163,7 +163,8 @@ static uint64_t phase_idle(struct run_ctx *rc, const struct job_opts *jo)
 	 * after twice the time it should have taken, and let validity say so. */
 	cap = deadline + RUN_FEED_LAG_NS + 30 * NS_PER_SEC;
 	for (m = 0; m < rc->nmeters; m++) {
-		uint64_t need = 2 * (uint64_t)jo->idle_samples * rc->meters[m].dev->period_ns;
+		uint64_t need = 2 * (uint64_t)jo->idle_samples *
+				meter_info(rc->meters[m].dev)->period_ns;
 
 		if (t_idle + need + RUN_FEED_LAG_NS > cap)
 			cap = t_idle + need + RUN_FEED_LAG_NS;
@@ -234,7 +235,7 @@ static uint64_t phase_tail(struct run_ctx *rc, const struct job_opts *jo, uint64
 	/* The segment that crosses the tail's end needs the sample after it. */
 	bound = now_ns() + RUN_FEED_LAG_NS + 100 * NS_PER_MS;
 	for (m = 0; m < rc->nmeters; m++)
-		bound += 2 * rc->meters[m].dev->period_ns;
+		bound += 2 * meter_info(rc->meters[m].dev)->period_ns;
 	for (;;) {
 		now = now_ns();
 		run_pump(rc, now);

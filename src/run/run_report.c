@@ -119,14 +119,15 @@ static const char *size_remedy(const struct job_opts *jo, const struct energy_su
 static void meter_figures(struct run_ctx *rc, struct run_meter *rm, const struct job_opts *jo,
 			  const struct run_io *io, const char *why, struct report_meter_figures *f)
 {
+	const struct meter_info *in = meter_info(rm->dev);
 	struct energy_summary es;
 	struct efficiency ef;
 	char remedy[64];
 
 	energy_summarize(&rm->ej, &es);
 	efficiency_compute(&es, io->bytes, io->ios, &ef);
-	f->spec = xstrdup(rm->dev->spec);
-	energy_power_fill(&f->power, &es, rm->dev->spec);
+	f->spec = xstrdup(in->spec);
+	energy_power_fill(&f->power, &es, in->spec);
 	energy_efficiency_fill(&f->efficiency, &ef);
 	f->validity.reasons = xcalloc(1, sizeof(char *));
 	energy_validity(&es, ENERGY_MIN_SAMPLES, ENERGY_MIN_COVERAGE,
@@ -136,8 +137,8 @@ static void meter_figures(struct run_ctx *rc, struct run_meter *rm, const struct
 		f->validity.valid = 0;
 		report_validity_add(&f->validity, why);
 	}
-	f->validity.emulated = !!rm->dev->emulated;
-	f->validity.manual = !!rm->dev->manual;
+	f->validity.emulated = !!in->emulated;
+	f->validity.manual = !!in->manual;
 }
 
 /* power / efficiency / validity per meter; the first meter's also at the job's top level. */

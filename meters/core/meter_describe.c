@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* Drivers describing themselves: spec syntax, keys, models and ranges; what each finds here. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "meters/core/meter_core.h"
+
+void meter_driver_names(char *buf, size_t len)
+{
+	size_t i, off = 0;
+	int n;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (i = 0; meter_drivers[i] && off < len; i++) {
+		n = snprintf(buf + off, len - off, "%s%s", i ? ", " : "", meter_drivers[i]->name);
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+}
+
+/* "4-24 V" / "up to 5 A" / "+-3.2 A": one quantity's limits, "" when unknown. */
+static void fmt_limits(double lo, double hi, const char *unit, char *buf, size_t len)
+{
+	if (isnan(hi))
+		buf[0] = '\0';
+	else if (!isnan(lo) && lo == -hi)
+		snprintf(buf, len, "+-%g %s", hi, unit);
+	else if (!isnan(lo) && lo != 0)
+		snprintf(buf, len, "%g to %g %s", lo, hi, unit);
+	else
+		snprintf(buf, len, "0-%g %s", hi, unit);
+}
+
+static void describe_model(const struct meter_model *m, FILE *out)
+{
+	char lim[3][48];
+	const char *sep = "";
+	int i;
+
+	fmt_limits(m->range.v_min, m->range.v_max, "V", lim[0], sizeof(lim[0]));
+	fmt_limits(m->range.a_min, m->range.a_max, "A", lim[1], sizeof(lim[1]));
+	fmt_limits(NAN, m->range.w_max, "W", lim[2], sizeof(lim[2]));
+	fprintf(out, "      %-10s", m->name);
+	for (i = 0; i < 3; i++) {
+		if (!lim[i][0])
+			continue;
+		fprintf(out, "%s%s", sep, lim[i]);
+		sep = ", ";
+	}
+	if (!*sep)
+		fprintf(out, "no limits known");
+	if (m->source)
+		fprintf(out, " [%s]", m->source);
+	fprintf(out, "\n");
+}
+
+static void describe_one(const struct meter_driver *drv, FILE *out)
+{
+	const struct meter_param_desc *d;
+	const struct meter_model *m;
+	size_t i;
+
+	fprintf(out, "  %s: %s%s\n", drv->name, drv->desc,
+		drv->flags & METER_DRV_PUSH ? " (pushes its readings)" : "");
+	if (drv->conn_rule == METER_CONN_NONE) {
+		fprintf(out, "    spec: %s:key=value[,key=value...]\n", drv->name);
+	} else {
+		fprintf(out, "    spec: %s:CONNECTION[,key=value...]\n", drv->name);
+		fprintf(out, "    CONNECTION: %s\n", drv->conn ? drv->conn : "?");
+	}
+	if (drv->example)
+		fprintf(out, "    e.g.  %s\n", drv->example);
+	if (drv->params && drv->params->key)
+		fprintf(out, "    keys:\n");
+	for (d = drv->params; d && d->key; d++)
+		if (meter_param_desc(drv, d->key) == d)
+			meter_param_describe(d, out);
+	if (drv->nmodels)
+		fprintf(out, "    models (measurable ranges):\n");
+	for (i = 0; (m = meter_driver_model(drv, i)); i++)
+		describe_model(m, out);
+}
+
+void meter_drivers_describe(FILE *out)
+{
+	size_t i;
+
+	for (i = 0; meter_drivers[i]; i++)
+		describe_one(meter_drivers[i], out);
+}
+
+/* "  um25c:CONNECTION  interval= timeout= baud=": one line per driver. */
+void meter_drivers_summary(FILE *out)
+{
+	const struct meter_param_desc *d;
+	const struct meter_driver *drv;
+	char head[64];
+	size_t i;
+
+	for (i = 0; (drv = meter_drivers[i]); i++) {
+		snprintf(head, sizeof(head), "%s:%s", drv->name,
+			 drv->conn_rule == METER_CONN_NONE ? "" : "CONNECTION");
+		fprintf(out, "  %-24s", head);
+		for (d = drv->params; d && d->key; d++)
+			if (meter_param_desc(drv, d->key) == d)
+				fprintf(out, " %s=%s", d->key,
+					d->flags & METER_PARAM_REQUIRED ? "(required)" : "");
+		fprintf(out, "\n");
+	}
+}
+
+void meter_drivers_scan(const char *sysfs_root, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; meter_drivers[i]; i++) {
+		if (!meter_drivers[i]->scan)
+			continue;
+		fprintf(out, "%s (%s):\n", meter_drivers[i]->name, meter_drivers[i]->desc);
+		meter_drivers[i]->scan(sysfs_root, out);
+	}
+}

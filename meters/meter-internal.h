@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* What meter drivers see: the device, the driver descriptor and its ops, parameter tables, core services. */
+#ifndef IOWATT_METER_INTERNAL_H
+#define IOWATT_METER_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "meters/meter.h"
+
+#define METER_MAX_PARAMS 16
+
+/* A key=value of the spec, as written. */
+struct meter_param {
+	char *key;
+	char *val;
+};
+
+enum meter_param_type {
+	METER_PT_STRING,   /* any text */
+	METER_PT_INT,	   /* an integer in [min, max] */
+	METER_PT_DOUBLE,   /* a number in [min, max] */
+	METER_PT_DURATION, /* "500ms", "1.1ms"; a bare number is in unit_ns; [min, max] in ns */
+	METER_PT_CHOICE,   /* one of choices */
+};
+
+#define METER_PARAM_REQUIRED (1u << 0)
+
+/*
+ * One row of a driver's parameter table: the spec's keys are checked against it before
+ * open() (meter_parse_spec), `iowatt meters --help` prints it, and the getters below
+ * fall back to its default. Drivers of one family may share a table; `only` then names
+ * the drivers a row applies to, and two rows may share a key with different `only`.
+ */
+struct meter_param_desc {
+	const char *key;
+	enum meter_param_type type;
+	const char *def;  /* default as a user would write it; NULL: none, or the help says */
+	const char *help; /* one line */
+	double min, max;  /* INT, DOUBLE, DURATION (ns) */
+	uint64_t unit_ns; /* DURATION: the unit of a bare number */
+	const char *const *choices; /* CHOICE: NULL-terminated */
+	const char *only; /* "ina219,ina226"; NULL: every driver using the table */
+	unsigned flags;
+};
+
+/* One model a driver reads, as data: its name and what its datasheet says it measures. */
+struct meter_model {
+	const char *name;	  /* "UM25C" */
+	struct meter_range range; /* NAN where the datasheet gives no limit */
+	const char *source;	  /* where the range comes from */
+};
+
+/* A descriptor's models: a table of struct meter_model, or of protocol rows that hold
+ * one as `meta` (um_models[]), walked with the row's size as stride. */
+#define METER_MODEL_TABLE(first, tab) \
+	.models = (first), .nmodels = sizeof(tab) / sizeof((tab)[0]), .model_size = sizeof((tab)[0])
+#define METER_MODELS(tab) METER_MODEL_TABLE(&(tab)[0], tab)
+#define METER_MODELS_META(tab) METER_MODEL_TABLE(&(tab)[0].meta, tab)
+
+enum meter_conn_rule {
+	METER_CONN_REQUIRED, /* "um25c:/dev/rfcomm0" */
+	METER_CONN_NONE,     /* "manual:idle_ma=85,..." */
+};
+
+/* No read(): start() begins delivery with meter_deliver() from the driver's own thread or
+ * its library's callback; stop() returns once no meter_deliver() runs or will follow. */
+#define METER_DRV_PUSH (1u << 0)
+
+/*
+ * A driver: what it is (listing, help, spec checks) and its ops. Ops return 0 / a count,
+ * or -errno after logging once, where the failure is seen.
+ *
+ * open() fills `info` (zeroed, spec and driver set, range NAN): model, emulated, manual,
+ * period_ns, lag_ns, range. It runs on the main thread first and on the sampling thread
+ * for each reconnect; the core publishes `info` when it succeeds.
+ *
+ * read() (polled drivers) blocks at most timeout_ms and returns how many samples it
+ * stored (0 = none yet). It sets each t_ns to when the reading was taken: its arrival
+ * minus the driver's lag estimate, or 0 to let the core stamp it with the arrival. The
+ * core keeps the timestamps it delivers non-decreasing. -ENODEV, -EIO, -EPIPE, -ENXIO,
+ * -EREMOTEIO mean the link is lost: the core stops, closes, records a gap and reconnects
+ * with back-off (open and start again). Push drivers say the same through
+ * meter_deliver_error().
+ */
+struct meter_driver {
+	const char *name;    /* spec prefix */
+	const char *desc;    /* one line */
+	const char *conn;    /* what follows the colon, for help; NULL with METER_CONN_NONE */
+	enum meter_conn_rule conn_rule;
+	const char *example; /* a spec to paste */
+	unsigned flags;
+	const struct meter_param_desc *params; /* ended by a row with key NULL; NULL: no keys */
+	const struct meter_model *models;      /* METER_MODELS(table) or METER_MODELS_META() */
+	size_t nmodels, model_size;
+
+	/* Optional: checks of the keys together (their table was checked); no device touched. */
+	int (*check)(const struct meter_dev *dev);
+	int (*open)(struct meter_dev *dev, struct meter_info *info);
+	int (*start)(struct meter_dev *dev); /* optional */
+	int (*read)(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms);
+	void (*stop)(struct meter_dev *dev); /* optional for polled drivers */
+	void (*close)(struct meter_dev *dev);
+	/* Optional: print what this machine has for this driver (iowatt meters). */
+	void (*scan)(const char *sysfs_root, FILE *out);
+};
+
+struct meter_core;
+
+struct meter_dev {
+	const struct meter_driver *drv;
+	char *spec; /* as the user wrote it */
+	char *conn; /* "/dev/rfcomm0" */
+	struct meter_param params[METER_MAX_PARAMS];
+	unsigned nparams;
+	const char *sysfs_root;	    /* "" = the real /sys, or a test tree */
+	struct event_queue *events; /* gaps, reconnects, resets go here; NULL = nowhere */
+	void *priv;		    /* the driver's */
+	/* Set by the core while open() runs on the sampling thread after a lost link: log
+	 * failures at debug level then (meter_log_level()), the gap event tells the user. */
+	int reconnecting;
+	/* Bumped with METER_COUNT() on the sampling side, read live by the main thread. */
+	_Atomic uint64_t samples, frames_bad, gaps, reconnects, overruns;
+	struct meter_core *core;
+};
+
+#define METER_COUNT(field) atomic_fetch_add_explicit(&(field), 1, memory_order_relaxed)
+#define METER_LOAD(field) atomic_load_explicit(&(field), memory_order_relaxed)
+
+/* The explicit registry (meters/core/registry.c), NULL-terminated. */
+extern const struct meter_driver *const meter_drivers[];
+const struct meter_driver *meter_driver_find(const char *name);
+const struct meter_model *meter_driver_model(const struct meter_driver *drv, size_t i);
+/* The driver's model row called name (case-insensitive), or NULL. */
+const struct meter_model *meter_driver_model_by_name(const struct meter_driver *drv,
+						     const char *name);
+
+/*
+ * Parameters, once meter_parse_spec() has checked them against the table: the user's
+ * value, else the table's default. meter_param() is the user's text alone (NULL: not
+ * given). Asking for a key the table lacks is a bug and aborts.
+ */
+const char *meter_param(const struct meter_dev *dev, const char *key);
+const char *meter_param_str(const struct meter_dev *dev, const char *key);
+long meter_param_int(const struct meter_dev *dev, const char *key);
+double meter_param_double(const struct meter_dev *dev, const char *key); /* NAN: none */
+uint64_t meter_param_ns(const struct meter_dev *dev, const char *key);	 /* 0: none */
+/* 0 if val is well-formed and in range for row d, else -EINVAL and why (no log). */
+int meter_param_check_value(const struct meter_param_desc *d, const char *val, char *why,
+			    size_t len);
+/* The table row key resolves to for drv, or NULL. */
+const struct meter_param_desc *meter_param_desc(const struct meter_driver *drv, const char *key);
+
+/* LOG_DEBUG while reconnecting, else level: a retried open() must not flood the log. */
+int meter_log_level(const struct meter_dev *dev, int level);
+/* 1 once meter_thread_stop() was asked for: a driver waiting long in open() gives up. */
+int meter_stopping(const struct meter_dev *dev);
+/* The phase the main thread announced and (since_ns, may be NULL) when it began. */
+int meter_get_phase(const struct meter_dev *dev, uint64_t *since_ns);
+
+/*
+ * The push entry point, for drivers whose library runs its own loop (HID streams,
+ * libsigrok sessions, a 100 kS/s PPK2). Called between start() and the return of stop(),
+ * by one thread at a time. Samples are stamped and stored in the ring like read()'s;
+ * those with t_ns 0 get the core's sample clock: a batch continues the last one at
+ * period_ns spacing and ends no later than its arrival minus lag_ns, re-anchored when
+ * it falls more than METER_GRID_SLACK_NS behind. Returns how many were stored; a full
+ * ring drops the newest and counts them in overruns. Never blocks.
+ */
+unsigned meter_deliver(struct meter_dev *dev, struct meter_sample *s, unsigned n);
+/* A push driver lost its link (-EIO, -ENODEV...): the core stops, closes and reconnects. */
+void meter_deliver_error(struct meter_dev *dev, int err);
+#define METER_GRID_SLACK_NS (100 * 1000000ULL)
+
+/* Samples the ring of a started meter holds (a power of two, sized from its rate). */
+unsigned meter_ring_capacity(const struct meter_dev *dev);
+/* A dev for a driver that is not in the registry (tests' fake drivers); params unchecked. */
+struct meter_dev *meter_dev_new(const struct meter_driver *drv, const char *conn,
+				const char *sysfs_root);
+
+/* Shared driver helpers (meters/core/meter_std.c), as libsigrok's std.c. */
+/* info->range from a model row. */
+void meter_std_range(struct meter_info *info, const struct meter_model *m);
+/* info->model and emulated for a serial meter: iowatt's emulator on a registered pty says
+ * "(emulated)", another pty "via pty bridge" (socat, ser2net), a real port the name. */
+void meter_std_serial_label(const struct meter_dev *dev, struct meter_info *info,
+			    const char *model);
+/* close() for drivers whose priv is one allocation with nothing open. */
+void meter_std_free_priv(struct meter_dev *dev);
+
+#endif
