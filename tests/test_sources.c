@@ -313,6 +313,13 @@ static void test_kmsg_live(const char *pi)
 	cfg.kmsg_path = "/nonexistent/kmsg";
 	is_int(start(&cfg, &fs), 0, "an unreadable kmsg is a warning, not a failure");
 	sources_close(fs);
+	/* A log that never runs dry: start and stop still return, nothing is matched. */
+	cfg.kmsg_path = "/dev/zero";
+	t1 = now_ns();
+	is_int(start(&cfg, &fs), 0, "a kmsg that never runs dry starts");
+	sources_close(fs);
+	ok(now_ns() - t1 < WAIT_NS, "... and stops: no read loop holds the watcher");
+	is_int(test_events_pop(ev, 4), 0, "... with no event from its zeros");
 	cfg.kmsg_path = tmp; /* opens, but read() fails: dropped, not polled forever */
 	is_int(start(&cfg, &fs), 0, "a kmsg path that cannot be read still starts");
 	ok(fs && !source_find(fs, &source_kmsg), "the failing kernel-log source is closed");

@@ -20,6 +20,9 @@
 /* A /dev/kmsg record is at most 1 KiB of text plus its prefix; a file line may be longer
  * and is dropped whole when it does not fit. */
 #define KMSG_BUF 8192
+/* Reads per call: a source that never runs dry (a device like /dev/zero given as --kmsg)
+ * must not hold the watcher, or the run's start, in one endless read loop. */
+#define KMSG_READS_PER_CALL 64
 
 struct kmsg {
 	char path[PATH_MAX];
@@ -114,10 +117,11 @@ static void kmsg_lines(struct source *src, uint64_t t)
 static int kmsg_read(struct source *src, uint64_t now)
 {
 	struct kmsg *k = src->priv;
+	unsigned reads;
 	ssize_t n;
 	int err;
 
-	for (;;) {
+	for (reads = 0; reads < KMSG_READS_PER_CALL; reads++) {
 		if (k->len == sizeof(k->buf) - 1)
 			k->len = 0; /* a line longer than the buffer: drop it */
 		n = read(src->fd, k->buf + k->len, sizeof(k->buf) - 1 - k->len);
@@ -133,6 +137,7 @@ static int kmsg_read(struct source *src, uint64_t now)
 		k->len += (size_t)n;
 		kmsg_lines(src, now);
 	}
+	return 0;
 }
 
 static void kmsg_describe(const char *root, FILE *out)
