@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Peak RSS of iowatt for a 1 GiB and a 4 GiB job: memory must not grow with the job's size.
 #
-#   bench/rss.sh [-d DIR]
+#   bench/rss.sh [-d DIR] [-e ENGINE]
 #
 # Runs 4k randread QD32 and 1M sequential write QD8 at both sizes on a scratch file in DIR
 # (default /var/tmp, O_DIRECT capable; preallocated, removed at exit) and prints the peak
 # RSS (VmHWM, from /usr/bin/time -v) of each run. Targets: <= 8 MiB for the whole process,
-# and the 4 GiB run within 1 MiB of the 1 GiB run.
+# and the 4 GiB run within 1 MiB of the 1 GiB run. ENGINE (default: iowatt's default, the
+# best one built) is the ioengine of the runs.
 set -eu
 cd "$(dirname "$0")/.."
 DIR=/var/tmp
-while getopts "d:h" o; do
+ENGINE=
+while getopts "d:e:h" o; do
 	case $o in
 	d) DIR=$OPTARG ;;
-	*) sed -n '2,9p' "$0"; exit 2 ;;
+	e) ENGINE=$OPTARG ;;
+	*) sed -n '2,10p' "$0"; exit 2 ;;
 	esac
 done
 IOWATT=${IOWATT:-./iowatt}
@@ -38,17 +41,17 @@ peak_kib() { # rw bs iodepth size
 	if [ $DRIVER = iowatt ]; then
 		rm -f "$WORK"/r.*
 		/usr/bin/time -v "$IOWATT" run --no-meter --no-progress -q $force --target "$FILE" \
-			--rw "$1" --bs "$2" --iodepth "$3" --size "$4" \
+			--rw "$1" --bs "$2" --iodepth "$3" --size "$4" ${ENGINE:+--ioengine "$ENGINE"} \
 			--json-out "$WORK/r.json" >"$WORK/out" 2>&1 || { cat "$WORK/out" >&2; return 1; }
 	else
-		/usr/bin/time -v build/tests/test_bench --bench "$FILE" "$1" "$2" "$3" "$4" \
+		/usr/bin/time -v build/tests/test_bench --bench "$FILE" "$1" "$2" "$3" "$4" $ENGINE \
 			>"$WORK/out" 2>&1 || { cat "$WORK/out" >&2; return 1; }
 	fi
 	sed -n 's/.*Maximum resident set size (kbytes): //p' "$WORK/out"
 }
 
 FAILS=0
-echo "peak RSS of iowatt (via $DRIVER), KiB"
+echo "peak RSS of iowatt (via $DRIVER, ioengine ${ENGINE:-default}), KiB"
 printf '  %-22s %10s %10s %8s\n' job "1 GiB" "4 GiB" verdict
 for spec in "randread 4k 32" "write 1M 8"; do
 	set -- $spec

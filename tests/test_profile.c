@@ -271,6 +271,52 @@ static void test_errors(void)
 	ok(strstr(errbuf, "/nonexistent/x.ini") != NULL, "and named: %s", errbuf);
 }
 
+/* Every row of the job table, however many there are, is caught when given twice. */
+static void test_every_key_twice(void)
+{
+	char path[] = "/tmp/iowatt-dup.XXXXXX", want[128], fmt[64];
+	const struct opt_desc *t;
+	struct job_opts *jobs = NULL, def;
+	size_t n, i, missed = 0;
+	FILE *fp;
+	int fd;
+
+	t = job_option_table(&n);
+	job_defaults(&def);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		skip("no temporary file");
+		return;
+	}
+	close(fd);
+	for (i = 0; i < n; i++) {
+		size_t njobs = 0;
+
+		/* A value the option takes: a choice, a boolean, else its default or 1. */
+		opt_format(&t[i], &def, fmt, sizeof(fmt));
+		if (t[i].choices)
+			snprintf(fmt, sizeof(fmt), "%s", t[i].choices[0].name);
+		else if (t[i].type == OPT_BOOL || !fmt[0] || !strcmp(fmt, "0"))
+			snprintf(fmt, sizeof(fmt), "1");
+		fp = fopen(path, "w");
+		fprintf(fp, "[A]\nsize=1m\n%s=%s\nrw=read\n%s=%s\n", t[i].name, fmt, t[i].name,
+			fmt);
+		fclose(fp);
+		snprintf(want, sizeof(want), "'%s' given twice in this section (first at line 3)",
+			 t[i].name);
+		if (!strcmp(t[i].name, "size"))
+			snprintf(want, sizeof(want), "'size' given twice");
+		if (load(path, &jobs, &njobs) != -EINVAL || !strstr(errbuf, want)) {
+			missed++;
+			printf("# %s: %s\n", t[i].name, errbuf);
+			free(jobs);
+			jobs = NULL;
+		}
+	}
+	unlink(path);
+	is_int(missed, 0, "each of the %zu job options given twice is refused", n);
+}
+
 static void test_find(void)
 {
 	/* A directory that exists in every checkout (build dirs depend on O=). */
@@ -465,6 +511,7 @@ int main(void)
 	test_shipped_content();
 	test_inherit();
 	test_errors();
+	test_every_key_twice();
 	test_find();
 	test_argv();
 	test_measure();

@@ -192,21 +192,15 @@ static void cond_init_monotonic(pthread_cond_t *c)
 	pthread_condattr_destroy(&ca);
 }
 
-/*
- * All that can fail or take time (open, io_setup, buffers) happens here, before
- * t_start_ns, so the job's clock covers I/O and not preparation.
- */
-int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
+/* The job and its workers, ready to start: everything that can fail or take time. */
+static int bench_create(const struct job_opts *jo, const char *path, struct bench **out)
 {
-	const struct io_engine *eng;
-	sigset_t all, old;
+	const struct io_engine *eng = io_engine_find(jo->ioengine);
 	struct bench *b;
-	char name[16];
 	unsigned i;
 	int rc;
 
 	*out = NULL;
-	eng = io_engine_find(jo->ioengine);
 	if (!eng) {
 		log_err("bench", "%s: unknown ioengine '%s'", jo->name, jo->ioengine);
 		return -EINVAL;
@@ -226,40 +220,73 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 	cond_init_monotonic(&b->wake_cond);
 	for (i = 0; i < b->nworkers; i++) {
 		rc = worker_setup(b, i, path, eng, &b->w[i]);
-		if (rc)
-			goto err_free;
+		if (rc) {
+			bench_free(b);
+			return rc;
+		}
 	}
-	/* Workers inherit a full signal mask: SIGINT/SIGTERM go to the main thread, which
-	 * calls bench_stop, and no worker syscall sees EINTR. */
+	*out = b;
+	return 0;
+}
+
+/*
+ * Workers inherit a full signal mask: SIGINT/SIGTERM go to the main thread, which calls
+ * bench_stop, and no worker syscall sees EINTR. On failure the started ones are stopped
+ * and joined.
+ */
+static int bench_launch(struct bench *b)
+{
+	sigset_t all, old;
+	char name[16];
+	unsigned i;
+	int rc = 0;
+
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	b->t_start_ns = now_ns();
-	for (i = 0; i < b->nworkers; i++) {
+	for (i = 0; i < b->nworkers && !rc; i++) {
 		pthread_mutex_lock(&b->lock);
 		b->running++;
 		pthread_mutex_unlock(&b->lock);
 		rc = -pthread_create(&b->w[i]->tid, NULL, bench_worker_main, b->w[i]);
 		if (rc) {
-			log_err("bench", "%s: cannot start thread: %s", jo->name, strerror(-rc));
-			goto err_join;
+			log_err("bench", "%s: cannot start thread: %s", b->jo.name, strerror(-rc));
+			break;
 		}
 		b->w[i]->started = 1;
 		snprintf(name, sizeof(name), "iowatt-io%u", i % 1000u);
 		pthread_setname_np(b->w[i]->tid, name);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	*out = b;
-	return 0;
-
-err_join:
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!rc)
+		return 0;
 	bench_stop(b);
 	for (i = 0; i < b->nworkers; i++)
 		if (b->w[i]->started)
 			pthread_join(b->w[i]->tid, NULL);
-err_free:
-	bench_free(b);
 	return rc;
+}
+
+/*
+ * All that can fail or take time (open, engine setup, buffers) happens before
+ * t_start_ns, so the job's clock covers I/O and not preparation.
+ */
+int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
+{
+	struct bench *b;
+	int rc;
+
+	*out = NULL;
+	rc = bench_create(jo, path, &b);
+	if (rc)
+		return rc;
+	rc = bench_launch(b);
+	if (rc) {
+		bench_free(b);
+		return rc;
+	}
+	*out = b;
+	return 0;
 }
 
 void bench_get_progress(const struct bench *b, struct bench_progress *p)

@@ -253,27 +253,33 @@ static int reap(struct worker *w, struct loop *l)
  * Two clock reads per batch, none per I/O. Stopping (bench_stop, a failure, the runtime
  * cap) drains what is in flight; only a job that was not stopped gets its end_fsync.
  */
+static void loop_init(const struct worker *w, struct loop *l)
+{
+	const struct bench *b = w->b;
+	const struct job_opts *jo = &b->jo;
+
+	memset(l, 0, sizeof(*l));
+	l->total = jo->size / jo->bs;
+	l->t_cap = jo->runtime_ns ? b->t_start_ns + jo->runtime_ns : UINT64_MAX;
+	l->rate = jo->rate_iops;
+	l->now = l->due = b->t_start_ns;
+	l->nfree = w->depth;
+	l->bsub =
+	    jo->iodepth_batch_submit ? jo->iodepth_batch_submit : default_batch_submit(w->depth);
+	l->bcomp = jo->iodepth_batch_complete ? jo->iodepth_batch_complete
+					      : default_batch_complete(w->depth);
+	if (l->bsub > w->depth)
+		l->bsub = w->depth;
+	if (l->bcomp > w->depth)
+		l->bcomp = w->depth;
+}
+
 static void worker_loop(struct worker *w)
 {
 	struct bench *b = w->b;
-	const struct job_opts *jo = &b->jo;
 	struct loop l;
 
-	memset(&l, 0, sizeof(l));
-	l.total = jo->size / jo->bs;
-	l.t_cap = jo->runtime_ns ? b->t_start_ns + jo->runtime_ns : UINT64_MAX;
-	l.rate = jo->rate_iops;
-	l.now = l.due = b->t_start_ns;
-	l.nfree = w->depth;
-	l.bsub =
-	    jo->iodepth_batch_submit ? jo->iodepth_batch_submit : default_batch_submit(w->depth);
-	l.bcomp = jo->iodepth_batch_complete ? jo->iodepth_batch_complete
-					     : default_batch_complete(w->depth);
-	if (l.bsub > w->depth)
-		l.bsub = w->depth;
-	if (l.bcomp > w->depth)
-		l.bcomp = w->depth;
-
+	loop_init(w, &l);
 	for (;;) {
 		l.stopping = l.capped || w->err ||
 			     atomic_load_explicit(&b->stop, memory_order_relaxed) != STOP_NONE;

@@ -266,29 +266,32 @@ static unsigned take(struct uring_ctx *c, struct io_req **done, unsigned max)
 	return n;
 }
 
+/*
+ * At most one io_uring_enter per call: when fewer than min completions are visible in
+ * the CQ ring, one enter submits anything left in the SQ ring, runs the completions
+ * waiting as task work and sleeps until min are there; then they are read in place.
+ */
 static int uring_reap(void *ctx, struct io_req **done, unsigned min, unsigned max,
 		      uint64_t timeout_ns)
 {
 	struct uring_ctx *c = ctx;
 	struct __kernel_timespec ts;
 	struct io_uring_cqe *cqe;
-	unsigned got;
 	int rc;
 
 	if (max > c->depth)
 		max = c->depth;
-	got = take(c, done, max);
-	if (got >= min || !timeout_ns)
-		return (int)got;
-	ts.tv_sec = (long long)(timeout_ns / NS_PER_SEC);
-	ts.tv_nsec = (long long)(timeout_ns % NS_PER_SEC);
-	rc = io_uring_submit_and_wait_timeout(&c->ring, &cqe, min - got,
-					      timeout_ns == ENGINE_WAIT_FOREVER ? NULL : &ts, NULL);
-	if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN) {
-		log_err(MOD, "waiting for completions: %s", strerror(-rc));
-		return rc;
+	if (min && timeout_ns && io_uring_cq_ready(&c->ring) < min) {
+		ts.tv_sec = (long long)(timeout_ns / NS_PER_SEC);
+		ts.tv_nsec = (long long)(timeout_ns % NS_PER_SEC);
+		rc = io_uring_submit_and_wait_timeout(
+		    &c->ring, &cqe, min, timeout_ns == ENGINE_WAIT_FOREVER ? NULL : &ts, NULL);
+		if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN) {
+			log_err(MOD, "waiting for completions: %s", strerror(-rc));
+			return rc;
+		}
 	}
-	return (int)(got + take(c, done + got, max - got));
+	return (int)take(c, done, max);
 }
 
 /*

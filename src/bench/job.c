@@ -230,9 +230,10 @@ static int validate_sizes(const struct job_opts *jo)
 	if (jo->filesize && check_multiple(jo, "filesize", jo->filesize))
 		return -EINVAL;
 	/* The device's own logical block size may be larger; the target module checks it. */
-	if (jo->direct && jo->bs % 512) {
-		log_err(MOD, "%s: direct=1 needs bs to be a multiple of 512 (bs is %" PRIu64
-			"); for unaligned records use direct=0", where(jo, w, sizeof(w)), jo->bs);
+	if (jo->direct && jo->bs % SECTOR_BYTES) {
+		log_err(MOD, "%s: direct=1 needs bs to be a multiple of %d (bs is %" PRIu64
+			"); for unaligned records use direct=0", where(jo, w, sizeof(w)),
+			SECTOR_BYTES, jo->bs);
 		return -EINVAL;
 	}
 	if (job_extent(jo) / jo->numjobs != (jo->filesize ? jo->filesize : jo->size)) {

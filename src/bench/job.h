@@ -8,6 +8,10 @@
 
 #include "core/options.h"
 
+/* The smallest logical block of any device: what O_DIRECT needs at least, and the block
+ * size assumed when the device does not say. */
+#define SECTOR_BYTES 512
+
 /* Room for all engines' option structs together; job.c checks they fit. */
 #define JOB_ENGINE_OPTS_SIZE 64
 

@@ -59,13 +59,13 @@ static const struct job_opts *largest_job(const struct job_opts *jobs, size_t nj
 	return big;
 }
 
-/* Block sizes come from the disk's queue; a file on tmpfs keeps the 512 default. */
+/* Block sizes come from the disk's queue; a file on tmpfs keeps the sector default. */
 static void fill_block_sizes(struct target *tg)
 {
 	unsigned long long v;
 
-	tg->logical_bs = 512;
-	tg->physical_bs = 512;
+	tg->logical_bs = SECTOR_BYTES;
+	tg->physical_bs = SECTOR_BYTES;
 	if (!tg->blockdev[0])
 		return;
 	if (!blockdev_attr_u64("", tg->blockdev, "queue/logical_block_size", &v) && v)
@@ -243,7 +243,7 @@ static int open_blockdev(struct target *tg, const struct stat *st, const struct 
 	close(fd);
 	tg->extent = size;
 	tg->laid_out = size;
-	tg->logical_bs = lbs > 0 ? (unsigned)lbs : 512;
+	tg->logical_bs = lbs > 0 ? (unsigned)lbs : SECTOR_BYTES;
 	tg->physical_bs = pbs ? pbs : tg->logical_bs;
 	tg->may_write = w != NULL;
 	if (w)
@@ -258,7 +258,7 @@ static int open_target(struct target *tg, const struct run_opts *ro, const struc
 
 	memset(tg, 0, sizeof(*tg));
 	tg->odirect = -1;
-	tg->logical_bs = tg->physical_bs = 512;
+	tg->logical_bs = tg->physical_bs = SECTOR_BYTES;
 	if (!ro->target || !*ro->target) {
 		log_err(MOD, "no --target: give a directory, a file or a block device");
 		return -EINVAL;

@@ -16,7 +16,7 @@ struct target {
 	int keep;	     /* --keep */
 	int force;	     /* --force: low free space is a warning, not a refusal */
 	uint64_t extent;     /* bytes currently usable */
-	unsigned logical_bs; /* of the underlying block device, 512 if unknown */
+	unsigned logical_bs; /* of the underlying block device, SECTOR_BYTES if unknown */
 	unsigned physical_bs;
 	char fstype[32];     /* "ext4", "tmpfs", "" for a raw device */
 	char mount_point[256];

@@ -15,7 +15,11 @@
 #include "core/util.h"
 
 #define MOD "target"
-#define LAYOUT_CHUNK (1024 * 1024)
+#define LAYOUT_CHUNK MIB
+/* Layout writes go through O_DIRECT where buffer, offset and length are page-aligned. */
+#define LAYOUT_ALIGN 4096
+/* stat's st_blocks counts these, whatever the filesystem's block size. */
+#define STAT_BLOCK_BYTES 512
 
 static int memory_fs(const struct target *tg)
 {
@@ -88,7 +92,7 @@ static int check_space(const struct target *tg, uint64_t need)
 	uint64_t have = 0, avail;
 
 	if (stat(tg->path, &st) == 0)
-		have = (uint64_t)st.st_blocks * 512;
+		have = (uint64_t)st.st_blocks * STAT_BLOCK_BYTES;
 	if (need <= have)
 		return 0;
 	if (statvfs(tg->path, &sv))
@@ -151,17 +155,42 @@ static int write_all(int fd, const void *buf, size_t len, uint64_t off, const ch
 	return 0;
 }
 
+/* Chunks of [from, to): through dfd where aligned (and dfd is open), else through fd. */
+static int write_extent(const struct target *tg, int fd, int dfd, void *buf, uint64_t from,
+			uint64_t to)
+{
+	uint64_t off, aligned_end = dfd >= 0 ? to - to % LAYOUT_ALIGN : from;
+	size_t n;
+	int rc = 0;
+
+	for (off = from; off < to && !rc; off += n) {
+		if (tg->stop_flag && *tg->stop_flag) {
+			log_info(MOD, "layout of %s interrupted", tg->path);
+			return -EINTR;
+		}
+		n = to - off > LAYOUT_CHUNK ? LAYOUT_CHUNK : (size_t)(to - off);
+		fill_pattern(buf, LAYOUT_CHUNK / sizeof(uint64_t), off / LAYOUT_CHUNK + 1);
+		if (off % LAYOUT_ALIGN == 0 && off + n <= aligned_end)
+			rc = write_all(dfd, buf, n, off, tg->path);
+		else
+			rc = write_all(fd, buf, n, off, tg->path);
+	}
+	if (!rc && ((dfd >= 0 && fsync(dfd)) || fsync(fd))) {
+		rc = -errno;
+		log_err(MOD, "fsync %s: %s", tg->path, strerror(errno));
+	}
+	return rc;
+}
+
 /*
  * Writes [from, to) with large O_DIRECT writes where the filesystem has them (so the
  * page cache holds none of it when the job starts), the unaligned tail buffered.
  */
 static int layout(struct target *tg, uint64_t from, uint64_t to, const char *job)
 {
-	int fd, dfd = -1, rc = 0;
-	uint64_t off, aligned_end;
+	int fd, dfd = -1, rc;
 	char sz[32];
 	void *buf;
-	size_t n;
 
 	log_info(MOD, "laying out %s of %s for job '%s' (outside any measurement)",
 		 fmt_size(to - from, sz, sizeof(sz)), tg->path, job);
@@ -173,32 +202,13 @@ static int layout(struct target *tg, uint64_t from, uint64_t to, const char *job
 	}
 	if (tg->odirect != 0)
 		dfd = open(tg->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
-	if (posix_memalign(&buf, 4096, LAYOUT_CHUNK)) {
-		close(fd);
-		if (dfd >= 0)
-			close(dfd);
+	if (posix_memalign(&buf, LAYOUT_ALIGN, LAYOUT_CHUNK)) {
 		log_err(MOD, "out of memory for the layout buffer");
-		return -ENOMEM;
+		rc = -ENOMEM;
+	} else {
+		rc = write_extent(tg, fd, dfd, buf, from, to);
+		free(buf);
 	}
-	aligned_end = dfd >= 0 ? to - to % 4096 : from;
-	for (off = from; off < to && !rc; off += n) {
-		if (tg->stop_flag && *tg->stop_flag) {
-			log_info(MOD, "layout of %s interrupted", tg->path);
-			rc = -EINTR;
-			break;
-		}
-		n = to - off > LAYOUT_CHUNK ? LAYOUT_CHUNK : (size_t)(to - off);
-		fill_pattern(buf, LAYOUT_CHUNK / 8, off / LAYOUT_CHUNK + 1);
-		if (off % 4096 == 0 && off + n <= aligned_end)
-			rc = write_all(dfd, buf, n, off, tg->path);
-		else
-			rc = write_all(fd, buf, n, off, tg->path);
-	}
-	if (!rc && ((dfd >= 0 && fsync(dfd)) || fsync(fd))) {
-		rc = -errno;
-		log_err(MOD, "fsync %s: %s", tg->path, strerror(errno));
-	}
-	free(buf);
 	if (dfd >= 0)
 		close(dfd);
 	close(fd);

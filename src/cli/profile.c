@@ -78,29 +78,31 @@ static int name_ok(const char *name)
 	return *name != '\0';
 }
 
-static void new_section(struct prof_state *s, const char *hdr)
+/* "[name]" into name; 0, or -1 with the error reported. */
+static int section_name(struct prof_state *s, const char *hdr, char *name, size_t len)
 {
 	const char *end = strchr(hdr, ']');
-	char name[sizeof(((struct job_opts *)0)->name)];
-	size_t n, i;
+	size_t n;
 
 	if (!end) {
 		perr(s, "section header without ']'");
-		return;
+		return -1;
 	}
 	n = (size_t)(end - hdr - 1);
-	if (n >= sizeof(name)) {
-		perr(s, "section name longer than %zu characters", sizeof(name) - 1);
-		return;
+	if (n >= len) {
+		perr(s, "section name longer than %zu characters", len - 1);
+		return -1;
 	}
 	memcpy(name, hdr + 1, n);
 	name[n] = '\0';
-	memset(s->key_line, 0, s->ntable * sizeof(*s->key_line));
-	/* As in fio, a later [global] changes what the jobs after it inherit. */
-	if (!strcmp(name, "global")) {
-		s->cur = &s->global;
-		return;
-	}
+	return 0;
+}
+
+/* A job section starts from what [global] holds at this point of the file. */
+static void add_job(struct prof_state *s, const char *name)
+{
+	size_t i;
+
 	if (!name_ok(name)) {
 		perr(s, "job name '%s': use letters, digits and . _ + - only", name);
 		return;
@@ -118,9 +120,23 @@ static void new_section(struct prof_state *s, const char *hdr)
 	}
 	s->cur = &s->jobs[s->njobs++];
 	*s->cur = s->global;
-	memcpy(s->cur->name, name, n + 1);
+	snprintf(s->cur->name, sizeof(s->cur->name), "%s", name);
 	snprintf(s->cur->src_file, sizeof(s->cur->src_file), "%s", s->path);
 	s->cur->src_line = s->line;
+}
+
+static void new_section(struct prof_state *s, const char *hdr)
+{
+	char name[sizeof(((struct job_opts *)0)->name)];
+
+	if (section_name(s, hdr, name, sizeof(name)))
+		return;
+	memset(s->key_line, 0, s->ntable * sizeof(*s->key_line));
+	/* As in fio, a later [global] changes what the jobs after it inherit. */
+	if (!strcmp(name, "global"))
+		s->cur = &s->global;
+	else
+		add_job(s, name);
 }
 
 static char *reader(char *str, int num, void *stream)
@@ -171,6 +187,27 @@ static void strip_hash_comment(char *v)
 		*--end = '\0';
 }
 
+/* The job option key names, or the error says what the key is instead. */
+static const struct opt_desc *find_key(struct prof_state *s, const char *key)
+{
+	const struct opt_desc *d = opt_find(s->table, s->ntable, key);
+	const char *hint;
+	char sn[96];
+
+	if (d)
+		return d;
+	sect_name(s, sn, sizeof(sn));
+	hint = opt_suggest(s->table, s->ntable, key);
+	if (opt_find(run_options, run_options_count, key))
+		perr(s, "%s: '%s' is a run option: give it on the command line (a shared "
+			"profile never chooses the device or the meters)", sn, key);
+	else if (hint)
+		perr(s, "%s: unknown key '%s'; did you mean '%s'?", sn, key, hint);
+	else
+		perr(s, "%s: unknown key '%s' (iowatt run --help lists them)", sn, key);
+	return NULL;
+}
+
 static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct prof_state *s = user;
@@ -185,20 +222,9 @@ static int handler(void *user, const char *section, const char *key, const char 
 		perr(s, "'%s' before any section: put it under [global] or a [job]", key);
 		return 1;
 	}
-	d = opt_find(s->table, s->ntable, key);
-	if (!d) {
-		if (opt_find(run_options, run_options_count, key))
-			perr(s, "%s: '%s' is a run option: give it on the command line (a shared "
-				"profile never chooses the device or the meters)",
-			     sect_name(s, sn, sizeof(sn)), key);
-		else if (opt_suggest(s->table, s->ntable, key))
-			perr(s, "%s: unknown key '%s'; did you mean '%s'?",
-			     sect_name(s, sn, sizeof(sn)), key, opt_suggest(s->table, s->ntable, key));
-		else
-			perr(s, "%s: unknown key '%s' (iowatt run --help lists them)",
-			     sect_name(s, sn, sizeof(sn)), key);
+	d = find_key(s, key);
+	if (!d)
 		return 1;
-	}
 	idx = (size_t)(d - s->table);
 	if (s->key_line[idx]) {
 		perr(s, "%s: '%s' given twice in this section (first at line %d)",

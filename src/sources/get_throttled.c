@@ -173,19 +173,18 @@ static void thr_describe(const char *root, FILE *out)
 	int have_volt = sysfs_hwmon_lookup(root, source_rpi_volt.name, 0, dir, sizeof(dir)) == 0;
 
 	if (thr_find(root, path, sizeof(path)))
-		fprintf(out, "  get_throttled not found\n");
+		fprintf(out, "      not found\n");
 	else if (have_volt)
-		fprintf(out, "  get_throttled %s: present, not read (deprecated: its first read "
-			     "WARNs in dmesg; rpi_volt is used instead)\n", path);
+		fprintf(out, "      %s: present, not read (its first read WARNs in dmesg; rpi_volt "
+			     "is used instead)\n", path);
 	else
-		fprintf(out, "  get_throttled %s: read once a second for under-voltage, "
-			     "capping, throttling and soft temperature limit (deprecated attribute: "
-			     "one WARN in dmesg)\n", path);
+		fprintf(out, "      %s: watched, also for capping, throttling and soft temperature "
+			     "limit (deprecated attribute: one WARN in dmesg)\n", path);
 }
 
 const struct source_driver source_get_throttled = {
 	.name = "get_throttled",
-	.desc = "Raspberry Pi firmware throttling flags, where rpi_volt is absent",
+	.desc = "Raspberry Pi firmware flags, read once a second where rpi_volt is absent",
 	.open = thr_open,
 	.start = thr_start,
 	.read = thr_read_changes,

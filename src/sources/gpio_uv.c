@@ -111,14 +111,13 @@ static void uv_close(struct source *src)
 
 static void uv_describe(const char *root, FILE *out)
 {
-	fprintf(out, "  gpio          --uv-gpio CHIP:LINE[,active_low]: edges of an undervoltage "
-		     "line, with the kernel's timestamps; chips here:\n");
 	gpio_chips_describe(root, out);
 }
 
 const struct source_driver source_gpio_uv = {
 	.name = "gpio",
-	.desc = "an undervoltage line (--uv-gpio), by its edge events",
+	.desc = "an undervoltage line, --uv-gpio CHIP:LINE[,active_low]: its edge events with "
+		"the kernel's timestamps",
 	.open = uv_open,
 	.start = uv_start,
 	.read = uv_read,

@@ -144,11 +144,10 @@ static void kmsg_describe(const char *root, FILE *out)
 {
 	(void)root;
 	if (access(KMSG_DEV, R_OK) == 0)
-		fprintf(out, "  kmsg          " KMSG_DEV ": new lines matched for under-voltage, "
-			     "over-current and the target's USB disconnect\n");
+		fprintf(out, "      " KMSG_DEV ": readable, watched from its end\n");
 	else
-		fprintf(out, "  kmsg          " KMSG_DEV " not readable (needs root or "
-			     "CAP_SYSLOG): kernel-log flags off\n");
+		fprintf(out, "      " KMSG_DEV " not readable (needs root or CAP_SYSLOG): "
+			     "kernel-log flags off\n");
 }
 
 const struct source_driver source_kmsg = {

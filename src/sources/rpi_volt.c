@@ -112,9 +112,9 @@ static void rpi_volt_describe(const char *root, FILE *out)
 	char path[PATH_MAX];
 
 	if (rpi_volt_find(root, path, sizeof(path)) == 0)
-		fprintf(out, "  rpi_volt      %s: undervoltage alarm, watched\n", path);
+		fprintf(out, "      %s: watched\n", path);
 	else
-		fprintf(out, "  rpi_volt      not found (not a Raspberry Pi, or hwmon driver absent)\n");
+		fprintf(out, "      not found (not a Raspberry Pi, or hwmon driver absent)\n");
 }
 
 const struct source_driver source_rpi_volt = {

@@ -33,18 +33,21 @@ struct source {
 };
 
 /*
- * Driver hooks, as for meters (meters/meter.h): all return 0 or -errno after logging once.
+ * Driver hooks, as for meters (meters/meter-internal.h): all return 0 or -errno after logging once.
  * open(): find what to watch, set fd / poll_events / period_ns; SOURCE_OFF when there is
  * nothing (the watcher drops the source), -errno fails the run (only for what the user
  * named). start() (optional): push what is already set at the start. read(): push what
  * changed, never blocking; called when fd is ready, every period_ns, once after start()
  * and once more after the watcher stopped. -errno there turns the source off for the rest
  * of the run. close(): release (also after a failed read). describe(): print what this
- * machine has for the source, for `iowatt meters`, without opening anything for long.
+ * machine has for the source, under the desc line of `iowatt meters`, indented by six
+ * spaces, without opening anything for long
+ * (meters call it scan()). No stop(), unlike meters: a source owns no thread, the watcher
+ * stops and then calls read() once more.
  */
 struct source_driver {
 	const char *name; /* also the events' "source" */
-	const char *desc;
+	const char *desc; /* what it watches, one line for iowatt meters */
 	int (*open)(struct source *src);
 	int (*start)(struct source *src);
 	int (*read)(struct source *src, uint64_t now_ns);

@@ -247,6 +247,8 @@ void sources_describe(const char *sysfs_root, FILE *out)
 {
 	unsigned i;
 
-	for (i = 0; source_drivers[i]; i++)
+	for (i = 0; source_drivers[i]; i++) {
+		fprintf(out, "  %s: %s\n", source_drivers[i]->name, source_drivers[i]->desc);
 		source_drivers[i]->describe(sysfs_root ? sysfs_root : "", out);
+	}
 }

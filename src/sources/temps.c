@@ -218,14 +218,14 @@ static void temps_describe(const char *root, FILE *out)
 	char path[PATH_MAX], type[ZONE_TYPE_LEN];
 
 	if (find_soc_zone(root, path, sizeof(path), type, sizeof(type)) == 0)
-		fprintf(out, "  soc temp      %s (%s): read each second\n", path,
+		fprintf(out, "      SoC: %s (%s)\n", path,
 			*type ? type : "untyped");
 	else
-		fprintf(out, "  soc temp      no thermal zone\n");
+		fprintf(out, "      SoC: no thermal zone\n");
 	if (find_drive_hwmon(root, NULL, path, sizeof(path)) == 0)
-		fprintf(out, "  drive temp    %s\n", path);
+		fprintf(out, "      drive: %s\n", path);
 	else
-		fprintf(out, "  drive temp    no single nvme/drivetemp hwmon (the run picks the "
+		fprintf(out, "      drive: no single nvme/drivetemp hwmon (the run picks the "
 			     "one under its target)\n");
 }
 
