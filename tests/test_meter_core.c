@@ -12,6 +12,7 @@
 #include "core/events.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "meters/emu/emu.h"
 #include "meters/meter-internal.h"
 #include "run/energy.h"
 #include "tap.h"
@@ -263,6 +264,14 @@ static void test_descriptors(void)
 	ok(strstr(buf, "brng=16|32") && strstr(buf, "(default 500ms)"), "... types and defaults");
 	is_str(meter_driver_model_by_name(meter_driver_find("um"), "um34c")->name, "UM34C",
 	       "models are found by name");
+	for (i = 0, bad = 0; emu_protocols[i]; i++) {
+		drv = meter_driver_find(emu_protocols[i]->name);
+		if (!drv || !meter_driver_model_by_name(drv, emu_protocols[i]->title) ||
+		    !emu_protocols[i]->summary || !emu_protocols[i]->input ||
+		    !emu_protocols[i]->push_ns != !emu_protocols[i]->push)
+			bad++;
+	}
+	ok(i >= 3 && !bad, "every emulator is named after a driver that reads its model (%zu)", i);
 }
 
 static void test_ring(void)

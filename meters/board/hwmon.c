@@ -18,6 +18,8 @@
 #define MILLI 1e-3
 #define MICRO 1e-6
 #define UOHM_PER_OHM 1e6
+/* Chips of the kernel's ina2xx driver: ina219, ina226, ina260... */
+#define INA2XX_PREFIX "ina2"
 /* The ina2xx driver's default shunt when none is configured, in uOhm. */
 #define INA2XX_DEFAULT_SHUNT_UOHM 10000
 /* Full-scale shunt drop the kernel's ina2xx driver leaves each chip at, volts. */
@@ -115,7 +117,7 @@ static int hwmon_open_ch(struct meter_dev *dev, struct hwmon_priv *p, const char
 static int hwmon_open_all(struct meter_dev *dev, struct hwmon_priv *p, const char *dir,
 			  const char *name)
 {
-	int ina = !strncmp(name, "ina2", 4), ret;
+	int ina = !strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)), ret;
 
 	ret = hwmon_open_ch(dev, p, dir, CH_IN, "in", ina ? 1 : 0);
 	if (!ret)
@@ -160,7 +162,7 @@ static void hwmon_range(const struct meter_dev *dev, const char *dir, const char
 	snprintf(path, sizeof(path), "%s/shunt_resistor", dir);
 	if (read_int_file(path, &uohm) || uohm <= 0)
 		return;
-	if (uohm == INA2XX_DEFAULT_SHUNT_UOHM && !strncmp(name, "ina2", 4))
+	if (uohm == INA2XX_DEFAULT_SHUNT_UOHM && !strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)))
 		log_warn(MOD,
 			 "%s: shunt_resistor is the driver's 10000 uOhm default; if your board has a 0.1 Ohm shunt, write 100000 to %s or every reading is 10x off",
 			 dev->spec, path);

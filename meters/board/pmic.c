@@ -17,6 +17,8 @@
 #define MOD "pmic"
 #define PMIC_OUT_MAX 4096
 #define PMIC_MAX_RAILS 32
+#define PMIC_NAME_LEN 48
+#define PMIC_KIND_LEN 16
 #define PMIC_CMD_LEN 256
 
 extern char **environ;
@@ -72,59 +74,77 @@ static int pmic_run(struct pmic_priv *p)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
 }
 
+/* The rails one pmic_read_adc output lists, each with its current and voltage (NAN: not seen). */
+struct pmic_rails {
+	struct {
+		char name[PMIC_NAME_LEN];
+		double a, v;
+	} r[PMIC_MAX_RAILS];
+	int n;
+	double ext5v;
+};
+
 /*
  * Lines look like "  VDD_CORE_A current(7)=1.42880000A" and "EXT5V_V volt(24)=5.05716000V".
- * Rail NAME pairs NAME_A with NAME_V. With `sum`, v is EXT5V_V and w the sum of V x A over
- * every paired rail; otherwise v, a and w are the named rail's.
+ * Rail NAME pairs NAME_A with NAME_V; EXT5V_V is the input voltage.
  */
+static void pmic_line(const char *line, struct pmic_rails *t)
+{
+	char name[PMIC_NAME_LEN], kind[PMIC_KIND_LEN];
+	double val;
+	size_t bl;
+	int i;
+
+	if (sscanf(line, " %47s %15[a-z](%*d)=%lf", name, kind, &val) != 3)
+		return;
+	bl = strlen(name);
+	if (bl < 3 || name[bl - 2] != '_')
+		return;
+	if (!strcmp(name, "EXT5V_V")) {
+		t->ext5v = val;
+		return;
+	}
+	name[bl - 2] = 0;
+	for (i = 0; i < t->n && strcmp(t->r[i].name, name); i++)
+		;
+	if (i == t->n) {
+		if (t->n == PMIC_MAX_RAILS)
+			return;
+		snprintf(t->r[i].name, sizeof(t->r[i].name), "%s", name);
+		t->r[i].a = t->r[i].v = NAN;
+		t->n++;
+	}
+	if (!strcmp(kind, "current"))
+		t->r[i].a = val;
+	else if (!strcmp(kind, "volt"))
+		t->r[i].v = val;
+}
+
+/* With `sum`, v is EXT5V_V and w the sum of V x A over every paired rail; otherwise v,
+ * a and w are the named rail's. -ENOENT when the output lacks them. */
 static int pmic_parse(const char *text, const char *rail, int sum, struct meter_sample *s)
 {
-	char name[64], kind[16];
-	double val, cur[PMIC_MAX_RAILS], volt[PMIC_MAX_RAILS];
-	char names[PMIC_MAX_RAILS][48];
-	int nr = 0, i, found = 0, got;
-	const char *line = text;
-	size_t bl;
+	struct pmic_rails t;
+	const char *line;
+	int i, found = 0;
 
-	s->v = s->a = s->w = NAN;
-	while (line && *line) {
-		got = sscanf(line, " %63s %15[a-z](%*d)=%lf", name, kind, &val);
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
-		bl = strlen(name);
-		if (got != 3 || bl < 3 || name[bl - 2] != '_')
-			continue;
-		if (sum && !strcmp(name, "EXT5V_V")) {
-			s->v = val;
-			continue;
-		}
-		name[bl - 2] = 0;
-		for (i = 0; i < nr && strcmp(names[i], name); i++)
-			;
-		if (i == nr) {
-			if (nr == PMIC_MAX_RAILS)
-				continue;
-			snprintf(names[nr], sizeof(names[nr]), "%s", name);
-			cur[nr] = volt[nr] = NAN;
-			nr++;
-		}
-		if (!strcmp(kind, "current"))
-			cur[i] = val;
-		else if (!strcmp(kind, "volt"))
-			volt[i] = val;
-	}
-	if (sum)
-		s->w = 0;
-	for (i = 0; i < nr; i++) {
-		if (isnan(cur[i]) || isnan(volt[i]))
+	t.n = 0;
+	t.ext5v = NAN;
+	for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		pmic_line(line, &t);
+	s->v = sum ? t.ext5v : NAN;
+	s->a = NAN;
+	s->w = sum ? 0 : NAN;
+	for (i = 0; i < t.n; i++) {
+		if (isnan(t.r[i].a) || isnan(t.r[i].v))
 			continue;
 		if (sum) {
-			s->w += cur[i] * volt[i];
+			s->w += t.r[i].a * t.r[i].v;
 			found++;
-		} else if (!strcmp(names[i], rail)) {
-			s->v = volt[i];
-			s->a = cur[i];
-			s->w = cur[i] * volt[i];
+		} else if (!strcmp(t.r[i].name, rail)) {
+			s->v = t.r[i].v;
+			s->a = t.r[i].a;
+			s->w = t.r[i].a * t.r[i].v;
 			found = 1;
 		}
 	}

@@ -23,6 +23,9 @@
 /* Pushed batches arrive in bursts (a HID report every 40 ms, USB transfers): silence
  * shorter than this is not a stall even at 100 kS/s, where two periods are 20 us. */
 #define PUSH_STALL_MIN_NS (200 * NS_PER_MS)
+/* The phase word: the boundary's time above the phase's two bits. */
+#define PHASE_BITS 2
+#define PHASE_MASK ((1u << PHASE_BITS) - 1)
 
 static void info_stage(const struct meter_dev *dev, struct meter_info *in)
 {
@@ -345,7 +348,7 @@ void meter_thread_stop(struct meter_dev *dev)
 void meter_set_phase(struct meter_dev *dev, int phase, uint64_t t_ns)
 {
 	/* One word, so a reader never pairs a phase with another boundary's time. */
-	atomic_store_explicit(&dev->core->phase, t_ns << 2 | ((uint64_t)phase & 3),
+	atomic_store_explicit(&dev->core->phase, t_ns << PHASE_BITS | ((uint64_t)phase & PHASE_MASK),
 			      memory_order_release);
 }
 
@@ -362,8 +365,8 @@ int meter_get_phase(const struct meter_dev *dev, uint64_t *since_ns)
 	uint64_t v = c ? atomic_load_explicit(&c->phase, memory_order_acquire) : 0;
 
 	if (since_ns)
-		*since_ns = v >> 2;
-	return (int)(v & 3);
+		*since_ns = v >> PHASE_BITS;
+	return (int)(v & PHASE_MASK);
 }
 
 void meter_close(struct meter_dev *dev)

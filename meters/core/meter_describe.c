@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "meters/core/meter_core.h"
 
 void meter_driver_names(char *buf, size_t len)
@@ -39,13 +40,13 @@ static void describe_model(const struct meter_model *m, FILE *out)
 {
 	char lim[3][48];
 	const char *sep = "";
-	int i;
+	size_t i;
 
 	fmt_limits(m->range.v_min, m->range.v_max, "V", lim[0], sizeof(lim[0]));
 	fmt_limits(m->range.a_min, m->range.a_max, "A", lim[1], sizeof(lim[1]));
 	fmt_limits(NAN, m->range.w_max, "W", lim[2], sizeof(lim[2]));
 	fprintf(out, "      %-10s", m->name);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < ARRAY_SIZE(lim); i++) {
 		if (!lim[i][0])
 			continue;
 		fprintf(out, "%s%s", sep, lim[i]);

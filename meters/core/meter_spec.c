@@ -9,6 +9,7 @@
 #include "meters/core/meter_core.h"
 
 #define MOD "meter"
+#define NAMES_LEN 256
 
 static struct meter_dev *dev_alloc(const struct meter_driver *drv, char *spec, const char *conn,
 				   const char *sysfs_root)
@@ -56,17 +57,48 @@ static int spec_add_param(struct meter_dev *dev, const char *spec, char *item)
 	return 0;
 }
 
+/* The driver a spec's prefix names, or NULL after listing the known ones. */
+static const struct meter_driver *spec_driver(const char *spec, const char *prefix)
+{
+	const struct meter_driver *drv = meter_driver_find(prefix);
+	char names[NAMES_LEN];
+
+	if (!drv) {
+		meter_driver_names(names, sizeof(names));
+		log_err(MOD, "meter '%s': unknown driver '%s' (known: %s)", spec, prefix, names);
+	}
+	return drv;
+}
+
 /*
  * The connection is the first comma item unless it holds '=': "manual:idle_ma=85,..."
  * has no connection, "hwmon:ina219" and "um25c:/dev/rfcomm0,interval=1s" do.
  */
+static int spec_items(struct meter_dev *dev, const char *spec, char *rest)
+{
+	char *item, *save = NULL;
+	int first = 1, rc;
+
+	for (item = strtok_r(rest, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (first && !strchr(item, '=')) {
+			free(dev->conn);
+			dev->conn = xstrdup(item);
+		} else {
+			rc = spec_add_param(dev, spec, item);
+			if (rc)
+				return rc;
+		}
+		first = 0;
+	}
+	return 0;
+}
+
 int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev **out)
 {
 	const struct meter_driver *drv;
 	struct meter_dev *dev;
-	char *copy, *colon, *rest, *item, *save = NULL;
-	char names[256];
-	int first = 1, rc = 0;
+	char *copy, *colon, *rest;
+	int rc;
 
 	*out = NULL;
 	if (!spec || !*spec) {
@@ -78,25 +110,13 @@ int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev 
 	rest = colon ? colon + 1 : copy + strlen(copy);
 	if (colon)
 		*colon = '\0';
-	drv = meter_driver_find(copy);
+	drv = spec_driver(spec, copy);
 	if (!drv) {
-		meter_driver_names(names, sizeof(names));
-		log_err(MOD, "meter '%s': unknown driver '%s' (known: %s)", spec, copy, names);
 		free(copy);
 		return -EINVAL;
 	}
 	dev = dev_alloc(drv, xstrdup(spec), "", sysfs_root);
-	for (item = strtok_r(rest, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (first && !strchr(item, '=')) {
-			free(dev->conn);
-			dev->conn = xstrdup(item);
-		} else {
-			rc = spec_add_param(dev, spec, item);
-			if (rc)
-				break;
-		}
-		first = 0;
-	}
+	rc = spec_items(dev, spec, rest);
 	free(copy);
 	if (!rc)
 		rc = meter_check_spec(dev);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "core/log.h"
-#include "meters/core/emu_registry.h"
+#include "meters/emu/emu_registry.h"
 #include "meters/meter-internal.h"
 #include "meters/transport/serial.h"
 

@@ -12,6 +12,11 @@
 #include "core/util.h"
 #include "meters/emu/emu_model.h"
 
+#define SECTOR_BYTES 512.0 /* /proc/diskstats counts 512-byte sectors */
+#define BYTES_PER_MB 1e6
+#define IOS_PER_KIO 1e3
+#define MA_PER_A 1000.0
+
 int emu_parse_steps(const char *s, struct emu_step **out, size_t *n, char *why, size_t len)
 {
 	struct emu_step *steps = NULL;
@@ -112,8 +117,8 @@ static double activity_amps(struct emu_model *m, uint64_t now)
 	if (!emu_diskstats(m->device, &sectors, &ios)) {
 		if (m->have_prev && now > m->prev_ns) {
 			dt = (double)(now - m->prev_ns) / 1e9;
-			m->mbps = (double)(sectors - m->prev_sectors) * 512.0 / 1e6 / dt;
-			m->kiops = (double)(ios - m->prev_ios) / 1e3 / dt;
+			m->mbps = (double)(sectors - m->prev_sectors) * SECTOR_BYTES / BYTES_PER_MB / dt;
+			m->kiops = (double)(ios - m->prev_ios) / IOS_PER_KIO / dt;
 		}
 		m->prev_sectors = sectors;
 		m->prev_ios = ios;
@@ -121,7 +126,7 @@ static double activity_amps(struct emu_model *m, uint64_t now)
 		m->have_prev = 1;
 	}
 	ma = m->idle_ma + m->ma_per_mbps * m->mbps + m->ma_per_kiops * m->kiops;
-	return (ma > m->cap_ma ? m->cap_ma : ma) / 1000.0;
+	return (ma > m->cap_ma ? m->cap_ma : ma) / MA_PER_A;
 }
 
 double emu_model_amps(struct emu_model *m, double t_s, uint64_t now)
@@ -130,12 +135,12 @@ double emu_model_amps(struct emu_model *m, double t_s, uint64_t now)
 	double ma;
 
 	if (m->constant_ma >= 0)
-		return m->constant_ma / 1000.0;
+		return m->constant_ma / MA_PER_A;
 	if (m->nsteps) {
 		ma = m->steps[0].ma;
 		for (i = 0; i < m->nsteps && m->steps[i].t_s <= t_s; i++)
 			ma = m->steps[i].ma;
-		return ma / 1000.0;
+		return ma / MA_PER_A;
 	}
 	return activity_amps(m, now);
 }

@@ -30,6 +30,38 @@ enum ina_reg {
 #define INA260_SHUNT_OHM 0.002
 #define INA226_SHUNT_FS_V 0.08192 /* full-scale shunt drop: 32768 x 2.5 uV */
 
+/* Configuration register fields. INA219: BRNG 13, PG 12-11, BADC 10-7, SADC 6-3;
+ * INA226/INA260: AVG 11-9, VBUSCT 8-6, VSHCT (ISHCT) 5-3; all: MODE 2-0. */
+#define INA219_CFG_BRNG_SHIFT 13
+#define INA219_CFG_PG_SHIFT 11
+#define INA219_CFG_BADC_SHIFT 7
+#define INA219_CFG_SADC_SHIFT 3
+#define INA226_CFG_AVG_SHIFT 9
+#define INA226_CFG_VBUSCT_SHIFT 6
+#define INA226_CFG_VSHCT_SHIFT 3
+#define INA_CFG_MODE_CONTINUOUS 0x7 /* shunt and bus, continuous */
+/* Bits that read 1 in the power-on value: 14 on the INA226, 14 and 13 on the INA260. */
+#define INA226_CFG_RESERVED 0x4000
+#define INA260_CFG_RESERVED 0x6000
+
+/* Register LSBs from the datasheets. */
+#define INA219_SHUNT_LSB_V 10e-6
+#define INA219_BUS_LSB_V 4e-3
+#define INA219_BUS_SHIFT 3 /* the bus value sits above CNVR and OVF */
+#define INA226_SHUNT_LSB_V 2.5e-6
+#define INA226_BUS_LSB_V 1.25e-3
+#define INA260_CURRENT_LSB_A 1.25e-3
+#define INA260_POWER_LSB_W 10e-3
+#define INA260_BUS_LSB_V 1.25e-3
+/* Calibration: Cal = trunc(K / (Current_LSB x R)), Power_LSB = ratio x Current_LSB. */
+#define INA219_CAL_K 0.04096
+#define INA226_CAL_K 0.00512
+#define INA219_POWER_RATIO 20
+#define INA226_POWER_RATIO 25
+#define INA219_CAL_MAX 0xFFFE /* bit 0 is read-only zero */
+#define INA226_CAL_MAX 0x7FFF
+#define INA_CURRENT_STEPS 32768.0 /* the signed current register's positive counts */
+
 /* What the user asked for; strings are the spec's values or NULL for the default. */
 struct ina_request {
 	int model;

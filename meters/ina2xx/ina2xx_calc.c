@@ -8,6 +8,11 @@
 #include "core/util.h"
 #include "meters/ina2xx/ina2xx.h"
 
+#define INA219_BRNG_LOW_V 16
+#define INA219_BRNG_HIGH_V 32
+/* ct= spellings within 2 % of a datasheet value (1.1ms for 1100 us) are that value. */
+#define CT_TOLERANCE 0.02
+
 /* INA219 ADC modes (BADC and SADC share codes) and their conversion times. */
 static const struct {
 	const char *name;
@@ -121,10 +126,11 @@ static int ina219_config(const struct ina_request *req, struct ina_setup *s, dou
 		snprintf(err, errlen, "adc=%s: use 9bit, 10bit, 11bit, 12bit or avg2..avg128", adc);
 		return -EINVAL;
 	}
-	s->brng_v = brng ? 32 : 16;
-	/* continuous shunt and bus (MODE 111); BADC = SADC */
-	s->config = (uint16_t)(brng << 13 | pg << 11 | ina219_adc[i].code << 7 |
-			       ina219_adc[i].code << 3 | 0x7);
+	s->brng_v = brng ? INA219_BRNG_HIGH_V : INA219_BRNG_LOW_V;
+	/* continuous shunt and bus; BADC = SADC */
+	s->config = (uint16_t)(brng << INA219_CFG_BRNG_SHIFT | pg << INA219_CFG_PG_SHIFT |
+			       ina219_adc[i].code << INA219_CFG_BADC_SHIFT |
+			       ina219_adc[i].code << INA219_CFG_SADC_SHIFT | INA_CFG_MODE_CONTINUOUS);
 	s->conv_ns = 2ull * ina219_adc[i].us * NS_PER_US;
 	return 0;
 }
@@ -157,7 +163,8 @@ static int ina226_config(const struct ina_request *req, struct ina_setup *s, cha
 			ct_ns = 0;
 		/* accept the datasheet's rounded spellings: 1.1ms, 8.244ms, 140us */
 		for (ct = 0; ct < 8; ct++)
-			if (fabs((double)ct_ns - ina226_ct_us[ct] * 1e3) <= ina226_ct_us[ct] * 20.0)
+			if (fabs((double)ct_ns - ina226_ct_us[ct] * 1e3) <=
+			    ina226_ct_us[ct] * 1e3 * CT_TOLERANCE)
 				break;
 		if (ct == 8) {
 			snprintf(err, errlen,
@@ -166,9 +173,9 @@ static int ina226_config(const struct ina_request *req, struct ina_setup *s, cha
 			return -EINVAL;
 		}
 	}
-	/* bit 14 (and 13 on the INA260) are reserved ones in the power-on value */
-	s->config = (uint16_t)((req->model == INA260 ? 0x6000 : 0x4000) | avg << 9 | ct << 6 |
-			       ct << 3 | 0x7);
+	s->config = (uint16_t)((req->model == INA260 ? INA260_CFG_RESERVED : INA226_CFG_RESERVED) |
+			       avg << INA226_CFG_AVG_SHIFT | ct << INA226_CFG_VBUSCT_SHIFT |
+			       ct << INA226_CFG_VSHCT_SHIFT | INA_CFG_MODE_CONTINUOUS);
 	s->conv_ns = (uint64_t)ina226_avg[avg] * 2 * ina226_ct_us[ct] * NS_PER_US;
 	return 0;
 }
@@ -182,12 +189,12 @@ static int ina226_config(const struct ina_request *req, struct ina_setup *s, cha
  */
 static int ina_calibrate(const struct ina_request *req, struct ina_setup *s, char *err, size_t errlen)
 {
-	double k = req->model == INA219 ? 0.04096 : 0.00512;
+	double k = req->model == INA219 ? INA219_CAL_K : INA226_CAL_K;
 	double lsb, cal_d;
-	unsigned cal_max = req->model == INA219 ? 0xFFFE : 0x7FFF;
+	unsigned cal_max = req->model == INA219 ? INA219_CAL_MAX : INA226_CAL_MAX;
 	unsigned cal;
 
-	lsb = ina_round_lsb(req->max_current_a / 32768);
+	lsb = ina_round_lsb(req->max_current_a / INA_CURRENT_STEPS);
 	cal_d = floor(k / (lsb * req->shunt_ohm));
 	if (cal_d > cal_max) {
 		snprintf(err, errlen,
@@ -197,7 +204,7 @@ static int ina_calibrate(const struct ina_request *req, struct ina_setup *s, cha
 	}
 	cal = (unsigned)cal_d;
 	if (req->model == INA219)
-		cal &= 0xFFFEu; /* bit 0 is read-only zero */
+		cal &= INA219_CAL_MAX; /* bit 0 is read-only zero */
 	if (cal < 1) {
 		snprintf(err, errlen,
 			 "calibration rounds to 0: lower max_current (now %g A) or use a smaller shunt",
@@ -206,7 +213,8 @@ static int ina_calibrate(const struct ina_request *req, struct ina_setup *s, cha
 	}
 	s->cal = (uint16_t)cal;
 	s->current_lsb_a = k / (cal * req->shunt_ohm);
-	s->power_lsb_w = (req->model == INA219 ? 20 : 25) * s->current_lsb_a;
+	s->power_lsb_w = (req->model == INA219 ? INA219_POWER_RATIO : INA226_POWER_RATIO) *
+			 s->current_lsb_a;
 	return 0;
 }
 
@@ -219,10 +227,11 @@ int ina_setup_compute(const struct ina_request *req, struct ina_setup *s, char *
 	err[0] = 0;
 	if (req->model == INA260) {
 		s->shunt_ohm = INA260_SHUNT_OHM;
-		s->current_lsb_a = 1.25e-3;
-		s->power_lsb_w = 10e-3;
-		s->shunt_lsb_v = 1.25e-3 * INA260_SHUNT_OHM; /* register 0x01 is current */
-		s->bus_lsb_v = 1.25e-3;
+		s->current_lsb_a = INA260_CURRENT_LSB_A;
+		s->power_lsb_w = INA260_POWER_LSB_W;
+		/* register 0x01 is current */
+		s->shunt_lsb_v = INA260_CURRENT_LSB_A * INA260_SHUNT_OHM;
+		s->bus_lsb_v = INA260_BUS_LSB_V;
 		s->pga_mv = 0;
 		return ina226_config(req, s, err, errlen);
 	}
@@ -232,12 +241,12 @@ int ina_setup_compute(const struct ina_request *req, struct ina_setup *s, char *
 	}
 	s->shunt_ohm = req->shunt_ohm;
 	if (req->model == INA219) {
-		s->shunt_lsb_v = 10e-6;
-		s->bus_lsb_v = 4e-3;
+		s->shunt_lsb_v = INA219_SHUNT_LSB_V;
+		s->bus_lsb_v = INA219_BUS_LSB_V;
 		ret = ina219_config(req, s, req->shunt_ohm * req->max_current_a * 1e3, err, errlen);
 	} else {
-		s->shunt_lsb_v = 2.5e-6;
-		s->bus_lsb_v = 1.25e-3;
+		s->shunt_lsb_v = INA226_SHUNT_LSB_V;
+		s->bus_lsb_v = INA226_BUS_LSB_V;
 		s->pga_mv = 82;
 		if (req->shunt_ohm * req->max_current_a > INA226_SHUNT_FS_V + 1e-12) {
 			snprintf(err, errlen,
@@ -255,7 +264,7 @@ int ina_setup_compute(const struct ina_request *req, struct ina_setup *s, char *
 double ina_bus_v(const struct ina_setup *s, uint16_t raw)
 {
 	if (s->model == INA219)
-		return (raw >> 3) * s->bus_lsb_v;
+		return (raw >> INA219_BUS_SHIFT) * s->bus_lsb_v;
 	return raw * s->bus_lsb_v;
 }
 

@@ -10,6 +10,8 @@
 #include "meters/ina2xx/ina2xx_priv.h"
 #include "meters/transport/i2c.h"
 
+#define TIMER_SLACK_NS 1000UL
+
 static int ina_link_lost(struct meter_dev *dev, struct ina_priv *p, int err)
 {
 	log_warn("ina2xx", "%s: bus error at 0x%02x (%s): link lost", dev->spec, p->addr,
@@ -30,7 +32,7 @@ int ina_start(struct meter_dev *dev)
 	p->next_ns = now_ns() + p->s.conv_ns * 3 / 4;
 	p->not_ready_ns = 0;
 	/* sub-millisecond conversions: the default 50 us timer slack would eat the margin */
-	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	prctl(PR_SET_TIMERSLACK, TIMER_SLACK_NS, 0, 0, 0);
 	p->checked_ns = now_ns();
 	return ret < 0 ? ina_link_lost(dev, p, ret) : 0;
 }
@@ -76,17 +78,19 @@ static uint64_t ina_next(struct ina_priv *p, uint64_t t_ready)
 	return next;
 }
 
-int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
-{
-	struct ina_priv *p = dev->priv;
-	uint64_t deadline = now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * NS_PER_MS;
-	uint64_t t, poll_ns;
-	uint16_t flag, bus, cur, pwr;
-	int ret, reset, ovf;
+/* Poll the ready flag this often: a sixteenth of a conversion, never under 20 us. */
+#define POLL_DIV 16
+#define POLL_MIN_NS (20 * NS_PER_US)
 
-	if (!max)
-		return 0;
-	poll_ns = p->s.conv_ns / 16 < 20 * NS_PER_US ? 20 * NS_PER_US : p->s.conv_ns / 16;
+/* Sleep to the expected edge, then poll the ready flag: 1 ready (flag, t), 0 past the
+ * deadline, or a link-lost error. */
+static int ina_wait_ready(struct meter_dev *dev, struct ina_priv *p, uint64_t deadline,
+			  uint16_t *flag, uint64_t *t)
+{
+	uint64_t poll_ns = p->s.conv_ns / POLL_DIV < POLL_MIN_NS ? POLL_MIN_NS :
+							       p->s.conv_ns / POLL_DIV;
+	int ret;
+
 	for (;;) {
 		if (p->next_ns > now_ns()) {
 			if (p->next_ns > deadline) {
@@ -95,43 +99,68 @@ int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int 
 			}
 			sleep_until_ns(p->next_ns);
 		}
-		ret = i2c_read16(p->fd, p->addr, p->model == INA219 ? INA_REG_BUS : INA_REG_MASK, &flag);
+		ret = i2c_read16(p->fd, p->addr, p->model == INA219 ? INA_REG_BUS : INA_REG_MASK,
+				 flag);
 		if (ret < 0)
 			return ina_link_lost(dev, p, ret);
-		t = now_ns();
-		if (!(flag & (p->model == INA219 ? INA219_BUS_CNVR : INA226_MASK_CVRF))) {
-			p->not_ready_ns = t;
-			if (t >= deadline)
-				return 0;
-			p->next_ns = t + poll_ns;
-			continue;
-		}
-		bus = flag;
-		ovf = !!(flag & (p->model == INA219 ? INA219_BUS_OVF : INA226_MASK_OVF));
-		ret = p->model == INA219 ? 0 : i2c_read16(p->fd, p->addr, INA_REG_BUS, &bus);
-		if (!ret)
-			ret = i2c_read16(p->fd, p->addr,
-					 p->model == INA260 ? INA_REG_SHUNT : INA_REG_CURRENT, &cur);
-		if (!ret) /* on the INA219 this also clears CNVR */
-			ret = i2c_read16(p->fd, p->addr, INA_REG_POWER, &pwr);
-		if (!ret && ((!cur && !pwr) || t - p->checked_ns >= CAL_CHECK_NS))
-			ret = ina_check_reset(dev, p, t, &reset);
-		else
-			reset = 0;
-		if (ret < 0)
-			return ina_link_lost(dev, p, ret);
-		p->next_ns = ina_next(p, t);
-		if (ovf || reset) { /* overflowed maths or a pre-reset reading: not a sample */
-			METER_COUNT(dev->frames_bad);
-			if (t >= deadline)
-				return 0;
-			continue;
-		}
-		out->t_ns = t - p->lag_ns;
-		out->v = ina_bus_v(&p->s, bus);
-		out->a = ina_current_a(&p->s, cur);
-		out->w = ina_power_w(&p->s, pwr);
-		out->flags = 0;
-		return 1;
+		*t = now_ns();
+		if (*flag & (p->model == INA219 ? INA219_BUS_CNVR : INA226_MASK_CVRF))
+			return 1;
+		p->not_ready_ns = *t;
+		if (*t >= deadline)
+			return 0;
+		p->next_ns = *t + poll_ns;
+	}
+}
+
+/* A ready conversion's registers: 1 and the sample, 0 when it is dropped (overflow, or
+ * read before a reset was repaired), or a link-lost error. */
+static int ina_take(struct meter_dev *dev, struct ina_priv *p, uint16_t flag, uint64_t t,
+		    struct meter_sample *out)
+{
+	uint16_t bus = flag, cur, pwr;
+	int ret, reset = 0;
+	int ovf = !!(flag & (p->model == INA219 ? INA219_BUS_OVF : INA226_MASK_OVF));
+
+	ret = p->model == INA219 ? 0 : i2c_read16(p->fd, p->addr, INA_REG_BUS, &bus);
+	if (!ret)
+		ret = i2c_read16(p->fd, p->addr, p->model == INA260 ? INA_REG_SHUNT : INA_REG_CURRENT,
+				 &cur);
+	if (!ret) /* on the INA219 this also clears CNVR */
+		ret = i2c_read16(p->fd, p->addr, INA_REG_POWER, &pwr);
+	if (!ret && ((!cur && !pwr) || t - p->checked_ns >= CAL_CHECK_NS))
+		ret = ina_check_reset(dev, p, t, &reset);
+	if (ret < 0)
+		return ina_link_lost(dev, p, ret);
+	p->next_ns = ina_next(p, t);
+	if (ovf || reset) { /* overflowed maths or a pre-reset reading: not a sample */
+		METER_COUNT(dev->frames_bad);
+		return 0;
+	}
+	out->t_ns = t - p->lag_ns;
+	out->v = ina_bus_v(&p->s, bus);
+	out->a = ina_current_a(&p->s, cur);
+	out->w = ina_power_w(&p->s, pwr);
+	out->flags = 0;
+	return 1;
+}
+
+int ina_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
+{
+	struct ina_priv *p = dev->priv;
+	uint64_t deadline = now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * NS_PER_MS;
+	uint64_t t = 0;
+	uint16_t flag = 0;
+	int ret;
+
+	if (!max)
+		return 0;
+	for (;;) {
+		ret = ina_wait_ready(dev, p, deadline, &flag, &t);
+		if (ret <= 0)
+			return ret;
+		ret = ina_take(dev, p, flag, t, out);
+		if (ret || t >= deadline)
+			return ret;
 	}
 }

@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
-#include "meters/core/emu_registry.h"
+#include "meters/emu/emu_registry.h"
 #include "meters/meter.h"
 #include "meters/transport/serial.h"
 #include "sources/sources.h"

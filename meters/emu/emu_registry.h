@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#define EMU_PTS_PREFIX "/dev/pts/"
+#define EMU_PTS_PREFIX_LEN (sizeof(EMU_PTS_PREFIX) - 1)
+
 /* Records that this process serves pts ("/dev/pts/N") as driver model (um25c) at link. */
 int emureg_add(const char *pts, const char *link, const char *model);
 void emureg_remove(const char *pts);

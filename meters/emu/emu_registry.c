@@ -9,7 +9,7 @@
 
 #include "core/log.h"
 #include "core/util.h"
-#include "meters/core/emu_registry.h"
+#include "meters/emu/emu_registry.h"
 #include "meters/transport/serial.h"
 
 #define MOD "emulate"
@@ -35,9 +35,14 @@ static const char *reg_dirs(int i)
 /* "/dev/pts/7" -> "pts-7"; -EINVAL for anything else. */
 static int entry_name(const char *pts, char *buf, size_t len)
 {
-	if (strncmp(pts, "/dev/pts/", 9) || !pts[9] || strchr(pts + 9, '/'))
+	const char *n;
+
+	if (strncmp(pts, EMU_PTS_PREFIX, EMU_PTS_PREFIX_LEN))
 		return -EINVAL;
-	snprintf(buf, len, "pts-%s", pts + 9);
+	n = pts + EMU_PTS_PREFIX_LEN;
+	if (!*n || strchr(n, '/'))
+		return -EINVAL;
+	snprintf(buf, len, "pts-%s", n);
 	return 0;
 }
 

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* The emulator core: a pty at a link, the current model, faults, truth log; protocols plug in. */
+#ifndef IOWATT_EMU_H
+#define IOWATT_EMU_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct emu;
+
+/*
+ * One emulated meter, as data plus the hooks of the protocol it speaks (the meter
+ * family's folder holds it, next to the driver: meters/um/um_emu.c). The core owns the
+ * pty, the link, the current model, the truth log and the faults: during a stall it
+ * neither passes the host's bytes on nor calls push(); during a hang-up there is no pty.
+ */
+struct emu_protocol {
+	const char *name;    /* "um25c": `iowatt emulate NAME` and the spec's driver */
+	const char *title;   /* "UM25C": the banner's and the registry's model */
+	const char *summary; /* one line for the usage text */
+	uint64_t push_ns;    /* a meter that reports on its own this often; 0: it answers */
+	/* Bytes the host wrote; replies go out with emu_write(). */
+	void (*input)(struct emu *e, const uint8_t *buf, size_t n, uint64_t now);
+	/* A pushing meter's report, every push_ns. */
+	void (*push)(struct emu *e, uint64_t now);
+	const void *data; /* the protocol's own row (a struct um_model) */
+};
+
+/* The emulator table (meters/emu/emulators.c), NULL-terminated. */
+extern const struct emu_protocol *const emu_protocols[];
+const struct emu_protocol *emu_protocol_find(const char *name);
+
+/* What the emulated meter measures: its last internal update and running totals. */
+struct emu_reading {
+	double v, a;
+	double mah, mwh;
+	double elapsed_s; /* since the emulator started */
+};
+
+/* Services for protocols. */
+const struct emu_protocol *emu_proto(const struct emu *e);
+void emu_reading(const struct emu *e, uint64_t now, struct emu_reading *r);
+/* 1 if this reply is to be broken (--corrupt-pct), counted; the protocol picks how. */
+int emu_corrupt(struct emu *e);
+/* A uniform number in [0, 1) from the --seed sequence. */
+double emu_rand(struct emu *e);
+/* One reply or report to the host, counted. */
+void emu_write(struct emu *e, const void *buf, size_t n);
+/* A truth-log line: t_ns,v,a,w,kind (update, reply, corrupt, resync...). */
+void emu_truth(struct emu *e, uint64_t t_ns, double v, double a, double w, const char *kind);
+
+/*
+ * `iowatt emulate` (src/cli/cmd_emulate.c): argv -> an emulator, 1 after printing help,
+ * or -EINVAL after naming the option. emu_run() serves until the duration ends or
+ * *stop is set (the command's signal flag): 0 or -errno.
+ */
+int emu_from_args(int argc, char **argv, struct emu **out);
+int emu_run(struct emu *e, volatile sig_atomic_t *stop);
+void emu_free(struct emu *e);
+void emu_usage(FILE *fp);
+
+#endif

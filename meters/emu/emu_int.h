@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* The emulator's state, shared by its run loop (emu_core.c) and its options (emu_args.c). */
+#ifndef IOWATT_EMU_INT_H
+#define IOWATT_EMU_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "meters/emu/emu.h"
+#include "meters/emu/emu_model.h"
+
+#define EMU_PTS_LEN 64
+
+/* A pause of the link: no answers (stall) or no pty at all (hangup). */
+struct emu_fault {
+	double at_s, dur_s;
+	int set;
+};
+
+struct emu {
+	const struct emu_protocol *proto;
+	struct emu_model model;
+	const char *link;
+	const char *truth_path;
+	uint64_t update_ns, duration_ns;
+	double corrupt_pct;
+	struct emu_fault stall, hangup;
+	FILE *truth;
+	uint64_t rng;
+	/* The pty: master answers, our own slave fd keeps it alive between clients. */
+	int master, slave;
+	char pts[EMU_PTS_LEN];
+	/* Latest update and the meter's running totals. */
+	double v, a, mah, mwh;
+	uint64_t start_ns, last_update_ns;
+	uint64_t replies, corrupted;
+};
+
+int emu_in_fault(const struct emu_fault *f, double t_s);
+
+#endif

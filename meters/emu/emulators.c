@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* The explicit list of emulated meters `iowatt emulate` offers, looked up by name. */
+#include <stddef.h>
+#include <string.h>
+
+#include "meters/emu/emu.h"
+
+/* Declared here, as the driver registry does: each lives beside its driver. */
+extern const struct emu_protocol emu_um24c, emu_um25c, emu_um34c;
+
+const struct emu_protocol *const emu_protocols[] = {
+	&emu_um24c,
+	&emu_um25c,
+	&emu_um34c,
+	NULL,
+};
+
+const struct emu_protocol *emu_protocol_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; emu_protocols[i]; i++)
+		if (!strcmp(emu_protocols[i]->name, name))
+			return emu_protocols[i];
+	return NULL;
+}
