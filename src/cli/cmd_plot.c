@@ -128,9 +128,7 @@ static void plot_args_free(struct plot_args *a)
 	free(a->labels);
 }
 
-/* One option; 0, or the exit code of a usage error (or of --help: ARGS_HELP). */
-enum { ARGS_HELP = -1 };
-
+/* One option; 0, the exit code of a usage error, or ARGS_HELP. */
 static int plot_option(struct plot_args *a, int c)
 {
 	switch (c) {

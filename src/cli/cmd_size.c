@@ -318,8 +318,6 @@ struct size_args {
 	int have_battery;
 };
 
-enum { ARGS_HELP = -1 };
-
 static int bad_arg(const char *fmt, const char *arg)
 {
 	log_err(MOD, fmt, arg);
