@@ -170,6 +170,12 @@ int meter_get_phase(const struct meter_dev *dev, uint64_t *since_ns);
  * ring drops the newest and counts them in overruns. Never blocks.
  */
 unsigned meter_deliver(struct meter_dev *dev, struct meter_sample *s, unsigned n);
+/*
+ * A push driver learnt from the device that n samples were lost before its next batch (a
+ * sample counter that skipped): counted in overruns, the next batch's sample clock skips
+ * them, and its first sample is marked SAMPLE_AFTER_LOSS. Same thread as meter_deliver().
+ */
+void meter_deliver_lost(struct meter_dev *dev, uint64_t n);
 /* A push driver lost its link (-EIO, -ENODEV...): the core stops, closes and reconnects. */
 void meter_deliver_error(struct meter_dev *dev, int err);
 #define METER_GRID_SLACK_NS (100 * 1000000ULL)
