@@ -133,7 +133,8 @@ static void job_energy_json(struct run_ctx *rc, const struct job_opts *jo, json_
 		efficiency_compute(&es, bytes, ios, &ef);
 		nr = 0;
 		valid = energy_validity(&es, VALID_MIN_SAMPLES, VALID_MIN_COVERAGE, reasons, &nr);
-		if (nr && !run_should_stop(rc))
+		/* A job that moved nothing (never started) has no throughput to size from. */
+		if (nr && bytes && !run_should_stop(rc))
 			suggest_size(jo, &es, reasons[0], sizeof(reasons[0]));
 		if (invalid_events) {
 			valid = 0;
