@@ -12,7 +12,7 @@ failed_names=()
 
 # Each binary or script gets TEST_TIMEOUT seconds: a hang (a sanitizer report that
 # deadlocks, a device that never answers) fails that test, not the whole suite.
-TEST_TIMEOUT=${TEST_TIMEOUT:-40}
+TEST_TIMEOUT=${TEST_TIMEOUT:-50}
 
 run_one() { # name command...
 	local name=$1 out rc t0 secs plan
