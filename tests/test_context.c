@@ -40,6 +40,21 @@ static void expect(json_t *c, const char *tree, const struct want *w, size_t n)
 		is_str(sget(c, w[i].path), w[i].value, "%s: %s", tree, w[i].path);
 }
 
+/* The context as the result document has it (and the report's memory freed). */
+static json_t *as_json(struct report_context *c)
+{
+	struct run_report r;
+	json_t *doc, *ctx;
+
+	memset(&r, 0, sizeof(r));
+	r.context = c;
+	doc = report_to_json(&r);
+	ctx = json_incref(json_object_get(doc, "context"));
+	json_decref(doc);
+	report_free(&r);
+	return ctx;
+}
+
 static json_t *collect(const char *tree, const char *disk, const char *part)
 {
 	struct target tg;
@@ -53,7 +68,7 @@ static json_t *collect(const char *tree, const char *disk, const char *part)
 	snprintf(tg.mount_point, sizeof(tg.mount_point), "/mnt/x");
 	snprintf(tg.mount_source, sizeof(tg.mount_source), "/dev/%s", part[0] ? part : disk);
 	snprintf(tg.mount_opts, sizeof(tg.mount_opts), "rw,noatime");
-	return context_collect(&tg, tree);
+	return as_json(context_collect(&tg, tree));
 }
 
 static void test_resolve(void)
@@ -196,7 +211,7 @@ static void test_no_device(void)
 	memset(&tg, 0, sizeof(tg));
 	tg.path = (char *)"/dev/shm/iowatt-1.tmp";
 	snprintf(tg.fstype, sizeof(tg.fstype), "tmpfs");
-	c = context_collect(&tg, DATA "sysfs-usb");
+	c = as_json(context_collect(&tg, DATA "sysfs-usb"));
 	ok(json_is_null(get(c, "device")), "tmpfs file: device is null");
 	is_str(sget(c, "filesystem.type"), "tmpfs", "tmpfs file: filesystem still reported");
 	json_decref(c);
@@ -207,9 +222,10 @@ static void test_real(void)
 {
 	char disk[64], part[64];
 	struct stat st;
+	struct report_context *rc;
 	json_t *c, *dev;
 
-	c = context_collect(NULL, "");
+	c = as_json(context_collect(NULL, ""));
 	ok(sget(c, "host.hostname") && sget(c, "host.kernel") && sget(c, "host.cpu"),
 	   "real host: hostname, kernel and cpu present");
 	ok(json_integer_value(get(c, "host.cpus")) >= 1, "real host: at least one cpu");
@@ -221,10 +237,13 @@ static void test_real(void)
 		skip("the source tree is not on a block device");
 		return;
 	}
-	dev = context_device_json("", disk, part);
-	ok(dev && sget(dev, "transport"), "real disk %s: transport %s", disk,
-	   dev ? (sget(dev, "transport") ? sget(dev, "transport") : "null") : "-");
-	json_decref(dev);
+	rc = xcalloc(1, sizeof(*rc));
+	rc->device = context_device("", disk, part);
+	c = as_json(rc);
+	dev = json_object_get(c, "device");
+	ok(json_is_object(dev) && sget(dev, "transport"), "real disk %s: transport %s", disk,
+	   json_is_object(dev) ? (sget(dev, "transport") ? sget(dev, "transport") : "null") : "-");
+	json_decref(c);
 }
 
 int main(void)

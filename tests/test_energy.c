@@ -2,10 +2,18 @@
 /* Energy per phase: exact windows, boundary interpolation, coverage, tail, efficiency, JSON. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "run/energy.h"
 #include "tap.h"
+
+/* A report to hang validity objects on, so that report_free releases their reasons. */
+struct report_run_holder {
+	struct run_report r;
+	struct job_report *j;
+};
 
 /* A realistic monotonic origin, so the sums see large timestamps as in a run. */
 #define T0 1234567890123ULL
@@ -296,14 +304,13 @@ static void test_pipeline(void)
 	is_dbl(ef.uah_per_mb, 1111.111111 / 500, 1e-6, "uAh per MB");
 
 	{
-		json_t *p = energy_power_json(&es, "um25c:/dev/rfcomm0");
+		struct report_power p = { 0 };
 
-		is_dbl(json_real_value(json_object_get(p, "energy_active_mwh")), 20 / 3.6, 1e-9,
-		       "mWh = J / 3.6");
-		is_dbl(json_real_value(json_object_get(p, "energy_net_j")), 10, 1e-9,
-		       "net J in the JSON");
-		ok(!json_object_get(p, "note"), "no note when the meter has voltage");
-		json_decref(p);
+		energy_power_fill(&p, &es, "um25c:/dev/rfcomm0");
+		is_dbl(p.energy_active_mwh, 20 / 3.6, 1e-9, "mWh = J / 3.6");
+		is_dbl(p.energy_net_j, 10, 1e-9, "net J in the report");
+		ok(!p.note, "no note when the meter has voltage");
+		free(p.meter);
 	}
 	efficiency_compute(&es, 0, 0, &ef);
 	ok(isnan(ef.iops_per_ma) && isnan(ef.j_per_gb) && isnan(ef.uj_per_io) &&
@@ -311,37 +318,60 @@ static void test_pipeline(void)
 	   "no I/O: efficiency undefined (NAN)");
 }
 
+/* A fresh validity for each check; the previous one's reasons are freed. */
+static struct report_validity *fresh(struct report_run_holder *h)
+{
+	report_free(&h->r);
+	memset(&h->r, 0, sizeof(h->r));
+	h->j = report_add_job(&h->r);
+	h->j->validity = xcalloc(1, sizeof(*h->j->validity));
+	return h->j->validity;
+}
+
 static void test_validity(void)
 {
+	struct report_run_holder h = { 0 };
 	struct energy_summary es = { 0 };
-	char reasons[ENERGY_MAX_REASONS][160];
-	unsigned n = 99;
+	struct report_validity *v;
 	int valid;
 
 	es.period_ns = 500 * NS_PER_MS;
 	es.samples_active = 6;
 	es.coverage = 1.0;
-	valid = energy_validity(&es, 20, 0.95, reasons, &n);
-	ok(!valid && n == 1, "6 samples: invalid, one reason");
-	is_str(reasons[0],
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, NULL, v);
+	ok(!valid && !v->valid && v->nreasons == 1, "6 samples: invalid, one reason");
+	is_str(v->reasons[0],
 	       "active phase has 6 samples (< 20): at 2 Hz a job needs >= 10 s; raise size or loops",
 	       "samples reason names the rate and the length needed");
+	v = fresh(&h);
+	energy_validity(&es, 20, 0.95, "try --size 64M or loops", v);
+	is_str(v->reasons[0],
+	       "active phase has 6 samples (< 20): at 2 Hz a job needs >= 10 s; try --size 64M or loops",
+	       "the caller's remedy replaces the generic one");
 
 	es.samples_active = 40;
 	es.coverage = 0.8;
-	valid = energy_validity(&es, 20, 0.95, reasons, &n);
-	ok(!valid && n == 1 && strstr(reasons[0], "80.0 %") && strstr(reasons[0], "< 95 %"),
-	   "coverage reason: %s", n ? reasons[0] : "");
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, NULL, v);
+	ok(!valid && v->nreasons == 1 && strstr(v->reasons[0], "80.0 %") &&
+		   strstr(v->reasons[0], "< 95 %"),
+	   "coverage reason: %s", v->nreasons ? v->reasons[0] : "");
 
 	es.samples_active = 3;
 	es.coverage = NAN;
-	valid = energy_validity(&es, 20, 0.95, reasons, &n);
-	ok(!valid && n == 2, "both reasons, NAN coverage is not enough");
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, NULL, v);
+	ok(!valid && v->nreasons == 2 && isnan(v->coverage),
+	   "both reasons, NAN coverage is not enough and stays NAN");
 
 	es.samples_active = 20;
 	es.coverage = 0.95;
-	valid = energy_validity(&es, 20, 0.95, reasons, &n);
-	ok(valid && n == 0, "20 samples and 95 %% coverage: valid, no reasons");
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, NULL, v);
+	ok(valid && v->valid && v->nreasons == 0 && v->samples_active == 20,
+	   "20 samples and 95 %% coverage: valid, no reasons");
+	report_free(&h.r);
 }
 
 static void test_no_voltage_and_json(void)
@@ -349,10 +379,10 @@ static void test_no_voltage_and_json(void)
 	struct energy_job ej;
 	struct energy_summary es;
 	struct efficiency ef;
-	char reasons[ENERGY_MAX_REASONS][160];
-	json_t *p, *e, *v;
-	unsigned n;
-	int i, valid;
+	struct report_run_holder h = { 0 };
+	struct report_power *pw;
+	json_t *doc, *job, *p, *e, *v;
+	int i;
 
 	energy_job_init(&ej, NS_PER_SEC);
 	energy_phase_begin(&ej, PHASE_IDLE, at(0));
@@ -371,7 +401,20 @@ static void test_no_voltage_and_json(void)
 	ok(isnan(ef.iops_per_w) && isfinite(ef.iops_per_ma) && isfinite(ef.uah_per_io),
 	   "V-less meter: per-mA and per-charge figures only");
 
-	p = energy_power_json(&es, "ina219:/dev/i2c-1");
+	/* Through the serialiser, as the run writes them. */
+	memset(&h.r, 0, sizeof(h.r));
+	h.j = report_add_job(&h.r);
+	pw = h.j->power = xcalloc(1, sizeof(*h.j->power));
+	energy_power_fill(pw, &es, "ina219:/dev/i2c-1");
+	h.j->efficiency = xcalloc(1, sizeof(*h.j->efficiency));
+	energy_efficiency_fill(h.j->efficiency, &ef);
+	h.j->validity = xcalloc(1, sizeof(*h.j->validity));
+	energy_validity(&es, 20, 0.95, NULL, h.j->validity);
+	doc = report_to_json(&h.r);
+	job = json_array_get(json_object_get(doc, "jobs"), 0);
+	p = json_object_get(job, "power");
+	e = json_object_get(job, "efficiency");
+	v = json_object_get(job, "validity");
 	ok(json_is_null(json_object_get(p, "energy_active_j")) &&
 		   json_is_null(json_object_get(p, "energy_active_mwh")) &&
 		   json_is_real(json_object_get(p, "charge_mah")) &&
@@ -388,20 +431,16 @@ static void test_no_voltage_and_json(void)
 			have += json_object_get(p, keys[k]) != NULL;
 		is_int(have, ARRAY_SIZE(keys), "power JSON has every documented key");
 	}
-	e = energy_efficiency_json(&ef);
 	is_int(json_object_size(e), 8, "efficiency JSON has 8 keys");
 	ok(json_is_null(json_object_get(e, "j_per_gb")) &&
 		   json_is_real(json_object_get(e, "iops_per_ma")),
 	   "efficiency JSON: null where undefined");
-	valid = energy_validity(&es, 20, 0.95, reasons, &n);
-	v = energy_validity_json(valid, es.coverage, es.samples_active, reasons, n);
 	ok(json_is_true(json_object_get(v, "valid")) &&
 		   json_integer_value(json_object_get(v, "samples_active")) == 24 &&
 		   json_array_size(json_object_get(v, "reasons")) == 0,
 	   "validity JSON");
-	json_decref(p);
-	json_decref(e);
-	json_decref(v);
+	json_decref(doc);
+	report_free(&h.r);
 }
 
 int main(void)

@@ -312,6 +312,21 @@ static void test_help(void)
 	ok(!strstr(out, "--bs ") && !strstr(out, "--jobs "), "but no I/O job options");
 }
 
+/* A job's options as the result document has them. */
+static json_t *options_json(const struct job_opts *jo)
+{
+	struct run_report r;
+	json_t *doc, *o;
+
+	memset(&r, 0, sizeof(r));
+	report_job_options(report_add_job(&r), jo);
+	doc = report_to_json(&r);
+	o = json_incref(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "options"));
+	json_decref(doc);
+	report_free(&r);
+	return o;
+}
+
 static void test_json(void)
 {
 	size_t njob;
@@ -324,7 +339,7 @@ static void test_json(void)
 	for (e = 0; io_engines[e]; e++) {
 		job_defaults(&jo);
 		snprintf(jo.ioengine, sizeof(jo.ioengine), "%s", io_engines[e]->name);
-		o = result_options_json(&jo);
+		o = options_json(&jo);
 		for (i = 0; i < njob; i++) {
 			const struct io_engine *owner = job_option_engine(&jt[i]);
 
@@ -345,7 +360,7 @@ static void test_json(void)
 	jo.rw = RW_WRITE;
 	jo.size = 64 << 20;
 	job_fixup(&jo);
-	o = result_options_json(&jo);
+	o = options_json(&jo);
 
 	is_str(json_string_value(json_object_get(o, "rw")), "write", "rw as a string");
 	is_int(json_integer_value(json_object_get(o, "bs")), 4096, "bs in bytes");

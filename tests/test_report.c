@@ -63,15 +63,15 @@ static int data_keys(const char *parent)
 
 static void json_paths(json_t *v, const char *prefix, struct paths *ps)
 {
-	const char *key;
+	const char *key, *name;
 	json_t *x;
 	size_t i;
 	char *p;
 
 	if (json_is_object(v)) {
 		json_object_foreach(v, key, x) {
-			key = data_keys(prefix) ? "*" : key;
-			p = *prefix ? xasprintf("%s.%s", prefix, key) : xstrdup(key);
+			name = data_keys(prefix) ? "*" : key;
+			p = *prefix ? xasprintf("%s.%s", prefix, name) : xstrdup(name);
 			paths_add(p, ps);
 			json_paths(x, p, ps);
 			free(p);

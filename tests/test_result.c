@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The result document: job entry shape against docs/results.md, atomic write, load errors. */
+/* The result document: job entry shape against docs/results.md, atomic write, load errors,
+ * the end-of-run summary. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "report/summary.h"
 #include "result/result.h"
 #include "tap.h"
 
@@ -100,6 +102,21 @@ static int same_shape(json_t *want, json_t *got, const char *where)
 	return okay;
 }
 
+/* A job filled from the bench, as the result document has it. */
+static json_t *job_json(const struct job_opts *jo, unsigned loop, const struct bench_result *br)
+{
+	struct run_report r;
+	json_t *doc, *job;
+
+	memset(&r, 0, sizeof(r));
+	report_job_from_bench(report_add_job(&r), jo, loop, br);
+	doc = report_to_json(&r);
+	job = json_incref(json_array_get(json_object_get(doc, "jobs"), 0));
+	json_decref(doc);
+	report_free(&r);
+	return job;
+}
+
 static void test_job_shape(void)
 {
 	struct bench_result br;
@@ -111,7 +128,7 @@ static void test_job_shape(void)
 	int fmt_ok = 1;
 
 	make_result(&jo, &br);
-	job = result_job_json(&jo, 1, &br);
+	job = job_json(&jo, 1, &br);
 	ok(doc != NULL, "docs/results.md has a parseable JSON example");
 	want = json_array_get(json_object_get(doc, "jobs"), 0);
 	ok(want && same_shape(json_object_get(want, "read"), json_object_get(job, "read"), "read"),
@@ -156,13 +173,13 @@ static void test_job_shape(void)
 
 	br.status = BENCH_FAILED;
 	snprintf(br.errmsg, sizeof(br.errmsg), "write at offset 4096: No space left on device");
-	job = result_job_json(&jo, 2, &br);
+	job = job_json(&jo, 2, &br);
 	is_str(json_string_value(json_object_get(job, "status")), "failed", "a failed job");
 	is_str(json_string_value(json_object_get(job, "error")), br.errmsg, "keeps its error text");
 	json_decref(job);
 	br.status = BENCH_INTERRUPTED;
 	br.errmsg[0] = '\0';
-	job = result_job_json(&jo, 1, &br);
+	job = job_json(&jo, 1, &br);
 	is_str(json_string_value(json_object_get(job, "status")), "interrupted", "interrupted");
 	json_decref(job);
 	json_decref(doc);
@@ -184,29 +201,29 @@ static int count_tmp_files(const char *where)
 static void test_write_load(void)
 {
 	char path[256], bad[256];
-	json_t *a = json_pack("{s:i, s:s}", "schema_version", 1, "status", "ok");
-	json_t *b = json_pack("{s:i, s:s}", "schema_version", 1, "status", "failed");
-	json_t *loaded = NULL, *notdoc = json_integer(5);
+	json_t *a = json_pack("{s:i, s:s, s:[]}", "schema_version", 1, "status", "ok", "jobs");
+	json_t *b = json_pack("{s:i, s:s, s:[]}", "schema_version", 1, "status", "failed", "jobs");
+	json_t *notdoc = json_integer(5);
+	struct run_report loaded;
 	const char *msg;
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/sub/r.json", dir);
 	is_int(result_write(path, a), 0, "result_write creates the directory and the file");
-	is_int(result_load(path, &loaded), 0, "and it loads back");
-	is_str(json_string_value(json_object_get(loaded, "status")), "ok", "with its content");
-	json_decref(loaded);
+	is_int(report_load(path, &loaded), 0, "and it loads back");
+	is_int(loaded.status, REPORT_OK, "with its content");
+	report_free(&loaded);
 	is_int(result_write(path, b), 0, "a second write replaces it");
-	result_load(path, &loaded);
-	is_str(json_string_value(json_object_get(loaded, "status")), "failed", "with the new content");
-	json_decref(loaded);
+	report_load(path, &loaded);
+	is_int(loaded.status, REPORT_FAILED, "with the new content");
+	report_free(&loaded);
 	snprintf(bad, sizeof(bad), "%s/sub", dir);
 	capture_begin(&capt, 2);
 	ok(result_write(path, notdoc) < 0, "a write that fails reports it");
 	capture_end(&capt);
-	result_load(path, &loaded);
-	is_str(json_string_value(json_object_get(loaded, "status")), "failed",
-	       "and the old file is left as it was");
-	json_decref(loaded);
+	report_load(path, &loaded);
+	is_int(loaded.status, REPORT_FAILED, "and the old file is left as it was");
+	report_free(&loaded);
 	is_int(count_tmp_files(bad), 0, "no temporary file is left behind");
 
 	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
@@ -214,22 +231,29 @@ static void test_write_load(void)
 	fputs("{\n  \"schema_version\": 1,\n  \"jobs\": [1, 2,]\n}\n", fp);
 	fclose(fp);
 	capture_begin(&capt, 2);
-	ok(result_load(bad, &loaded) == -EINVAL && !loaded, "malformed JSON is refused");
+	ok(report_load(bad, &loaded) == -EINVAL && !loaded.jobs, "malformed JSON is refused");
 	msg = capture_end(&capt);
 	ok(strstr(msg, bad) && strstr(msg, ":3:"), "the error names file:line:column");
 	fp = fopen(bad, "w");
 	fputs("{\"schema_version\": 99, \"jobs\": []}\n", fp);
 	fclose(fp);
 	capture_begin(&capt, 2);
-	is_int(result_load(bad, &loaded), -EPROTONOSUPPORT, "a future schema_version is refused");
+	is_int(report_load(bad, &loaded), -EPROTONOSUPPORT, "a future schema_version is refused");
 	msg = capture_end(&capt);
 	ok(strstr(msg, "99") && strstr(msg, "newer"), "saying it is newer than this iowatt");
 	fp = fopen(bad, "w");
 	fputs("{\"jobs\": []}\n", fp);
 	fclose(fp);
 	capture_begin(&capt, 2);
-	ok(result_load(bad, &loaded) < 0, "a JSON file without schema_version is refused");
+	ok(report_load(bad, &loaded) < 0, "a JSON file without schema_version is refused");
 	capture_end(&capt);
+	fp = fopen(bad, "w");
+	fputs("{\"schema_version\": 1}\n", fp);
+	fclose(fp);
+	capture_begin(&capt, 2);
+	ok(report_load(bad, &loaded) == -EINVAL, "a result without a jobs array is refused");
+	msg = capture_end(&capt);
+	ok(strstr(msg, "no \"jobs\" array") != NULL, "saying so");
 	unlink(bad);
 	unlink(path);
 	snprintf(bad, sizeof(bad), "%s/sub", dir);
@@ -255,18 +279,31 @@ static void test_default_path(void)
 	free(p);
 }
 
-static void test_summary(void)
+/* The summary table of a document, as text; caller frees. */
+static char *summary_of(json_t *doc)
 {
-	json_t *doc = doc_example(), *job;
+	struct run_report r;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;
 
+	if (report_from_json(doc, "docs/results.md", &r))
+		return strdup("");
+	fp = open_memstream(&buf, &len);
+	report_print_summary(fp, &r);
+	fclose(fp);
+	report_free(&r);
+	return buf;
+}
+
+static void test_summary(void)
+{
+	json_t *doc = doc_example(), *job;
+	char *buf;
+
 	job = json_array_get(json_object_get(doc, "jobs"), 0);
 	json_object_set_new(doc, "emulated", json_true());
-	fp = open_memstream(&buf, &len);
-	result_print_summary(fp, doc);
-	fclose(fp);
+	buf = summary_of(doc);
 	ok(strstr(buf, "EMULATED") != NULL, "an emulated run says so above the table");
 	ok(strstr(buf, "MB = 10^6 bytes") != NULL, "the header says what MB means");
 	ok(strstr(buf, "SEQ1M-Q8T1-read") && strstr(buf, "23.9") && strstr(buf, "valid"),
@@ -278,20 +315,14 @@ static void test_summary(void)
 	json_array_append_new(json_object_get(json_object_get(job, "validity"), "reasons"),
 			      json_string("undervoltage during the job"));
 	json_object_set_new(doc, "emulated", json_false());
-	buf = NULL;
-	fp = open_memstream(&buf, &len);
-	result_print_summary(fp, doc);
-	fclose(fp);
+	buf = summary_of(doc);
 	ok(strstr(buf, "INVALID: undervoltage during the job") && !strstr(buf, "EMULATED"),
 	   "an invalid job shows its first reason; a real meter run no EMULATED line");
 	free(buf);
 	json_object_del(job, "power");
 	json_object_del(job, "efficiency");
 	json_object_del(job, "validity");
-	buf = NULL;
-	fp = open_memstream(&buf, &len);
-	result_print_summary(fp, doc);
-	fclose(fp);
+	buf = summary_of(doc);
 	ok(!strstr(buf, "J/GB") && strstr(buf, "IOPS"), "without a meter: no power columns");
 	free(buf);
 	json_decref(doc);

@@ -13,12 +13,23 @@
 #include "result/results_read.h"
 
 #define MOD "compare"
+#define CELL 224
+#define MAX_COLS 32
+/* Text columns around the metrics: rank, device, job before; valid, link, filesystem,
+ * meter after. */
+#define LEAD_COLS 3
+#define TRAIL_COLS 4
 
 enum { FMT_TABLE, FMT_MD, FMT_CSV };
+/* parse_args: help was printed, exit 0 without a comparison. */
+enum { ARGS_HELP = -1 };
+enum { FROM_JOB, FROM_POWER, FROM_EFF };
 
 struct row {
 	const struct rr_result *r;
-	const struct rr_job *j;
+	const struct job_report *j;
+	const char *name; /* "NAME #2" for a loop */
+	int valid;
 	double key;
 	int rank; /* 0: not ranked (invalid or no value) */
 };
@@ -27,38 +38,61 @@ struct row {
 struct column {
 	const char *key;
 	const char *head;
-	size_t off;	/* offsetof(struct rr_job, ...) for numbers, or SIZE_MAX */
-	double scale;	/* table/markdown value = field * scale */
+	int from;		     /* FROM_POWER / FROM_EFF: a double at off; FROM_JOB: fn */
+	size_t off;
+	double (*fn)(const struct job_report *j);
+	double scale;		     /* table/markdown value = field * scale */
 	const char *fmt;
 	int lower_better;
-	int brief;	/* shown in table and markdown */
+	int brief;		     /* shown in table and markdown */
 };
 
-#define NUM(k, h, field, sc, f, lb, br) { k, h, offsetof(struct rr_job, field), sc, f, lb, br }
+struct compare_args {
+	const char *by, *out_path;
+	const struct column *sort;
+	char **labels;
+	size_t nlabels;
+	int fmt;
+};
+
+static double p99_ns(const struct job_report *j)
+{
+	return rr_lat_ns(j, 99);
+}
+
+#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br }
+#define POWER(k, h, field, sc, f, lb, br)                                                   \
+	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br }
+#define EFF(k, h, field, sc, f, lb, br)                                                     \
+	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br }
 
 static const struct column columns[] = {
-	NUM("bw_bytes", "MB/s", bw_bytes, 1e-6, "%.1f", 0, 1),
-	NUM("iops", "IOPS", iops, 1, "%.0f", 0, 1),
-	NUM("clat_p99_ns", "p99 ms", p99_ns, 1e-6, "%.2f", 1, 1),
-	NUM("active_w", "W", active_w, 1, "%.3f", 1, 1),
-	NUM("active_ma", "mA", active_ma, 1, "%.0f", 1, 1),
-	NUM("idle_w", "idle W", idle_w, 1, "%.3f", 1, 0),
-	NUM("iops_per_ma", "IOPS/mA", iops_per_ma, 1, "%.3g", 0, 1),
-	NUM("iops_per_w", "IOPS/W", iops_per_w, 1, "%.4g", 0, 0),
-	NUM("mbps_per_w", "MB/s/W", mbps_per_w, 1, "%.3g", 0, 0),
-	NUM("j_per_gb", "J/GB", j_per_gb, 1, "%.1f", 1, 1),
-	NUM("j_per_gb_net", "J/GB net", j_per_gb_net, 1, "%.1f", 1, 0),
-	NUM("uj_per_io", "uJ/IO", uj_per_io, 1, "%.4g", 1, 0),
-	NUM("uah_per_io", "uAh/IO", uah_per_io, 1, "%.4g", 1, 0),
-	NUM("uah_per_mb", "uAh/MB", uah_per_mb, 1, "%.4g", 1, 0),
+	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, "%.1f", 0, 1),
+	JOB("iops", "IOPS", rr_iops, 1, "%.0f", 0, 1),
+	JOB("clat_p99_ns", "p99 ms", p99_ns, 1e-6, "%.2f", 1, 1),
+	POWER("active_w", "W", active_w, 1, "%.3f", 1, 1),
+	POWER("active_ma", "mA", active_ma, 1, "%.0f", 1, 1),
+	POWER("idle_w", "idle W", idle_w, 1, "%.3f", 1, 0),
+	EFF("iops_per_ma", "IOPS/mA", iops_per_ma, 1, "%.3g", 0, 1),
+	EFF("iops_per_w", "IOPS/W", iops_per_w, 1, "%.4g", 0, 0),
+	EFF("mbps_per_w", "MB/s/W", mbps_per_w, 1, "%.3g", 0, 0),
+	EFF("j_per_gb", "J/GB", j_per_gb, 1, "%.1f", 1, 1),
+	EFF("j_per_gb_net", "J/GB net", j_per_gb_net, 1, "%.1f", 1, 0),
+	EFF("uj_per_io", "uJ/IO", uj_per_io, 1, "%.4g", 1, 0),
+	EFF("uah_per_io", "uAh/IO", uah_per_io, 1, "%.4g", 1, 0),
+	EFF("uah_per_mb", "uAh/MB", uah_per_mb, 1, "%.4g", 1, 0),
 };
 
-static double col_value(const struct column *c, const struct rr_job *j)
-{
-	double v;
+#define P99_COLUMN (&columns[2])
 
-	memcpy(&v, (const char *)j + c->off, sizeof(v));
-	return v;
+static double col_value(const struct column *c, const struct job_report *j)
+{
+	const void *obj;
+
+	if (c->from == FROM_JOB)
+		return c->fn(j);
+	obj = c->from == FROM_POWER ? (const void *)rr_power(j) : (const void *)rr_eff(j);
+	return *(const double *)(const void *)((const char *)obj + c->off);
 }
 
 static const struct column *find_column(const char *key)
@@ -69,16 +103,16 @@ static const struct column *find_column(const char *key)
 		if (!strcmp(columns[i].key, key))
 			return &columns[i];
 	if (!strcmp(key, "p99"))
-		return &columns[2];
+		return P99_COLUMN;
 	return NULL;
 }
 
-static const struct column *sort_col;
-
-static int row_cmp(const void *a, const void *b)
+/* Valid rows with a value first, then by the metric in its better direction. */
+static int row_cmp(const void *a, const void *b, void *arg)
 {
+	const struct column *sort = *(const struct column **)arg;
 	const struct row *x = a, *y = b;
-	int xv = x->j->valid != 0 && !isnan(x->key), yv = y->j->valid != 0 && !isnan(y->key);
+	int xv = x->valid != 0 && !isnan(x->key), yv = y->valid != 0 && !isnan(y->key);
 
 	if (xv != yv)
 		return yv - xv;
@@ -86,12 +120,12 @@ static int row_cmp(const void *a, const void *b)
 		return isnan(x->key) - isnan(y->key);
 	if (x->key == y->key)
 		return 0;
-	return (x->key < y->key) == !sort_col->lower_better ? 1 : -1;
+	return (x->key < y->key) == !sort->lower_better ? 1 : -1;
 }
 
-static const char *valid_text(const struct rr_job *j)
+static const char *valid_text(int valid)
 {
-	return j->valid > 0 ? "yes" : j->valid == 0 ? "NO" : "-";
+	return valid > 0 ? "yes" : valid == 0 ? "NO" : "-";
 }
 
 static void meter_text(const struct rr_result *r, char *buf, size_t len)
@@ -100,16 +134,16 @@ static void meter_text(const struct rr_result *r, char *buf, size_t len)
 		 r->manual ? " (manual)" : "");
 }
 
-static void job_text(const struct rr_job *j, char *buf, size_t len)
+static void job_text(const struct row *rw, char *buf, size_t len)
 {
-	if (j->loop > 1)
-		snprintf(buf, len, "%s#%ld", j->name, j->loop);
+	if (rw->j->loop > 1)
+		snprintf(buf, len, "%s#%u", rw->name, rw->j->loop);
 	else
-		snprintf(buf, len, "%s", j->name);
+		snprintf(buf, len, "%s", rw->name);
 }
 
 /* One cell as text for the table/markdown; "-" when the value is missing. */
-static void cell(const struct column *c, const struct rr_job *j, char *buf, size_t len)
+static void cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
 {
 	double v = col_value(c, j);
 
@@ -119,11 +153,8 @@ static void cell(const struct column *c, const struct rr_job *j, char *buf, size
 		snprintf(buf, len, c->fmt, v * c->scale);
 }
 
-#define NTEXT 6
-#define CELL 224
-
-static void text_cells(const struct row *rw, char cells[][CELL], size_t *n,
-		       const struct column **cols, size_t ncols)
+static size_t text_cells(const struct row *rw, char cells[][CELL], const struct column **cols,
+			 size_t ncols)
 {
 	size_t k = 0, i;
 
@@ -132,75 +163,88 @@ static void text_cells(const struct row *rw, char cells[][CELL], size_t *n,
 	else
 		snprintf(cells[k++], CELL, "-");
 	snprintf(cells[k++], CELL, "%s", rw->r->label);
-	job_text(rw->j, cells[k++], CELL);
+	job_text(rw, cells[k++], CELL);
 	for (i = 0; i < ncols; i++)
 		cell(cols[i], rw->j, cells[k++], CELL);
-	snprintf(cells[k++], CELL, "%s", valid_text(rw->j));
+	snprintf(cells[k++], CELL, "%s", valid_text(rw->valid));
 	snprintf(cells[k++], CELL, "%s", *rw->r->link ? rw->r->link : rw->r->transport);
 	snprintf(cells[k++], CELL, "%s", rw->r->filesystem);
 	meter_text(rw->r, cells[k++], CELL);
-	*n = k;
+	return k;
+}
+
+/* Device, job and the text columns at the end are left-aligned; numbers right. */
+static int left_aligned(size_t k, size_t n)
+{
+	return k == 1 || k == 2 || k >= n - 3;
+}
+
+static void print_line(FILE *fp, char cells[][CELL], const size_t *w, size_t n, int md)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (md)
+			fprintf(fp, "| %-*s ", (int)w[k], cells[k]);
+		else
+			fprintf(fp, left_aligned(k, n) ? "%-*s%s" : "%*s%s", k + 1 < n ? (int)w[k] : 0,
+				cells[k], k + 1 < n ? "  " : "\n");
+	}
+	if (md)
+		fprintf(fp, "|\n");
+}
+
+static void print_md_rule(FILE *fp, const size_t *w, size_t n)
+{
+	size_t k, i;
+
+	for (k = 0; k < n; k++) {
+		fprintf(fp, "|%s", left_aligned(k, n) ? ":" : "-");
+		for (i = 0; i < w[k]; i++)
+			fputc('-', fp);
+		fprintf(fp, "%s", left_aligned(k, n) ? "-" : ":");
+	}
+	fprintf(fp, "|\n");
+}
+
+static size_t heads(char cells[][CELL], const struct column **cols, size_t ncols, int md)
+{
+	static const char *const lead[LEAD_COLS] = { "rank", "device", "job" };
+	static const char *const trail[TRAIL_COLS] = { "valid", "link", "filesystem", "meter" };
+	size_t i, n = 0;
+
+	for (i = 0; i < LEAD_COLS; i++)
+		snprintf(cells[n++], CELL, "%s", lead[i]);
+	for (i = 0; i < ncols; i++)
+		snprintf(cells[n++], CELL, "%s",
+			 md && cols[i]->scale == 1 ? cols[i]->key : cols[i]->head);
+	for (i = 0; i < TRAIL_COLS; i++)
+		snprintf(cells[n++], CELL, "%s", trail[i]);
+	return n;
 }
 
 static void print_text(FILE *fp, const struct row *rows, size_t nrows, const struct column **cols,
 		       size_t ncols, int md)
 {
-	char (*cells)[CELL];
-	const char *heads[32];
-	size_t w[32], n = 0, i, k, nh = 0;
+	char (*cells)[CELL] = xcalloc(MAX_COLS, CELL);
+	size_t w[MAX_COLS], n, i, k, nh;
 
-	heads[nh++] = "rank";
-	heads[nh++] = "device";
-	heads[nh++] = "job";
-	for (i = 0; i < ncols; i++)
-		heads[nh++] = md && cols[i]->scale == 1 ? cols[i]->key : cols[i]->head;
-	heads[nh++] = "valid";
-	heads[nh++] = "link";
-	heads[nh++] = "filesystem";
-	heads[nh++] = "meter";
+	nh = heads(cells, cols, ncols, md);
 	for (k = 0; k < nh; k++)
-		w[k] = strlen(heads[k]);
-	cells = xcalloc(nh, CELL);
+		w[k] = strlen(cells[k]);
 	for (i = 0; i < nrows; i++) {
-		text_cells(&rows[i], cells, &n, cols, ncols);
+		n = text_cells(&rows[i], cells, cols, ncols);
 		for (k = 0; k < n; k++)
 			if (strlen(cells[k]) > w[k])
 				w[k] = strlen(cells[k]);
 	}
-	for (k = 0; k < nh; k++) {
-		int left = k == 1 || k == 2 || k >= nh - 3;
-
-		if (md)
-			fprintf(fp, "| %-*s ", (int)w[k], heads[k]);
-		else
-			fprintf(fp, left ? "%-*s%s" : "%*s%s", k + 1 < nh ? (int)w[k] : 0, heads[k],
-				k + 1 < nh ? "  " : "\n");
-	}
-	if (md) {
-		fprintf(fp, "|\n");
-		for (k = 0; k < nh; k++) {
-			int left = k == 1 || k == 2 || k >= nh - 3;
-
-			fprintf(fp, "|%s", left ? ":" : "-");
-			for (i = 0; i < w[k]; i++)
-				fputc('-', fp);
-			fprintf(fp, "%s", left ? "-" : ":");
-		}
-		fprintf(fp, "|\n");
-	}
+	heads(cells, cols, ncols, md);
+	print_line(fp, cells, w, nh, md);
+	if (md)
+		print_md_rule(fp, w, nh);
 	for (i = 0; i < nrows; i++) {
-		text_cells(&rows[i], cells, &n, cols, ncols);
-		for (k = 0; k < n; k++) {
-			int left = k == 1 || k == 2 || k >= nh - 3;
-
-			if (md)
-				fprintf(fp, "| %-*s ", (int)w[k], cells[k]);
-			else
-				fprintf(fp, left ? "%-*s%s" : "%*s%s", k + 1 < n ? (int)w[k] : 0,
-					cells[k], k + 1 < n ? "  " : "\n");
-		}
-		if (md)
-			fprintf(fp, "|\n");
+		n = text_cells(&rows[i], cells, cols, ncols);
+		print_line(fp, cells, w, n, md);
 	}
 	free(cells);
 }
@@ -221,43 +265,47 @@ static void csv_str(FILE *fp, const char *s, int last)
 	fputc(last ? '\n' : ',', fp);
 }
 
+static void csv_row(FILE *fp, const struct row *rw)
+{
+	char reasons[RR_REASONS_MAX];
+	size_t k;
+
+	if (rw->rank)
+		fprintf(fp, "%d,", rw->rank);
+	else
+		fprintf(fp, ",");
+	csv_str(fp, rw->r->label, 0);
+	csv_str(fp, rw->name, 0);
+	fprintf(fp, "%u,%s,%llu,", rw->j->loop, rr_rw(rw->j), (unsigned long long)rr_bs(rw->j));
+	for (k = 0; k < ARRAY_SIZE(columns); k++) {
+		double v = col_value(&columns[k], rw->j);
+
+		if (isnan(v))
+			fprintf(fp, ",");
+		else
+			fprintf(fp, "%.10g,", v);
+	}
+	fprintf(fp, "%s,", rw->valid > 0 ? "true" : rw->valid == 0 ? "false" : "");
+	rr_reasons(rw->j, reasons, sizeof(reasons));
+	csv_str(fp, reasons, 0);
+	csv_str(fp, rw->r->transport, 0);
+	csv_str(fp, rw->r->link, 0);
+	csv_str(fp, rw->r->filesystem, 0);
+	csv_str(fp, rw->r->meter, 0);
+	fprintf(fp, "%s,", rw->r->emulated ? "true" : "false");
+	csv_str(fp, rw->r->path, 1);
+}
+
 static void print_csv(FILE *fp, const struct row *rows, size_t nrows)
 {
-	char buf[CELL];
 	size_t i, k;
 
 	fprintf(fp, "rank,device,job,loop,rw,bs,");
 	for (k = 0; k < ARRAY_SIZE(columns); k++)
 		fprintf(fp, "%s,", columns[k].key);
 	fprintf(fp, "valid,reasons,transport,link,filesystem,meter,emulated,file\n");
-	for (i = 0; i < nrows; i++) {
-		const struct row *rw = &rows[i];
-
-		if (rw->rank)
-			fprintf(fp, "%d,", rw->rank);
-		else
-			fprintf(fp, ",");
-		csv_str(fp, rw->r->label, 0);
-		csv_str(fp, rw->j->name, 0);
-		fprintf(fp, "%ld,%s,%llu,", rw->j->loop, rw->j->rw, (unsigned long long)rw->j->bs);
-		for (k = 0; k < ARRAY_SIZE(columns); k++) {
-			double v = col_value(&columns[k], rw->j);
-
-			if (isnan(v))
-				fprintf(fp, ",");
-			else
-				fprintf(fp, "%.10g,", v);
-		}
-		fprintf(fp, "%s,", rw->j->valid > 0 ? "true" : rw->j->valid == 0 ? "false" : "");
-		csv_str(fp, rw->j->reasons, 0);
-		csv_str(fp, rw->r->transport, 0);
-		csv_str(fp, rw->r->link, 0);
-		csv_str(fp, rw->r->filesystem, 0);
-		csv_str(fp, rw->r->meter, 0);
-		fprintf(fp, "%s,", rw->r->emulated ? "true" : "false");
-		snprintf(buf, sizeof(buf), "%s", rw->r->path);
-		csv_str(fp, buf, 1);
-	}
+	for (i = 0; i < nrows; i++)
+		csv_row(fp, &rows[i]);
 }
 
 /* Keys whose difference does not change the workload. */
@@ -272,48 +320,76 @@ static int option_ignored(const char *key)
 	return 0;
 }
 
-static void warn_options(const struct rr_set *set, const char *const *names, size_t nnames)
+static int same_option(const struct report_opt *a, const struct report_opt *b)
 {
-	size_t n, i, a;
-
-	for (n = 0; n < nnames; n++) {
-		const struct rr_job *ref = NULL;
-		const struct rr_result *refr = NULL;
-
-		for (i = 0; i < set->nres; i++) {
-			const struct rr_job *j = rr_find_job(&set->res[i], names[n]);
-			const char *key;
-			json_t *v;
-			char diff[256] = "";
-
-			if (!j)
-				continue;
-			if (!ref) {
-				ref = j;
-				refr = &set->res[i];
-				continue;
-			}
-			json_object_foreach(ref->options, key, v) {
-				json_t *o = json_object_get(j->options, key);
-				size_t len = strlen(diff);
-
-				if (option_ignored(key) || (o && json_equal(o, v)))
-					continue;
-				snprintf(diff + len, sizeof(diff) - len, "%s%s", len ? ", " : "", key);
-			}
-			json_object_foreach(j->options, key, v) {
-				size_t len = strlen(diff);
-
-				if (option_ignored(key) || json_object_get(ref->options, key))
-					continue;
-				snprintf(diff + len, sizeof(diff) - len, "%s%s", len ? ", " : "", key);
-			}
-			if (*diff)
-				log_warn(MOD, "job '%s' ran with different options in %s and %s (%s): "
-					      "its rows are not comparable", names[n], refr->path,
-					 set->res[i].path, diff);
-		}
+	if (a->type != b->type)
+		return 0;
+	switch (a->type) {
+	case REPORT_OPT_INT:
+		return a->i == b->i;
+	case REPORT_OPT_REAL:
+		return a->d == b->d;
+	case REPORT_OPT_STR:
+		return !strcmp(a->s, b->s);
+	default:
+		return 1;
 	}
+}
+
+static void add_key(char *diff, size_t size, const char *key)
+{
+	size_t len = strlen(diff);
+
+	snprintf(diff + len, size - len, "%s%s", len ? ", " : "", key);
+}
+
+/* The option keys that differ between two runs of a job, ", "-joined into diff. */
+static void option_diff(const struct job_report *ref, const struct job_report *j, char *diff,
+			size_t size)
+{
+	const struct report_opt *o;
+	size_t i;
+
+	diff[0] = '\0';
+	for (i = 0; i < ref->noptions; i++) {
+		o = report_opt_find(j, ref->options[i].key);
+		if (!option_ignored(ref->options[i].key) && !(o && same_option(o, &ref->options[i])))
+			add_key(diff, size, ref->options[i].key);
+	}
+	for (i = 0; i < j->noptions; i++)
+		if (!option_ignored(j->options[i].key) && !report_opt_find(ref, j->options[i].key))
+			add_key(diff, size, j->options[i].key);
+}
+
+static void warn_job_options(const struct rr_set *set, const char *name)
+{
+	const struct job_report *ref = NULL;
+	const struct rr_result *refr = NULL;
+	char diff[256];
+	size_t i;
+
+	for (i = 0; i < set->nres; i++) {
+		const struct job_report *j = rr_find_job(&set->res[i], name);
+
+		if (!j)
+			continue;
+		if (!ref) {
+			ref = j;
+			refr = &set->res[i];
+			continue;
+		}
+		option_diff(ref, j, diff, sizeof(diff));
+		if (*diff)
+			log_warn(MOD, "job '%s' ran with different options in %s and %s (%s): "
+				      "its rows are not comparable", name, refr->path,
+				 set->res[i].path, diff);
+	}
+}
+
+static void warn_meters(const struct rr_set *set)
+{
+	size_t a;
+
 	for (a = 1; a < set->nres; a++) {
 		if (strcmp(set->res[a].meter, set->res[0].meter)) {
 			log_warn(MOD, "results were metered with different meters (%s in %s, %s in %s): "
@@ -350,132 +426,154 @@ static void usage(FILE *fp)
 	}
 }
 
-int cmd_compare(int argc, char **argv)
+static int parse_format(const char *arg, int *fmt)
+{
+	if (!strcmp(arg, "table"))
+		*fmt = FMT_TABLE;
+	else if (!strcmp(arg, "md") || !strcmp(arg, "markdown"))
+		*fmt = FMT_MD;
+	else if (!strcmp(arg, "csv"))
+		*fmt = FMT_CSV;
+	else {
+		log_err(MOD, "--format '%s': expected table, md or csv", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* EXIT_OK to go on, ARGS_HELP, or the exit code of a usage error. */
+static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, 'b' },	   { "format", required_argument, NULL, 'f' },
 		{ "label", required_argument, NULL, 'l' }, { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
 	};
-	const char *by = "iops_per_ma", *out_path = NULL, **names = NULL;
-	const struct column *brief[ARRAY_SIZE(columns) + 1];
-	char **labels = NULL;
-	size_t nlabels = 0, nnames, nrows = 0, nbrief = 0, i, k, n;
-	struct rr_set set;
-	struct row *rows;
-	int fmt = FMT_TABLE, c, rank, rc = EXIT_OK;
-	FILE *fp = stdout;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "b:f:l:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			by = optarg;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "table"))
-				fmt = FMT_TABLE;
-			else if (!strcmp(optarg, "md") || !strcmp(optarg, "markdown"))
-				fmt = FMT_MD;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FMT_CSV;
-			else {
-				log_err(MOD, "--format '%s': expected table, md or csv", optarg);
-				free(labels);
+		if (c == 'b') {
+			a->by = optarg;
+		} else if (c == 'f') {
+			if (parse_format(optarg, &a->fmt))
 				return EXIT_USAGE;
-			}
-			break;
-		case 'l':
-			labels = xrealloc(labels, (nlabels + 1) * sizeof(*labels));
-			labels[nlabels++] = optarg;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			free(labels);
-			return EXIT_OK;
-		default:
-			usage(stderr);
-			free(labels);
-			return EXIT_USAGE;
+		} else if (c == 'l') {
+			a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
+			a->labels[a->nlabels++] = optarg;
+		} else if (c == 'o') {
+			a->out_path = optarg;
+		} else {
+			usage(c == 'h' ? stdout : stderr);
+			return c == 'h' ? ARGS_HELP : EXIT_USAGE;
 		}
 	}
-	sort_col = find_column(by);
-	if (!sort_col) {
-		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", by);
-		free(labels);
+	a->sort = find_column(a->by);
+	if (!a->sort) {
+		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", a->by);
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {
 		log_err(MOD, "no result files given");
 		usage(stderr);
-		free(labels);
 		return EXIT_USAGE;
 	}
-	if (rr_set_load(&set, argv + optind, (size_t)(argc - optind), labels, nlabels)) {
-		free(labels);
-		return EXIT_USAGE;
-	}
-	free(labels);
+	return EXIT_OK;
+}
 
-	nnames = rr_job_names(&set, &names);
-	for (i = 0; i < set.nres; i++)
-		nrows += set.res[i].njobs;
-	rows = xcalloc(nrows ? nrows : 1, sizeof(*rows));
-	nrows = 0;
-	/* Group by job name in order of first appearance, rank within the group. */
+/* Rows grouped by job name in order of first appearance, ranked within the group. */
+static struct row *build_rows(const struct rr_set *set, const char *const *names, size_t nnames,
+			      const struct column *sort, size_t *nrows)
+{
+	struct row *rows;
+	size_t n, i, k, first, total = 0;
+	int rank;
+
+	for (i = 0; i < set->nres; i++)
+		total += set->res[i].rep.njobs;
+	rows = xcalloc(total ? total : 1, sizeof(*rows));
+	*nrows = 0;
 	for (n = 0; n < nnames; n++) {
-		size_t first = nrows;
+		first = *nrows;
+		for (i = 0; i < set->nres; i++) {
+			for (k = 0; k < set->res[i].rep.njobs; k++) {
+				struct row *rw = &rows[*nrows];
 
-		for (i = 0; i < set.nres; i++) {
-			for (k = 0; k < set.res[i].njobs; k++) {
-				const struct rr_job *j = &set.res[i].jobs[k];
-
-				if (strcmp(j->name, names[n]))
+				if (strcmp(set->res[i].names[k], names[n]))
 					continue;
-				rows[nrows].r = &set.res[i];
-				rows[nrows].j = j;
-				rows[nrows].key = col_value(sort_col, j);
-				nrows++;
+				rw->r = &set->res[i];
+				rw->j = &set->res[i].rep.jobs[k];
+				rw->name = set->res[i].names[k];
+				rw->valid = rr_valid(rw->j);
+				rw->key = col_value(sort, rw->j);
+				(*nrows)++;
 			}
 		}
-		qsort(rows + first, nrows - first, sizeof(*rows), row_cmp);
+		qsort_r(rows + first, *nrows - first, sizeof(*rows), row_cmp, &sort);
 		rank = 0;
-		for (k = first; k < nrows; k++)
-			if (rows[k].j->valid != 0 && !isnan(rows[k].key))
+		for (k = first; k < *nrows; k++)
+			if (rows[k].valid != 0 && !isnan(rows[k].key))
 				rows[k].rank = ++rank;
 	}
-	warn_options(&set, names, nnames);
+	return rows;
+}
+
+static int print_rows(const struct compare_args *a, const struct row *rows, size_t nrows)
+{
+	const struct column *brief[ARRAY_SIZE(columns) + 1];
+	FILE *fp = stdout;
+	size_t i, nbrief = 0;
+
+	for (i = 0; i < ARRAY_SIZE(columns); i++)
+		if (columns[i].brief || &columns[i] == a->sort)
+			brief[nbrief++] = &columns[i];
+	if (a->out_path) {
+		fp = fopen(a->out_path, "w");
+		if (!fp) {
+			log_err(MOD, "-o %s: %m", a->out_path);
+			return EXIT_FAIL;
+		}
+	}
+	if (a->fmt == FMT_CSV)
+		print_csv(fp, rows, nrows);
+	else
+		print_text(fp, rows, nrows, brief, nbrief, a->fmt == FMT_MD);
+	if (a->fmt == FMT_TABLE)
+		fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
+			a->sort->key, a->sort->lower_better ? "lower" : "higher");
+	if (fp != stdout && fclose(fp)) {
+		log_err(MOD, "-o %s: %m", a->out_path);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_args a = { .by = "iops_per_ma", .fmt = FMT_TABLE };
+	const char **names = NULL;
+	size_t nnames, nrows, i;
+	struct rr_set set;
+	struct row *rows;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc == EXIT_OK && rr_set_load(&set, argv + optind, (size_t)(argc - optind), a.labels,
+					 a.nlabels))
+		rc = EXIT_USAGE;
+	free(a.labels);
+	if (rc != EXIT_OK)
+		return rc == ARGS_HELP ? EXIT_OK : rc;
+	nnames = rr_job_names(&set, &names);
+	rows = build_rows(&set, names, nnames, a.sort, &nrows);
+	for (i = 0; i < nnames; i++)
+		warn_job_options(&set, names[i]);
+	warn_meters(&set);
 	for (i = 0; i < set.nres; i++)
 		if (!set.res[i].has_power)
 			log_info(MOD, "%s: no power data (run without a meter): power columns are empty",
 				 set.res[i].path);
-
-	for (i = 0; i < ARRAY_SIZE(columns); i++)
-		if (columns[i].brief || &columns[i] == sort_col)
-			brief[nbrief++] = &columns[i];
-	if (out_path) {
-		fp = fopen(out_path, "w");
-		if (!fp) {
-			log_err(MOD, "-o %s: %m", out_path);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-	}
-	if (fmt == FMT_CSV)
-		print_csv(fp, rows, nrows);
-	else
-		print_text(fp, rows, nrows, brief, nbrief, fmt == FMT_MD);
-	if (fmt == FMT_TABLE)
-		fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
-			sort_col->key, sort_col->lower_better ? "lower" : "higher");
-	if (fp != stdout && fclose(fp)) {
-		log_err(MOD, "-o %s: %m", out_path);
-		rc = EXIT_FAIL;
-	}
-out:
+	rc = print_rows(&a, rows, nrows);
 	free(rows);
 	free(names);
 	rr_set_free(&set);

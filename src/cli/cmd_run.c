@@ -15,6 +15,7 @@
 #include "core/options.h"
 #include "core/util.h"
 #include "core/version.h"
+#include "report/summary.h"
 #include "result/result.h"
 #include "run/context.h"
 #include "run/run.h"
@@ -109,35 +110,35 @@ static char *profile_stem(const struct run_config *cfg, int measure)
 	return stem;
 }
 
-static json_t *new_root(struct run_ctx *rc, int argc, char **argv, int measure)
+/* The run-level part of the report, known before the first job. */
+static void report_begin(struct run_ctx *rc, int argc, char **argv, int measure)
 {
-	char created[32], *cmd;
+	struct run_report *r = &rc->rep;
+	char created[32];
 	time_t t = time(NULL);
 	struct tm tm;
-	json_t *root, *ctx;
 	unsigned m;
-	int emulated = 0, manual = 0;
 
 	gmtime_r(&t, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	r->schema_version = RESULT_SCHEMA_VERSION;
+	r->tool.name = xstrdup("iowatt");
+	r->tool.version = xstrdup(iowatt_version);
+	r->created = xstrdup(created);
+	r->command = command_line(argc, argv, measure);
+	r->profile = rc->cfg->run.profile ? xstrdup(rc->cfg->run.profile) : NULL;
+	r->status = REPORT_RUNNING;
+	r->t0_ns = rc->t0_ns;
 	for (m = 0; m < rc->nmeters; m++) {
-		emulated |= meter_info(rc->meters[m].dev)->emulated;
-		manual |= meter_info(rc->meters[m].dev)->manual;
+		r->emulated |= !!meter_info(rc->meters[m].dev)->emulated;
+		r->manual |= !!meter_info(rc->meters[m].dev)->manual;
 	}
-	cmd = command_line(argc, argv, measure);
-	ctx = rc->have_target ? context_collect(&rc->tg, rc->cfg->run.sysfs_root ?
-						 rc->cfg->run.sysfs_root : "") : json_object();
-	root = json_pack("{s:i,s:{s:s,s:s},s:s,s:s,s:s*,s:s,s:I,s:b,s:o,s:[],s:{s:s,s:s*},s:[]}",
-			 "schema_version", RESULT_SCHEMA_VERSION, "tool", "name", "iowatt",
-			 "version", iowatt_version, "created", created, "command", cmd, "profile",
-			 rc->cfg->run.profile, "status", "running", "t0_ns",
-			 (json_int_t)rc->t0_ns, "emulated", emulated, "context", ctx ? ctx :
-			 json_object(), "meters", "files", "intervals",
-			 basename(rc->intervals_path), "samples",
-			 rc->nmeters ? basename(rc->samples_path) : NULL, "jobs");
-	free(cmd);
-	json_object_set_new(root, "manual", json_boolean(manual));
-	return root;
+	if (rc->have_target)
+		r->context = context_collect(&rc->tg, rc->cfg->run.sysfs_root ?
+						      rc->cfg->run.sysfs_root : "");
+	r->files.intervals = xstrdup(basename(rc->intervals_path));
+	r->files.samples = rc->nmeters ? xstrdup(basename(rc->samples_path)) : NULL;
+	r->jobs = xcalloc(1, sizeof(*r->jobs));
 }
 
 /* Every spec is checked before any meter is opened: a typo in the second one must not
@@ -164,7 +165,7 @@ static int open_meters(struct run_ctx *rc)
 	return 0;
 }
 
-/* A 2 Hz tester needs 10 s of active phase for 20 samples: say so before the run. */
+/* A 2 Hz tester needs 10 s of active phase for enough samples: say so before the run. */
 static void announce_meters(const struct run_ctx *rc)
 {
 	unsigned m;
@@ -172,13 +173,14 @@ static void announce_meters(const struct run_ctx *rc)
 
 	for (m = 0; m < rc->nmeters; m++) {
 		const struct meter_info *in = meter_info(rc->meters[m].dev);
-		uint64_t need = 20 * in->period_ns;
+		uint64_t need = ENERGY_MIN_SAMPLES * in->period_ns;
 
 		log_info(NULL, "meter %s: %s%s, one reading every %s: a job needs an active "
-			       "phase of at least %s for a valid result (20 samples); shorter jobs "
+			       "phase of at least %s for a valid result (%u samples); shorter jobs "
 			       "are reported invalid with the size that would do",
 			 in->spec, in->model, in->emulated ? " [EMULATED]" : "",
-			 fmt_duration(in->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)));
+			 fmt_duration(in->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)),
+			 ENERGY_MIN_SAMPLES);
 		if (in->emulated)
 			printf("NOTE: power figures in this run come from an EMULATED meter "
 			       "(iowatt emulate), not from hardware.\n");
@@ -234,36 +236,51 @@ static void free_ctx(struct run_ctx *rc)
 	event_queue_free(rc->queue);
 	if (rc->have_target)
 		target_cleanup(&rc->tg);
-	json_decref(rc->root);
+	report_free(&rc->rep);
 	free(rc->json_path);
 	free(rc->intervals_path);
 	free(rc->samples_path);
 	free(rc);
 }
 
-static void append_run_events(struct run_ctx *rc)
+/* Every event of the run, once it has ended. */
+static void report_events(struct run_ctx *rc)
 {
-	json_t *arr = json_array();
+	struct run_report *r = &rc->rep;
 	size_t i;
 
+	r->events = xcalloc(rc->nevents + 1, sizeof(*r->events));
 	for (i = 0; i < rc->nevents; i++) {
 		const struct run_event *ev = &rc->events[i];
+		struct report_event *out = &r->events[r->nevents++];
 
-		json_array_append_new(arr, json_pack("{s:I,s:I,s:s,s:s,s:s}", "t_ns",
-						     (json_int_t)ev->t_ns, "t_end_ns",
-						     (json_int_t)ev->t_end_ns, "kind",
-						     event_kind_name(ev->kind), "source", ev->source,
-						     "text", ev->text));
+		out->t_ns = ev->t_ns;
+		out->t_end_ns = ev->t_end_ns;
+		out->kind = ev->kind;
+		out->source = xstrdup(ev->source);
+		out->text = xstrdup(ev->text);
 	}
-	json_object_set_new(rc->root, "events", arr);
+}
+
+/* A job whose file could not be prepared: its options and why. */
+static void report_unprepared(struct run_ctx *rc, const struct job_opts *jo, int err)
+{
+	int stopped = run_should_stop(rc);
+	struct job_report *j = report_add_job(&rc->rep);
+
+	rc->any_failed |= !stopped;
+	j->jobname = xstrdup(jo->name);
+	j->loop = 1;
+	j->status = stopped ? REPORT_INTERRUPTED : REPORT_FAILED;
+	j->error = xstrdup(stopped ? "stopped while preparing the file" : strerror(-err));
+	report_job_options(j, jo);
 }
 
 static int run_main(int argc, char **argv, int measure)
 {
 	struct run_config cfg;
 	struct run_ctx *rc;
-	const char *status;
-	json_t *entry;
+	int status;
 	size_t j;
 	unsigned loop;
 	char *stem;
@@ -306,8 +323,7 @@ static int run_main(int argc, char **argv, int measure)
 	free(stem);
 	if (err)
 		goto fail;
-	rc->root = new_root(rc, argc, argv, measure);
-	rc->jobs = json_object_get(rc->root, "jobs");
+	report_begin(rc, argc, argv, measure);
 	for (j = 0; j < rc->nmeters; j++) {
 		err = meter_thread_start(rc->meters[j].dev);
 		if (err)
@@ -318,43 +334,34 @@ static int run_main(int argc, char **argv, int measure)
 		const struct job_opts *jo = &cfg.jobs[j];
 
 		if (measure) {
-			err = run_command(rc, jo, cfg.cmd_argv, &entry);
-			json_array_append_new(rc->jobs, entry);
+			err = run_command(rc, jo, cfg.cmd_argv);
 			break;
 		}
 		err = target_prepare_job(&rc->tg, jo);
 		if (err) {
-			int stopped = run_should_stop(rc);
-
-			rc->any_failed |= !stopped;
-			entry = json_pack("{s:s,s:i,s:s,s:s,s:o}", "jobname", jo->name, "loop", 1,
-					  "status", stopped ? "interrupted" : "failed", "error",
-					  stopped ? "stopped while preparing the file" : strerror(-err),
-					  "options", result_options_json(jo));
-			json_array_append_new(rc->jobs, entry);
-			run_write_result(rc, "running");
+			report_unprepared(rc, jo, err);
+			run_write_result(rc, REPORT_RUNNING);
 			continue;
 		}
 		for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
-			run_job_loop(rc, jo, loop, &entry);
-			json_array_append_new(rc->jobs, entry);
+			run_job_loop(rc, jo, loop);
 			/* Rewritten after every job: a crash keeps what was done. */
-			run_write_result(rc, "running");
+			run_write_result(rc, REPORT_RUNNING);
 		}
 	}
 	shutdown_meters(rc);
 	run_pump(rc, now_ns() + RUN_FEED_LAG_NS);
-	append_run_events(rc);
+	report_events(rc);
 
 	if (run_signal || rc->stop_reason)
-		status = "interrupted";
+		status = REPORT_INTERRUPTED;
 	else if (rc->any_failed)
-		status = "failed";
+		status = REPORT_FAILED;
 	else
-		status = "ok";
+		status = REPORT_OK;
 	run_output_flush(rc);
 	err = run_write_result(rc, status);
-	result_print_summary(stdout, rc->root);
+	report_print_summary(stdout, &rc->rep);
 	if (!err)
 		printf("result: %s\n", rc->json_path);
 	printf("series: %s\n", rc->intervals_path);

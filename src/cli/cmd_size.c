@@ -25,8 +25,9 @@ struct workload {
 
 struct sizing {
 	const struct rr_result *r;
-	const struct rr_job *wjob, *rjob, *recjob, *dutyjob, *base;
+	const struct job_report *wjob, *rjob, *recjob, *dutyjob, *base;
 	double write_j, read_j, rec_j, duty_j, supply_v;
+	struct load_model lm;
 	struct battery_life life;
 };
 
@@ -39,27 +40,91 @@ static double clamp_workload(const struct sizing *sz)
 	return fmax(0, sz->write_j) + fmax(0, sz->rec_j) + fmax(0, sz->read_j) + fmax(0, sz->duty_j);
 }
 
-static void note_invalid(const struct rr_job *j)
+static void note_invalid(const struct rr_result *r, const struct job_report *j)
 {
-	if (j && j->valid == 0)
-		printf("  warning: job %s is INVALID (%s): no valid job matched this workload\n",
-		       j->name, *j->reasons ? j->reasons : "see the result");
+	char reasons[RR_REASONS_MAX];
+
+	if (!j || rr_valid(j) != 0)
+		return;
+	rr_reasons(j, reasons, sizeof(reasons));
+	printf("  warning: job %s is INVALID (%s): no valid job matched this workload\n",
+	       rr_job_name(r, j), *reasons ? reasons : "see the result");
 }
 
-static void job_line(const char *what, const struct rr_job *j, const char *detail)
+static void job_line(const struct rr_result *r, const char *what, const struct job_report *j,
+		     const char *detail)
 {
 	char bs[32];
 
-	printf("  %-8s job %s (%s, bs %s%s): %s\n", what, j->name, j->rw, fmt_size(j->bs, bs, sizeof(bs)),
-	       j->valid == 0 ? ", INVALID" : "", detail);
+	printf("  %-8s job %s (%s, bs %s%s): %s\n", what, rr_job_name(r, j), rr_rw(j),
+	       fmt_size(rr_bs(j), bs, sizeof(bs)), rr_valid(j) == 0 ? ", INVALID" : "", detail);
 }
 
-static int size_one(const struct rr_result *r, const struct workload *wl, const struct battery_model *bm,
-		    double supply_v_opt, struct sizing *sz)
+static double records_per_day(const struct workload *wl, const struct job_report *j)
 {
-	char detail[200], sbuf[32];
-	struct load_model lm;
+	return wl->rec_per_day * battery_ios_per_record(wl->rec_bytes, rr_bs(j));
+}
 
+/* The jobs that model each part of the workload and their energy per day. 0 or -EINVAL. */
+static int pick_jobs(const struct rr_result *r, const struct workload *wl, struct sizing *sz)
+{
+	if (wl->write_bpd > 0) {
+		sz->wjob = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
+		if (!sz->wjob)
+			return -EINVAL;
+		sz->write_j = battery_bytes_energy_j(wl->write_bpd, rr_net_j_per_gb(sz->wjob));
+	}
+	if (wl->rec_per_day > 0) {
+		sz->recjob = rr_pick_job(r, 1, wl->rec_bytes, wl->job);
+		if (!sz->recjob)
+			return -EINVAL;
+		sz->rec_j = battery_ios_energy_j(records_per_day(wl, sz->recjob),
+						 rr_net_j_per_io(sz->recjob));
+	}
+	if (wl->read_bpd > 0) {
+		sz->rjob = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);
+		if (!sz->rjob)
+			return -EINVAL;
+		sz->read_j = battery_bytes_energy_j(wl->read_bpd, rr_net_j_per_gb(sz->rjob));
+	}
+	sz->base = sz->wjob ? sz->wjob : sz->recjob ? sz->recjob : sz->rjob;
+	return 0;
+}
+
+/* The duty-cycle job (the workload's, else any write job, else a read job) and its energy. */
+static int pick_duty(const struct rr_result *r, const struct workload *wl, struct sizing *sz)
+{
+	if (!(wl->duty_period_s > 0))
+		return 0;
+	sz->dutyjob = wl->job ? rr_pick_job(r, 1, RR_STREAM_BS, wl->job) : sz->base;
+	if (!sz->dutyjob)
+		sz->dutyjob = rr_pick_job(r, 1, RR_STREAM_BS, NULL);
+	if (!sz->dutyjob)
+		sz->dutyjob = rr_pick_job(r, 0, RR_STREAM_BS, NULL);
+	if (!sz->dutyjob)
+		return -EINVAL;
+	sz->duty_j = battery_duty_energy_j(wl->duty_active_s, wl->duty_period_s,
+					   rr_power(sz->dutyjob)->active_w,
+					   rr_power(sz->dutyjob)->idle_w);
+	if (!sz->base)
+		sz->base = sz->dutyjob;
+	return 0;
+}
+
+/* The job whose idle phase gives the idle power: the workload's first, else any with power. */
+static int pick_base(const struct rr_result *r, const struct workload *wl, struct sizing *sz)
+{
+	if (!sz->base)
+		sz->base = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
+	if (!sz->base)
+		sz->base = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);
+	return !sz->base || isnan(rr_power(sz->base)->idle_w) ? -EINVAL : 0;
+}
+
+/* Choose the jobs and compute the battery life of one result. 0 or -EINVAL (logged). */
+static int size_compute(const struct rr_result *r, const struct workload *wl,
+			const struct battery_model *bm, double supply_v_opt, struct sizing *sz)
+{
 	memset(sz, 0, sizeof(*sz));
 	sz->r = r;
 	if (!r->has_power) {
@@ -71,113 +136,101 @@ static int size_one(const struct rr_result *r, const struct workload *wl, const 
 		log_err(MOD, "%s: no job named '%s' (--job)", r->path, wl->job);
 		return -EINVAL;
 	}
-	if (wl->write_bpd > 0) {
-		sz->wjob = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
-		if (!sz->wjob)
-			goto no_job;
-		sz->write_j = battery_bytes_energy_j(wl->write_bpd, rr_net_j_per_gb(sz->wjob));
+	if (pick_jobs(r, wl, sz) || pick_duty(r, wl, sz) || pick_base(r, wl, sz)) {
+		log_err(MOD, "%s: no finished job with power data that %s", r->path,
+			wl->job ? "matches --job" : "models this workload");
+		return -EINVAL;
 	}
-	if (wl->rec_per_day > 0) {
-		sz->recjob = rr_pick_job(r, 1, wl->rec_bytes, wl->job);
-		if (!sz->recjob)
-			goto no_job;
-		sz->rec_j = battery_ios_energy_j(wl->rec_per_day * battery_ios_per_record(wl->rec_bytes,
-											  sz->recjob->bs),
-						 rr_net_j_per_io(sz->recjob));
-	}
-	if (wl->read_bpd > 0) {
-		sz->rjob = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);
-		if (!sz->rjob)
-			goto no_job;
-		sz->read_j = battery_bytes_energy_j(wl->read_bpd, rr_net_j_per_gb(sz->rjob));
-	}
-	sz->base = sz->wjob ? sz->wjob : sz->recjob ? sz->recjob : sz->rjob;
-	if (wl->duty_period_s > 0) {
-		sz->dutyjob = wl->job ? rr_pick_job(r, 1, RR_STREAM_BS, wl->job) : sz->base;
-		if (!sz->dutyjob)
-			sz->dutyjob = rr_pick_job(r, 1, RR_STREAM_BS, NULL);
-		if (!sz->dutyjob)
-			sz->dutyjob = rr_pick_job(r, 0, RR_STREAM_BS, NULL);
-		if (!sz->dutyjob)
-			goto no_job;
-		sz->duty_j = battery_duty_energy_j(wl->duty_active_s, wl->duty_period_s,
-						   sz->dutyjob->active_w, sz->dutyjob->idle_w);
-		if (!sz->base)
-			sz->base = sz->dutyjob;
-	}
-	if (!sz->base)
-		sz->base = rr_pick_job(r, 1, RR_STREAM_BS, wl->job);
-	if (!sz->base)
-		sz->base = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);
-	if (!sz->base || isnan(sz->base->idle_w))
-		goto no_job;
 	if (isnan(sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)) {
 		log_err(MOD, "%s: the chosen job lacks energy figures (energy_net_j / j_per_gb_net)",
 			r->path);
 		return -EINVAL;
 	}
-	sz->supply_v = supply_v_opt > 0 ? supply_v_opt : sz->base->active_v;
-	lm.idle_w = sz->base->idle_w;
-	lm.extra_j_per_day = clamp_workload(sz);
-	lm.supply_v = sz->supply_v;
-	battery_life_compute(bm, &lm, &sz->life);
+	sz->supply_v = supply_v_opt > 0 ? supply_v_opt : rr_power(sz->base)->active_v;
+	sz->lm.idle_w = rr_power(sz->base)->idle_w;
+	sz->lm.extra_j_per_day = clamp_workload(sz);
+	sz->lm.supply_v = sz->supply_v;
+	battery_life_compute(bm, &sz->lm, &sz->life);
+	return 0;
+}
 
-	printf("%s  [%s]\n", r->label, r->path);
-	printf("  idle     %.4f W from job %s's idle phase; supply %.2f V%s\n", lm.idle_w, sz->base->name,
-	       sz->supply_v, supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
+static void print_jobs(const struct sizing *sz, const struct workload *wl)
+{
+	const struct rr_result *r = sz->r;
+	char detail[200], sbuf[32];
+
 	if (sz->wjob) {
 		snprintf(detail, sizeof(detail), "%.2f J/GB net x %.4g GB/day = %.2f J/day",
 			 rr_net_j_per_gb(sz->wjob), wl->write_bpd / 1e9, sz->write_j);
-		job_line("write", sz->wjob, detail);
+		job_line(r, "write", sz->wjob, detail);
 	}
 	if (sz->recjob) {
 		snprintf(detail, sizeof(detail), "%.4g mJ/IO net x %.0f IO/day (%s records) = %.2f J/day",
-			 rr_net_j_per_io(sz->recjob) * 1e3,
-			 wl->rec_per_day * battery_ios_per_record(wl->rec_bytes, sz->recjob->bs),
+			 rr_net_j_per_io(sz->recjob) * 1e3, records_per_day(wl, sz->recjob),
 			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sz->rec_j);
-		job_line("records", sz->recjob, detail);
+		job_line(r, "records", sz->recjob, detail);
 	}
 	if (sz->rjob) {
 		snprintf(detail, sizeof(detail), "%.2f J/GB net x %.4g GB/day = %.2f J/day",
 			 rr_net_j_per_gb(sz->rjob), wl->read_bpd / 1e9, sz->read_j);
-		job_line("read", sz->rjob, detail);
+		job_line(r, "read", sz->rjob, detail);
 	}
 	if (sz->dutyjob) {
 		snprintf(detail, sizeof(detail), "(%.3f - %.3f) W x %.4g s/%.4g s x 86400 s = %.2f J/day",
-			 sz->dutyjob->active_w, sz->dutyjob->idle_w, wl->duty_active_s, wl->duty_period_s,
-			 sz->duty_j);
-		job_line("duty", sz->dutyjob, detail);
+			 rr_power(sz->dutyjob)->active_w, rr_power(sz->dutyjob)->idle_w,
+			 wl->duty_active_s, wl->duty_period_s, sz->duty_j);
+		job_line(r, "duty", sz->dutyjob, detail);
 	}
-	printf("  energy   %.1f J/day (%.3f Wh/day) = idle %.1f + workload %.1f\n", sz->life.energy_day_j,
-	       sz->life.energy_day_j / 3600.0, lm.idle_w * BATTERY_SECONDS_PER_DAY, lm.extra_j_per_day);
-	printf("  average  %.2f mW = %.2f mA at %.2f V; from the battery %.2f mW", sz->life.avg_w * 1e3,
-	       sz->life.avg_ma, sz->supply_v, sz->life.battery_w * 1e3);
-	if (!isnan(sz->life.battery_ma))
-		printf(" = %.2f mA at %.2f V", sz->life.battery_ma, bm->bat.nominal_v);
+}
+
+static void print_life(const struct sizing *sz, const struct battery_model *bm)
+{
+	const struct battery_life *life = &sz->life;
+
+	printf("  energy   %.1f J/day (%.3f Wh/day) = idle %.1f + workload %.1f\n", life->energy_day_j,
+	       life->energy_day_j / 3600.0, sz->lm.idle_w * BATTERY_SECONDS_PER_DAY,
+	       sz->lm.extra_j_per_day);
+	printf("  average  %.2f mW = %.2f mA at %.2f V; from the battery %.2f mW", life->avg_w * 1e3,
+	       life->avg_ma, sz->supply_v, life->battery_w * 1e3);
+	if (!isnan(life->battery_ma))
+		printf(" = %.2f mA at %.2f V", life->battery_ma, bm->bat.nominal_v);
 	printf("\n  life     %.2f days (%.3f Wh usable / 24 h / (%.2f mW + %.3f mW self-discharge))\n",
-	       sz->life.days, sz->life.usable_wh, sz->life.battery_w * 1e3, sz->life.self_discharge_w * 1e3);
-	if (lm.extra_j_per_day > sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)
+	       life->days, life->usable_wh, life->battery_w * 1e3, life->self_discharge_w * 1e3);
+}
+
+static void print_warnings(const struct sizing *sz)
+{
+	const struct rr_result *r = sz->r;
+
+	if (sz->lm.extra_j_per_day > sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)
 		printf("  warning: a job's energy above idle came out negative (meter noise or drift "
 		       "exceeded the workload's energy): counted as 0\n");
-	note_invalid(sz->wjob);
+	note_invalid(r, sz->wjob);
 	if (sz->recjob != sz->wjob)
-		note_invalid(sz->recjob);
+		note_invalid(r, sz->recjob);
 	if (sz->rjob != sz->wjob && sz->rjob != sz->recjob)
-		note_invalid(sz->rjob);
+		note_invalid(r, sz->rjob);
 	if (sz->dutyjob && sz->dutyjob != sz->wjob && sz->dutyjob != sz->recjob &&
 	    sz->dutyjob != sz->rjob)
-		note_invalid(sz->dutyjob);
+		note_invalid(r, sz->dutyjob);
 	if (sz->life.idle_share > 0.5)
 		printf("  warning: idle power is %.0f %% of the daily energy: sleeping deeper or power-gating "
 		       "the drive matters more than its J/GB\n", sz->life.idle_share * 100);
 	if (r->emulated)
 		printf("  warning: power figures come from an EMULATED meter, not a measurement\n");
+}
+
+static void print_sizing(const struct sizing *sz, const struct workload *wl,
+			 const struct battery_model *bm, double supply_v_opt)
+{
+	printf("%s  [%s]\n", sz->r->label, sz->r->path);
+	printf("  idle     %.4f W from job %s's idle phase; supply %.2f V%s\n", sz->lm.idle_w,
+	       rr_job_name(sz->r, sz->base), sz->supply_v,
+	       supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
+	print_jobs(sz, wl);
+	print_life(sz, bm);
+	print_warnings(sz);
 	printf("\n");
-	return 0;
-no_job:
-	log_err(MOD, "%s: no finished job with power data that %s", r->path,
-		wl->job ? "matches --job" : "models this workload");
-	return -EINVAL;
 }
 
 static void usage(FILE *fp)
@@ -357,9 +410,12 @@ int cmd_size(int argc, char **argv)
 	print_header(&bm, &wl);
 	sz = xcalloc(set.nres, sizeof(*sz));
 	rc = EXIT_OK;
-	for (i = 0; i < set.nres && rc == EXIT_OK; i++)
-		if (size_one(&set.res[i], &wl, &bm, supply_v, &sz[i]))
+	for (i = 0; i < set.nres && rc == EXIT_OK; i++) {
+		if (size_compute(&set.res[i], &wl, &bm, supply_v, &sz[i]))
 			rc = EXIT_USAGE;
+		else
+			print_sizing(&sz[i], &wl, &bm, supply_v);
+	}
 	if (rc == EXIT_OK)
 		print_summary(sz, set.nres);
 	free(sz);

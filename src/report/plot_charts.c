@@ -63,6 +63,25 @@ static void short_name(const char *label, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)n, label);
 }
 
+static void efficiency_row(FILE *fp, const struct rr_result *r, const struct job_report *j,
+			   double x, const double lo[2])
+{
+	const struct report_efficiency *e = rr_eff(j);
+	int valid = rr_valid(j);
+
+	fprintf(fp, "%.6f", x);
+	put_num(fp, e->iops_per_ma);
+	put_num(fp, e->j_per_gb);
+	fprintf(fp, " %u %d ", plot_device_rgb((unsigned)r->device_idx), valid != 0);
+	plot_data_string(fp, r->label);
+	put_label(fp, e->iops_per_ma);
+	put_label(fp, e->j_per_gb);
+	fprintf(fp, " \"%s\"", valid == 0 ? "invalid" : "");
+	put_num(fp, e->iops_per_ma > 0 ? e->iops_per_ma : lo[0]);
+	put_num(fp, e->j_per_gb > 0 ? e->j_per_gb : lo[1]);
+	fputc('\n', fp);
+}
+
 int plot_efficiency(struct plot_ctx *ctx)
 {
 	const struct rr_set *set = ctx->set;
@@ -89,13 +108,13 @@ int plot_efficiency(struct plot_ctx *ctx)
 	w = 0.8 / (double)npow;
 	lo[0] = lo[1] = INFINITY;
 	for (i = 0; i < set->nres; i++) {
-		for (n = 0; n < set->res[i].njobs && set->res[i].has_power; n++) {
-			const struct rr_job *j = &set->res[i].jobs[n];
+		for (n = 0; n < set->res[i].rep.njobs && set->res[i].has_power; n++) {
+			const struct report_efficiency *e = rr_eff(&set->res[i].rep.jobs[n]);
 
-			if (j->iops_per_ma > 0)
-				lo[0] = fmin(lo[0], j->iops_per_ma);
-			if (j->j_per_gb > 0)
-				lo[1] = fmin(lo[1], j->j_per_gb);
+			if (e->iops_per_ma > 0)
+				lo[0] = fmin(lo[0], e->iops_per_ma);
+			if (e->j_per_gb > 0)
+				lo[1] = fmin(lo[1], e->j_per_gb);
 		}
 	}
 	/* Log axes: bars rise from the decade below the smallest value. */
@@ -106,24 +125,14 @@ int plot_efficiency(struct plot_ctx *ctx)
 		slot = 0;
 		for (i = 0; i < set->nres; i++) {
 			const struct rr_result *r = &set->res[i];
-			const struct rr_job *j;
+			const struct job_report *j;
 
 			if (!r->has_power)
 				continue;
 			j = rr_find_job(r, names[n]);
-			if (j) {
-				fprintf(fp, "%.6f", (double)(n + 1) - 0.4 + w * ((double)slot + 0.5));
-				put_num(fp, j->iops_per_ma);
-				put_num(fp, j->j_per_gb);
-				fprintf(fp, " %u %d ", plot_device_rgb((unsigned)r->device_idx), j->valid != 0);
-				plot_data_string(fp, r->label);
-				put_label(fp, j->iops_per_ma);
-				put_label(fp, j->j_per_gb);
-				fprintf(fp, " \"%s\"", j->valid == 0 ? "invalid" : "");
-				put_num(fp, j->iops_per_ma > 0 ? j->iops_per_ma : lo[0]);
-				put_num(fp, j->j_per_gb > 0 ? j->j_per_gb : lo[1]);
-				fputc('\n', fp);
-			}
+			if (j)
+				efficiency_row(fp, r, j, (double)(n + 1) - 0.4 + w * ((double)slot + 0.5),
+					       lo);
 			slot++;
 		}
 	}
@@ -206,15 +215,15 @@ static void perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set,
 
 	/* The panel's unit: MB/s for large blocks, IOPS for small ones (the first device decides). */
 	for (i = 0; i < set->nres; i++) {
-		const struct rr_job *j = rr_find_job(&set->res[i], name);
+		const struct job_report *j = rr_find_job(&set->res[i], name);
 
 		if (!j || !set->res[i].has_power)
 			continue;
 		if (mbps < 0)
-			mbps = j->bs >= PERF_MBPS_MIN_BS;
-		pts[np].x = j->active_w;
-		pts[np].y = mbps ? j->bw_bytes / 1e6 : j->iops;
-		pts[np].valid = j->valid != 0;
+			mbps = rr_bs(j) >= PERF_MBPS_MIN_BS;
+		pts[np].x = rr_power(j)->active_w;
+		pts[np].y = mbps ? rr_bw_bytes(j) / 1e6 : rr_iops(j);
+		pts[np].valid = rr_valid(j) != 0;
 		if (!(pts[np].y > 0))
 			pts[np].y = NAN;
 		if (!isnan(pts[np].x) && !isnan(pts[np].y)) {
@@ -322,13 +331,31 @@ out_names:
 	return rc;
 }
 
+/* One bar group's row; 1 when the job has latency percentiles. */
+static int latency_row(FILE *fp, const struct rr_result *r, const struct job_report *j, double x)
+{
+	double p50 = rr_lat_ns(j, 50), p99 = rr_lat_ns(j, 99), p999 = rr_lat_ns(j, 99.9), top;
+	int valid = rr_valid(j);
+
+	fprintf(fp, "%.6f", x);
+	put_num(fp, p50 / 1e6);
+	put_num(fp, p99 / 1e6);
+	put_num(fp, p999 / 1e6);
+	top = !isnan(p999) ? p999 : !isnan(p99) ? p99 : p50;
+	fprintf(fp, " %u %d \"%s\"", plot_device_rgb((unsigned)r->device_idx), valid != 0,
+		valid == 0 && !isnan(top) ? "invalid" : "");
+	put_num(fp, isnan(top) ? 1 : top / 1e6);
+	fputc('\n', fp);
+	return !isnan(p50) || !isnan(p99);
+}
+
 int plot_latency(struct plot_ctx *ctx)
 {
 	const struct rr_set *set = ctx->set;
 	const char **names = NULL;
 	struct plot_chart ch;
 	size_t nnames, n, i, rows = 0;
-	double w, top;
+	double w;
 	FILE *fp;
 	int rc;
 
@@ -346,20 +373,11 @@ int plot_latency(struct plot_ctx *ctx)
 	fprintf(fp, "# x p50_ms p99_ms p999_ms rgb valid invalid label_y\n");
 	for (n = 0; n < nnames; n++) {
 		for (i = 0; i < set->nres; i++) {
-			const struct rr_job *j = rr_find_job(&set->res[i], names[n]);
+			const struct job_report *j = rr_find_job(&set->res[i], names[n]);
 
-			if (!j)
-				continue;
-			fprintf(fp, "%.6f", (double)(n + 1) - 0.4 + w * ((double)i + 0.5));
-			put_num(fp, j->p50_ns / 1e6);
-			put_num(fp, j->p99_ns / 1e6);
-			put_num(fp, j->p999_ns / 1e6);
-			top = !isnan(j->p999_ns) ? j->p999_ns : !isnan(j->p99_ns) ? j->p99_ns : j->p50_ns;
-			fprintf(fp, " %u %d \"%s\"", plot_device_rgb((unsigned)set->res[i].device_idx),
-				j->valid != 0, j->valid == 0 && !isnan(top) ? "invalid" : "");
-			put_num(fp, isnan(top) ? 1 : top / 1e6);
-			fputc('\n', fp);
-			rows += !isnan(j->p50_ns) || !isnan(j->p99_ns);
+			if (j)
+				rows += latency_row(fp, &set->res[i], j,
+						    (double)(n + 1) - 0.4 + w * ((double)i + 0.5));
 		}
 	}
 	fclose(fp);
@@ -377,13 +395,45 @@ out:
 }
 
 #define BATTERY_POINTS 80
+#define MIB_F ((double)MIB)
+/* The battery chart's x axis: 1 MiB/day to 2^20 MiB (1 TiB)/day, log-spaced. */
+#define BATTERY_DOUBLINGS 20.0
+/* No device writes more than this per day: the axis end when the job's speed is unknown. */
+#define BATTERY_MAX_BPD 1e14
+
+/* One device's line: days of battery over MiB written per day, with its job's figures. */
+static void battery_line(FILE *fp, const struct battery_model *bm, const struct rr_result *r,
+			 const struct job_report *j)
+{
+	const struct report_power *p = rr_power(j);
+	double jpg = fmax(0, rr_net_j_per_gb(j)), max_bpd, bpd;
+	struct load_model lm;
+	struct battery_life life;
+	size_t k;
+
+	/* A device cannot write more per day than it writes at full speed. */
+	max_bpd = rr_bw_bytes(j) > 0 ? rr_bw_bytes(j) * BATTERY_SECONDS_PER_DAY : BATTERY_MAX_BPD;
+	fprintf(fp, "# %s: job %s, idle %.4f W, %.3f J/GB net\n", r->label, rr_job_name(r, j),
+		p->idle_w, jpg);
+	for (k = 0; k < BATTERY_POINTS; k++) {
+		bpd = MIB_F * pow(2, BATTERY_DOUBLINGS * (double)k / (BATTERY_POINTS - 1));
+		if (bpd > max_bpd)
+			break;
+		lm.idle_w = p->idle_w;
+		lm.extra_j_per_day = battery_bytes_energy_j(bpd, jpg);
+		lm.supply_v = p->active_v;
+		battery_life_compute(bm, &lm, &life);
+		fprintf(fp, "%.6g %.6g\n", bpd / MIB_F, life.days);
+	}
+	fprintf(fp, "\n\n");
+}
 
 int plot_battery(struct plot_ctx *ctx)
 {
 	const struct rr_set *set = ctx->set;
 	const struct battery_model *bm = &ctx->bm;
 	struct plot_chart ch;
-	size_t i, k, nlines = 0;
+	size_t i, nlines = 0;
 	FILE *fp;
 	int rc;
 
@@ -400,36 +450,18 @@ int plot_battery(struct plot_ctx *ctx)
 	fprintf(ch.meta, "array LINE[%zu]\narray LCOL[%zu]\n", set->nres, set->nres);
 	for (i = 0; i < set->nres; i++) {
 		const struct rr_result *r = &set->res[i];
-		const struct rr_job *j = r->has_power ? rr_pick_job(r, 1, RR_STREAM_BS, NULL) : NULL;
-		double jpg, max_bpd, bpd;
+		const struct job_report *j = r->has_power ? rr_pick_job(r, 1, RR_STREAM_BS, NULL) : NULL;
 		char *title;
-		struct load_model lm;
-		struct battery_life life;
 
-		if (!j || isnan(j->idle_w) || isnan(rr_net_j_per_gb(j))) {
+		if (!j || isnan(rr_power(j)->idle_w) || isnan(rr_net_j_per_gb(j))) {
 			if (r->has_power)
 				log_info(MOD, "battery: %s has no write job with energy figures: left out",
 					 r->path);
 			continue;
 		}
-		jpg = fmax(0, rr_net_j_per_gb(j));
-		/* A device cannot write more per day than it writes at full speed. */
-		max_bpd = j->bw_bytes > 0 ? j->bw_bytes * BATTERY_SECONDS_PER_DAY : 1e14;
-		fprintf(fp, "# %s: job %s, idle %.4f W, %.3f J/GB net\n", r->label, j->name, j->idle_w, jpg);
-		for (k = 0; k < BATTERY_POINTS; k++) {
-			/* 1 MiB/day to 1 TiB/day, log-spaced. */
-			bpd = 1048576.0 * pow(2, 20.0 * (double)k / (BATTERY_POINTS - 1));
-			if (bpd > max_bpd)
-				break;
-			lm.idle_w = j->idle_w;
-			lm.extra_j_per_day = battery_bytes_energy_j(bpd, jpg);
-			lm.supply_v = j->active_v;
-			battery_life_compute(bm, &lm, &life);
-			fprintf(fp, "%.6g %.6g\n", bpd / 1048576.0, life.days);
-		}
-		fprintf(fp, "\n\n");
+		battery_line(fp, bm, r, j);
 		nlines++;
-		title = xasprintf("%s, %s", r->label, j->name);
+		title = xasprintf("%s, %s", r->label, rr_job_name(r, j));
 		fprintf(ch.meta, "LINE[%zu] = ", nlines);
 		plot_gp_string(ch.meta, title);
 		free(title);

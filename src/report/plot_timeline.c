@@ -6,12 +6,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/events.h"
 #include "core/log.h"
+#include "core/phase.h"
 #include "core/util.h"
 #include "report/plot.h"
 
 #define MOD "plot"
 #define TL_MAX_METERS 8
+/* A job shorter than this share of the run gets a marker as well as its line. */
+#define SHORT_JOB_SHARE 0.01
+/* Event labels closer than this share of the run would overlap. */
+#define EVENT_LABEL_GAP 0.015
 
 static double secs(uint64_t t_ns, uint64_t t0_ns)
 {
@@ -130,12 +136,17 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 static double run_span_s(const struct rr_result *r)
 {
 	double span = 0;
-	size_t i, k;
+	uint64_t t0, t1;
+	size_t i;
+	int k;
 
-	for (i = 0; i < r->njobs; i++)
-		for (k = 0; k < 3; k++)
-			if (r->jobs[i].phase_ns[k][1])
-				span = fmax(span, secs(r->jobs[i].phase_ns[k][1], r->t0_ns));
+	for (i = 0; i < r->rep.njobs; i++) {
+		for (k = 0; k < PHASE_COUNT; k++) {
+			rr_phase(&r->rep.jobs[i], k, &t0, &t1);
+			if (t1)
+				span = fmax(span, secs(t1, r->rep.t0_ns));
+		}
+	}
 	return span;
 }
 
@@ -145,75 +156,83 @@ static double run_span_s(const struct rr_result *r)
  */
 static int short_jobs(const struct rr_result *r, FILE *out, double *max_mb)
 {
-	double span = run_span_s(r), a, b;
+	double span = run_span_s(r), a, b, mb;
+	uint64_t t0, t1;
 	size_t i;
 	int n = 0;
 
-	for (i = 0; i < r->njobs; i++) {
-		const struct rr_job *j = &r->jobs[i];
+	for (i = 0; i < r->rep.njobs; i++) {
+		const struct job_report *j = &r->rep.jobs[i];
 
-		if (!j->phase_ns[1][0] || !j->phase_ns[1][1] || !(j->bw_bytes > 0))
+		rr_phase(j, PHASE_ACTIVE, &t0, &t1);
+		if (!t0 || !t1 || !(rr_bw_bytes(j) > 0))
 			continue;
-		a = secs(j->phase_ns[1][0], r->t0_ns);
-		b = secs(j->phase_ns[1][1], r->t0_ns);
-		if (b - a >= 0.01 * span)
+		a = secs(t0, r->rep.t0_ns);
+		b = secs(t1, r->rep.t0_ns);
+		if (b - a >= SHORT_JOB_SHARE * span)
 			continue;
-		fprintf(out, "%.4f %.6g\n", (a + b) / 2, j->bw_bytes / 1e6);
-		*max_mb = fmax(*max_mb, j->bw_bytes / 1e6);
+		mb = rr_bw_bytes(j) / 1e6;
+		fprintf(out, "%.4f %.6g\n", (a + b) / 2, mb);
+		*max_mb = fmax(*max_mb, mb);
 		n++;
 	}
 	return n;
 }
 
+/* The job's name over its active phase, with its tail energy when it has one. */
+static void job_label(FILE *meta, const struct rr_result *r, const struct job_report *j)
+{
+	const char *invalid = rr_valid(j) == 0 ? " INVALID" : "";
+	double tail_j = rr_power(j)->energy_tail_j;
+	uint64_t a0, a1, t0, t1;
+	char *label;
+
+	rr_phase(j, PHASE_ACTIVE, &a0, &a1);
+	if (!a0 || !a1)
+		return;
+	rr_phase(j, PHASE_TAIL, &t0, &t1);
+	if (!isnan(tail_j) && t1)
+		label = xasprintf("%s%s (+%.2f J tail)", rr_job_name(r, j), invalid, tail_j);
+	else
+		label = xasprintf("%s%s", rr_job_name(r, j), invalid);
+	fprintf(meta, "set label ");
+	plot_gp_string(meta, label);
+	fprintf(meta, " at %.4f, graph 0.98 rotate by 90 right front font ',9' "
+		      "textcolor rgb '#333333'\n", (secs(a0, r->rep.t0_ns) + secs(a1, r->rep.t0_ns)) / 2);
+	free(label);
+}
+
 static void phase_rects(FILE *meta, const struct rr_result *r)
 {
-	static const char *const fill[] = { "#EBEBEB", "#DDEBF7", "#FBE2C5" };
-	size_t i, p;
+	static const char *const fill[PHASE_COUNT] = { "#EBEBEB", "#DDEBF7", "#FBE2C5" };
+	uint64_t t0, t1;
+	size_t i;
+	int p;
 
-	for (i = 0; i < r->njobs; i++) {
-		const struct rr_job *j = &r->jobs[i];
-		double a, b;
-		char *label;
-
-		for (p = 0; p < 3; p++) {
-			if (!j->phase_ns[p][0] || !j->phase_ns[p][1])
+	for (i = 0; i < r->rep.njobs; i++) {
+		for (p = 0; p < PHASE_COUNT; p++) {
+			rr_phase(&r->rep.jobs[i], p, &t0, &t1);
+			if (!t0 || !t1)
 				continue;
 			fprintf(meta, "set object rect from %.4f, graph 0 to %.4f, graph 1 fc rgb '%s' "
-				      "fs solid 1.0 noborder behind\n", secs(j->phase_ns[p][0], r->t0_ns),
-				secs(j->phase_ns[p][1], r->t0_ns), fill[p]);
+				      "fs solid 1.0 noborder behind\n", secs(t0, r->rep.t0_ns),
+				secs(t1, r->rep.t0_ns), fill[p]);
 		}
-		if (!j->phase_ns[1][0] || !j->phase_ns[1][1])
-			continue;
-		a = secs(j->phase_ns[1][0], r->t0_ns);
-		b = secs(j->phase_ns[1][1], r->t0_ns);
-		if (!isnan(j->energy_tail_j) && j->phase_ns[2][1])
-			label = xasprintf("%s%s (+%.2f J tail)", j->name, j->valid == 0 ? " INVALID" : "",
-					  j->energy_tail_j);
-		else
-			label = xasprintf("%s%s", j->name, j->valid == 0 ? " INVALID" : "");
-		fprintf(meta, "set label ");
-		plot_gp_string(meta, label);
-		fprintf(meta, " at %.4f, graph 0.98 rotate by 90 right front font ',9' "
-			      "textcolor rgb '#333333'\n", (a + b) / 2);
-		free(label);
+		job_label(meta, r, &r->rep.jobs[i]);
 	}
 }
 
-static void event_mark(FILE *meta, json_t *ev, const struct rr_result *r, double span,
-		       double *last_t)
+static void event_mark(FILE *meta, const struct report_event *ev, const struct rr_result *r,
+		       double span, double *last_t)
 {
-	json_t *tn = json_object_get(ev, "t_ns"), *kind = json_object_get(ev, "kind");
-	const char *ks = json_is_string(kind) ? json_string_value(kind) : "event";
-	int bad = !strcmp(ks, "undervoltage") || !strncmp(ks, "usb_", 4);
-	double t;
+	const char *ks = event_kind_name(ev->kind);
+	int bad = event_invalidates(ev->kind);
+	double t = secs(ev->t_ns, r->rep.t0_ns);
 
-	if (!json_is_integer(tn))
-		return;
-	t = secs((uint64_t)json_integer_value(tn), r->t0_ns);
 	fprintf(meta, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead back lw 2 dt 2 lc rgb '%s'\n",
 		t, t, bad ? "#C00000" : "#707070");
 	/* Labels closer than this overlap; the line alone still marks the event. */
-	if (t - *last_t < 0.015 * span)
+	if (t - *last_t < EVENT_LABEL_GAP * span)
 		return;
 	*last_t = t;
 	fprintf(meta, "set label '%s' at %.4f, graph 0.03 rotate by 90 left front boxed font ',10' "
@@ -221,13 +240,13 @@ static void event_mark(FILE *meta, json_t *ev, const struct rr_result *r, double
 }
 
 /* An event a job already listed (jobs list those overlapping their windows). */
-static int event_seen(json_t *ev, json_t *const *seen, size_t n)
+static int event_seen(const struct report_event *ev, const struct report_event *const *seen,
+		      size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (json_equal(json_object_get(ev, "t_ns"), json_object_get(seen[i], "t_ns")) &&
-		    json_equal(json_object_get(ev, "kind"), json_object_get(seen[i], "kind")))
+		if (ev->t_ns == seen[i]->t_ns && ev->kind == seen[i]->kind)
 			return 1;
 	return 0;
 }
@@ -238,17 +257,19 @@ static int event_seen(json_t *ev, json_t *const *seen, size_t n)
  */
 static void event_marks(FILE *meta, const struct rr_result *r)
 {
-	json_t *all = json_object_get(r->root, "events"), *ev, **seen = NULL;
+	const struct report_event **seen = NULL;
 	double last_t = -INFINITY, span = run_span_s(r);
 	size_t i, k, nseen = 0;
 
-	if (json_is_array(all)) {
-		json_array_foreach(all, k, ev)
-			event_mark(meta, ev, r, span, &last_t);
+	if (r->rep.events) {
+		for (k = 0; k < r->rep.nevents; k++)
+			event_mark(meta, &r->rep.events[k], r, span, &last_t);
 		return;
 	}
-	for (i = 0; i < r->njobs; i++) {
-		json_array_foreach(r->jobs[i].events, k, ev) {
+	for (i = 0; i < r->rep.njobs; i++) {
+		for (k = 0; k < r->rep.jobs[i].nevents; k++) {
+			const struct report_event *ev = &r->rep.jobs[i].events[k];
+
 			if (event_seen(ev, seen, nseen))
 				continue;
 			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
@@ -274,6 +295,17 @@ static void unique_stem(struct plot_ctx *ctx, char *stem, size_t size, const cha
 	}
 	ctx->stems = xrealloc(ctx->stems, (ctx->nstems + 1) * sizeof(*ctx->stems));
 	ctx->stems[ctx->nstems++] = xstrdup(stem);
+}
+
+static void meter_names(FILE *meta, const struct rr_result *r, int nm)
+{
+	size_t i;
+
+	for (i = 0; i < r->rep.nmeters && (int)i < nm; i++) {
+		fprintf(meta, "MNAME[%zu] = ", i + 1);
+		plot_gp_string(meta, r->rep.meters[i].spec ? r->rep.meters[i].spec : "meter");
+		fprintf(meta, "\n");
+	}
 }
 
 int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
@@ -303,7 +335,7 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 		rc = -EIO;
 		goto out;
 	}
-	io_rows = write_intervals(ipath, r->t0_ns, io, &max_mb);
+	io_rows = write_intervals(ipath, r->rep.t0_ns, io, &max_mb);
 	fclose(io);
 	io = plot_chart_file(&ch, "io_short.dat");
 	if (io) {
@@ -311,7 +343,7 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 		fclose(io);
 	}
 	if (r->has_power) {
-		nm = write_samples(spath, r->t0_ns, &ch, &pw_rows, &max_w);
+		nm = write_samples(spath, r->rep.t0_ns, &ch, &pw_rows, &max_w);
 		if (nm < 0)
 			log_info(MOD, "timeline: %s: %s: power line left out", spath, strerror(-nm));
 	} else {
@@ -331,20 +363,7 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	plot_gp_string(ch.meta, r->label);
 	fprintf(ch.meta, "\nIOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),
 		nm > 0 ? nm : 1);
-	{
-		json_t *m;
-		size_t i;
-
-		json_array_foreach(json_object_get(r->root, "meters"), i, m) {
-			json_t *spec = json_object_get(m, "spec");
-
-			if ((int)i >= nm)
-				break;
-			fprintf(ch.meta, "MNAME[%zu] = ", i + 1);
-			plot_gp_string(ch.meta, json_is_string(spec) ? json_string_value(spec) : "meter");
-			fprintf(ch.meta, "\n");
-		}
-	}
+	meter_names(ch.meta, r, nm);
 	phase_rects(ch.meta, r);
 	event_marks(ch.meta, r);
 	rc = plot_chart_run(ctx, &ch, "timeline");

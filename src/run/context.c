@@ -19,9 +19,10 @@ static int read_root(const char *root, const char *rel, char *buf, size_t len)
 	return read_text_file(blockdev_path(path, sizeof(path), root, rel), buf, len);
 }
 
-static json_t *str_or_null(const char *s)
+/* sysfs gives "" for what it does not know: that is null in the report. */
+static char *str_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? xstrdup(s) : NULL;
 }
 
 /* Firmware placeholders say nothing about the machine. */
@@ -37,16 +38,16 @@ static int dmi_placeholder(const char *s)
 	return !*s;
 }
 
-static json_t *board_json(const char *root)
+static char *board_name(const char *root)
 {
 	char model[256], vendor[128], product[128];
 
 	/* Device-tree boards (every Raspberry Pi and most ARM SBCs) name themselves. */
 	if (!read_root(root, "/proc/device-tree/model", model, sizeof(model)) && model[0])
-		return json_string(model);
+		return xstrdup(model);
 	if (!read_root(root, "/sys/firmware/devicetree/base/model", model, sizeof(model)) &&
 	    model[0])
-		return json_string(model);
+		return xstrdup(model);
 	if (read_root(root, "/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) ||
 	    dmi_placeholder(vendor))
 		vendor[0] = '\0';
@@ -54,16 +55,16 @@ static json_t *board_json(const char *root)
 	    dmi_placeholder(product))
 		product[0] = '\0';
 	if (!vendor[0] && !product[0])
-		return json_null();
+		return NULL;
 	snprintf(model, sizeof(model), "%s%s%s", vendor, vendor[0] && product[0] ? " " : "",
 		 product);
-	return json_string(model);
+	return xstrdup(model);
 }
 
-static json_t *os_json(const char *root)
+static char *os_name(const char *root)
 {
 	char path[PATH_MAX], *line = NULL, *v, *end;
-	json_t *out = json_null();
+	char *out = NULL;
 	size_t cap = 0;
 	FILE *fp;
 
@@ -83,7 +84,6 @@ static json_t *os_json(const char *root)
 				*end = '\0';
 			v++;
 		}
-		json_decref(out);
 		out = str_or_null(v);
 		break;
 	}
@@ -131,7 +131,7 @@ static void append_unique(char *list, size_t len, const char *name)
  * known ARM cores are named ("Cortex-A76", "Cortex-A55 + Cortex-A76" on big.LITTLE),
  * then "Hardware" or "Model" as the last resort. Counts "processor" lines too.
  */
-static json_t *cpu_json(const char *root, long *nproc)
+static char *cpu_name(const char *root, long *nproc)
 {
 	char path[PATH_MAX], *line = NULL, *colon, *v, model[128] = "", cores[256] = "";
 	char hw[128] = "";
@@ -142,7 +142,7 @@ static json_t *cpu_json(const char *root, long *nproc)
 	*nproc = 0;
 	fp = fopen(blockdev_path(path, sizeof(path), root, "/proc/cpuinfo"), "re");
 	if (!fp)
-		return json_null();
+		return NULL;
 	while (getline(&line, &cap, fp) > 0) {
 		colon = strchr(line, ':');
 		if (!colon)
@@ -188,11 +188,11 @@ static long count_cpu_list(const char *s)
 	return n;
 }
 
-static json_t *memory_json(const char *root)
+static int64_t memory_bytes(const char *root)
 {
 	char path[PATH_MAX], *line = NULL;
 	unsigned long long kb;
-	json_t *out = json_null();
+	int64_t out = REPORT_NULL_INT;
 	size_t cap = 0;
 	FILE *fp;
 
@@ -201,8 +201,7 @@ static json_t *memory_json(const char *root)
 		return out;
 	while (getline(&line, &cap, fp) > 0) {
 		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) {
-			json_decref(out);
-			out = json_integer((json_int_t)(kb * 1024));
+			out = (int64_t)(kb * 1024);
 			break;
 		}
 	}
@@ -211,9 +210,9 @@ static json_t *memory_json(const char *root)
 	return out;
 }
 
-static json_t *host_json(const char *root)
+static struct report_host *host_info(const char *root)
 {
-	json_t *o = json_object();
+	struct report_host *h = xcalloc(1, sizeof(*h));
 	struct utsname un;
 	char buf[256];
 	long nproc;
@@ -223,58 +222,57 @@ static json_t *host_json(const char *root)
 		memset(&un, 0, sizeof(un));
 	if (read_root(root, "/proc/sys/kernel/hostname", buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), "%s", real ? un.nodename : "");
-	json_object_set_new(o, "hostname", str_or_null(buf));
-	json_object_set_new(o, "board", board_json(root));
+	h->hostname = str_or_null(buf);
+	h->board = board_name(root);
 	if (read_root(root, "/proc/sys/kernel/osrelease", buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), "%s", real ? un.release : "");
-	json_object_set_new(o, "kernel", str_or_null(buf));
-	json_object_set_new(o, "os", os_json(root));
-	json_object_set_new(o, "cpu", cpu_json(root, &nproc));
+	h->kernel = str_or_null(buf);
+	h->os = os_name(root);
+	h->cpu = cpu_name(root, &nproc);
 	if (!read_root(root, "/sys/devices/system/cpu/online", buf, sizeof(buf)) &&
 	    count_cpu_list(buf) > 0)
 		nproc = count_cpu_list(buf);
-	json_object_set_new(o, "cpus", nproc > 0 ? json_integer(nproc) : json_null());
-	json_object_set_new(o, "memory_bytes", memory_json(root));
-	return o;
+	h->cpus = nproc > 0 ? nproc : REPORT_NULL_INT;
+	h->memory_bytes = memory_bytes(root);
+	return h;
 }
 
-static json_t *filesystem_json(const struct target *tg)
+static struct report_filesystem *filesystem_info(const struct target *tg)
 {
-	json_t *o;
+	struct report_filesystem *fs;
 
 	if (!tg || tg->is_blockdev || !tg->fstype[0])
-		return json_null();
-	o = json_object();
-	json_object_set_new(o, "type", json_string(tg->fstype));
-	json_object_set_new(o, "mount_point", str_or_null(tg->mount_point));
-	json_object_set_new(o, "source", str_or_null(tg->mount_source));
-	json_object_set_new(o, "mount_options", str_or_null(tg->mount_opts));
-	return o;
+		return NULL;
+	fs = xcalloc(1, sizeof(*fs));
+	fs->type = xstrdup(tg->fstype);
+	fs->mount_point = str_or_null(tg->mount_point);
+	fs->source = str_or_null(tg->mount_source);
+	fs->mount_options = str_or_null(tg->mount_opts);
+	return fs;
 }
 
-static json_t *target_json(const struct target *tg)
+static struct report_target *target_info(const struct target *tg)
 {
-	json_t *o;
+	struct report_target *t;
 
 	if (!tg || !tg->path)
-		return json_null();
-	o = json_object();
-	json_object_set_new(o, "path", json_string(tg->path));
-	json_object_set_new(o, "kind", json_string(tg->is_blockdev ? "blockdev" : "file"));
-	json_object_set_new(o, "created", json_boolean(tg->created));
-	return o;
+		return NULL;
+	t = xcalloc(1, sizeof(*t));
+	t->path = xstrdup(tg->path);
+	t->kind = xstrdup(tg->is_blockdev ? "blockdev" : "file");
+	t->created = !!tg->created;
+	return t;
 }
 
-json_t *context_collect(const struct target *tg, const char *sysfs_root)
+struct report_context *context_collect(const struct target *tg, const char *sysfs_root)
 {
 	const char *root = sysfs_root ? sysfs_root : "";
-	json_t *o = json_object(), *dev = NULL;
+	struct report_context *c = xcalloc(1, sizeof(*c));
 
-	json_object_set_new(o, "host", host_json(root));
+	c->host = host_info(root);
 	if (tg && tg->blockdev[0])
-		dev = context_device_json(root, tg->blockdev, tg->partition);
-	json_object_set_new(o, "device", dev ? dev : json_null());
-	json_object_set_new(o, "filesystem", filesystem_json(tg));
-	json_object_set_new(o, "target", target_json(tg));
-	return o;
+		c->device = context_device(root, tg->blockdev, tg->partition);
+	c->filesystem = filesystem_info(tg);
+	c->target = target_info(tg);
+	return c;
 }

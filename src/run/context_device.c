@@ -11,6 +11,8 @@
 #include "core/util.h"
 #include "run/context.h"
 
+#define SECTOR_BYTES 512
+
 static void trim(char *s)
 {
 	size_t n = strspn(s, " \t"), len;
@@ -29,28 +31,29 @@ static const char *join(char *out, size_t len, const char *dir, const char *name
 	return out;
 }
 
-static json_t *str_or_null(const char *s)
+/* sysfs gives "" for what it does not know: that is null in the report. */
+static char *str_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? xstrdup(s) : NULL;
 }
 
-/* dir/name as a trimmed string, or null. */
-static json_t *file_str(const char *dir, const char *name)
+/* dir/name as a trimmed string, or NULL. */
+static char *file_str(const char *dir, const char *name)
 {
 	char path[PATH_MAX], buf[256];
 
 	if (read_text_file(join(path, sizeof(path), dir, name), buf, sizeof(buf)))
-		return json_null();
+		return NULL;
 	trim(buf);
 	return str_or_null(buf);
 }
 
-static json_t *file_int(const char *dir, const char *name)
+static int64_t file_int(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 	long long v;
 
-	return read_int_file(join(path, sizeof(path), dir, name), &v) ? json_null() : json_integer(v);
+	return read_int_file(join(path, sizeof(path), dir, name), &v) ? REPORT_NULL_INT : v;
 }
 
 /*
@@ -97,50 +100,46 @@ static int up_find(const char *start, const char *file, char *out, size_t len)
 }
 
 /* "5000" -> "5000M" as lsusb -t spells it; "1.5" stays "1.5M". */
-static json_t *usb_speed(const char *dir)
+static char *usb_speed(const char *dir)
 {
-	char path[PATH_MAX], buf[32], out[40];
+	char path[PATH_MAX], buf[32];
 
 	if (read_text_file(join(path, sizeof(path), dir, "speed"), buf, sizeof(buf)) || !buf[0])
-		return json_null();
-	snprintf(out, sizeof(out), "%sM", buf);
-	return json_string(out);
+		return NULL;
+	return xasprintf("%sM", buf);
 }
 
-static json_t *vid_pid(const char *dir, const char *vname, const char *pname)
+static char *vid_pid(const char *dir, const char *vname, const char *pname)
 {
-	char p1[PATH_MAX], p2[PATH_MAX], v[16], d[16], out[40];
+	char p1[PATH_MAX], p2[PATH_MAX], v[16], d[16];
 
 	if (read_text_file(join(p1, sizeof(p1), dir, vname), v, sizeof(v)) ||
 	    read_text_file(join(p2, sizeof(p2), dir, pname), d, sizeof(d)))
-		return json_null();
+		return NULL;
 	/* PCI ids read "0x144d", USB ids "0781" */
-	snprintf(out, sizeof(out), "%s:%s", strncmp(v, "0x", 2) ? v : v + 2,
-		 strncmp(d, "0x", 2) ? d : d + 2);
-	return json_string(out);
+	return xasprintf("%s:%s", strncmp(v, "0x", 2) ? v : v + 2, strncmp(d, "0x", 2) ? d : d + 2);
 }
 
 /*
  * The first USB device above the disk is the bridge (or the stick's own controller);
  * its interface's driver says whether UAS or plain usb-storage carries the commands.
  */
-static json_t *usb_json(const char *real)
+static struct report_usb *usb_info(const char *real)
 {
 	char dir[PATH_MAX], iface[PATH_MAX], link[PATH_MAX], probe[PATH_MAX], *slash;
-	json_t *o = json_object();
+	struct report_usb *u;
 	size_t n;
 	ssize_t ln;
 
-	if (up_find(real, "idVendor", dir, sizeof(dir))) {
-		json_decref(o);
-		return json_null();
-	}
-	json_object_set_new(o, "speed", usb_speed(dir));
-	json_object_set_new(o, "vid_pid", vid_pid(dir, "idVendor", "idProduct"));
-	json_object_set_new(o, "manufacturer", file_str(dir, "manufacturer"));
-	json_object_set_new(o, "product", file_str(dir, "product"));
-	json_object_set_new(o, "bridge_vid_pid", vid_pid(dir, "idVendor", "idProduct"));
-	json_object_set_new(o, "port", json_string(strrchr(dir, '/') + 1));
+	if (up_find(real, "idVendor", dir, sizeof(dir)))
+		return NULL;
+	u = xcalloc(1, sizeof(*u));
+	u->speed = usb_speed(dir);
+	u->vid_pid = vid_pid(dir, "idVendor", "idProduct");
+	u->manufacturer = file_str(dir, "manufacturer");
+	u->product = file_str(dir, "product");
+	u->bridge_vid_pid = vid_pid(dir, "idVendor", "idProduct");
+	u->port = xstrdup(strrchr(dir, '/') + 1);
 	n = strlen(dir);
 	snprintf(iface, sizeof(iface), "%s", real + n + (real[n] == '/'));
 	slash = strchr(iface, '/');
@@ -151,56 +150,58 @@ static json_t *usb_json(const char *real)
 	if (ln > 0) {
 		iface[ln] = '\0';
 		slash = strrchr(iface, '/');
-		json_object_set_new(o, "driver", json_string(slash ? slash + 1 : iface));
-	} else {
-		json_object_set_new(o, "driver", json_null());
+		u->driver = xstrdup(slash ? slash + 1 : iface);
 	}
-	return o;
+	return u;
 }
 
 /* The nearest PCI function with link attributes: the NVMe drive's own endpoint. */
-static json_t *pcie_json(const char *start)
+static struct report_pcie *pcie_info(const char *start)
 {
 	char dir[PATH_MAX];
-	json_t *o;
+	struct report_pcie *p;
 
 	if (up_find(start, "current_link_speed", dir, sizeof(dir)))
-		return json_null();
-	o = json_object();
-	json_object_set_new(o, "address", json_string(strrchr(dir, '/') + 1));
-	json_object_set_new(o, "vid_pid", vid_pid(dir, "vendor", "device"));
-	json_object_set_new(o, "current_link_speed", file_str(dir, "current_link_speed"));
-	json_object_set_new(o, "max_link_speed", file_str(dir, "max_link_speed"));
-	json_object_set_new(o, "current_link_width", file_int(dir, "current_link_width"));
-	json_object_set_new(o, "max_link_width", file_int(dir, "max_link_width"));
-	return o;
+		return NULL;
+	p = xcalloc(1, sizeof(*p));
+	p->address = xstrdup(strrchr(dir, '/') + 1);
+	p->vid_pid = vid_pid(dir, "vendor", "device");
+	p->current_link_speed = file_str(dir, "current_link_speed");
+	p->max_link_speed = file_str(dir, "max_link_speed");
+	p->current_link_width = file_int(dir, "current_link_width");
+	p->max_link_width = file_int(dir, "max_link_width");
+	return p;
 }
 
-static json_t *mmc_json(const char *dir)
+static struct report_mmc *mmc_info(const char *dir)
 {
-	static const char *const fields[] = { "cid",  "name",  "manfid", "oemid", "date",
-					      "serial", "type", "fwrev",  "hwrev" };
-	json_t *o = json_object();
-	size_t i;
+	struct report_mmc *m = xcalloc(1, sizeof(*m));
 
-	for (i = 0; i < ARRAY_SIZE(fields); i++)
-		json_object_set_new(o, fields[i], file_str(dir, fields[i]));
-	return o;
+	m->cid = file_str(dir, "cid");
+	m->name = file_str(dir, "name");
+	m->manfid = file_str(dir, "manfid");
+	m->oemid = file_str(dir, "oemid");
+	m->date = file_str(dir, "date");
+	m->serial = file_str(dir, "serial");
+	m->type = file_str(dir, "type");
+	m->fwrev = file_str(dir, "fwrev");
+	m->hwrev = file_str(dir, "hwrev");
+	return m;
 }
 
-static json_t *loop_json(const char *root, const char *disk)
+static struct report_loop *loop_info(const char *root, const char *disk)
 {
 	char buf[PATH_MAX];
-	json_t *o = json_object();
+	struct report_loop *l = xcalloc(1, sizeof(*l));
 
 	if (blockdev_attr(root, disk, "loop/backing_file", buf, sizeof(buf)))
 		buf[0] = '\0';
-	json_object_set_new(o, "backing_file", str_or_null(buf));
+	l->backing_file = str_or_null(buf);
 	if (blockdev_attr(root, disk, "loop/dio", buf, sizeof(buf)))
-		json_object_set_new(o, "direct_io", json_null());
+		l->direct_io = REPORT_NULL_BOOL;
 	else
-		json_object_set_new(o, "direct_io", json_boolean(buf[0] == '1'));
-	return o;
+		l->direct_io = buf[0] == '1';
+	return l;
 }
 
 /* "nvme0n1" -> real path of ROOT/sys/class/nvme/nvme0, whatever multipath did. */
@@ -213,64 +214,72 @@ static int nvme_ctrl_dir(const char *root, const char *disk, char *out)
 	return realpath(blockdev_path(path, sizeof(path), root, rel), out) ? 0 : -1;
 }
 
-/* Model and vendor live on the SCSI device, the NVMe controller or the SD card's CID. */
-static void set_model_vendor(json_t *o, const char *tr, const char *dev, const char *ctrl)
+static int is(const char *tr, const char *name)
 {
-	int scsi = tr && (!strcmp(tr, "usb") || !strcmp(tr, "sata") || !strcmp(tr, "scsi"));
-
-	if (tr && !strcmp(tr, "nvme") && ctrl[0])
-		json_object_set_new(o, "model", file_str(ctrl, "model"));
-	else if (tr && !strcmp(tr, "mmc") && dev[0])
-		json_object_set_new(o, "model", file_str(dev, "name"));
-	else if (dev[0])
-		json_object_set_new(o, "model", file_str(dev, "model"));
-	else
-		json_object_set_new(o, "model", json_null());
-	/* virtio's "vendor" is a PCI id, not a name */
-	json_object_set_new(o, "vendor", scsi && dev[0] ? file_str(dev, "vendor") : json_null());
+	return tr && !strcmp(tr, name);
 }
 
-json_t *context_device_json(const char *root, const char *disk, const char *part)
+/* Model and vendor live on the SCSI device, the NVMe controller or the SD card's CID. */
+static void set_model_vendor(struct report_device *d, const char *tr, const char *dev,
+			     const char *ctrl)
+{
+	int scsi = is(tr, "usb") || is(tr, "sata") || is(tr, "scsi");
+
+	if (is(tr, "nvme") && ctrl[0])
+		d->model = file_str(ctrl, "model");
+	else if (is(tr, "mmc") && dev[0])
+		d->model = file_str(dev, "name");
+	else if (dev[0])
+		d->model = file_str(dev, "model");
+	/* virtio's "vendor" is a PCI id, not a name */
+	d->vendor = scsi && dev[0] ? file_str(dev, "vendor") : NULL;
+}
+
+static int64_t attr_int(const char *root, const char *disk, const char *attr, uint64_t scale)
+{
+	unsigned long long v;
+
+	return blockdev_attr_u64(root, disk, attr, &v) ? REPORT_NULL_INT : (int64_t)(v * scale);
+}
+
+static void set_links(struct report_device *d, const char *root, const char *disk,
+		      const char *tr, const char *real, const char *dev, const char *ctrl)
+{
+	d->usb = is(tr, "usb") ? usb_info(real) : NULL;
+	d->pcie = is(tr, "nvme") ? pcie_info(ctrl[0] ? ctrl : real) : NULL;
+	d->mmc = is(tr, "mmc") && dev[0] ? mmc_info(dev) : NULL;
+	d->loop = is(tr, "loop") ? loop_info(root, disk) : NULL;
+}
+
+struct report_device *context_device(const char *root, const char *disk, const char *part)
 {
 	char devpath[PATH_MAX], real[PATH_MAX], ctrl[PATH_MAX] = "", buf[64], rel[128];
 	char path[PATH_MAX], dev[PATH_MAX];
-	unsigned long long v;
+	struct report_device *d;
 	const char *tr;
-	json_t *o;
 
 	if (blockdev_devpath(root, disk, devpath, sizeof(devpath)))
 		return NULL;
 	snprintf(real, sizeof(real), "%s%s", root, devpath);
 	tr = transport_of(devpath, disk);
-	if (tr && !strcmp(tr, "nvme") && nvme_ctrl_dir(root, disk, ctrl))
+	if (is(tr, "nvme") && nvme_ctrl_dir(root, disk, ctrl))
 		ctrl[0] = '\0';
-	o = json_object();
-	json_object_set_new(o, "name", json_string(disk));
-	json_object_set_new(o, "partition", str_or_null(part));
+	d = xcalloc(1, sizeof(*d));
+	d->name = xstrdup(disk);
+	d->partition = str_or_null(part);
 	snprintf(rel, sizeof(rel), "/sys/class/block/%s/device", disk);
 	if (!realpath(blockdev_path(path, sizeof(path), root, rel), dev))
 		dev[0] = '\0';
-	set_model_vendor(o, tr, dev, ctrl);
-	json_object_set_new(o, "transport", str_or_null(tr));
+	set_model_vendor(d, tr, dev, ctrl);
+	d->transport = str_or_null(tr);
 	if (!blockdev_attr(root, disk, "queue/rotational", buf, sizeof(buf)))
-		json_object_set_new(o, "rotational", json_boolean(buf[0] == '1'));
+		d->rotational = buf[0] == '1';
 	else
-		json_object_set_new(o, "rotational", json_null());
+		d->rotational = REPORT_NULL_BOOL;
 	/* "size" counts 512-byte sectors whatever the logical block size is */
-	json_object_set_new(o, "size_bytes", blockdev_attr_u64(root, disk, "size", &v) ?
-						     json_null() : json_integer((json_int_t)(v * 512)));
-	json_object_set_new(o, "logical_block_size",
-			    blockdev_attr_u64(root, disk, "queue/logical_block_size", &v) ?
-				    json_null() : json_integer((json_int_t)v));
-	json_object_set_new(o, "physical_block_size",
-			    blockdev_attr_u64(root, disk, "queue/physical_block_size", &v) ?
-				    json_null() : json_integer((json_int_t)v));
-	json_object_set_new(o, "usb", tr && !strcmp(tr, "usb") ? usb_json(real) : json_null());
-	json_object_set_new(o, "pcie", tr && !strcmp(tr, "nvme") ?
-					       pcie_json(ctrl[0] ? ctrl : real) : json_null());
-	json_object_set_new(o, "mmc", tr && !strcmp(tr, "mmc") && dev[0] ? mmc_json(dev) :
-									     json_null());
-	json_object_set_new(o, "loop", tr && !strcmp(tr, "loop") ? loop_json(root, disk) :
-								   json_null());
-	return o;
+	d->size_bytes = attr_int(root, disk, "size", SECTOR_BYTES);
+	d->logical_block_size = attr_int(root, disk, "queue/logical_block_size", 1);
+	d->physical_block_size = attr_int(root, disk, "queue/physical_block_size", 1);
+	set_links(d, root, disk, tr, real, dev, ctrl);
+	return d;
 }

@@ -295,31 +295,41 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 	ef->uah_per_mb = bytes ? charge_uah / ((double)bytes / 1e6) : NAN;
 }
 
-int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
-		    char reasons[ENERGY_MAX_REASONS][160], unsigned *nreasons)
-{
-	double hz, need_s;
-	unsigned n = 0;
+/* Reasons are short but carry their numbers, so a longer line is a bug, not truncation. */
+#define REASON_MAX 200
+#define DEFAULT_REMEDY "raise size or loops"
 
-	if (es->samples_active < min_samples && n < ENERGY_MAX_REASONS) {
-		if (es->period_ns) {
-			hz = 1e9 / (double)es->period_ns;
-			need_s = (double)min_samples * (double)es->period_ns / 1e9;
-			snprintf(reasons[n++], 160,
+int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
+		    const char *remedy, struct report_validity *v)
+{
+	char reason[REASON_MAX];
+	int valid = 1;
+
+	v->coverage = es->coverage;
+	v->samples_active = es->samples_active;
+	if (es->samples_active < min_samples) {
+		if (es->period_ns)
+			snprintf(reason, sizeof(reason),
 				 "active phase has %" PRIu64 " samples (< %u): at %.3g Hz a job "
-				 "needs >= %.3g s; raise size or loops",
-				 es->samples_active, min_samples, hz, need_s);
-		} else {
-			snprintf(reasons[n++], 160,
-				 "active phase has %" PRIu64 " samples (< %u); raise size or loops",
+				 "needs >= %.3g s; %s",
+				 es->samples_active, min_samples, 1e9 / (double)es->period_ns,
+				 (double)min_samples * (double)es->period_ns / 1e9,
+				 remedy ? remedy : DEFAULT_REMEDY);
+		else
+			snprintf(reason, sizeof(reason),
+				 "active phase has %" PRIu64 " samples (< %u); " DEFAULT_REMEDY,
 				 es->samples_active, min_samples);
-		}
+		report_validity_add(v, reason);
+		valid = 0;
 	}
-	if (!(es->coverage >= min_coverage) && n < ENERGY_MAX_REASONS)
-		snprintf(reasons[n++], 160,
+	if (!(es->coverage >= min_coverage)) {
+		snprintf(reason, sizeof(reason),
 			 "meter covered %.1f %% of the active phase (< %.0f %%): gaps longer "
 			 "than 2 periods or samples missing at its ends",
 			 isfinite(es->coverage) ? es->coverage * 100 : 0.0, min_coverage * 100);
-	*nreasons = n;
-	return n == 0;
+		report_validity_add(v, reason);
+		valid = 0;
+	}
+	v->valid = valid;
+	return valid;
 }

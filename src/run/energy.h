@@ -3,12 +3,16 @@
 #ifndef IOWATT_ENERGY_H
 #define IOWATT_ENERGY_H
 
-#include <jansson.h>
 #include <stdint.h>
 
 #include "core/phase.h"
 #include "meters/meter.h"
+#include "result/report.h"
 
+/* A job's figures are valid with at least this many samples in its active phase and
+ * this share of it covered (docs/energy.md). */
+#define ENERGY_MIN_SAMPLES 20
+#define ENERGY_MIN_COVERAGE 0.95
 
 /* Integrals over one phase window; constant memory whatever its length. */
 struct phase_acc {
@@ -21,8 +25,8 @@ struct phase_acc {
 	double peak_a, min_v, peak_w;
 	uint64_t samples;	       /* samples whose timestamp falls in the window */
 	int has_v, has_a, has_w;
-	/* Added: time each quantity was integrated over (a meter may lack V, or W). */
-	double w_s, a_s, vt_s;
+	double w_s, a_s, vt_s;	       /* time each quantity was integrated over (a meter
+					* may lack V, or W) */
 	int begun;		       /* energy_phase_begin() was called */
 };
 
@@ -33,7 +37,7 @@ struct energy_job {
 	int have_prev;
 	uint64_t settle_since_ns; /* tail: first time power came back within tolerance */
 	double last_w;
-	/* Added: the band energy_feed() judges tail samples by (set from the last
+	/* The band energy_feed() judges tail samples by (set from the last
 	 * energy_tail_settled() call; 5 % until then) and the state of that judgement. */
 	double tail_tol;
 	int in_band;
@@ -63,7 +67,6 @@ struct energy_summary {
 	double energy_idle_j, tail_s, active_s;
 	double coverage;	 /* active phase, 0..1 */
 	uint64_t samples_active, samples_idle, samples_tail;
-	/* Added. */
 	uint64_t period_ns;	 /* the meter's, for the validity reasons */
 	int has_voltage;	 /* 0: energy figures are NAN, charge still holds */
 	double idle_s, coverage_idle, coverage_tail;
@@ -81,16 +84,18 @@ struct efficiency {
 void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
 			struct efficiency *ef);
 
-/* Validity: >= min_samples in the active phase, coverage >= min_coverage. Writes short
- * reasons ("12 samples in the active phase (< 20)") into reasons[][]; returns valid. */
-#define ENERGY_MAX_REASONS 4
+/*
+ * Validity: >= min_samples in the active phase, coverage >= min_coverage. Fills v's
+ * valid, coverage and samples_active and adds short reasons with numbers ("active phase
+ * has 12 samples (< 20): at 10 Hz a job needs >= 2 s; raise size or loops"); remedy
+ * replaces "raise size or loops" when the caller knows better. Returns valid.
+ */
 int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
-		    char reasons[ENERGY_MAX_REASONS][160], unsigned *nreasons);
+		    const char *remedy, struct report_validity *v);
 
-/* The result document's objects (docs/results.md); NAN becomes null. */
-json_t *energy_power_json(const struct energy_summary *es, const char *meter_spec);
-json_t *energy_efficiency_json(const struct efficiency *ef);
-json_t *energy_validity_json(int valid, double coverage, uint64_t samples_active,
-			     char reasons[][160], unsigned nreasons);
+/* The report's power and efficiency objects; NAN stays NAN (written null). */
+void energy_power_fill(struct report_power *p, const struct energy_summary *es,
+		       const char *meter_spec);
+void energy_efficiency_fill(struct report_efficiency *e, const struct efficiency *ef);
 
 #endif

@@ -3,7 +3,6 @@
 #ifndef IOWATT_RUN_H
 #define IOWATT_RUN_H
 
-#include <jansson.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include "bench/target.h"
 #include "core/events.h"
 #include "meters/meter.h"
+#include "result/report.h"
 #include "run/energy.h"
 #include "sources/gpio.h"
 #include "sources/sources.h"
@@ -46,7 +46,7 @@ struct run_ctx {
 	uint64_t t0_ns;
 	char *json_path, *intervals_path, *samples_path;
 	FILE *samples_csv, *intervals_csv;
-	json_t *root, *jobs;
+	struct run_report rep; /* the document, filled as the run goes */
 
 	/* every event of the run, assigned to the jobs whose phases they overlap */
 	struct run_event events[RUN_MAX_EVENTS];
@@ -63,15 +63,24 @@ struct run_ctx {
 /* Set by the signal handler; the loops poll it. */
 extern volatile sig_atomic_t run_signal;
 
-/* Phases of one job loop; fills the job's JSON entry. 0, or -errno for a setup failure. */
-int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, json_t **entry);
-/* measure: the same phases around a child process. */
-int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json_t **entry);
+/* The phase boundaries of one job. */
+struct run_times {
+	uint64_t idle_ns, active_ns, end_ns, tail_end_ns;
+};
 
-/* Everything the three phases add to a job's entry (src/run_report.c); jo NULL for measure. */
-void run_job_report(struct run_ctx *rc, const struct job_opts *jo, json_t *entry,
-		    uint64_t t_idle, uint64_t t_active, uint64_t t_end, uint64_t t_tail_end,
-		    uint64_t bytes, uint64_t ios, const struct temps *t_start);
+/* What the active phase moved, for the efficiency figures. */
+struct run_io {
+	uint64_t bytes, ios;
+};
+
+/* Phases of one job loop; appends the job to the report. 0, or -errno for a setup failure. */
+int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop);
+/* measure: the same phases around a child process. */
+int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv);
+
+/* Everything the three phases add to a job (run_report.c); jo NULL for measure. */
+void run_job_report(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
+		    const struct run_times *t, const struct run_io *io, const struct temps *t_start);
 
 /* Pop events and samples up to now - lag, feed integrators, write CSVs, draw progress. */
 void run_pump(struct run_ctx *rc, uint64_t now);
@@ -88,7 +97,8 @@ void run_output_close(struct run_ctx *rc);
 /* Progress line: only on a TTY. */
 void run_progress(struct run_ctx *rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void run_progress_clear(struct run_ctx *rc);
-/* The document so far, with the run's status; written atomically after every job. */
-int run_write_result(struct run_ctx *rc, const char *status);
+/* The document so far, with the run's status (enum report_status); written atomically
+ * after every job. */
+int run_write_result(struct run_ctx *rc, int status);
 
 #endif

@@ -182,28 +182,46 @@ void run_progress_clear(struct run_ctx *rc)
 	rc->progress_drawn = 0;
 }
 
-static json_t *meter_json(const struct meter_dev *dev)
+static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 {
 	const struct meter_info *in = meter_info(dev);
 	struct meter_counters n;
 
 	meter_counters(dev, &n);
-	return json_pack("{s:s,s:s,s:s,s:b,s:b,s:f,s:I,s:I,s:I,s:I,s:I}", "spec", in->spec,
-			 "driver", in->driver, "model", in->model, "emulated", in->emulated,
-			 "manual", in->manual, "period_ms", (double)in->period_ns / 1e6,
-			 "samples", (json_int_t)n.samples, "frames_bad",
-			 (json_int_t)n.frames_bad, "gaps", (json_int_t)n.gaps, "reconnects",
-			 (json_int_t)n.reconnects, "overruns", (json_int_t)n.overruns);
+	m->spec = xstrdup(in->spec);
+	m->driver = xstrdup(in->driver);
+	m->model = xstrdup(in->model);
+	m->emulated = !!in->emulated;
+	m->manual = !!in->manual;
+	m->period_ms = (double)in->period_ns / 1e6;
+	m->samples = n.samples;
+	m->frames_bad = n.frames_bad;
+	m->gaps = n.gaps;
+	m->reconnects = n.reconnects;
+	m->overruns = n.overruns;
 }
 
-int run_write_result(struct run_ctx *rc, const char *status)
+/* The meters' counters as they are now. */
+static void meters_info(struct run_ctx *rc)
 {
-	json_t *meters = json_array();
-	unsigned m;
+	struct run_report *r = &rc->rep;
+	size_t m;
 
+	for (m = 0; m < r->nmeters; m++) {
+		free(r->meters[m].spec);
+		free(r->meters[m].driver);
+		free(r->meters[m].model);
+	}
+	free(r->meters);
+	r->meters = xcalloc(rc->nmeters + 1, sizeof(*r->meters));
+	r->nmeters = rc->nmeters;
 	for (m = 0; m < rc->nmeters; m++)
-		json_array_append_new(meters, meter_json(rc->meters[m].dev));
-	json_object_set_new(rc->root, "meters", meters);
-	json_object_set_new(rc->root, "status", json_string(status));
-	return result_write(rc->json_path, rc->root);
+		meter_fill(&r->meters[m], rc->meters[m].dev);
+}
+
+int run_write_result(struct run_ctx *rc, int status)
+{
+	meters_info(rc);
+	rc->rep.status = status;
+	return report_write(rc->json_path, &rc->rep);
 }

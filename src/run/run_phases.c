@@ -261,7 +261,7 @@ static double mbps(uint64_t bytes, uint64_t ns)
 	return ns ? (double)bytes / 1e6 / ((double)ns / 1e9) : 0.0;
 }
 
-int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, json_t **entry)
+int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop)
 {
 	uint64_t t_idle, t_active, t_end, t_tail_end, t_iv, now, total, done;
 	uint64_t prev_ios[DDIR_COUNT] = { 0 }, prev_bytes[DDIR_COUNT] = { 0 };
@@ -270,6 +270,9 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 	struct bench_result br;
 	struct temps t_start;
 	struct bench *b = NULL;
+	struct job_report *j;
+	struct run_times times;
+	struct run_io io;
 	int stopping = 0, rc_start, d;
 	double rate = 0;
 	char eta[32];
@@ -351,10 +354,12 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop, j
 	t_tail_end = phase_tail(rc, jo, t_end);
 	run_progress_clear(rc);
 
-	*entry = result_job_json(jo, loop, &br);
-	run_job_report(rc, jo, *entry, t_idle, t_active, t_end, t_tail_end,
-			br.dir[0].io_bytes + br.dir[1].io_bytes,
-			br.dir[0].total_ios + br.dir[1].total_ios, &t_start);
+	j = report_add_job(&rc->rep);
+	report_job_from_bench(j, jo, loop, &br);
+	times = (struct run_times){ t_idle, t_active, t_end, t_tail_end };
+	io.bytes = br.dir[0].io_bytes + br.dir[1].io_bytes;
+	io.ios = br.dir[0].total_ios + br.dir[1].total_ios;
+	run_job_report(rc, jo, j, &times, &io, &t_start);
 	if (br.status == BENCH_FAILED)
 		rc->any_failed = 1;
 	return 0;
@@ -384,19 +389,46 @@ static int spawn_command(pid_t *pid, char **argv)
 	return err;
 }
 
-int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json_t **entry)
+/* How the command ended, into the job. */
+static void command_status(struct run_ctx *rc, struct job_report *j, int err, int forwarded,
+			   int status)
 {
-	uint64_t t_idle, t_active, t_end, t_tail_end;
+	j->status = err || forwarded ? REPORT_INTERRUPTED : REPORT_OK;
+	if (err && err != -EINTR) {
+		j->status = REPORT_FAILED;
+		j->error = xstrdup(strerror(-err));
+		rc->any_failed = 1;
+		return;
+	}
+	if (err)
+		return;
+	if (WIFEXITED(status))
+		j->exit_status = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		j->exit_signal = WTERMSIG(status);
+	/* The figures are kept either way; a command that failed is not a clean run. */
+	if (!forwarded && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		j->status = REPORT_FAILED;
+		j->error = xstrdup(WIFEXITED(status) ? "the command exited non-zero"
+						      : "the command was killed");
+		rc->any_failed = 1;
+	}
+}
+
+int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
+{
+	struct run_times t;
+	struct run_io io = { 0, 0 };
 	struct temps t_start;
-	json_t *cmd;
+	struct job_report *j;
 	pid_t pid = -1;
 	int status = 0, err, forwarded = 0, i;
 	char a[32];
 
 	start_temps(rc, &t_start);
-	t_idle = phase_idle(rc, jo);
-	t_active = now_ns();
-	set_phase(rc, PHASE_ACTIVE, t_active);
+	t.idle_ns = phase_idle(rc, jo);
+	t.active_ns = now_ns();
+	set_phase(rc, PHASE_ACTIVE, t.active_ns);
 	err = run_should_stop(rc) ? -EINTR : spawn_command(&pid, argv);
 	if (err > 0) {
 		log_err(NULL, "cannot run '%s': %s", argv[0], strerror(err));
@@ -417,38 +449,24 @@ int run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv, json
 		}
 		run_pump(rc, now_ns());
 		run_progress(rc, "measuring '%s' %s", argv[0],
-			     fmt_duration(now_ns() - t_active, a, sizeof(a)));
+			     fmt_duration(now_ns() - t.active_ns, a, sizeof(a)));
 		sleep_ns(RUN_PUMP_NS);
 	}
-	t_end = now_ns();
+	t.end_ns = now_ns();
 	mark_phase(rc, PHASE_TAIL);
-	t_tail_end = phase_tail(rc, jo, t_end);
+	t.tail_end_ns = phase_tail(rc, jo, t.end_ns);
 	run_progress_clear(rc);
 
-	cmd = json_array();
+	j = report_add_job(&rc->rep);
+	j->jobname = xstrdup(jo->name);
+	j->loop = 1;
 	for (i = 0; argv[i]; i++)
-		json_array_append_new(cmd, json_string(argv[i]));
-	*entry = json_pack("{s:s,s:i,s:s,s:n,s:o,s:{}}", "jobname", jo->name, "loop", 1, "status",
-			   err || forwarded ? "interrupted" : "ok", "error", "command", cmd,
-			   "phases");
-	if (err && err != -EINTR) {
-		json_object_set_new(*entry, "status", json_string("failed"));
-		json_object_set_new(*entry, "error", json_string(strerror(-err)));
-		rc->any_failed = 1;
-	} else if (!err) {
-		if (WIFEXITED(status))
-			json_object_set_new(*entry, "exit_status", json_integer(WEXITSTATUS(status)));
-		else if (WIFSIGNALED(status))
-			json_object_set_new(*entry, "exit_signal", json_integer(WTERMSIG(status)));
-		/* The figures are kept either way; a command that failed is not a clean run. */
-		if (!forwarded && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-			json_object_set_new(*entry, "status", json_string("failed"));
-			json_object_set_new(*entry, "error",
-					    json_string(WIFEXITED(status) ? "the command exited non-zero"
-									  : "the command was killed"));
-			rc->any_failed = 1;
-		}
-	}
-	run_job_report(rc, NULL, *entry, t_idle, t_active, t_end, t_tail_end, 0, 0, &t_start);
+		;
+	j->command = xcalloc((size_t)i + 1, sizeof(*j->command));
+	for (j->ncommand = 0; argv[j->ncommand]; j->ncommand++)
+		j->command[j->ncommand] = xstrdup(argv[j->ncommand]);
+	j->phases = xcalloc(1, sizeof(*j->phases));
+	command_status(rc, j, err, forwarded, status);
+	run_job_report(rc, NULL, j, &t, &io, &t_start);
 	return err == -EINTR ? 0 : err;
 }

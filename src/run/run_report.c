@@ -10,26 +10,27 @@
 #include "result/result.h"
 #include "run/run.h"
 
-#define VALID_MIN_SAMPLES 20
-#define VALID_MIN_COVERAGE 0.95
+/* Headroom on the size that would just give enough samples at the measured throughput. */
+#define SIZE_HEADROOM 1.25
+#define REASON_MAX 256
 
-static json_t *phase_json(uint64_t t0, uint64_t t1)
+static struct report_span *span_new(uint64_t t0, uint64_t t1)
 {
-	return json_pack("{s:I,s:I}", "t_start_ns", (json_int_t)t0, "t_end_ns", (json_int_t)t1);
+	struct report_span *s = xcalloc(1, sizeof(*s));
+
+	s->t_start_ns = t0;
+	s->t_end_ns = t1;
+	return s;
 }
 
-static json_t *temp_json(double start, double end, double max)
+static void set_span(struct report_span **at, uint64_t t0, uint64_t t1)
 {
-	json_t *o = json_object();
-
-	json_object_set_new(o, "start", isnan(start) ? json_null() : json_real(start));
-	json_object_set_new(o, "end", isnan(end) ? json_null() : json_real(end));
-	json_object_set_new(o, "max", isnan(max) ? json_null() : json_real(max));
-	return o;
+	free(*at);
+	*at = span_new(t0, t1);
 }
 
 /* Does [a0, a1] overlap an event? Undervoltage spans run to their END event. */
-static int event_span(const struct run_ctx *rc, size_t i, uint64_t *t0, uint64_t *t1)
+static void event_span(const struct run_ctx *rc, size_t i, uint64_t *t0, uint64_t *t1)
 {
 	const struct run_event *ev = &rc->events[i];
 	size_t j;
@@ -37,48 +38,52 @@ static int event_span(const struct run_ctx *rc, size_t i, uint64_t *t0, uint64_t
 	*t0 = ev->t_ns;
 	*t1 = ev->t_end_ns ? ev->t_end_ns : ev->t_ns;
 	if (ev->kind != EV_UNDERVOLTAGE || ev->t_end_ns)
-		return 0;
+		return;
 	for (j = i + 1; j < rc->nevents; j++) {
 		if (rc->events[j].kind == EV_UNDERVOLTAGE_END &&
 		    !strcmp(rc->events[j].source, ev->source)) {
 			*t1 = rc->events[j].t_ns;
-			return 0;
+			return;
 		}
 	}
 	*t1 = UINT64_MAX; /* still under-voltage */
-	return 1;
+}
+
+static void event_copy(struct report_event *out, const struct run_event *ev)
+{
+	out->t_ns = ev->t_ns;
+	out->t_end_ns = ev->t_end_ns;
+	out->kind = ev->kind;
+	out->source = xstrdup(ev->source);
+	out->text = xstrdup(ev->text);
 }
 
 /* Attach overlapping events to the job; returns how many invalidate the active phase. */
-static unsigned job_events(struct run_ctx *rc, json_t *entry, uint64_t t_idle, uint64_t t_active,
-			   uint64_t t_end, uint64_t t_tail_end, char *why, size_t whylen)
+static unsigned job_events(struct run_ctx *rc, struct job_report *j, const struct run_times *t,
+			   char *why, size_t whylen)
 {
-	json_t *arr = json_array();
 	unsigned bad = 0;
 	uint64_t e0, e1;
 	size_t i;
 
+	j->events = xcalloc(rc->nevents + 1, sizeof(*j->events));
 	for (i = 0; i < rc->nevents; i++) {
 		const struct run_event *ev = &rc->events[i];
 
 		event_span(rc, i, &e0, &e1);
-		if (e1 < t_idle || e0 > t_tail_end)
+		if (e1 < t->idle_ns || e0 > t->tail_end_ns)
 			continue;
-		json_array_append_new(
-			arr, json_pack("{s:I,s:I,s:s,s:s,s:s}", "t_ns", (json_int_t)ev->t_ns,
-				       "t_end_ns", (json_int_t)ev->t_end_ns, "kind",
-				       event_kind_name(ev->kind), "source", ev->source, "text",
-				       ev->text));
-		if (event_invalidates(ev->kind) && e1 >= t_active && e0 <= t_end) {
+		event_copy(&j->events[j->nevents++], ev);
+		if (event_invalidates(ev->kind) && e1 >= t->active_ns && e0 <= t->end_ns) {
 			if (!bad)
 				snprintf(why, whylen, "%s during the active phase at +%.1f s (%s: %s)",
 					 event_kind_name(ev->kind),
-					 (double)(ev->t_ns > t_active ? ev->t_ns - t_active : 0) / 1e9,
+					 (double)(ev->t_ns > t->active_ns ? ev->t_ns - t->active_ns : 0) /
+						 1e9,
 					 ev->source, ev->text);
 			bad++;
 		}
 	}
-	json_object_set_new(entry, "events", arr);
 	return bad;
 }
 
@@ -87,118 +92,108 @@ static unsigned job_events(struct run_ctx *rc, json_t *entry, uint64_t t_idle, u
  * enough samples at the throughput this job just had (a quarter to spare, rounded up to a
  * power of two MiB so it reads well and stays a multiple of power-of-two block sizes).
  */
-static void suggest_size(const struct job_opts *jo, const struct energy_summary *es,
-			 char *reason, size_t len)
+static const char *size_remedy(const struct job_opts *jo, const struct energy_summary *es,
+			       char *buf, size_t len)
 {
-	const char *tail = "raise size or loops";
-	char *at = strstr(reason, tail);
-	double need_s = (double)VALID_MIN_SAMPLES * (double)es->period_ns / 1e9;
+	double need_s = (double)ENERGY_MIN_SAMPLES * (double)es->period_ns / 1e9;
 	uint64_t want, size_mib = 1;
 
-	if (!at || !jo || !(es->active_s > 0) || !es->period_ns)
-		return;
-	want = (uint64_t)((double)jo->size * need_s / es->active_s * 1.25);
-	while (size_mib * 1048576 < want && size_mib < (1ull << 30))
+	if (!jo || !(es->active_s > 0) || !es->period_ns)
+		return NULL;
+	want = (uint64_t)((double)jo->size * need_s / es->active_s * SIZE_HEADROOM);
+	while (size_mib * MIB < want && size_mib < (1ull << 30))
 		size_mib <<= 1;
-	want = size_mib * 1048576;
+	want = size_mib * MIB;
 	if (want % jo->bs)
 		want += jo->bs - want % jo->bs;
-	if (!(want % (1024 * 1048576ull)))
-		snprintf(at, len - (size_t)(at - reason), "try --size %lluG or loops",
-			 (unsigned long long)(want / (1024 * 1048576ull)));
-	else if (want % 1048576)
-		snprintf(at, len - (size_t)(at - reason), "try --size %llu or loops",
-			 (unsigned long long)want);
+	if (!(want % GIB))
+		snprintf(buf, len, "try --size %" PRIu64 "G or loops", (uint64_t)(want / GIB));
+	else if (want % MIB)
+		snprintf(buf, len, "try --size %" PRIu64 " or loops", want);
 	else
-		snprintf(at, len - (size_t)(at - reason), "try --size %lluM or loops",
-			 (unsigned long long)(want / 1048576));
+		snprintf(buf, len, "try --size %" PRIu64 "M or loops", (uint64_t)(want / MIB));
+	return buf;
+}
+
+/* One meter's power, efficiency and validity for the job. */
+static void meter_figures(struct run_ctx *rc, struct run_meter *rm, const struct job_opts *jo,
+			  const struct run_io *io, const char *why, struct report_meter_figures *f)
+{
+	const struct meter_info *in = meter_info(rm->dev);
+	struct energy_summary es;
+	struct efficiency ef;
+	char remedy[64];
+
+	energy_summarize(&rm->ej, &es);
+	efficiency_compute(&es, io->bytes, io->ios, &ef);
+	f->spec = xstrdup(in->spec);
+	energy_power_fill(&f->power, &es, in->spec);
+	energy_efficiency_fill(&f->efficiency, &ef);
+	f->validity.reasons = xcalloc(1, sizeof(char *));
+	energy_validity(&es, ENERGY_MIN_SAMPLES, ENERGY_MIN_COVERAGE,
+			/* A job that moved nothing (never started) has no throughput to size from. */
+			run_should_stop(rc) || !io->bytes ? NULL
+							  : size_remedy(jo, &es, remedy, sizeof(remedy)),
+			&f->validity);
+	if (*why) {
+		f->validity.valid = 0;
+		report_validity_add(&f->validity, why);
+	}
+	f->validity.emulated = !!in->emulated;
+	f->validity.manual = !!in->manual;
 }
 
 /* power / efficiency / validity per meter; the first meter's also at the job's top level. */
-static void job_energy_json(struct run_ctx *rc, const struct job_opts *jo, json_t *entry,
-			    uint64_t bytes, uint64_t ios, unsigned invalid_events, const char *why)
+static void job_energy(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
+		       const struct run_io *io, const char *why)
 {
-	char reasons[ENERGY_MAX_REASONS + 1][160];
-	struct energy_summary es;
-	struct efficiency ef;
-	json_t *marr = json_array();
-	unsigned m, nr, r;
-	int valid;
+	unsigned m;
 
-	for (m = 0; m < rc->nmeters; m++) {
-		struct run_meter *rm = &rc->meters[m];
-		json_t *mj, *pw, *eff, *val;
-
-		energy_summarize(&rm->ej, &es);
-		efficiency_compute(&es, bytes, ios, &ef);
-		nr = 0;
-		valid = energy_validity(&es, VALID_MIN_SAMPLES, VALID_MIN_COVERAGE, reasons, &nr);
-		/* A job that moved nothing (never started) has no throughput to size from. */
-		if (nr && bytes && !run_should_stop(rc))
-			suggest_size(jo, &es, reasons[0], sizeof(reasons[0]));
-		if (invalid_events) {
-			valid = 0;
-			snprintf(reasons[nr++], sizeof(reasons[0]), "%s", why);
-		}
-		pw = energy_power_json(&es, meter_info(rm->dev)->spec);
-		eff = energy_efficiency_json(&ef);
-		val = json_pack("{s:b,s:f,s:I,s:[],s:b,s:b}", "valid", valid,
-				"coverage", isnan(es.coverage) ? 0.0 : es.coverage,
-				"samples_active", (json_int_t)es.samples_active, "reasons",
-				"emulated", meter_info(rm->dev)->emulated, "manual",
-				meter_info(rm->dev)->manual);
-		for (r = 0; r < nr; r++)
-			json_array_append_new(json_object_get(val, "reasons"),
-					      json_string(reasons[r]));
-		mj = json_pack("{s:s,s:O,s:O,s:O}", "spec", meter_info(rm->dev)->spec, "power", pw,
-			       "efficiency", eff, "validity", val);
-		json_array_append_new(marr, mj);
-		if (m == 0) {
-			json_object_set(entry, "power", pw);
-			json_object_set(entry, "efficiency", eff);
-			json_object_set(entry, "validity", val);
-		}
-		json_decref(pw);
-		json_decref(eff);
-		json_decref(val);
-	}
-	json_object_set_new(entry, "meters", marr);
+	j->meters = xcalloc(rc->nmeters, sizeof(*j->meters));
+	for (m = 0; m < rc->nmeters; m++)
+		meter_figures(rc, &rc->meters[m], jo, io, why, &j->meters[j->nmeters++]);
+	j->power = report_power_dup(&j->meters[0].power);
+	j->efficiency = report_efficiency_dup(&j->meters[0].efficiency);
+	j->validity = report_validity_dup(&j->meters[0].validity);
 }
 
-void run_job_report(struct run_ctx *rc, const struct job_opts *jo, json_t *entry,
-		    uint64_t t_idle, uint64_t t_active, uint64_t t_end, uint64_t t_tail_end,
-		    uint64_t bytes, uint64_t ios, const struct temps *t_start)
+static void job_marker(struct run_ctx *rc, struct job_report *j)
 {
-	json_t *phases = json_object_get(entry, "phases");
-	struct temps t_now;
-	unsigned bad;
-	char why[256] = "";
+	j->marker = xcalloc(1, sizeof(*j->marker));
+	j->marker->spec = xstrdup(rc->cfg->run.mark_gpio);
+	j->marker->pulse_ns = rc->mark_ns[PHASE_IDLE];
+	j->marker->rise_ns = rc->mark_ns[PHASE_ACTIVE];
+	j->marker->fall_ns = rc->mark_ns[PHASE_TAIL];
+}
 
-	if (!phases) {
-		phases = json_object();
-		json_object_set_new(entry, "phases", phases);
-	}
-	json_object_set_new(phases, "active", phase_json(t_active, t_end));
+static void job_temps(struct run_ctx *rc, struct job_report *j, const struct temps *t_start)
+{
+	struct temps now;
+
+	sources_temps_get(rc->sources, &now);
+	j->temperatures = xcalloc(1, sizeof(*j->temperatures));
+	j->temperatures->soc_c = (struct report_temp){ t_start->soc_c, now.soc_c, now.soc_max_c };
+	j->temperatures->drive_c =
+		(struct report_temp){ t_start->drive_c, now.drive_c, now.drive_max_c };
+}
+
+void run_job_report(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
+		    const struct run_times *t, const struct run_io *io, const struct temps *t_start)
+{
+	char why[REASON_MAX] = "";
+
+	if (!j->phases)
+		j->phases = xcalloc(1, sizeof(*j->phases));
+	set_span(&j->phases->active, t->active_ns, t->end_ns);
 	if (rc->nmeters) {
-		json_object_set_new(phases, "idle", phase_json(t_idle, t_active));
-		json_object_set_new(phases, "tail", phase_json(t_end, t_tail_end));
+		set_span(&j->phases->idle, t->idle_ns, t->active_ns);
+		set_span(&j->phases->tail, t->end_ns, t->tail_end_ns);
 	}
 	if (rc->marker)
-		json_object_set_new(entry, "marker",
-				    json_pack("{s:s,s:I,s:I,s:I}", "spec", rc->cfg->run.mark_gpio,
-					      "pulse_ns", (json_int_t)rc->mark_ns[PHASE_IDLE],
-					      "rise_ns", (json_int_t)rc->mark_ns[PHASE_ACTIVE],
-					      "fall_ns", (json_int_t)rc->mark_ns[PHASE_TAIL]));
-	bad = job_events(rc, entry, t_idle, t_active, t_end, t_tail_end, why, sizeof(why));
+		job_marker(rc, j);
+	job_events(rc, j, t, why, sizeof(why));
 	if (rc->nmeters)
-		job_energy_json(rc, jo, entry, bytes, ios, bad, why);
-	if (rc->sources) {
-		sources_temps_get(rc->sources, &t_now);
-		json_object_set_new(entry, "temperatures",
-				    json_pack("{s:o,s:o}", "soc_c",
-					      temp_json(t_start->soc_c, t_now.soc_c, t_now.soc_max_c),
-					      "drive_c",
-					      temp_json(t_start->drive_c, t_now.drive_c,
-							t_now.drive_max_c)));
-	}
+		job_energy(rc, jo, j, io, why);
+	if (rc->sources)
+		job_temps(rc, j, t_start);
 }

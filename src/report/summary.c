@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* The end-of-run table: one aligned row per job and loop, from the report. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/summary.h"
+
+#define CELL 32
+/* The verdict is the row's last column; a longer reason is cut here (the file has it all). */
+#define VERDICT_MAX 160
+#define MIN_NAME_WIDTH 3
+
+static const char *fmt_num(double v, int decimals, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
+static const char *fmt_lat(double ns, char *buf, size_t len)
+{
+	if (isnan(ns) || ns <= 0)
+		snprintf(buf, len, "-");
+	else if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 1e4)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.0f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	return buf;
+}
+
+/* A figure of a direction; NAN when the job has no such direction (measure). */
+#define DIR_NUM(d, field) ((d) ? (double)(d)->field : NAN)
+
+/* Latency of the direction that did most of the I/Os (reads for a 70/30 mix). */
+static const struct report_dir *busier_dir(const struct job_report *j)
+{
+	return DIR_NUM(j->write, total_ios) > DIR_NUM(j->read, total_ios) ? j->write : j->read;
+}
+
+static double pct(const struct report_dir *d, double p)
+{
+	size_t i;
+
+	for (i = 0; d && i < d->clat.npct; i++)
+		if (d->clat.pct[i].pct == p)
+			return (double)d->clat.pct[i].ns;
+	return NAN;
+}
+
+/* valid, INVALID: first reason. */
+static void verdict(const struct job_report *j, char *buf, size_t len)
+{
+	const struct report_validity *v = j->validity;
+
+	if (!v) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (v->valid) {
+		/* Valid sampling of hand readings or of an emulator is not a measurement. */
+		if (v->manual)
+			snprintf(buf, len, "valid (MANUAL readings)");
+		else if (v->emulated)
+			snprintf(buf, len, "valid (EMULATED)");
+		else
+			snprintf(buf, len, "valid");
+		return;
+	}
+	snprintf(buf, len, "INVALID%s%s", v->nreasons ? ": " : "", v->nreasons ? v->reasons[0] : "");
+}
+
+static int name_width(const struct run_report *r)
+{
+	size_t i;
+	int w = MIN_NAME_WIDTH, n;
+
+	for (i = 0; i < r->njobs; i++) {
+		n = (int)strlen(r->jobs[i].jobname ? r->jobs[i].jobname : "");
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void print_power(FILE *fp, const struct job_report *j)
+{
+	const struct report_power *p = j->power;
+	const struct report_efficiency *e = j->efficiency;
+	char c[4][CELL], v[VERDICT_MAX];
+
+	verdict(j, v, sizeof(v));
+	fprintf(fp, " %7s %7s %8s %8s  %s", fmt_num(p ? p->active_w : NAN, 3, c[0], CELL),
+		fmt_num(p ? p->active_ma : NAN, 1, c[1], CELL),
+		fmt_num(e ? e->j_per_gb : NAN, 1, c[2], CELL),
+		fmt_num(e ? e->iops_per_ma : NAN, 2, c[3], CELL), v);
+}
+
+static void print_row(FILE *fp, const struct job_report *j, int nw, int power)
+{
+	const struct report_dir *dir = busier_dir(j);
+	double iops = DIR_NUM(j->read, iops) + DIR_NUM(j->write, iops);
+	double mbps = (DIR_NUM(j->read, bw_bytes) + DIR_NUM(j->write, bw_bytes)) / 1e6;
+	char c[4][CELL];
+
+	fprintf(fp, "%-*s %4u  %-11s %8s %9s %9s %9s", nw, j->jobname ? j->jobname : "?", j->loop,
+		report_status_name(j->status), fmt_num(mbps, 1, c[0], CELL),
+		fmt_num(iops, iops < 100 ? 1 : 0, c[1], CELL), fmt_lat(pct(dir, 50), c[2], CELL),
+		fmt_lat(pct(dir, 99), c[3], CELL));
+	if (power)
+		print_power(fp, j);
+	fputc('\n', fp);
+}
+
+static void print_header(FILE *fp, const struct run_report *r, int nw, int power)
+{
+	fputc('\n', fp);
+	if (r->emulated)
+		fprintf(fp, "figures from an EMULATED meter: they describe no real hardware\n");
+	if (r->manual)
+		fprintf(fp, "figures from MANUAL readings typed in from a display, not sampled\n");
+	fprintf(fp, "MB = 10^6 bytes; latency: completion, p50/p99 of the busier direction\n");
+	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", nw, "job", "loop", "status", "MB/s", "IOPS",
+		"p50 lat", "p99 lat");
+	if (power)
+		fprintf(fp, " %7s %7s %8s %8s  %s", "W", "mA", "J/GB", "IOPS/mA", "verdict");
+	fputc('\n', fp);
+}
+
+void report_print_summary(FILE *fp, const struct run_report *r)
+{
+	int power = 0, nw;
+	size_t i;
+
+	if (!r->njobs)
+		return;
+	for (i = 0; i < r->njobs; i++)
+		power |= r->jobs[i].power != NULL;
+	nw = name_width(r);
+	print_header(fp, r, nw, power);
+	for (i = 0; i < r->njobs; i++)
+		print_row(fp, &r->jobs[i], nw, power);
+	for (i = 0; i < r->njobs; i++)
+		if (r->jobs[i].error)
+			fprintf(fp, "%s loop %u: %s\n", r->jobs[i].jobname ? r->jobs[i].jobname : "?",
+				r->jobs[i].loop, r->jobs[i].error);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* A benchmark job's figures into the report, in fio's terms: directions, latency, sync. */
+#include <math.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "result/result.h"
+
+static void lat_fill(struct report_lat *l, const struct lat_stats *ls)
+{
+	size_t i;
+
+	l->min_ns = ls->n ? ls->min_ns : 0;
+	l->max_ns = ls->n ? ls->max_ns : 0;
+	l->mean_ns = ls->n ? ls->mean_ns : 0.0;
+	l->stddev_ns = ls->n > 1 ? lat_stddev(ls) : 0.0;
+	l->npct = 0;
+	for (i = 0; ls->n && i < lat_default_percentiles_count && i < REPORT_MAX_PCT; i++) {
+		l->pct[i].pct = lat_default_percentiles[i];
+		l->pct[i].ns = lat_percentile(ls, lat_default_percentiles[i]);
+		l->npct++;
+	}
+}
+
+/* fio reports a direction that moved nothing with zeros everywhere, runtime included. */
+static struct report_dir *dir_fill(const struct dir_result *d, uint64_t runtime_ns)
+{
+	struct report_dir *o = xcalloc(1, sizeof(*o));
+	double secs = (double)runtime_ns / 1e9;
+	int moved = d->total_ios && runtime_ns;
+
+	o->io_bytes = d->io_bytes;
+	o->bw_bytes = moved ? (uint64_t)llround((double)d->io_bytes / secs) : 0;
+	o->iops = moved ? (double)d->total_ios / secs : 0.0;
+	o->total_ios = d->total_ios;
+	o->runtime_ms = moved ? (runtime_ns + NS_PER_MS / 2) / NS_PER_MS : 0;
+	lat_fill(&o->clat, &d->clat);
+	return o;
+}
+
+static int job_status(int bench_status)
+{
+	switch (bench_status) {
+	case BENCH_OK:
+		return REPORT_OK;
+	case BENCH_INTERRUPTED:
+		return REPORT_INTERRUPTED;
+	default:
+		return REPORT_FAILED;
+	}
+}
+
+void report_job_from_bench(struct job_report *j, const struct job_opts *jo, unsigned loop,
+			   const struct bench_result *br)
+{
+	uint64_t runtime_ns = br->t_end_ns > br->t_start_ns ? br->t_end_ns - br->t_start_ns : 0;
+
+	j->jobname = xstrdup(jo->name);
+	j->loop = loop;
+	j->status = job_status(br->status);
+	if (br->errmsg[0])
+		j->error = xstrdup(br->errmsg);
+	else if (br->err)
+		j->error = xstrdup(strerror(-br->err));
+	report_job_options(j, jo);
+	j->read = dir_fill(&br->dir[DDIR_READ], runtime_ns);
+	j->write = dir_fill(&br->dir[DDIR_WRITE], runtime_ns);
+	/* fio's "sync" object: fdatasync/fsync calls and their latency, which dominate a
+	 * small-record synced workload and are in neither direction's clat. */
+	j->sync = xcalloc(1, sizeof(*j->sync));
+	j->sync->total_ios = br->syncs;
+	lat_fill(&j->sync->lat, &br->sync_lat);
+	j->phases = xcalloc(1, sizeof(*j->phases));
+	j->phases->active = xcalloc(1, sizeof(*j->phases->active));
+	j->phases->active->t_start_ns = br->t_start_ns;
+	j->phases->active->t_end_ns = br->t_end_ns;
+}

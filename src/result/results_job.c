@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* The figures a table or chart wants of one job, read off the report with NAN for none. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/events.h"
+#include "core/phase.h"
+#include "result/results_read.h"
+
+static const struct report_power no_power = {
+	.idle_w = NAN, .active_w = NAN, .active_ma = NAN, .peak_ma = NAN, .active_v = NAN,
+	.min_v = NAN, .energy_active_j = NAN, .energy_active_mwh = NAN, .energy_tail_j = NAN,
+	.energy_tail_mwh = NAN, .energy_net_j = NAN, .charge_mah = NAN,
+};
+
+static const struct report_efficiency no_efficiency = {
+	.iops_per_ma = NAN, .iops_per_w = NAN, .mbps_per_w = NAN, .j_per_gb = NAN,
+	.j_per_gb_net = NAN, .uj_per_io = NAN, .uah_per_io = NAN, .uah_per_mb = NAN,
+};
+
+const struct report_power *rr_power(const struct job_report *j)
+{
+	return j->power ? j->power : &no_power;
+}
+
+const struct report_efficiency *rr_eff(const struct job_report *j)
+{
+	return j->efficiency ? j->efficiency : &no_efficiency;
+}
+
+int rr_has_power(const struct job_report *j)
+{
+	return j->power && !isnan(j->power->active_w);
+}
+
+int rr_valid(const struct job_report *j)
+{
+	int valid = j->validity ? j->validity->valid : -1;
+
+	if (j->status != REPORT_OK && valid < 0)
+		valid = 0;
+	return valid;
+}
+
+static void append_reason(char *buf, size_t len, const char *text)
+{
+	size_t used = strlen(buf);
+
+	if (strstr(buf, text))
+		return;
+	snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
+}
+
+void rr_reasons(const struct job_report *j, char *buf, size_t len)
+{
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; j->validity && i < j->validity->nreasons; i++)
+		append_reason(buf, len, j->validity->reasons[i]);
+	for (i = 0; i < j->nevents; i++)
+		if (event_invalidates(j->events[i].kind))
+			append_reason(buf, len, event_kind_name(j->events[i].kind));
+	if (j->status != REPORT_OK)
+		append_reason(buf, len, report_status_name(j->status));
+}
+
+/* A direction's figure, 0 for a direction the job does not have. */
+#define DIR_SUM(j, field)                                                   \
+	(((j)->read ? (double)(j)->read->field : 0) + ((j)->write ? (double)(j)->write->field : 0))
+
+double rr_bw_bytes(const struct job_report *j)
+{
+	return DIR_SUM(j, bw_bytes);
+}
+
+double rr_iops(const struct job_report *j)
+{
+	return DIR_SUM(j, iops);
+}
+
+double rr_io_bytes(const struct job_report *j)
+{
+	return DIR_SUM(j, io_bytes);
+}
+
+double rr_total_ios(const struct job_report *j)
+{
+	return DIR_SUM(j, total_ios);
+}
+
+double rr_lat_ns(const struct job_report *j, double pct)
+{
+	double r_ios = j->read ? (double)j->read->total_ios : 0;
+	double w_ios = j->write ? (double)j->write->total_ios : 0;
+	const struct report_dir *d = w_ios > r_ios ? j->write : j->read;
+	size_t i;
+
+	for (i = 0; d && i < d->clat.npct; i++)
+		if (d->clat.pct[i].pct == pct)
+			return (double)d->clat.pct[i].ns;
+	return NAN;
+}
+
+const char *rr_rw(const struct job_report *j)
+{
+	const struct report_opt *o = report_opt_find(j, "rw");
+
+	return o && o->type == REPORT_OPT_STR ? o->s : "?";
+}
+
+uint64_t rr_bs(const struct job_report *j)
+{
+	const struct report_opt *o = report_opt_find(j, "bs");
+
+	if (o && o->type == REPORT_OPT_INT && o->i > 0)
+		return (uint64_t)o->i;
+	if (o && o->type == REPORT_OPT_REAL && o->d > 0)
+		return (uint64_t)o->d;
+	return 0;
+}
+
+int rr_writes(const struct job_report *j)
+{
+	const char *rw = rr_rw(j);
+
+	return strstr(rw, "write") || !strcmp(rw, "randrw") || !strcmp(rw, "rw");
+}
+
+int rr_reads(const struct job_report *j)
+{
+	const char *rw = rr_rw(j);
+
+	return strstr(rw, "read") || !strcmp(rw, "randrw") || !strcmp(rw, "rw");
+}
+
+void rr_phase(const struct job_report *j, int phase, uint64_t *t_start, uint64_t *t_end)
+{
+	const struct report_span *s = NULL;
+
+	if (j->phases)
+		s = phase == PHASE_IDLE ? j->phases->idle
+		    : phase == PHASE_ACTIVE ? j->phases->active : j->phases->tail;
+	*t_start = s ? s->t_start_ns : 0;
+	*t_end = s ? s->t_end_ns : 0;
+}
+
+double rr_net_j_per_gb(const struct job_report *j)
+{
+	const struct report_power *p = rr_power(j);
+	double gb = rr_io_bytes(j) / 1e9;
+
+	if (!isnan(rr_eff(j)->j_per_gb_net))
+		return rr_eff(j)->j_per_gb_net;
+	if (!isnan(p->energy_net_j) && gb > 0)
+		return p->energy_net_j / gb;
+	return NAN;
+}
+
+double rr_net_j_per_io(const struct job_report *j)
+{
+	double ios = rr_total_ios(j);
+
+	if (!isnan(rr_power(j)->energy_net_j) && ios > 0)
+		return rr_power(j)->energy_net_j / ios;
+	return NAN;
+}

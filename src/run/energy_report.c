@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* A meter's energy summary and efficiency as the report's power and efficiency objects. */
+#include "core/util.h"
+#include "run/energy.h"
+
+#define J_PER_MWH 3.6
+
+void energy_power_fill(struct report_power *p, const struct energy_summary *es,
+		       const char *meter_spec)
+{
+	p->meter = xstrdup(meter_spec ? meter_spec : "");
+	p->idle_w = es->idle_w;
+	p->active_w = es->active_w;
+	p->active_ma = es->active_ma;
+	p->peak_ma = es->peak_ma;
+	p->active_v = es->active_v;
+	p->min_v = es->min_v;
+	p->energy_active_j = es->energy_active_j;
+	p->energy_active_mwh = es->energy_active_j / J_PER_MWH;
+	p->energy_tail_j = es->energy_tail_j;
+	p->energy_tail_mwh = es->energy_tail_j / J_PER_MWH;
+	p->energy_net_j = es->energy_net_j;
+	p->charge_mah = es->charge_mah;
+	p->note = es->has_voltage ? NULL
+				  : xstrdup("meter reports no voltage: energy unknown, charge only");
+}
+
+void energy_efficiency_fill(struct report_efficiency *e, const struct efficiency *ef)
+{
+	e->iops_per_ma = ef->iops_per_ma;
+	e->iops_per_w = ef->iops_per_w;
+	e->mbps_per_w = ef->mbps_per_w;
+	e->j_per_gb = ef->j_per_gb;
+	e->j_per_gb_net = ef->j_per_gb_net;
+	e->uj_per_io = ef->uj_per_io;
+	e->uah_per_io = ef->uah_per_io;
+	e->uah_per_mb = ef->uah_per_mb;
+}
