@@ -139,7 +139,7 @@ else
 BIN := $(O)/iowatt
 endif
 
-.PHONY: all test check demo deps check-deps lint format install clean tests
+.PHONY: all test check demo deps check-deps lint format install uninstall man clean tests
 all: $(BIN)
 
 $(BIN): $(O)/src/cli/main.o $(LIB_OBJS)
@@ -185,11 +185,40 @@ lint:
 format:
 	clang-format -i $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.[ch])) meters/*.h tests/*.[ch]
 
-install: $(BIN)
-	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/iowatt
-	install -d $(DESTDIR)$(PREFIX)/share/iowatt/plots $(DESTDIR)$(PREFIX)/share/iowatt/configs
-	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/iowatt/plots/
-	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/iowatt/configs/
+# Debian's layout: make install PREFIX=/usr DESTDIR=... (the .deb does exactly this).
+BINDIR      ?= $(PREFIX)/bin
+DATADIR     ?= $(PREFIX)/share/iowatt
+MANDIR      ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# udev reads /usr/lib/udev/rules.d (packages) and /etc/udev/rules.d (local installs).
+UDEVDIR     ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
+UDEV_RULES  := $(wildcard dist/udev/*.rules)
+INSTALLED   := $(BINDIR)/iowatt $(MANDIR)/iowatt.1 $(BASHCOMPDIR)/iowatt \
+               $(addprefix $(DATADIR)/plots/,$(notdir $(wildcard plots/*.gp))) \
+               $(addprefix $(DATADIR)/configs/,$(notdir $(wildcard configs/*.ini))) \
+               $(addprefix $(UDEVDIR)/,$(notdir $(UDEV_RULES)))
+
+# The man page comes from the binary's own tables (iowatt help --man). A cross build runs
+# it through binfmt_misc/qemu when the host has it; MAN_RUNNER can name another way.
+MAN_RUNNER ?=
+$(O)/iowatt.1: $(BIN)
+	$(MAN_RUNNER) $(abspath $(BIN)) help --man >$@.tmp && mv -f $@.tmp $@
+
+man: $(O)/iowatt.1
+
+install: $(BIN) $(O)/iowatt.1
+	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/iowatt
+	install -d $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR)/configs
+	install -m 0644 plots/*.gp $(DESTDIR)$(DATADIR)/plots/
+	install -m 0644 configs/*.ini $(DESTDIR)$(DATADIR)/configs/
+	install -D -m 0644 $(O)/iowatt.1 $(DESTDIR)$(MANDIR)/iowatt.1
+	install -D -m 0644 dist/bash-completion/iowatt $(DESTDIR)$(BASHCOMPDIR)/iowatt
+	install -d $(DESTDIR)$(UDEVDIR)
+	install -m 0644 $(UDEV_RULES) $(DESTDIR)$(UDEVDIR)/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf build build-san iowatt
