@@ -96,10 +96,32 @@ static void test_threads(void)
 	event_queue_free(q);
 }
 
+/* A run's record: a queue read without popping, with the same policy at its own size. */
+static void test_record(void)
+{
+	struct event_queue *q = event_queue_new_cap(4);
+	struct run_event ev[8];
+	size_t i, n;
+
+	event_pushf(q, EV_UNDERVOLTAGE, 1, "kmsg", "uv");
+	for (i = 0; i < 6; i++)
+		event_pushf(q, EV_INFO, 10 + i, "flappy", "info %zu", i);
+	n = event_queue_peek(q, 0, ev, 8);
+	is_int(n, 4, "a record of 4 keeps 4 events");
+	is_int(event_queue_count(q), 4, "and counts them");
+	ok(ev[0].kind == EV_UNDERVOLTAGE && ev[1].t_ns == 13 && ev[3].t_ns == 15,
+	   "the undervoltage and the newest informational events, in order");
+	is_int(event_queue_dropped(q), 3, "the oldest informational ones are counted as dropped");
+	is_int(event_queue_peek(q, 3, ev, 8), 1, "peek from an index");
+	is_int(event_queue_count(q), 4, "peeking removes nothing");
+	event_queue_free(q);
+}
+
 int main(void)
 {
 	test_order_and_null();
 	test_drop_policy();
 	test_threads();
+	test_record();
 	return done_testing();
 }

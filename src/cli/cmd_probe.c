@@ -14,16 +14,11 @@
 #include "core/util.h"
 #include "meters/meter.h"
 #include "run/energy.h"
+#include "run/stop.h"
 
 #define MOD "probe"
 #define SLICE_NS (50 * NS_PER_MS)
-
-static volatile sig_atomic_t probe_signal;
-
-static void probe_on_signal(int sig)
-{
-	probe_signal = sig;
-}
+#define PROBE_BATCH 256
 
 struct probe_acc {
 	double v, a, w;		/* sums over this line */
@@ -32,6 +27,15 @@ struct probe_acc {
 	struct meter_sample prev;
 	int have_prev;
 	uint64_t total;
+};
+
+/* One probe: the meter, its events, the running sums, the optional CSV, the stop signal. */
+struct probe {
+	struct meter_dev *dev;
+	struct event_queue *q;
+	struct probe_acc acc;
+	FILE *csv;
+	struct run_stop stop;
 };
 
 static void probe_usage(FILE *fp)
@@ -162,70 +166,62 @@ static int probe_parse(int argc, char **argv, const char **spec, double *seconds
 	return 0;
 }
 
-int cmd_probe(int argc, char **argv)
+/* The meter (and the CSV) for the probe. 0 or -errno (logged). */
+static int probe_open(struct probe *pr, const char *spec, const char *sysfs_root,
+		      const char *csv_path)
 {
-	struct meter_sample buf[256];
-	struct probe_acc pa;
-	struct meter_dev *dev = NULL;
-	const struct meter_info *in;
-	struct meter_counters cnt;
-	struct event_queue *q = NULL;
-	struct sigaction sa;
-	const char *spec = NULL, *sysfs_root = "", *csv_path = NULL;
-	FILE *csv = NULL;
-	double seconds = 0;
-	uint64_t start, next, end, wait, line_ns, last_line, now;
-	unsigned n, i;
 	int rc;
 
-	rc = probe_parse(argc, argv, &spec, &seconds, &sysfs_root, &csv_path);
-	if (rc)
-		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	if (csv_path) {
-		csv = fopen(csv_path, "w");
-		if (!csv) {
+		pr->csv = fopen(csv_path, "w");
+		if (!pr->csv) {
 			log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
-			return EXIT_FAIL;
+			return -EIO;
 		}
-		fprintf(csv, "t_ns,v,a,w,flags\n");
+		fprintf(pr->csv, "t_ns,v,a,w,flags\n");
 	}
-	if (meter_parse_spec(spec, sysfs_root, &dev)) {
-		rc = -EINVAL;
-		goto out;
-	}
-	q = event_queue_new();
-	meter_set_events(dev, q);
-	rc = meter_open(dev);
+	rc = meter_parse_spec(spec, sysfs_root, &pr->dev);
 	if (rc)
-		goto out;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = probe_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	meter_set_phase(dev, PHASE_IDLE, now_ns());
-	rc = meter_thread_start(dev);
+		return -EINVAL;
+	pr->q = event_queue_new();
+	meter_set_events(pr->dev, pr->q);
+	rc = meter_open(pr->dev);
 	if (rc)
-		goto out;
-	in = meter_info(dev);
+		return rc;
+	meter_set_phase(pr->dev, PHASE_IDLE, now_ns());
+	return meter_thread_start(pr->dev);
+}
+
+static void probe_drain(struct probe *pr)
+{
+	struct meter_sample buf[PROBE_BATCH];
+	unsigned n, i;
+
+	do {
+		n = meter_pop(pr->dev, buf, PROBE_BATCH, UINT64_MAX);
+		for (i = 0; i < n; i++)
+			probe_add(&pr->acc, &buf[i], meter_info(pr->dev)->period_ns, pr->csv);
+	} while (n == PROBE_BATCH);
+	probe_events(pr->q);
+}
+
+/* A line per second (per period for slower meters) until a signal or --seconds. */
+static void probe_loop(struct probe *pr, double seconds)
+{
+	const struct meter_info *in = meter_info(pr->dev);
+	uint64_t line_ns = in->period_ns > NS_PER_SEC ? in->period_ns : NS_PER_SEC;
+	uint64_t start = now_ns(), last_line = start, next = start + line_ns, now, wait;
+	uint64_t end = seconds > 0 ? start + (uint64_t)(seconds * 1e9) : 0;
+
 	printf("probe %s: %s%s; Ctrl-C to stop\n", in->spec, in->model,
 	       in->emulated ? ", EMULATED readings (iowatt's emulator, not a real meter)" :
 	       in->manual ? ", MANUAL (hand readings, not measured)" : "");
 	fflush(stdout);
-	memset(&pa, 0, sizeof(pa));
-	line_ns = in->period_ns > NS_PER_SEC ? in->period_ns : NS_PER_SEC;
-	start = last_line = now_ns();
-	next = start + line_ns;
-	end = seconds > 0 ? start + (uint64_t)(seconds * 1e9) : 0;
-	while (!probe_signal) {
+	while (!pr->stop.signal) {
 		now = now_ns();
 		if (now >= next || (end && now >= end)) {
-			do {
-				n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX);
-				for (i = 0; i < n; i++)
-					probe_add(&pa, &buf[i], meter_info(dev)->period_ns, csv);
-			} while (n == ARRAY_SIZE(buf));
-			probe_events(q);
-			probe_line(dev, &pa, (double)(now - start) / 1e9,
+			probe_drain(pr);
+			probe_line(pr->dev, &pr->acc, (double)(now - start) / 1e9,
 				   (double)(now - last_line) / 1e9);
 			last_line = now;
 			next += line_ns;
@@ -236,28 +232,52 @@ int cmd_probe(int argc, char **argv)
 		wait = next < end || !end ? next : end;
 		sleep_ns(wait - now < SLICE_NS ? wait - now : SLICE_NS);
 	}
-	meter_thread_stop(dev);
-	while ((n = meter_pop(dev, buf, ARRAY_SIZE(buf), UINT64_MAX)) > 0)
-		for (i = 0; i < n; i++)
-			probe_add(&pa, &buf[i], meter_info(dev)->period_ns, csv);
-	probe_events(q);
-	meter_counters(dev, &cnt);
+}
+
+/* The totals line; -ENODATA when the meter gave nothing. */
+static int probe_totals(struct probe *pr)
+{
+	struct meter_counters cnt;
+
+	meter_thread_stop(pr->dev);
+	probe_drain(pr);
+	meter_counters(pr->dev, &cnt);
 	printf("probe: %" PRIu64 " samples, %.4f mWh, %" PRIu64 " bad frames, %" PRIu64
 	       " gaps, %" PRIu64 " reconnects, %" PRIu64 " overruns%s\n",
-	       pa.total, pa.energy_j / 3.6, cnt.frames_bad, cnt.gaps, cnt.reconnects,
-	       cnt.overruns, meter_info(dev)->emulated ? " (EMULATED)" : "");
-	if (!pa.total) {
-		log_err(MOD, "%s: no readings", meter_info(dev)->spec);
-		rc = -ENODATA;
+	       pr->acc.total, pr->acc.energy_j / 3.6, cnt.frames_bad, cnt.gaps, cnt.reconnects,
+	       cnt.overruns, meter_info(pr->dev)->emulated ? " (EMULATED)" : "");
+	if (pr->acc.total)
+		return 0;
+	log_err(MOD, "%s: no readings", meter_info(pr->dev)->spec);
+	return -ENODATA;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	struct probe pr;
+	const char *spec = NULL, *sysfs_root = "", *csv_path = NULL;
+	double seconds = 0;
+	int rc;
+
+	rc = probe_parse(argc, argv, &spec, &seconds, &sysfs_root, &csv_path);
+	if (rc)
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	memset(&pr, 0, sizeof(pr));
+	rc = run_stop_watch(&pr.stop, NULL);
+	if (!rc)
+		rc = probe_open(&pr, spec, sysfs_root, csv_path);
+	if (!rc) {
+		probe_loop(&pr, seconds);
+		rc = probe_totals(&pr);
 	}
-out:
-	meter_free(dev);
-	event_queue_free(q);
-	if (csv && fclose(csv)) {
+	meter_free(pr.dev);
+	event_queue_free(pr.q);
+	if (pr.csv && fclose(pr.csv)) {
 		log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
 		rc = rc ? rc : -EIO;
 	}
-	if (probe_signal)
-		return probe_signal == SIGINT ? EXIT_SIGINT : EXIT_SIGTERM;
+	run_stop_unwatch(&pr.stop);
+	if (pr.stop.signal)
+		return pr.stop.signal == SIGINT ? EXIT_SIGINT : 128 + pr.stop.signal;
 	return !rc ? EXIT_OK : rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 }

@@ -20,14 +20,19 @@ struct event_queue {
 	uint64_t dropped;
 };
 
-struct event_queue *event_queue_new(void)
+struct event_queue *event_queue_new_cap(size_t cap)
 {
 	struct event_queue *q = xcalloc(1, sizeof(*q));
 
 	pthread_mutex_init(&q->lock, NULL);
-	q->cap = EVENT_QUEUE_CAP;
+	q->cap = cap ? cap : 1;
 	q->ring = xcalloc(q->cap, sizeof(q->ring[0]));
 	return q;
+}
+
+struct event_queue *event_queue_new(void)
+{
+	return event_queue_new_cap(EVENT_QUEUE_CAP);
 }
 
 void event_queue_free(struct event_queue *q)
@@ -111,6 +116,33 @@ size_t event_pop(struct event_queue *q, struct run_event *out, size_t max)
 		q->head = (q->head + 1) % q->cap;
 		q->count--;
 	}
+	pthread_mutex_unlock(&q->lock);
+	return n;
+}
+
+size_t event_queue_peek(struct event_queue *q, size_t first, struct run_event *out, size_t max)
+{
+	size_t n = 0;
+
+	if (!q)
+		return 0;
+	pthread_mutex_lock(&q->lock);
+	while (n < max && first + n < q->count) {
+		out[n] = *slot(q, first + n);
+		n++;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return n;
+}
+
+size_t event_queue_count(struct event_queue *q)
+{
+	size_t n;
+
+	if (!q)
+		return 0;
+	pthread_mutex_lock(&q->lock);
+	n = q->count;
 	pthread_mutex_unlock(&q->lock);
 	return n;
 }

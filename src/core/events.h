@@ -38,11 +38,16 @@ struct run_event {
 struct event_queue;
 
 struct event_queue *event_queue_new(void);
+/* The same with room for `cap` events before the policy drops one (a run's record). */
+struct event_queue *event_queue_new_cap(size_t cap);
 void event_queue_free(struct event_queue *q);
 void event_push(struct event_queue *q, const struct run_event *ev);
 void event_pushf(struct event_queue *q, int kind, uint64_t t_ns, const char *source,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 size_t event_pop(struct event_queue *q, struct run_event *out, size_t max);
+/* Copies events first .. first + max - 1, oldest first, without removing them. */
+size_t event_queue_peek(struct event_queue *q, size_t first, struct run_event *out, size_t max);
+size_t event_queue_count(struct event_queue *q);
 /* Informational events dropped because the queue was full. */
 uint64_t event_queue_dropped(struct event_queue *q);
 const char *event_kind_name(int kind);

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* A job's report: phase windows, overlapping events, power, efficiency and validity per meter. */
+/* Building the result document as the run goes: the run's events, each job's figures. */
 #include <inttypes.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/log.h"
 #include "core/util.h"
+#include "core/version.h"
 #include "result/result.h"
-#include "run/run.h"
+#include "run/run_report.h"
 
 /* Headroom on the size that would just give enough samples at the measured throughput. */
 #define SIZE_HEADROOM 1.25
@@ -29,20 +32,58 @@ static void set_span(struct report_span **at, uint64_t t0, uint64_t t1)
 	*at = span_new(t0, t1);
 }
 
-/* Does [a0, a1] overlap an event? Undervoltage spans run to their END event. */
-static void event_span(const struct run_ctx *rc, size_t i, uint64_t *t0, uint64_t *t1)
+void report_builder_init(struct report_builder *rb)
 {
-	const struct run_event *ev = &rc->events[i];
+	memset(rb, 0, sizeof(*rb));
+	rb->events = event_queue_new_cap(RUN_MAX_EVENTS);
+}
+
+void report_builder_free(struct report_builder *rb)
+{
+	report_free(&rb->rep);
+	event_queue_free(rb->events);
+	rb->events = NULL;
+}
+
+static void record_event(void *arg, const struct run_event *ev)
+{
+	struct report_builder *rb = arg;
+
+	event_push(rb->events, ev);
+	if (event_queue_dropped(rb->events) && !rb->warned_full) {
+		rb->warned_full = 1;
+		log_warn(NULL, "more than %d events in this run: the oldest informational ones "
+			       "are not kept", RUN_MAX_EVENTS);
+	}
+}
+
+const struct session_sink_ops report_builder_sink_ops = { .event = record_event };
+
+/* The record as an array, oldest first; caller frees. */
+static struct run_event *recorded(struct report_builder *rb, size_t *n)
+{
+	struct run_event *evs;
+
+	*n = event_queue_count(rb->events);
+	evs = xcalloc(*n + 1, sizeof(*evs));
+	*n = event_queue_peek(rb->events, 0, evs, *n);
+	return evs;
+}
+
+/* An event's span; an undervoltage lasts until its source's END event (or still does). */
+static void event_span(const struct run_event *evs, size_t n, size_t i, uint64_t *t0,
+		       uint64_t *t1)
+{
+	const struct run_event *ev = &evs[i];
 	size_t j;
 
 	*t0 = ev->t_ns;
 	*t1 = ev->t_end_ns ? ev->t_end_ns : ev->t_ns;
 	if (ev->kind != EV_UNDERVOLTAGE || ev->t_end_ns)
 		return;
-	for (j = i + 1; j < rc->nevents; j++) {
-		if (rc->events[j].kind == EV_UNDERVOLTAGE_END &&
-		    !strcmp(rc->events[j].source, ev->source)) {
-			*t1 = rc->events[j].t_ns;
+	for (j = i + 1; j < n; j++) {
+		if (evs[j].kind == EV_UNDERVOLTAGE_END && !strcmp(evs[j].source, ev->source)) {
+			*t1 = evs[j].t_ns;
 			return;
 		}
 	}
@@ -58,33 +99,30 @@ static void event_copy(struct report_event *out, const struct run_event *ev)
 	out->text = xstrdup(ev->text);
 }
 
-/* Attach overlapping events to the job; returns how many invalidate the active phase. */
-static unsigned job_events(struct run_ctx *rc, struct job_report *j, const struct run_times *t,
-			   char *why, size_t whylen)
+/* Attach the events that overlap the job's phases; why says what invalidates its active
+ * phase ("" if nothing does). */
+static void job_events(struct report_builder *rb, const struct phase_times *t,
+		       struct job_report *j, char *why, size_t whylen)
 {
-	unsigned bad = 0;
+	size_t n, i;
+	struct run_event *evs = recorded(rb, &n);
 	uint64_t e0, e1;
-	size_t i;
 
-	j->events = xcalloc(rc->nevents + 1, sizeof(*j->events));
-	for (i = 0; i < rc->nevents; i++) {
-		const struct run_event *ev = &rc->events[i];
+	j->events = xcalloc(n + 1, sizeof(*j->events));
+	for (i = 0; i < n; i++) {
+		const struct run_event *ev = &evs[i];
 
-		event_span(rc, i, &e0, &e1);
+		event_span(evs, n, i, &e0, &e1);
 		if (e1 < t->idle_ns || e0 > t->tail_end_ns)
 			continue;
 		event_copy(&j->events[j->nevents++], ev);
-		if (event_invalidates(ev->kind) && e1 >= t->active_ns && e0 <= t->end_ns) {
-			if (!bad)
-				snprintf(why, whylen, "%s during the active phase at +%.1f s (%s: %s)",
-					 event_kind_name(ev->kind),
-					 (double)(ev->t_ns > t->active_ns ? ev->t_ns - t->active_ns : 0) /
-						 1e9,
-					 ev->source, ev->text);
-			bad++;
-		}
+		if (event_invalidates(ev->kind) && e1 >= t->active_ns && e0 <= t->end_ns && !*why)
+			snprintf(why, whylen, "%s during the active phase at +%.1f s (%s: %s)",
+				 event_kind_name(ev->kind),
+				 (double)(ev->t_ns > t->active_ns ? ev->t_ns - t->active_ns : 0) / 1e9,
+				 ev->source, ev->text);
 	}
-	return bad;
+	free(evs);
 }
 
 /*
@@ -116,24 +154,24 @@ static const char *size_remedy(const struct job_opts *jo, const struct energy_su
 }
 
 /* One meter's power, efficiency and validity for the job. */
-static void meter_figures(struct run_ctx *rc, struct run_meter *rm, const struct job_opts *jo,
-			  const struct run_io *io, const char *why, struct report_meter_figures *f)
+static void meter_figures(const struct session_meter *sm, const struct job_close *jc,
+			  const char *why, struct report_meter_figures *f)
 {
-	const struct meter_info *in = meter_info(rm->dev);
+	const struct meter_info *in = meter_info(sm->dev);
 	struct energy_summary es;
 	struct efficiency ef;
 	char remedy[64];
 
-	energy_summarize(&rm->ej, &es);
-	efficiency_compute(&es, io->bytes, io->ios, &ef);
+	energy_summarize(&sm->ej, &es);
+	efficiency_compute(&es, jc->bytes, jc->ios, &ef);
 	f->spec = xstrdup(in->spec);
 	energy_power_fill(&f->power, &es, in->spec);
 	energy_efficiency_fill(&f->efficiency, &ef);
 	f->validity.reasons = xcalloc(1, sizeof(char *));
 	energy_validity(&es, ENERGY_MIN_SAMPLES, ENERGY_MIN_COVERAGE,
 			/* A job that moved nothing (never started) has no throughput to size from. */
-			run_should_stop(rc) || !io->bytes ? NULL
-							  : size_remedy(jo, &es, remedy, sizeof(remedy)),
+			jc->stopping || !jc->bytes ? NULL
+						   : size_remedy(jc->jo, &es, remedy, sizeof(remedy)),
 			&f->validity);
 	if (*why) {
 		f->validity.valid = 0;
@@ -144,56 +182,152 @@ static void meter_figures(struct run_ctx *rc, struct run_meter *rm, const struct
 }
 
 /* power / efficiency / validity per meter; the first meter's also at the job's top level. */
-static void job_energy(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
-		       const struct run_io *io, const char *why)
+static void job_energy(const struct session *s, const struct job_close *jc, struct job_report *j,
+		       const char *why)
 {
 	unsigned m;
 
-	j->meters = xcalloc(rc->nmeters, sizeof(*j->meters));
-	for (m = 0; m < rc->nmeters; m++)
-		meter_figures(rc, &rc->meters[m], jo, io, why, &j->meters[j->nmeters++]);
+	j->meters = xcalloc(s->nmeters, sizeof(*j->meters));
+	for (m = 0; m < s->nmeters; m++)
+		meter_figures(&s->meters[m], jc, why, &j->meters[j->nmeters++]);
 	j->power = report_power_dup(&j->meters[0].power);
 	j->efficiency = report_efficiency_dup(&j->meters[0].efficiency);
 	j->validity = report_validity_dup(&j->meters[0].validity);
 }
 
-static void job_marker(struct run_ctx *rc, struct job_report *j)
+static void job_marker(const struct session *s, const char *spec, struct job_report *j)
 {
 	j->marker = xcalloc(1, sizeof(*j->marker));
-	j->marker->spec = xstrdup(rc->cfg->run.mark_gpio);
-	j->marker->pulse_ns = rc->mark_ns[PHASE_IDLE];
-	j->marker->rise_ns = rc->mark_ns[PHASE_ACTIVE];
-	j->marker->fall_ns = rc->mark_ns[PHASE_TAIL];
+	j->marker->spec = xstrdup(spec);
+	j->marker->pulse_ns = s->mark_ns[PHASE_IDLE];
+	j->marker->rise_ns = s->mark_ns[PHASE_ACTIVE];
+	j->marker->fall_ns = s->mark_ns[PHASE_TAIL];
 }
 
-static void job_temps(struct run_ctx *rc, struct job_report *j, const struct temps *t_start)
+static void job_temps(const struct temps *t_start, const struct temps *now, struct job_report *j)
 {
-	struct temps now;
-
-	sources_temps_get(rc->sources, &now);
 	j->temperatures = xcalloc(1, sizeof(*j->temperatures));
-	j->temperatures->soc_c = (struct report_temp){ t_start->soc_c, now.soc_c, now.soc_max_c };
+	j->temperatures->soc_c = (struct report_temp){ t_start->soc_c, now->soc_c, now->soc_max_c };
 	j->temperatures->drive_c =
-		(struct report_temp){ t_start->drive_c, now.drive_c, now.drive_max_c };
+		(struct report_temp){ t_start->drive_c, now->drive_c, now->drive_max_c };
 }
 
-void run_job_report(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
-		    const struct run_times *t, const struct run_io *io, const struct temps *t_start)
+void report_builder_job(struct report_builder *rb, const struct session *s,
+			const struct job_close *jc, struct job_report *j)
 {
+	const struct phase_times *t = &s->times;
 	char why[REASON_MAX] = "";
 
 	if (!j->phases)
 		j->phases = xcalloc(1, sizeof(*j->phases));
 	set_span(&j->phases->active, t->active_ns, t->end_ns);
-	if (rc->nmeters) {
+	if (s->nmeters) {
 		set_span(&j->phases->idle, t->idle_ns, t->active_ns);
 		set_span(&j->phases->tail, t->end_ns, t->tail_end_ns);
 	}
-	if (rc->marker)
-		job_marker(rc, j);
-	job_events(rc, j, t, why, sizeof(why));
-	if (rc->nmeters)
-		job_energy(rc, jo, j, io, why);
-	if (rc->sources)
-		job_temps(rc, j, t_start);
+	if (s->marker)
+		job_marker(s, jc->marker_spec, j);
+	job_events(rb, t, j, why, sizeof(why));
+	if (s->nmeters)
+		job_energy(s, jc, j, why);
+	if (jc->t_now)
+		job_temps(jc->t_start, jc->t_now, j);
+}
+
+void report_builder_begin(struct report_builder *rb, const struct report_start *st)
+{
+	struct run_report *r = &rb->rep;
+	char created[32], *copy;
+	time_t now = time(NULL);
+	struct tm tm;
+	unsigned m;
+
+	gmtime_r(&now, &tm);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	r->schema_version = RESULT_SCHEMA_VERSION;
+	r->tool.name = xstrdup("iowatt");
+	r->tool.version = xstrdup(iowatt_version);
+	r->created = xstrdup(created);
+	r->command = xstrdup(st->command);
+	r->profile = st->profile ? xstrdup(st->profile) : NULL;
+	r->status = REPORT_RUNNING;
+	r->t0_ns = st->t0_ns;
+	for (m = 0; m < st->session->nmeters; m++) {
+		r->emulated |= !!meter_info(st->session->meters[m].dev)->emulated;
+		r->manual |= !!meter_info(st->session->meters[m].dev)->manual;
+	}
+	r->context = st->context;
+	copy = xstrdup(st->intervals_path);
+	r->files.intervals = xstrdup(basename(copy));
+	free(copy);
+	if (st->samples_path) {
+		copy = xstrdup(st->samples_path);
+		r->files.samples = xstrdup(basename(copy));
+		free(copy);
+	}
+	r->jobs = xcalloc(1, sizeof(*r->jobs));
+}
+
+void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo, int err,
+			       int stopped)
+{
+	struct job_report *j = report_add_job(&rb->rep);
+
+	j->jobname = xstrdup(jo->name);
+	j->loop = 1;
+	j->status = stopped ? REPORT_INTERRUPTED : REPORT_FAILED;
+	j->error = xstrdup(stopped ? "stopped while preparing the file" : strerror(-err));
+	report_job_options(j, jo);
+}
+
+void report_builder_events(struct report_builder *rb)
+{
+	struct run_report *r = &rb->rep;
+	struct run_event *evs = recorded(rb, &r->nevents);
+	size_t i;
+
+	free(r->events);
+	r->events = xcalloc(r->nevents + 1, sizeof(*r->events));
+	for (i = 0; i < r->nevents; i++)
+		event_copy(&r->events[i], &evs[i]);
+	free(evs);
+}
+
+static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
+{
+	const struct meter_info *in = meter_info(dev);
+	struct meter_counters n;
+
+	meter_counters(dev, &n);
+	m->spec = xstrdup(in->spec);
+	m->driver = xstrdup(in->driver);
+	m->model = xstrdup(in->model);
+	m->emulated = !!in->emulated;
+	m->manual = !!in->manual;
+	m->period_ms = (double)in->period_ns / 1e6;
+	m->samples = n.samples;
+	m->frames_bad = n.frames_bad;
+	m->gaps = n.gaps;
+	m->reconnects = n.reconnects;
+	m->overruns = n.overruns;
+}
+
+int report_builder_write(struct report_builder *rb, const struct session *s, const char *path,
+			 int status)
+{
+	struct run_report *r = &rb->rep;
+	size_t m;
+
+	for (m = 0; m < r->nmeters; m++) {
+		free(r->meters[m].spec);
+		free(r->meters[m].driver);
+		free(r->meters[m].model);
+	}
+	free(r->meters);
+	r->meters = xcalloc(s->nmeters + 1, sizeof(*r->meters));
+	r->nmeters = s->nmeters;
+	for (m = 0; m < s->nmeters; m++)
+		meter_fill(&r->meters[m], s->meters[m].dev);
+	r->status = status;
+	return report_write(path, r);
 }

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* A run's files: where the JSON goes, and the interval and sample series streamed beside it. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "result/result.h"
+#include "run/output.h"
+
+/* "dir/x.json" -> "dir/x" + suffix */
+static char *sibling_path(const char *json_path, const char *suffix)
+{
+	size_t n = strlen(json_path);
+
+	if (n > 5 && !strcmp(json_path + n - 5, ".json"))
+		n -= 5;
+	return xasprintf("%.*s%s", (int)n, json_path, suffix);
+}
+
+static FILE *open_csv(const char *path, const char *header, int force)
+{
+	FILE *fp = fopen(path, force ? "w" : "wx");
+
+	if (!fp) {
+		log_err(NULL, "%s: %s%s", path, strerror(errno),
+			errno == EEXIST ? " (use another --json-out, or --force to replace it)" : "");
+		return NULL;
+	}
+	fputs(header, fp);
+	return fp;
+}
+
+/* --json-out FILE: refuse to replace it without --force, create its directory. */
+static int exact_path(struct run_output *o, const struct run_opts *ro)
+{
+	struct stat st;
+	char *slash;
+	int err;
+
+	o->json_path = xstrdup(ro->json_out);
+	if (!stat(o->json_path, &st) && !ro->force) {
+		log_err(NULL, "option --json-out: %s already exists (choose another path, "
+			      "or --force to replace it)", o->json_path);
+		return -EEXIST;
+	}
+	slash = strrchr(o->json_path, '/');
+	if (!slash || slash == o->json_path)
+		return 0;
+	*slash = '\0';
+	err = mkdir_p(o->json_path, 0755);
+	*slash = '/';
+	if (err)
+		log_err(NULL, "option --json-out: cannot create the directory of %s: %s",
+			o->json_path, strerror(-err));
+	return err;
+}
+
+int run_output_open(struct run_output *o, const struct run_opts *ro, const char *stem,
+		    int with_samples)
+{
+	const char *dir = ro->output_dir ? ro->output_dir : "results";
+	int err;
+
+	if (ro->json_out) {
+		err = exact_path(o, ro);
+		if (err)
+			return err;
+	} else {
+		err = mkdir_p(dir, 0755);
+		if (err) {
+			log_err(NULL, "option --output: cannot create %s: %s", dir, strerror(-err));
+			return err;
+		}
+		o->json_path = result_default_path(dir, stem);
+	}
+	o->intervals_path = sibling_path(o->json_path, ".intervals.csv");
+	o->samples_path = sibling_path(o->json_path, ".samples.csv");
+	o->intervals_csv = open_csv(o->intervals_path,
+				    "job,loop,t_start_ns,t_end_ns,read_iops,read_bw_bytes,"
+				    "write_iops,write_bw_bytes\n", ro->force);
+	if (!o->intervals_csv)
+		return -EEXIST;
+	if (with_samples) {
+		o->samples_csv = open_csv(o->samples_path, "t_ns,meter,v,a,w,flags\n", ro->force);
+		if (!o->samples_csv)
+			return -EEXIST;
+	}
+	return 0;
+}
+
+static void put_num(FILE *fp, const char *fmt, double v)
+{
+	if (!isnan(v))
+		fprintf(fp, fmt, v);
+}
+
+static void output_sample(void *arg, unsigned meter, const struct meter_sample *s)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} flags[] = {
+		{ SAMPLE_EMULATED, "emulated" }, { SAMPLE_MANUAL, "manual" },
+		{ SAMPLE_AFTER_GAP, "after_gap" }, { SAMPLE_W_COMPUTED, "w_computed" },
+		{ SAMPLE_RAIL_SUM, "rail_sum" },
+	};
+	struct run_output *o = arg;
+	FILE *fp = o->samples_csv;
+	const char *sep = "";
+	size_t i;
+
+	if (!fp)
+		return;
+	fprintf(fp, "%" PRIu64 ",%u,", s->t_ns, meter);
+	put_num(fp, "%.4f", s->v);
+	fputc(',', fp);
+	put_num(fp, "%.6f", s->a);
+	fputc(',', fp);
+	put_num(fp, "%.6f", s->w);
+	fputc(',', fp);
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		if (s->flags & flags[i].bit) {
+			fprintf(fp, "%s%s", sep, flags[i].name);
+			sep = "|";
+		}
+	}
+	fputc('\n', fp);
+}
+
+void run_output_interval(struct run_output *o, const char *job, unsigned loop, uint64_t t0,
+			 uint64_t t1, const uint64_t ios[DDIR_COUNT], const uint64_t bytes[DDIR_COUNT])
+{
+	double s = (double)(t1 - t0) / 1e9;
+
+	if (!o->intervals_csv || t1 <= t0)
+		return;
+	fprintf(o->intervals_csv, "%s,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%.0f,%.3f,%.0f\n", job,
+		loop, t0, t1, (double)ios[DDIR_READ] / s, (double)bytes[DDIR_READ] / s,
+		(double)ios[DDIR_WRITE] / s, (double)bytes[DDIR_WRITE] / s);
+}
+
+/* Both series reach the disk as the run goes: an interrupted run keeps them. */
+static void output_flush(void *arg, uint64_t pump_ns)
+{
+	struct run_output *o = arg;
+
+	(void)pump_ns;
+	if (o->samples_csv)
+		fflush(o->samples_csv);
+	if (o->intervals_csv)
+		fflush(o->intervals_csv);
+}
+
+const struct session_sink_ops run_output_sink_ops = {
+	.sample = output_sample,
+	.flush = output_flush,
+};
+
+void run_output_close(struct run_output *o)
+{
+	output_flush(o, 0);
+	if (o->samples_csv && fclose(o->samples_csv))
+		log_err(NULL, "%s: %s", o->samples_path, strerror(errno));
+	if (o->intervals_csv && fclose(o->intervals_csv))
+		log_err(NULL, "%s: %s", o->intervals_path, strerror(errno));
+	o->samples_csv = o->intervals_csv = NULL;
+	free(o->json_path);
+	free(o->intervals_path);
+	free(o->samples_path);
+	o->json_path = o->intervals_path = o->samples_path = NULL;
+}

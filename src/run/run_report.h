@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* Building the result document as the run goes: the run's events, each job's figures. */
+#ifndef IOWATT_RUN_REPORT_H
+#define IOWATT_RUN_REPORT_H
+
+#include <stdint.h>
+
+#include "bench/job.h"
+#include "result/report.h"
+#include "run/session.h"
+#include "sources/sources.h"
+
+/* Informational events a run keeps (those that decide validity are always kept). */
+#define RUN_MAX_EVENTS 4096
+
+struct report_builder {
+	struct run_report rep;
+	struct event_queue *events; /* every event of the run, with the queue's drop policy */
+	int warned_full;
+};
+
+/* What the root of the document needs before the first job. */
+struct report_start {
+	const char *command, *profile;
+	uint64_t t0_ns;
+	const struct session *session;
+	struct report_context *context;	 /* taken over; NULL without a target (measure) */
+	const char *intervals_path, *samples_path; /* samples NULL without meters */
+};
+
+/* How a job ended, for its figures. */
+struct job_close {
+	const struct job_opts *jo;  /* NULL for measure */
+	uint64_t bytes, ios;	    /* moved in the active phase */
+	const struct temps *t_start, *t_now; /* t_now NULL: no temperature sources */
+	int stopping;		    /* the run is stopping: no size advice */
+	const char *marker_spec;    /* --mark-gpio, or NULL */
+};
+
+void report_builder_init(struct report_builder *rb);
+void report_builder_free(struct report_builder *rb);
+/* A session sink: every event into the run's record. */
+extern const struct session_sink_ops report_builder_sink_ops;
+
+void report_builder_begin(struct report_builder *rb, const struct report_start *st);
+/* The job's phases, overlapping events, energy per meter, marker and temperatures. */
+void report_builder_job(struct report_builder *rb, const struct session *s,
+			const struct job_close *jc, struct job_report *j);
+/* A job whose file could not be prepared: its options and why. */
+void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo, int err,
+			       int stopped);
+/* The run's own event list, once the run has ended. */
+void report_builder_events(struct report_builder *rb);
+/* The document with the meters' counters as they are now and the run's status
+ * (enum report_status), written atomically. 0 or -errno. */
+int report_builder_write(struct report_builder *rb, const struct session *s, const char *path,
+			 int status);
+
+#endif

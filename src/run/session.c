@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/* A measurement session: meters, their integrators, the event queue and the phase times. */
+#include <math.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "run/session.h"
+
+/* Voltage a rail must have shown before the 5 V USB threshold applies to it. */
+#define UV_ARM_V 4.5
+#define UV_HYSTERESIS_V 0.05
+#define PUMP_SAMPLES 256
+#define PUMP_EVENTS 64
+
+struct session *session_new(double uv_threshold_v)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	s->queue = event_queue_new();
+	s->uv_threshold_v = uv_threshold_v;
+	return s;
+}
+
+int session_add_meters(struct session *s, char *const *specs, unsigned n, const char *sysfs_root)
+{
+	struct meter_dev *dev;
+	unsigned i;
+	int err;
+
+	/* Every spec first: a typo in the second must not cost the first one's Bluetooth link. */
+	for (i = 0; i < n && s->nmeters < MAX_METERS; i++) {
+		err = meter_parse_spec(specs[i], sysfs_root ? sysfs_root : "", &dev);
+		if (err)
+			return err;
+		meter_set_events(dev, s->queue);
+		s->meters[s->nmeters++].dev = dev;
+	}
+	for (i = 0; i < s->nmeters; i++) {
+		err = meter_open(s->meters[i].dev);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void session_add_sink(struct session *s, const struct session_sink_ops *ops, void *arg)
+{
+	if (s->nsinks < SESSION_MAX_SINKS)
+		s->sinks[s->nsinks++] = (struct session_sink){ ops, arg };
+}
+
+int session_start(struct session *s)
+{
+	unsigned m;
+	int err;
+
+	for (m = 0; m < s->nmeters; m++) {
+		err = meter_thread_start(s->meters[m].dev);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void session_stop(struct session *s)
+{
+	unsigned m;
+
+	for (m = 0; s && m < s->nmeters; m++)
+		meter_thread_stop(s->meters[m].dev);
+}
+
+void session_free(struct session *s)
+{
+	unsigned m;
+
+	if (!s)
+		return;
+	session_stop(s);
+	for (m = 0; m < s->nmeters; m++) {
+		meter_close(s->meters[m].dev);
+		meter_free(s->meters[m].dev);
+	}
+	gpio_marker_close(s->marker);
+	event_queue_free(s->queue);
+	free(s);
+}
+
+/* A meter on a 5 V USB line that sags below the threshold is an undervoltage source too. */
+static void check_voltage(struct session *s, struct session_meter *sm, const struct meter_sample *x)
+{
+	double thr = s->uv_threshold_v;
+
+	if (thr <= 0 || isnan(x->v))
+		return;
+	if (x->v >= UV_ARM_V)
+		sm->uv_armed = 1;
+	if (!sm->uv_armed)
+		return;
+	if (!sm->uv_low && x->v < thr) {
+		sm->uv_low = 1;
+		event_pushf(s->queue, EV_UNDERVOLTAGE, x->t_ns, meter_info(sm->dev)->spec,
+			    "meter voltage %.3f V below %.2f V", x->v, thr);
+	} else if (sm->uv_low && x->v >= thr + UV_HYSTERESIS_V) {
+		sm->uv_low = 0;
+		event_pushf(s->queue, EV_UNDERVOLTAGE_END, x->t_ns, meter_info(sm->dev)->spec,
+			    "meter voltage back to %.3f V", x->v);
+	}
+}
+
+static void feed_meter(struct session *s, unsigned m, uint64_t cut)
+{
+	struct session_meter *sm = &s->meters[m];
+	struct meter_sample buf[PUMP_SAMPLES];
+	unsigned i, k, n;
+
+	do {
+		n = meter_pop(sm->dev, buf, PUMP_SAMPLES, cut);
+		for (i = 0; i < n; i++) {
+			for (k = 0; k < s->nsinks; k++)
+				if (s->sinks[k].ops->sample)
+					s->sinks[k].ops->sample(s->sinks[k].arg, m, &buf[i]);
+			energy_feed(&sm->ej, &buf[i]);
+			check_voltage(s, sm, &buf[i]);
+			sm->last = buf[i];
+			sm->have_last = 1;
+		}
+	} while (n == PUMP_SAMPLES);
+}
+
+void session_pump(struct session *s, uint64_t now)
+{
+	struct run_event evs[PUMP_EVENTS];
+	uint64_t cut = now > SESSION_FEED_LAG_NS ? now - SESSION_FEED_LAG_NS : 0;
+	unsigned m, k;
+	size_t ne, i;
+
+	for (m = 0; m < s->nmeters; m++)
+		feed_meter(s, m, cut);
+	do {
+		ne = event_pop(s->queue, evs, PUMP_EVENTS);
+		for (i = 0; i < ne; i++)
+			for (k = 0; k < s->nsinks; k++)
+				if (s->sinks[k].ops->event)
+					s->sinks[k].ops->event(s->sinks[k].arg, &evs[i]);
+	} while (ne == PUMP_EVENTS);
+	for (k = 0; k < s->nsinks; k++)
+		if (s->sinks[k].ops->flush)
+			s->sinks[k].ops->flush(s->sinks[k].arg, now);
+}
+
+void session_mark(struct session *s, int phase)
+{
+	if (s->marker && !s->mark_ns[phase])
+		gpio_marker_phase(s->marker, phase, &s->mark_ns[phase]);
+}
+
+void session_phase(struct session *s, int phase, uint64_t t_ns)
+{
+	unsigned m;
+
+	session_mark(s, phase);
+	for (m = 0; m < s->nmeters; m++) {
+		energy_phase_begin(&s->meters[m].ej, phase, t_ns);
+		meter_set_phase(s->meters[m].dev, phase, t_ns);
+	}
+	if (phase == PHASE_IDLE)
+		s->times.idle_ns = t_ns;
+	else if (phase == PHASE_ACTIVE)
+		s->times.active_ns = t_ns;
+	else
+		s->times.end_ns = s->times.tail_end_ns = t_ns;
+}
+
+uint64_t session_job_begin(struct session *s)
+{
+	uint64_t t = now_ns();
+	unsigned m;
+
+	memset(s->mark_ns, 0, sizeof(s->mark_ns));
+	memset(&s->times, 0, sizeof(s->times));
+	for (m = 0; m < s->nmeters; m++) {
+		struct session_meter *sm = &s->meters[m];
+
+		energy_job_init(&sm->ej, meter_info(sm->dev)->period_ns);
+		/* The last sample before the phase is the left end of its first segment. */
+		if (sm->have_last)
+			energy_feed(&sm->ej, &sm->last);
+	}
+	session_phase(s, PHASE_IDLE, t);
+	return t;
+}
+
+void session_tail_end(struct session *s, uint64_t t_ns)
+{
+	unsigned m;
+
+	for (m = 0; m < s->nmeters; m++)
+		energy_phase_end(&s->meters[m].ej, PHASE_TAIL, t_ns);
+	s->times.tail_end_ns = t_ns;
+}
+
+unsigned session_short_of(const struct session *s, int phase, unsigned n)
+{
+	unsigned m, short_meters = 0;
+
+	for (m = 0; m < s->nmeters; m++)
+		short_meters += s->meters[m].ej.ph[phase].samples < n;
+	return short_meters;
+}
+
+int session_settled(struct session *s, double tol, uint64_t hold_ns)
+{
+	unsigned m, settled = 0;
+
+	for (m = 0; m < s->nmeters; m++)
+		settled += !!energy_tail_settled(&s->meters[m].ej, tol, hold_ns);
+	return settled == s->nmeters;
+}
+
+int session_sampled_past(const struct session *s, uint64_t t_ns)
+{
+	unsigned m;
+
+	for (m = 0; m < s->nmeters; m++)
+		if (!s->meters[m].have_last || s->meters[m].last.t_ns < t_ns)
+			return 0;
+	return 1;
+}
+
+uint64_t session_period_ns(const struct session *s, unsigned meter)
+{
+	return meter_info(s->meters[meter].dev)->period_ns;
+}

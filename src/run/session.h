@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* A measurement session: meters, their integrators, the event queue and the phase times. */
+#ifndef IOWATT_SESSION_H
+#define IOWATT_SESSION_H
+
+#include <stdint.h>
+
+#include "bench/job.h"
+#include "core/events.h"
+#include "core/phase.h"
+#include "core/util.h"
+#include "meters/meter.h"
+#include "run/energy.h"
+#include "sources/gpio.h"
+
+/* Samples are fed to the energy integrators this long after they were taken, so every
+ * phase boundary is known before the samples around it are integrated. */
+#define SESSION_FEED_LAG_NS (200 * NS_PER_MS)
+/* How often the phase loops pump samples and events. */
+#define SESSION_PUMP_NS (50 * NS_PER_MS)
+#define SESSION_MAX_SINKS 4
+
+/*
+ * Where a session's data goes: each sample as it is fed, each event as it is popped, and
+ * the end of every pump. Any op may be NULL.
+ */
+struct session_sink_ops {
+	void (*sample)(void *arg, unsigned meter, const struct meter_sample *s);
+	void (*event)(void *arg, const struct run_event *ev);
+	void (*flush)(void *arg, uint64_t pump_ns);
+};
+
+struct session_sink {
+	const struct session_sink_ops *ops;
+	void *arg;
+};
+
+struct session_meter {
+	struct meter_dev *dev;
+	struct meter_sample last; /* last sample fed, left end for the next job's idle */
+	int have_last;
+	int uv_armed;		  /* saw a 5 V rail: the voltage threshold applies */
+	int uv_low;		  /* currently below the threshold */
+	struct energy_job ej;	  /* the job being metered */
+};
+
+/* The phase boundaries of the current job. */
+struct phase_times {
+	uint64_t idle_ns, active_ns, end_ns, tail_end_ns;
+};
+
+struct session {
+	struct session_meter meters[MAX_METERS];
+	unsigned nmeters;
+	struct event_queue *queue;  /* meters and event sources push here */
+	double uv_threshold_v;	    /* a meter's voltage below this is an undervoltage */
+	struct gpio_marker *marker; /* --mark-gpio: edges at the phase boundaries, or NULL */
+	uint64_t mark_ns[PHASE_COUNT];
+	struct phase_times times;
+	struct session_sink sinks[SESSION_MAX_SINKS];
+	unsigned nsinks;
+};
+
+struct session *session_new(double uv_threshold_v);
+/* Every spec is checked, then every meter opened. 0 or -errno (logged). */
+int session_add_meters(struct session *s, char *const *specs, unsigned n, const char *sysfs_root);
+void session_add_sink(struct session *s, const struct session_sink_ops *ops, void *arg);
+/* The meters' sampling threads. */
+int session_start(struct session *s);
+void session_stop(struct session *s);
+/* Stops, closes the meters and the marker, frees. NULL is fine. */
+void session_free(struct session *s);
+
+/* Pop samples up to now - lag and the events so far; feed, check, hand them to the sinks. */
+void session_pump(struct session *s, uint64_t now);
+
+/* A new job: integrators reset, the idle phase begins now. Returns its start. */
+uint64_t session_job_begin(struct session *s);
+/* Phase `phase` begins at t_ns (ending the one before it). */
+void session_phase(struct session *s, int phase, uint64_t t_ns);
+/* The marker's edge for a phase, as soon as it is known to have begun. */
+void session_mark(struct session *s, int phase);
+/* The tail ends at t_ns. */
+void session_tail_end(struct session *s, uint64_t t_ns);
+
+/* Meters with fewer than n samples in the phase so far. */
+unsigned session_short_of(const struct session *s, int phase, unsigned n);
+/* Every meter's tail power is back within tol of idle for hold_ns. */
+int session_settled(struct session *s, double tol, uint64_t hold_ns);
+/* Every meter has fed a sample at or after t_ns. */
+int session_sampled_past(const struct session *s, uint64_t t_ns);
+uint64_t session_period_ns(const struct session *s, unsigned meter);
+
+#endif
