@@ -83,7 +83,7 @@ endif
 PKG_CFLAGS := $(if $(PKGS),$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null))
 PKG_LIBS   := $(if $(PKGS),$(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null))
 # config.h (HAVE_*, version, prefix) reaches every file, so no file can miss a feature.
-ALL_CFLAGS  = $(CSTD) $(TIME64) $(WARN) -include $(O)/config.h -I$(O) -Isrc -I. $(PKG_CFLAGS) \
+ALL_CFLAGS  = $(CSTD) $(TIME64) $(WARN) -include $(O)/config.h -I$(O) -Isrc -I. $(PKG_CFLAGS) $(CPPFLAGS) \
               $(CFLAGS) -MMD -MP
 # 64-bit atomics on 32-bit ARM (ARMv6 Pi Zero/1) are library calls: link libatomic where
 # the compiler has one.
