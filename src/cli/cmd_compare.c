@@ -21,8 +21,6 @@
 #define TRAIL_COLS 4
 
 enum { FMT_TABLE, FMT_MD, FMT_CSV };
-/* parse_args: help was printed, exit 0 without a comparison. */
-enum { ARGS_HELP = -1 };
 enum { FROM_JOB, FROM_POWER, FROM_EFF };
 
 struct row {

@@ -17,6 +17,7 @@
 #include "report/plot.h"
 
 #define MOD "plot"
+#define DEFAULT_BATTERY "3000mAh@3.7V"
 
 enum { CH_EFFICIENCY = 1, CH_TIMELINE = 2, CH_PERF = 4, CH_LATENCY = 8, CH_BATTERY = 16 };
 
@@ -111,19 +112,69 @@ static void usage(FILE *fp)
 		"  --keep-data          keep the generated data and gnuplot files (path printed)\n");
 }
 
-static int cleanup(char **labels, char *plots_dir, char *datadir, int keep, int rc)
+/* What the command line asks for. */
+struct plot_args {
+	struct plot_ctx ctx; /* format and battery */
+	const char *outdir;
+	char **labels;
+	size_t nlabels;
+	char *plots_dir;
+	int mask, keep;
+};
+
+static void plot_args_free(struct plot_args *a)
 {
-	if (datadir && keep)
-		log_info(MOD, "chart data and gnuplot meta files kept in %s", datadir);
-	else if (datadir)
-		nftw(datadir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-	free(datadir);
-	free(plots_dir);
-	free(labels);
-	return rc;
+	free(a->plots_dir);
+	free(a->labels);
 }
 
-int cmd_plot(int argc, char **argv)
+/* One option; 0, the exit code of a usage error, or ARGS_HELP. */
+static int plot_option(struct plot_args *a, int c)
+{
+	switch (c) {
+	case 'o':
+		a->outdir = optarg;
+		return 0;
+	case 'f':
+		if (!strcmp(optarg, "png"))
+			a->ctx.format = PLOT_PNG;
+		else if (!strcmp(optarg, "svg"))
+			a->ctx.format = PLOT_SVG;
+		else if (!strcmp(optarg, "dumb") || !strcmp(optarg, "text"))
+			a->ctx.format = PLOT_DUMB;
+		else {
+			log_err(MOD, "--format '%s': expected png, svg or dumb", optarg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'c':
+		return parse_charts(optarg, &a->mask) ? EXIT_USAGE : 0;
+	case 'l':
+		a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
+		a->labels[a->nlabels++] = optarg;
+		return 0;
+	case 'B':
+		if (!battery_parse(optarg, &a->ctx.bm.bat))
+			return 0;
+		log_err(MOD, "--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
+		return EXIT_USAGE;
+	case 'P':
+		free(a->plots_dir);
+		a->plots_dir = xstrdup(optarg);
+		return 0;
+	case 'k':
+		a->keep = 1;
+		return 0;
+	case 'h':
+		usage(stdout);
+		return ARGS_HELP;
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct plot_args *a)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },   { "format", required_argument, NULL, 'f' },
@@ -132,117 +183,113 @@ int cmd_plot(int argc, char **argv)
 		{ "keep-data", no_argument, NULL, 'k' },      { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct plot_ctx ctx = { .format = PLOT_PNG };
-	const char *outdir = NULL, *tmp;
-	char **labels = NULL, *plots_dir = NULL, *datadir = NULL;
-	size_t nlabels = 0, i;
-	struct rr_set set;
-	int c, mask = 0, keep = 0, rc;
+	int c, rc;
 
-	ctx.bm.usable_frac = BATTERY_DEFAULT_USABLE;
-	ctx.bm.regulator_eff = BATTERY_DEFAULT_REGULATOR;
-	ctx.bm.self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE;
-	battery_parse("3000mAh@3.7V", &ctx.bm.bat);
+	a->ctx.format = PLOT_PNG;
+	a->ctx.bm.usable_frac = BATTERY_DEFAULT_USABLE;
+	a->ctx.bm.regulator_eff = BATTERY_DEFAULT_REGULATOR;
+	a->ctx.bm.self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE;
+	battery_parse(DEFAULT_BATTERY, &a->ctx.bm.bat);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:f:c:l:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			outdir = optarg;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "png"))
-				ctx.format = PLOT_PNG;
-			else if (!strcmp(optarg, "svg"))
-				ctx.format = PLOT_SVG;
-			else if (!strcmp(optarg, "dumb") || !strcmp(optarg, "text"))
-				ctx.format = PLOT_DUMB;
-			else {
-				log_err(MOD, "--format '%s': expected png, svg or dumb", optarg);
-				return cleanup(labels, plots_dir, NULL, 0, EXIT_USAGE);
-			}
-			break;
-		case 'c':
-			if (parse_charts(optarg, &mask))
-				return cleanup(labels, plots_dir, NULL, 0, EXIT_USAGE);
-			break;
-		case 'l':
-			labels = xrealloc(labels, (nlabels + 1) * sizeof(*labels));
-			labels[nlabels++] = optarg;
-			break;
-		case 'B':
-			if (battery_parse(optarg, &ctx.bm.bat)) {
-				log_err(MOD, "--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
-				return cleanup(labels, plots_dir, NULL, 0, EXIT_USAGE);
-			}
-			break;
-		case 'P':
-			free(plots_dir);
-			plots_dir = xstrdup(optarg);
-			break;
-		case 'k':
-			keep = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return cleanup(labels, plots_dir, NULL, 0, EXIT_OK);
-		default:
-			usage(stderr);
-			return cleanup(labels, plots_dir, NULL, 0, EXIT_USAGE);
-		}
-	}
+	while ((c = getopt_long(argc, argv, "o:f:c:l:h", opts, NULL)) != -1)
+		if ((rc = plot_option(a, c)))
+			return rc;
 	if (optind >= argc) {
 		log_err(MOD, "no result files given");
 		usage(stderr);
-		return cleanup(labels, plots_dir, NULL, 0, EXIT_USAGE);
+		return EXIT_USAGE;
 	}
-	if (!mask)
-		mask = CH_EFFICIENCY | CH_TIMELINE | CH_PERF | CH_LATENCY | CH_BATTERY;
-	if (!plots_dir)
-		plots_dir = find_plots_dir();
-	if (!dir_has_templates(plots_dir)) {
+	if (!a->mask)
+		a->mask = CH_EFFICIENCY | CH_TIMELINE | CH_PERF | CH_LATENCY | CH_BATTERY;
+	if (!a->plots_dir)
+		a->plots_dir = find_plots_dir();
+	if (!dir_has_templates(a->plots_dir)) {
 		log_err(MOD, "gnuplot templates not found in %s (--plots-dir DIR or IOWATT_PLOTS)",
-			plots_dir);
-		return cleanup(labels, plots_dir, NULL, 0, EXIT_FAIL);
+			a->plots_dir);
+		return EXIT_FAIL;
 	}
-	if (rr_set_load(&set, argv + optind, (size_t)(argc - optind), labels, nlabels))
-		return cleanup(labels, plots_dir, NULL, 0, EXIT_USAGE);
-	if (!outdir && ctx.format != PLOT_DUMB)
-		outdir = "charts";
-	rc = outdir ? mkdir_p(outdir, 0755) : 0;
-	if (rc) {
-		log_err(MOD, "-o %s: %s", outdir, strerror(-rc));
-		rr_set_free(&set);
-		return cleanup(labels, plots_dir, NULL, 0, EXIT_FAIL);
-	}
-	tmp = getenv("TMPDIR");
-	datadir = xasprintf("%s/iowatt-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(datadir)) {
-		log_err(MOD, "%s: %m", datadir);
-		rr_set_free(&set);
-		free(datadir);
-		return cleanup(labels, plots_dir, NULL, 0, EXIT_FAIL);
-	}
-	ctx.set = &set;
-	ctx.outdir = outdir;
-	ctx.plots_dir = plots_dir;
-	ctx.datadir = datadir;
+	return 0;
+}
 
-	/* A missing gnuplot stops at the first chart: no point trying the others. */
-	rc = 0;
+/* The output directory and a private directory for the charts' data. 0 or -errno. */
+static int make_dirs(struct plot_args *a)
+{
+	const char *tmp = getenv("TMPDIR");
+	int rc;
+
+	if (!a->outdir && a->ctx.format != PLOT_DUMB)
+		a->outdir = "charts";
+	rc = a->outdir ? mkdir_p(a->outdir, 0755) : 0;
+	if (rc) {
+		log_err(MOD, "-o %s: %s", a->outdir, strerror(-rc));
+		return rc;
+	}
+	a->ctx.datadir = xasprintf("%s/iowatt-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(a->ctx.datadir)) {
+		rc = -errno;
+		log_err(MOD, "%s: %s", a->ctx.datadir, strerror(-rc));
+		free(a->ctx.datadir);
+		a->ctx.datadir = NULL;
+	}
+	return rc;
+}
+
+/* Every chart asked for; a missing gnuplot stops at the first: no point trying the others. */
+static int draw(struct plot_ctx *ctx, int mask)
+{
+	const struct rr_set *set = ctx->set;
+	size_t i;
+	int rc = 0;
+
 	if (mask & CH_EFFICIENCY)
-		rc = plot_efficiency(&ctx);
-	for (i = 0; rc != -ENOENT && (mask & CH_TIMELINE) && i < set.nres; i++)
-		rc = plot_timeline(&ctx, &set.res[i]);
+		rc = plot_efficiency(ctx);
+	for (i = 0; rc != -ENOENT && (mask & CH_TIMELINE) && i < set->nres; i++)
+		rc = plot_timeline(ctx, &set->res[i]);
 	if (rc != -ENOENT && (mask & CH_PERF))
-		rc = plot_perf_power(&ctx);
+		rc = plot_perf_power(ctx);
 	if (rc != -ENOENT && (mask & CH_LATENCY))
-		rc = plot_latency(&ctx);
+		rc = plot_latency(ctx);
 	if (rc != -ENOENT && (mask & CH_BATTERY))
-		rc = plot_battery(&ctx);
+		rc = plot_battery(ctx);
+	return rc == -ENOENT || ctx->failed ? EXIT_FAIL : EXIT_OK;
+}
+
+static void remove_datadir(struct plot_ctx *ctx, int keep)
+{
+	if (ctx->datadir && keep)
+		log_info(MOD, "chart data and gnuplot meta files kept in %s", ctx->datadir);
+	else if (ctx->datadir)
+		nftw(ctx->datadir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	free(ctx->datadir);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_args a;
+	struct rr_set set;
+	size_t i;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = parse_args(argc, argv, &a);
+	if (!rc && rr_set_load(&set, argv + optind, (size_t)(argc - optind), a.labels, a.nlabels))
+		rc = EXIT_USAGE;
+	if (rc) {
+		plot_args_free(&a);
+		return rc == ARGS_HELP ? EXIT_OK : rc;
+	}
+	rc = make_dirs(&a) ? EXIT_FAIL : EXIT_OK;
+	if (rc == EXIT_OK) {
+		a.ctx.set = &set;
+		a.ctx.outdir = a.outdir;
+		a.ctx.plots_dir = a.plots_dir;
+		rc = draw(&a.ctx, a.mask);
+	}
 	rr_set_free(&set);
-	for (i = 0; i < ctx.nstems; i++)
-		free(ctx.stems[i]);
-	free(ctx.stems);
-	return cleanup(labels, plots_dir, datadir, keep,
-		       rc == -ENOENT || ctx.failed ? EXIT_FAIL : EXIT_OK);
+	for (i = 0; i < a.ctx.nstems; i++)
+		free(a.ctx.stems[i]);
+	free(a.ctx.stems);
+	remove_datadir(&a.ctx, a.keep);
+	plot_args_free(&a);
+	return rc;
 }

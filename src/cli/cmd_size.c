@@ -308,7 +308,88 @@ static void print_summary(const struct sizing *sz, size_t n)
 	printf("\n");
 }
 
-int cmd_size(int argc, char **argv)
+/* What the command line asks for. */
+struct size_args {
+	struct battery_model bm;
+	struct workload wl;
+	char **labels;
+	size_t nlabels;
+	double supply_v;
+	int have_battery;
+};
+
+static int bad_arg(const char *fmt, const char *arg)
+{
+	log_err(MOD, fmt, arg);
+	return EXIT_USAGE;
+}
+
+/* The battery and its losses; 1 if c is not one of those options. */
+static int battery_option(struct size_args *a, int c)
+{
+	switch (c) {
+	case 'B':
+		if (battery_parse(optarg, &a->bm.bat))
+			return bad_arg("--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
+		a->have_battery = 1;
+		return 0;
+	case 'U':
+		return parse_frac_opt("--usable", optarg, &a->bm.usable_frac, 0) ? EXIT_USAGE : 0;
+	case 'R':
+		return parse_frac_opt("--regulator", optarg, &a->bm.regulator_eff, 0) ? EXIT_USAGE : 0;
+	case 'S':
+		return parse_frac_opt("--self-discharge", optarg, &a->bm.self_discharge_month, 1)
+			       ? EXIT_USAGE : 0;
+	case 'V':
+		if (parse_double(optarg, &a->supply_v) || a->supply_v <= 0)
+			return bad_arg("--supply-v '%s': expected volts, e.g. 5.0", optarg);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* The workload and the rest; 0 or an exit code. */
+static int workload_option(struct size_args *a, int c)
+{
+	struct workload *wl = &a->wl;
+
+	switch (c) {
+	case 'w':
+		if (battery_parse_rate(optarg, &wl->write_bpd))
+			return bad_arg("--write '%s': expected SIZE/PERIOD, e.g. 200MB/day", optarg);
+		return 0;
+	case 'r':
+		if (battery_parse_rate(optarg, &wl->read_bpd))
+			return bad_arg("--read '%s': expected SIZE/PERIOD, e.g. 200MB/day", optarg);
+		return 0;
+	case 'c':
+		if (battery_parse_records(optarg, &wl->rec_bytes, &wl->rec_per_day))
+			return bad_arg("--records '%s': expected SIZE@COUNT/PERIOD, e.g. 4KiB@1/min",
+				       optarg);
+		return 0;
+	case 'd':
+		if (battery_parse_duty(optarg, &wl->duty_active_s, &wl->duty_period_s))
+			return bad_arg("--duty '%s': expected ACTIVE/PERIOD with ACTIVE <= PERIOD, "
+				       "e.g. 2s/60s", optarg);
+		return 0;
+	case 'j':
+		wl->job = optarg;
+		return 0;
+	case 'l':
+		a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
+		a->labels[a->nlabels++] = optarg;
+		return 0;
+	case 'h':
+		usage(stdout);
+		return ARGS_HELP;
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct size_args *a)
 {
 	static const struct option opts[] = {
 		{ "battery", required_argument, NULL, 'B' }, { "usable", required_argument, NULL, 'U' },
@@ -320,107 +401,52 @@ int cmd_size(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' },	{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct battery_model bm = { .usable_frac = BATTERY_DEFAULT_USABLE,
-				    .regulator_eff = BATTERY_DEFAULT_REGULATOR,
-				    .self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE };
-	struct workload wl = { 0 };
-	struct sizing *sz = NULL;
-	struct rr_set set;
-	char **labels = NULL;
-	size_t nlabels = 0, i;
-	double supply_v = 0;
-	int c, have_battery = 0, rc = EXIT_USAGE;
+	int c, rc;
 
+	a->bm.usable_frac = BATTERY_DEFAULT_USABLE;
+	a->bm.regulator_eff = BATTERY_DEFAULT_REGULATOR;
+	a->bm.self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'B':
-			if (battery_parse(optarg, &bm.bat)) {
-				log_err(MOD, "--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
-				goto out_labels;
-			}
-			have_battery = 1;
-			break;
-		case 'U':
-			if (parse_frac_opt("--usable", optarg, &bm.usable_frac, 0))
-				goto out_labels;
-			break;
-		case 'R':
-			if (parse_frac_opt("--regulator", optarg, &bm.regulator_eff, 0))
-				goto out_labels;
-			break;
-		case 'S':
-			if (parse_frac_opt("--self-discharge", optarg, &bm.self_discharge_month, 1))
-				goto out_labels;
-			break;
-		case 'V':
-			if (parse_double(optarg, &supply_v) || supply_v <= 0) {
-				log_err(MOD, "--supply-v '%s': expected volts, e.g. 5.0", optarg);
-				goto out_labels;
-			}
-			break;
-		case 'w':
-		case 'r':
-			if (battery_parse_rate(optarg, c == 'w' ? &wl.write_bpd : &wl.read_bpd)) {
-				log_err(MOD, "--%s '%s': expected SIZE/PERIOD, e.g. 200MB/day",
-					c == 'w' ? "write" : "read", optarg);
-				goto out_labels;
-			}
-			break;
-		case 'c':
-			if (battery_parse_records(optarg, &wl.rec_bytes, &wl.rec_per_day)) {
-				log_err(MOD, "--records '%s': expected SIZE@COUNT/PERIOD, e.g. 4KiB@1/min",
-					optarg);
-				goto out_labels;
-			}
-			break;
-		case 'd':
-			if (battery_parse_duty(optarg, &wl.duty_active_s, &wl.duty_period_s)) {
-				log_err(MOD, "--duty '%s': expected ACTIVE/PERIOD with ACTIVE <= PERIOD, "
-					     "e.g. 2s/60s", optarg);
-				goto out_labels;
-			}
-			break;
-		case 'j':
-			wl.job = optarg;
-			break;
-		case 'l':
-			labels = xrealloc(labels, (nlabels + 1) * sizeof(*labels));
-			labels[nlabels++] = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			rc = EXIT_OK;
-			goto out_labels;
-		default:
-			usage(stderr);
-			goto out_labels;
-		}
+		rc = battery_option(a, c);
+		if (rc == 1)
+			rc = workload_option(a, c);
+		if (rc)
+			return rc;
 	}
-	if (!have_battery) {
-		log_err(MOD, "--battery is required (e.g. --battery 3000mAh@3.7V)");
-		goto out_labels;
-	}
-	if (optind >= argc) {
-		log_err(MOD, "no result files given");
-		goto out_labels;
-	}
-	if (rr_set_load(&set, argv + optind, (size_t)(argc - optind), labels, nlabels))
-		goto out_labels;
-	print_header(&bm, &wl);
+	if (!a->have_battery)
+		return bad_arg("%s", "--battery is required (e.g. --battery 3000mAh@3.7V)");
+	if (optind >= argc)
+		return bad_arg("%s", "no result files given");
+	return 0;
+}
+
+int cmd_size(int argc, char **argv)
+{
+	struct size_args a;
+	struct sizing *sz;
+	struct rr_set set;
+	size_t i;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = parse_args(argc, argv, &a);
+	if (!rc && rr_set_load(&set, argv + optind, (size_t)(argc - optind), a.labels, a.nlabels))
+		rc = EXIT_USAGE;
+	free(a.labels);
+	if (rc)
+		return rc == ARGS_HELP ? EXIT_OK : rc;
+	print_header(&a.bm, &a.wl);
 	sz = xcalloc(set.nres, sizeof(*sz));
-	rc = EXIT_OK;
 	for (i = 0; i < set.nres && rc == EXIT_OK; i++) {
-		if (size_compute(&set.res[i], &wl, &bm, supply_v, &sz[i]))
+		if (size_compute(&set.res[i], &a.wl, &a.bm, a.supply_v, &sz[i]))
 			rc = EXIT_USAGE;
 		else
-			print_sizing(&sz[i], &wl, &bm, supply_v);
+			print_sizing(&sz[i], &a.wl, &a.bm, a.supply_v);
 	}
 	if (rc == EXIT_OK)
 		print_summary(sz, set.nres);
 	free(sz);
 	rr_set_free(&set);
-out_labels:
-	free(labels);
 	return rc;
 }

@@ -33,4 +33,7 @@ enum {
 	EXIT_SIGTERM = 143,
 };
 
+/* What a command's argument parser returns when it has printed --help: exit 0, do nothing. */
+enum { ARGS_HELP = -1 };
+
 #endif

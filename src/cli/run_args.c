@@ -430,6 +430,33 @@ static int build_measure(struct parse_state *ps, int argc, char **argv, struct r
 	return job_validate_phases(cfg->jobs);
 }
 
+/* The profile's jobs (only those --jobs names), or one job from the flags alone. */
+static int load_jobs(struct run_config *cfg)
+{
+	char *path;
+
+	if (!cfg->run.profile) {
+		if (cfg->run.jobs_filter) {
+			log_err(MOD, "option --jobs selects sections of a profile; none was given");
+			return -EINVAL;
+		}
+		cfg->jobs = xcalloc(1, sizeof(*cfg->jobs));
+		cfg->njobs = 1;
+		job_defaults(cfg->jobs);
+		return 0;
+	}
+	path = profile_find(cfg->run.profile, NULL);
+	if (!path)
+		return -EINVAL;
+	free(cfg->run.profile);
+	cfg->run.profile = path;
+	if (profile_load(path, &cfg->jobs, &cfg->njobs))
+		return -EINVAL;
+	if (cfg->run.jobs_filter && filter_jobs(cfg, cfg->run.jobs_filter))
+		return -EINVAL;
+	return 0;
+}
+
 static int build_run(struct parse_state *ps, struct run_config *cfg)
 {
 	const char *prof = ps->a.run.profile;
@@ -449,26 +476,8 @@ static int build_run(struct parse_state *ps, struct run_config *cfg)
 		free(cfg->run.profile);
 		cfg->run.profile = xstrdup(ps->positional);
 	}
-	if (cfg->run.profile) {
-		char *path = profile_find(cfg->run.profile, NULL);
-
-		if (!path)
-			return -EINVAL;
-		free(cfg->run.profile);
-		cfg->run.profile = path;
-		if (profile_load(path, &cfg->jobs, &cfg->njobs))
-			return -EINVAL;
-		if (cfg->run.jobs_filter && filter_jobs(cfg, cfg->run.jobs_filter))
-			return -EINVAL;
-	} else {
-		if (cfg->run.jobs_filter) {
-			log_err(MOD, "option --jobs selects sections of a profile; none was given");
-			return -EINVAL;
-		}
-		cfg->jobs = xcalloc(1, sizeof(*cfg->jobs));
-		cfg->njobs = 1;
-		job_defaults(cfg->jobs);
-	}
+	if (load_jobs(cfg))
+		return -EINVAL;
 	for (i = 0; i < cfg->njobs; i++) {
 		if (apply_flags(ps, &cfg->jobs[i]))
 			return -EINVAL;

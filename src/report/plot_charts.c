@@ -82,6 +82,26 @@ static void efficiency_row(FILE *fp, const struct rr_result *r, const struct job
 	fputc('\n', fp);
 }
 
+/* Log axes: bars rise from the decade below the smallest value of each metric. */
+static void bar_bottoms(const struct rr_set *set, double lo[2])
+{
+	size_t i, n;
+
+	lo[0] = lo[1] = INFINITY;
+	for (i = 0; i < set->nres; i++) {
+		for (n = 0; n < set->res[i].rep.njobs && set->res[i].has_power; n++) {
+			const struct report_efficiency *e = rr_eff(&set->res[i].rep.jobs[n]);
+
+			if (e->iops_per_ma > 0)
+				lo[0] = fmin(lo[0], e->iops_per_ma);
+			if (e->j_per_gb > 0)
+				lo[1] = fmin(lo[1], e->j_per_gb);
+		}
+	}
+	lo[0] = isinf(lo[0]) ? 0.1 : pow(10, floor(log10(lo[0])));
+	lo[1] = isinf(lo[1]) ? 1 : pow(10, floor(log10(lo[1])));
+}
+
 int plot_efficiency(struct plot_ctx *ctx)
 {
 	const struct rr_set *set = ctx->set;
@@ -106,20 +126,7 @@ int plot_efficiency(struct plot_ctx *ctx)
 		goto out;
 	}
 	w = 0.8 / (double)npow;
-	lo[0] = lo[1] = INFINITY;
-	for (i = 0; i < set->nres; i++) {
-		for (n = 0; n < set->res[i].rep.njobs && set->res[i].has_power; n++) {
-			const struct report_efficiency *e = rr_eff(&set->res[i].rep.jobs[n]);
-
-			if (e->iops_per_ma > 0)
-				lo[0] = fmin(lo[0], e->iops_per_ma);
-			if (e->j_per_gb > 0)
-				lo[1] = fmin(lo[1], e->j_per_gb);
-		}
-	}
-	/* Log axes: bars rise from the decade below the smallest value. */
-	lo[0] = isinf(lo[0]) ? 0.1 : pow(10, floor(log10(lo[0])));
-	lo[1] = isinf(lo[1]) ? 1 : pow(10, floor(log10(lo[1])));
+	bar_bottoms(set, lo);
 	fprintf(fp, "# x iops_per_ma j_per_gb rgb valid device text1 text2 invalid label_y1 label_y2\n");
 	for (n = 0; n < nnames; n++) {
 		slot = 0;
@@ -205,82 +212,111 @@ static int label_place(const struct pt *pts, size_t n, size_t i, double xr, doub
 	return pts[i].x > 0.6 * xr ? 4 : 1;
 }
 
-static void perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, const char *name,
-		       size_t k, struct pt *pts, struct pt *front)
-{
-	double xmax = 0, ylo = INFINITY, yhi = 0, xr;
-	int k2;
-	size_t i, np = 0, nf, *res = xcalloc(set->nres + 1, sizeof(*res));
-	int mbps = -1;
+/* A panel's points and axis ranges. */
+struct panel {
+	struct pt *pts;
+	size_t np, *res;  /* res[i]: the result of pts[i] */
+	int mbps;	  /* the panel's unit: 1 MB/s, 0 IOPS, -1 not decided */
+	double xr, ylo, yhi;
+};
 
-	/* The panel's unit: MB/s for large blocks, IOPS for small ones (the first device decides). */
+/* One point per result that ran the job with power figures. */
+static void panel_points(struct panel *pn, const struct rr_set *set, const char *name)
+{
+	double xmax = 0, ylo = INFINITY, yhi = 0;
+	struct pt *p;
+	size_t i;
+
 	for (i = 0; i < set->nres; i++) {
 		const struct job_report *j = rr_find_job(&set->res[i], name);
 
 		if (!j || !set->res[i].has_power)
 			continue;
-		if (mbps < 0)
-			mbps = rr_bs(j) >= PERF_MBPS_MIN_BS;
-		pts[np].x = rr_power(j)->active_w;
-		pts[np].y = mbps ? rr_bw_bytes(j) / 1e6 : rr_iops(j);
-		pts[np].valid = rr_valid(j) != 0;
-		if (!(pts[np].y > 0))
-			pts[np].y = NAN;
-		if (!isnan(pts[np].x) && !isnan(pts[np].y)) {
-			xmax = fmax(xmax, pts[np].x);
-			ylo = fmin(ylo, pts[np].y);
-			yhi = fmax(yhi, pts[np].y);
+		/* MB/s for large blocks, IOPS for small ones (the first device decides). */
+		if (pn->mbps < 0)
+			pn->mbps = rr_bs(j) >= PERF_MBPS_MIN_BS;
+		p = &pn->pts[pn->np];
+		p->x = rr_power(j)->active_w;
+		p->y = pn->mbps ? rr_bw_bytes(j) / 1e6 : rr_iops(j);
+		p->valid = rr_valid(j) != 0;
+		if (!(p->y > 0))
+			p->y = NAN;
+		if (!isnan(p->x) && !isnan(p->y)) {
+			xmax = fmax(xmax, p->x);
+			ylo = fmin(ylo, p->y);
+			yhi = fmax(yhi, p->y);
 		}
-		res[np++] = i;
+		pn->res[pn->np++] = i;
 	}
 	if (isinf(ylo)) {
 		ylo = 1;
 		yhi = 10;
 	}
 	/* Whole decades, at least two labelled ticks on the log axis. */
-	ylo = pow(10, floor(log10(ylo / 1.5)));
-	yhi = pow(10, ceil(log10(yhi * 1.5)));
-	xr = xmax > 0 ? xmax * 1.25 : 1;
-	fprintf(fp, "# %s: active_w perf rgb valid label placement right below above left "
-		    "label_x label_y\n", name);
-	for (i = 0; i < np; i++) {
-		const struct rr_result *r = &set->res[res[i]];
-		char sname[64];
+	pn->ylo = pow(10, floor(log10(ylo / 1.5)));
+	pn->yhi = pow(10, ceil(log10(yhi * 1.5)));
+	pn->xr = xmax > 0 ? xmax * 1.25 : 1;
+}
 
-		pts[i].place = label_place(pts, np, i, xr, log10(yhi / ylo));
-		put_num(fp, pts[i].x);
-		put_num(fp, pts[i].y);
-		fprintf(fp, " %u %d ", plot_device_rgb((unsigned)r->device_idx), pts[i].valid);
-		short_name(r->label, sname, sizeof(sname));
-		if (!pts[i].valid)
-			strncat(sname, " (invalid)", sizeof(sname) - strlen(sname) - 1);
-		plot_data_string(fp, sname);
-		fprintf(fp, " %d", pts[i].place);
-		for (k2 = 1; k2 <= 4; k2++) {
-			fputc(' ', fp);
-			plot_data_string(fp, k2 == pts[i].place && !isnan(pts[i].x) && !isnan(pts[i].y) ?
-						     sname : "");
-		}
-		put_num(fp, isnan(pts[i].x) ? 0 : pts[i].x);
-		put_num(fp, isnan(pts[i].y) ? ylo : pts[i].y);
-		fputc('\n', fp);
+static void panel_row(FILE *fp, const struct panel *pn, size_t i, const struct rr_result *r)
+{
+	const struct pt *p = &pn->pts[i];
+	char sname[64];
+	int k;
+
+	put_num(fp, p->x);
+	put_num(fp, p->y);
+	fprintf(fp, " %u %d ", plot_device_rgb((unsigned)r->device_idx), p->valid);
+	short_name(r->label, sname, sizeof(sname));
+	if (!p->valid)
+		strncat(sname, " (invalid)", sizeof(sname) - strlen(sname) - 1);
+	plot_data_string(fp, sname);
+	fprintf(fp, " %d", p->place);
+	for (k = 1; k <= 4; k++) {
+		fputc(' ', fp);
+		plot_data_string(fp, k == p->place && !isnan(p->x) && !isnan(p->y) ? sname : "");
 	}
-	if (!np)
-		fprintf(fp, "NaN NaN 0 0 \"\" 1 \"\" \"\" \"\" \"\" 0 %g\n", ylo);
-	fprintf(fp, "\n\n");
-	nf = pareto(pts, np, front);
-	for (i = 0; i < nf; i++)
+	put_num(fp, isnan(p->x) ? 0 : p->x);
+	put_num(fp, isnan(p->y) ? pn->ylo : p->y);
+	fputc('\n', fp);
+}
+
+static void panel_front(FILE *ff, struct panel *pn, struct pt *front, size_t *nf)
+{
+	size_t i;
+
+	*nf = pareto(pn->pts, pn->np, front);
+	for (i = 0; i < *nf; i++)
 		fprintf(ff, "%.9g %.9g\n", front[i].x, front[i].y);
-	if (!nf)
+	if (!*nf)
 		fprintf(ff, "NaN NaN\n");
 	fprintf(ff, "\n\n");
+}
+
+static void perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, const char *name,
+		       size_t k, struct pt *pts, struct pt *front)
+{
+	struct panel pn = { .pts = pts, .res = xcalloc(set->nres + 1, sizeof(size_t)), .mbps = -1 };
+	size_t i, nf;
+
+	panel_points(&pn, set, name);
+	fprintf(fp, "# %s: active_w perf rgb valid label placement right below above left "
+		    "label_x label_y\n", name);
+	for (i = 0; i < pn.np; i++) {
+		pts[i].place = label_place(pts, pn.np, i, pn.xr, log10(pn.yhi / pn.ylo));
+		panel_row(fp, &pn, i, &set->res[pn.res[i]]);
+	}
+	if (!pn.np)
+		fprintf(fp, "NaN NaN 0 0 \"\" 1 \"\" \"\" \"\" \"\" 0 %g\n", pn.ylo);
+	fprintf(fp, "\n\n");
+	panel_front(ff, &pn, front, &nf);
 	fprintf(meta, "JOB[%zu] = ", k + 1);
 	plot_gp_string(meta, name);
 	fprintf(meta, "\nYLAB[%zu] = '%s'\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\n"
 		      "YLO[%zu] = %g\nYHI[%zu] = %g\n", k + 1,
-		mbps > 0 ? "MB/s (higher is better)" : "IOPS (higher is better)", k + 1, nf > 0,
-		k + 1, xr, k + 1, ylo, k + 1, yhi);
-	free(res);
+		pn.mbps > 0 ? "MB/s (higher is better)" : "IOPS (higher is better)", k + 1, nf > 0,
+		k + 1, pn.xr, k + 1, pn.ylo, k + 1, pn.yhi);
+	free(pn.res);
 }
 
 int plot_perf_power(struct plot_ctx *ctx)
@@ -428,6 +464,18 @@ static void battery_line(FILE *fp, const struct battery_model *bm, const struct 
 	fprintf(fp, "\n\n");
 }
 
+static void battery_meta(FILE *meta, const struct battery_model *bm, size_t nlines)
+{
+	fprintf(meta, "NLINES = %zu\nBATTERY = '", nlines);
+	if (bm->bat.nominal_v > 0)
+		fprintf(meta, "%.0f mAh @ %.2g V (%.2f Wh)", bm->bat.capacity_mah, bm->bat.nominal_v,
+			bm->bat.capacity_wh);
+	else
+		fprintf(meta, "%.3g Wh", bm->bat.capacity_wh);
+	fprintf(meta, ", %.0f %% usable, regulator %.0f %%, self-discharge %.1f %%/month'\n",
+		bm->usable_frac * 100, bm->regulator_eff * 100, bm->self_discharge_month * 100);
+}
+
 int plot_battery(struct plot_ctx *ctx)
 {
 	const struct rr_set *set = ctx->set;
@@ -474,13 +522,6 @@ int plot_battery(struct plot_ctx *ctx)
 		plot_chart_abort(&ch);
 		return 0;
 	}
-	fprintf(ch.meta, "NLINES = %zu\nBATTERY = '", nlines);
-	if (bm->bat.nominal_v > 0)
-		fprintf(ch.meta, "%.0f mAh @ %.2g V (%.2f Wh)", bm->bat.capacity_mah, bm->bat.nominal_v,
-			bm->bat.capacity_wh);
-	else
-		fprintf(ch.meta, "%.3g Wh", bm->bat.capacity_wh);
-	fprintf(ch.meta, ", %.0f %% usable, regulator %.0f %%, self-discharge %.1f %%/month'\n",
-		bm->usable_frac * 100, bm->regulator_eff * 100, bm->self_discharge_month * 100);
+	battery_meta(ch.meta, bm, nlines);
 	return plot_chart_run(ctx, &ch, "battery");
 }

@@ -14,6 +14,9 @@
 #include "report/plot.h"
 
 #define MOD "plot"
+/* The dumb terminal's characters for the pixel sizes the charts are drawn at. */
+#define DUMB_PX_PER_COL 10
+#define DUMB_PX_PER_ROW 18
 
 extern char **environ;
 
@@ -68,21 +71,59 @@ void plot_job_xtics(FILE *meta, const char *const *names, size_t n, unsigned wid
 		fprintf(meta, "set xtics rotate by 25 right\n");
 }
 
+static void terminal(FILE *meta, int format, unsigned width_px, unsigned height_px)
+{
+	switch (format) {
+	case PLOT_PNG:
+		fprintf(meta, "set terminal pngcairo size %u,%u font 'DejaVu Sans,12' noenhanced "
+			      "background '#ffffff'\nDUMB = 0\n", width_px, height_px);
+		break;
+	case PLOT_SVG:
+		fprintf(meta, "set terminal svg size %u,%u dynamic font 'DejaVu Sans,12' noenhanced "
+			      "background '#ffffff'\nDUMB = 0\n", width_px, height_px);
+		break;
+	default:
+		fprintf(meta, "set terminal dumb size %u,%u noenhanced\nDUMB = 1\n",
+			width_px / DUMB_PX_PER_COL, height_px / DUMB_PX_PER_ROW);
+		break;
+	}
+}
+
+/* DEV[], COL[], NDEV: the same colour per device in every chart; NOTE for the titles. */
+static void palette_meta(FILE *meta, const struct rr_set *set)
+{
+	size_t i;
+	int emulated = 0, manual = 0;
+
+	fprintf(meta, "NDEV = %zu\narray DEV[%zu]\narray COL[%zu]\n", set->ndevices,
+		set->ndevices ? set->ndevices : 1, set->ndevices ? set->ndevices : 1);
+	for (i = 0; i < set->ndevices; i++) {
+		fprintf(meta, "DEV[%zu] = ", i + 1);
+		plot_gp_string(meta, set->devices[i]);
+		fprintf(meta, "\nCOL[%zu] = '#%06X'\n", i + 1, plot_device_rgb((unsigned)i));
+	}
+	for (i = 0; i < set->nres; i++) {
+		emulated |= set->res[i].emulated;
+		manual |= set->res[i].manual;
+	}
+	fprintf(meta, "NOTE = '%s%s'\n", emulated ? " - EMULATED meter data" : "",
+		manual ? " - manual meter readings" : "");
+}
+
 int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *name,
 		     const char *out_stem, unsigned width_px, unsigned height_px)
 {
 	static const char *const ext[] = { "png", "svg", "txt" };
-	const struct rr_set *set = ctx->set;
-	size_t i;
-	int emulated = 0, manual = 0;
 
 	memset(ch, 0, sizeof(*ch));
 	ch->name = name;
 	ch->dir = xasprintf("%s/%s", ctx->datadir, out_stem);
 	if (mkdir(ch->dir, 0700) && errno != EEXIST) {
-		log_err(MOD, "%s: %m", ch->dir);
+		int err = -errno;
+
+		log_err(MOD, "%s: %s", ch->dir, strerror(-err));
 		free(ch->dir);
-		return -errno;
+		return err;
 	}
 	if (ctx->outdir)
 		ch->out = xasprintf("%s/%s.%s", ctx->outdir, out_stem, ext[ctx->format]);
@@ -92,38 +133,13 @@ int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *na
 		free(ch->out);
 		return -EIO;
 	}
-	switch (ctx->format) {
-	case PLOT_PNG:
-		fprintf(ch->meta, "set terminal pngcairo size %u,%u font 'DejaVu Sans,12' noenhanced "
-				  "background '#ffffff'\nDUMB = 0\n", width_px, height_px);
-		break;
-	case PLOT_SVG:
-		fprintf(ch->meta, "set terminal svg size %u,%u dynamic font 'DejaVu Sans,12' noenhanced "
-				  "background '#ffffff'\nDUMB = 0\n", width_px, height_px);
-		break;
-	default:
-		fprintf(ch->meta, "set terminal dumb size %u,%u noenhanced\nDUMB = 1\n",
-			width_px / 10, height_px / 18);
-		break;
-	}
+	terminal(ch->meta, ctx->format, width_px, height_px);
 	if (ch->out) {
 		fprintf(ch->meta, "set output ");
 		plot_gp_string(ch->meta, ch->out);
 		fprintf(ch->meta, "\n");
 	}
-	fprintf(ch->meta, "NDEV = %zu\narray DEV[%zu]\narray COL[%zu]\n", set->ndevices,
-		set->ndevices ? set->ndevices : 1, set->ndevices ? set->ndevices : 1);
-	for (i = 0; i < set->ndevices; i++) {
-		fprintf(ch->meta, "DEV[%zu] = ", i + 1);
-		plot_gp_string(ch->meta, set->devices[i]);
-		fprintf(ch->meta, "\nCOL[%zu] = '#%06X'\n", i + 1, plot_device_rgb((unsigned)i));
-	}
-	for (i = 0; i < set->nres; i++) {
-		emulated |= set->res[i].emulated;
-		manual |= set->res[i].manual;
-	}
-	fprintf(ch->meta, "NOTE = '%s%s'\n", emulated ? " - EMULATED meter data" : "",
-		manual ? " - manual meter readings" : "");
+	palette_meta(ch->meta, ctx->set);
 	return 0;
 }
 

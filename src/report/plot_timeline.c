@@ -14,10 +14,15 @@
 
 #define MOD "plot"
 #define TL_MAX_METERS 8
+#define SAMPLE_LINE_MAX 512
 /* A job shorter than this share of the run gets a marker as well as its line. */
 #define SHORT_JOB_SHARE 0.01
 /* Event labels closer than this share of the run would overlap. */
 #define EVENT_LABEL_GAP 0.015
+/* The share of the height the data uses: the job labels get the band above it. */
+#define DATA_BAND 0.55
+/* "timeline-" and a result file's name, cut to fit. */
+#define STEM_MAX 160
 
 static double secs(uint64_t t_ns, uint64_t t0_ns)
 {
@@ -73,14 +78,42 @@ static long write_intervals(const char *path, uint64_t t0, FILE *out, double *ma
 	return rows;
 }
 
+/* The per-meter files as index blocks 0..n-1 of power.dat; returns n. */
+static int join_blocks(struct plot_chart *ch, FILE *blk[TL_MAX_METERS])
+{
+	FILE *out = plot_chart_file(ch, "power.dat"), *fp;
+	char line[SAMPLE_LINE_MAX], *blk_path;
+	int i, nm = 0;
+
+	for (i = 0; i < TL_MAX_METERS; i++) {
+		if (!blk[i])
+			continue;
+		fclose(blk[i]);
+		blk_path = xasprintf("%s/power%d.dat", ch->dir, i);
+		fp = fopen(blk_path, "r");
+		while (fp && out && fgets(line, sizeof(line), fp))
+			fputs(line, out);
+		if (fp)
+			fclose(fp);
+		unlink(blk_path);
+		free(blk_path);
+		if (out)
+			fprintf(out, "\n\n");
+		nm = i + 1;
+	}
+	if (out)
+		fclose(out);
+	return nm;
+}
+
 /* samples.csv -> power.dat, one index block per meter. Returns the meters seen. */
 static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, long *rows,
 			 double *max_w)
 {
-	char line[512], *f[7], name[32], *blk_path;
-	FILE *fp = fopen(path, "r"), *blk[TL_MAX_METERS] = { NULL }, *out;
+	char line[SAMPLE_LINE_MAX], *f[7], name[32];
+	FILE *fp = fopen(path, "r"), *blk[TL_MAX_METERS] = { NULL };
 	long lineno = 0;
-	int m, nm = 0, i;
+	int m;
 	double w;
 
 	*rows = 0;
@@ -109,27 +142,7 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 		(*rows)++;
 	}
 	fclose(fp);
-	/* Concatenate the per-meter files as index blocks 0..n-1 of power.dat. */
-	out = plot_chart_file(ch, "power.dat");
-	for (i = 0; i < TL_MAX_METERS; i++) {
-		if (!blk[i])
-			continue;
-		fclose(blk[i]);
-		blk_path = xasprintf("%s/power%d.dat", ch->dir, i);
-		fp = fopen(blk_path, "r");
-		while (fp && out && fgets(line, sizeof(line), fp))
-			fputs(line, out);
-		if (fp)
-			fclose(fp);
-		unlink(blk_path);
-		free(blk_path);
-		if (out)
-			fprintf(out, "\n\n");
-		nm = i + 1;
-	}
-	if (out)
-		fclose(out);
-	return nm;
+	return join_blocks(ch, blk);
 }
 
 /* Seconds from t0 to the end of the last phase. */
@@ -308,18 +321,65 @@ static void meter_names(FILE *meta, const struct rr_result *r, int nm)
 	}
 }
 
-int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
+/* What the timeline's data files hold, for its meta. */
+struct series {
+	long io_rows, pw_rows;
+	double max_mb, max_w;
+	int nshort, nm;
+};
+
+/* io.dat, io_short.dat and power.dat from the result's CSVs. -errno when none can be made. */
+static int write_series(struct plot_chart *ch, const struct rr_result *r, struct series *sr)
 {
 	char *ipath = rr_companion_path(r, "intervals"), *spath = rr_companion_path(r, "samples");
+	FILE *io = plot_chart_file(ch, "io.dat");
+
+	if (!io) {
+		free(ipath);
+		free(spath);
+		return -EIO;
+	}
+	sr->io_rows = write_intervals(ipath, r->rep.t0_ns, io, &sr->max_mb);
+	fclose(io);
+	io = plot_chart_file(ch, "io_short.dat");
+	if (io) {
+		sr->nshort = short_jobs(r, io, &sr->max_mb);
+		fclose(io);
+	}
+	if (r->has_power) {
+		sr->nm = write_samples(spath, r->rep.t0_ns, ch, &sr->pw_rows, &sr->max_w);
+		if (sr->nm < 0)
+			log_info(MOD, "timeline: %s: %s: power line left out", spath, strerror(-sr->nm));
+	} else {
+		log_info(MOD, "timeline: %s has no power data: throughput only", r->path);
+	}
+	free(ipath);
+	free(spath);
+	return 0;
+}
+
+static void timeline_meta(FILE *meta, const struct rr_result *r, const struct series *sr)
+{
+	/* Data in the lower 55 %: the job labels get the band above it to themselves. */
+	fprintf(meta, "HASSHORT = %d\nHASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nTITLE = ",
+		sr->nshort > 0, sr->io_rows > 0, sr->pw_rows > 0 ? sr->nm : 0,
+		sr->max_mb > 0 ? sr->max_mb / DATA_BAND : 1, sr->max_w > 0 ? sr->max_w / DATA_BAND : 1);
+	plot_gp_string(meta, r->label);
+	fprintf(meta, "\nIOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),
+		sr->nm > 0 ? sr->nm : 1);
+	meter_names(meta, r, sr->nm);
+	phase_rects(meta, r);
+	event_marks(meta, r);
+}
+
+int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
+{
 	const char *base = strrchr(r->path, '/');
+	struct series sr = { 0 };
 	struct plot_chart ch;
-	char stem[160];
-	long io_rows, pw_rows = 0;
-	double max_mb = 0, max_w = 0;
-	int nshort = 0;
-	int nm = 0, rc;
-	FILE *io;
+	char stem[STEM_MAX];
 	size_t len;
+	int rc;
 
 	base = base ? base + 1 : r->path;
 	len = strlen(base);
@@ -328,47 +388,18 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	unique_stem(ctx, stem, sizeof(stem), base, len);
 	rc = plot_chart_begin(ctx, &ch, "timeline", stem, 1400, 720);
 	if (rc)
-		goto out;
-	io = plot_chart_file(&ch, "io.dat");
-	if (!io) {
+		return rc;
+	rc = write_series(&ch, r, &sr);
+	if (rc) {
 		plot_chart_abort(&ch);
-		rc = -EIO;
-		goto out;
+		return rc;
 	}
-	io_rows = write_intervals(ipath, r->rep.t0_ns, io, &max_mb);
-	fclose(io);
-	io = plot_chart_file(&ch, "io_short.dat");
-	if (io) {
-		nshort = short_jobs(r, io, &max_mb);
-		fclose(io);
-	}
-	if (r->has_power) {
-		nm = write_samples(spath, r->rep.t0_ns, &ch, &pw_rows, &max_w);
-		if (nm < 0)
-			log_info(MOD, "timeline: %s: %s: power line left out", spath, strerror(-nm));
-	} else {
-		log_info(MOD, "timeline: %s has no power data: throughput only", r->path);
-	}
-	if (io_rows <= 0 && pw_rows <= 0) {
+	if (sr.io_rows <= 0 && sr.pw_rows <= 0) {
 		log_info(MOD, "timeline: skipped for %s: no interval or sample series (%s)", r->path,
-			 io_rows < 0 ? strerror((int)-io_rows) : "empty");
+			 sr.io_rows < 0 ? strerror((int)-sr.io_rows) : "empty");
 		plot_chart_abort(&ch);
-		rc = 0;
-		goto out;
+		return 0;
 	}
-	/* Data in the lower 55 %: the job labels get the band above it to themselves. */
-	fprintf(ch.meta, "HASSHORT = %d\nHASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nTITLE = ",
-		nshort > 0, io_rows > 0,
-		pw_rows > 0 ? nm : 0, max_mb > 0 ? max_mb / 0.55 : 1, max_w > 0 ? max_w / 0.55 : 1);
-	plot_gp_string(ch.meta, r->label);
-	fprintf(ch.meta, "\nIOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),
-		nm > 0 ? nm : 1);
-	meter_names(ch.meta, r, nm);
-	phase_rects(ch.meta, r);
-	event_marks(ch.meta, r);
-	rc = plot_chart_run(ctx, &ch, "timeline");
-out:
-	free(ipath);
-	free(spath);
-	return rc;
+	timeline_meta(ch.meta, r, &sr);
+	return plot_chart_run(ctx, &ch, "timeline");
 }
