@@ -122,6 +122,24 @@ ok $? "--stall without @AT refused"
 [ $? -eq 1 ] && grep -q "nothing-here" "$T/err"
 ok $? "probe of a missing port fails naming it"
 
+# 3b. A spec's keys are checked before the meter is touched: the emulator answers nothing.
+start_emu "$T/keys" --constant-ma 100 --truth "$T/keys.csv" --duration 20
+ok $? "emulator for the key checks up"
+"$IOWATT" probe --meter "um25c:$T/keys,intervall=1s" --seconds 1 >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "'intervall'" "$T/err" && grep -q "interval, timeout, baud" "$T/err"
+ok $? "a misspelt key fails naming it and the keys um25c takes (rc=$rc)"
+"$IOWATT" probe --meter "um25c:$T/keys,interval=50ms" --seconds 1 >/dev/null 2>"$T/err"
+[ $? -ne 0 ] && grep -q "interval=50ms" "$T/err" && grep -q "100 ms" "$T/err"
+ok $? "an interval under the meter's 100 ms is refused with the bound"
+kill "$EMU_PID"; wait "$EMU_PID" 2>/dev/null
+! grep -q ',reply$' "$T/keys.csv"
+ok $? "neither probe sent the meter a request"
+"$IOWATT" meters --help >"$T/help.out" 2>&1
+grep -q "interval=DURATION" "$T/help.out" && grep -q "UM25C .*0-5 A" "$T/help.out" &&
+	grep -q "shunt=X" "$T/help.out"
+ok $? "iowatt meters --help lists every driver's keys and the models' ranges"
+
 # 4. Steps: the current follows the schedule.
 start_emu "$T/step" --step "0:100,1.5:400" --duration 20
 ok $? "step emulator up"

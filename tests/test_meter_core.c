@@ -5,7 +5,9 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "capture.h"
 #include "events_util.h"
@@ -22,17 +24,18 @@ static struct capture capt;
 
 #define diag(fmt, ...) printf("# " fmt "\n", __VA_ARGS__)
 
-/* A fake driver whose behaviour the test scripts through this struct. */
+/* A fake driver whose behaviour the test scripts through this struct: the test thread
+ * sets it while the sampling thread runs, so every field is atomic. */
 static struct fake {
-	unsigned to_emit;	/* samples still to hand out, in batches */
-	uint64_t next_t;	/* arrival stamp of the next one */
-	int lose_link_after;	/* read() returns -EIO after this many samples (-1: never) */
-	int open_failures;	/* open() fails this many times */
-	int opens, closes, starts, stops;
+	atomic_uint to_emit;	     /* samples still to hand out, in batches */
+	_Atomic uint64_t next_t;     /* arrival stamp of the next one */
+	atomic_int lose_link_after;  /* read() returns -EIO after this many samples (-1: never) */
+	atomic_int open_failures;    /* open() fails this many times */
+	atomic_int opens, closes, starts, stops;
 	atomic_int open_attempts;
-	int max_timeout_ms;
-	int slow_open;		/* open() waits up to 10 s unless meter_stopping() */
-	unsigned emitted;
+	atomic_int max_timeout_ms;
+	atomic_int slow_open;	     /* open() waits up to 10 s unless meter_stopping() */
+	atomic_uint emitted;
 } fk;
 
 static int fake_open(struct meter_dev *dev, struct meter_info *info)
@@ -516,7 +519,8 @@ static void test_info_snapshot(void)
  * HID or USB stream would. It can lose its link after a count, or fall silent.
  */
 #define PUSH_RATE 100000u
-#define PUSH_PERIOD_NS (NS_PER_SEC / PUSH_RATE)
+#define PUSH_PERIOD_NS (NS_PER_SEC / push_rate)
+static unsigned push_rate = PUSH_RATE;
 #define PUSH_TICK_NS (2 * NS_PER_MS)
 #define PUSH_BATCH 512
 
@@ -799,8 +803,56 @@ static void test_manual(void)
 	meter_free(dev);
 }
 
-int main(void)
+/*
+ * Bench mode for bench/meter-push.sh: the fake push driver at `rate` S/s for `secs`,
+ * drained every 10 ms as a run does. Prints what arrived, what was lost and the CPU the
+ * whole process used (push thread, supervisor and drain) as a share of one core.
+ */
+static int push_bench(unsigned rate, double secs)
 {
+	struct meter_dev *dev;
+	struct meter_counters c;
+	struct drained d;
+	struct rusage ru0, ru1;
+	uint64_t t0, t1, end, stop_ns;
+	double cpu;
+
+	push_rate = rate;
+	dev = push_dev();
+	memset(&d, 0, sizeof(d));
+	if (meter_open(dev) || meter_thread_start(dev))
+		return 1;
+	getrusage(RUSAGE_SELF, &ru0);
+	t0 = now_ns();
+	end = t0 + (uint64_t)(secs * 1e9);
+	while (now_ns() < end) {
+		sleep_ns(10 * NS_PER_MS);
+		drain_into(dev, &d);
+	}
+	t1 = now_ns();
+	meter_thread_stop(dev);
+	stop_ns = now_ns() - t1;
+	getrusage(RUSAGE_SELF, &ru1);
+	drain_into(dev, &d);
+	meter_counters(dev, &c);
+	cpu = (double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec -
+		       ru0.ru_stime.tv_sec) +
+	      (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec + ru1.ru_stime.tv_usec -
+		       ru0.ru_stime.tv_usec) / 1e6;
+	printf("rate %u delivered/s %.0f samples %" PRIu64 " overruns %" PRIu64 " gaps %" PRIu64
+	       " out_of_order %" PRIu64 " on_grid %.4f cpu %.2f%% stop_ms %.2f ring %u\n", rate,
+	       (double)d.n / ((double)(t1 - t0) / 1e9), d.n, c.overruns, c.gaps, d.backwards,
+	       d.steps ? (double)d.exact_steps / (double)d.steps : 1.0,
+	       100 * cpu / ((double)(t1 - t0) / 1e9), (double)stop_ns / 1e6,
+	       meter_ring_capacity(dev));
+	meter_free(dev);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "--push-rate"))
+		return push_bench((unsigned)atoi(argv[2]), atof(argv[3]));
 	log_set_level(LOG_ERR);
 	test_specs();
 	test_descriptors();

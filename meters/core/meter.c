@@ -300,19 +300,23 @@ int meter_thread_start(struct meter_dev *dev)
 		return -EINVAL;
 	}
 	core_ring_alloc(dev, c);
+	atomic_store(&c->stop, 0);
+	atomic_store(&c->push_err, 0);
+	/* A wake left from an earlier stop would turn every back-off into a busy loop. Done
+	 * before start(): a push driver may report a lost link from inside it. */
+	wake_drain(dev, c);
 	if (dev->drv->start && !c->started) {
 		rc = dev->drv->start(dev);
 		if (rc)
 			return rc;
 	}
 	c->started = 1;
-	atomic_store(&c->stop, 0);
-	atomic_store(&c->push_err, 0);
-	/* A wake left from an earlier stop would turn every back-off into a busy loop. */
-	wake_drain(dev, c);
 	rc = pthread_create(&c->thread, NULL, meter_thread, dev);
 	if (rc) {
 		log_err(MOD, "%s: cannot start the sampling thread: %s", dev->spec, strerror(rc));
+		if (dev->drv->stop)
+			dev->drv->stop(dev);
+		c->started = 0;
 		return -rc;
 	}
 	c->running = 1;
