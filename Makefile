@@ -1,10 +1,23 @@
 # iowatt: one GNU Makefile; `make` builds ./iowatt, `make check` runs every test.
-CC      ?= cc
+# Cross builds: make CROSS_COMPILE=aarch64-linux-gnu- (CC, AR and PKG_CONFIG follow it
+# unless given themselves).
+CROSS_COMPILE ?=
+ifeq ($(origin CC),default)
+CC      := $(CROSS_COMPILE)cc
+endif
+ifeq ($(origin AR),default)
+AR      := $(CROSS_COMPILE)ar
+endif
+PKG_CONFIG ?= $(CROSS_COMPILE)pkg-config
 O       ?= build
 PREFIX  ?= /usr/local
 .DEFAULT_GOAL := all
-PKGS    := inih jansson blkid
 CSTD    := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64
+# 64-bit time_t on 32-bit glibc >= 2.34 (ignored elsewhere). The two adapters that pass
+# struct timespec to a library (libgpiod 1.x edge events, libaio's io_getevents) keep the
+# toolchain's default, which is the ABI the distribution built those libraries with
+# (32-bit on Debian 12 armhf, 64-bit on Debian 13 armhf).
+TIME64  := -D_TIME_BITS=64
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wformat=2 -Wundef -Wcast-qual -Wvla -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
@@ -16,34 +29,67 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-# Optional libraries: a missing one drops its drivers, not the build.
-HAVE_SERIALPORT := $(shell pkg-config --exists libserialport && echo 1)
-HAVE_GPIOD      := $(shell pkg-config --exists libgpiod && echo 1)
-HAVE_AIO        := $(shell printf '\#include <libaio.h>\n' | $(CC) -E - >/dev/null 2>&1 && echo 1)
-HAVE_LIBURING   := $(shell pkg-config --exists liburing && echo 1)
-DEFS :=
-ifeq ($(HAVE_SERIALPORT),1)
-PKGS += libserialport
-DEFS += -DHAVE_SERIALPORT=1
+# Libraries. pkg-config may not be installed yet (make demo/check install it first): every
+# query is quiet, and what is missing is said once, when something is built.
+PKG_OK = $(shell $(PKG_CONFIG) --atleast-version=$(2) $(1) 2>/dev/null && echo 1)
+PKG_VERSION = $(shell $(PKG_CONFIG) --modversion $(1) 2>/dev/null)
+HAVE_FEATURES :=
+MISSING       :=
+PKGS          :=
+
+# $(call required,pkg,min-version)
+define required
+ifeq ($$(call PKG_OK,$(1),$(2)),1)
+PKGS += $(1)
+else
+MISSING_REQUIRED += $(1)>=$(2)
 endif
-ifeq ($(HAVE_GPIOD),1)
+endef
+
+# $(call optional,FEATURE,pkg,min-version,what it gives,Debian package): HAVE_FEATURE in
+# config.h and the library linked, or a build without it and one line saying so.
+define optional
+ifeq ($$(call PKG_OK,$(2),$(3)),1)
+PKGS += $(2)
+HAVE_FEATURES += $(1)
+else
+MISSING += $(1)
+MISSING_$(1) := $(4): needs $(2) >= $(3)$$(if $$(call PKG_VERSION,$(2)), (found $$(call PKG_VERSION,$(2))),) from $(5)
+endif
+endef
+
+$(eval $(call required,inih,53))
+$(eval $(call required,jansson,2.12))
+$(eval $(call required,blkid,2.33))
+$(eval $(call optional,SERIALPORT,libserialport,0.1.1,serial meters (UM, TC, FNB),libserialport-dev))
+$(eval $(call optional,LIBURING,liburing,2.0,ioengine=io_uring,liburing-dev))
+# GPIO: libgpiod 2.x (Debian 13, Ubuntu 24.04) or 1.6 (Debian 12), one adapter file each.
+ifeq ($(call PKG_OK,libgpiod,2.0),1)
 PKGS += libgpiod
-DEFS += -DHAVE_GPIOD=1
+HAVE_FEATURES += GPIOD GPIOD2
+else
+$(eval $(call optional,GPIOD,libgpiod,1.6,GPIO sources (--uv-gpio --mark-gpio),libgpiod-dev))
 endif
+# libaio ships no .pc file on Debian 12: its header decides.
+HAVE_AIO := $(shell printf '\#include <libaio.h>\n' | $(CC) -E - >/dev/null 2>&1 && echo 1)
 ifeq ($(HAVE_AIO),1)
-DEFS += -DHAVE_LIBAIO=1
+HAVE_FEATURES += LIBAIO
 AIO_LIBS := -laio
-endif
-ifeq ($(HAVE_LIBURING),1)
-PKGS += liburing
-DEFS += -DHAVE_LIBURING=1
+else
+MISSING += LIBAIO
+MISSING_LIBAIO := ioengine=libaio: needs libaio.h and -laio from libaio-dev
 endif
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS := $(CSTD) $(WARN) $(DEFS) -I$(O) -Isrc -I. $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
-# -latomic: 64-bit atomics on 32-bit ARM (ARMv6 Pi Zero/1) are library calls.
-LIBS       := $(PKG_LIBS) $(AIO_LIBS) -lpthread -lm -latomic
+PKG_CFLAGS := $(if $(PKGS),$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null))
+PKG_LIBS   := $(if $(PKGS),$(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null))
+# config.h (HAVE_*, version, prefix) reaches every file, so no file can miss a feature.
+ALL_CFLAGS  = $(CSTD) $(TIME64) $(WARN) -include $(O)/config.h -I$(O) -Isrc -I. $(PKG_CFLAGS) $(CPPFLAGS) \
+              $(CFLAGS) -MMD -MP
+# 64-bit atomics on 32-bit ARM (ARMv6 Pi Zero/1) are library calls: link libatomic where
+# the compiler has one.
+ATOMIC_LIB := $(shell echo 'int main(void){return 0;}' | $(CC) -x c - -latomic -o /dev/null \
+                2>/dev/null && echo -latomic)
+LIBS       := $(PKG_LIBS) $(AIO_LIBS) -lpthread -lm $(ATOMIC_LIB)
 
 SRC_DIRS  := src/core src/bench src/sources src/result src/run src/report src/cli \
              meters/core meters/transport meters/emu meters/um meters/ina2xx meters/board \
@@ -53,13 +99,13 @@ LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o)
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 # Tests that need umockdev's library link it; they are built only where it exists.
-HAVE_UMOCKDEV := $(shell pkg-config --exists umockdev-1.0 && echo 1)
+HAVE_UMOCKDEV := $(call PKG_OK,umockdev-1.0,0.17)
 UMOCK_SRCS := $(wildcard tests/umock_*.c)
 ifeq ($(HAVE_UMOCKDEV),1)
 UMOCK_BINS := $(UMOCK_SRCS:tests/%.c=$(O)/tests/%)
 endif
-UMOCK_CFLAGS := $(shell pkg-config --cflags umockdev-1.0 2>/dev/null)
-UMOCK_LIBS   := $(shell pkg-config --libs umockdev-1.0 2>/dev/null)
+UMOCK_CFLAGS := $(if $(HAVE_UMOCKDEV),$(shell $(PKG_CONFIG) --cflags umockdev-1.0 2>/dev/null))
+UMOCK_LIBS   := $(if $(HAVE_UMOCKDEV),$(shell $(PKG_CONFIG) --libs umockdev-1.0 2>/dev/null))
 
 # The version comes from one place: git describe in a checkout, the VERSION file alone in
 # a release tarball. config.h is rewritten only when its content changes.
@@ -68,12 +114,21 @@ GIT_DESC     := $(shell git describe --always --dirty --abbrev=7 2>/dev/null)
 IOWATT_VERSION := $(VERSION_BASE)$(if $(GIT_DESC),+g$(GIT_DESC))
 
 $(O)/config.h: FORCE
+	@if [ -n "$(strip $(MISSING_REQUIRED))" ]; then \
+		echo "iowatt: missing $(strip $(MISSING_REQUIRED)) (pkg-config $(PKG_CONFIG)): run tests/deps.sh --runtime" >&2; \
+		exit 1; fi
 	@mkdir -p $(O)
-	@printf '/* Generated by the Makefile. */\n#define IOWATT_VERSION "%s"\n#define IOWATT_PREFIX "%s"\n' \
-		'$(IOWATT_VERSION)' '$(PREFIX)' >$@.tmp
+	@{ printf '/* Generated by the Makefile. */\n#ifndef IOWATT_CONFIG_H\n#define IOWATT_CONFIG_H\n'; \
+	  printf '#define IOWATT_VERSION "%s"\n#define IOWATT_PREFIX "%s"\n' '$(IOWATT_VERSION)' '$(PREFIX)'; \
+	  for f in $(HAVE_FEATURES); do printf '#define HAVE_%s 1\n' "$$f"; done; \
+	  printf '#endif\n'; } >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+	@$(foreach f,$(MISSING),echo 'iowatt: building without $(MISSING_$(f))';)
 
-$(O)/src/core/version.o: $(O)/config.h
+$(O)/src/sources/gpio_gpiod1.o $(O)/src/bench/engine_libaio.o: TIME64 :=
+
+# Every object sees config.h; it changes only when the version or the features do.
+$(LIB_OBJS) $(O)/src/cli/main.o: $(O)/config.h
 
 .PHONY: FORCE
 FORCE:
@@ -84,7 +139,7 @@ else
 BIN := $(O)/iowatt
 endif
 
-.PHONY: all test check demo deps check-deps lint format install clean tests
+.PHONY: all test check demo deps check-deps lint format install uninstall man clean tests
 all: $(BIN)
 
 $(BIN): $(O)/src/cli/main.o $(LIB_OBJS)
@@ -130,11 +185,40 @@ lint:
 format:
 	clang-format -i $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.[ch])) meters/*.h tests/*.[ch]
 
-install: $(BIN)
-	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/iowatt
-	install -d $(DESTDIR)$(PREFIX)/share/iowatt/plots $(DESTDIR)$(PREFIX)/share/iowatt/configs
-	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/iowatt/plots/
-	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/iowatt/configs/
+# Debian's layout: make install PREFIX=/usr DESTDIR=... (the .deb does exactly this).
+BINDIR      ?= $(PREFIX)/bin
+DATADIR     ?= $(PREFIX)/share/iowatt
+MANDIR      ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# udev reads /usr/lib/udev/rules.d (packages) and /etc/udev/rules.d (local installs).
+UDEVDIR     ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
+UDEV_RULES  := $(wildcard dist/udev/*.rules)
+INSTALLED   := $(BINDIR)/iowatt $(MANDIR)/iowatt.1 $(BASHCOMPDIR)/iowatt \
+               $(addprefix $(DATADIR)/plots/,$(notdir $(wildcard plots/*.gp))) \
+               $(addprefix $(DATADIR)/configs/,$(notdir $(wildcard configs/*.ini))) \
+               $(addprefix $(UDEVDIR)/,$(notdir $(UDEV_RULES)))
+
+# The man page comes from the binary's own tables (iowatt help --man). A cross build runs
+# it through binfmt_misc/qemu when the host has it; MAN_RUNNER can name another way.
+MAN_RUNNER ?=
+$(O)/iowatt.1: $(BIN)
+	$(MAN_RUNNER) $(abspath $(BIN)) help --man >$@.tmp && mv -f $@.tmp $@
+
+man: $(O)/iowatt.1
+
+install: $(BIN) $(O)/iowatt.1
+	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/iowatt
+	install -d $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR)/configs
+	install -m 0644 plots/*.gp $(DESTDIR)$(DATADIR)/plots/
+	install -m 0644 configs/*.ini $(DESTDIR)$(DATADIR)/configs/
+	install -D -m 0644 $(O)/iowatt.1 $(DESTDIR)$(MANDIR)/iowatt.1
+	install -D -m 0644 dist/bash-completion/iowatt $(DESTDIR)$(BASHCOMPDIR)/iowatt
+	install -d $(DESTDIR)$(UDEVDIR)
+	install -m 0644 $(UDEV_RULES) $(DESTDIR)$(UDEVDIR)/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf build build-san iowatt

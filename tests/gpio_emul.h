@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* An emulated gpiochip0 (GPIO v1 uAPI) for libgpiod 1.6 under umockdev, same process only. */
+/* An emulated gpiochip0 under umockdev, same process only: GPIO v1 uAPI (libgpiod 1.6) and v2 (2.x). */
 #ifndef IOWATT_TEST_GPIO_EMUL_H
 #define IOWATT_TEST_GPIO_EMUL_H
 
@@ -47,6 +47,8 @@ struct gemu {
 	unsigned ev_flags;	/* its GPIOEVENT_REQUEST_* */
 	unsigned ev_handleflags;
 	unsigned ev_gen;	/* requests made: the newest owns ev_line */
+	int ev_v2;		/* the event request came through the v2 uAPI: v2 records */
+	unsigned ev_seqno;
 	int value_reads[GEMU_LINES]; /* value ioctls on a line event fd */
 };
 
@@ -62,6 +64,11 @@ static inline int gemu_skip(void)
 		printf("1..0 # skip needs umockdev-wrapper\n");
 		return 1;
 	}
+#ifdef HAVE_GPIOD2
+	printf("# emulated chip: GPIO v2 uAPI (libgpiod 2.x)\n");
+#else
+	printf("# emulated chip: GPIO v1 uAPI (libgpiod 1.x)\n");
+#endif
 	return 0;
 }
 
@@ -122,6 +129,81 @@ static inline long gemu_event_request(struct gemu *g, struct gpioevent_request *
 	return 0;
 }
 
+/* A v1 line handle: the fd reaches gemu_handle_ioctl. */
+static inline long gemu_handle_request(struct gemu *g, unsigned off, int out, int value, int *fd,
+				       int *err)
+{
+	g->requested[off] = 1;
+	g->is_out[off] = out;
+	if (out) {
+		g->value[off] = value;
+		gemu_log(g, (int)off, value);
+	}
+	g_queue_push_tail(&g->pending, GEMU_PENDING(off, 0u));
+	*fd = open("/dev/gpiolinehandle", O_RDWR | O_CLOEXEC);
+	if (*fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * GPIO_V2_GET_LINE_IOCTL: one line, its flags in config.flags or a FLAGS attribute, its
+ * output value in an OUTPUT_VALUES attribute. A request with edge detection is an event
+ * request (v2 records on the pty); any other is a line handle. Flags are kept as their v1
+ * equivalents, so the tests read one set.
+ */
+static inline long gemu_v2_request(struct gemu *g, struct gpio_v2_line_request *r, int *err)
+{
+	uint64_t flags = r->config.flags;
+	unsigned off = r->offsets[0], i;
+	int value = 0;
+	struct gpioevent_request ev;
+	long res;
+
+	if (r->num_lines != 1 || off >= GEMU_LINES) {
+		*err = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < r->config.num_attrs && i < GPIO_V2_LINE_NUM_ATTRS_MAX; i++) {
+		if (!(r->config.attrs[i].mask & 1))
+			continue;
+		if (r->config.attrs[i].attr.id == GPIO_V2_LINE_ATTR_ID_FLAGS)
+			flags = r->config.attrs[i].attr.flags;
+		else if (r->config.attrs[i].attr.id == GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES)
+			value = (int)(r->config.attrs[i].attr.values & 1);
+	}
+	if (!(flags & (GPIO_V2_LINE_FLAG_EDGE_RISING | GPIO_V2_LINE_FLAG_EDGE_FALLING))) {
+		return gemu_handle_request(g, off, !!(flags & GPIO_V2_LINE_FLAG_OUTPUT), value, &r->fd,
+					   err);
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.lineoffset = off;
+	ev.eventflags = ((flags & GPIO_V2_LINE_FLAG_EDGE_RISING) ? GPIOEVENT_REQUEST_RISING_EDGE : 0) |
+			((flags & GPIO_V2_LINE_FLAG_EDGE_FALLING) ? GPIOEVENT_REQUEST_FALLING_EDGE : 0);
+	ev.handleflags = GPIOHANDLE_REQUEST_INPUT |
+			 ((flags & GPIO_V2_LINE_FLAG_ACTIVE_LOW) ? GPIOHANDLE_REQUEST_ACTIVE_LOW : 0);
+	res = gemu_event_request(g, &ev, err);
+	g->ev_v2 = 1;
+	g->ev_seqno = 0;
+	r->fd = ev.fd;
+	return res;
+}
+
+static inline void gemu_v2_info(struct gemu *g, struct gpio_v2_line_info *li)
+{
+	unsigned off = li->offset;
+
+	memset(li, 0, sizeof(*li));
+	li->offset = off;
+	li->flags = (g->is_out[off] ? GPIO_V2_LINE_FLAG_OUTPUT : GPIO_V2_LINE_FLAG_INPUT) |
+		    (g->requested[off] ? GPIO_V2_LINE_FLAG_USED : 0);
+	snprintf(li->name, sizeof(li->name), "%s", gemu_name(off));
+	if (g->requested[off])
+		snprintf(li->consumer, sizeof(li->consumer), "iowatt");
+}
+
 static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient *cl, gpointer user)
 {
 	struct gemu *g = user;
@@ -171,22 +253,27 @@ static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient
 			res = -1;
 			err = EINVAL;
 		} else {
-			g->requested[off] = 1;
-			g->is_out[off] = !!(r->flags & GPIOHANDLE_REQUEST_OUTPUT);
-			if (g->is_out[off]) {
-				g->value[off] = r->default_values[0];
-				gemu_log(g, (int)off, g->value[off]);
-			}
-			g_queue_push_tail(&g->pending, GEMU_PENDING(off, 0u));
-			r->fd = open("/dev/gpiolinehandle", O_RDWR | O_CLOEXEC);
-			if (r->fd < 0) {
-				res = -1;
-				err = errno;
-			}
+			res = gemu_handle_request(g, off, !!(r->flags & GPIOHANDLE_REQUEST_OUTPUT),
+						  r->default_values[0], &r->fd, &err);
 		}
+	} else if (req == GPIO_V2_GET_LINEINFO_IOCTL) {
+		struct gpio_v2_line_info *li;
+
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*li), NULL);
+		li = (struct gpio_v2_line_info *)(void *)d->data;
+		if (li->offset >= GEMU_LINES) {
+			res = -1;
+			err = EINVAL;
+		} else {
+			gemu_v2_info(g, li);
+		}
+	} else if (req == GPIO_V2_GET_LINE_IOCTL) {
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(struct gpio_v2_line_request), NULL);
+		res = gemu_v2_request(g, (struct gpio_v2_line_request *)(void *)d->data, &err);
 	} else if (req == GPIO_GET_LINEEVENT_IOCTL) {
 		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(struct gpioevent_request), NULL);
 		res = gemu_event_request(g, (struct gpioevent_request *)(void *)d->data, &err);
+		g->ev_v2 = 0;
 	} else {
 		res = -1;
 		err = ENOTTY;
@@ -245,35 +332,71 @@ static inline void gemu_connected(UMockdevIoctlBase *b, UMockdevIoctlClient *cl,
 	gemu_attach(g, cl, &g->pending);
 }
 
+/* The line's value through a v1 (gpiohandle_data) or v2 (gpio_v2_line_values) ioctl. */
+static inline long gemu_value_ioctl(struct gemu *g, unsigned off, unsigned long req,
+				    UMockdevIoctlData *arg, int may_set, int *err)
+{
+	UMockdevIoctlData *d = NULL;
+	long res = 0;
+
+	if (req == GPIOHANDLE_GET_LINE_VALUES_IOCTL || req == GPIOHANDLE_SET_LINE_VALUES_IOCTL) {
+		struct gpiohandle_data *hd;
+
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*hd), NULL);
+		hd = (struct gpiohandle_data *)(void *)d->data;
+		if (req == GPIOHANDLE_GET_LINE_VALUES_IOCTL) {
+			hd->values[0] = (uint8_t)g->value[off];
+		} else if (may_set && g->is_out[off]) {
+			g->value[off] = hd->values[0];
+			gemu_log(g, (int)off, hd->values[0]);
+		} else {
+			res = -1;
+			*err = EPERM;
+		}
+	} else if (req == GPIO_V2_LINE_GET_VALUES_IOCTL || req == GPIO_V2_LINE_SET_VALUES_IOCTL) {
+		struct gpio_v2_line_values *lv;
+
+		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*lv), NULL);
+		lv = (struct gpio_v2_line_values *)(void *)d->data;
+		if (req == GPIO_V2_LINE_GET_VALUES_IOCTL) {
+			lv->bits = (lv->mask & 1) ? (uint64_t)g->value[off] : 0;
+		} else if (may_set && g->is_out[off]) {
+			if (lv->mask & 1) {
+				g->value[off] = (int)(lv->bits & 1);
+				gemu_log(g, (int)off, g->value[off]);
+			}
+		} else {
+			res = -1;
+			*err = EPERM;
+		}
+	} else {
+		res = -1;
+		*err = ENOTTY;
+	}
+	if (d)
+		g_object_unref(d);
+	return res;
+}
+
 static inline gboolean gemu_handle_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient *cl, gpointer user)
 {
 	struct gemu *g = user;
 	struct gemu_handle *h = g_object_get_data(G_OBJECT(cl), "handle");
-	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(cl), *d;
+	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(cl);
 	unsigned long req = umockdev_ioctl_client_get_request(cl);
-	struct gpiohandle_data *hd;
-	long res = 0;
+	long res;
 	int err = 0;
 
 	(void)b;
-	d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*hd), NULL);
-	hd = (struct gpiohandle_data *)(void *)d->data;
 	g_mutex_lock(&g->lock);
 	if (!h) {
 		res = -1;
 		err = EBADF;
-	} else if (req == GPIOHANDLE_GET_LINE_VALUES_IOCTL) {
-		hd->values[0] = (uint8_t)g->value[h->off];
-	} else if (req == GPIOHANDLE_SET_LINE_VALUES_IOCTL && g->is_out[h->off]) {
-		g->value[h->off] = hd->values[0];
-		gemu_log(g, (int)h->off, hd->values[0]);
 	} else {
-		res = -1;
-		err = req == GPIOHANDLE_SET_LINE_VALUES_IOCTL ? EPERM : ENOTTY;
+		res = gemu_value_ioctl(g, h->off, req, arg, 1, &err);
 	}
 	g_mutex_unlock(&g->lock);
 	umockdev_ioctl_client_complete(cl, res, err);
-	g_object_unref(d);
 	return TRUE;
 }
 
@@ -292,10 +415,9 @@ static inline gboolean gemu_event_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClien
 {
 	struct gemu *g = user;
 	struct gemu_handle *h = g_object_get_data(G_OBJECT(cl), "handle");
-	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(cl), *d = NULL;
+	UMockdevIoctlData *arg = umockdev_ioctl_client_get_arg(cl);
 	unsigned long req = umockdev_ioctl_client_get_request(cl);
-	struct gpiohandle_data *hd;
-	long res = 0;
+	long res;
 	int err = 0;
 
 	(void)b;
@@ -303,19 +425,13 @@ static inline gboolean gemu_event_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClien
 	if (!h) {
 		res = -1;
 		err = EBADF;
-	} else if (req == GPIOHANDLE_GET_LINE_VALUES_IOCTL) {
-		d = umockdev_ioctl_data_resolve(arg, 0, sizeof(*hd), NULL);
-		hd = (struct gpiohandle_data *)(void *)d->data;
-		hd->values[0] = (uint8_t)g->value[h->off];
-		g->value_reads[h->off]++;
 	} else {
-		res = -1;
-		err = ENOTTY;
+		res = gemu_value_ioctl(g, h->off, req, arg, 0, &err);
+		if (!res)
+			g->value_reads[h->off]++;
 	}
 	g_mutex_unlock(&g->lock);
 	umockdev_ioctl_client_complete(cl, res, err);
-	if (d)
-		g_object_unref(d);
 	return TRUE;
 }
 
@@ -398,12 +514,21 @@ static inline void gemu_set(struct gemu *g, int line, int value)
 static inline int gemu_edge(struct gemu *g, int line, int value, uint64_t t_ns)
 {
 	struct gpioevent_data ev;
+	struct gpio_v2_line_event ev2;
 	unsigned want;
 	int wrote = 0;
 
 	g_mutex_lock(&g->lock);
 	want = value ? GPIOEVENT_REQUEST_RISING_EDGE : GPIOEVENT_REQUEST_FALLING_EDGE;
-	if (g->value[line] != value && g->ev_line == line && (g->ev_flags & want)) {
+	if (g->value[line] != value && g->ev_line == line && (g->ev_flags & want) && g->ev_v2) {
+		memset(&ev2, 0, sizeof(ev2));
+		ev2.timestamp_ns = t_ns;
+		ev2.id = value ? GPIO_V2_LINE_EVENT_RISING_EDGE : GPIO_V2_LINE_EVENT_FALLING_EDGE;
+		ev2.offset = (uint32_t)line;
+		ev2.seqno = ev2.line_seqno = ++g->ev_seqno;
+		wrote = write(umockdev_testbed_get_dev_fd(g->tb, "/dev/gpiolineevent"), &ev2,
+			      sizeof(ev2)) == (ssize_t)sizeof(ev2);
+	} else if (g->value[line] != value && g->ev_line == line && (g->ev_flags & want)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.timestamp = t_ns;
 		ev.id = value ? GPIOEVENT_EVENT_RISING_EDGE : GPIOEVENT_EVENT_FALLING_EDGE;

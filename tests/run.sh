@@ -10,30 +10,54 @@ failed=0
 skipped=0
 failed_names=()
 
+# Each binary or script gets TEST_TIMEOUT seconds: a hang (a sanitizer report that
+# deadlocks, a device that never answers) fails that test, not the whole suite.
+TEST_TIMEOUT=${TEST_TIMEOUT:-50}
+
 run_one() { # name command...
-	local name=$1 out rc
+	local name=$1 out rc t0 secs plan
 	shift
 	out=$(mktemp)
-	timeout 600 "$@" >"$out" 2>&1
+	t0=$(date +%s)
+	timeout -k 5 "$TEST_TIMEOUT" "$@" >"$out" 2>&1
 	rc=$?
-	local p f s
+	secs=$(($(date +%s) - t0))
+	local p f s n
 	p=$(grep -cE '^ok [0-9]+' "$out" | tr -d ' ')
 	s=$(grep -cE '^ok [0-9]+.*# skip' "$out" | tr -d ' ')
 	f=$(grep -cE '^not ok [0-9]+' "$out" | tr -d ' ')
+	n=$((p + f))
 	p=$((p - s))
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		f=1 # crashed, timed out or exited non-zero without a failing line
+	plan=$(sed -nE 's/^1\.\.([0-9]+).*/\1/p' "$out" | tail -n 1)
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		f=$((f + 1))
+		echo "# $name timed out after ${TEST_TIMEOUT}s (TEST_TIMEOUT)" >>"$out"
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1 # crashed or exited non-zero without a failing line
 		echo "# $name exited with status $rc" >>"$out"
+	elif [ -z "$plan" ]; then
+		f=$((f + 1))
+		echo "# $name printed no TAP plan: it stopped early" >>"$out"
+	elif [ "$plan" -ne "$n" ]; then
+		f=$((f + 1))
+		echo "# $name planned $plan tests but ran $n" >>"$out"
+	fi
+	if [ -n "$plan" ] && [ "$plan" -eq 0 ] && [ "$f" -eq 0 ]; then
+		# A whole binary skipped ("1..0 # skip why") counts once, with its reason.
+		s=1
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
 	if [ "$f" -gt 0 ]; then
 		failed_names+=("$name")
-		echo "FAIL $name ($p passed, $f failed)"
+		echo "FAIL $name ($p passed, $f failed, ${secs}s)"
 		grep -vE '^ok [0-9]+' "$out" | sed 's/^/    /' | tail -n 60
+	elif [ "$s" -gt 0 ]; then
+		echo "ok   $name ($p passed, $s skipped, ${secs}s)"
+		grep -E '^ok [0-9]+.*# skip|^1\.\.0' "$out" | sed -E 's/^(ok [0-9]+ )?/    /'
 	else
-		if [ "$s" -gt 0 ]; then echo "ok   $name ($p passed, $s skipped)"; else echo "ok   $name ($p passed)"; fi
+		echo "ok   $name ($p passed, ${secs}s)"
 	fi
 	rm -f "$out"
 }

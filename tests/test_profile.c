@@ -54,6 +54,8 @@ static int load(const char *path, struct job_opts **jobs, size_t *njobs)
 	size_t i;
 	int rc;
 
+	*jobs = NULL; /* a failed load leaves nothing for the caller to free */
+	*njobs = 0;
 	capture_begin(&cap, 2);
 	rc = profile_load(path, jobs, njobs);
 	snprintf(errbuf, sizeof(errbuf), "%s", capture_end(&cap));

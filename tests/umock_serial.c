@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The um driver through libserialport on an emulated CH340 ttyUSB0 (umockdev). */
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,49 @@
 #include "meters/um/um.h"
 #include "tap.h"
 #include "umock_asan.h"
+
+/*
+ * libserialport 0.1.2 (Debian 13) calls realpath() on the port, fortified as
+ * __realpath_chk(). umockdev backs the emulated /dev/ttyUSB0 with a symlink to a pty, and
+ * umockdev 0.19's wrapper copies a negative length when the target lies outside its
+ * testbed (ASan: negative-size-param, after which the report deadlocks). The executable's
+ * own definitions are found before the preload's, so libserialport gets these: a real
+ * /dev/ttyUSB0 is its own canonical name, and every other path goes on to the preload.
+ * libserialport 0.1.1 never calls them.
+ */
+#define EMULATED_PORT "/dev/ttyUSB0"
+
+static char *emulated_port(const char *path, char *resolved, size_t len)
+{
+	if (!resolved)
+		return strdup(path);
+	snprintf(resolved, len, "%s", path);
+	return resolved;
+}
+
+char *realpath(const char *restrict path, char *restrict resolved);
+char *realpath(const char *restrict path, char *restrict resolved)
+{
+	static char *(*next)(const char *restrict, char *restrict);
+
+	if (path && !strcmp(path, EMULATED_PORT))
+		return emulated_port(path, resolved, PATH_MAX);
+	if (!next)
+		*(void **)&next = dlsym(RTLD_NEXT, "realpath");
+	return next(path, resolved);
+}
+
+char *__realpath_chk(const char *path, char *resolved, size_t len);
+char *__realpath_chk(const char *path, char *resolved, size_t len)
+{
+	static char *(*next)(const char *, char *, size_t);
+
+	if (path && !strcmp(path, EMULATED_PORT))
+		return emulated_port(path, resolved, len);
+	if (!next)
+		*(void **)&next = dlsym(RTLD_NEXT, "__realpath_chk");
+	return next(path, resolved, len);
+}
 
 #define TIOCMGET_NR 0x5415
 #define TIOCMBIS_NR 0x5416

@@ -3,6 +3,7 @@
 #ifdef HAVE_LIBAIO
 #include <errno.h>
 #include <libaio.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -40,6 +41,24 @@ struct aio_ctx {
 	struct iocb **iocbps;	 /* submit vector */
 	struct io_event *events; /* io_getevents output */
 };
+
+/*
+ * qemu-user does not emulate the aio syscalls (ENOSYS), and a seccomp filter may refuse
+ * them: say so before any job counts on the engine.
+ */
+static int aio_probe(char *why, size_t len)
+{
+	io_context_t ctx = 0;
+	int rc = io_setup(1, &ctx);
+
+	if (rc < 0) {
+		snprintf(why, len, "libaio is not available here (io_setup: %s%s)",
+			 rc == -ENOSYS ? "ENOSYS, " : "", strerror(-rc));
+		return rc;
+	}
+	io_destroy(ctx);
+	return 0;
+}
 
 static int aio_init(void **ctxp, const struct engine_setup *s)
 {
@@ -167,6 +186,7 @@ const struct io_engine engine_libaio = {
     .name = "libaio",
     .help = "Linux native asynchronous I/O, iodepth requests in flight (needs direct=1)",
     .flags = IOENG_ASYNC | IOENG_NEEDS_DIRECT,
+    .probe = aio_probe,
     .init = aio_init,
     .submit = aio_submit,
     .reap = aio_reap,

@@ -165,9 +165,22 @@ static const struct opt_desc *foreign_option(const struct job_opts *jo)
 	return NULL;
 }
 
+/* The best engine this kernel runs for the job, or NULL. */
+static const struct io_engine *usable_engine(const struct job_opts *jo)
+{
+	char why[WHY_LEN];
+	size_t i;
+
+	for (i = 0; io_engines[i]; i++)
+		if ((jo->direct || !(io_engines[i]->flags & IOENG_NEEDS_DIRECT)) &&
+		    !engine_usable(io_engines[i], why, sizeof(why)))
+			return io_engines[i];
+	return NULL;
+}
+
 static int validate_engine(const struct job_opts *jo)
 {
-	const struct io_engine *e = io_engine_find(jo->ioengine);
+	const struct io_engine *e = io_engine_find(jo->ioengine), *alt;
 	const struct opt_desc *d;
 	char w[WHERE_LEN], why[WHY_LEN], list[128];
 
@@ -183,7 +196,9 @@ static int validate_engine(const struct job_opts *jo)
 		return -EINVAL;
 	}
 	if (engine_usable(e, why, sizeof(why))) {
-		log_err(MOD, "%s: ioengine=%s: %s", where(jo, w, sizeof(w)), e->name, why);
+		alt = usable_engine(jo);
+		log_err(MOD, "%s: ioengine=%s: %s%s%s", where(jo, w, sizeof(w)), e->name, why,
+			alt ? "; use --ioengine " : "", alt ? alt->name : "");
 		return -EINVAL;
 	}
 	d = foreign_option(jo);

@@ -152,6 +152,12 @@ int target_raw_safety(const struct target *tg, int force, int writes)
 	/* O_EXCL on a block device fails while anything holds it: swap, md, a mount in
 	 * another namespace that our mountinfo does not show. */
 	fd = open(tg->path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+		rc = -errno;
+		log_err(MOD, "%s: %s: a raw block device needs root (or the group that owns it, "
+			"usually disk)", tg->path, strerror(errno));
+		return rc;
+	}
 	if (fd < 0) {
 		rc = -errno;
 		log_err(MOD, "%s is in use (%s): refusing (or --force%s)", tg->path,

@@ -4,8 +4,10 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/profile.h"
 #include "core/log.h"
 #include "core/version.h"
+#include "meters/meter.h"
 
 struct command {
 	const char *name;
@@ -35,6 +37,59 @@ static void usage(FILE *fp)
 	fprintf(fp, "\n'iowatt COMMAND --help' shows a command's options.\n");
 }
 
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define LIST_LEN 1024
+
+/* Comma-separated names as one word a line, for the shell. */
+static void print_words(const char *list)
+{
+	for (; *list; list++) {
+		if (*list == ',')
+			putchar('\n');
+		else if (*list != ' ')
+			putchar(*list);
+	}
+	putchar('\n');
+}
+
+/*
+ * `iowatt help --man` writes iowatt.1 (make builds it from here); `iowatt help --complete
+ * commands|profiles|meters` lists words for bash completion. Both read the same tables as
+ * --help, so neither can drift from the program.
+ */
+static int help_cmd(int argc, char **argv)
+{
+	struct command_doc docs[NCOMMANDS];
+	char list[LIST_LEN];
+	size_t i;
+
+	if (argc > 2 && !strcmp(argv[2], "--man")) {
+		for (i = 0; i < NCOMMANDS; i++)
+			docs[i] = (struct command_doc){ commands[i].name, commands[i].summary };
+		man_page(stdout, docs, NCOMMANDS);
+		return EXIT_OK;
+	}
+	if (argc > 3 && !strcmp(argv[2], "--complete")) {
+		if (!strcmp(argv[3], "commands")) {
+			for (i = 0; i < NCOMMANDS; i++)
+				printf("%s\n", commands[i].name);
+		} else if (!strcmp(argv[3], "profiles")) {
+			profile_names(list, sizeof(list));
+			print_words(list);
+		} else if (!strcmp(argv[3], "meters")) {
+			meter_driver_names(list, sizeof(list));
+			print_words(list);
+		} else {
+			log_err(NULL, "help --complete: commands, profiles or meters, not '%s'",
+				argv[3]);
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
+	usage(stdout);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -43,7 +98,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "help"))
+		return help_cmd(argc, argv);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return EXIT_OK;
 	}

@@ -25,7 +25,14 @@
  * INI_CALL_HANDLER_ON_NEW_SECTION, so the handler knows neither the line nor a section
  * that has no keys. Our reader feeds inih one line at a time, so it knows the line the
  * handler is working on, and it sees every section header (a job may be all [global]).
+ *
+ * The profile rules must not depend on how the distribution built inih (r55 on Debian 12,
+ * r59 on Debian 13): the reader enforces its own line limit, and every buffer it returns
+ * ends with '\n' (except the last line of a file without one). r59 reads on to the next
+ * newline when handed a full buffer without one, which would swallow the line after a
+ * long comment that the reader already skipped.
  */
+#define PROFILE_LINE_MAX 198 /* characters, without the newline: inih's default buffer */
 struct prof_state {
 	const char *path;
 	FILE *fp;
@@ -144,8 +151,9 @@ static char *reader(char *str, int num, void *stream)
 	struct prof_state *s = stream;
 	char *line = str, *p, tail[256];
 	size_t len;
+	int size = num < PROFILE_LINE_MAX + 2 ? num : PROFILE_LINE_MAX + 2;
 
-	if (s->err || !fgets(str, num, s->fp))
+	if (s->err || !fgets(str, size, s->fp))
 		return NULL;
 	s->line++;
 	/* inih skips a UTF-8 byte order mark on the first line; so must we. */
@@ -154,14 +162,15 @@ static char *reader(char *str, int num, void *stream)
 	for (p = str; *p == ' ' || *p == '\t'; p++)
 		;
 	len = strlen(line);
-	if (len == (size_t)num - 1 && line[len - 1] != '\n' && !feof(s->fp)) {
+	if (len == (size_t)size - 1 && line[len - 1] != '\n' && !feof(s->fp)) {
 		/* inih would read the rest as a line of its own; a long comment is harmless. */
 		if (*p != ';' && *p != '#') {
-			perr(s, "line longer than %d characters", num - 2);
+			perr(s, "line longer than %d characters", size - 2);
 			return NULL;
 		}
 		while (fgets(tail, sizeof(tail), s->fp) && !strchr(tail, '\n'))
 			;
+		line[len - 1] = '\n'; /* the comment is cut; the line ends here for every inih */
 	}
 	if (*p == '[' && p == str)
 		new_section(s, str);
@@ -248,6 +257,8 @@ int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
 	struct prof_state s;
 	int rc;
 
+	*jobs = NULL;
+	*njobs = 0;
 	memset(&s, 0, sizeof(s));
 	s.path = path;
 	job_defaults(&s.global);

@@ -127,13 +127,37 @@ static int measure_excludes(const struct opt_desc *d)
 	return !strcmp(d->name, "profile") || !strcmp(d->name, "jobs");
 }
 
-static void print_help(FILE *fp, int measure)
+/* The options `run` (or `measure`) takes: run options, then job options. Caller frees. */
+static struct opt_desc *help_table(int measure, size_t *count)
 {
-	size_t njob;
+	size_t njob, i, n = 0;
 	const struct opt_desc *jt = job_option_table(&njob);
 	struct opt_desc *sel = xcalloc(run_options_count + njob, sizeof(*sel));
+
+	for (i = 0; i < run_options_count; i++)
+		if (!measure || !measure_excludes(&run_options[i]))
+			sel[n++] = run_options[i];
+	for (i = 0; i < njob; i++)
+		if (!measure || job_option_is_phase(&jt[i]))
+			sel[n++] = jt[i];
+	*count = n;
+	return sel;
+}
+
+void run_options_man(FILE *fp)
+{
+	size_t n;
+	struct opt_desc *sel = help_table(0, &n);
+
+	opt_print_man(fp, sel, n);
+	free(sel);
+}
+
+static void print_help(FILE *fp, int measure)
+{
+	struct opt_desc *sel;
 	char names[512];
-	size_t i, n = 0;
+	size_t n;
 
 	if (measure)
 		fprintf(fp, "usage: iowatt measure [OPTIONS] [--] COMMAND [ARGS...]\n\n"
@@ -151,12 +175,7 @@ static void print_help(FILE *fp, int measure)
 	fprintf(fp, "Options take dashes or underscores alike (--rate-iops = --rate_iops), as\n"
 		    "--opt VALUE or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g (base 1024). "
 		    "Times: 500ms, 10s, 2m\n(a bare number is seconds).\n");
-	for (i = 0; i < run_options_count; i++)
-		if (!measure || !measure_excludes(&run_options[i]))
-			sel[n++] = run_options[i];
-	for (i = 0; i < njob; i++)
-		if (!measure || job_option_is_phase(&jt[i]))
-			sel[n++] = jt[i];
+	sel = help_table(measure, &n);
 	opt_print_help(fp, sel, n);
 	free(sel);
 }

@@ -3,6 +3,8 @@
 #ifndef IOWATT_RUN_ARGS_H
 #define IOWATT_RUN_ARGS_H
 
+#include <stdio.h>
+
 #include "bench/job.h"
 
 /* The run option table (command line only; never read from a profile). */
@@ -17,5 +19,7 @@ extern const size_t run_options_count;
  */
 int run_config_parse(int argc, char **argv, struct run_config *cfg, int measure_mode);
 void run_config_free(struct run_config *cfg);
+/* `iowatt run`'s options (the table --help prints) as troff, for the man page. */
+void run_options_man(FILE *fp);
 
 #endif

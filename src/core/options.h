@@ -73,5 +73,7 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 /* A number in the option's unit as a user writes it: "4k", "100ms", "5%". */
 const char *opt_format_number(const struct opt_desc *d, double v, char *buf, size_t len);
 void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n);
+/* The same table as troff for a man page: .SS per group, .TP per option. */
+void opt_print_man(FILE *fp, const struct opt_desc *table, size_t n);
 
 #endif

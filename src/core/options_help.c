@@ -171,3 +171,64 @@ void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 		}
 	}
 }
+
+/* Text for troff: a leading dot or quote would be a request, a backslash an escape. */
+static void man_text(FILE *fp, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", fp);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", fp);
+		else if (*s == '-')
+			fputs("\\-", fp);
+		else
+			fputc(*s, fp);
+	}
+}
+
+void opt_print_man(FILE *fp, const struct opt_desc *table, size_t n)
+{
+	const char *group = NULL;
+	const struct opt_choice *c;
+	char extras[160];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct opt_desc *d = &table[i];
+
+		if (d->group && (!group || strcmp(group, d->group))) {
+			group = d->group;
+			fputs(".SS \"", fp);
+			man_text(fp, group);
+			fputs("\"\n", fp);
+		}
+		fputs(".TP\n", fp);
+		if (d->shortopt)
+			fprintf(fp, "\\fB\\-%c\\fR, ", d->shortopt);
+		fputs("\\fB\\-\\-", fp);
+		man_text(fp, d->name);
+		fputs("\\fR", fp);
+		if (opt_takes_value(d)) {
+			fputs(" \\fI", fp);
+			man_text(fp, metavar(d));
+			fputs("\\fR", fp);
+		}
+		fputc('\n', fp);
+		man_text(fp, d->help ? d->help : "");
+		help_extras(d, extras, sizeof(extras));
+		if (extras[0]) {
+			fputs(" [", fp);
+			man_text(fp, extras);
+			fputc(']', fp);
+		}
+		fputc('\n', fp);
+		for (c = d->choices; c && c->name; c++) {
+			fputs(".RS\n.TP\n.B ", fp);
+			man_text(fp, c->name);
+			fputc('\n', fp);
+			man_text(fp, c->help ? c->help : "");
+			fputs("\n.RE\n", fp);
+		}
+	}
+}

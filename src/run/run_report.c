@@ -169,7 +169,9 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 	energy_efficiency_fill(&f->efficiency, &ef);
 	f->validity.reasons = xcalloc(1, sizeof(char *));
 	energy_validity(&es, ENERGY_MIN_SAMPLES, ENERGY_MIN_COVERAGE,
-			jc->stopping ? NULL : size_remedy(jc->jo, &es, remedy, sizeof(remedy)),
+			/* A job that moved nothing (never started) has no throughput to size from. */
+			jc->stopping || !jc->bytes ? NULL
+						   : size_remedy(jc->jo, &es, remedy, sizeof(remedy)),
 			&f->validity);
 	if (*why) {
 		f->validity.valid = 0;

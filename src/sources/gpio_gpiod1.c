@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* GPIO adapter for libgpiod 1.x (GPIO v1 uAPI): the only includer of gpiod.h. */
-#ifdef HAVE_GPIOD
+#if defined(HAVE_GPIOD) && !defined(HAVE_GPIOD2)
 #include <errno.h>
 #include <fcntl.h>
 #include <gpiod.h>
