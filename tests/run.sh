@@ -59,6 +59,8 @@ run_one() { # name command...
 	else
 		echo "ok   $name ($p passed, ${secs}s)"
 	fi
+	# What a passing test wants known about how it ran (which emulation, which library).
+	[ "$f" -gt 0 ] || grep -E '^# note: ' "$out" | sed 's/^# note: /    note: /'
 	rm -f "$out"
 }
 
