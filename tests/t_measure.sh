@@ -45,4 +45,44 @@ ok $((rc != 0 ? 0 : 1)) "a command that cannot start is an error (rc=$rc)"
 grep -q "/nonexistent/cmd" "$T_TMP/m3.out"
 ok $? "naming the command"
 
+# The command as a child of iowatt, once the active phase has started it; prints its pid.
+child_of() { # PID NAME
+	local c
+	for _ in $(seq 300); do
+		c=$(pgrep -P "$1" -x "$2" | head -1)
+		[ -n "$c" ] && { echo "$c"; return 0; }
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# A signal to iowatt is the command's too; the run ends interrupted with 128 + signal.
+"$IOWATT" measure --meter "$meter" $phases --json-out "$T_TMP/m5.json" -- sleep 60 \
+	>"$T_TMP/m5.out" 2>&1 &
+pid=$!
+child=$(child_of $pid sleep)
+kill -TERM $pid
+wait $pid
+rc=$?
+ok $((rc == 143 ? 0 : 1)) "SIGTERM ends measure with 143 (rc=$rc)"
+[ "$(jget "$T_TMP/m5.json" 'd["status"] + " " + d["jobs"][0]["status"] + " " + str(d["jobs"][0]["exit_signal"])')" = "interrupted interrupted 15" ]
+ok $? "the command got the signal too: interrupted, exit_signal 15"
+[ -n "$child" ] && kill "$child" 2>/dev/null
+
+# A second signal, later than the first by more than 0.5 s, means "out now".
+"$IOWATT" measure --meter "$meter" $phases --json-out "$T_TMP/m6.json" \
+	-- sh -c 'trap "" INT; sleep 60' >"$T_TMP/m6.out" 2>&1 &
+pid=$!
+child=$(child_of $pid sh)
+kill -INT $pid
+sleep 1
+kill -0 $pid 2>/dev/null
+ok $? "a command that ignores the forwarded SIGINT keeps the run going"
+kill -INT $pid
+wait $pid
+rc=$?
+ok $((rc == 130 ? 0 : 1)) "a second SIGINT exits at once with 130 (rc=$rc)"
+[ -n "$child" ] && pkill -P "$child" 2>/dev/null; [ -n "$child" ] && kill "$child" 2>/dev/null
+
 done_testing

@@ -115,6 +115,13 @@ static void test_record(void)
 	is_int(event_queue_peek(q, 3, ev, 8), 1, "peek from an index");
 	is_int(event_queue_count(q), 4, "peeking removes nothing");
 	event_queue_free(q);
+
+	q = event_queue_new_cap(100);
+	for (i = 0; i < 150; i++)
+		event_pushf(q, EV_INFO, i, "s", "x");
+	is_int(event_queue_count(q), 100, "a record grows to its limit exactly, not past it");
+	is_int(event_queue_dropped(q), 50, "and drops from there");
+	event_queue_free(q);
 }
 
 int main(void)

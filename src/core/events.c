@@ -12,20 +12,24 @@
 /* Informational events a queue holds before it drops the oldest of them. The main loop
  * drains every 50 ms, so this is seconds of a flapping source. */
 #define EVENT_QUEUE_CAP 1024
+/* A queue starts this small and doubles up to its limit: a quiet run's record stays small. */
+#define EVENT_QUEUE_START 64
 
 struct event_queue {
 	pthread_mutex_t lock;
 	struct run_event *ring;
 	size_t cap, head, count;
+	size_t limit; /* events held before the drop policy applies */
 	uint64_t dropped;
 };
 
-struct event_queue *event_queue_new_cap(size_t cap)
+struct event_queue *event_queue_new_cap(size_t limit)
 {
 	struct event_queue *q = xcalloc(1, sizeof(*q));
 
 	pthread_mutex_init(&q->lock, NULL);
-	q->cap = cap ? cap : 1;
+	q->limit = limit ? limit : 1;
+	q->cap = q->limit < EVENT_QUEUE_START ? q->limit : EVENT_QUEUE_START;
 	q->ring = xcalloc(q->cap, sizeof(q->ring[0]));
 	return q;
 }
@@ -49,12 +53,30 @@ static struct run_event *slot(struct event_queue *q, size_t i)
 	return &q->ring[(q->head + i) % q->cap];
 }
 
-/* Make room for one more: drop the oldest droppable event, or grow. Lock held. */
-static void make_room(struct event_queue *q)
+/* The ring at a new size, oldest event first. Lock held. */
+static void grow(struct event_queue *q, size_t cap)
 {
-	struct run_event *bigger;
+	struct run_event *bigger = xcalloc(cap, sizeof(bigger[0]));
 	size_t i;
 
+	for (i = 0; i < q->count; i++)
+		bigger[i] = *slot(q, i);
+	free(q->ring);
+	q->ring = bigger;
+	q->head = 0;
+	q->cap = cap;
+}
+
+/* Make room for one more: grow up to the limit, then drop the oldest droppable event, or
+ * grow past the limit for one that must be kept. Lock held. */
+static void make_room(struct event_queue *q)
+{
+	size_t i;
+
+	if (q->cap < q->limit) {
+		grow(q, q->cap * 2 < q->limit ? q->cap * 2 : q->limit);
+		return;
+	}
 	for (i = 0; i < q->count; i++) {
 		if (event_must_keep(slot(q, i)->kind))
 			continue;
@@ -65,13 +87,8 @@ static void make_room(struct event_queue *q)
 		q->dropped++;
 		return;
 	}
-	bigger = xcalloc(q->cap * 2, sizeof(bigger[0]));
-	for (i = 0; i < q->count; i++)
-		bigger[i] = *slot(q, i);
-	free(q->ring);
-	q->ring = bigger;
-	q->head = 0;
-	q->cap *= 2;
+	grow(q, q->cap * 2);
+	q->limit = q->cap;
 }
 
 void event_push(struct event_queue *q, const struct run_event *ev)

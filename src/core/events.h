@@ -38,8 +38,9 @@ struct run_event {
 struct event_queue;
 
 struct event_queue *event_queue_new(void);
-/* The same with room for `cap` events before the policy drops one (a run's record). */
-struct event_queue *event_queue_new_cap(size_t cap);
+/* The same holding up to `limit` events before the policy drops one (a run's record); its
+ * memory grows with what it holds. */
+struct event_queue *event_queue_new_cap(size_t limit);
 void event_queue_free(struct event_queue *q);
 void event_push(struct event_queue *q, const struct run_event *ev);
 void event_pushf(struct event_queue *q, int kind, uint64_t t_ns, const char *source,
