@@ -57,6 +57,21 @@ done_testing() {
 	[ "$T_FAILED" -eq 0 ]
 }
 
+# For a script whose every case needs a loop device: skips the whole script, with the
+# reason, where none can be set up (not root; a chroot or qemu-user without loop support).
+t_need_loop() {
+	local img=$T_TMP/probe.img dev err
+	t_is_root || { echo "1..0 # skip loop devices need root"; exit 0; }
+	truncate -s 1M "$img"
+	if ! dev=$(losetup --find --show "$img" 2>"$T_TMP/probe.err"); then
+		err=$(head -n 1 "$T_TMP/probe.err")
+		echo "1..0 # skip cannot set up a loop device here (${err:-losetup failed})"
+		exit 0
+	fi
+	losetup -d "$dev"
+	rm -f "$img"
+}
+
 # A loop device with ext4 of SIZE_MB, mounted; prints the mount point.
 t_loop_ext4() {
 	local mb=$1 name=${2:-fs} img dev mnt

@@ -3,11 +3,7 @@
 # idle/active separation on a real workload, and fault injection that must not hang.
 . "$(dirname "$0")/lib.sh"
 
-if ! t_is_root; then
-	skip "needs root for loop devices"
-	done_testing
-	exit
-fi
+t_need_loop
 mnt=$(t_loop_ext4 256 meter) || { ok 1 "loop ext4"; done_testing; exit 1; }
 dev=$(findmnt -no SOURCE "$mnt")
 devname=$(basename "$dev")
