@@ -158,6 +158,7 @@ struct report_power {
 	double active_v, active_v_u95, min_v;
 	double energy_active_j, energy_active_j_u95, energy_active_mwh;
 	double energy_tail_j, energy_tail_j_u95, energy_tail_mwh;
+	double energy_tail_net_j, energy_tail_net_j_u95;
 	double energy_net_j, energy_net_j_u95, charge_mah, charge_mah_u95;
 	char *note; /* NULL: no note */
 };

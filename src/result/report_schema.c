@@ -247,6 +247,7 @@ static const struct report_field power_fields[] = {
 	FIELD(T, "energy_active_mwh", energy_active_mwh, RF_REAL),
 	FIGURE(T, energy_tail_j),
 	FIELD(T, "energy_tail_mwh", energy_tail_mwh, RF_REAL),
+	FIGURE(T, energy_tail_net_j),
 	FIGURE(T, energy_net_j),
 	FIGURE(T, charge_mah),
 	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),

@@ -56,6 +56,7 @@ void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
 	if (phase == PHASE_TAIL) {
 		ej->settle_since_ns = 0;
 		ej->in_band = 0;
+		ej->have_tail_settled = 0;
 	}
 }
 
@@ -174,8 +175,14 @@ static void tail_track(struct energy_job *ej, const struct meter_sample *s, doub
 		 */
 		in = x <= ref + band;
 	}
-	if (in && !ej->in_band)
+	if (in && !ej->in_band) {
+		/* Integrated up to this sample, which is not counted yet: the tail as it
+		 * would be if it ended here. Without a baseline nothing says where power
+		 * settled, and the tail runs to the end of the hold. */
 		ej->settle_since_ns = s->t_ns;
+		ej->tail_settled = ej->ph[PHASE_TAIL];
+		ej->have_tail_settled = isfinite(ref);
+	}
 	ej->in_band = in;
 }
 
@@ -197,11 +204,11 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 			if (ej->ph[i].begun)
 				integrate(&ej->ph[i], &ej->prev, w0, s, w, covered, &ej->prev_u, &u);
 	}
+	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
+		tail_track(ej, s, w);
 	for (i = 0; i < PHASE_COUNT; i++)
 		if (in_window(&ej->ph[i], s->t_ns))
 			count_sample(&ej->ph[i], s, w);
-	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
-		tail_track(ej, s, w);
 	ej->prev = *s;
 	ej->prev_u = u;
 	ej->have_prev = 1;
@@ -219,6 +226,22 @@ int energy_tail_settled(struct energy_job *ej, double tol, uint64_t hold_ns)
 	if (!tl->begun || !ej->have_prev || !ej->in_band || ej->prev.t_ns < tl->t_start_ns)
 		return 0;
 	return ej->prev.t_ns - ej->settle_since_ns >= hold_ns;
+}
+
+uint64_t energy_tail_finish(struct energy_job *ej, uint64_t t_cut, int settled)
+{
+	struct phase_acc *tl = &ej->ph[PHASE_TAIL];
+
+	if (!tl->begun)
+		return t_cut;
+	if (settled && ej->in_band && ej->have_tail_settled && ej->settle_since_ns <= t_cut &&
+	    ej->settle_since_ns >= tl->t_start_ns) {
+		*tl = ej->tail_settled;
+		tl->t_end_ns = ej->settle_since_ns;
+		return ej->settle_since_ns;
+	}
+	tl->t_end_ns = t_cut;
+	return t_cut;
 }
 
 static double phase_len_s(const struct energy_job *ej, const struct phase_acc *pa)
@@ -272,7 +295,7 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	const struct phase_acc *id = &ej->ph[PHASE_IDLE];
 	const struct phase_acc *ac = &ej->ph[PHASE_ACTIVE];
 	const struct phase_acc *tl = &ej->ph[PHASE_TAIL];
-	double tail_j, net[PHASE_COUNT];
+	double tail_j, coef[PHASE_COUNT];
 
 	memset(es, 0, sizeof(*es));
 	es->period_ns = ej->period_ns;
@@ -299,27 +322,44 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 									: NAN;
 
 	unc_summarize(ej, es);
-	energy_net_coef(es, net);
-	es->energy_net_j = energy_combined(es, net);
+	energy_tail_net_coef(es, coef);
+	es->energy_tail_net_j = tl->begun ? energy_combined(es, coef) : 0;
+	energy_net_coef(es, coef);
+	es->energy_net_j = energy_combined(es, coef);
 	es->coverage = ratio(ac->covered_s, es->active_s);
 	es->coverage_idle = ratio(id->covered_s, es->idle_s);
 	es->coverage_tail = ratio(tl->covered_s, es->tail_s);
 }
 
-void energy_gross_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+/*
+ * The idle power is the idle integral over the time W was known in it, so "idle_w x T"
+ * is that integral times T / that time. A phase of no length subtracts nothing, even
+ * without an idle phase.
+ */
+static double idle_times(const struct energy_summary *es, double t_s)
 {
-	(void)es;
-	coef[PHASE_IDLE] = 0;
-	coef[PHASE_ACTIVE] = 1;
+	return t_s > 0 ? -ratio(t_s, es->span_s[PHASE_IDLE][UNC_W]) : 0;
+}
+
+void energy_tail_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+{
+	coef[PHASE_IDLE] = idle_times(es, es->tail_s);
+	coef[PHASE_ACTIVE] = 0;
 	coef[PHASE_TAIL] = 1;
 }
 
-/* Net: the idle power (the idle integral over the time W was known in it) times the
- * active and tail phases' length comes off. */
+/* The tail's idle share is what the drive draws anyway: only what it spent above idle
+ * after the last I/O belongs to the work (docs/energy.md). */
+void energy_work_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+{
+	energy_tail_net_coef(es, coef);
+	coef[PHASE_ACTIVE] = 1;
+}
+
 void energy_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
 {
-	energy_gross_coef(es, coef);
-	coef[PHASE_IDLE] = -ratio(es->active_s + es->tail_s, es->span_s[PHASE_IDLE][UNC_W]);
+	energy_work_coef(es, coef);
+	coef[PHASE_IDLE] = idle_times(es, es->tail_s + es->active_s);
 }
 
 double energy_combined(const struct energy_summary *es, const double coef[PHASE_COUNT])
@@ -342,18 +382,18 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 	double iops = ios ? ratio((double)ios, es->active_s) : NAN;
 	double mbps = bytes ? ratio((double)bytes / 1e6, es->active_s) : NAN;
 	double gb = (double)bytes / 1e9;
-	double gross[PHASE_COUNT], gross_j;
+	double work[PHASE_COUNT], work_j;
 
-	energy_gross_coef(es, gross);
-	gross_j = energy_combined(es, gross);
+	energy_work_coef(es, work);
+	work_j = energy_combined(es, work);
 	double charge_uah = es->charge_mah * 1e3;
 
 	ef->iops_per_ma = ratio(iops, es->active_ma);
 	ef->iops_per_w = ratio(iops, es->active_w);
 	ef->mbps_per_w = ratio(mbps, es->active_w);
-	ef->j_per_gb = bytes ? gross_j / gb : NAN;
+	ef->j_per_gb = bytes ? work_j / gb : NAN;
 	ef->j_per_gb_net = bytes ? es->energy_net_j / gb : NAN;
-	ef->uj_per_io = ios ? gross_j * 1e6 / (double)ios : NAN;
+	ef->uj_per_io = ios ? work_j * 1e6 / (double)ios : NAN;
 	ef->uah_per_io = ios ? charge_uah / (double)ios : NAN;
 	ef->uah_per_mb = bytes ? charge_uah / ((double)bytes / 1e6) : NAN;
 }

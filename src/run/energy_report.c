@@ -21,10 +21,12 @@ void energy_power_fill(struct report_power *p, const struct energy_summary *es,
 	p->energy_active_mwh = es->energy_active_j / J_PER_MWH;
 	p->energy_tail_j = es->energy_tail_j;
 	p->energy_tail_mwh = es->energy_tail_j / J_PER_MWH;
+	p->energy_tail_net_j = es->energy_tail_net_j;
 	p->energy_net_j = es->energy_net_j;
 	p->charge_mah = es->charge_mah;
 	p->idle_w_u95 = p->active_w_u95 = p->active_ma_u95 = p->active_v_u95 = NAN;
 	p->energy_active_j_u95 = p->energy_tail_j_u95 = p->energy_net_j_u95 = NAN;
+	p->energy_tail_net_j_u95 = NAN;
 	p->charge_mah_u95 = NAN;
 	p->note = es->has_voltage ? NULL
 				  : xstrdup("meter reports no voltage: energy unknown, charge only");

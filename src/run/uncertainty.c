@@ -256,7 +256,7 @@ static void judge(const struct energy_summary *es, const struct headline *h,
 
 /* Budgets the headline may be drawn from. */
 struct budgets {
-	struct unc_budget active_ma, gross_j, active_j, charge;
+	struct unc_budget active_ma, work_j, active_j, charge;
 };
 
 /* A figure that could not be computed has no uncertainty either. */
@@ -268,7 +268,7 @@ static void only_if(double value, double *u95)
 
 static void power_u95(const struct energy_summary *es, struct report_power *p, struct budgets *bs)
 {
-	double gross[PHASE_COUNT], net[PHASE_COUNT];
+	double work[PHASE_COUNT], net[PHASE_COUNT], tailnet[PHASE_COUNT];
 	double active[PHASE_COUNT] = { 0, 1, 0 }, tail[PHASE_COUNT] = { 0, 0, 1 };
 	struct unc_budget b;
 
@@ -278,17 +278,20 @@ static void power_u95(const struct energy_summary *es, struct report_power *p, s
 	p->active_v_u95 = mean_u95(es, PHASE_ACTIVE, UNC_V, 1, &b);
 	p->energy_active_j_u95 = sum_u95(es, UNC_W, active, 1, &bs->active_j);
 	p->energy_tail_j_u95 = sum_u95(es, UNC_W, tail, 1, &b);
+	energy_tail_net_coef(es, tailnet);
+	p->energy_tail_net_j_u95 = sum_u95(es, UNC_W, tailnet, 1, &b);
 	energy_net_coef(es, net);
 	p->energy_net_j_u95 = sum_u95(es, UNC_W, net, 1, &b);
 	p->charge_mah_u95 = sum_u95(es, UNC_A, active, 1 / J_PER_MWH, &bs->charge);
-	energy_gross_coef(es, gross);
-	sum_u95(es, UNC_W, gross, 1, &bs->gross_j);
+	energy_work_coef(es, work);
+	sum_u95(es, UNC_W, work, 1, &bs->work_j);
 	only_if(p->idle_w, &p->idle_w_u95);
 	only_if(p->active_w, &p->active_w_u95);
 	only_if(p->active_ma, &p->active_ma_u95);
 	only_if(p->active_v, &p->active_v_u95);
 	only_if(p->energy_active_j, &p->energy_active_j_u95);
 	only_if(p->energy_tail_j, &p->energy_tail_j_u95);
+	only_if(p->energy_tail_net_j, &p->energy_tail_net_j_u95);
 	only_if(p->energy_net_j, &p->energy_net_j_u95);
 	only_if(p->charge_mah, &p->charge_mah_u95);
 }
@@ -297,7 +300,7 @@ static void efficiency_u95(const struct energy_summary *es, uint64_t bytes, uint
 			   const struct report_power *p, const struct budgets *bs,
 			   struct report_efficiency *e)
 {
-	double net[PHASE_COUNT], gross_u95 = UNC_K * unc_standard(&bs->gross_j), net_u95;
+	double net[PHASE_COUNT], work_u95 = UNC_K * unc_standard(&bs->work_j), net_u95;
 	struct unc_budget b;
 
 	energy_net_coef(es, net);
@@ -305,9 +308,9 @@ static void efficiency_u95(const struct energy_summary *es, uint64_t bytes, uint
 	e->iops_per_ma_u95 = rel_u95(e->iops_per_ma, p->active_ma, p->active_ma_u95);
 	e->iops_per_w_u95 = rel_u95(e->iops_per_w, p->active_w, p->active_w_u95);
 	e->mbps_per_w_u95 = rel_u95(e->mbps_per_w, p->active_w, p->active_w_u95);
-	e->j_per_gb_u95 = bytes ? gross_u95 / ((double)bytes / 1e9) : NAN;
+	e->j_per_gb_u95 = bytes ? work_u95 / ((double)bytes / 1e9) : NAN;
 	e->j_per_gb_net_u95 = bytes ? net_u95 / ((double)bytes / 1e9) : NAN;
-	e->uj_per_io_u95 = ios ? gross_u95 * UJ_PER_J / (double)ios : NAN;
+	e->uj_per_io_u95 = ios ? work_u95 * UJ_PER_J / (double)ios : NAN;
 	e->uah_per_io_u95 = rel_u95(e->uah_per_io, p->charge_mah, p->charge_mah_u95);
 	e->uah_per_mb_u95 = rel_u95(e->uah_per_mb, p->charge_mah, p->charge_mah_u95);
 	only_if(e->j_per_gb, &e->j_per_gb_u95);
@@ -319,16 +322,16 @@ void uncertainty_fill(const struct energy_summary *es, uint64_t bytes, uint64_t 
 		      const struct unc_naming *nm, double limit, struct report_power *p,
 		      struct report_efficiency *e, struct report_validity *v)
 {
-	double gross[PHASE_COUNT];
+	double work[PHASE_COUNT];
 	struct budgets bs;
 	struct headline h;
 
 	memset(&h, 0, sizeof(h));
 	power_u95(es, p, &bs);
 	efficiency_u95(es, bytes, ios, p, &bs, e);
-	energy_gross_coef(es, gross);
-	pick(&h, "j_per_gb", e->j_per_gb, e->j_per_gb_u95, &bs.gross_j,
-	     energy_combined(es, gross), UNC_W, PHASE_ACTIVE);
+	energy_work_coef(es, work);
+	pick(&h, "j_per_gb", e->j_per_gb, e->j_per_gb_u95, &bs.work_j,
+	     energy_combined(es, work), UNC_W, PHASE_ACTIVE);
 	pick(&h, "iops_per_ma", e->iops_per_ma, e->iops_per_ma_u95, &bs.active_ma, p->active_ma,
 	     UNC_A, PHASE_ACTIVE);
 	pick(&h, "energy_active_j", p->energy_active_j, p->energy_active_j_u95, &bs.active_j,
