@@ -43,8 +43,8 @@
 
 /* No primary source gives these meters' limits; only reverse current is ruled out. */
 const struct meter_model atorch_models[2] = {
-	{ "ATORCH USB", { NAN, NAN, 0.0, NAN, NAN }, "no public datasheet" },
-	{ "ATORCH DC", { NAN, NAN, 0.0, NAN, NAN }, "no public datasheet" },
+	{ "ATORCH USB", { NAN, NAN, 0.0, NAN, NAN }, "no public datasheet", .accuracy = { .source = NULL } },
+	{ "ATORCH DC", { NAN, NAN, 0.0, NAN, NAN }, "no public datasheet", .accuracy = { .source = NULL } },
 };
 
 uint8_t atorch_checksum(const uint8_t *f, size_t len)

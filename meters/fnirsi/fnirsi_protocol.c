@@ -29,14 +29,16 @@
  * 6.5 A for the FNB48/FNB48S; the C1's limits were not found in a public source.
  */
 #define FNB_SRC "vendor listing, unverified"
+/* No accuracy statement was found in a public source: none is declared (unknown). */
+#define NO_ACCURACY .accuracy = { .source = NULL }
 #define FNB_RANGE(amps) { 4.0, 28.0, 0.0, (amps), 28.0 * (amps) }
 #define FNB_UNKNOWN { NAN, NAN, 0.0, NAN, NAN }
 
 const struct fnb_model fnb_models[FNB_MODEL_COUNT] = {
-	{ { "FNB58", FNB_RANGE(7.0), FNB_SRC }, 0x2E3C, 0x5558, 1 },
-	{ { "FNB48S", FNB_RANGE(6.5), FNB_SRC }, 0x2E3C, 0x0049, 1 },
-	{ { "FNB48", FNB_RANGE(6.5), FNB_SRC }, 0x0483, 0x003A, 0 },
-	{ { "C1", FNB_UNKNOWN, "no public source" }, 0x0483, 0x003B, 0 },
+	{ { "FNB58", FNB_RANGE(7.0), FNB_SRC, NO_ACCURACY }, 0x2E3C, 0x5558, 1 },
+	{ { "FNB48S", FNB_RANGE(6.5), FNB_SRC, NO_ACCURACY }, 0x2E3C, 0x0049, 1 },
+	{ { "FNB48", FNB_RANGE(6.5), FNB_SRC, NO_ACCURACY }, 0x0483, 0x003A, 0 },
+	{ { "C1", FNB_UNKNOWN, "no public source", NO_ACCURACY }, 0x0483, 0x003B, 0 },
 };
 
 const struct fnb_model *fnb_model_by_id(uint16_t vid, uint16_t pid)

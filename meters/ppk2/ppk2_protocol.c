@@ -27,7 +27,8 @@
 
 /* Nordic's documentation: 200 nA to 1 A; VDD 0.8-5 V as source or ampere meter. */
 const struct meter_model ppk2_model = {
-	"PPK2", { 0.8, 5.0, 0.0, 1.0, 5.0 }, "Nordic PPK2 product specification"
+	"PPK2", { 0.8, 5.0, 0.0, 1.0, 5.0 }, "Nordic PPK2 product specification",
+	.accuracy = { .source = NULL }, /* not declared: no datasheet figure was checked */
 };
 
 static const double default_r[PPK2_RANGES] = { 1031.64, 101.65, 10.15, 0.94, 0.043 };

@@ -46,10 +46,12 @@ static const uint8_t tc66_key[AES256_KEY_SIZE] = {
  */
 #define TC66_RANGE { 3.5, 24.0, 0.0, NAN, NAN }
 #define TC66_SRC "V: maker's listing; A: sources disagree"
+/* No accuracy statement was found in a public source: none is declared (unknown). */
+#define NO_ACCURACY .accuracy = { .source = NULL }
 
 const struct meter_model tc66_models[2] = {
-	{ "TC66C", TC66_RANGE, TC66_SRC },
-	{ "TC66", TC66_RANGE, TC66_SRC },
+	{ "TC66C", TC66_RANGE, TC66_SRC, NO_ACCURACY },
+	{ "TC66", TC66_RANGE, TC66_SRC, NO_ACCURACY },
 };
 
 static const char *const magics[NBLOCKS] = { "pac1", "pac2", "pac3" };
