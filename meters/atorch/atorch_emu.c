@@ -79,7 +79,7 @@ static const int usb_type = ATORCH_DEV_USB, dc_type = ATORCH_DEV_DC;
 
 const struct emu_protocol emu_atorch = {
 	.name = "atorch",
-	.title = "ATORCH USB meter",
+	.title = "ATORCH USB",
 	.summary = "ATORCH UD18/UD24-style USB meter: a 36-byte report every second",
 	.push_ns = ATORCH_PERIOD_NS,
 	.input = atorch_input,
@@ -90,7 +90,7 @@ const struct emu_protocol emu_atorch = {
 const struct emu_protocol emu_atorch_dc = {
 	.name = "atorch-dc",
 	.driver = "atorch",
-	.title = "ATORCH DC meter",
+	.title = "ATORCH DC",
 	.summary = "ATORCH DL24-style DC meter: the DC report layout, every second",
 	.push_ns = ATORCH_PERIOD_NS,
 	.input = atorch_input,

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "core/log.h"
 #include "core/util.h"
@@ -225,19 +224,19 @@ static void fnb_scan(const char *sysfs_root, FILE *out)
 {
 	struct hid_node nodes[MAX_NODES];
 	const struct fnb_model *m;
-	int n = hid_list(sysfs_root, nodes, MAX_NODES), i, found = 0;
+	int n = hid_list(sysfs_root, nodes, MAX_NODES), i, found = 0, acc;
 
 	for (i = 0; i < n && i < MAX_NODES; i++) {
 		m = fnb_model_by_id(nodes[i].vid, nodes[i].pid);
 		if (!m)
 			continue;
 		found++;
+		acc = hid_node_access(sysfs_root, nodes[i].dev);
 		fprintf(out, "  %-16s %s (%04x:%04x)%s\n    spec: fnb58:%s   (or fnb58:auto)\n",
 			nodes[i].dev, m->meta.name, nodes[i].vid, nodes[i].pid,
-			access(nodes[i].dev, R_OK | W_OK)
-				? "  PERMISSION DENIED: install dist/udev/60-iowatt.rules and "
-				  "re-plug it, or run as root"
-				: "",
+			acc == -EACCES ? "  PERMISSION DENIED: install dist/udev/60-iowatt.rules "
+					 "(make install does) and re-plug it, or run as root"
+			: acc ? "  (no device node)" : "",
 			nodes[i].dev);
 	}
 	if (!found)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Nordic PPK2 driver: calibration from its metadata, 100 kS/s of sample words, losses counted. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/log.h"
+#include "core/sysfs.h"
 #include "core/util.h"
 #include "meters/ppk2/ppk2.h"
 #include "meters/transport/serial.h"
@@ -271,6 +274,38 @@ static void ppk2_close(struct meter_dev *dev)
 	dev->priv = NULL;
 }
 
+/* The PPK2's ttyACM ports by USB ID, with a word when this user cannot open them. */
+static void ppk2_scan(const char *sysfs_root, FILE *out)
+{
+	char **names, path[PATH_MAX], vid[8], pid[8], dev[48];
+	int n = sysfs_list(sysfs_root, "/sys/class/tty", "ttyACM", &names), i, found = 0, acc;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/sys/class/tty/%s/device/../idVendor", names[i]);
+		if (sysfs_read_str(sysfs_root, path, vid, sizeof(vid)) ||
+		    strtoul(vid, NULL, 16) != PPK2_VID)
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/tty/%s/device/../idProduct", names[i]);
+		if (sysfs_read_str(sysfs_root, path, pid, sizeof(pid)) ||
+		    strtoul(pid, NULL, 16) != PPK2_PID)
+			continue;
+		snprintf(dev, sizeof(dev), "/dev/%s", names[i]);
+		acc = sysfs_path(sysfs_root, dev, path, sizeof(path)) ? -ENAMETOOLONG
+		      : access(path, R_OK | W_OK) ? -errno : 0;
+		fprintf(out, "  %-16s Nordic PPK2%s\n    spec: ppk2:%s,vdd=MV   (ampere meter; "
+			     "the lower-numbered port of the two)\n", dev,
+			acc == -EACCES ? "  PERMISSION DENIED: add yourself to dialout, or install "
+					 "dist/udev/60-iowatt.rules (make install does)"
+			: acc ? "  (no device node)" : "",
+			dev);
+		found++;
+	}
+	if (n > 0)
+		sysfs_list_free(names, n);
+	if (!found)
+		fprintf(out, "  (no PPK2 among %d ttyACM port(s))\n", n < 0 ? 0 : n);
+}
+
 const struct meter_driver meter_ppk2 = {
 	.name = "ppk2",
 	.desc = "Nordic Power Profiler Kit II (USB CDC, 100 kS/s, 200 nA-1 A)",
@@ -287,4 +322,5 @@ const struct meter_driver meter_ppk2 = {
 	.start = ppk2_start,
 	.stop = ppk2_stop,
 	.close = ppk2_close,
+	.scan = ppk2_scan,
 };

@@ -86,6 +86,15 @@ int hid_list(const char *root, struct hid_node *out, int max)
 	return found;
 }
 
+int hid_node_access(const char *root, const char *dev)
+{
+	char path[PATH_MAX];
+
+	if (sysfs_path(root, dev, path, sizeof(path)))
+		return -ENAMETOOLONG;
+	return access(path, R_OK | W_OK) ? -errno : 0;
+}
+
 int hid_node_id(const char *root, const char *path, uint16_t *vid, uint16_t *pid)
 {
 	char real[PATH_MAX];

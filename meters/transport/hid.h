@@ -20,6 +20,9 @@ struct hid_node {
  * returns how many there are.
  */
 int hid_list(const char *root, struct hid_node *out, int max);
+/* Whether this user may open a node ("/dev/hidraw3", under root like sysfs): 0, -EACCES
+ * (the udev rule is missing) or -ENOENT. */
+int hid_node_access(const char *root, const char *dev);
 /* The USB identity of a node ("/dev/hidraw3", after symlinks): 0, or -ENOENT. */
 int hid_node_id(const char *root, const char *path, uint16_t *vid, uint16_t *pid);
 
