@@ -47,6 +47,12 @@ void plot_chart_abort(struct plot_chart *ch);
 void plot_gp_string(FILE *fp, const char *s);
 /* A double-quoted data-file string (quotes replaced). */
 void plot_data_string(FILE *fp, const char *s);
+/* A number column (NaN for none) and a label column ("" for none: gnuplot 5.4.4 crashes on
+ * a "with labels" plot whose points are all NaN). */
+void plot_put_num(FILE *fp, double v);
+void plot_put_label(FILE *fp, double v);
+/* Results that carry power; the others are named once and left out. */
+size_t plot_count_powered(const struct plot_ctx *ctx, const char *chart);
 /* 0xRRGGBB of device index i (0-based). */
 unsigned plot_device_rgb(unsigned i);
 /* "set xtics (...)" for job names at x = 1..n, rotated when they would collide. */

@@ -2,6 +2,7 @@
 /* Chart plumbing: per-chart data directory, meta.gp with terminal and palette, gnuplot run. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,4 +260,40 @@ out:
 	free(script);
 	plot_chart_abort(ch);
 	return rc;
+}
+
+void plot_put_num(FILE *fp, double v)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(fp, " NaN");
+	else
+		fprintf(fp, " %.9g", v);
+}
+
+/*
+ * Labels are plotted from text columns, "" where there is nothing to say, at real
+ * coordinates: gnuplot 5.4.4 crashes on a "with labels" plot whose points are all NaN.
+ */
+void plot_put_label(FILE *fp, double v)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(fp, " \"\"");
+	else
+		fprintf(fp, " \"%.3g\"", v);
+}
+
+size_t plot_count_powered(const struct plot_ctx *ctx, const char *chart)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ctx->set->nres; i++) {
+		if (ctx->set->res[i].has_power)
+			n++;
+		else
+			log_info(MOD, "%s: %s has no power data: left out of this chart", chart,
+				 ctx->set->res[i].path);
+	}
+	if (!n)
+		log_info(MOD, "%s: skipped: no result has power data (run with a meter)", chart);
+	return n;
 }
