@@ -263,6 +263,17 @@ static void remove_datadir(struct plot_ctx *ctx, int keep)
 	free(ctx->datadir);
 }
 
+static void sync_dir(struct plot_ctx *ctx, int mask)
+{
+	const char *kinds[ARRAY_SIZE(charts)];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(charts); i++)
+		if (mask & charts[i].bit)
+			kinds[n++] = charts[i].name;
+	plot_dir_sync(ctx, kinds, n);
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct plot_args a;
@@ -284,11 +295,17 @@ int cmd_plot(int argc, char **argv)
 		a.ctx.outdir = a.outdir;
 		a.ctx.plots_dir = a.plots_dir;
 		rc = draw(&a.ctx, a.mask);
+		/* Only a complete set of charts replaces the last one. */
+		if (rc == EXIT_OK)
+			sync_dir(&a.ctx, a.mask);
 	}
 	rr_set_free(&set);
 	for (i = 0; i < a.ctx.nstems; i++)
 		free(a.ctx.stems[i]);
 	free(a.ctx.stems);
+	for (i = 0; i < a.ctx.nwritten; i++)
+		free(a.ctx.written[i]);
+	free(a.ctx.written);
 	remove_datadir(&a.ctx, a.keep);
 	plot_args_free(&a);
 	return rc;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Efficiency chart data: IOPS per mA and energy per GB per job, devices side by side. */
+/* Efficiency chart data: IOPS per mA per record size and energy per GB per job, per device. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,61 +10,238 @@
 #include "report/plot.h"
 
 #define MOD "plot"
+#define EFF_MIN_WIDTH_PX 1200
+#define EFF_HEIGHT_PX 960
+/* Room a bar needs for its value label, and an IOPS panel for its axis. */
+#define EFF_PX_PER_BAR 44
+#define EFF_PX_PER_PANEL 90
+
+/*
+ * The jobs of the chart, grouped by record size: IOPS per mA of 4 KiB and of 16 MiB
+ * records differ by three decades, so each record size gets its own panel and axis.
+ * J/GB is per byte and shares one axis.
+ */
+struct eff_jobs {
+	const char **names; /* in panel order */
+	size_t n;
+	uint64_t *bs;	    /* per job */
+	size_t *panel;	    /* per job, 0-based */
+	size_t npanels;
+};
+
+static uint64_t job_bs(const struct rr_set *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->nres; i++) {
+		const struct job_report *j = rr_find_job(&set->res[i], name);
+
+		if (j && set->res[i].has_power)
+			return rr_bs(j);
+	}
+	return 0;
+}
+
+static int job_powered(const struct rr_set *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->nres; i++)
+		if (set->res[i].has_power && rr_find_job(&set->res[i], name))
+			return 1;
+	return 0;
+}
+
+/* Jobs with a bar, grouped by record size in order of first appearance. */
+static void eff_jobs_build(struct eff_jobs *ej, const struct rr_set *set)
+{
+	const char **all = NULL;
+	uint64_t *bs;
+	size_t nall, i, k, p;
+
+	nall = rr_job_names(set, &all);
+	bs = xcalloc(nall + 1, sizeof(*bs));
+	ej->names = xcalloc(nall + 1, sizeof(*ej->names));
+	ej->bs = xcalloc(nall + 1, sizeof(*ej->bs));
+	ej->panel = xcalloc(nall + 1, sizeof(*ej->panel));
+	ej->n = ej->npanels = 0;
+	for (i = 0; i < nall; i++)
+		bs[i] = job_powered(set, all[i]) ? job_bs(set, all[i]) : UINT64_MAX;
+	for (i = 0; i < nall; i++) {
+		if (bs[i] == UINT64_MAX)
+			continue;
+		for (k = 0; k < i; k++)
+			if (bs[k] == bs[i])
+				break;
+		if (k < i)
+			continue; /* its record size is already grouped */
+		p = ej->npanels++;
+		for (k = i; k < nall; k++) {
+			if (bs[k] != bs[i])
+				continue;
+			ej->names[ej->n] = all[k];
+			ej->bs[ej->n] = bs[k];
+			ej->panel[ej->n++] = p;
+		}
+	}
+	free(bs);
+	free(all);
+}
+
+static void eff_jobs_free(struct eff_jobs *ej)
+{
+	free(ej->names);
+	free(ej->bs);
+	free(ej->panel);
+}
+
+/* Where a bar goes: its x in its IOPS panel and in the J/GB panel. */
+struct bar_pos {
+	double x_panel, x_all;
+	size_t panel;
+};
 
 static void efficiency_row(FILE *fp, const struct rr_result *r, const struct job_report *j,
-			   double x, const double lo[2])
+			   const struct bar_pos *pos, const double *lo_iops, double lo_jpg)
 {
 	const struct report_efficiency *e = rr_eff(j);
 	int valid = rr_valid(j);
 
-	fprintf(fp, "%.6f", x);
+	fprintf(fp, "%.6f %.6f", pos->x_panel, pos->x_all);
 	plot_put_num(fp, e->iops_per_ma);
 	plot_put_num(fp, e->j_per_gb);
-	fprintf(fp, " %u %d ", plot_device_rgb((unsigned)r->device_idx), valid != 0);
-	plot_data_string(fp, r->label);
+	fprintf(fp, " %d %d %zu", valid != 0, r->device_idx + 1, pos->panel + 1);
 	plot_put_label(fp, e->iops_per_ma);
 	plot_put_label(fp, e->j_per_gb);
 	fprintf(fp, " \"%s\"", valid == 0 ? "invalid" : "");
-	plot_put_num(fp, e->iops_per_ma > 0 ? e->iops_per_ma : lo[0]);
-	plot_put_num(fp, e->j_per_gb > 0 ? e->j_per_gb : lo[1]);
+	plot_put_num(fp, e->iops_per_ma > 0 ? e->iops_per_ma : lo_iops[pos->panel]);
+	plot_put_num(fp, e->j_per_gb > 0 ? e->j_per_gb : lo_jpg);
 	fputc('\n', fp);
 }
 
-/* Log axes: bars rise from the decade below the smallest value of each metric. */
-static void bar_bottoms(const struct rr_set *set, double lo[2])
+static double decade_below(double v, double none)
+{
+	return isinf(v) ? none : pow(10, floor(log10(v)));
+}
+
+/* Log axes: bars rise from the decade below the smallest value of each panel. */
+static void bar_bottoms(const struct rr_set *set, const struct eff_jobs *ej, double *lo_iops,
+			double *lo_jpg)
 {
 	size_t i, n;
 
-	lo[0] = lo[1] = INFINITY;
-	for (i = 0; i < set->nres; i++) {
-		for (n = 0; n < set->res[i].rep.njobs && set->res[i].has_power; n++) {
-			const struct report_efficiency *e = rr_eff(&set->res[i].rep.jobs[n]);
+	for (n = 0; n < ej->npanels; n++)
+		lo_iops[n] = INFINITY;
+	*lo_jpg = INFINITY;
+	for (n = 0; n < ej->n; n++) {
+		for (i = 0; i < set->nres; i++) {
+			const struct job_report *j = rr_find_job(&set->res[i], ej->names[n]);
+			const struct report_efficiency *e;
 
+			if (!j || !set->res[i].has_power)
+				continue;
+			e = rr_eff(j);
 			if (e->iops_per_ma > 0)
-				lo[0] = fmin(lo[0], e->iops_per_ma);
+				lo_iops[ej->panel[n]] = fmin(lo_iops[ej->panel[n]], e->iops_per_ma);
 			if (e->j_per_gb > 0)
-				lo[1] = fmin(lo[1], e->j_per_gb);
+				*lo_jpg = fmin(*lo_jpg, e->j_per_gb);
 		}
 	}
-	lo[0] = isinf(lo[0]) ? 0.1 : pow(10, floor(log10(lo[0])));
-	lo[1] = isinf(lo[1]) ? 1 : pow(10, floor(log10(lo[1])));
+	for (n = 0; n < ej->npanels; n++)
+		lo_iops[n] = decade_below(lo_iops[n], 0.1);
+	*lo_jpg = decade_below(*lo_jpg, 1);
+}
+
+/* Rows of every powered result, job by job; returns whether any bar is invalid. */
+static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs *ej, double w,
+		      const double *lo_iops, double lo_jpg)
+{
+	struct bar_pos pos;
+	size_t n, i, slot, first = 0;
+	int invalid = 0;
+
+	fprintf(fp, "# x_panel x_all iops_per_ma j_per_gb valid device panel text1 text2 invalid "
+		    "label_y1 label_y2\n");
+	for (n = 0; n < ej->n; n++) {
+		if (n && ej->panel[n] != ej->panel[n - 1])
+			first = n;
+		slot = 0;
+		for (i = 0; i < set->nres; i++) {
+			const struct rr_result *r = &set->res[i];
+			const struct job_report *j;
+			double off;
+
+			if (!r->has_power)
+				continue;
+			j = rr_find_job(r, ej->names[n]);
+			off = -0.4 + w * ((double)slot++ + 0.5);
+			if (!j)
+				continue;
+			pos.x_panel = (double)(n - first + 1) + off;
+			pos.x_all = (double)(n + 1) + off;
+			pos.panel = ej->panel[n];
+			efficiency_row(fp, r, j, &pos, lo_iops, lo_jpg);
+			invalid |= rr_valid(j) == 0;
+		}
+	}
+	return invalid;
+}
+
+/* "IOPS per mA, 4 KiB records": each panel names its record size. */
+static void panel_meta(FILE *meta, const struct eff_jobs *ej, const double *lo_iops)
+{
+	char title[96], sz[32];
+	size_t p, n, count;
+
+	fprintf(meta, "NPANEL = %zu\narray PFIRST[%zu]\narray PJOBS[%zu]\narray PTITLE[%zu]\n"
+		      "array YMIN1[%zu]\n", ej->npanels, ej->npanels, ej->npanels, ej->npanels,
+		ej->npanels);
+	for (p = 0; p < ej->npanels; p++) {
+		count = 0;
+		for (n = 0; n < ej->n; n++) {
+			if (ej->panel[n] != p)
+				continue;
+			if (!count++)
+				fprintf(meta, "PFIRST[%zu] = %zu\n", p + 1, n + 1);
+		}
+		for (n = 0; n < ej->n && ej->panel[n] != p; n++)
+			;
+		if (ej->npanels == 1)
+			snprintf(title, sizeof(title), "IOPS per mA (higher is better)");
+		else if (ej->bs[n])
+			snprintf(title, sizeof(title), "IOPS per mA, %s records",
+				 fmt_size(ej->bs[n], sz, sizeof(sz)));
+		else
+			snprintf(title, sizeof(title), "IOPS per mA, record size unknown");
+		fprintf(meta, "PJOBS[%zu] = %zu\nYMIN1[%zu] = %g\nPTITLE[%zu] = '%s'\n", p + 1, count,
+			p + 1, lo_iops[p], p + 1, title);
+	}
+}
+
+static unsigned chart_width(const struct eff_jobs *ej, size_t npow)
+{
+	size_t px = ej->n * npow * EFF_PX_PER_BAR + ej->npanels * EFF_PX_PER_PANEL;
+
+	return px > EFF_MIN_WIDTH_PX ? (unsigned)px : EFF_MIN_WIDTH_PX;
 }
 
 int plot_efficiency(struct plot_ctx *ctx)
 {
 	const struct rr_set *set = ctx->set;
-	const char **names = NULL;
+	struct eff_jobs ej;
 	struct plot_chart ch;
-	size_t nnames, npow, n, i, slot;
-	double w, lo[2];
+	double w, *lo_iops, lo_jpg;
+	unsigned width;
+	size_t npow;
 	FILE *fp;
-	int rc;
+	int rc, invalid;
 
 	npow = plot_count_powered(ctx, "efficiency");
 	if (!npow)
 		return 0;
-	nnames = rr_job_names(set, &names);
-	rc = plot_chart_begin(ctx, &ch, "efficiency", "efficiency", 1200, 960);
+	eff_jobs_build(&ej, set);
+	width = chart_width(&ej, npow);
+	rc = plot_chart_begin(ctx, &ch, "efficiency", "efficiency", width, EFF_HEIGHT_PX);
 	if (rc)
 		goto out;
 	fp = plot_chart_file(&ch, "efficiency.dat");
@@ -74,29 +251,16 @@ int plot_efficiency(struct plot_ctx *ctx)
 		goto out;
 	}
 	w = 0.8 / (double)npow;
-	bar_bottoms(set, lo);
-	fprintf(fp, "# x iops_per_ma j_per_gb rgb valid device text1 text2 invalid label_y1 label_y2\n");
-	for (n = 0; n < nnames; n++) {
-		slot = 0;
-		for (i = 0; i < set->nres; i++) {
-			const struct rr_result *r = &set->res[i];
-			const struct job_report *j;
-
-			if (!r->has_power)
-				continue;
-			j = rr_find_job(r, names[n]);
-			if (j)
-				efficiency_row(fp, r, j, (double)(n + 1) - 0.4 + w * ((double)slot + 0.5),
-					       lo);
-			slot++;
-		}
-	}
+	lo_iops = xcalloc(ej.npanels + 1, sizeof(*lo_iops));
+	bar_bottoms(set, &ej, lo_iops, &lo_jpg);
+	invalid = write_rows(fp, set, &ej, w, lo_iops, lo_jpg);
 	fclose(fp);
-	fprintf(ch.meta, "NJOBS = %zu\nBOXW = %.6f\nVALROT = %d\nYMIN1 = %g\nYMIN2 = %g\n", nnames,
-		w * 0.92, npow * nnames > 24, lo[0], lo[1]);
-	plot_job_xtics(ch.meta, names, nnames, 1200, ctx->format == PLOT_DUMB);
+	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\n", w * 0.92, lo_jpg, invalid);
+	panel_meta(ch.meta, &ej, lo_iops);
+	plot_job_tics(ch.meta, ej.names, ej.n, width, ctx->format == PLOT_DUMB);
+	free(lo_iops);
 	rc = plot_chart_run(ctx, &ch, "efficiency");
 out:
-	free(names);
+	eff_jobs_free(&ej);
 	return rc;
 }

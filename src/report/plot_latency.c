@@ -5,25 +5,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/events.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "report/plot.h"
 
 #define MOD "plot"
 
+/*
+ * What makes a job's latencies doubtful: it did not finish, or its device dropped off the
+ * bus during it. Power validity (too few samples, undervoltage) says nothing about them.
+ */
+static const char *latency_problem(const struct job_report *j)
+{
+	size_t i;
+
+	if (j->status != REPORT_OK)
+		return report_status_name(j->status);
+	for (i = 0; i < j->nevents; i++)
+		if (j->events[i].kind == EV_USB_DISCONNECT)
+			return event_kind_name(EV_USB_DISCONNECT);
+	return NULL;
+}
+
 /* One bar group's row; 1 when the job has latency percentiles. */
 static int latency_row(FILE *fp, const struct rr_result *r, const struct job_report *j, double x)
 {
 	double p50 = rr_lat_ns(j, 50), p99 = rr_lat_ns(j, 99), p999 = rr_lat_ns(j, 99.9), top;
-	int valid = rr_valid(j);
+	const char *problem = latency_problem(j);
 
 	fprintf(fp, "%.6f", x);
 	plot_put_num(fp, p50 / 1e6);
 	plot_put_num(fp, p99 / 1e6);
 	plot_put_num(fp, p999 / 1e6);
 	top = !isnan(p999) ? p999 : !isnan(p99) ? p99 : p50;
-	fprintf(fp, " %u %d \"%s\"", plot_device_rgb((unsigned)r->device_idx), valid != 0,
-		valid == 0 && !isnan(top) ? "invalid" : "");
+	fprintf(fp, " %d ", r->device_idx + 1);
+	plot_data_string(fp, problem && !isnan(top) ? problem : "");
 	plot_put_num(fp, isnan(top) ? 1 : top / 1e6);
 	fputc('\n', fp);
 	return !isnan(p50) || !isnan(p99);
@@ -50,7 +67,7 @@ int plot_latency(struct plot_ctx *ctx)
 		goto out;
 	}
 	w = 0.8 / (double)(set->nres ? set->nres : 1);
-	fprintf(fp, "# x p50_ms p99_ms p999_ms rgb valid invalid label_y\n");
+	fprintf(fp, "# x p50_ms p99_ms p999_ms device problem label_y\n");
 	for (n = 0; n < nnames; n++) {
 		for (i = 0; i < set->nres; i++) {
 			const struct job_report *j = rr_find_job(&set->res[i], names[n]);
@@ -66,8 +83,7 @@ int plot_latency(struct plot_ctx *ctx)
 		plot_chart_abort(&ch);
 		goto out;
 	}
-	fprintf(ch.meta, "NJOBS = %zu\n", nnames);
-	plot_job_xtics(ch.meta, names, nnames, 1200, ctx->format == PLOT_DUMB);
+	plot_job_tics(ch.meta, names, nnames, 1200, ctx->format == PLOT_DUMB);
 	rc = plot_chart_run(ctx, &ch, "latency");
 out:
 	free(names);

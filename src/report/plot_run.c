@@ -50,26 +50,21 @@ void plot_data_string(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-void plot_job_xtics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb)
+void plot_job_tics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb)
 {
 	size_t i, longest = 0;
-	double room;
+	/* Characters a job has room for: ~8 px per character at the 12 pt font. */
+	double room = (double)width_px * 0.8 / 8.0 / (double)(n ? n : 1);
 
-	for (i = 0; i < n; i++)
+	fprintf(meta, "NJOBS = %zu\narray TIC[%zu]\n", n, n ? n : 1);
+	for (i = 0; i < n; i++) {
+		fprintf(meta, "TIC[%zu] = ", i + 1);
+		plot_gp_string(meta, names[i]);
+		fputc('\n', meta);
 		if (strlen(names[i]) > longest)
 			longest = strlen(names[i]);
-	/* Characters a group has room for: ~8 px per character at the 12 pt font. */
-	room = dumb ? (double)width_px / 10.0 / (double)(n ? n : 1)
-		    : (double)width_px * 0.8 / 8.0 / (double)(n ? n : 1);
-	fprintf(meta, "set xtics (");
-	for (i = 0; i < n; i++) {
-		fprintf(meta, "%s", i ? ", " : "");
-		plot_gp_string(meta, names[i]);
-		fprintf(meta, " %zu", i + 1);
 	}
-	fprintf(meta, ") scale 0\n");
-	if ((double)longest > room && !dumb)
-		fprintf(meta, "set xtics rotate by 25 right\n");
+	fprintf(meta, "TICROT = %d\n", !dumb && (double)longest > room);
 }
 
 static void terminal(FILE *meta, int format, unsigned width_px, unsigned height_px)
@@ -250,8 +245,10 @@ int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *temp
 		goto out;
 	}
 	relay_stderr(errpath, ch->name, 0);
-	if (ch->out)
+	if (ch->out) {
+		plot_note_written(ctx, ch->out);
 		log_info(MOD, "wrote %s", ch->out);
+	}
 out:
 	if (rc)
 		ctx->failed = 1;
