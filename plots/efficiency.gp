@@ -44,7 +44,7 @@ do for [p=1:NPANEL] {
 # Bottom: energy per GB of every job on one axis, with the key between the rows.
 set origin 0, 0
 set size 1, 0.5
-set title 'Energy per GB moved, active phase + tail (lower is better)' font ',12'
+set title JPGTITLE font ',12'
 set ylabel 'J/GB'
 set xrange [0.5:NJOBS+0.5]
 set yrange [YMIN2:*]

@@ -122,6 +122,19 @@ d=$(keep timeline "$T_TMP/oc.json")
 grep "^set label" "$d/meta.gp" | grep "undervoltage" | grep -q "USB over-current"
 ok $? "timeline: undervoltage and over-current at one time share one label (neither hidden)"
 
+# --- the J/GB subtitle and the timeline say what j_per_gb counts: the tail above idle
+edit "$G/sd-sandisk-ultra.json" "$T_TMP/tailnet.json" '
+for j in d["jobs"]:
+    for p in [j["power"]] + [m["power"] for m in j.get("meters", [])]:
+        p["energy_tail_net_j"] = 0.04'
+$IOWATT plot --format dumb --chart efficiency,timeline -o "$T_TMP/tn" "$T_TMP/tailnet.json" 2>/dev/null
+grep -q "active phase + tail above idle" "$T_TMP/tn/efficiency.txt" &&
+	grep -q "active phase + tail (lower" "$T_TMP/eff.txt"
+ok $? "efficiency: J/GB subtitle 'active phase + tail above idle' (older results: '+ tail')"
+d=$(keep timeline "$T_TMP/tailnet.json")
+grep -q '+0.04 J tail above idle' "$d/meta.gp"
+ok $? "timeline: each job's label gives its tail energy above idle (energy_tail_net_j)"
+
 # --- a plot directory holds only the charts of the results just given
 mkdir -p "$T_TMP/dir"
 $IOWATT plot -o "$T_TMP/dir" --format dumb $FILES 2>/dev/null

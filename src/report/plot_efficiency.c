@@ -152,6 +152,22 @@ static void bar_bottoms(const struct rr_set *set, const struct eff_jobs *ej, dou
 	*lo_jpg = decade_below(*lo_jpg, 1);
 }
 
+/*
+ * The J/GB panel's title says what j_per_gb integrates: the active phase and the tail's
+ * energy above idle; results written before energy_tail_net_j counted the whole tail.
+ */
+static const char *jpg_title(const struct rr_set *set)
+{
+	size_t i, k;
+
+	for (i = 0; i < set->nres; i++)
+		for (k = 0; k < set->res[i].rep.njobs; k++)
+			if (rr_has_power(&set->res[i].rep.jobs[k]) &&
+			    isnan(rr_power(&set->res[i].rep.jobs[k])->energy_tail_net_j))
+				return "Energy per GB moved: active phase + tail (lower is better)";
+	return "Energy per GB moved: active phase + tail above idle (lower is better)";
+}
+
 /* Rows of every powered result, job by job; returns whether any bar is invalid. */
 static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs *ej, double w,
 		      const double *lo_iops, double lo_jpg)
@@ -255,7 +271,8 @@ int plot_efficiency(struct plot_ctx *ctx)
 	bar_bottoms(set, &ej, lo_iops, &lo_jpg);
 	invalid = write_rows(fp, set, &ej, w, lo_iops, lo_jpg);
 	fclose(fp);
-	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\n", w * 0.92, lo_jpg, invalid);
+	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\nJPGTITLE = '%s'\n", w * 0.92,
+		lo_jpg, invalid, jpg_title(set));
 	panel_meta(ch.meta, &ej, lo_iops);
 	plot_job_tics(ch.meta, ej.names, ej.n, width, ctx->format == PLOT_DUMB);
 	free(lo_iops);

@@ -206,7 +206,7 @@ static int short_jobs(const struct rr_result *r, FILE *meta, double *max_mb)
 static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_report *j)
 {
 	const char *invalid = rr_valid(j) == 0 ? " INVALID" : "";
-	double tail_j = rr_power(j)->energy_tail_j;
+	double tail_net_j = rr_power(j)->energy_tail_net_j, tail_j = rr_power(j)->energy_tail_j;
 	uint64_t a0, a1, t0, t1;
 	char *label;
 	size_t len;
@@ -215,7 +215,11 @@ static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_
 	if (!a0 || !a1)
 		return 0;
 	rr_phase(j, PHASE_TAIL, &t0, &t1);
-	if (!isnan(tail_j) && t1)
+	/* The figure j_per_gb counts: the tail above idle (results before it: the whole tail). */
+	if (!isnan(tail_net_j) && t1)
+		label = xasprintf("%s%s (%+.2f J tail above idle)", rr_job_name(r, j), invalid,
+				  tail_net_j);
+	else if (!isnan(tail_j) && t1)
 		label = xasprintf("%s%s (+%.2f J tail)", rr_job_name(r, j), invalid, tail_j);
 	else
 		label = xasprintf("%s%s", rr_job_name(r, j), invalid);
