@@ -68,7 +68,7 @@ missing=""
 while IFS= read -r h; do
 	n=$((n + 1))
 	grep -qF "$h" "$T_TMP/body.txt" || missing="$missing [$h]"
-done < <(sed -n 's/^#\{1,3\} //p' "$REPO/docs/energy.md")
+done < <(sed -n 's/^#\{1,3\} //p' "$REPO/docs/energy.md" | tr -d '`')
 [ "$n" -ge 4 ] && [ -z "$missing" ]
 ok $? "methods: every heading of docs/energy.md is on the page ($n)${missing:+, missing$missing}"
 [ "$(val "$j" 'd["methods_tables"]')" -ge 2 ] || ! grep -q "define HAVE_CMARK" "$REPO/${O:-build}/config.h"
