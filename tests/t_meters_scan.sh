@@ -50,7 +50,7 @@ else
 fi
 
 # 5. The libsigrok bridge, with libsigrok's own demo driver through the push entry point.
-if "$IOWATT" meters --help 2>&1 | grep -q "^sigrok:"; then
+if "$IOWATT" meters --help 2>&1 | grep -q "^  sigrok: "; then
 	timeout 30 "$IOWATT" probe --meter "sigrok:demo,channel=A0,rate=1000" --seconds 2 \
 		--csv "$T/sigrok.csv" >"$T/sigrok.out" 2>&1
 	ok $? "probe of libsigrok's demo device exits 0"

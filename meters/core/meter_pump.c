@@ -13,6 +13,7 @@ static void *pump_thread(void *arg)
 	struct meter_pump *p = arg;
 	int rc;
 
+	pthread_setname_np(pthread_self(), "iowatt-pump");
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
 		rc = p->step(p->dev);
 		if (rc < 0) {

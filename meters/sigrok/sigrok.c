@@ -292,6 +292,7 @@ static void *session_thread(void *arg)
 {
 	struct sigrok_priv *p = arg;
 
+	pthread_setname_np(pthread_self(), "iowatt-pump");
 	sr_session_run(p->session);
 	return NULL;
 }
