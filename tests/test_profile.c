@@ -258,7 +258,7 @@ static void test_errors(void)
 		     "job 'SEQ1M': unknown key 'blocksiz'; did you mean 'blocksize'?");
 	expect_error("bad-size.ini", 12,
 		     "job 'SEQ1M': bad size 'abc' for 'bs': expected bytes with an optional "
-		     "k/m/g");
+		     "suffix: k/m/g");
 	expect_error("dup-section.ini", 10, "duplicate section [A] (first at line 4)");
 	expect_error("empty.ini", 5, "no jobs");
 	expect_error("before-section.ini", 1, "before any section");

@@ -71,6 +71,7 @@ static void announce_meters(const struct session *s)
 {
 	unsigned m;
 	char a[32], b[32];
+	int emulated = 0;
 
 	for (m = 0; m < s->nmeters; m++) {
 		const struct meter_info *in = meter_info(s->meters[m].dev);
@@ -82,7 +83,7 @@ static void announce_meters(const struct session *s)
 			 in->spec, in->model, in->emulated ? " [EMULATED]" : "",
 			 fmt_duration(in->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)),
 			 ENERGY_MIN_SAMPLES);
-		if (in->emulated)
+		if (in->emulated && !emulated++)
 			printf("NOTE: power figures in this run come from an EMULATED meter "
 			       "(iowatt emulate), not from hardware.\n");
 		if (in->manual)

@@ -37,6 +37,15 @@ struct job_close {
 	const char *marker_spec;    /* --mark-gpio, or NULL */
 };
 
+/*
+ * What a job too short for its meter should do, for its validity reason: a size a person
+ * types ("try --size 256M", "try --size 184MB" for bs=2300), from the throughput it had
+ * over active_s. A failed job is told its figures are partial instead; a stopped one or
+ * one that moved nothing gets NULL (the default advice).
+ */
+const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint64_t bytes,
+		       double active_s, uint64_t period_ns, char *buf, size_t len);
+
 void report_builder_init(struct report_builder *rb);
 void report_builder_free(struct report_builder *rb);
 /* A session sink: every event into the run's record. */
