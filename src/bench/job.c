@@ -19,7 +19,8 @@
 
 const char *rw_name(int rw)
 {
-	static const char *const names[] = { "read", "write", "randread", "randwrite", "randrw" };
+	static const char *const names[] = { "read",   "write",	  "randread", "randwrite",
+					     "randrw", "rewrite", "reread" };
 
 	if (rw < 0 || rw >= (int)ARRAY_SIZE(names))
 		return "?";

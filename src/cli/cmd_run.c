@@ -186,7 +186,7 @@ static void run_jobs(struct run_ctx *rc, int measure)
 	const struct run_config *cfg = rc->cfg;
 	unsigned loop;
 	size_t j;
-	int err;
+	int err, finished;
 
 	for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
 		const struct job_opts *jo = &cfg->jobs[j];
@@ -202,11 +202,13 @@ static void run_jobs(struct run_ctx *rc, int measure)
 			report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
 			continue;
 		}
+		finished = 1;
 		for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
-			run_job_loop(rc, jo, loop);
+			finished &= run_job_loop(rc, jo, loop);
 			/* Rewritten after every job: a crash keeps what was done. */
 			report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
 		}
+		target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
 	}
 }
 
