@@ -120,6 +120,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 j = d["jobs"][2]
 j["options"]["rw"] = "randrw"
+j["options"]["fdatasync"] = 16
 w = json.loads(json.dumps(j["read"]))
 w["iops"], w["total_ios"], w["clat_ns"]["percentile"]["99.000000"] = 123.0, 4000, 7500000
 j["write"] = w

@@ -380,6 +380,7 @@ static void test_summary_rows(void)
 	json_object_set_new(json_object_get(job, "write"), "iops", json_real(8.9));
 	json_object_set_new(json_object_get(job, "write"), "runtime", json_integer(11231));
 	json_object_set_new(json_object_get(job, "sync"), "total_ios", json_integer(50));
+	json_object_set_new(json_object_get(job, "options"), "fdatasync", json_integer(2));
 	json_object_set_new(json_object_get(json_object_get(json_object_get(job, "sync"), "lat_ns"),
 					    "percentile"),
 			    "50.000000", json_integer(3460000));
@@ -399,6 +400,10 @@ static void test_summary_rows(void)
 	ok(row_has(buf, "sync", "3.5 ms"), "a job that syncs: its sync latency (3.5 ms p50)");
 	ok(strstr(buf, "SoC C") && row_has(buf, "SEQ1M-Q8T1-read", "79.6"),
 	   "the highest SoC temperature of the job in its own column");
+	free(buf);
+	json_object_set_new(json_object_get(job, "options"), "fdatasync", json_integer(0));
+	buf = summary_of(doc);
+	ok(!row_of(buf, "sync"), "the final end_fsync alone is no sync row");
 	free(buf);
 	json_decref(doc);
 }

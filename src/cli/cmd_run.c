@@ -223,6 +223,7 @@ static int finish(struct run_ctx *rc)
 	sources_stop(rc->sources);
 	session_pump(rc->session, now_ns() + SESSION_FEED_LAG_NS);
 	report_builder_events(&rc->rb);
+	run_take_temps(rc);
 	err = report_builder_write(&rc->rb, rc->session, rc->out.json_path, status);
 	report_print_summary(stdout, &rc->rb.rep);
 	if (!err)

@@ -6,6 +6,7 @@
 
 #include "core/util.h"
 #include "report/summary.h"
+#include "result/results_read.h"
 
 #define CELL 64
 /* The verdict is the row's last column; a longer reason is cut here (the file has it all). */
@@ -238,7 +239,7 @@ static void print_sub_io(FILE *fp, const struct layout *lo, const struct job_rep
 		print_sub_dir(fp, lo, SUB_INDENT "read", j->read);
 		print_sub_dir(fp, lo, SUB_INDENT "write", j->write);
 	}
-	if (!s || !s->total_ios)
+	if (!rr_syncs(j))
 		return;
 	secs = (double)DIR_NUM(j->write, runtime_ms) / 1e3;
 	fprintf(fp, "%-*s %4s  %-11s", lo->nw, SUB_INDENT "sync", "", "");

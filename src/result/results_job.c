@@ -146,7 +146,10 @@ int rr_mixed(const struct job_report *j)
 
 int rr_syncs(const struct job_report *j)
 {
-	return j->sync && j->sync->total_ios;
+	const struct report_opt *o = report_opt_find(j, "fdatasync");
+
+	/* The final end_fsync alone is one call, not a synced workload. */
+	return j->sync && j->sync->total_ios && o && o->type == REPORT_OPT_INT && o->i > 0;
 }
 
 double rr_soc_max_c(const struct job_report *j)

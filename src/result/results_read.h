@@ -85,7 +85,7 @@ double rr_lat_ns(const struct job_report *j, double pct);
 double rr_dir_iops(const struct job_report *j, int ddir);
 double rr_dir_lat_ns(const struct job_report *j, int ddir, double pct);
 double rr_sync_lat_ns(const struct job_report *j, double pct);
-/* Moved data both ways (randrw); made sync calls. */
+/* Moved data both ways (randrw); synced as it went (fdatasync=N, not only end_fsync). */
 int rr_mixed(const struct job_report *j);
 int rr_syncs(const struct job_report *j);
 /* The highest SoC / drive temperature during the job, C; NAN if not recorded. */

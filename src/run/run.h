@@ -51,6 +51,8 @@ void run_phases(struct run_ctx *rc, const struct job_opts *jo, const struct run_
 void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
 		   const struct temps *t_start, uint64_t bytes, uint64_t ios);
 int run_should_stop(const struct run_ctx *rc);
+/* The temperature readings so far onto the result's series. */
+void run_take_temps(struct run_ctx *rc);
 
 /* One loop of a benchmark job; appends it to the report (job_bench.c). 1 if it finished
  * its whole size. */

@@ -320,6 +320,19 @@ void report_builder_unprepared(struct report_builder *rb, const struct job_opts 
 	report_job_options(j, jo);
 }
 
+void report_builder_temps(struct report_builder *rb, const struct temp_sample *t, size_t n)
+{
+	struct run_report *r = &rb->rep;
+	size_t i;
+
+	if (!n)
+		return;
+	r->temp_series = xrealloc(r->temp_series, (r->ntemp_series + n) * sizeof(*r->temp_series));
+	for (i = 0; i < n; i++)
+		r->temp_series[r->ntemp_series++] =
+			(struct report_temp_sample){ t[i].t_ns, t[i].soc_c, t[i].drive_c };
+}
+
 void report_builder_events(struct report_builder *rb)
 {
 	struct run_report *r = &rb->rep;

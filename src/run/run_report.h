@@ -58,6 +58,8 @@ void report_builder_job(struct report_builder *rb, const struct session *s,
 /* A job whose file could not be prepared: its options and why. */
 void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo, int err,
 			       int stopped);
+/* Temperature readings (sources_temps_take) onto the run's series. */
+void report_builder_temps(struct report_builder *rb, const struct temp_sample *t, size_t n);
 /* The run's own event list, once the run has ended. */
 void report_builder_events(struct report_builder *rb);
 /* The document with the meters' counters as they are now and the run's status
