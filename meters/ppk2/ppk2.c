@@ -26,6 +26,14 @@
 #define MV_PER_V 1000.0
 /* USB full speed hands over a few ms of samples at a time. */
 #define PPK2_LAG_NS NS_PER_MS
+/*
+ * The device's clock stamps its samples: the n-th is n periods after the first. Arrival
+ * only corrects that clock: a sample cannot have been taken after it arrived (the anchor
+ * moves back), and one that arrives more than this late means samples went missing that
+ * the 6-bit counter could not show (a multiple of 64): the anchor moves forward, the hole
+ * is counted. A loaded host can hold a batch back a few hundred ms without losing it.
+ */
+#define RESYNC_NS NS_PER_SEC
 
 struct ppk2_priv {
 	struct serial_port *sp;
@@ -37,6 +45,9 @@ struct ppk2_priv {
 	unsigned nrem;
 	int have_counter;
 	unsigned counter;
+	int anchored;
+	uint64_t base_ns; /* when sample 0 was taken */
+	uint64_t idx;	  /* the device's sample number of the next sample */
 	struct meter_pump pump;
 	struct meter_sample batch[BATCH];
 	uint8_t rx[RX_BYTES];
@@ -201,6 +212,37 @@ static size_t words(struct ppk2_priv *p, const uint8_t *b, size_t n, uint32_t *o
 	return k;
 }
 
+/* Device time for the k samples in batch, which arrived at now (see RESYNC_NS). */
+static void stamp(struct meter_dev *dev, struct ppk2_priv *p, unsigned k, uint64_t now)
+{
+	uint64_t end = now - PPK2_LAG_NS, last, behind;
+	unsigned i;
+
+	if (!k)
+		return;
+	if (!p->anchored) {
+		p->base_ns = end - (uint64_t)(p->idx + k - 1) * PPK2_PERIOD_NS;
+		p->anchored = 1;
+	}
+	last = p->base_ns + (p->idx + k - 1) * PPK2_PERIOD_NS;
+	if (last > end) {
+		p->base_ns -= last - end;
+	} else if (end - last > RESYNC_NS) {
+		behind = (end - last) / PPK2_PERIOD_NS;
+		meter_deliver_lost(dev, behind);
+		p->idx += behind;
+	}
+	for (i = 0; i < k; i++)
+		p->batch[i].t_ns = p->base_ns + (p->idx + i) * PPK2_PERIOD_NS;
+	p->idx += k;
+}
+
+static void deliver(struct meter_dev *dev, struct ppk2_priv *p, unsigned k, uint64_t now)
+{
+	stamp(dev, p, k, now);
+	meter_deliver(dev, p->batch, k);
+}
+
 /* One read: samples to the core; a counter that skipped is a hole the core keeps. */
 static int ppk2_step(struct meter_dev *dev)
 {
@@ -208,12 +250,14 @@ static int ppk2_step(struct meter_dev *dev)
 	static _Thread_local uint32_t w[BATCH + 1];
 	struct ppk2_word d;
 	unsigned gap, k = 0;
+	uint64_t now;
 	size_t n, i;
 	int rd;
 
 	rd = serial_read(p->sp, p->rx, sizeof(p->rx), STEP_READ_MS);
 	if (rd <= 0)
 		return rd;
+	now = now_ns();
 	n = words(p, p->rx, (size_t)rd, w, BATCH + 1);
 	for (i = 0; i < n; i++) {
 		ppk2_word_decode(w[i], &d);
@@ -221,21 +265,21 @@ static int ppk2_step(struct meter_dev *dev)
 		p->counter = d.counter;
 		p->have_counter = 1;
 		if (gap) {
-			meter_deliver(dev, p->batch, k);
+			deliver(dev, p, k, now);
 			k = 0;
 			meter_deliver_lost(dev, gap);
+			p->idx += gap;
 		}
-		p->batch[k].t_ns = 0;
 		p->batch[k].a = ppk2_amps(&p->cal, d.range, d.adc, p->vdd_mv);
 		p->batch[k].v = p->volts;
 		p->batch[k].w = p->volts * p->batch[k].a;
 		p->batch[k].flags = SAMPLE_W_COMPUTED;
 		if (++k == BATCH) {
-			meter_deliver(dev, p->batch, k);
+			deliver(dev, p, k, now);
 			k = 0;
 		}
 	}
-	meter_deliver(dev, p->batch, k);
+	deliver(dev, p, k, now);
 	return 0;
 }
 
@@ -246,6 +290,8 @@ static int ppk2_start(struct meter_dev *dev)
 
 	p->nrem = 0;
 	p->have_counter = 0;
+	p->anchored = 0;
+	p->idx = 0;
 	rc = send1(p, PPK2_AVERAGE_START, -1);
 	return rc ? rc : meter_pump_start(&p->pump, dev, ppk2_step);
 }
