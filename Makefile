@@ -227,10 +227,13 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # udev reads /usr/lib/udev/rules.d (packages) and /etc/udev/rules.d (local installs).
 UDEVDIR     ?= $(if $(filter /usr,$(PREFIX)),/usr/lib/udev/rules.d,/etc/udev/rules.d)
 UDEV_RULES  := $(wildcard dist/udev/*.rules)
+# AppStream: which USB meters the udev rules are for.
+METAINFO    := $(wildcard dist/metainfo/*.metainfo.xml)
 INSTALLED   := $(BINDIR)/iowatt $(MANDIR)/iowatt.1 $(BASHCOMPDIR)/iowatt \
                $(addprefix $(DATADIR)/plots/,$(notdir $(wildcard plots/*.gp))) \
                $(addprefix $(DATADIR)/configs/,$(notdir $(wildcard configs/*.ini))) \
-               $(addprefix $(UDEVDIR)/,$(notdir $(UDEV_RULES)))
+               $(addprefix $(UDEVDIR)/,$(notdir $(UDEV_RULES))) \
+               $(addprefix $(PREFIX)/share/metainfo/,$(notdir $(METAINFO)))
 
 # The man page comes from the binary's own tables (iowatt help --man). A cross build runs
 # it through binfmt_misc/qemu when the host has it; MAN_RUNNER can name another way.
@@ -249,6 +252,8 @@ install: $(BIN) $(O)/iowatt.1
 	install -D -m 0644 dist/bash-completion/iowatt $(DESTDIR)$(BASHCOMPDIR)/iowatt
 	install -d $(DESTDIR)$(UDEVDIR)
 	install -m 0644 $(UDEV_RULES) $(DESTDIR)$(UDEVDIR)/
+	install -d $(DESTDIR)$(PREFIX)/share/metainfo
+	install -m 0644 $(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

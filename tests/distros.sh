@@ -114,19 +114,32 @@ copy_tree() { # root
 		tar -cf - -T - | tar -xf - -C "$1/root/iowatt"
 }
 
+# dpkg-buildpackage -b in the chroot, then lintian: "iowatt_V_A.deb, N KiB, lintian: ...".
+build_deb() { # root log
+	chroot "$1" /usr/bin/env DEBIAN_FRONTEND=noninteractive bash -c '
+		apt-get install -y -qq --no-install-recommends debhelper lintian groff-base >/dev/null &&
+		rm -rf /root/deb && mkdir -p /root/deb && cp -a /root/iowatt /root/deb/iowatt &&
+		cd /root/deb/iowatt && rm -rf build build-san iowatt &&
+		dpkg-buildpackage -b -us -uc' >"$2" 2>&1 || { echo "**dpkg-buildpackage failed**"; return; }
+	local f
+	f=$(cd "$1/root/deb" && ls iowatt_*.deb | head -n 1)
+	chroot "$1" bash -c "cd /root/deb && lintian --fail-on error ${f%.deb}*.changes" >>"$2" 2>&1
+	echo "$f, $(($(stat -c %s "$1/root/deb/$f") / 1024)) KiB, lintian: $(grep -cE '^E: ' "$2") errors, $(grep -cE '^W: ' "$2") warnings"
+}
+
 # The figures of one log: "N passed, N failed, N skipped".
 counts() { grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1; }
 
 RESULTS=()
 SKIPS=()
 run_system() {
-	local sys=$1 arch=${1##*-} root=$DIR/$1 env t0 demo check line dlog clog
+	local sys=$1 arch=${1##*-} root=$DIR/$1 env t0 demo check line dlog clog deb
 	host_tools || return 1
 	if ! make_chroot "$sys"; then
-		RESULTS+=("| $sys | chroot failed | - |")
+		RESULTS+=("| $sys | chroot failed | - | - |")
 		return 1
 	fi
-	[ "$arch" = amd64 ] || qemu_ready "$arch" || { RESULTS+=("| $sys | no qemu | - |"); return 1; }
+	[ "$arch" = amd64 ] || qemu_ready "$arch" || { RESULTS+=("| $sys | no qemu | - | - |"); return 1; }
 	mount_chroot "$root"
 	MOUNTED+=("$root")
 	copy_tree "$root"
@@ -152,13 +165,14 @@ run_system() {
 	line=$(counts "$clog")
 	check="${line:-**no result**} ($(($(date +%s) - t0)) s)"
 	grep -qE '^FAIL ' "$clog" && check="$check; failed: $(sed -nE 's/^FAIL ([^ ]+).*/\1/p' "$clog" | tr '\n' ' ')"
+	deb=$(build_deb "$root" "$DIR/logs/$sys-deb.log")
 	# Every skip with its reason, once per test and reason.
 	while IFS= read -r l; do SKIPS+=("$sys: $l"); done < <(
 		awk '/^ok   [^ ]+ \(.*skipped/ { t = $2; next }
 		     /^    / && t != "" { sub(/^    (# )?/, ""); sub(/^skip /, ""); print t ": " $0; next }
 		     { t = "" }' "$clog" | sed -E 's/^([^:]+): [0-9]+ # skip /\1: /' | sort -u)
-	RESULTS+=("| $sys | $demo | $check |")
-	echo "$sys: make demo $demo; make check $check"
+	RESULTS+=("| $sys | $demo | $check | $deb |")
+	echo "$sys: make demo $demo; make check $check; package $deb"
 	umount_chroot "$root"
 }
 
@@ -176,8 +190,8 @@ report() {
 	echo "$(cat /etc/debian_version) amd64 host, kernel $(uname -r); arm64 and armhf under qemu-user"
 	echo "$("$QEMU_DIR/usr/bin/qemu-aarch64" --version 2>/dev/null | head -n 1 | sed 's/ (.*//')). Tree: $(git -C "$TREE" describe --always --dirty 2>/dev/null)."
 	echo
-	echo "| system | \`make demo\` | \`make check\` |"
-	echo "|---|---|---|"
+	echo "| system | \`make demo\` | \`make check\` | \`dpkg-buildpackage -b\` |"
+	echo "|---|---|---|---|"
 	printf '%s\n' "${RESULTS[@]}"
 	echo
 	echo "## Skipped, with the reason"

@@ -65,9 +65,9 @@ static inline int gemu_skip(void)
 		return 1;
 	}
 #ifdef HAVE_GPIOD2
-	printf("# emulated chip: GPIO v2 uAPI (libgpiod 2.x)\n");
+	printf("# note: emulated chip speaks the GPIO v2 uAPI (libgpiod 2.x)\n");
 #else
-	printf("# emulated chip: GPIO v1 uAPI (libgpiod 1.x)\n");
+	printf("# note: emulated chip speaks the GPIO v1 uAPI (libgpiod 1.x)\n");
 #endif
 	return 0;
 }

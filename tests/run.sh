@@ -59,8 +59,14 @@ run_one() { # name command...
 	else
 		echo "ok   $name ($p passed, ${secs}s)"
 	fi
+	# What a passing test wants known about how it ran (which emulation, which library).
+	[ "$f" -gt 0 ] || grep -E '^# note: ' "$out" | sed 's/^# note: /    note: /'
 	rm -f "$out"
 }
+
+case ${ASAN_OPTIONS:-} in
+*detect_leaks=0*) echo "note: LeakSanitizer is off here (ASAN_OPTIONS=$ASAN_OPTIONS): leaks are not checked" ;;
+esac
 
 for t in "$O"/tests/test_* "$O"/tests/umock_*; do
 	[ -x "$t" ] || continue

@@ -79,6 +79,40 @@ ok $? "emulated rows are labelled in the table"
 grep -q "job 'SEQ1M-Q8T1-read' ran with different options .*(bs)" "$T_TMP/emu.err"
 ok $? "warns about different job options and names the option"
 
+# Rails of different voltage (the SD card and NVMe on 3.3 V, the USB devices on 5 V):
+# IOPS per mA is not ranked across them; IOPS per W is, and compare says so.
+$IOWATT compare --format csv --by iops_per_ma $FILES >"$T_TMP/rail.csv" 2>"$T_TMP/rail.err"
+python3 - "$T_TMP/rail.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = 0
+for job in {r["job"] for r in rows}:
+    ranked = sorted((r for r in rows if r["job"] == job and r["rank"]), key=lambda r: int(r["rank"]))
+    w = [float(r["iops_per_w"]) for r in ranked]
+    if w != sorted(w, reverse=True):
+        print("# %s: not ranked by iops_per_w: %s" % (job, w)); bad = 1
+sys.exit(bad)
+PY
+ok $? "3.3 V and 5 V rails: --by iops_per_ma ranks by iops_per_w"
+grep -q "rails of different voltage.*ranked by iops_per_w, not iops_per_ma" "$T_TMP/rail.err"
+ok $? "and says why on stderr"
+grep -q "ranked by iops_per_w instead where the rows' rails differ in voltage: SEQ1M-Q8T1-read" \
+	$G/compare.txt && head -1 $G/compare.txt | grep -q "IOPS/W"
+ok $? "the table's footer names the jobs ranked by IOPS/W and shows that column"
+SAME="$G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json"
+$IOWATT compare --format csv --by iops_per_ma $SAME >"$T_TMP/same.csv" 2>"$T_TMP/same.err"
+python3 - "$T_TMP/same.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for job in {r["job"] for r in rows}:
+    ranked = sorted((r for r in rows if r["job"] == job and r["rank"]), key=lambda r: int(r["rank"]))
+    ma = [float(r["iops_per_ma"]) for r in ranked]
+    assert ma == sorted(ma, reverse=True), (job, ma)
+PY
+ok $? "two 5 V USB devices: ranked by iops_per_ma itself"
+! grep -q "rails of different voltage" "$T_TMP/same.err"
+ok $? "and no rail warning"
+
 # Without power data: performance columns only, no crash.
 python3 "$REPO/tests/data/golden/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
 $IOWATT compare --format csv "$T_TMP/nopower.json" $G/nvme-netac.json >"$T_TMP/np.csv" 2>"$T_TMP/np.err"
@@ -120,8 +154,11 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 name=$(jget "$G/sd-sandisk-ultra.json" 'd["jobs"][0]["jobname"]')
 $IOWATT compare "$T_TMP/loops.json" --format csv >"$T_TMP/loops.csv" 2>/dev/null
-grep -q "$name #1," "$T_TMP/loops.csv" && grep -q "$name #2," "$T_TMP/loops.csv"
-ok $? "each loop of a job is its own row ($name #1, $name #2)"
+grep -q ",$name," "$T_TMP/loops.csv" && grep -q ",$name #2," "$T_TMP/loops.csv"
+ok $? "each loop of a job is its own row ($name, $name #2)"
+$IOWATT compare "$T_TMP/loops.json" >"$T_TMP/loops.txt" 2>/dev/null
+grep -q " $name #2 " "$T_TMP/loops.txt" && ! grep -q "#2#2\|#2 #2\|#1" "$T_TMP/loops.txt"
+ok $? "the table names the second loop '$name #2' once and the first plainly (no #1)"
 $IOWATT plot "$T_TMP/loops.json" --format dumb --chart efficiency -o "$T_TMP/loops-plot" >/dev/null 2>&1
 grep -rq "#2" "$T_TMP/loops-plot" 2>/dev/null
 ok $? "and its own group in the efficiency chart"

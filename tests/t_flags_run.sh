@@ -4,11 +4,7 @@
 # loop 1; temperatures come from the same tree.
 . "$(dirname "$0")/lib.sh"
 
-if ! t_is_root; then
-	skip "needs root for loop devices"
-	done_testing
-	exit
-fi
+t_need_loop
 if ! [ -x "$IOWATT" ] || "$IOWATT" emulate --help 2>&1 | grep -q "not available"; then
 	skip "iowatt with run and emulate not built yet"
 	done_testing

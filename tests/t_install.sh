@@ -7,7 +7,7 @@ MK=(make -s -C "$REPO" O="${O:-build}" PREFIX=/usr DESTDIR="$D")
 check "make install PREFIX=/usr DESTDIR=... succeeds" -- "${MK[@]}" install
 for f in usr/bin/iowatt usr/share/man/man1/iowatt.1 usr/share/bash-completion/completions/iowatt \
 	usr/share/iowatt/configs/quick.ini usr/share/iowatt/plots/timeline.gp \
-	usr/lib/udev/rules.d/60-iowatt.rules; do
+	usr/lib/udev/rules.d/60-iowatt.rules usr/share/metainfo/io.github.iowatt.metainfo.xml; do
 	[ -f "$D/$f" ]
 	ok $? "installs /$f"
 done

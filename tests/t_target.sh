@@ -3,11 +3,7 @@
 # byte counts from the kernel's own disk statistics, and every shipped profile.
 . "$(dirname "$0")/lib.sh"
 
-if ! t_is_root; then
-	skip "needs root for loop devices"
-	done_testing
-	exit
-fi
+t_need_loop
 if "$IOWATT" run --help 2>&1 | grep -q "not available in this build"; then
 	skip "iowatt run is not in this build yet"
 	done_testing

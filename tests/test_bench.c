@@ -620,6 +620,90 @@ static void test_io_uring_refused(void)
 }
 #endif
 
+#if defined(HAVE_LIBAIO) && defined(__NR_io_setup)
+/* As under qemu-user: the aio and io_uring syscalls answer ENOSYS in this process. */
+static int block_async_syscalls(void)
+{
+	struct sock_filter f[] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_setup, 2, 0),
+#ifdef __NR_io_uring_setup
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 1, 0),
+#else
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_setup, 1, 0),
+#endif
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+	};
+	struct sock_fprog prog = {.len = ARRAY_SIZE(f), .filter = f};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -errno;
+	return 0;
+}
+
+static void no_aio_child(int out)
+{
+	struct job_opts jo;
+
+	dup2(out, 2);
+	log_set_level(LOG_WARN);
+	/* qemu-user has no seccomp, but there the syscalls are ENOSYS already. */
+	if (block_async_syscalls())
+		fprintf(stderr, "seccomp failed: %s\n", strerror(errno));
+	job_defaults(&jo);
+	jo.size = 1 * MIB;
+	job_fixup(&jo);
+	fprintf(stderr, "auto=%s\n", jo.ioengine);
+	test_job(&jo, "libaio", RW_READ);
+	fprintf(stderr, "validate=%d\n", job_validate(&jo));
+	_exit(0);
+}
+
+/*
+ * qemu-user answers io_setup (and io_uring_setup) with ENOSYS: a job that chose no engine
+ * runs on psync after one warning naming libaio, a job that chose libaio is refused
+ * before it starts with the engine to use instead.
+ */
+static void test_no_aio(void)
+{
+	char out[4096];
+	int fds[2], status;
+	size_t used = 0;
+	ssize_t k;
+	pid_t pid;
+
+	if (pipe(fds)) {
+		skip("no pipe");
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		no_aio_child(fds[1]);
+	close(fds[1]);
+	while (used + 1 < sizeof(out) && (k = read(fds[0], out + used, sizeof(out) - 1 - used)) > 0)
+		used += (size_t)k;
+	out[used] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	if (!ok(strstr(out, "auto=psync\n") &&
+		    strstr(out, "ioengine libaio is unavailable: libaio is not available here "
+				"(io_setup: ENOSYS"),
+		"no aio syscalls: unset ioengine falls back to psync, saying libaio is not available"))
+		printf("# %s", out);
+	ok(strstr(out, "validate=-22\n") && strstr(out, "ioengine=libaio: libaio is not available") &&
+	       strstr(out, "use --ioengine psync"),
+	   "no aio syscalls: a job that chose libaio is refused, with the engine to use");
+}
+#else
+static void test_no_aio(void)
+{
+	skip("libaio is not in this build");
+}
+#endif
+
 static void test_numjobs(void)
 {
 	struct bench_result *res = malloc(sizeof(*res));
@@ -683,6 +767,7 @@ static int test_all(void)
 	test_option_table();
 	test_default_engine();
 	test_io_uring_refused();
+	test_no_aio();
 	test_exact_sizes();
 	test_engine_options();
 	test_fdatasync();

@@ -30,6 +30,7 @@ struct row {
 	int valid;
 	double key;
 	int rank; /* 0: not ranked (invalid or no value) */
+	const struct column *ranked_by; /* the sort column, or its W-based counterpart */
 };
 
 /* A column: CSV/markdown header is the result's key name; the table shows units. */
@@ -40,9 +41,11 @@ struct column {
 	size_t off;
 	double (*fn)(const struct job_report *j);
 	double scale;		     /* table/markdown value = field * scale */
-	const char *fmt;
+	const char *fmt;	     /* printf format, or NULL: sig significant digits */
+	int sig;
 	int lower_better;
 	int brief;		     /* shown in table and markdown */
+	const char *per_w;	     /* a mA-based figure: its W-based counterpart's key */
 };
 
 struct compare_args {
@@ -58,28 +61,36 @@ static double p99_ns(const struct job_report *j)
 	return rr_lat_ns(j, 99);
 }
 
-#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br }
-#define POWER(k, h, field, sc, f, lb, br)                                                   \
-	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br }
-#define EFF(k, h, field, sc, f, lb, br)                                                     \
-	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br }
+/* A figure of widely varying size (IOPS/mA of 4 KiB and of 16 MiB records): digits. */
+#define SIG(n) NULL, n
+#define FMT(f) f, 0
+#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL }
+#define POWER(k, h, field, sc, f, lb, br, pw)                                               \
+	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br, pw }
+#define EFF(k, h, field, sc, f, lb, br, pw)                                                 \
+	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br, pw }
 
 static const struct column columns[] = {
-	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, "%.1f", 0, 1),
-	JOB("iops", "IOPS", rr_iops, 1, "%.0f", 0, 1),
-	JOB("clat_p99_ns", "p99 ms", p99_ns, 1e-6, "%.2f", 1, 1),
-	POWER("active_w", "W", active_w, 1, "%.3f", 1, 1),
-	POWER("active_ma", "mA", active_ma, 1, "%.0f", 1, 1),
-	POWER("idle_w", "idle W", idle_w, 1, "%.3f", 1, 0),
-	EFF("iops_per_ma", "IOPS/mA", iops_per_ma, 1, "%.3g", 0, 1),
-	EFF("iops_per_w", "IOPS/W", iops_per_w, 1, "%.4g", 0, 0),
-	EFF("mbps_per_w", "MB/s/W", mbps_per_w, 1, "%.3g", 0, 0),
-	EFF("j_per_gb", "J/GB", j_per_gb, 1, "%.1f", 1, 1),
-	EFF("j_per_gb_net", "J/GB net", j_per_gb_net, 1, "%.1f", 1, 0),
-	EFF("uj_per_io", "uJ/IO", uj_per_io, 1, "%.4g", 1, 0),
-	EFF("uah_per_io", "uAh/IO", uah_per_io, 1, "%.4g", 1, 0),
-	EFF("uah_per_mb", "uAh/MB", uah_per_mb, 1, "%.4g", 1, 0),
+	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, FMT("%.1f"), 0, 1),
+	JOB("iops", "IOPS", rr_iops, 1, FMT("%.0f"), 0, 1),
+	JOB("clat_p99_ns", "p99 ms", p99_ns, 1e-6, FMT("%.2f"), 1, 1),
+	POWER("active_w", "W", active_w, 1, FMT("%.3f"), 1, 1, NULL),
+	POWER("active_ma", "mA", active_ma, 1, FMT("%.0f"), 1, 1, "active_w"),
+	POWER("idle_w", "idle W", idle_w, 1, FMT("%.3f"), 1, 0, NULL),
+	EFF("iops_per_ma", "IOPS/mA", iops_per_ma, 1, SIG(3), 0, 1, "iops_per_w"),
+	EFF("iops_per_w", "IOPS/W", iops_per_w, 1, SIG(4), 0, 0, NULL),
+	EFF("mbps_per_w", "MB/s/W", mbps_per_w, 1, SIG(3), 0, 0, NULL),
+	EFF("j_per_gb", "J/GB", j_per_gb, 1, FMT("%.1f"), 1, 1, NULL),
+	EFF("j_per_gb_net", "J/GB net", j_per_gb_net, 1, FMT("%.1f"), 1, 0, NULL),
+	EFF("uj_per_io", "uJ/IO", uj_per_io, 1, SIG(4), 1, 0, NULL),
+	EFF("uah_per_io", "uAh/IO", uah_per_io, 1, SIG(4), 1, 0, "uj_per_io"),
+	EFF("uah_per_mb", "uAh/MB", uah_per_mb, 1, SIG(4), 1, 0, "j_per_gb"),
 };
+
+/* Rails further apart than this are different supplies (3.3 V, 5 V, 12 V), not one
+ * USB line's sag: a mA on one is not a mA on the other. */
+#define RAIL_RATIO 1.1
+#define RAIL_JOBS_MAX 1024
 
 #define P99_COLUMN (&columns[2])
 
@@ -132,14 +143,6 @@ static void meter_text(const struct rr_result *r, char *buf, size_t len)
 		 r->manual ? " (manual)" : "");
 }
 
-static void job_text(const struct row *rw, char *buf, size_t len)
-{
-	if (rw->j->loop > 1)
-		snprintf(buf, len, "%s#%u", rw->name, rw->j->loop);
-	else
-		snprintf(buf, len, "%s", rw->name);
-}
-
 /* One cell as text for the table/markdown; "-" when the value is missing. */
 static void cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
 {
@@ -147,6 +150,8 @@ static void cell(const struct column *c, const struct job_report *j, char *buf, 
 
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (!c->fmt)
+		fmt_sig(v * c->scale, c->sig, buf, len);
 	else
 		snprintf(buf, len, c->fmt, v * c->scale);
 }
@@ -161,7 +166,7 @@ static size_t text_cells(const struct row *rw, char cells[][CELL], const struct 
 	else
 		snprintf(cells[k++], CELL, "-");
 	snprintf(cells[k++], CELL, "%s", rw->r->label);
-	job_text(rw, cells[k++], CELL);
+	snprintf(cells[k++], CELL, "%s", rw->name);
 	for (i = 0; i < ncols; i++)
 		cell(cols[i], rw->j, cells[k++], CELL);
 	snprintf(cells[k++], CELL, "%s", valid_text(rw->valid));
@@ -479,10 +484,35 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	return EXIT_OK;
 }
 
+/*
+ * The column a group of rows is ranked by: the sort column, unless it counts mA and the
+ * rows' rails differ in voltage; then its W-based counterpart.
+ */
+static const struct column *group_sort(const struct column *sort, const struct row *rows,
+				       size_t n)
+{
+	double v, vmin = INFINITY, vmax = -INFINITY;
+	const struct column *alt;
+	size_t i;
+
+	if (!sort->per_w)
+		return sort;
+	for (i = 0; i < n; i++) {
+		v = rr_power(rows[i].j)->active_v;
+		if (isnan(v) || v <= 0 || isnan(col_value(sort, rows[i].j)))
+			continue;
+		vmin = fmin(vmin, v);
+		vmax = fmax(vmax, v);
+	}
+	alt = find_column(sort->per_w);
+	return vmax > vmin * RAIL_RATIO && alt ? alt : sort;
+}
+
 /* Rows grouped by job name in order of first appearance, ranked within the group. */
 static struct row *build_rows(const struct rr_set *set, const char *const *names, size_t nnames,
 			      const struct column *sort, size_t *nrows)
 {
+	const struct column *by;
 	struct row *rows;
 	size_t n, i, k, first, total = 0;
 	int rank;
@@ -503,11 +533,15 @@ static struct row *build_rows(const struct rr_set *set, const char *const *names
 				rw->j = &set->res[i].rep.jobs[k];
 				rw->name = set->res[i].names[k];
 				rw->valid = rr_valid(rw->j);
-				rw->key = col_value(sort, rw->j);
 				(*nrows)++;
 			}
 		}
-		qsort_r(rows + first, *nrows - first, sizeof(*rows), row_cmp, &sort);
+		by = group_sort(sort, rows + first, *nrows - first);
+		for (k = first; k < *nrows; k++) {
+			rows[k].key = col_value(by, rows[k].j);
+			rows[k].ranked_by = by;
+		}
+		qsort_r(rows + first, *nrows - first, sizeof(*rows), row_cmp, &by);
 		rank = 0;
 		for (k = first; k < *nrows; k++)
 			if (rows[k].valid != 0 && !isnan(rows[k].key))
@@ -516,14 +550,48 @@ static struct row *build_rows(const struct rr_set *set, const char *const *names
 	return rows;
 }
 
+/* The jobs ranked by the W-based counterpart of sort, ", "-joined; 0 if none. */
+static int rail_jobs(const struct column *sort, const struct row *rows, size_t nrows, char *buf,
+		     size_t len)
+{
+	size_t i, used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nrows && used < len; i++) {
+		if (rows[i].ranked_by == sort || (i && !strcmp(rows[i - 1].name, rows[i].name)))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", n++ ? ", " : "",
+					 rows[i].name);
+	}
+	return n;
+}
+
+/* What the ranks mean, and which jobs were ranked by the W-based figure instead. */
+static void print_footer(FILE *fp, const struct column *sort, const char *rail)
+{
+	fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
+		sort->key, sort->lower_better ? "lower" : "higher");
+	if (*rail)
+		fprintf(fp, "ranked by %s instead where the rows' rails differ in voltage: %s\n",
+			sort->per_w, rail);
+}
+
 static int print_rows(const struct compare_args *a, const struct row *rows, size_t nrows)
 {
 	const struct column *brief[ARRAY_SIZE(columns) + 1];
 	FILE *fp = stdout;
 	size_t i, nbrief = 0;
+	char rail[RAIL_JOBS_MAX];
+	int by_w = rail_jobs(a->sort, rows, nrows, rail, sizeof(rail));
 
+	if (by_w)
+		log_warn(MOD, "rows of %s were measured on rails of different voltage (3.3 V, 5 V, "
+			      "...): ranked by %s, not %s, since a mA at a higher voltage is more "
+			      "power", rail, a->sort->per_w, a->sort->key);
 	for (i = 0; i < ARRAY_SIZE(columns); i++)
-		if (columns[i].brief || &columns[i] == a->sort)
+		if (columns[i].brief || &columns[i] == a->sort ||
+		    (by_w && !strcmp(columns[i].key, a->sort->per_w)))
 			brief[nbrief++] = &columns[i];
 	if (a->out_path) {
 		fp = fopen(a->out_path, "w");
@@ -537,8 +605,7 @@ static int print_rows(const struct compare_args *a, const struct row *rows, size
 	else
 		print_text(fp, rows, nrows, brief, nbrief, a->fmt == FMT_MD);
 	if (a->fmt == FMT_TABLE)
-		fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
-			a->sort->key, a->sort->lower_better ? "lower" : "higher");
+		print_footer(fp, a->sort, rail);
 	if (fp != stdout && fclose(fp)) {
 		log_err(MOD, "-o %s: %m", a->out_path);
 		return EXIT_FAIL;

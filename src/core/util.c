@@ -287,6 +287,30 @@ const char *fmt_duration(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* Decimals beyond this say nothing a table should (sub-nano figures are 0.000000...). */
+#define FMT_SIG_MAX_DECIMALS 9
+
+const char *fmt_sig(double v, int sig, char *buf, size_t len)
+{
+	int decimals;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (v == 0 || isinf(v)) {
+		snprintf(buf, len, "%.0f", v);
+		return buf;
+	}
+	decimals = sig - 1 - (int)floor(log10(fabs(v)));
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > FMT_SIG_MAX_DECIMALS)
+		decimals = FMT_SIG_MAX_DECIMALS;
+	snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
 int read_text_file(const char *path, char *buf, size_t len)
 {
 	ssize_t n;

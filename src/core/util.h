@@ -47,6 +47,11 @@ int parse_bool(const char *s, int *out);
 const char *fmt_size(uint64_t bytes, char *buf, size_t len);
 /* Seconds with a unit that fits: "850 ms", "12.3 s", "3 min 5 s". */
 const char *fmt_duration(uint64_t ns, char *buf, size_t len);
+/*
+ * v with `sig` significant digits in plain notation, never an exponent: 26610 (not
+ * 2.661e+04) and 0.00130 (not 0.00): a figure's size shows in its width. "-" for NAN.
+ */
+const char *fmt_sig(double v, int sig, char *buf, size_t len);
 
 /* Read a whole small text file (sysfs attributes); trailing newline removed. */
 int read_text_file(const char *path, char *buf, size_t len);

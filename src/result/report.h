@@ -154,7 +154,7 @@ struct report_power {
 	char *meter;
 	double idle_w, active_w, active_ma, peak_ma, active_v, min_v;
 	double energy_active_j, energy_active_mwh, energy_tail_j, energy_tail_mwh;
-	double energy_net_j, charge_mah;
+	double energy_tail_net_j, energy_net_j, charge_mah;
 	char *note; /* NULL: no note */
 };
 

@@ -245,6 +245,7 @@ static const struct report_field power_fields[] = {
 	FIELD(T, "energy_active_mwh", energy_active_mwh, RF_REAL),
 	FIELD(T, "energy_tail_j", energy_tail_j, RF_REAL),
 	FIELD(T, "energy_tail_mwh", energy_tail_mwh, RF_REAL),
+	FIELD(T, "energy_tail_net_j", energy_tail_net_j, RF_REAL),
 	FIELD(T, "energy_net_j", energy_net_j, RF_REAL),
 	FIELD(T, "charge_mah", charge_mah, RF_REAL),
 	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),

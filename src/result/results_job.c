@@ -11,7 +11,7 @@
 static const struct report_power no_power = {
 	.idle_w = NAN, .active_w = NAN, .active_ma = NAN, .peak_ma = NAN, .active_v = NAN,
 	.min_v = NAN, .energy_active_j = NAN, .energy_active_mwh = NAN, .energy_tail_j = NAN,
-	.energy_tail_mwh = NAN, .energy_net_j = NAN, .charge_mah = NAN,
+	.energy_tail_mwh = NAN, .energy_tail_net_j = NAN, .energy_net_j = NAN, .charge_mah = NAN,
 };
 
 static const struct report_efficiency no_efficiency = {

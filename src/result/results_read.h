@@ -15,7 +15,7 @@
 struct rr_result {
 	char *path;
 	struct run_report rep;
-	char **names;	     /* per job: "NAME #2" when the job ran in loops, else its jobname */
+	char **names;	     /* per job: "NAME #2" for its second loop, else its jobname */
 	char label[RR_LABEL_MAX]; /* device name: --label, or vendor model (transport, link) */
 	char transport[16];
 	char link[48];	     /* "USB 5000M", "PCIe Gen3 x1", "" */
@@ -45,7 +45,7 @@ void rr_set_free(struct rr_set *set);
 size_t rr_job_names(const struct rr_set *set, const char ***names);
 /* The job of that name ("NAME #2" for a loop, or a plain job name: its first loop). */
 const struct job_report *rr_find_job(const struct rr_result *r, const char *name);
-/* A job's name in tables and charts ("NAME #2" when its job ran in loops). */
+/* A job's name in tables and charts ("NAME #2" for a second loop). */
 const char *rr_job_name(const struct rr_result *r, const struct job_report *j);
 
 /* Path of a companion CSV ("intervals" or "samples"); caller frees. */

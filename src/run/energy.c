@@ -51,6 +51,7 @@ void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
 	if (phase == PHASE_TAIL) {
 		ej->settle_since_ns = 0;
 		ej->in_band = 0;
+		ej->have_tail_settled = 0;
 	}
 }
 
@@ -167,8 +168,14 @@ static void tail_track(struct energy_job *ej, const struct meter_sample *s, doub
 		 */
 		in = x <= ref + band;
 	}
-	if (in && !ej->in_band)
+	if (in && !ej->in_band) {
+		/* Integrated up to this sample, which is not counted yet: the tail as it
+		 * would be if it ended here. Without a baseline nothing says where power
+		 * settled, and the tail runs to the end of the hold. */
 		ej->settle_since_ns = s->t_ns;
+		ej->tail_settled = ej->ph[PHASE_TAIL];
+		ej->have_tail_settled = isfinite(ref);
+	}
 	ej->in_band = in;
 }
 
@@ -188,11 +195,11 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 			if (ej->ph[i].begun)
 				integrate(&ej->ph[i], &ej->prev, w0, s, w, covered);
 	}
+	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
+		tail_track(ej, s, w);
 	for (i = 0; i < PHASE_COUNT; i++)
 		if (in_window(&ej->ph[i], s->t_ns))
 			count_sample(&ej->ph[i], s, w);
-	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
-		tail_track(ej, s, w);
 	ej->prev = *s;
 	ej->have_prev = 1;
 	ej->last_w = w;
@@ -209,6 +216,22 @@ int energy_tail_settled(struct energy_job *ej, double tol, uint64_t hold_ns)
 	if (!tl->begun || !ej->have_prev || !ej->in_band || ej->prev.t_ns < tl->t_start_ns)
 		return 0;
 	return ej->prev.t_ns - ej->settle_since_ns >= hold_ns;
+}
+
+uint64_t energy_tail_finish(struct energy_job *ej, uint64_t t_cut, int settled)
+{
+	struct phase_acc *tl = &ej->ph[PHASE_TAIL];
+
+	if (!tl->begun)
+		return t_cut;
+	if (settled && ej->in_band && ej->have_tail_settled && ej->settle_since_ns <= t_cut &&
+	    ej->settle_since_ns >= tl->t_start_ns) {
+		*tl = ej->tail_settled;
+		tl->t_end_ns = ej->settle_since_ns;
+		return ej->settle_since_ns;
+	}
+	tl->t_end_ns = t_cut;
+	return t_cut;
 }
 
 static double phase_len_s(const struct energy_job *ej, const struct phase_acc *pa)
@@ -267,7 +290,9 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	es->energy_active_j = phase_energy(ac);
 	tail_j = tl->begun ? phase_energy(tl) : 0;
 	es->energy_tail_j = tail_j;
-	es->energy_net_j = es->energy_active_j + tail_j - es->idle_w * (es->active_s + es->tail_s);
+	es->energy_tail_net_j = tl->begun ? tail_j - es->idle_w * es->tail_s : 0;
+	es->energy_net_j = es->energy_active_j + es->energy_tail_net_j -
+			   es->idle_w * es->active_s;
 	es->charge_mah = ac->has_a && ac->a_s >= ac->span_s * (1 - 1e-9) ? ac->charge_c / 3.6
 									: NAN;
 
@@ -282,15 +307,17 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 	double iops = ios ? ratio((double)ios, es->active_s) : NAN;
 	double mbps = bytes ? ratio((double)bytes / 1e6, es->active_s) : NAN;
 	double gb = (double)bytes / 1e9;
-	double gross_j = es->energy_active_j + es->energy_tail_j;
+	/* The tail's idle share is what the drive draws anyway: only what it spent above
+	 * idle after the last I/O belongs to the work (docs/energy.md). */
+	double work_j = es->energy_active_j + es->energy_tail_net_j;
 	double charge_uah = es->charge_mah * 1e3;
 
 	ef->iops_per_ma = ratio(iops, es->active_ma);
 	ef->iops_per_w = ratio(iops, es->active_w);
 	ef->mbps_per_w = ratio(mbps, es->active_w);
-	ef->j_per_gb = bytes ? gross_j / gb : NAN;
+	ef->j_per_gb = bytes ? work_j / gb : NAN;
 	ef->j_per_gb_net = bytes ? es->energy_net_j / gb : NAN;
-	ef->uj_per_io = ios ? gross_j * 1e6 / (double)ios : NAN;
+	ef->uj_per_io = ios ? work_j * 1e6 / (double)ios : NAN;
 	ef->uah_per_io = ios ? charge_uah / (double)ios : NAN;
 	ef->uah_per_mb = bytes ? charge_uah / ((double)bytes / 1e6) : NAN;
 }

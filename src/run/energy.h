@@ -45,6 +45,10 @@ struct energy_job {
 	/* Boundaries set before an already-fed sample: the segment up to that sample went
 	 * to the old phase. Non-zero means the caller fed ahead of its boundaries. */
 	uint64_t late_boundaries;
+	/* The tail's integrals up to the sample at settle_since_ns, taken when power came
+	 * back into the band: the tail ends there, the hold after it only proves it. */
+	struct phase_acc tail_settled;
+	int have_tail_settled;
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);
@@ -60,10 +64,17 @@ void energy_phase_end(struct energy_job *ej, int phase, uint64_t t_ns);
 void energy_feed(struct energy_job *ej, const struct meter_sample *s);
 /* Tail end test: power within tol (fraction) of the idle mean for hold_ns. */
 int energy_tail_settled(struct energy_job *ej, double tol, uint64_t hold_ns);
+/*
+ * End the tail. When it settled (energy_tail_settled said so), it ends where power came
+ * back into the band and what was fed after that leaves the tail; otherwise (tail_max,
+ * a stop, no idle level to judge by) at t_cut. Returns the end used.
+ */
+uint64_t energy_tail_finish(struct energy_job *ej, uint64_t t_cut, int settled);
 
 struct energy_summary {
 	double idle_w, active_w, active_ma, peak_ma, active_v, min_v;
 	double energy_active_j, energy_tail_j, energy_net_j, charge_mah;
+	double energy_tail_net_j; /* the tail above idle: energy_tail_j - idle_w x tail_s */
 	double energy_idle_j, tail_s, active_s;
 	double coverage;	 /* active phase, 0..1 */
 	uint64_t samples_active, samples_idle, samples_tail;
@@ -76,7 +87,8 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es);
 
 struct efficiency {
 	double iops_per_ma, iops_per_w, mbps_per_w;
-	double j_per_gb, j_per_gb_net; /* gross and net of idle, including the tail; GB = 1e9 B */
+	/* (active + tail above idle) and (active + tail) net of idle, per GB = 1e9 B */
+	double j_per_gb, j_per_gb_net;
 	double uj_per_io, uah_per_io, uah_per_mb;
 };
 

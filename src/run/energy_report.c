@@ -19,6 +19,7 @@ void energy_power_fill(struct report_power *p, const struct energy_summary *es,
 	p->energy_active_mwh = es->energy_active_j / J_PER_MWH;
 	p->energy_tail_j = es->energy_tail_j;
 	p->energy_tail_mwh = es->energy_tail_j / J_PER_MWH;
+	p->energy_tail_net_j = es->energy_tail_net_j;
 	p->energy_net_j = es->energy_net_j;
 	p->charge_mah = es->charge_mah;
 	p->note = es->has_voltage ? NULL

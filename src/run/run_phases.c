@@ -63,12 +63,17 @@ static void phase_idle(struct run_ctx *rc, const struct job_opts *jo)
 	}
 }
 
-/* Until power is back within tolerance of idle for tail_hold, or tail_max: its end. */
-static uint64_t tail_wait(struct run_ctx *rc, const struct job_opts *jo, uint64_t t_end)
+/*
+ * Until power is back within tolerance of idle for tail_hold (*settled), or tail_max, or
+ * a stop: the time fed up to.
+ */
+static uint64_t tail_wait(struct run_ctx *rc, const struct job_opts *jo, uint64_t t_end,
+			  int *settled)
 {
 	uint64_t cap = t_end + jo->tail_max_ns, now, cut;
 	char a[FMT_LEN];
 
+	*settled = 0;
 	for (;;) {
 		now = now_ns();
 		/* Never feed past the cap: what is fed stays in the tail's totals. */
@@ -77,8 +82,10 @@ static uint64_t tail_wait(struct run_ctx *rc, const struct job_opts *jo, uint64_
 		session_pump(rc->session, now);
 		cut = now - SESSION_FEED_LAG_NS;
 		if (session_settled(rc->session, jo->tail_tolerance, jo->tail_hold_ns) &&
-		    cut > t_end)
+		    cut > t_end) {
+			*settled = 1;
 			return cut < cap ? cut : cap;
+		}
 		if (cut >= cap)
 			return cap;
 		if (run_should_stop(rc))
@@ -109,14 +116,14 @@ static void tail_close(struct session *s, uint64_t t_tail_end)
 
 static void phase_tail(struct run_ctx *rc, const struct job_opts *jo, uint64_t t_end)
 {
-	uint64_t t_tail_end;
+	uint64_t t_cut;
+	int settled;
 
 	session_phase(rc->session, PHASE_TAIL, t_end);
 	if (!rc->session->nmeters)
 		return;
-	t_tail_end = tail_wait(rc, jo, t_end);
-	session_tail_end(rc->session, t_tail_end);
-	tail_close(rc->session, t_tail_end);
+	t_cut = tail_wait(rc, jo, t_end, &settled);
+	tail_close(rc->session, session_tail_end(rc->session, t_cut, settled));
 }
 
 /* The active phase: the activity runs while samples and events are pumped. */

@@ -191,13 +191,18 @@ uint64_t session_job_begin(struct session *s)
 	return t;
 }
 
-void session_tail_end(struct session *s, uint64_t t_ns)
+uint64_t session_tail_end(struct session *s, uint64_t t_cut, int settled)
 {
+	uint64_t end = s->times.end_ns, t;
 	unsigned m;
 
-	for (m = 0; m < s->nmeters; m++)
-		energy_phase_end(&s->meters[m].ej, PHASE_TAIL, t_ns);
-	s->times.tail_end_ns = t_ns;
+	for (m = 0; m < s->nmeters; m++) {
+		t = energy_tail_finish(&s->meters[m].ej, t_cut, settled);
+		if (t > end)
+			end = t;
+	}
+	s->times.tail_end_ns = end;
+	return end;
 }
 
 unsigned session_short_of(const struct session *s, int phase, unsigned n)
