@@ -54,6 +54,7 @@ struct job_opts {
 	uint64_t tail_hold_ns;	  /* within tolerance this long, default 3 s */
 	uint64_t tail_max_ns;	  /* give up after, default 60 s */
 	uint64_t interval_ns;	  /* per-interval statistics period, default 1 s, min 100 ms */
+	double max_uncertainty;	  /* headline figure's U95 above this share: `uncertain` */
 
 	/* Every compiled-in engine's own options, each engine in its slice (job_engine_opts). */
 	_Alignas(8) unsigned char engine_opts[JOB_ENGINE_OPTS_SIZE];

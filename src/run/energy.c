@@ -31,6 +31,11 @@ void energy_job_init(struct energy_job *ej, uint64_t period_ns)
 	}
 }
 
+void energy_job_accuracy(struct energy_job *ej, const struct meter_accuracy *acc)
+{
+	ej->acc = *acc;
+}
+
 void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
 {
 	struct phase_acc *pa;
@@ -89,7 +94,8 @@ static double trap(double p0, double p1, double len, double a, double b)
 }
 
 static void integrate(struct phase_acc *pa, const struct meter_sample *s0, double w0,
-		      const struct meter_sample *s1, double w1, int covered)
+		      const struct meter_sample *s1, double w1, int covered,
+		      const struct unc_sample *u0, const struct unc_sample *u1)
 {
 	uint64_t a_ns, b_ns, t0 = s0->t_ns, t1 = s1->t_ns;
 	double len, a, b;
@@ -102,6 +108,7 @@ static void integrate(struct phase_acc *pa, const struct meter_sample *s0, doubl
 	a = (double)(a_ns - t0) / 1e9;
 	b = (double)(b_ns - t0) / 1e9;
 	pa->span_s += b - a;
+	unc_segment(&pa->unc, t0, u0, t1, u1, len, a, b);
 	if (covered)
 		pa->covered_s += b - a;
 	if (isfinite(w0) && isfinite(w1)) {
@@ -182,18 +189,20 @@ static void tail_track(struct energy_job *ej, const struct meter_sample *s, doub
 void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 {
 	double w = sample_w(s), w0;
+	struct unc_sample u;
 	int i, covered;
 
 	if (ej->have_prev && s->t_ns < ej->prev.t_ns) {
 		ej->out_of_order++;
 		return;
 	}
+	unc_sample_of(&ej->acc, s, &u);
 	if (ej->have_prev && s->t_ns > ej->prev.t_ns) {
 		w0 = sample_w(&ej->prev);
 		covered = !ej->period_ns || s->t_ns - ej->prev.t_ns <= 2 * ej->period_ns;
 		for (i = 0; i < PHASE_COUNT; i++)
 			if (ej->ph[i].begun)
-				integrate(&ej->ph[i], &ej->prev, w0, s, w, covered);
+				integrate(&ej->ph[i], &ej->prev, w0, s, w, covered, &ej->prev_u, &u);
 	}
 	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
 		tail_track(ej, s, w);
@@ -201,6 +210,7 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 		if (in_window(&ej->ph[i], s->t_ns))
 			count_sample(&ej->ph[i], s, w);
 	ej->prev = *s;
+	ej->prev_u = u;
 	ej->have_prev = 1;
 	ej->last_w = w;
 }
@@ -262,12 +272,30 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : NAN;
 }
 
+/* The phases' uncertainty parts; the last sample of a phase still open counts as is. */
+static void unc_summarize(const struct energy_job *ej, struct energy_summary *es)
+{
+	struct unc_phase up;
+	int p, c;
+
+	for (p = 0; p < PHASE_COUNT; p++) {
+		up = ej->ph[p].unc;
+		unc_phase_close(&up);
+		for (c = 0; c < UNC_CH_COUNT; c++)
+			unc_terms_of(&up.ch[c], &es->unc[p][c]);
+		es->span_s[p][UNC_V] = ej->ph[p].vt_s;
+		es->span_s[p][UNC_A] = ej->ph[p].a_s;
+		es->span_s[p][UNC_W] = ej->ph[p].w_s;
+		es->samples[p] = ej->ph[p].samples;
+	}
+}
+
 void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 {
 	const struct phase_acc *id = &ej->ph[PHASE_IDLE];
 	const struct phase_acc *ac = &ej->ph[PHASE_ACTIVE];
 	const struct phase_acc *tl = &ej->ph[PHASE_TAIL];
-	double tail_j;
+	double tail_j, coef[PHASE_COUNT];
 
 	memset(es, 0, sizeof(*es));
 	es->period_ns = ej->period_ns;
@@ -290,15 +318,62 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	es->energy_active_j = phase_energy(ac);
 	tail_j = tl->begun ? phase_energy(tl) : 0;
 	es->energy_tail_j = tail_j;
-	es->energy_tail_net_j = tl->begun ? tail_j - es->idle_w * es->tail_s : 0;
-	es->energy_net_j = es->energy_active_j + es->energy_tail_net_j -
-			   es->idle_w * es->active_s;
 	es->charge_mah = ac->has_a && ac->a_s >= ac->span_s * (1 - 1e-9) ? ac->charge_c / 3.6
 									: NAN;
 
+	unc_summarize(ej, es);
+	energy_tail_net_coef(es, coef);
+	es->energy_tail_net_j = tl->begun ? energy_combined(es, coef) : 0;
+	energy_net_coef(es, coef);
+	es->energy_net_j = energy_combined(es, coef);
 	es->coverage = ratio(ac->covered_s, es->active_s);
 	es->coverage_idle = ratio(id->covered_s, es->idle_s);
 	es->coverage_tail = ratio(tl->covered_s, es->tail_s);
+}
+
+/*
+ * The idle power is the idle integral over the time W was known in it, so "idle_w x T"
+ * is that integral times T / that time. A phase of no length subtracts nothing, even
+ * without an idle phase.
+ */
+static double idle_times(const struct energy_summary *es, double t_s)
+{
+	return t_s > 0 ? -ratio(t_s, es->span_s[PHASE_IDLE][UNC_W]) : 0;
+}
+
+void energy_tail_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+{
+	coef[PHASE_IDLE] = idle_times(es, es->tail_s);
+	coef[PHASE_ACTIVE] = 0;
+	coef[PHASE_TAIL] = 1;
+}
+
+/* The tail's idle share is what the drive draws anyway: only what it spent above idle
+ * after the last I/O belongs to the work (docs/energy.md). */
+void energy_work_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+{
+	energy_tail_net_coef(es, coef);
+	coef[PHASE_ACTIVE] = 1;
+}
+
+void energy_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+{
+	energy_work_coef(es, coef);
+	coef[PHASE_IDLE] = idle_times(es, es->tail_s + es->active_s);
+}
+
+double energy_combined(const struct energy_summary *es, const double coef[PHASE_COUNT])
+{
+	/* idle: its integral over the time W was known, which is what idle_w averages */
+	const double e[PHASE_COUNT] = { es->idle_w * es->span_s[PHASE_IDLE][UNC_W],
+					es->energy_active_j, es->energy_tail_j };
+	double sum = 0;
+	int p;
+
+	for (p = 0; p < PHASE_COUNT; p++)
+		if (coef[p] != 0)
+			sum += coef[p] * e[p];
+	return sum;
 }
 
 void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
@@ -307,9 +382,10 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 	double iops = ios ? ratio((double)ios, es->active_s) : NAN;
 	double mbps = bytes ? ratio((double)bytes / 1e6, es->active_s) : NAN;
 	double gb = (double)bytes / 1e9;
-	/* The tail's idle share is what the drive draws anyway: only what it spent above
-	 * idle after the last I/O belongs to the work (docs/energy.md). */
-	double work_j = es->energy_active_j + es->energy_tail_net_j;
+	double work[PHASE_COUNT], work_j;
+
+	energy_work_coef(es, work);
+	work_j = energy_combined(es, work);
 	double charge_uah = es->charge_mah * 1e3;
 
 	ef->iops_per_ma = ratio(iops, es->active_ma);

@@ -8,6 +8,7 @@
 #include "core/phase.h"
 #include "meters/meter.h"
 #include "result/report.h"
+#include "run/energy_unc.h"
 
 /* A job's figures are valid with at least this many samples in its active phase and
  * this share of it covered (docs/energy.md). */
@@ -28,13 +29,16 @@ struct phase_acc {
 	double w_s, a_s, vt_s;	       /* time each quantity was integrated over (a meter
 					* may lack V, or W) */
 	int begun;		       /* energy_phase_begin() was called */
+	struct unc_phase unc;	       /* what the integrals' uncertainty is made of */
 };
 
 struct energy_job {
 	struct phase_acc ph[PHASE_COUNT];
 	uint64_t period_ns; /* the meter's nominal update period */
 	struct meter_sample prev;
+	struct unc_sample prev_u;	/* prev's uncertainties */
 	int have_prev;
+	struct meter_accuracy acc;	/* the meter's (source NULL: unknown) */
 	uint64_t settle_since_ns; /* tail: first time power came back within tolerance */
 	double last_w;
 	/* The band energy_feed() judges tail samples by (set from the last
@@ -52,6 +56,8 @@ struct energy_job {
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);
+/* The meter's declared accuracy, for the uncertainty of every figure (before feeding). */
+void energy_job_accuracy(struct energy_job *ej, const struct meter_accuracy *acc);
 /* Open `phase` at t_ns; also closes the phase before it at the same instant. */
 void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns);
 void energy_phase_end(struct energy_job *ej, int phase, uint64_t t_ns);
@@ -81,6 +87,11 @@ struct energy_summary {
 	uint64_t period_ns;	 /* the meter's, for the validity reasons */
 	int has_voltage;	 /* 0: energy figures are NAN, charge still holds */
 	double idle_s, coverage_idle, coverage_tail;
+	/* Each phase integral's uncertainty parts (energy_unc.h), per quantity, and the time
+	 * each quantity was integrated over (a phase mean is its integral over that). */
+	struct unc_terms unc[PHASE_COUNT][UNC_CH_COUNT];
+	double span_s[PHASE_COUNT][UNC_CH_COUNT];
+	uint64_t samples[PHASE_COUNT];
 };
 
 void energy_summarize(const struct energy_job *ej, struct energy_summary *es);
@@ -91,6 +102,19 @@ struct efficiency {
 	double j_per_gb, j_per_gb_net;
 	double uj_per_io, uah_per_io, uah_per_mb;
 };
+
+/*
+ * The energies the figures are made of, as coefficients of the phases' energy integrals
+ * (idle, active, tail): the tail above idle (energy_tail_net_j), the work the efficiency
+ * figures charge to the I/O (active + tail above idle: j_per_gb, uj_per_io) and the work
+ * net of idle (energy_net_j, j_per_gb_net). The one definition both the figures and their
+ * uncertainties use.
+ */
+void energy_tail_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
+void energy_work_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
+void energy_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
+/* sum of coef[p] x the phase's energy; NAN if a phase it needs has none. */
+double energy_combined(const struct energy_summary *es, const double coef[PHASE_COUNT]);
 
 /* bytes and ios moved in the active phase; active_s its length. NAN where undefined. */
 void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,

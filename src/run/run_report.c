@@ -12,6 +12,7 @@
 #include "core/version.h"
 #include "result/result.h"
 #include "run/run_report.h"
+#include "run/uncertainty.h"
 
 /* Headroom on the size that would just give enough samples at the measured throughput. */
 #define SIZE_HEADROOM 1.25
@@ -153,6 +154,14 @@ static const char *size_remedy(const struct job_opts *jo, const struct energy_su
 	return buf;
 }
 
+/* "UM25C (emulated)" -> "UM25C": how the dominant uncertainty term names the meter. */
+static void model_word(const char *model, char *buf, size_t len)
+{
+	size_t n = strcspn(model, " ,(@");
+
+	snprintf(buf, len, "%.*s", (int)n, model);
+}
+
 /* One meter's power, efficiency and validity for the job. */
 static void meter_figures(const struct session_meter *sm, const struct job_close *jc,
 			  const char *why, struct report_meter_figures *f)
@@ -160,7 +169,8 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 	const struct meter_info *in = meter_info(sm->dev);
 	struct energy_summary es;
 	struct efficiency ef;
-	char remedy[64];
+	char remedy[64], model[METER_MODEL_LEN];
+	struct unc_naming nm = { model, &in->accuracy, in->period_ns };
 
 	energy_summarize(&sm->ej, &es);
 	efficiency_compute(&es, jc->bytes, jc->ios, &ef);
@@ -179,6 +189,9 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 	}
 	f->validity.emulated = !!in->emulated;
 	f->validity.manual = !!in->manual;
+	model_word(in->model, model, sizeof(model));
+	uncertainty_fill(&es, jc->bytes, jc->ios, &nm, jc->jo ? jc->jo->max_uncertainty : UNC_LIMIT,
+			 &f->power, &f->efficiency, &f->validity);
 }
 
 /* power / efficiency / validity per meter; the first meter's also at the job's top level. */

@@ -183,6 +183,7 @@ uint64_t session_job_begin(struct session *s)
 		struct session_meter *sm = &s->meters[m];
 
 		energy_job_init(&sm->ej, meter_info(sm->dev)->period_ns);
+		energy_job_accuracy(&sm->ej, &meter_info(sm->dev)->accuracy);
 		/* The last sample before the phase is the left end of its first segment. */
 		if (sm->have_last)
 			energy_feed(&sm->ej, &sm->last);
