@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt compare: one row per device and job, ranked by a metric, as a table, markdown or CSV. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include "cli/commands.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "report/html.h"
 #include "result/results_read.h"
 
 #define MOD "compare"
@@ -611,6 +613,71 @@ static int print_rows(const struct compare_args *a, const struct row *rows, size
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+/* The table as HTML, a <tbody> per job; every text cell escaped (results travel). */
+static void print_html(FILE *fp, const struct row *rows, size_t nrows, const struct column **cols,
+		       size_t ncols, const struct column *sort)
+{
+	char (*cells)[CELL] = xcalloc(MAX_COLS, CELL);
+	size_t i, k, n;
+
+	n = heads(cells, cols, ncols, 0);
+	fputs("<table class=\"grid compare\">\n<caption>", fp);
+	fprintf(fp, "ranked by %s within each job (%s is better); invalid rows are not ranked",
+		sort->key, sort->lower_better ? "lower" : "higher");
+	fputs("</caption>\n<thead><tr>", fp);
+	for (k = 0; k < n; k++) {
+		fputs("<th>", fp);
+		html_text(fp, cells[k]);
+		fputs("</th>", fp);
+	}
+	fputs("</tr></thead>\n", fp);
+	for (i = 0; i < nrows; i++) {
+		if (!i || strcmp(rows[i].name, rows[i - 1].name))
+			fputs(i ? "</tbody>\n<tbody>\n" : "<tbody>\n", fp);
+		n = text_cells(&rows[i], cells, cols, ncols);
+		fputs("<tr>", fp);
+		for (k = 0; k < n; k++) {
+			fprintf(fp, "<td%s>", k == n - TRAIL_COLS && rows[i].valid == 0 ? " class=\"bad\""
+					      : left_aligned(k, n) ? "" : " class=\"num\"");
+			html_text(fp, cells[k]);
+			fputs("</td>", fp);
+		}
+		fputs("</tr>\n", fp);
+	}
+	if (nrows)
+		fputs("</tbody>\n", fp);
+	fputs("</table>\n", fp);
+	free(cells);
+}
+
+int compare_metric_known(const char *key)
+{
+	return find_column(key) != NULL;
+}
+
+int compare_html(FILE *fp, const struct rr_set *set, const char *by)
+{
+	const struct column *sort = find_column(by ? by : "iops_per_ma");
+	const struct column *brief[ARRAY_SIZE(columns) + 1];
+	const char **names = NULL;
+	size_t nnames, nrows, i, nbrief = 0;
+	struct row *rows;
+
+	if (!sort) {
+		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", by);
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(columns); i++)
+		if (columns[i].brief || &columns[i] == sort)
+			brief[nbrief++] = &columns[i];
+	nnames = rr_job_names(set, &names);
+	rows = build_rows(set, names, nnames, sort, &nrows);
+	print_html(fp, rows, nrows, brief, nbrief, sort);
+	free(rows);
+	free(names);
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)

@@ -48,6 +48,10 @@ const struct job_report *rr_find_job(const struct rr_result *r, const char *name
 /* A job's name in tables and charts ("NAME #2" for a second loop). */
 const char *rr_job_name(const struct rr_result *r, const struct job_report *j);
 
+/* A meter as a reader knows it: its model and the port it sat on ("UM25C on rfcomm0"),
+ * not its spec with every parameter. */
+void rr_meter_name(const struct report_meter *m, char *buf, size_t len);
+
 /* Path of a companion CSV ("intervals" or "samples"); caller frees. */
 char *rr_companion_path(const struct rr_result *r, const char *kind);
 
