@@ -151,6 +151,7 @@ static const char *chart_caption(const char *file)
 		{ "latency", "How long I/Os take, typically (p50) and at worst (p99, p99.9)." },
 		{ "battery", "How many days each device lasts on a battery against how much is written "
 			     "per day." },
+		{ "sweep", "How speed and energy per byte change with the record size, per operation." },
 		{ "timeline", "What happened during the run: throughput and power over time with the "
 			      "idle, active and tail phases, and events." },
 	};
@@ -183,7 +184,8 @@ static char *read_file(const char *path, size_t *len)
 /* Comparisons first, then each run's timeline. */
 static int chart_rank(const char *file)
 {
-	static const char *const order[] = { "efficiency", "perf-power", "latency", "battery" };
+	static const char *const order[] = { "efficiency", "perf-power", "latency", "battery",
+					     "sweep" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(order); i++)
