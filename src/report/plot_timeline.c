@@ -30,6 +30,8 @@
 #define DATA_BAND_MAX 0.7
 /* "timeline-" and a result file's name, cut to fit. */
 #define STEM_MAX 160
+/* Below half the label's last digit: "+0.00", not "-0.00". */
+#define TAIL_J_HALF_DIGIT 0.005
 
 static double secs(uint64_t t_ns, uint64_t t0_ns)
 {
@@ -218,7 +220,7 @@ static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_
 	/* The figure j_per_gb counts: the tail above idle (results before it: the whole tail). */
 	if (!isnan(tail_net_j) && t1)
 		label = xasprintf("%s%s (%+.2f J tail above idle)", rr_job_name(r, j), invalid,
-				  tail_net_j);
+				  fabs(tail_net_j) < TAIL_J_HALF_DIGIT ? 0.0 : tail_net_j);
 	else if (!isnan(tail_j) && t1)
 		label = xasprintf("%s%s (+%.2f J tail)", rr_job_name(r, j), invalid, tail_j);
 	else
