@@ -2,7 +2,6 @@
 /* iowatt report: one self-contained HTML page of results: charts, table, context, methods. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,19 +324,13 @@ static int write_page(const struct report_args *a, const struct rr_set *set,
 	return rc;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* The charts as SVG into a private directory, removed after the page is written. */
+/*
+ * The charts as SVG into a directory inside plot's private data directory: one temporary
+ * tree, removed (with the data) after the page is written.
+ */
 static int draw_charts(struct plot_ctx *ctx, struct report_args *a, const struct rr_set *set,
 		       char **chartdir)
 {
-	const char *tmp = getenv("TMPDIR");
 	int rc;
 
 	ctx->set = set;
@@ -347,28 +340,24 @@ static int draw_charts(struct plot_ctx *ctx, struct report_args *a, const struct
 	ctx->plots_dir = a->plots_dir;
 	if (!ctx->plots_dir)
 		return -ENOENT;
-	*chartdir = xasprintf("%s/iowatt-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(*chartdir)) {
+	rc = plot_datadir_make(ctx);
+	if (rc)
+		return rc;
+	*chartdir = xasprintf("%s/charts", ctx->datadir);
+	if (mkdir(*chartdir, 0700)) {
 		rc = -errno;
 		log_err(MOD, "%s: %s", *chartdir, strerror(-rc));
-		free(*chartdir);
-		*chartdir = NULL;
 		return rc;
 	}
 	ctx->outdir = *chartdir;
-	rc = plot_datadir_make(ctx);
-	if (!rc && plot_draw(ctx, PLOT_CH_ALL) != EXIT_OK)
-		rc = -EIO;
-	plot_datadir_remove(ctx, 0);
-	return rc;
+	return plot_draw(ctx, PLOT_CH_ALL) == EXIT_OK ? 0 : -EIO;
 }
 
 static void ctx_free(struct plot_ctx *ctx, char *chartdir)
 {
 	size_t i;
 
-	if (chartdir)
-		nftw(chartdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	plot_datadir_remove(ctx, 0);
 	free(chartdir);
 	for (i = 0; i < ctx->nstems; i++)
 		free(ctx->stems[i]);
