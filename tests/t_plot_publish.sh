@@ -135,6 +135,24 @@ d=$(keep timeline "$T_TMP/tailnet.json")
 grep -q '+0.04 J tail above idle' "$d/meta.gp"
 ok $? "timeline: each job's label gives its tail energy above idle (energy_tail_net_j)"
 
+# --- temperatures on the timeline: a panel under it, on the same time axis
+edit "$G/usbssd-samsung-t7.json" "$T_TMP/temp.json" '
+t0 = d["t0_ns"]
+d["temperature_series"] = [{"t_ns": t0 + i * 10**9, "soc_c": 52 + i * 0.2,
+                            "drive_c": None if i < 3 else 41 + i * 0.1} for i in range(28)]'
+d=$(keep timeline "$T_TMP/temp.json")
+[ "$(sed -n 's/^HASTEMP = //p' "$d/meta.gp")" = 1 ] && [ "$(grep -vc '^#' "$d/temp.dat")" -eq 28 ] &&
+	[ "$(grep -c 'NaN' "$d/temp.dat")" -eq 3 ]
+ok $? "timeline: the run's temperature series is drawn (28 readings, the drive's absent ones NaN)"
+$IOWATT plot --format dumb --chart timeline "$T_TMP/temp.json" >"$T_TMP/temp.txt" 2>"$T_TMP/temp.err"
+grep -q "SoC" "$T_TMP/temp.txt" && grep -q "drive" "$T_TMP/temp.txt" && ! grep -q gnuplot "$T_TMP/temp.err"
+ok $? "timeline: a temperature panel with SoC and drive lines, no gnuplot message"
+$IOWATT plot --chart timeline -o "$T_TMP/tpng" "$T_TMP/temp.json" 2>/dev/null
+python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); sys.exit(0 if struct.unpack(">II", d[16:24]) == (1400, 960) else 1)' "$T_TMP/tpng/timeline-temp.png"
+ok $? "timeline: taller (1400x960) with the temperature panel"
+! grep -q "^HASTEMP = 1" "$(keep timeline "$G/nvme-netac.json")/meta.gp"
+ok $? "timeline: no temperature panel for a run without a temperature series"
+
 # --- a plot directory holds only the charts of the results just given
 mkdir -p "$T_TMP/dir"
 $IOWATT plot -o "$T_TMP/dir" --format dumb $FILES 2>/dev/null
