@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "gpio_emul.h"
 #include "sources/gpio.h"
+#include "emulation.h"
 #include "tap.h"
 #include "umock_asan.h"
 
@@ -118,24 +119,34 @@ static int has_uv_event(json_t *job)
 	return 0;
 }
 
+#define EMULATED_TOLERANCE_NS (50 * NS_PER_MS)
+
 static void check_result(const char *path)
 {
 	json_error_t jerr;
 	json_t *root = json_load_file(path, 0, &jerr), *jobs, *job;
-	uint64_t t, e;
+	uint64_t t, e, tol = 5 * NS_PER_MS;
+	char why[128];
 	size_t i;
 
+	/* Edges are stamped by the emulated chip when the process drives them: under CPU
+	 * emulation everything is slower, so the bound widens and says so. */
+	if (under_emulation(why, sizeof(why))) {
+		tol = EMULATED_TOLERANCE_NS;
+		printf("# note: %s: marker edges within %d ms\n", why,
+		       (int)(tol / NS_PER_MS));
+	}
 	jobs = json_object_get(root, "jobs");
 	ok(json_array_size(jobs) == 2, "two job loops in the result");
 	json_array_foreach(jobs, i, job) {
 		t = phase_t(job, "active", "t_start_ns");
 		e = edge_near(1, t);
-		ok(e && (e > t ? e - t : t - e) <= 5 * NS_PER_MS,
+		ok(e && (e > t ? e - t : t - e) <= tol,
 		   "job %zu: marker rises at the active phase start (%.3f ms apart)", i + 1,
 		   ((double)e - (double)t) / 1e6);
 		t = phase_t(job, "tail", "t_start_ns");
 		e = edge_near(0, t);
-		ok(e && (e > t ? e - t : t - e) <= 5 * NS_PER_MS,
+		ok(e && (e > t ? e - t : t - e) <= tol,
 		   "job %zu: marker falls at the tail start (%.3f ms apart)", i + 1,
 		   ((double)e - (double)t) / 1e6);
 	}
