@@ -28,6 +28,18 @@ ifeq ($(SANITIZE),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
+# ThreadSanitizer (make tsan): the suite once with data races reported and fatal.
+ifeq ($(TSAN),1)
+CFLAGS  += -fsanitize=thread -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=thread
+endif
+# libFuzzer (make fuzz, clang only): coverage on every object, the fuzzer's main in the
+# tests/fuzz binaries alone.
+ifeq ($(FUZZ),1)
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+           -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
 
 # Libraries. pkg-config may not be installed yet (make demo/check install it first): every
 # query is quiet, and what is missing is said once, when something is built.
@@ -63,6 +75,19 @@ $(eval $(call required,jansson,2.12))
 $(eval $(call required,blkid,2.33))
 $(eval $(call optional,SERIALPORT,libserialport,0.1.1,serial meters (UM, TC, FNB),libserialport-dev))
 $(eval $(call optional,LIBURING,liburing,2.0,ioengine=io_uring,liburing-dev))
+# The report page's methods section: docs/energy.md rendered by cmark-gfm (its table
+# extension has no .pc file: its header decides), else shown as written.
+ifeq ($(call PKG_OK,libcmark-gfm,0.29),1)
+ifeq ($(shell printf '\#include <cmark-gfm-core-extensions.h>\n' | $(CC) -E - >/dev/null 2>&1 && echo 1),1)
+PKGS += libcmark-gfm
+HAVE_FEATURES += CMARK
+CMARK_LIBS := -lcmark-gfm-extensions
+endif
+endif
+ifeq ($(filter CMARK,$(HAVE_FEATURES)),)
+MISSING += CMARK
+MISSING_CMARK := formatted methods in the report page: needs libcmark-gfm >= 0.29 and its extensions from libcmark-gfm-dev, libcmark-gfm-extensions-dev
+endif
 # GPIO: libgpiod 2.x (Debian 13, Ubuntu 24.04) or 1.6 (Debian 12), one adapter file each.
 ifeq ($(call PKG_OK,libgpiod,2.0),1)
 PKGS += libgpiod
@@ -89,13 +114,13 @@ ALL_CFLAGS  = $(CSTD) $(TIME64) $(WARN) -include $(O)/config.h -I$(O) -Isrc -I. 
 # the compiler has one.
 ATOMIC_LIB := $(shell echo 'int main(void){return 0;}' | $(CC) -x c - -latomic -o /dev/null \
                 2>/dev/null && echo -latomic)
-LIBS       := $(PKG_LIBS) $(AIO_LIBS) -lpthread -lm $(ATOMIC_LIB)
+LIBS       := $(PKG_LIBS) $(AIO_LIBS) $(CMARK_LIBS) -lpthread -lm $(ATOMIC_LIB)
 
 SRC_DIRS  := src/core src/bench src/sources src/result src/run src/report src/cli \
              meters/core meters/transport meters/emu meters/um meters/ina2xx meters/board \
              meters/manual
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/energy_md.o
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 # Tests that need umockdev's library link it; they are built only where it exists.
@@ -139,7 +164,8 @@ else
 BIN := $(O)/iowatt
 endif
 
-.PHONY: all test check demo deps check-deps lint format install uninstall man clean tests
+.PHONY: all test check demo deps check-deps lint format install uninstall man clean tests \
+	tsan fuzz fuzz-bins
 all: $(BIN)
 
 $(BIN): $(O)/src/cli/main.o $(LIB_OBJS)
@@ -153,6 +179,18 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The report's methods are docs/energy.md itself: embedded as one C string, so the page
+# cannot drift from the docs. Escaped for C: backslash, quote, and '?' (no trigraphs).
+$(O)/gen/energy_md.c: docs/energy.md
+	@mkdir -p $(dir $@)
+	@{ printf '/* Generated from docs/energy.md by the Makefile. */\n#include "report/methods.h"\n'; \
+	  printf 'const char report_energy_md[] =\n'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  printf ';\n'; } >$@.tmp && mv -f $@.tmp $@
+
+$(O)/gen/%.o: $(O)/gen/%.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 $(O)/tests/%: tests/%.c $(O)/libiowatt.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS)
@@ -163,6 +201,26 @@ $(O)/tests/umock_%: tests/umock_%.c $(O)/libiowatt.a
 
 tests: $(BIN) $(TEST_BINS) $(UMOCK_BINS)
 
+# Fuzz targets: tests/fuzz/fuzz_NAME.c, seed corpora from tests/data (tests/fuzz/run.sh).
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+
+$(O)/fuzz/%: tests/fuzz/%.c $(O)/libiowatt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -fsanitize=fuzzer -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS)
+
+fuzz-bins: $(FUZZ_BINS)
+
+fuzz:
+	$(MAKE) CC=$(FUZZ_CC) FUZZ=1 O=build-fuzz fuzz-bins
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+tsan:
+	$(MAKE) TSAN=1 O=build-tsan tests
+	O=build-tsan tests/run.sh
+
 # Quick: unit tests only, on the current build flags.
 test: tests
 	O=$(O) tests/run.sh --unit
@@ -171,7 +229,8 @@ test: tests
 check:
 	tests/deps.sh
 	$(MAKE) SANITIZE=1 WERROR=1 O=build-san tests
-	O=build-san tests/run.sh
+	if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) CC=$(FUZZ_CC) FUZZ=1 O=build-fuzz fuzz-bins; fi
+	O=build-san FUZZ_O=build-fuzz tests/run.sh
 
 demo:
 	tests/deps.sh --runtime
@@ -226,6 +285,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
-	rm -rf build build-san iowatt
+	rm -rf build build-san build-tsan build-fuzz iowatt
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -46,11 +46,13 @@ struct meter_param_desc {
 	unsigned flags;
 };
 
-/* One model a driver reads, as data: its name and what its datasheet says it measures. */
+/* One model a driver reads, as data: its name, what its datasheet says it measures and
+ * how well (accuracy.source NULL: not declared). */
 struct meter_model {
 	const char *name;	  /* "UM25C" */
 	struct meter_range range; /* NAN where the datasheet gives no limit */
 	const char *source;	  /* where the range comes from */
+	struct meter_accuracy accuracy;
 };
 
 /* A descriptor's models: a table of struct meter_model, or of protocol rows that hold
@@ -183,6 +185,16 @@ struct meter_dev *meter_dev_new(const struct meter_driver *drv, const char *conn
 /* Shared driver helpers (meters/core/meter_std.c), as libsigrok's std.c. */
 /* info->range from a model row. */
 void meter_std_range(struct meter_info *info, const struct meter_model *m);
+/* info->accuracy from a model row. */
+void meter_std_accuracy(struct meter_info *info, const struct meter_model *m);
+/*
+ * Accuracy for meters whose maker states none (fuel gauges, RAPL, the Pi 5 PMIC, hwmon
+ * chips iowatt has no datasheet for): +-5 % of reading on V, A and W, readings of the
+ * given steps. An assumption, not a datasheet figure; docs/energy.md says so.
+ */
+#define METER_ACC_ASSUMED_GAIN 0.05
+void meter_std_assumed_accuracy(struct meter_info *info, double v_step, double a_step,
+				double w_step);
 /* info->model and emulated for a serial meter: iowatt's emulator on a registered pty says
  * "(emulated)", another pty "via pty bridge" (socat, ser2net), a real port the name. */
 void meter_std_serial_label(const struct meter_dev *dev, struct meter_info *info,

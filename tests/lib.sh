@@ -21,6 +21,7 @@ t_cleanup() {
 		[ -n "$l" ] && losetup -d "$l" 2>/dev/null
 	done
 	rm -rf "$T_TMP"
+	declare -F t_cgroup_cleanup >/dev/null && t_cgroup_cleanup
 }
 trap t_cleanup EXIT
 
@@ -93,4 +94,52 @@ t_is_root() { [ "$(id -u)" -eq 0 ]; }
 # JSON field with jq-like python: jget FILE EXPR (python expression on `d`).
 jget() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# Throttle a block device like a slow card: t_throttle DEV RBPS WBPS RIOPS WIOPS prints a
+# cgroup directory; t_in_cgroup CG COMMAND... runs COMMAND in it. cgroup v2's io.max where
+# the io controller is on the unified hierarchy, else v1's blkio.throttle.* (hybrid setups).
+t_cgroup_root() {
+	local u
+	for u in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+		if grep -qw io "$u/cgroup.controllers" 2>/dev/null; then
+			echo "v2 $u"
+			return 0
+		fi
+	done
+	[ -d /sys/fs/cgroup/blkio ] && { echo "v1 /sys/fs/cgroup/blkio"; return 0; }
+	return 1
+}
+
+t_throttle() {
+	local dev=$1 rbps=$2 wbps=$3 riops=$4 wiops=$5 kind root cg mm
+	read -r kind root < <(t_cgroup_root) || return 1
+	mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ') || return 1
+	cg="$root/iowatt-test-$$-$RANDOM"
+	mkdir "$cg" || return 1
+	if [ "$kind" = v2 ]; then
+		grep -qw io "$root/cgroup.subtree_control" || echo +io >"$root/cgroup.subtree_control" || return 1
+		echo "$mm rbps=$rbps wbps=$wbps riops=$riops wiops=$wiops" >"$cg/io.max" || return 1
+	else
+		echo "$mm $rbps" >"$cg/blkio.throttle.read_bps_device" &&
+		echo "$mm $wbps" >"$cg/blkio.throttle.write_bps_device" &&
+		echo "$mm $riops" >"$cg/blkio.throttle.read_iops_device" &&
+		echo "$mm $wiops" >"$cg/blkio.throttle.write_iops_device" || return 1
+	fi
+	echo "$cg"
+}
+
+t_in_cgroup() { # CG COMMAND...
+	local cg=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+}
+
+# Cgroups of this test's throttles, found again from the tree like the loops above.
+t_cgroup_cleanup() {
+	local cg
+	for cg in /sys/fs/cgroup/iowatt-test-$$-* /sys/fs/cgroup/unified/iowatt-test-$$-* \
+		/sys/fs/cgroup/blkio/iowatt-test-$$-*; do
+		[ -d "$cg" ] && rmdir "$cg" 2>/dev/null
+	done
 }

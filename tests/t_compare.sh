@@ -79,6 +79,72 @@ ok $? "emulated rows are labelled in the table"
 grep -q "job 'SEQ1M-Q8T1-read' ran with different options .*(bs)" "$T_TMP/emu.err"
 ok $? "warns about different job options and names the option"
 
+# Rails of different voltage (the SD card and NVMe on 3.3 V, the USB devices on 5 V):
+# IOPS per mA is not ranked across them; IOPS per W is, and compare says so.
+$IOWATT compare --format csv --by iops_per_ma $FILES >"$T_TMP/rail.csv" 2>"$T_TMP/rail.err"
+python3 - "$T_TMP/rail.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = 0
+for job in {r["job"] for r in rows}:
+    ranked = sorted((r for r in rows if r["job"] == job and r["rank"]), key=lambda r: int(r["rank"]))
+    w = [float(r["iops_per_w"]) for r in ranked]
+    if w != sorted(w, reverse=True):
+        print("# %s: not ranked by iops_per_w: %s" % (job, w)); bad = 1
+sys.exit(bad)
+PY
+ok $? "3.3 V and 5 V rails: --by iops_per_ma ranks by iops_per_w"
+grep -q "rails of different voltage.*ranked by iops_per_w, not iops_per_ma" "$T_TMP/rail.err"
+ok $? "and says why on stderr"
+grep -q "ranked by iops_per_w instead where the rows' rails differ in voltage: SEQ1M-Q8T1-read" \
+	$G/compare.txt && head -1 $G/compare.txt | grep -q "IOPS/W"
+ok $? "the table's footer names the jobs ranked by IOPS/W and shows that column"
+SAME="$G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json"
+$IOWATT compare --format csv --by iops_per_ma $SAME >"$T_TMP/same.csv" 2>"$T_TMP/same.err"
+python3 - "$T_TMP/same.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for job in {r["job"] for r in rows}:
+    ranked = sorted((r for r in rows if r["job"] == job and r["rank"]), key=lambda r: int(r["rank"]))
+    ma = [float(r["iops_per_ma"]) for r in ranked]
+    assert ma == sorted(ma, reverse=True), (job, ma)
+PY
+ok $? "two 5 V USB devices: ranked by iops_per_ma itself"
+! grep -q "rails of different voltage" "$T_TMP/same.err"
+ok $? "and no rail warning"
+
+# A randrw job with syncs and a temperature: each direction, the sync latency and the
+# highest temperature get columns of their own, in the table only because a row has them.
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/mixed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["jobs"][2]
+j["options"]["rw"] = "randrw"
+j["options"]["fdatasync"] = 16
+w = json.loads(json.dumps(j["read"]))
+w["iops"], w["total_ios"], w["clat_ns"]["percentile"]["99.000000"] = 123.0, 4000, 7500000
+j["write"] = w
+j["sync"] = {"total_ios": 250, "lat_ns": {"min": 1, "max": 1, "mean": 1.0, "stddev": 0.0,
+             "percentile": {"50.000000": 3000000, "99.000000": 4600000}}}
+j["temperatures"] = {"soc_c": {"start": 70.0, "end": 75.0, "max": 78.4},
+                     "drive_c": {"start": None, "end": None, "max": None}}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare "$T_TMP/mixed.json" >"$T_TMP/mixed.txt" 2>/dev/null
+head -1 "$T_TMP/mixed.txt" | grep -q "r IOPS  w IOPS  r p99 ms  w p99 ms  sync p99 ms" &&
+	head -1 "$T_TMP/mixed.txt" | grep -q "SoC C" && ! head -1 "$T_TMP/mixed.txt" | grep -q "disk C"
+ok $? "a mixed, synced, warm job adds read/write, sync and SoC columns (no empty drive column)"
+grep "RND4K-Q32T1-read" "$T_TMP/mixed.txt" | grep -q " 123 .* 7.50 .* 4.60 .*78.4"
+ok $? "with its write IOPS, write p99, sync p99 and highest SoC temperature"
+! head -1 $G/compare.txt | grep -q "r IOPS\\|sync p99\\|disk C" && head -1 $G/compare.txt | grep -q "SoC C"
+ok $? "results without mixed or synced jobs or a drive sensor have none of those columns"
+$IOWATT compare --format csv "$T_TMP/mixed.json" 2>/dev/null | python3 -c '
+import csv, sys
+r = [x for x in csv.DictReader(sys.stdin) if x["job"] == "RND4K-Q32T1-read"][0]
+assert float(r["write_iops"]) == 123 and float(r["sync_lat_p99_ns"]) == 4600000 and float(r["soc_c_max"]) == 78.4, r
+assert float(r["read_iops"]) > 0'
+ok $? "the CSV carries read_iops, write_iops, sync_lat_p99_ns and soc_c_max"
+
 # Without power data: performance columns only, no crash.
 python3 "$REPO/tests/data/golden/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
 $IOWATT compare --format csv "$T_TMP/nopower.json" $G/nvme-netac.json >"$T_TMP/np.csv" 2>"$T_TMP/np.err"
@@ -120,8 +186,11 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 name=$(jget "$G/sd-sandisk-ultra.json" 'd["jobs"][0]["jobname"]')
 $IOWATT compare "$T_TMP/loops.json" --format csv >"$T_TMP/loops.csv" 2>/dev/null
-grep -q "$name #1," "$T_TMP/loops.csv" && grep -q "$name #2," "$T_TMP/loops.csv"
-ok $? "each loop of a job is its own row ($name #1, $name #2)"
+grep -q ",$name," "$T_TMP/loops.csv" && grep -q ",$name #2," "$T_TMP/loops.csv"
+ok $? "each loop of a job is its own row ($name, $name #2)"
+$IOWATT compare "$T_TMP/loops.json" >"$T_TMP/loops.txt" 2>/dev/null
+grep -q " $name #2 " "$T_TMP/loops.txt" && ! grep -q "#2#2\|#2 #2\|#1" "$T_TMP/loops.txt"
+ok $? "the table names the second loop '$name #2' once and the first plainly (no #1)"
 $IOWATT plot "$T_TMP/loops.json" --format dumb --chart efficiency -o "$T_TMP/loops-plot" >/dev/null 2>&1
 grep -rq "#2" "$T_TMP/loops-plot" 2>/dev/null
 ok $? "and its own group in the efficiency chart"

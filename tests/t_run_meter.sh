@@ -80,6 +80,21 @@ if start_emu --constant-ma 250 --truth "$T_TMP/truth1.csv"; then
 	ok $? "the run's output says the meter is emulated"
 	[ "$(jget "$T_TMP/r1.json" 'd["emulated"] and d["meters"][0]["emulated"]')" = True ]
 	ok $? "the result marks the meter emulated"
+	# Power never left idle: the tail ends at its first sample, the 1 s hold is no part
+	# of it, and the tail adds nothing above idle to J/GB.
+	tail_s=$(jget "$T_TMP/r1.json" '(lambda t: (t["t_end_ns"] - t["t_start_ns"]) / 1e9)(d["jobs"][0]["phases"]["tail"])')
+	python3 -c "import sys; sys.exit(0 if $tail_s < 0.5 else 1)"
+	ok $? "a tail that settles at once is shorter than tail_hold (${tail_s} s < 0.5 s)"
+	check "J/GB = (active + tail above idle) / GB, and the tail above idle is ~0" -- \
+		python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+p, e = j["power"], j["efficiency"]
+gb = (j["write"]["io_bytes"] + j["read"]["io_bytes"]) / 1e9
+want = (p["energy_active_j"] + p["energy_tail_net_j"]) / gb
+print("tail above idle %.4f J, j_per_gb %.3f, want %.3f" % (p["energy_tail_net_j"], e["j_per_gb"], want))
+sys.exit(0 if abs(e["j_per_gb"] - want) < 1e-6 * want and abs(p["energy_tail_net_j"]) < 0.05 else 1)' "$T_TMP/r1.json"
+	sed 's/^/# /' "$T_TMP/last.out"
 else
 	ok 1 "emulator started"
 fi

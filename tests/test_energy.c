@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "run/energy.h"
+#include "run/run_report.h"
 #include "tap.h"
 
 /* A report to hang validity objects on, so that report_free releases their reasons. */
@@ -260,6 +261,65 @@ static void test_tail(void)
 	ok(energy_tail_settled(&ej, 0.05, hold), "current-judged tail: settled");
 }
 
+/* Idle 1 W at 1 Hz, active 3 W, then the tail's samples from 20 s on. */
+static void tail_job(struct energy_job *ej, const double *tail_w, int n)
+{
+	int i;
+
+	energy_job_init(ej, NS_PER_SEC);
+	energy_phase_begin(ej, PHASE_IDLE, at(0));
+	for (i = 0; i <= 10; i++)
+		feed(ej, i, NAN, NAN, 1.0);
+	energy_phase_begin(ej, PHASE_ACTIVE, at(10));
+	for (i = 11; i < 20; i++)
+		feed(ej, i, NAN, NAN, 3.0);
+	energy_phase_begin(ej, PHASE_TAIL, at(20));
+	for (i = 0; i < n; i++)
+		feed(ej, 20 + i, NAN, NAN, tail_w[i]);
+}
+
+/* The tail ends where power came back to idle; the hold that proves it is not in it. */
+static void test_tail_end(void)
+{
+	static const double tail_w[] = { 3.0, 2.0, 1.0, 1.0, 1.0, 1.02 };
+	struct energy_job ej;
+	struct energy_summary es;
+	uint64_t end;
+
+	tail_job(&ej, tail_w, 5);
+	ok(energy_tail_settled(&ej, 0.05, 2 * NS_PER_SEC), "settled: in the band 22..24 s");
+	end = energy_tail_finish(&ej, at(24), 1);
+	is_int((int64_t)end, (int64_t)at(22), "the tail ends where power settled (22 s), not "
+	       "after the hold");
+	feed(&ej, 25, NAN, NAN, tail_w[5]);
+	energy_summarize(&ej, &es);
+	is_dbl(es.tail_s, 2, 1e-9, "tail lasts 2 s");
+	is_dbl(es.energy_tail_j, 2.5 + 1.5, 1e-9, "tail energy: trapezoids 20..22 s only");
+	is_dbl(es.energy_tail_net_j, 4 - 1 * 2, 1e-9, "tail above idle = 4 J - 1 W x 2 s");
+	is_int(es.samples_tail, 2, "the samples at 20 and 21 s are the tail's");
+	is_dbl(es.energy_net_j, 29 + 4 - 1 * 12, 1e-9, "net = active 29 + tail 4 - 1 W x 12 s");
+
+	/* Never settled: the tail runs to the cut (tail_max), all of it counted. */
+	tail_job(&ej, tail_w, 2);
+	end = energy_tail_finish(&ej, at(21.5), 0);
+	is_int((int64_t)end, (int64_t)at(21.5), "not settled: the tail ends at the cut");
+	feed(&ej, 22, NAN, NAN, tail_w[2]);
+	energy_summarize(&ej, &es);
+	is_dbl(es.energy_tail_j, 2.5 + 0.5 * 0.5 * (2.0 + 1.5), 1e-9,
+	       "tail to the cut, interpolated at it");
+
+	/* Settled on the first tail sample: only the piece before it is tail. */
+	{
+		static const double flat[] = { 1.0, 1.0, 1.0, 1.0 };
+
+		tail_job(&ej, flat, 4);
+		energy_tail_finish(&ej, at(23), energy_tail_settled(&ej, 0.05, 2 * NS_PER_SEC));
+		energy_summarize(&ej, &es);
+		is_dbl(es.tail_s, 0, 1e-9, "power already at idle when the job ended: no tail");
+		is_dbl(es.energy_tail_net_j, 0, 1e-9, "and nothing above idle");
+	}
+}
+
 static void test_pipeline(void)
 {
 	struct energy_job ej;
@@ -297,9 +357,10 @@ static void test_pipeline(void)
 	is_dbl(ef.iops_per_ma, 0.25, 1e-12, "IOPS per mA = 100 / 400");
 	is_dbl(ef.iops_per_w, 50, 1e-9, "IOPS per W = 100 / 2");
 	is_dbl(ef.mbps_per_w, 25, 1e-9, "MB/s per W = 50 / 2");
-	is_dbl(ef.j_per_gb, 44, 1e-9, "J/GB gross incl. tail = 22 / 0.5");
+	is_dbl(es.energy_tail_net_j, 0, 1e-9, "tail at idle power: nothing above idle");
+	is_dbl(ef.j_per_gb, 40, 1e-9, "J/GB = (active 20 + tail above idle 0) / 0.5");
 	is_dbl(ef.j_per_gb_net, 20, 1e-9, "J/GB net = 10 / 0.5");
-	is_dbl(ef.uj_per_io, 22000, 1e-6, "uJ per I/O = 22 J / 1000");
+	is_dbl(ef.uj_per_io, 20000, 1e-6, "uJ per I/O = 20 J / 1000");
 	is_dbl(ef.uah_per_io, 1111.111111 / 1000, 1e-6, "uAh per I/O");
 	is_dbl(ef.uah_per_mb, 1111.111111 / 500, 1e-6, "uAh per MB");
 
@@ -424,14 +485,15 @@ static void test_no_voltage_and_json(void)
 	{
 		static const char *const keys[] = { "meter", "idle_w", "active_w", "active_ma",
 			"peak_ma", "active_v", "min_v", "energy_active_j", "energy_active_mwh",
-			"energy_tail_j", "energy_tail_mwh", "energy_net_j", "charge_mah" };
+			"energy_tail_j", "energy_tail_mwh", "energy_tail_net_j", "energy_net_j",
+			"charge_mah" };
 		unsigned k, have = 0;
 
 		for (k = 0; k < ARRAY_SIZE(keys); k++)
 			have += json_object_get(p, keys[k]) != NULL;
 		is_int(have, ARRAY_SIZE(keys), "power JSON has every documented key");
 	}
-	is_int(json_object_size(e), 8, "efficiency JSON has 8 keys");
+	is_int(json_object_size(e), 16, "efficiency JSON has 8 figures, each with its u95");
 	ok(json_is_null(json_object_get(e, "j_per_gb")) &&
 		   json_is_real(json_object_get(e, "iops_per_ma")),
 	   "efficiency JSON: null where undefined");
@@ -443,6 +505,33 @@ static void test_no_voltage_and_json(void)
 	report_free(&h.r);
 }
 
+/* Size advice a person types; none for a failed job. */
+static void test_remedy(void)
+{
+	struct job_opts jo;
+	char buf[128];
+	const char *r;
+
+	job_defaults(&jo);
+	jo.bs = 16 * MIB;
+	jo.size = 96 * MIB;
+	/* 96 MiB in 1 s at 2 Hz: 20 samples need 10 s, x1.25 -> 1200 MiB -> 2 GiB. */
+	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 1.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	is_str(r, "try --size 2G", "a power of two, in G");
+	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 4.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	is_str(r, "try --size 512M", "a power of two, in M (300 MiB wanted)");
+	jo.bs = 2300;
+	jo.size = 2300 * 1000;
+	/* 2.3 MB in 1 s: 28.75 MB wanted; whole MB of whole 2300 B records: 23 MB x 2. */
+	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 1.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	is_str(r, "try --size 46MB", "bs=2300: 23 MB holds whole records; doubled to enough");
+	ok(46 * MB % 2300 == 0, "and 46 MB is a multiple of bs");
+	r = job_remedy(&jo, REPORT_FAILED, 0, 4096, 0.001, 500 * NS_PER_MS, buf, sizeof(buf));
+	ok(r && !strstr(r, "--size") && strstr(r, "failed"), "a failed job gets no size advice");
+	ok(!job_remedy(&jo, REPORT_INTERRUPTED, 1, 4096, 0.1, 500 * NS_PER_MS, buf, sizeof(buf)),
+	   "a stopped job neither");
+}
+
 int main(void)
 {
 	test_constant();
@@ -451,8 +540,10 @@ int main(void)
 	test_outside_windows();
 	test_coverage();
 	test_tail();
+	test_tail_end();
 	test_pipeline();
 	test_validity();
 	test_no_voltage_and_json();
+	test_remedy();
 	return done_testing();
 }

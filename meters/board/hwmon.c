@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "meters/board/board_meters.h"
+#include "meters/ina-datasheet.h"
 #include "meters/transport/sysfs.h"
 
 #define MOD "hwmon"
@@ -57,9 +58,11 @@ static const struct meter_param_desc hwmon_params[] = {
  * follows from the shunt_resistor attribute at open. Other chips: no limits known.
  */
 static const struct meter_model hwmon_models[] = {
-	{ "ina219", { 0, 26, NAN, NAN, NAN }, "TI datasheet; A: +-320 mV/shunt_resistor" },
-	{ "ina226", { 0, 36, NAN, NAN, NAN }, "TI datasheet; A: +-81.92 mV/shunt_resistor" },
-	{ "ina260", { 0, 36, -15, 15, 36 * 15 }, "TI datasheet" },
+	{ .name = "ina219", .range = { 0, 26, NAN, NAN, NAN },
+	  .source = "TI datasheet; A: +-320 mV/shunt_resistor" },
+	{ .name = "ina226", .range = { 0, 36, NAN, NAN, NAN },
+	  .source = "TI datasheet; A: +-81.92 mV/shunt_resistor" },
+	{ .name = "ina260", .range = { 0, 36, -15, 15, 36 * 15 }, .source = "TI datasheet" },
 };
 
 /*
@@ -147,6 +150,42 @@ static uint64_t hwmon_period(const struct meter_dev *dev, const char *dir)
 	return meter_param(dev, "interval") ? meter_param_ns(dev, "interval") : HWMON_DEFAULT_NS;
 }
 
+/*
+ * The kernel's ina2xx chips with TI's figures (meters/ina-datasheet.h): the driver leaves
+ * an INA219 at PGA /8, so its 320 mV range's offset applies. Readings come in hwmon's
+ * integer units (1 mV, 1 mA, 1 uW); the chip's own steps are finer than 1 mA on most
+ * shunts and add nothing iowatt can see.
+ */
+static void hwmon_ina_accuracy(const char *name, double shunt_ohm, struct meter_info *info)
+{
+	struct meter_accuracy *acc = &info->accuracy;
+	const char *src;
+
+	if (!strcmp(name, "ina260")) {
+		acc->a.gain = INA260_DS_A_GAIN;
+		acc->a.offset = INA260_DS_A_OFFSET;
+		acc->v.gain = INA260_DS_V_GAIN;
+		acc->v.offset = INA260_DS_V_OFFSET;
+		src = "TI INA260 datasheet maxima, hwmon units";
+	} else if (!(shunt_ohm > 0)) {
+		return;
+	} else if (!strcmp(name, "ina219")) {
+		acc->a.gain = INA219_DS_A_GAIN;
+		acc->a.offset = INA219_DS_OFFSET_PGA8_V / shunt_ohm;
+		acc->v.gain = INA219_DS_V_GAIN;
+		src = "TI INA219 datasheet maxima at PGA /8, hwmon units";
+	} else if (!strcmp(name, "ina226")) {
+		acc->a.gain = acc->v.gain = INA226_DS_GAIN;
+		acc->a.offset = INA226_DS_SHUNT_OFFSET_V / shunt_ohm;
+		acc->v.offset = INA226_DS_BUS_OFFSET_V;
+		src = "TI INA226 datasheet maxima, hwmon units";
+	} else {
+		return;
+	}
+	acc->w.gain = acc->w.offset = NAN;
+	acc->source = src;
+}
+
 /* The chip's datasheet range, the current limit from its shunt; a warning for the
  * driver's default shunt, which is 10x off on most INA219 boards. */
 static void hwmon_range(const struct meter_dev *dev, const char *dir, const char *name,
@@ -159,9 +198,13 @@ static void hwmon_range(const struct meter_dev *dev, const char *dir, const char
 		      !strcmp(name, "ina226") ? INA226_SHUNT_FS_V : 0;
 
 	meter_std_range(info, m);
+	meter_std_assumed_accuracy(info, MILLI, MILLI, MICRO);
 	snprintf(path, sizeof(path), "%s/shunt_resistor", dir);
-	if (read_int_file(path, &uohm) || uohm <= 0)
+	if (read_int_file(path, &uohm) || uohm <= 0) {
+		hwmon_ina_accuracy(name, NAN, info); /* the INA260 has its shunt inside */
 		return;
+	}
+	hwmon_ina_accuracy(name, (double)uohm / UOHM_PER_OHM, info);
 	if (uohm == INA2XX_DEFAULT_SHUNT_UOHM && !strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)))
 		log_warn(MOD,
 			 "%s: shunt_resistor is the driver's 10000 uOhm default; if your board has a 0.1 Ohm shunt, write 100000 to %s or every reading is 10x off",
@@ -197,6 +240,8 @@ static int hwmon_open(struct meter_dev *dev, struct meter_info *info)
 	}
 	p->poll.period_ns = info->period_ns = hwmon_period(dev, dir);
 	hwmon_range(dev, dir, name, info);
+	/* an ina2xx sits on whatever rail it was wired to; other chips watch the board */
+	info->board_level = strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)) != 0;
 	snprintf(info->model, sizeof(info->model), "hwmon %.20s (%.16s)", name,
 		 strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
 	return 0;

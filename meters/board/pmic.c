@@ -20,6 +20,7 @@
 #define PMIC_NAME_LEN 48
 #define PMIC_KIND_LEN 16
 #define PMIC_CMD_LEN 256
+#define PMIC_STEP 1e-8 /* pmic_read_adc prints 8 decimals */
 
 extern char **environ;
 
@@ -201,6 +202,9 @@ static int pmic_open(struct meter_dev *dev, struct meter_info *info)
 		return ret;
 	}
 	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
+	/* Raspberry Pi publishes no accuracy for the PMIC ADC */
+	meter_std_assumed_accuracy(info, PMIC_STEP, PMIC_STEP, 0);
+	info->board_level = 1;
 	if (p->sum)
 		snprintf(info->model, sizeof(info->model), "Pi 5 PMIC (rail sum, not the input)");
 	else

@@ -86,6 +86,9 @@ static int psy_open(struct meter_dev *dev, struct meter_info *info)
 	}
 	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
 	snprintf(info->model, sizeof(info->model), "power_supply %.15s (%.15s)", dev->conn, type);
+	/* the ABI's units: uV, uA, uW; fuel gauges publish no accuracy iowatt could use */
+	meter_std_assumed_accuracy(info, MICRO, MICRO, MICRO);
+	info->board_level = 1;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #define MOD "rapl"
 #define RAPL_DIR "/sys/class/powercap"
+#define RAPL_UJ_STEP_J 1e-6
 
 struct rapl_priv {
 	struct sysfs_poll poll; /* first: sysfs_poll_start() resets it */
@@ -76,6 +77,11 @@ static int rapl_open(struct meter_dev *dev, struct meter_info *info)
 	}
 	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
 	snprintf(info->model, sizeof(info->model), "RAPL %.24s (%.15s)", dev->conn, zone);
+	/* Power is a 1 uJ counter's change over one interval: its step is 1 uJ / interval.
+	 * Intel states no accuracy for RAPL. */
+	meter_std_assumed_accuracy(info, 0, 0,
+				   RAPL_UJ_STEP_J / ((double)info->period_ns / 1e9));
+	info->board_level = 1;
 	dev->priv = p;
 	return 0;
 }

@@ -57,6 +57,8 @@ static void describe_model(const struct meter_model *m, FILE *out)
 	if (m->source)
 		fprintf(out, " [%s]", m->source);
 	fprintf(out, "\n");
+	if (m->accuracy.source)
+		fprintf(out, "      %-10s accuracy: %s\n", "", m->accuracy.source);
 }
 
 static void describe_one(const struct meter_driver *drv, FILE *out)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers most drivers share (as libsigrok's std.c): model labels, ranges, a plain close. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/log.h"
 #include "meters/emu/emu_registry.h"
@@ -11,6 +12,26 @@ void meter_std_range(struct meter_info *info, const struct meter_model *m)
 {
 	if (m)
 		info->range = m->range;
+}
+
+void meter_std_accuracy(struct meter_info *info, const struct meter_model *m)
+{
+	if (m && m->accuracy.source)
+		info->accuracy = m->accuracy;
+}
+
+void meter_std_assumed_accuracy(struct meter_info *info, double v_step, double a_step,
+				double w_step)
+{
+	struct meter_accuracy *acc = &info->accuracy;
+	struct meter_acc_q q = { METER_ACC_ASSUMED_GAIN, 0, 0, 0 };
+
+	memset(acc, 0, sizeof(*acc));
+	acc->v = acc->a = acc->w = q;
+	acc->v.resolution = v_step;
+	acc->a.resolution = a_step;
+	acc->w.resolution = w_step;
+	acc->source = "no datasheet figure: +-5 % of reading assumed";
 }
 
 void meter_std_serial_label(const struct meter_dev *dev, struct meter_info *info,

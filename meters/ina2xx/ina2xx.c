@@ -62,14 +62,17 @@ static const struct meter_param_desc ina_params[] = {
  * INA226 and INA260 from 0 to 36 V; the INA260's integrated shunt carries 15 A
  * continuously. Shunt-based current limits depend on the shunt: open() computes them.
  */
+/* Accuracy depends on the shunt and the ADC settings: open() computes it (ina_accuracy). */
 static const struct meter_model ina219_models[] = {
-	{ "INA219", { 0, 26, NAN, NAN, NAN }, "TI datasheet; A: +-pga/shunt" },
+	{ .name = "INA219", .range = { 0, 26, NAN, NAN, NAN },
+	  .source = "TI datasheet; A: +-pga/shunt" },
 };
 static const struct meter_model ina226_models[] = {
-	{ "INA226", { 0, 36, NAN, NAN, NAN }, "TI datasheet; A: +-81.92 mV/shunt" },
+	{ .name = "INA226", .range = { 0, 36, NAN, NAN, NAN },
+	  .source = "TI datasheet; A: +-81.92 mV/shunt" },
 };
 static const struct meter_model ina260_models[] = {
-	{ "INA260", { 0, 36, -15, 15, 36 * 15 }, "TI datasheet" },
+	{ .name = "INA260", .range = { 0, 36, -15, 15, 36 * 15 }, .source = "TI datasheet" },
 };
 
 static int ina_parse_conn(const struct meter_dev *dev, char *path, size_t len, unsigned *addr)
@@ -201,6 +204,7 @@ static void ina_describe(const struct meter_dev *dev, const struct ina_priv *p,
 	snprintf(info->model, sizeof(info->model), "%s @0x%02x, %.3g mA/LSB",
 		 ina_model_name(p->model), p->addr, p->s.current_lsb_a * MV_PER_V);
 	meter_std_range(info, m);
+	ina_accuracy(&p->s, &info->accuracy);
 	if (p->model == INA219 && p->s.brng_v < info->range.v_max)
 		info->range.v_max = p->s.brng_v;
 	if (p->model != INA260) {

@@ -61,6 +61,8 @@ enum ina_reg {
 #define INA219_CAL_MAX 0xFFFE /* bit 0 is read-only zero */
 #define INA226_CAL_MAX 0x7FFF
 #define INA_CURRENT_STEPS 32768.0 /* the signed current register's positive counts */
+#define INA226_ADC_BITS 16
+#define INA219_PGA_BASE_MV 40 /* PGA /1: the 12-bit ADC's step is one 10 uV LSB */
 
 /* What the user asked for; strings are the spec's values or NULL for the default. */
 struct ina_request {
@@ -87,6 +89,8 @@ struct ina_setup {
 	int pga_mv;		/* full-scale shunt range */
 	int brng_v;		/* INA219 bus range; 0 elsewhere */
 	uint64_t conv_ns;	/* time for one fresh bus+shunt pair, averaging included */
+	unsigned adc_bits;	/* INA219: 9..12; INA226/INA260: 16 */
+	unsigned avg;		/* conversions averaged per reading */
 };
 
 const char *ina_model_name(int model);
@@ -97,6 +101,10 @@ const char *ina_model_name(int model);
 int ina_setup_compute(const struct ina_request *req, struct ina_setup *s, char *err, size_t errlen);
 /* Current_LSB = max_current / 32768 rounded up to 1, 2 or 5 x 10^n amps. */
 double ina_round_lsb(double raw_lsb_a);
+
+/* The chip's datasheet accuracy at these settings (ina2xx_accuracy.c). */
+struct meter_accuracy;
+void ina_accuracy(const struct ina_setup *s, struct meter_accuracy *acc);
 
 double ina_bus_v(const struct ina_setup *s, uint16_t raw);
 double ina_shunt_v(const struct ina_setup *s, uint16_t raw);

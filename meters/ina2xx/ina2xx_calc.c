@@ -18,11 +18,14 @@ static const struct {
 	const char *name;
 	unsigned code;
 	unsigned us;
+	unsigned bits, avg;
 } ina219_adc[] = {
-	{ "9bit", 0x0, 84 },	 { "10bit", 0x1, 148 },	  { "11bit", 0x2, 276 },
-	{ "12bit", 0x3, 532 },	 { "avg1", 0x3, 532 },	  { "avg2", 0x9, 1060 },
-	{ "avg4", 0xA, 2130 },	 { "avg8", 0xB, 4260 },	  { "avg16", 0xC, 8510 },
-	{ "avg32", 0xD, 17020 }, { "avg64", 0xE, 34050 }, { "avg128", 0xF, 68100 },
+	{ "9bit", 0x0, 84, 9, 1 },	    { "10bit", 0x1, 148, 10, 1 },
+	{ "11bit", 0x2, 276, 11, 1 },	    { "12bit", 0x3, 532, 12, 1 },
+	{ "avg1", 0x3, 532, 12, 1 },	    { "avg2", 0x9, 1060, 12, 2 },
+	{ "avg4", 0xA, 2130, 12, 4 },	    { "avg8", 0xB, 4260, 12, 8 },
+	{ "avg16", 0xC, 8510, 12, 16 },	    { "avg32", 0xD, 17020, 12, 32 },
+	{ "avg64", 0xE, 34050, 12, 64 },    { "avg128", 0xF, 68100, 12, 128 },
 };
 
 static const unsigned ina226_avg[8] = { 1, 4, 16, 64, 128, 256, 512, 1024 };
@@ -132,6 +135,8 @@ static int ina219_config(const struct ina_request *req, struct ina_setup *s, dou
 			       ina219_adc[i].code << INA219_CFG_BADC_SHIFT |
 			       ina219_adc[i].code << INA219_CFG_SADC_SHIFT | INA_CFG_MODE_CONTINUOUS);
 	s->conv_ns = 2ull * ina219_adc[i].us * NS_PER_US;
+	s->adc_bits = ina219_adc[i].bits;
+	s->avg = ina219_adc[i].avg;
 	return 0;
 }
 
@@ -177,6 +182,8 @@ static int ina226_config(const struct ina_request *req, struct ina_setup *s, cha
 			       avg << INA226_CFG_AVG_SHIFT | ct << INA226_CFG_VBUSCT_SHIFT |
 			       ct << INA226_CFG_VSHCT_SHIFT | INA_CFG_MODE_CONTINUOUS);
 	s->conv_ns = (uint64_t)ina226_avg[avg] * 2 * ina226_ct_us[ct] * NS_PER_US;
+	s->adc_bits = INA226_ADC_BITS;
+	s->avg = ina226_avg[avg];
 	return 0;
 }
 

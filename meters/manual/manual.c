@@ -40,6 +40,20 @@ static const struct meter_param_desc manual_params[] = {
 	{ NULL },
 };
 
+/*
+ * A reading by eye of a display that flickers between values: iowatt assumes the typed
+ * current is within 5 % of the true mean and the voltage within 1 %, both the same for
+ * the whole run. What was typed is exact otherwise (no steps, no scatter).
+ */
+#define MANUAL_A_GAIN 0.05
+#define MANUAL_V_GAIN 0.01
+static const struct meter_accuracy manual_accuracy = {
+	.v = { MANUAL_V_GAIN, 0, 0, 0 },
+	.a = { MANUAL_A_GAIN, 0, 0, 0 },
+	.w = { NAN, NAN, 0, 0 },
+	.source = "hand readings: A within 5 %, V within 1 % assumed",
+};
+
 static int manual_open(struct meter_dev *dev, struct meter_info *info)
 {
 	struct manual_priv *p = xcalloc(1, sizeof(*p));
@@ -53,6 +67,7 @@ static int manual_open(struct meter_dev *dev, struct meter_info *info)
 	info->manual = 1;
 	info->period_ns = MANUAL_PERIOD_NS;
 	snprintf(info->model, sizeof(info->model), "manual (hand readings)");
+	info->accuracy = manual_accuracy;
 	return 0;
 }
 

@@ -86,13 +86,28 @@ static void seal_um34c(uint8_t *f)
 #define UM_SRC_A "A: sigrok wiki; V: vendor listing"
 #define UM_SRC_A_ONLY "A: sigrok wiki; V: as UM25C, unverified"
 
+/*
+ * Accuracy, "+-(% of reading + digits)" as RDTech's product pages and manuals state it:
+ * UM24C and UM34C V +-(0.2 % + 1 digit) of 10 mV, A +-(0.8 % + 3 digits) of 1 mA; UM25C
+ * V +-(0.05 % + 2 digits) of 1 mV, A +-(0.1 % + 4 digits) of 0.1 mA. The power register
+ * counts 1 mW. The makers give no noise figure: one digit of random scatter per reading
+ * is iowatt's assumption (docs/energy.md), and what `iowatt emulate --noise` draws.
+ */
+#define UM_ACC(v_pct, v_digits, v_step, a_pct, a_digits, a_step)                          \
+	{ .v = { (v_pct) / 100.0, (v_digits) * (v_step), (v_step), (v_step) },           \
+	  .a = { (a_pct) / 100.0, (a_digits) * (a_step), (a_step), (a_step) },           \
+	  .w = { NAN, NAN, UM_W_STEP, 0 },                                               \
+	  .source = "RDTech manual: V +-(" #v_pct " % + " #v_digits " digits), A +-(" #a_pct \
+		    " % + " #a_digits " digits); noise 1 digit assumed" }
+#define UM_W_STEP 0.001
+
 const struct um_model um_models[UM_MODEL_COUNT] = {
-	{ { "UM24C", UM_RANGE(3.0), UM_SRC_A_ONLY }, 0x0963, "um24c", 0.01, 0.001, check_fff1,
-	  seal_fff1 },
-	{ { "UM25C", UM_RANGE(5.0), UM_SRC_A }, 0x09C9, "um25c", 0.001, 0.0001, check_fff1,
-	  seal_fff1 },
-	{ { "UM34C", UM_RANGE(4.0), UM_SRC_A_ONLY }, 0x0D4C, "um34c", 0.01, 0.001, check_um34c,
-	  seal_um34c },
+	{ { "UM24C", UM_RANGE(3.0), UM_SRC_A_ONLY, UM_ACC(0.2, 1, 0.01, 0.8, 3, 0.001) },
+	  0x0963, "um24c", 0.01, 0.001, check_fff1, seal_fff1 },
+	{ { "UM25C", UM_RANGE(5.0), UM_SRC_A, UM_ACC(0.05, 2, 0.001, 0.1, 4, 0.0001) },
+	  0x09C9, "um25c", 0.001, 0.0001, check_fff1, seal_fff1 },
+	{ { "UM34C", UM_RANGE(4.0), UM_SRC_A_ONLY, UM_ACC(0.2, 1, 0.01, 0.8, 3, 0.001) },
+	  0x0D4C, "um34c", 0.01, 0.001, check_um34c, seal_um34c },
 };
 
 const struct um_model *um_model_by_id(uint16_t id)

@@ -15,7 +15,9 @@
 /* Room for all engines' option structs together; job.c checks they fit. */
 #define JOB_ENGINE_OPTS_SIZE 64
 
-enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW };
+/* REWRITE and REREAD are iozone's second passes: sequential, over a file already
+ * written (or read) before the job starts. */
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_REWRITE, RW_REREAD };
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
 
 /*
@@ -54,6 +56,7 @@ struct job_opts {
 	uint64_t tail_hold_ns;	  /* within tolerance this long, default 3 s */
 	uint64_t tail_max_ns;	  /* give up after, default 60 s */
 	uint64_t interval_ns;	  /* per-interval statistics period, default 1 s, min 100 ms */
+	double max_uncertainty;	  /* headline figure's U95 above this share: `uncertain` */
 
 	/* Every compiled-in engine's own options, each engine in its slice (job_engine_opts). */
 	_Alignas(8) unsigned char engine_opts[JOB_ENGINE_OPTS_SIZE];
@@ -99,12 +102,18 @@ static inline int rw_is_random(int rw)
 
 static inline int rw_reads(int rw)
 {
-	return rw == RW_READ || rw == RW_RANDREAD || rw == RW_RANDRW;
+	return rw == RW_READ || rw == RW_RANDREAD || rw == RW_RANDRW || rw == RW_REREAD;
 }
 
 static inline int rw_writes(int rw)
 {
-	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RANDRW;
+	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RANDRW || rw == RW_REWRITE;
+}
+
+/* The pass as the I/O pattern sees it: a second pass is the first one again. */
+static inline int rw_pattern(int rw)
+{
+	return rw == RW_REWRITE ? RW_WRITE : rw == RW_REREAD ? RW_READ : rw;
 }
 
 const char *rw_name(int rw);

@@ -25,6 +25,8 @@ static const struct opt_choice rw_choices[] = {
 	{ "randread", "random reads" },
 	{ "randwrite", "random writes" },
 	{ "randrw", "random mix of reads and writes (see rwmixread)" },
+	{ "rewrite", "sequential writes over data already written: iozone's second write pass" },
+	{ "reread", "sequential reads of data just read: iozone's second read pass" },
 	{ NULL, NULL },
 };
 
@@ -102,6 +104,11 @@ static const struct opt_desc base_options[] = {
 	  .group = G_PHASE },
 	{ .name = "interval", .type = OPT_DURATION, .off = JOFF(interval_ns), .def = "1s",
 	  .min = 100e6, .max = 3600e9, .help = "period of the per-interval statistics",
+	  .group = G_PHASE },
+	{ .name = "max_uncertainty", .type = OPT_PERCENT, .off = JOFF(max_uncertainty),
+	  .def = "5%", .min = 0.0001, .max = 10,
+	  .help = "a job whose J/GB (or IOPS/mA) is known to worse than this (95 %) is "
+		  "flagged uncertain",
 	  .group = G_PHASE },
 };
 

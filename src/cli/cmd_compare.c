@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt compare: one row per device and job, ranked by a metric, as a table, markdown or CSV. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stddef.h>
@@ -8,8 +9,10 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/compare.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "report/html.h"
 #include "result/results_read.h"
 
 #define MOD "compare"
@@ -20,7 +23,6 @@
 #define LEAD_COLS 3
 #define TRAIL_COLS 4
 
-enum { FMT_TABLE, FMT_MD, FMT_CSV };
 enum { FROM_JOB, FROM_POWER, FROM_EFF };
 
 struct row {
@@ -30,6 +32,7 @@ struct row {
 	int valid;
 	double key;
 	int rank; /* 0: not ranked (invalid or no value) */
+	const struct column *ranked_by; /* the sort column, or its W-based counterpart */
 };
 
 /* A column: CSV/markdown header is the result's key name; the table shows units. */
@@ -40,13 +43,19 @@ struct column {
 	size_t off;
 	double (*fn)(const struct job_report *j);
 	double scale;		     /* table/markdown value = field * scale */
-	const char *fmt;
+	const char *fmt;	     /* printf format, or NULL: sig significant digits */
+	int sig;
 	int lower_better;
 	int brief;		     /* shown in table and markdown */
+	const char *per_w;	     /* a mA-based figure: its W-based counterpart's key */
+	/* Shown in table and markdown when a row has it (a mixed job's directions). */
+	int (*shown)(const struct job_report *j);
 };
 
 struct compare_args {
 	const char *by, *out_path;
+	int matrix; /* --matrix: iozone's table per result */
+	int by_given;
 	const struct column *sort;
 	char **labels;
 	size_t nlabels;
@@ -58,28 +67,80 @@ static double p99_ns(const struct job_report *j)
 	return rr_lat_ns(j, 99);
 }
 
-#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br }
-#define POWER(k, h, field, sc, f, lb, br)                                                   \
-	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br }
-#define EFF(k, h, field, sc, f, lb, br)                                                     \
-	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br }
+/* A mixed job's directions apart, and a synced job's sync calls (fio's "sync"). */
+static double read_iops(const struct job_report *j)
+{
+	return rr_dir_iops(j, 0);
+}
+
+static double write_iops(const struct job_report *j)
+{
+	return rr_dir_iops(j, 1);
+}
+
+static double read_p99_ns(const struct job_report *j)
+{
+	return rr_dir_lat_ns(j, 0, 99);
+}
+
+static double write_p99_ns(const struct job_report *j)
+{
+	return rr_dir_lat_ns(j, 1, 99);
+}
+
+static double sync_p99_ns(const struct job_report *j)
+{
+	return rr_sync_lat_ns(j, 99);
+}
+
+static int has_soc_c(const struct job_report *j)
+{
+	return !isnan(rr_soc_max_c(j));
+}
+
+static int has_drive_c(const struct job_report *j)
+{
+	return !isnan(rr_drive_max_c(j));
+}
+
+/* A figure of widely varying size (IOPS/mA of 4 KiB and of 16 MiB records): digits. */
+#define SIG(n) NULL, n
+#define FMT(f) f, 0
+#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL, NULL }
+#define WHEN(k, h, fn, sc, f, lb, when) { k, h, FROM_JOB, 0, fn, sc, f, lb, 0, NULL, when }
+#define POWER(k, h, field, sc, f, lb, br, pw)                                               \
+	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br, pw, NULL }
+#define EFF(k, h, field, sc, f, lb, br, pw)                                                 \
+	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br, pw, NULL }
 
 static const struct column columns[] = {
-	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, "%.1f", 0, 1),
-	JOB("iops", "IOPS", rr_iops, 1, "%.0f", 0, 1),
-	JOB("clat_p99_ns", "p99 ms", p99_ns, 1e-6, "%.2f", 1, 1),
-	POWER("active_w", "W", active_w, 1, "%.3f", 1, 1),
-	POWER("active_ma", "mA", active_ma, 1, "%.0f", 1, 1),
-	POWER("idle_w", "idle W", idle_w, 1, "%.3f", 1, 0),
-	EFF("iops_per_ma", "IOPS/mA", iops_per_ma, 1, "%.3g", 0, 1),
-	EFF("iops_per_w", "IOPS/W", iops_per_w, 1, "%.4g", 0, 0),
-	EFF("mbps_per_w", "MB/s/W", mbps_per_w, 1, "%.3g", 0, 0),
-	EFF("j_per_gb", "J/GB", j_per_gb, 1, "%.1f", 1, 1),
-	EFF("j_per_gb_net", "J/GB net", j_per_gb_net, 1, "%.1f", 1, 0),
-	EFF("uj_per_io", "uJ/IO", uj_per_io, 1, "%.4g", 1, 0),
-	EFF("uah_per_io", "uAh/IO", uah_per_io, 1, "%.4g", 1, 0),
-	EFF("uah_per_mb", "uAh/MB", uah_per_mb, 1, "%.4g", 1, 0),
+	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, FMT("%.1f"), 0, 1),
+	JOB("iops", "IOPS", rr_iops, 1, FMT("%.0f"), 0, 1),
+	JOB("clat_p99_ns", "p99 ms", p99_ns, 1e-6, FMT("%.2f"), 1, 1),
+	WHEN("read_iops", "r IOPS", read_iops, 1, SIG(3), 0, rr_mixed),
+	WHEN("write_iops", "w IOPS", write_iops, 1, SIG(3), 0, rr_mixed),
+	WHEN("read_clat_p99_ns", "r p99 ms", read_p99_ns, 1e-6, FMT("%.2f"), 1, rr_mixed),
+	WHEN("write_clat_p99_ns", "w p99 ms", write_p99_ns, 1e-6, FMT("%.2f"), 1, rr_mixed),
+	WHEN("sync_lat_p99_ns", "sync p99 ms", sync_p99_ns, 1e-6, FMT("%.2f"), 1, rr_syncs),
+	POWER("active_w", "W", active_w, 1, FMT("%.3f"), 1, 1, NULL),
+	POWER("active_ma", "mA", active_ma, 1, FMT("%.0f"), 1, 1, "active_w"),
+	POWER("idle_w", "idle W", idle_w, 1, FMT("%.3f"), 1, 0, NULL),
+	EFF("iops_per_ma", "IOPS/mA", iops_per_ma, 1, SIG(3), 0, 1, "iops_per_w"),
+	EFF("iops_per_w", "IOPS/W", iops_per_w, 1, SIG(4), 0, 0, NULL),
+	EFF("mbps_per_w", "MB/s/W", mbps_per_w, 1, SIG(3), 0, 0, NULL),
+	EFF("j_per_gb", "J/GB", j_per_gb, 1, FMT("%.1f"), 1, 1, NULL),
+	EFF("j_per_gb_net", "J/GB net", j_per_gb_net, 1, FMT("%.1f"), 1, 0, NULL),
+	EFF("uj_per_io", "uJ/IO", uj_per_io, 1, SIG(4), 1, 0, NULL),
+	EFF("uah_per_io", "uAh/IO", uah_per_io, 1, SIG(4), 1, 0, "uj_per_io"),
+	EFF("uah_per_mb", "uAh/MB", uah_per_mb, 1, SIG(4), 1, 0, "j_per_gb"),
+	WHEN("soc_c_max", "SoC C", rr_soc_max_c, 1, FMT("%.1f"), 1, has_soc_c),
+	WHEN("drive_c_max", "disk C", rr_drive_max_c, 1, FMT("%.1f"), 1, has_drive_c),
 };
+
+/* Rails further apart than this are different supplies (3.3 V, 5 V, 12 V), not one
+ * USB line's sag: a mA on one is not a mA on the other. */
+#define RAIL_RATIO 1.1
+#define RAIL_JOBS_MAX 1024
 
 #define P99_COLUMN (&columns[2])
 
@@ -103,6 +164,26 @@ static const struct column *find_column(const char *key)
 	if (!strcmp(key, "p99"))
 		return P99_COLUMN;
 	return NULL;
+}
+
+const struct column *compare_column(const char *key)
+{
+	return find_column(key);
+}
+
+const char *compare_column_key(const struct column *c)
+{
+	return c->key;
+}
+
+const char *compare_column_head(const struct column *c)
+{
+	return c->head;
+}
+
+double compare_value(const struct column *c, const struct job_report *j)
+{
+	return col_value(c, j);
 }
 
 /* Valid rows with a value first, then by the metric in its better direction. */
@@ -132,14 +213,6 @@ static void meter_text(const struct rr_result *r, char *buf, size_t len)
 		 r->manual ? " (manual)" : "");
 }
 
-static void job_text(const struct row *rw, char *buf, size_t len)
-{
-	if (rw->j->loop > 1)
-		snprintf(buf, len, "%s#%u", rw->name, rw->j->loop);
-	else
-		snprintf(buf, len, "%s", rw->name);
-}
-
 /* One cell as text for the table/markdown; "-" when the value is missing. */
 static void cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
 {
@@ -147,8 +220,15 @@ static void cell(const struct column *c, const struct job_report *j, char *buf, 
 
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (!c->fmt)
+		fmt_sig(v * c->scale, c->sig, buf, len);
 	else
 		snprintf(buf, len, c->fmt, v * c->scale);
+}
+
+void compare_cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
+{
+	cell(c, j, buf, len);
 }
 
 static size_t text_cells(const struct row *rw, char cells[][CELL], const struct column **cols,
@@ -161,7 +241,7 @@ static size_t text_cells(const struct row *rw, char cells[][CELL], const struct 
 	else
 		snprintf(cells[k++], CELL, "-");
 	snprintf(cells[k++], CELL, "%s", rw->r->label);
-	job_text(rw, cells[k++], CELL);
+	snprintf(cells[k++], CELL, "%s", rw->name);
 	for (i = 0; i < ncols; i++)
 		cell(cols[i], rw->j, cells[k++], CELL);
 	snprintf(cells[k++], CELL, "%s", valid_text(rw->valid));
@@ -247,7 +327,7 @@ static void print_text(FILE *fp, const struct row *rows, size_t nrows, const str
 	free(cells);
 }
 
-static void csv_str(FILE *fp, const char *s, int last)
+void compare_csv_str(FILE *fp, const char *s, int last)
 {
 	if (strpbrk(s, ",\"\n")) {
 		fputc('"', fp);
@@ -272,8 +352,8 @@ static void csv_row(FILE *fp, const struct row *rw)
 		fprintf(fp, "%d,", rw->rank);
 	else
 		fprintf(fp, ",");
-	csv_str(fp, rw->r->label, 0);
-	csv_str(fp, rw->name, 0);
+	compare_csv_str(fp, rw->r->label, 0);
+	compare_csv_str(fp, rw->name, 0);
 	fprintf(fp, "%u,%s,%llu,", rw->j->loop, rr_rw(rw->j), (unsigned long long)rr_bs(rw->j));
 	for (k = 0; k < ARRAY_SIZE(columns); k++) {
 		double v = col_value(&columns[k], rw->j);
@@ -285,13 +365,13 @@ static void csv_row(FILE *fp, const struct row *rw)
 	}
 	fprintf(fp, "%s,", rw->valid > 0 ? "true" : rw->valid == 0 ? "false" : "");
 	rr_reasons(rw->j, reasons, sizeof(reasons));
-	csv_str(fp, reasons, 0);
-	csv_str(fp, rw->r->transport, 0);
-	csv_str(fp, rw->r->link, 0);
-	csv_str(fp, rw->r->filesystem, 0);
-	csv_str(fp, rw->r->meter, 0);
+	compare_csv_str(fp, reasons, 0);
+	compare_csv_str(fp, rw->r->transport, 0);
+	compare_csv_str(fp, rw->r->link, 0);
+	compare_csv_str(fp, rw->r->filesystem, 0);
+	compare_csv_str(fp, rw->r->meter, 0);
 	fprintf(fp, "%s,", rw->r->emulated ? "true" : "false");
-	csv_str(fp, rw->r->path, 1);
+	compare_csv_str(fp, rw->r->path, 1);
 }
 
 static void print_csv(FILE *fp, const struct row *rows, size_t nrows)
@@ -412,9 +492,12 @@ static void usage(FILE *fp)
 	int lower;
 
 	fprintf(fp, "usage: iowatt compare RESULT.json... [--by METRIC] [--format table|md|csv]\n"
-		    "                      [--label FILE=NAME]... [-o FILE]\n"
+		    "                      [--label FILE=NAME]... [-o FILE] [--matrix]\n"
 		    "One row per device and job, ranked within each job by METRIC (default\n"
-		    "iops_per_ma); invalid rows are listed but not ranked.\n");
+		    "iops_per_ma); invalid rows are listed but not ranked.\n"
+		    "--matrix: iozone's table per device instead, a row per record size and a\n"
+		    "column per operation (write, rewrite, read, reread, randread, randwrite),\n"
+		    "each cell METRIC (default bw_bytes, as MB/s): for the record-sweep profile.\n");
 	for (lower = 0; lower < 2; lower++) {
 		fprintf(fp, "  %s is better:", lower ? "lower " : "higher");
 		for (i = 0; i < ARRAY_SIZE(columns); i++)
@@ -445,7 +528,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, 'b' },	   { "format", required_argument, NULL, 'f' },
 		{ "label", required_argument, NULL, 'l' }, { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
+		{ "matrix", no_argument, NULL, 'm' },	   { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
@@ -453,6 +537,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	while ((c = getopt_long(argc, argv, "b:f:l:o:h", opts, NULL)) != -1) {
 		if (c == 'b') {
 			a->by = optarg;
+			a->by_given = 1;
 		} else if (c == 'f') {
 			if (parse_format(optarg, &a->fmt))
 				return EXIT_USAGE;
@@ -461,6 +546,10 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			a->labels[a->nlabels++] = optarg;
 		} else if (c == 'o') {
 			a->out_path = optarg;
+		} else if (c == 'm') {
+			a->matrix = 1;
+			if (!a->by_given)
+				a->by = "bw_bytes";
 		} else {
 			usage(c == 'h' ? stdout : stderr);
 			return c == 'h' ? ARGS_HELP : EXIT_USAGE;
@@ -479,10 +568,35 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	return EXIT_OK;
 }
 
+/*
+ * The column a group of rows is ranked by: the sort column, unless it counts mA and the
+ * rows' rails differ in voltage; then its W-based counterpart.
+ */
+static const struct column *group_sort(const struct column *sort, const struct row *rows,
+				       size_t n)
+{
+	double v, vmin = INFINITY, vmax = -INFINITY;
+	const struct column *alt;
+	size_t i;
+
+	if (!sort->per_w)
+		return sort;
+	for (i = 0; i < n; i++) {
+		v = rr_power(rows[i].j)->active_v;
+		if (isnan(v) || v <= 0 || isnan(col_value(sort, rows[i].j)))
+			continue;
+		vmin = fmin(vmin, v);
+		vmax = fmax(vmax, v);
+	}
+	alt = find_column(sort->per_w);
+	return vmax > vmin * RAIL_RATIO && alt ? alt : sort;
+}
+
 /* Rows grouped by job name in order of first appearance, ranked within the group. */
 static struct row *build_rows(const struct rr_set *set, const char *const *names, size_t nnames,
 			      const struct column *sort, size_t *nrows)
 {
+	const struct column *by;
 	struct row *rows;
 	size_t n, i, k, first, total = 0;
 	int rank;
@@ -503,11 +617,15 @@ static struct row *build_rows(const struct rr_set *set, const char *const *names
 				rw->j = &set->res[i].rep.jobs[k];
 				rw->name = set->res[i].names[k];
 				rw->valid = rr_valid(rw->j);
-				rw->key = col_value(sort, rw->j);
 				(*nrows)++;
 			}
 		}
-		qsort_r(rows + first, *nrows - first, sizeof(*rows), row_cmp, &sort);
+		by = group_sort(sort, rows + first, *nrows - first);
+		for (k = first; k < *nrows; k++) {
+			rows[k].key = col_value(by, rows[k].j);
+			rows[k].ranked_by = by;
+		}
+		qsort_r(rows + first, *nrows - first, sizeof(*rows), row_cmp, &by);
 		rank = 0;
 		for (k = first; k < *nrows; k++)
 			if (rows[k].valid != 0 && !isnan(rows[k].key))
@@ -516,15 +634,71 @@ static struct row *build_rows(const struct rr_set *set, const char *const *names
 	return rows;
 }
 
-static int print_rows(const struct compare_args *a, const struct row *rows, size_t nrows)
+/* The jobs ranked by the W-based counterpart of sort, ", "-joined; 0 if none. */
+static int rail_jobs(const struct column *sort, const struct row *rows, size_t nrows, char *buf,
+		     size_t len)
+{
+	size_t i, used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nrows && used < len; i++) {
+		if (rows[i].ranked_by == sort || (i && !strcmp(rows[i - 1].name, rows[i].name)))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", n++ ? ", " : "",
+					 rows[i].name);
+	}
+	return n;
+}
+
+/* What the ranks mean, and which jobs were ranked by the W-based figure instead. */
+static void print_footer(FILE *fp, const struct column *sort, const char *rail)
+{
+	fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
+		sort->key, sort->lower_better ? "lower" : "higher");
+	if (*rail)
+		fprintf(fp, "ranked by %s instead where the rows' rails differ in voltage: %s\n",
+			sort->per_w, rail);
+}
+
+/* A conditional column some row has. */
+static int any_row(const struct column *c, const struct row *rows, size_t nrows)
+{
+	size_t i;
+
+	for (i = 0; c->shown && i < nrows; i++)
+		if (c->shown(rows[i].j))
+			return 1;
+	return 0;
+}
+
+/* The table's metric columns: the brief ones, the ranking ones, those some row has. */
+static size_t table_columns(const struct column *sort, int by_w, const struct row *rows,
+			    size_t nrows, const struct column **out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(columns); i++)
+		if (columns[i].brief || &columns[i] == sort ||
+		    (by_w && !strcmp(columns[i].key, sort->per_w)) || any_row(&columns[i], rows, nrows))
+			out[n++] = &columns[i];
+	return n;
+}
+
+static int print_rows(const struct compare_args *a, const struct rr_set *set,
+		      const struct row *rows, size_t nrows)
 {
 	const struct column *brief[ARRAY_SIZE(columns) + 1];
 	FILE *fp = stdout;
-	size_t i, nbrief = 0;
+	size_t nbrief;
+	char rail[RAIL_JOBS_MAX];
+	int by_w = rail_jobs(a->sort, rows, nrows, rail, sizeof(rail));
 
-	for (i = 0; i < ARRAY_SIZE(columns); i++)
-		if (columns[i].brief || &columns[i] == a->sort)
-			brief[nbrief++] = &columns[i];
+	if (by_w && !a->matrix)
+		log_warn(MOD, "rows of %s were measured on rails of different voltage (3.3 V, 5 V, "
+			      "...): ranked by %s, not %s, since a mA at a higher voltage is more "
+			      "power", rail, a->sort->per_w, a->sort->key);
+	nbrief = table_columns(a->sort, by_w, rows, nrows, brief);
 	if (a->out_path) {
 		fp = fopen(a->out_path, "w");
 		if (!fp) {
@@ -532,18 +706,90 @@ static int print_rows(const struct compare_args *a, const struct row *rows, size
 			return EXIT_FAIL;
 		}
 	}
-	if (a->fmt == FMT_CSV)
+	if (a->matrix)
+		compare_print_matrix(fp, set, a->sort, a->fmt);
+	else if (a->fmt == FMT_CSV)
 		print_csv(fp, rows, nrows);
 	else
 		print_text(fp, rows, nrows, brief, nbrief, a->fmt == FMT_MD);
-	if (a->fmt == FMT_TABLE)
-		fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
-			a->sort->key, a->sort->lower_better ? "lower" : "higher");
+	if (a->fmt == FMT_TABLE && !a->matrix)
+		print_footer(fp, a->sort, rail);
 	if (fp != stdout && fclose(fp)) {
 		log_err(MOD, "-o %s: %m", a->out_path);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+/* The table as HTML, a <tbody> per job; every text cell escaped (results travel). */
+static void print_html(FILE *fp, const struct row *rows, size_t nrows, const struct column **cols,
+		       size_t ncols, const struct column *sort, const char *rail)
+{
+	char (*cells)[CELL] = xcalloc(MAX_COLS, CELL);
+	size_t i, k, n;
+
+	n = heads(cells, cols, ncols, 0);
+	fprintf(fp, "<table class=\"grid compare\">\n<caption>ranked by %s within each job (%s is "
+		    "better); invalid rows are not ranked", sort->key,
+		sort->lower_better ? "lower" : "higher");
+	if (*rail) {
+		fprintf(fp, ". Ranked by %s instead where the rows' rails differ in voltage: ",
+			sort->per_w);
+		html_text(fp, rail);
+	}
+	fputs("</caption>\n<thead><tr>", fp);
+	for (k = 0; k < n; k++) {
+		fputs("<th>", fp);
+		html_text(fp, cells[k]);
+		fputs("</th>", fp);
+	}
+	fputs("</tr></thead>\n", fp);
+	for (i = 0; i < nrows; i++) {
+		if (!i || strcmp(rows[i].name, rows[i - 1].name))
+			fputs(i ? "</tbody>\n<tbody>\n" : "<tbody>\n", fp);
+		n = text_cells(&rows[i], cells, cols, ncols);
+		fputs("<tr>", fp);
+		for (k = 0; k < n; k++) {
+			fprintf(fp, "<td%s>", k == n - TRAIL_COLS && rows[i].valid == 0 ? " class=\"bad\""
+					      : left_aligned(k, n) ? "" : " class=\"num\"");
+			html_text(fp, cells[k]);
+			fputs("</td>", fp);
+		}
+		fputs("</tr>\n", fp);
+	}
+	if (nrows)
+		fputs("</tbody>\n", fp);
+	fputs("</table>\n", fp);
+	free(cells);
+}
+
+int compare_metric_known(const char *key)
+{
+	return find_column(key) != NULL;
+}
+
+int compare_html(FILE *fp, const struct rr_set *set, const char *by)
+{
+	const struct column *sort = find_column(by ? by : "iops_per_ma");
+	const struct column *cols[ARRAY_SIZE(columns) + 1];
+	const char **names = NULL;
+	size_t nnames, nrows, ncols;
+	char rail[RAIL_JOBS_MAX];
+	struct row *rows;
+	int by_w;
+
+	if (!sort) {
+		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", by);
+		return -EINVAL;
+	}
+	nnames = rr_job_names(set, &names);
+	rows = build_rows(set, names, nnames, sort, &nrows);
+	by_w = rail_jobs(sort, rows, nrows, rail, sizeof(rail));
+	ncols = table_columns(sort, by_w, rows, nrows, cols);
+	print_html(fp, rows, nrows, cols, ncols, sort, rail);
+	free(rows);
+	free(names);
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -571,7 +817,7 @@ int cmd_compare(int argc, char **argv)
 		if (!set.res[i].has_power)
 			log_info(MOD, "%s: no power data (run without a meter): power columns are empty",
 				 set.res[i].path);
-	rc = print_rows(&a, rows, nrows);
+	rc = print_rows(&a, &set, rows, nrows);
 	free(rows);
 	free(names);
 	rr_set_free(&set);

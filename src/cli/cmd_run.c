@@ -71,6 +71,7 @@ static void announce_meters(const struct session *s)
 {
 	unsigned m;
 	char a[32], b[32];
+	int emulated = 0;
 
 	for (m = 0; m < s->nmeters; m++) {
 		const struct meter_info *in = meter_info(s->meters[m].dev);
@@ -82,7 +83,7 @@ static void announce_meters(const struct session *s)
 			 in->spec, in->model, in->emulated ? " [EMULATED]" : "",
 			 fmt_duration(in->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)),
 			 ENERGY_MIN_SAMPLES);
-		if (in->emulated)
+		if (in->emulated && !emulated++)
 			printf("NOTE: power figures in this run come from an EMULATED meter "
 			       "(iowatt emulate), not from hardware.\n");
 		if (in->manual)
@@ -185,7 +186,7 @@ static void run_jobs(struct run_ctx *rc, int measure)
 	const struct run_config *cfg = rc->cfg;
 	unsigned loop;
 	size_t j;
-	int err;
+	int err, finished;
 
 	for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
 		const struct job_opts *jo = &cfg->jobs[j];
@@ -201,11 +202,13 @@ static void run_jobs(struct run_ctx *rc, int measure)
 			report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
 			continue;
 		}
+		finished = 1;
 		for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
-			run_job_loop(rc, jo, loop);
+			finished &= run_job_loop(rc, jo, loop);
 			/* Rewritten after every job: a crash keeps what was done. */
 			report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
 		}
+		target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
 	}
 }
 
@@ -220,6 +223,7 @@ static int finish(struct run_ctx *rc)
 	sources_stop(rc->sources);
 	session_pump(rc->session, now_ns() + SESSION_FEED_LAG_NS);
 	report_builder_events(&rc->rb);
+	run_take_temps(rc);
 	err = report_builder_write(&rc->rb, rc->session, rc->out.json_path, status);
 	report_print_summary(stdout, &rc->rb.rep);
 	if (!err)

@@ -2,6 +2,7 @@
 /* Shared helpers: aborting allocators, monotonic time, unit parsers, atomic files. */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
@@ -144,12 +145,14 @@ static int parse_with_unit(const char *s, const struct unit_mult *units, size_t 
 
 int parse_size(const char *s, uint64_t *out)
 {
+	/* MB is 10^6 bytes as in every figure iowatt prints; a MiB says so (k, m, g are
+	 * binary as in fio job files, which spell 1 MiB "1m"). */
 	static const struct unit_mult units[] = {
-		{ "", 1 },	    { "b", 1 },		  { "k", 1024.0 },
-		{ "kb", 1024.0 },   { "kib", 1024.0 },	  { "m", 1048576.0 },
-		{ "mb", 1048576.0 }, { "mib", 1048576.0 }, { "g", 1073741824.0 },
-		{ "gb", 1073741824.0 }, { "gib", 1073741824.0 }, { "t", 1099511627776.0 },
-		{ "tb", 1099511627776.0 }, { "tib", 1099511627776.0 },
+		{ "", 1 },	       { "b", 1 },		{ "k", 1024.0 },
+		{ "kib", 1024.0 },     { "kb", 1e3 },		{ "m", 1048576.0 },
+		{ "mib", 1048576.0 },  { "mb", 1e6 },		{ "g", 1073741824.0 },
+		{ "gib", 1073741824.0 }, { "gb", 1e9 },	{ "t", 1099511627776.0 },
+		{ "tib", 1099511627776.0 }, { "tb", 1e12 },
 	};
 	double v;
 	int rc = parse_with_unit(s, units, ARRAY_SIZE(units), &v);
@@ -281,7 +284,32 @@ const char *fmt_duration(uint64_t ns, char *buf, size_t len)
 	else if (s < 60.0)
 		snprintf(buf, len, "%.1f s", s);
 	else
-		snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)s % 60);
+		snprintf(buf, len, "%" PRIu64 " min %02u s", (uint64_t)(ns / NS_PER_SEC / 60),
+			 (unsigned)(ns / NS_PER_SEC % 60));
+	return buf;
+}
+
+/* Decimals beyond this say nothing a table should (sub-nano figures are 0.000000...). */
+#define FMT_SIG_MAX_DECIMALS 9
+
+const char *fmt_sig(double v, int sig, char *buf, size_t len)
+{
+	int decimals;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (v == 0 || isinf(v)) {
+		snprintf(buf, len, "%.0f", v);
+		return buf;
+	}
+	decimals = sig - 1 - (int)floor(log10(fabs(v)));
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > FMT_SIG_MAX_DECIMALS)
+		decimals = FMT_SIG_MAX_DECIMALS;
+	snprintf(buf, len, "%.*f", decimals, v);
 	return buf;
 }
 

@@ -150,17 +150,37 @@ struct report_marker {
 	uint64_t pulse_ns, rise_ns, fall_ns;
 };
 
+/* Each figure's expanded uncertainty (k = 2, about 95 %) sits in FIGURE_u95, in the
+ * figure's unit: NAN where the meter declares no accuracy (docs/energy.md). */
 struct report_power {
 	char *meter;
-	double idle_w, active_w, active_ma, peak_ma, active_v, min_v;
-	double energy_active_j, energy_active_mwh, energy_tail_j, energy_tail_mwh;
-	double energy_net_j, charge_mah;
+	double idle_w, idle_w_u95, active_w, active_w_u95, active_ma, active_ma_u95, peak_ma;
+	double active_v, active_v_u95, min_v;
+	double energy_active_j, energy_active_j_u95, energy_active_mwh;
+	double energy_tail_j, energy_tail_j_u95, energy_tail_mwh;
+	double energy_tail_net_j, energy_tail_net_j_u95;
+	double energy_net_j, energy_net_j_u95, charge_mah, charge_mah_u95;
 	char *note; /* NULL: no note */
 };
 
 struct report_efficiency {
-	double iops_per_ma, iops_per_w, mbps_per_w, j_per_gb, j_per_gb_net;
-	double uj_per_io, uah_per_io, uah_per_mb;
+	double iops_per_ma, iops_per_ma_u95, iops_per_w, iops_per_w_u95;
+	double mbps_per_w, mbps_per_w_u95, j_per_gb, j_per_gb_u95, j_per_gb_net, j_per_gb_net_u95;
+	double uj_per_io, uj_per_io_u95, uah_per_io, uah_per_io_u95, uah_per_mb, uah_per_mb_u95;
+};
+
+/* The headline figure's uncertainty budget: relative standard uncertainties (k = 1). */
+struct report_unc_budget {
+	double gain, offset, resolution, noise, discretisation, baseline;
+};
+
+/* How well the job's headline figure is known, and what limits it. */
+struct report_uncertainty {
+	char *figure;	  /* "j_per_gb", or "iops_per_ma" for a meter without voltage */
+	double u95_rel;	  /* its expanded uncertainty over its value; NAN: unknown */
+	double limit;	  /* max_uncertainty: above it the job is `uncertain` */
+	char *dominant;	  /* "UM25C resolution 1 mW at 61 mW mean"; NULL: none */
+	struct report_unc_budget budget;
 };
 
 struct report_validity {
@@ -170,6 +190,8 @@ struct report_validity {
 	char **reasons;
 	size_t nreasons;
 	int emulated, manual;
+	int uncertain;	/* the headline figure's u95 exceeds the limit */
+	struct report_uncertainty *uncertainty; /* NULL: not judged (older results) */
 };
 
 /* A job's figures from one meter. */
@@ -186,6 +208,12 @@ struct report_temp {
 
 struct report_temps {
 	struct report_temp soc_c, drive_c;
+};
+
+/* One reading of the run's temperature series; NAN where that sensor is absent. */
+struct report_temp_sample {
+	uint64_t t_ns;
+	double soc_c, drive_c;
 };
 
 struct job_report {
@@ -230,6 +258,9 @@ struct run_report {
 	int manual;
 	struct report_event *events; /* the run's events: NULL until the run has ended */
 	size_t nevents;
+	/* Every temperature reading of the run, oldest first; NULL without a sensor. */
+	struct report_temp_sample *temp_series;
+	size_t ntemp_series;
 };
 
 /* The document; NULL (logged) on failure. */

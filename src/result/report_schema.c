@@ -9,6 +9,8 @@
 /* A member of struct T written under key K; order in a table is order in the document. */
 #define FIELD(T, K, M, TYPE, ...) { .key = K, .type = TYPE, .off = offsetof(T, M), __VA_ARGS__ }
 #define LIST(T, K, M, N, TYPE, ...) FIELD(T, K, M, TYPE, .aux = offsetof(T, N), __VA_ARGS__)
+/* A figure and its expanded uncertainty beside it: "j_per_gb", "j_per_gb_u95". */
+#define FIGURE(T, M) FIELD(T, #M, M, RF_REAL), FIELD(T, #M "_u95", M##_u95, RF_REAL)
 #define SCHEMA(VAR, T, TABLE) \
 	const struct report_schema VAR = { #T, sizeof(T), TABLE, ARRAY_SIZE(TABLE) }
 
@@ -235,18 +237,19 @@ static SCHEMA(marker_schema, struct report_marker, marker_fields);
 #define T struct report_power
 static const struct report_field power_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
-	FIELD(T, "idle_w", idle_w, RF_REAL),
-	FIELD(T, "active_w", active_w, RF_REAL),
-	FIELD(T, "active_ma", active_ma, RF_REAL),
+	FIGURE(T, idle_w),
+	FIGURE(T, active_w),
+	FIGURE(T, active_ma),
 	FIELD(T, "peak_ma", peak_ma, RF_REAL),
-	FIELD(T, "active_v", active_v, RF_REAL),
+	FIGURE(T, active_v),
 	FIELD(T, "min_v", min_v, RF_REAL),
-	FIELD(T, "energy_active_j", energy_active_j, RF_REAL),
+	FIGURE(T, energy_active_j),
 	FIELD(T, "energy_active_mwh", energy_active_mwh, RF_REAL),
-	FIELD(T, "energy_tail_j", energy_tail_j, RF_REAL),
+	FIGURE(T, energy_tail_j),
 	FIELD(T, "energy_tail_mwh", energy_tail_mwh, RF_REAL),
-	FIELD(T, "energy_net_j", energy_net_j, RF_REAL),
-	FIELD(T, "charge_mah", charge_mah, RF_REAL),
+	FIGURE(T, energy_tail_net_j),
+	FIGURE(T, energy_net_j),
+	FIGURE(T, charge_mah),
 	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),
 };
 #undef T
@@ -254,17 +257,40 @@ SCHEMA(report_power_schema, struct report_power, power_fields);
 
 #define T struct report_efficiency
 static const struct report_field efficiency_fields[] = {
-	FIELD(T, "iops_per_ma", iops_per_ma, RF_REAL),
-	FIELD(T, "iops_per_w", iops_per_w, RF_REAL),
-	FIELD(T, "mbps_per_w", mbps_per_w, RF_REAL),
-	FIELD(T, "j_per_gb", j_per_gb, RF_REAL),
-	FIELD(T, "j_per_gb_net", j_per_gb_net, RF_REAL),
-	FIELD(T, "uj_per_io", uj_per_io, RF_REAL),
-	FIELD(T, "uah_per_io", uah_per_io, RF_REAL),
-	FIELD(T, "uah_per_mb", uah_per_mb, RF_REAL),
+	FIGURE(T, iops_per_ma),
+	FIGURE(T, iops_per_w),
+	FIGURE(T, mbps_per_w),
+	FIGURE(T, j_per_gb),
+	FIGURE(T, j_per_gb_net),
+	FIGURE(T, uj_per_io),
+	FIGURE(T, uah_per_io),
+	FIGURE(T, uah_per_mb),
 };
 #undef T
 SCHEMA(report_efficiency_schema, struct report_efficiency, efficiency_fields);
+
+#define T struct report_unc_budget
+static const struct report_field budget_fields[] = {
+	FIELD(T, "gain", gain, RF_REAL),
+	FIELD(T, "offset", offset, RF_REAL),
+	FIELD(T, "resolution", resolution, RF_REAL),
+	FIELD(T, "noise", noise, RF_REAL),
+	FIELD(T, "discretisation", discretisation, RF_REAL),
+	FIELD(T, "baseline", baseline, RF_REAL),
+};
+#undef T
+static SCHEMA(budget_schema, struct report_unc_budget, budget_fields);
+
+#define T struct report_uncertainty
+static const struct report_field uncertainty_fields[] = {
+	FIELD(T, "figure", figure, RF_STR),
+	FIELD(T, "u95_rel", u95_rel, RF_REAL),
+	FIELD(T, "limit", limit, RF_REAL),
+	FIELD(T, "dominant", dominant, RF_STR),
+	FIELD(T, "budget", budget, RF_OBJ, .sub = &budget_schema),
+};
+#undef T
+static SCHEMA(uncertainty_schema, struct report_uncertainty, uncertainty_fields);
 
 #define T struct report_validity
 static const struct report_field validity_fields[] = {
@@ -274,6 +300,9 @@ static const struct report_field validity_fields[] = {
 	LIST(T, "reasons", reasons, nreasons, RF_STRS),
 	FIELD(T, "emulated", emulated, RF_BOOL),
 	FIELD(T, "manual", manual, RF_BOOL),
+	FIELD(T, "uncertain", uncertain, RF_BOOL),
+	FIELD(T, "uncertainty", uncertainty, RF_PTR, .sub = &uncertainty_schema,
+	      .absent = RF_OMIT),
 };
 #undef T
 SCHEMA(report_validity_schema, struct report_validity, validity_fields);
@@ -304,6 +333,15 @@ static const struct report_field temps_fields[] = {
 };
 #undef T
 static SCHEMA(temps_schema, struct report_temps, temps_fields);
+
+#define T struct report_temp_sample
+static const struct report_field temp_sample_fields[] = {
+	FIELD(T, "t_ns", t_ns, RF_U64),
+	FIELD(T, "soc_c", soc_c, RF_REAL),
+	FIELD(T, "drive_c", drive_c, RF_REAL),
+};
+#undef T
+static SCHEMA(temp_sample_schema, struct report_temp_sample, temp_sample_fields);
 
 #define T struct job_report
 #define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
@@ -348,6 +386,8 @@ static const struct report_field run_fields[] = {
 	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &job_schema),
 	FIELD(T, "manual", manual, RF_BOOL),
 	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
+	LIST(T, "temperature_series", temp_series, ntemp_series, RF_ARRAY,
+	     .sub = &temp_sample_schema, .absent = RF_OMIT),
 };
 #undef T
 SCHEMA(report_run_schema, struct run_report, run_fields);

@@ -19,25 +19,23 @@
 #define GTS_GEN2 5
 
 /*
- * Each loop of a job is reported, so each is charted and compared: a job that appears
- * more than once gets its loop number in its name ("RND4K-Q1T1-write #2").
+ * Each loop of a job is reported, so each is charted and compared: a later loop gets its
+ * number in its name ("RND4K-Q1T1-write #2"); the first keeps the plain name, which is
+ * also how --job and a plain name in other results refer to it.
  */
 static void name_loops(struct rr_result *r)
 {
 	const struct run_report *rep = &r->rep;
-	size_t i, k;
+	size_t i;
 
 	r->names = xcalloc(rep->njobs + 1, sizeof(*r->names));
 	for (i = 0; i < rep->njobs; i++) {
 		const char *name = rep->jobs[i].jobname ? rep->jobs[i].jobname : "?";
 
-		for (k = 0; k < rep->njobs; k++)
-			if (k != i && rep->jobs[k].jobname && !strcmp(rep->jobs[k].jobname, name))
-				break;
-		if (k == rep->njobs)
-			r->names[i] = xstrdup(name);
-		else
+		if (rep->jobs[i].loop > 1)
 			r->names[i] = xasprintf("%s #%u", name, rep->jobs[i].loop);
+		else
+			r->names[i] = xstrdup(name);
 	}
 }
 
@@ -297,6 +295,24 @@ const struct job_report *rr_find_job(const struct rr_result *r, const char *name
 		if (!strcmp(jobname(&r->rep.jobs[i]), name))
 			return &r->rep.jobs[i];
 	return NULL;
+}
+
+void rr_meter_name(const struct report_meter *m, char *buf, size_t len)
+{
+	const char *model = m->model && *m->model ? m->model : m->driver ? m->driver : "meter";
+	const char *conn = m->spec ? strchr(m->spec, ':') : NULL, *base, *end, *slash;
+
+	if (!conn || !conn[1]) {
+		snprintf(buf, len, "%s", model);
+		return;
+	}
+	conn++;
+	end = conn + strcspn(conn, ",");
+	/* The device's own name: /dev/rfcomm0 is rfcomm0, /dev/i2c-1@0x40 is i2c-1@0x40. */
+	base = conn;
+	while ((slash = memchr(base, '/', (size_t)(end - base))))
+		base = slash + 1;
+	snprintf(buf, len, "%s on %.*s", model, (int)(end - base), base);
 }
 
 char *rr_companion_path(const struct rr_result *r, const char *kind)

@@ -31,6 +31,11 @@ void energy_job_init(struct energy_job *ej, uint64_t period_ns)
 	}
 }
 
+void energy_job_accuracy(struct energy_job *ej, const struct meter_accuracy *acc)
+{
+	ej->acc = *acc;
+}
+
 void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
 {
 	struct phase_acc *pa;
@@ -51,6 +56,7 @@ void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
 	if (phase == PHASE_TAIL) {
 		ej->settle_since_ns = 0;
 		ej->in_band = 0;
+		ej->have_tail_settled = 0;
 	}
 }
 
@@ -88,7 +94,8 @@ static double trap(double p0, double p1, double len, double a, double b)
 }
 
 static void integrate(struct phase_acc *pa, const struct meter_sample *s0, double w0,
-		      const struct meter_sample *s1, double w1, int covered)
+		      const struct meter_sample *s1, double w1, int covered,
+		      const struct unc_sample *u0, const struct unc_sample *u1)
 {
 	uint64_t a_ns, b_ns, t0 = s0->t_ns, t1 = s1->t_ns;
 	double len, a, b;
@@ -101,6 +108,7 @@ static void integrate(struct phase_acc *pa, const struct meter_sample *s0, doubl
 	a = (double)(a_ns - t0) / 1e9;
 	b = (double)(b_ns - t0) / 1e9;
 	pa->span_s += b - a;
+	unc_segment(&pa->unc, t0, u0, t1, u1, len, a, b);
 	if (covered)
 		pa->covered_s += b - a;
 	if (isfinite(w0) && isfinite(w1)) {
@@ -167,33 +175,42 @@ static void tail_track(struct energy_job *ej, const struct meter_sample *s, doub
 		 */
 		in = x <= ref + band;
 	}
-	if (in && !ej->in_band)
+	if (in && !ej->in_band) {
+		/* Integrated up to this sample, which is not counted yet: the tail as it
+		 * would be if it ended here. Without a baseline nothing says where power
+		 * settled, and the tail runs to the end of the hold. */
 		ej->settle_since_ns = s->t_ns;
+		ej->tail_settled = ej->ph[PHASE_TAIL];
+		ej->have_tail_settled = isfinite(ref);
+	}
 	ej->in_band = in;
 }
 
 void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 {
 	double w = sample_w(s), w0;
+	struct unc_sample u;
 	int i, covered;
 
 	if (ej->have_prev && s->t_ns < ej->prev.t_ns) {
 		ej->out_of_order++;
 		return;
 	}
+	unc_sample_of(&ej->acc, s, &u);
 	if (ej->have_prev && s->t_ns > ej->prev.t_ns) {
 		w0 = sample_w(&ej->prev);
 		covered = !ej->period_ns || s->t_ns - ej->prev.t_ns <= 2 * ej->period_ns;
 		for (i = 0; i < PHASE_COUNT; i++)
 			if (ej->ph[i].begun)
-				integrate(&ej->ph[i], &ej->prev, w0, s, w, covered);
+				integrate(&ej->ph[i], &ej->prev, w0, s, w, covered, &ej->prev_u, &u);
 	}
+	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
+		tail_track(ej, s, w);
 	for (i = 0; i < PHASE_COUNT; i++)
 		if (in_window(&ej->ph[i], s->t_ns))
 			count_sample(&ej->ph[i], s, w);
-	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
-		tail_track(ej, s, w);
 	ej->prev = *s;
+	ej->prev_u = u;
 	ej->have_prev = 1;
 	ej->last_w = w;
 }
@@ -209,6 +226,22 @@ int energy_tail_settled(struct energy_job *ej, double tol, uint64_t hold_ns)
 	if (!tl->begun || !ej->have_prev || !ej->in_band || ej->prev.t_ns < tl->t_start_ns)
 		return 0;
 	return ej->prev.t_ns - ej->settle_since_ns >= hold_ns;
+}
+
+uint64_t energy_tail_finish(struct energy_job *ej, uint64_t t_cut, int settled)
+{
+	struct phase_acc *tl = &ej->ph[PHASE_TAIL];
+
+	if (!tl->begun)
+		return t_cut;
+	if (settled && ej->in_band && ej->have_tail_settled && ej->settle_since_ns <= t_cut &&
+	    ej->settle_since_ns >= tl->t_start_ns) {
+		*tl = ej->tail_settled;
+		tl->t_end_ns = ej->settle_since_ns;
+		return ej->settle_since_ns;
+	}
+	tl->t_end_ns = t_cut;
+	return t_cut;
 }
 
 static double phase_len_s(const struct energy_job *ej, const struct phase_acc *pa)
@@ -239,12 +272,30 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : NAN;
 }
 
+/* The phases' uncertainty parts; the last sample of a phase still open counts as is. */
+static void unc_summarize(const struct energy_job *ej, struct energy_summary *es)
+{
+	struct unc_phase up;
+	int p, c;
+
+	for (p = 0; p < PHASE_COUNT; p++) {
+		up = ej->ph[p].unc;
+		unc_phase_close(&up);
+		for (c = 0; c < UNC_CH_COUNT; c++)
+			unc_terms_of(&up.ch[c], &es->unc[p][c]);
+		es->span_s[p][UNC_V] = ej->ph[p].vt_s;
+		es->span_s[p][UNC_A] = ej->ph[p].a_s;
+		es->span_s[p][UNC_W] = ej->ph[p].w_s;
+		es->samples[p] = ej->ph[p].samples;
+	}
+}
+
 void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 {
 	const struct phase_acc *id = &ej->ph[PHASE_IDLE];
 	const struct phase_acc *ac = &ej->ph[PHASE_ACTIVE];
 	const struct phase_acc *tl = &ej->ph[PHASE_TAIL];
-	double tail_j;
+	double tail_j, coef[PHASE_COUNT];
 
 	memset(es, 0, sizeof(*es));
 	es->period_ns = ej->period_ns;
@@ -267,13 +318,62 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	es->energy_active_j = phase_energy(ac);
 	tail_j = tl->begun ? phase_energy(tl) : 0;
 	es->energy_tail_j = tail_j;
-	es->energy_net_j = es->energy_active_j + tail_j - es->idle_w * (es->active_s + es->tail_s);
 	es->charge_mah = ac->has_a && ac->a_s >= ac->span_s * (1 - 1e-9) ? ac->charge_c / 3.6
 									: NAN;
 
+	unc_summarize(ej, es);
+	energy_tail_net_coef(es, coef);
+	es->energy_tail_net_j = tl->begun ? energy_combined(es, coef) : 0;
+	energy_net_coef(es, coef);
+	es->energy_net_j = energy_combined(es, coef);
 	es->coverage = ratio(ac->covered_s, es->active_s);
 	es->coverage_idle = ratio(id->covered_s, es->idle_s);
 	es->coverage_tail = ratio(tl->covered_s, es->tail_s);
+}
+
+/*
+ * The idle power is the idle integral over the time W was known in it, so "idle_w x T"
+ * is that integral times T / that time. A phase of no length subtracts nothing, even
+ * without an idle phase.
+ */
+static double idle_times(const struct energy_summary *es, double t_s)
+{
+	return t_s > 0 ? -ratio(t_s, es->span_s[PHASE_IDLE][UNC_W]) : 0;
+}
+
+void energy_tail_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+{
+	coef[PHASE_IDLE] = idle_times(es, es->tail_s);
+	coef[PHASE_ACTIVE] = 0;
+	coef[PHASE_TAIL] = 1;
+}
+
+/* The tail's idle share is what the drive draws anyway: only what it spent above idle
+ * after the last I/O belongs to the work (docs/energy.md). */
+void energy_work_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+{
+	energy_tail_net_coef(es, coef);
+	coef[PHASE_ACTIVE] = 1;
+}
+
+void energy_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+{
+	energy_work_coef(es, coef);
+	coef[PHASE_IDLE] = idle_times(es, es->tail_s + es->active_s);
+}
+
+double energy_combined(const struct energy_summary *es, const double coef[PHASE_COUNT])
+{
+	/* idle: its integral over the time W was known, which is what idle_w averages */
+	const double e[PHASE_COUNT] = { es->idle_w * es->span_s[PHASE_IDLE][UNC_W],
+					es->energy_active_j, es->energy_tail_j };
+	double sum = 0;
+	int p;
+
+	for (p = 0; p < PHASE_COUNT; p++)
+		if (coef[p] != 0)
+			sum += coef[p] * e[p];
+	return sum;
 }
 
 void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
@@ -282,15 +382,18 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 	double iops = ios ? ratio((double)ios, es->active_s) : NAN;
 	double mbps = bytes ? ratio((double)bytes / 1e6, es->active_s) : NAN;
 	double gb = (double)bytes / 1e9;
-	double gross_j = es->energy_active_j + es->energy_tail_j;
+	double work[PHASE_COUNT], work_j;
+
+	energy_work_coef(es, work);
+	work_j = energy_combined(es, work);
 	double charge_uah = es->charge_mah * 1e3;
 
 	ef->iops_per_ma = ratio(iops, es->active_ma);
 	ef->iops_per_w = ratio(iops, es->active_w);
 	ef->mbps_per_w = ratio(mbps, es->active_w);
-	ef->j_per_gb = bytes ? gross_j / gb : NAN;
+	ef->j_per_gb = bytes ? work_j / gb : NAN;
 	ef->j_per_gb_net = bytes ? es->energy_net_j / gb : NAN;
-	ef->uj_per_io = ios ? gross_j * 1e6 / (double)ios : NAN;
+	ef->uj_per_io = ios ? work_j * 1e6 / (double)ios : NAN;
 	ef->uah_per_io = ios ? charge_uah / (double)ios : NAN;
 	ef->uah_per_mb = bytes ? charge_uah / ((double)bytes / 1e6) : NAN;
 }

@@ -8,6 +8,7 @@
 #include "core/phase.h"
 #include "meters/meter.h"
 #include "result/report.h"
+#include "run/energy_unc.h"
 
 /* A job's figures are valid with at least this many samples in its active phase and
  * this share of it covered (docs/energy.md). */
@@ -28,13 +29,16 @@ struct phase_acc {
 	double w_s, a_s, vt_s;	       /* time each quantity was integrated over (a meter
 					* may lack V, or W) */
 	int begun;		       /* energy_phase_begin() was called */
+	struct unc_phase unc;	       /* what the integrals' uncertainty is made of */
 };
 
 struct energy_job {
 	struct phase_acc ph[PHASE_COUNT];
 	uint64_t period_ns; /* the meter's nominal update period */
 	struct meter_sample prev;
+	struct unc_sample prev_u;	/* prev's uncertainties */
 	int have_prev;
+	struct meter_accuracy acc;	/* the meter's (source NULL: unknown) */
 	uint64_t settle_since_ns; /* tail: first time power came back within tolerance */
 	double last_w;
 	/* The band energy_feed() judges tail samples by (set from the last
@@ -45,9 +49,15 @@ struct energy_job {
 	/* Boundaries set before an already-fed sample: the segment up to that sample went
 	 * to the old phase. Non-zero means the caller fed ahead of its boundaries. */
 	uint64_t late_boundaries;
+	/* The tail's integrals up to the sample at settle_since_ns, taken when power came
+	 * back into the band: the tail ends there, the hold after it only proves it. */
+	struct phase_acc tail_settled;
+	int have_tail_settled;
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);
+/* The meter's declared accuracy, for the uncertainty of every figure (before feeding). */
+void energy_job_accuracy(struct energy_job *ej, const struct meter_accuracy *acc);
 /* Open `phase` at t_ns; also closes the phase before it at the same instant. */
 void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns);
 void energy_phase_end(struct energy_job *ej, int phase, uint64_t t_ns);
@@ -60,25 +70,51 @@ void energy_phase_end(struct energy_job *ej, int phase, uint64_t t_ns);
 void energy_feed(struct energy_job *ej, const struct meter_sample *s);
 /* Tail end test: power within tol (fraction) of the idle mean for hold_ns. */
 int energy_tail_settled(struct energy_job *ej, double tol, uint64_t hold_ns);
+/*
+ * End the tail. When it settled (energy_tail_settled said so), it ends where power came
+ * back into the band and what was fed after that leaves the tail; otherwise (tail_max,
+ * a stop, no idle level to judge by) at t_cut. Returns the end used.
+ */
+uint64_t energy_tail_finish(struct energy_job *ej, uint64_t t_cut, int settled);
 
 struct energy_summary {
 	double idle_w, active_w, active_ma, peak_ma, active_v, min_v;
 	double energy_active_j, energy_tail_j, energy_net_j, charge_mah;
+	double energy_tail_net_j; /* the tail above idle: energy_tail_j - idle_w x tail_s */
 	double energy_idle_j, tail_s, active_s;
 	double coverage;	 /* active phase, 0..1 */
 	uint64_t samples_active, samples_idle, samples_tail;
 	uint64_t period_ns;	 /* the meter's, for the validity reasons */
 	int has_voltage;	 /* 0: energy figures are NAN, charge still holds */
 	double idle_s, coverage_idle, coverage_tail;
+	/* Each phase integral's uncertainty parts (energy_unc.h), per quantity, and the time
+	 * each quantity was integrated over (a phase mean is its integral over that). */
+	struct unc_terms unc[PHASE_COUNT][UNC_CH_COUNT];
+	double span_s[PHASE_COUNT][UNC_CH_COUNT];
+	uint64_t samples[PHASE_COUNT];
 };
 
 void energy_summarize(const struct energy_job *ej, struct energy_summary *es);
 
 struct efficiency {
 	double iops_per_ma, iops_per_w, mbps_per_w;
-	double j_per_gb, j_per_gb_net; /* gross and net of idle, including the tail; GB = 1e9 B */
+	/* (active + tail above idle) and (active + tail) net of idle, per GB = 1e9 B */
+	double j_per_gb, j_per_gb_net;
 	double uj_per_io, uah_per_io, uah_per_mb;
 };
+
+/*
+ * The energies the figures are made of, as coefficients of the phases' energy integrals
+ * (idle, active, tail): the tail above idle (energy_tail_net_j), the work the efficiency
+ * figures charge to the I/O (active + tail above idle: j_per_gb, uj_per_io) and the work
+ * net of idle (energy_net_j, j_per_gb_net). The one definition both the figures and their
+ * uncertainties use.
+ */
+void energy_tail_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
+void energy_work_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
+void energy_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
+/* sum of coef[p] x the phase's energy; NAN if a phase it needs has none. */
+double energy_combined(const struct energy_summary *es, const double coef[PHASE_COUNT]);
 
 /* bytes and ios moved in the active phase; active_s its length. NAN where undefined. */
 void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A meter's energy summary and efficiency as the report's power and efficiency objects. */
+#include <math.h>
+
 #include "core/util.h"
 #include "run/energy.h"
 
@@ -19,8 +21,13 @@ void energy_power_fill(struct report_power *p, const struct energy_summary *es,
 	p->energy_active_mwh = es->energy_active_j / J_PER_MWH;
 	p->energy_tail_j = es->energy_tail_j;
 	p->energy_tail_mwh = es->energy_tail_j / J_PER_MWH;
+	p->energy_tail_net_j = es->energy_tail_net_j;
 	p->energy_net_j = es->energy_net_j;
 	p->charge_mah = es->charge_mah;
+	p->idle_w_u95 = p->active_w_u95 = p->active_ma_u95 = p->active_v_u95 = NAN;
+	p->energy_active_j_u95 = p->energy_tail_j_u95 = p->energy_net_j_u95 = NAN;
+	p->energy_tail_net_j_u95 = NAN;
+	p->charge_mah_u95 = NAN;
 	p->note = es->has_voltage ? NULL
 				  : xstrdup("meter reports no voltage: energy unknown, charge only");
 }
@@ -35,4 +42,7 @@ void energy_efficiency_fill(struct report_efficiency *e, const struct efficiency
 	e->uj_per_io = ef->uj_per_io;
 	e->uah_per_io = ef->uah_per_io;
 	e->uah_per_mb = ef->uah_per_mb;
+	e->iops_per_ma_u95 = e->iops_per_w_u95 = e->mbps_per_w_u95 = NAN;
+	e->j_per_gb_u95 = e->j_per_gb_net_u95 = e->uj_per_io_u95 = NAN;
+	e->uah_per_io_u95 = e->uah_per_mb_u95 = NAN;
 }

@@ -2,6 +2,7 @@
 /* One metered job: idle baseline, the active phase around an activity, the tail. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
@@ -17,6 +18,15 @@
 int run_should_stop(const struct run_ctx *rc)
 {
 	return run_stop_requested(&rc->stop);
+}
+
+void run_take_temps(struct run_ctx *rc)
+{
+	struct temp_sample *t;
+	size_t n = sources_temps_take(rc->sources, &t);
+
+	report_builder_temps(&rc->rb, t, n);
+	free(t);
 }
 
 /* When the idle phase gives up on the sample count: twice the time it should take. */
@@ -63,12 +73,17 @@ static void phase_idle(struct run_ctx *rc, const struct job_opts *jo)
 	}
 }
 
-/* Until power is back within tolerance of idle for tail_hold, or tail_max: its end. */
-static uint64_t tail_wait(struct run_ctx *rc, const struct job_opts *jo, uint64_t t_end)
+/*
+ * Until power is back within tolerance of idle for tail_hold (*settled), or tail_max, or
+ * a stop: the time fed up to.
+ */
+static uint64_t tail_wait(struct run_ctx *rc, const struct job_opts *jo, uint64_t t_end,
+			  int *settled)
 {
 	uint64_t cap = t_end + jo->tail_max_ns, now, cut;
 	char a[FMT_LEN];
 
+	*settled = 0;
 	for (;;) {
 		now = now_ns();
 		/* Never feed past the cap: what is fed stays in the tail's totals. */
@@ -77,8 +92,10 @@ static uint64_t tail_wait(struct run_ctx *rc, const struct job_opts *jo, uint64_
 		session_pump(rc->session, now);
 		cut = now - SESSION_FEED_LAG_NS;
 		if (session_settled(rc->session, jo->tail_tolerance, jo->tail_hold_ns) &&
-		    cut > t_end)
+		    cut > t_end) {
+			*settled = 1;
 			return cut < cap ? cut : cap;
+		}
 		if (cut >= cap)
 			return cap;
 		if (run_should_stop(rc))
@@ -109,14 +126,14 @@ static void tail_close(struct session *s, uint64_t t_tail_end)
 
 static void phase_tail(struct run_ctx *rc, const struct job_opts *jo, uint64_t t_end)
 {
-	uint64_t t_tail_end;
+	uint64_t t_cut;
+	int settled;
 
 	session_phase(rc->session, PHASE_TAIL, t_end);
 	if (!rc->session->nmeters)
 		return;
-	t_tail_end = tail_wait(rc, jo, t_end);
-	session_tail_end(rc->session, t_tail_end);
-	tail_close(rc->session, t_tail_end);
+	t_cut = tail_wait(rc, jo, t_end, &settled);
+	tail_close(rc->session, session_tail_end(rc->session, t_cut, settled));
 }
 
 /* The active phase: the activity runs while samples and events are pumped. */
@@ -165,4 +182,5 @@ void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_rep
 		jc.t_now = &t_now;
 	}
 	report_builder_job(&rc->rb, rc->session, &jc, j);
+	run_take_temps(rc);
 }

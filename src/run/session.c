@@ -183,6 +183,7 @@ uint64_t session_job_begin(struct session *s)
 		struct session_meter *sm = &s->meters[m];
 
 		energy_job_init(&sm->ej, meter_info(sm->dev)->period_ns);
+		energy_job_accuracy(&sm->ej, &meter_info(sm->dev)->accuracy);
 		/* The last sample before the phase is the left end of its first segment. */
 		if (sm->have_last)
 			energy_feed(&sm->ej, &sm->last);
@@ -191,13 +192,18 @@ uint64_t session_job_begin(struct session *s)
 	return t;
 }
 
-void session_tail_end(struct session *s, uint64_t t_ns)
+uint64_t session_tail_end(struct session *s, uint64_t t_cut, int settled)
 {
+	uint64_t end = s->times.end_ns, t;
 	unsigned m;
 
-	for (m = 0; m < s->nmeters; m++)
-		energy_phase_end(&s->meters[m].ej, PHASE_TAIL, t_ns);
-	s->times.tail_end_ns = t_ns;
+	for (m = 0; m < s->nmeters; m++) {
+		t = energy_tail_finish(&s->meters[m].ej, t_cut, settled);
+		if (t > end)
+			end = t;
+	}
+	s->times.tail_end_ns = end;
+	return end;
 }
 
 unsigned session_short_of(const struct session *s, int phase, unsigned n)

@@ -80,8 +80,11 @@ uint64_t session_job_begin(struct session *s);
 void session_phase(struct session *s, int phase, uint64_t t_ns);
 /* The marker's edge for a phase, as soon as it is known to have begun. */
 void session_mark(struct session *s, int phase);
-/* The tail ends at t_ns. */
-void session_tail_end(struct session *s, uint64_t t_ns);
+/*
+ * The tail ends: for each meter where its power settled when `settled` (the hold after
+ * that only proved it), else at t_cut. The job's tail ends with the last meter's; returned.
+ */
+uint64_t session_tail_end(struct session *s, uint64_t t_cut, int settled);
 
 /* Meters with fewer than n samples in the phase so far. */
 unsigned session_short_of(const struct session *s, int phase, unsigned n);

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* Uncertainty sums of one phase's integrals, fed segment by segment alongside the energy. */
+#include <math.h>
+#include <string.h>
+
+#include "run/energy_unc.h"
+
+void unc_sample_of(const struct meter_accuracy *acc, const struct meter_sample *s,
+		   struct unc_sample *out)
+{
+	double w = s->w;
+
+	if (!isfinite(w) && isfinite(s->v) && isfinite(s->a))
+		w = s->v * s->a;
+	out->x[UNC_V] = s->v;
+	out->x[UNC_A] = s->a;
+	out->x[UNC_W] = w;
+	if (isfinite(w) && !isfinite(s->w)) {
+		/* the integrator computes V x A here; so does the uncertainty */
+		struct meter_sample c = *s;
+
+		c.w = w;
+		c.flags |= SAMPLE_W_COMPUTED;
+		meter_sample_u(acc, &c, &out->u[UNC_V], &out->u[UNC_A], &out->u[UNC_W]);
+		return;
+	}
+	meter_sample_u(acc, s, &out->u[UNC_V], &out->u[UNC_A], &out->u[UNC_W]);
+}
+
+static void flush(struct unc_phase *up)
+{
+	struct unc_sums *s;
+	const struct meter_u *u;
+	double w = up->pend_w_s;
+	int c;
+
+	if (!up->pend_valid)
+		return;
+	up->pend_valid = 0;
+	for (c = 0; c < UNC_CH_COUNT; c++) {
+		u = &up->pend[c];
+		s = &up->ch[c];
+		if (!isfinite(u->gain))
+			continue;
+		s->known = 1;
+		s->gain += w * u->gain;
+		s->offset += w * u->offset;
+		s->res_lin += w * u->res;
+		s->res_sq += (w * u->res) * (w * u->res);
+		s->noise_sq += (w * u->noise) * (w * u->noise);
+	}
+}
+
+static void pend(struct unc_phase *up, uint64_t t_ns, const struct unc_sample *smp, double w)
+{
+	memcpy(up->pend, smp->u, sizeof(up->pend));
+	up->pend_t_ns = t_ns;
+	up->pend_w_s = w;
+	up->pend_valid = 1;
+}
+
+/* The random scatter two readings carry between them, which a real change is not. */
+static double scatter_sq(const struct meter_u *u)
+{
+	return isfinite(u->noise) ? u->noise * u->noise + u->res * u->res : 0;
+}
+
+static void discretisation(struct unc_sums *s, const struct unc_sample *s0,
+			   const struct unc_sample *s1, int c, double len_in_s)
+{
+	double dx = s1->x[c] - s0->x[c], step, real_sq;
+
+	if (!isfinite(dx) || !isfinite(s0->u[c].gain) || !isfinite(s1->u[c].gain))
+		return;
+	step = 0.5 * (s0->u[c].step + s1->u[c].step);
+	s->dx_sq += dx * dx;
+	s->step_sq += step * step;
+	s->nseg++;
+	real_sq = dx * dx - scatter_sq(&s0->u[c]) - scatter_sq(&s1->u[c]);
+	if (real_sq > 0)
+		s->disc_sq += real_sq * len_in_s * len_in_s / 12.0;
+}
+
+/*
+ * Over [a, b] of a segment of length len, the trapezoid of a linear X is
+ * X0 * c0 + X1 * c1 with c1 = (b^2 - a^2) / (2 len) and c0 = (b - a) - c1: the exact
+ * weights of the two readings, also where a phase boundary cuts the segment.
+ */
+void unc_segment(struct unc_phase *up, uint64_t t0_ns, const struct unc_sample *s0,
+		 uint64_t t1_ns, const struct unc_sample *s1, double len_s, double a_s, double b_s)
+{
+	double c1 = (b_s * b_s - a_s * a_s) / (2.0 * len_s), c0 = (b_s - a_s) - c1;
+	int c;
+
+	if (up->pend_valid && up->pend_t_ns != t0_ns)
+		flush(up);
+	if (!up->pend_valid)
+		pend(up, t0_ns, s0, 0);
+	up->pend_w_s += c0;
+	flush(up);
+	pend(up, t1_ns, s1, c1);
+	for (c = 0; c < UNC_CH_COUNT; c++)
+		discretisation(&up->ch[c], s0, s1, c, b_s - a_s);
+}
+
+void unc_phase_close(struct unc_phase *up)
+{
+	flush(up);
+}
+
+/*
+ * Quantisation averages out only when the signal moves by at least a step between
+ * readings (noise or a real change dithers it): then each reading's rounding error is
+ * independent of the next. A steadier signal rounds the same way every time, so the
+ * error stays whole: the sum of w_i q/sqrt(12), not its root-sum-square.
+ */
+void unc_terms_of(const struct unc_sums *s, struct unc_terms *t)
+{
+	int dithered = s->nseg && s->dx_sq >= s->step_sq;
+
+	memset(t, 0, sizeof(*t));
+	t->known = s->known;
+	if (!s->known)
+		return;
+	t->gain = s->gain;
+	t->offset = s->offset;
+	t->res_sys = dithered ? 0 : s->res_lin;
+	t->res_rand2 = dithered ? s->res_sq : 0;
+	t->noise2 = s->noise_sq;
+	t->disc2 = s->disc_sq;
+	t->step = s->nseg ? sqrt(s->step_sq / (double)s->nseg) : 0;
+}

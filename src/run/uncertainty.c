@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/* Each power and efficiency figure's expanded uncertainty, from its phases' parts. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "run/uncertainty.h"
+
+#define J_PER_MWH 3.6
+#define MA_PER_A 1e3
+#define UJ_PER_J 1e6
+#define DOMINANT_LEN 160
+#define SQRT3 1.7320508075688772
+
+void unc_combine(const struct energy_summary *es, int ch, const double coef[PHASE_COUNT],
+		 struct unc_budget *b)
+{
+	int p, phases = 0, others = 0;
+	double res2 = 0, noise2 = 0, disc2 = 0, base2 = 0, c, r2;
+
+	memset(b, 0, sizeof(*b));
+	b->known = 1;
+	for (p = 0; p < PHASE_COUNT; p++) {
+		if (coef[p] != 0) {
+			phases++;
+			others += p != PHASE_IDLE;
+		}
+	}
+	for (p = 0; p < PHASE_COUNT; p++) {
+		const struct unc_terms *t = &es->unc[p][ch];
+
+		c = coef[p];
+		/* a phase of no length (tail_max=0) adds nothing, known or not */
+		if (c == 0 || (!t->known && !(es->span_s[p][ch] > 0)))
+			continue;
+		if (!isfinite(c) || !t->known) {
+			b->known = 0;
+			continue;
+		}
+		b->gain += c * t->gain;
+		b->offset += c * t->offset;
+		r2 = c * c * (t->res_sys * t->res_sys + t->res_rand2);
+		if (p == PHASE_IDLE && others) {
+			base2 += r2 + c * c * (t->noise2 + t->disc2);
+			continue;
+		}
+		res2 += r2;
+		noise2 += c * c * t->noise2;
+		disc2 += c * c * t->disc2;
+	}
+	b->gain = fabs(b->gain);
+	b->offset = fabs(b->offset);
+	b->resolution = sqrt(res2);
+	b->noise = sqrt(noise2);
+	b->discretisation = sqrt(disc2);
+	b->baseline = sqrt(base2);
+	if (!phases)
+		b->known = 0;
+}
+
+double unc_standard(const struct unc_budget *b)
+{
+	if (!b->known)
+		return NAN;
+	return sqrt(b->gain * b->gain + b->offset * b->offset + b->resolution * b->resolution +
+		    b->noise * b->noise + b->discretisation * b->discretisation +
+		    b->baseline * b->baseline);
+}
+
+static double ratio(double num, double den)
+{
+	return den > 0 ? num / den : NAN;
+}
+
+/* U95 of a phase mean (W, A or V over one phase) in `scale` units of the mean. */
+static double mean_u95(const struct energy_summary *es, int phase, int ch, double scale,
+		       struct unc_budget *b)
+{
+	double coef[PHASE_COUNT] = { 0 };
+
+	coef[phase] = ratio(scale, es->span_s[phase][ch]);
+	if (!isfinite(coef[phase]))
+		return NAN;
+	unc_combine(es, ch, coef, b);
+	return UNC_K * unc_standard(b);
+}
+
+static double sum_u95(const struct energy_summary *es, int ch, const double coef[PHASE_COUNT],
+		      double scale, struct unc_budget *b)
+{
+	double c[PHASE_COUNT];
+	int p;
+
+	for (p = 0; p < PHASE_COUNT; p++)
+		c[p] = coef[p] * scale;
+	unc_combine(es, ch, c, b);
+	return UNC_K * unc_standard(b);
+}
+
+/* The u95 of a figure that is value = k / base, from base's u95: same relative size. */
+static double rel_u95(double value, double base, double base_u95)
+{
+	return fabs(value) * ratio(base_u95, fabs(base));
+}
+
+/* The budget behind the headline, in the figure's relative terms. */
+struct headline {
+	const char *figure;
+	double value, u95;
+	struct unc_budget b; /* absolute, in the unit of `unit_value` */
+	double unit_value;   /* the figure the budget is absolute in (J, A...) */
+	int ch, phase;	     /* the quantity and phase whose readings the terms describe */
+};
+
+static void pick(struct headline *h, const char *figure, double value, double u95,
+		 const struct unc_budget *b, double unit_value, int ch, int phase)
+{
+	if (h->figure || !isfinite(value) || value == 0)
+		return;
+	h->figure = figure;
+	h->value = value;
+	h->u95 = u95;
+	h->b = *b;
+	h->unit_value = unit_value;
+	h->ch = ch;
+	h->phase = phase;
+}
+
+/* "61 mW", "0.4 mA", "5.02 V": three significant digits with an SI prefix. */
+static void fmt_si(double x, const char *unit, char *buf, size_t len)
+{
+	static const struct {
+		double scale;
+		const char *prefix;
+	} pfx[] = { { 1, "" }, { 1e-3, "m" }, { 1e-6, "u" }, { 1e-9, "n" } };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pfx) - 1; i++)
+		if (fabs(x) >= pfx[i].scale * (1 - 1e-9))
+			break;
+	snprintf(buf, len, "%.3g %s%s", x / pfx[i].scale, pfx[i].prefix, unit);
+}
+
+static const char *const ch_unit[UNC_CH_COUNT] = { "V", "A", "W" };
+
+/* The declared gain of a quantity at a current, as the datasheet's percentage. */
+static double gain_pct(const struct meter_accuracy *acc, int ch, double amps)
+{
+	const struct meter_acc_q *qa;
+	double ga, gv;
+
+	if (!acc)
+		return NAN;
+	qa = meter_acc_current(acc, amps);
+	ga = isfinite(qa->gain) ? qa->gain : 0;
+	gv = isfinite(acc->v.gain) ? acc->v.gain : 0;
+	if (ch == UNC_V)
+		return gv * 100;
+	if (ch == UNC_A)
+		return ga * 100;
+	return (isfinite(acc->w.gain) ? acc->w.gain : hypot(ga, gv)) * 100;
+}
+
+/* The largest term of the budget, in words a user can act on. */
+static void dominant_text(const struct energy_summary *es, const struct headline *h,
+			  const struct unc_naming *nm, char *buf, size_t len)
+{
+	const struct unc_terms *t = &es->unc[h->phase][h->ch];
+	const double parts[] = { h->b.gain, h->b.offset, h->b.resolution, h->b.noise,
+				 h->b.discretisation, h->b.baseline };
+	double span = es->span_s[h->phase][h->ch], mean = 0, best = -1;
+	const char *model = nm && nm->model && *nm->model ? nm->model : "meter";
+	const char *unit = ch_unit[h->ch];
+	char a[32], m[32];
+	size_t i, k = 0;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		if (parts[i] > best) {
+			best = parts[i];
+			k = i;
+		}
+	}
+	if (h->ch == UNC_W)
+		mean = h->phase == PHASE_IDLE ? es->idle_w : es->active_w;
+	else if (h->ch == UNC_A)
+		mean = es->active_ma / MA_PER_A;
+	else
+		mean = es->active_v;
+	fmt_si(mean, unit, m, sizeof(m));
+	switch (k) {
+	case 0:
+		snprintf(buf, len, "%s gain %.2g %% of reading", model,
+			 gain_pct(nm ? nm->acc : NULL, h->ch, es->active_ma / MA_PER_A));
+		break;
+	case 1:
+		fmt_si(ratio(t->offset, span) * SQRT3, unit, a, sizeof(a));
+		snprintf(buf, len, "%s offset %s at %s mean", model, a, m);
+		break;
+	case 2:
+		fmt_si(t->step, unit, a, sizeof(a));
+		snprintf(buf, len, "%s resolution %s at %s mean", model, a, m);
+		break;
+	case 3:
+		snprintf(buf, len, "%s noise over %llu readings at %s mean", model,
+			 (unsigned long long)es->samples[h->phase], m);
+		break;
+	case 4:
+		snprintf(buf, len, "time discretisation: one reading every %.3g s while %s changed",
+			 nm ? (double)nm->period_ns / 1e9 : NAN, h->ch == UNC_W ? "power" : "it");
+		break;
+	default:
+		snprintf(buf, len, "idle baseline: %llu readings over %.3g s",
+			 (unsigned long long)es->samples[PHASE_IDLE], es->idle_s);
+		break;
+	}
+}
+
+static void fill_budget(const struct headline *h, struct report_unc_budget *rb)
+{
+	double s = fabs(h->unit_value);
+
+	rb->gain = ratio(h->b.gain, s);
+	rb->offset = ratio(h->b.offset, s);
+	rb->resolution = ratio(h->b.resolution, s);
+	rb->noise = ratio(h->b.noise, s);
+	rb->discretisation = ratio(h->b.discretisation, s);
+	rb->baseline = ratio(h->b.baseline, s);
+}
+
+static void judge(const struct energy_summary *es, const struct headline *h,
+		  const struct unc_naming *nm, double limit, struct report_validity *v)
+{
+	struct report_uncertainty *u = xcalloc(1, sizeof(*u));
+	char dom[DOMINANT_LEN];
+
+	free(v->uncertainty);
+	v->uncertainty = u;
+	u->limit = limit;
+	u->u95_rel = NAN;
+	fill_budget(h, &u->budget);
+	if (!h->figure) {
+		u->u95_rel = NAN;
+		return;
+	}
+	u->figure = xstrdup(h->figure);
+	u->u95_rel = ratio(h->u95, fabs(h->value));
+	if (!h->b.known) {
+		u->dominant = xstrdup("meter accuracy not declared by its driver");
+		return;
+	}
+	dominant_text(es, h, nm, dom, sizeof(dom));
+	u->dominant = xstrdup(dom);
+	v->uncertain = isfinite(u->u95_rel) && u->u95_rel > limit;
+}
+
+/* Budgets the headline may be drawn from. */
+struct budgets {
+	struct unc_budget active_ma, work_j, active_j, charge;
+};
+
+/* A figure that could not be computed has no uncertainty either. */
+static void only_if(double value, double *u95)
+{
+	if (!isfinite(value))
+		*u95 = NAN;
+}
+
+static void power_u95(const struct energy_summary *es, struct report_power *p, struct budgets *bs)
+{
+	double work[PHASE_COUNT], net[PHASE_COUNT], tailnet[PHASE_COUNT];
+	double active[PHASE_COUNT] = { 0, 1, 0 }, tail[PHASE_COUNT] = { 0, 0, 1 };
+	struct unc_budget b;
+
+	p->idle_w_u95 = mean_u95(es, PHASE_IDLE, UNC_W, 1, &b);
+	p->active_w_u95 = mean_u95(es, PHASE_ACTIVE, UNC_W, 1, &b);
+	p->active_ma_u95 = mean_u95(es, PHASE_ACTIVE, UNC_A, MA_PER_A, &bs->active_ma);
+	p->active_v_u95 = mean_u95(es, PHASE_ACTIVE, UNC_V, 1, &b);
+	p->energy_active_j_u95 = sum_u95(es, UNC_W, active, 1, &bs->active_j);
+	p->energy_tail_j_u95 = sum_u95(es, UNC_W, tail, 1, &b);
+	energy_tail_net_coef(es, tailnet);
+	p->energy_tail_net_j_u95 = sum_u95(es, UNC_W, tailnet, 1, &b);
+	energy_net_coef(es, net);
+	p->energy_net_j_u95 = sum_u95(es, UNC_W, net, 1, &b);
+	p->charge_mah_u95 = sum_u95(es, UNC_A, active, 1 / J_PER_MWH, &bs->charge);
+	energy_work_coef(es, work);
+	sum_u95(es, UNC_W, work, 1, &bs->work_j);
+	only_if(p->idle_w, &p->idle_w_u95);
+	only_if(p->active_w, &p->active_w_u95);
+	only_if(p->active_ma, &p->active_ma_u95);
+	only_if(p->active_v, &p->active_v_u95);
+	only_if(p->energy_active_j, &p->energy_active_j_u95);
+	only_if(p->energy_tail_j, &p->energy_tail_j_u95);
+	only_if(p->energy_tail_net_j, &p->energy_tail_net_j_u95);
+	only_if(p->energy_net_j, &p->energy_net_j_u95);
+	only_if(p->charge_mah, &p->charge_mah_u95);
+}
+
+static void efficiency_u95(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
+			   const struct report_power *p, const struct budgets *bs,
+			   struct report_efficiency *e)
+{
+	double net[PHASE_COUNT], work_u95 = UNC_K * unc_standard(&bs->work_j), net_u95;
+	struct unc_budget b;
+
+	energy_net_coef(es, net);
+	net_u95 = sum_u95(es, UNC_W, net, 1, &b);
+	e->iops_per_ma_u95 = rel_u95(e->iops_per_ma, p->active_ma, p->active_ma_u95);
+	e->iops_per_w_u95 = rel_u95(e->iops_per_w, p->active_w, p->active_w_u95);
+	e->mbps_per_w_u95 = rel_u95(e->mbps_per_w, p->active_w, p->active_w_u95);
+	e->j_per_gb_u95 = bytes ? work_u95 / ((double)bytes / 1e9) : NAN;
+	e->j_per_gb_net_u95 = bytes ? net_u95 / ((double)bytes / 1e9) : NAN;
+	e->uj_per_io_u95 = ios ? work_u95 * UJ_PER_J / (double)ios : NAN;
+	e->uah_per_io_u95 = rel_u95(e->uah_per_io, p->charge_mah, p->charge_mah_u95);
+	e->uah_per_mb_u95 = rel_u95(e->uah_per_mb, p->charge_mah, p->charge_mah_u95);
+	only_if(e->j_per_gb, &e->j_per_gb_u95);
+	only_if(e->j_per_gb_net, &e->j_per_gb_net_u95);
+	only_if(e->uj_per_io, &e->uj_per_io_u95);
+}
+
+void uncertainty_fill(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
+		      const struct unc_naming *nm, double limit, struct report_power *p,
+		      struct report_efficiency *e, struct report_validity *v)
+{
+	double work[PHASE_COUNT];
+	struct budgets bs;
+	struct headline h;
+
+	memset(&h, 0, sizeof(h));
+	power_u95(es, p, &bs);
+	efficiency_u95(es, bytes, ios, p, &bs, e);
+	energy_work_coef(es, work);
+	pick(&h, "j_per_gb", e->j_per_gb, e->j_per_gb_u95, &bs.work_j,
+	     energy_combined(es, work), UNC_W, PHASE_ACTIVE);
+	pick(&h, "iops_per_ma", e->iops_per_ma, e->iops_per_ma_u95, &bs.active_ma, p->active_ma,
+	     UNC_A, PHASE_ACTIVE);
+	pick(&h, "energy_active_j", p->energy_active_j, p->energy_active_j_u95, &bs.active_j,
+	     p->energy_active_j, UNC_W, PHASE_ACTIVE);
+	pick(&h, "charge_mah", p->charge_mah, p->charge_mah_u95, &bs.charge, p->charge_mah,
+	     UNC_A, PHASE_ACTIVE);
+	judge(es, &h, nm, limit, v);
+}
