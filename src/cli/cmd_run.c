@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_args.h"
+#include "cli/run_plan.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "report/summary.h"
@@ -181,6 +182,13 @@ static int set_up(struct run_ctx *rc, int argc, char **argv, int measure)
 	return session_start(rc->session);
 }
 
+/* The plan, before anything runs (the disk from the opened target). */
+static void print_plan(const struct run_ctx *rc)
+{
+	run_plan_print(stdout, rc->cfg, rc->tg.blockdev);
+	fflush(stdout);
+}
+
 static void run_jobs(struct run_ctx *rc, int measure)
 {
 	const struct run_config *cfg = rc->cfg;
@@ -256,6 +264,17 @@ static void tear_down(struct run_ctx *rc)
 	run_stop_unwatch(&rc->stop);
 }
 
+/* --dry-run: the plan only; the target is looked at, never opened. */
+static int dry_run(struct run_config *cfg)
+{
+	char disk[64];
+
+	run_plan_disk(cfg->run.target, cfg->run.sysfs_root, disk, sizeof(disk));
+	run_plan_print(stdout, cfg, disk);
+	run_config_free(cfg);
+	return EXIT_OK;
+}
+
 static int run_main(int argc, char **argv, int measure)
 {
 	struct run_config cfg;
@@ -268,6 +287,8 @@ static int run_main(int argc, char **argv, int measure)
 		run_config_free(&cfg);
 		return err == 1 ? EXIT_OK : EXIT_USAGE;
 	}
+	if (cfg.run.dry_run)
+		return dry_run(&cfg);
 	memset(&rc, 0, sizeof(rc));
 	rc.cfg = &cfg;
 	rc.t0_ns = now_ns();
@@ -280,6 +301,8 @@ static int run_main(int argc, char **argv, int measure)
 	if (!err)
 		err = set_up(&rc, argc, argv, measure);
 	if (!err) {
+		if (!measure)
+			print_plan(&rc);
 		run_jobs(&rc, measure);
 		code = exit_code(&rc, finish(&rc));
 	} else {

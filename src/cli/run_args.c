@@ -45,6 +45,10 @@ const struct opt_desc run_options[] = {
 	  .help = "meter DRIVER:CONNECTION[,key=value] (repeatable; `iowatt meters --help` "
 		  "lists drivers and keys)",
 	  .group = G_RUN },
+	{ .name = "dry-run", .type = OPT_FLAG, .off = ROFF(run.dry_run),
+	  .help = "print the plan (jobs, bytes moved, estimated time) and stop: nothing is "
+		  "opened, created or written",
+	  .group = G_RUN },
 	{ .name = "no-meter", .type = OPT_FLAG, .off = ROFF(run.no_meter),
 	  .help = "measure I/O only, no power", .group = G_RUN },
 	{ .name = "keep", .type = OPT_FLAG, .off = ROFF(run.keep),
@@ -108,7 +112,8 @@ struct parse_state {
 
 static int measure_excludes(const struct opt_desc *d)
 {
-	return !strcmp(d->name, "profile") || !strcmp(d->name, "jobs");
+	return !strcmp(d->name, "profile") || !strcmp(d->name, "jobs") ||
+	       !strcmp(d->name, "dry-run");
 }
 
 /* The options `run` (or `measure`) takes: run options, then job options. Caller frees. */
