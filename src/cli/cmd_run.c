@@ -113,6 +113,18 @@ static int open_target(struct run_ctx *rc)
 	return 0;
 }
 
+/* measure --target: the disk whose counters give the command's I/O; nothing is opened. */
+static int measure_disk(struct run_ctx *rc)
+{
+	const struct run_opts *ro = &rc->cfg->run;
+	int err = run_plan_disk(ro->target, ro->sysfs_root, rc->io_disk, sizeof(rc->io_disk));
+
+	if (err)
+		log_err(NULL, "option --target %s: no block device under it (%s): its I/O cannot "
+			"be counted", ro->target, strerror(-err));
+	return err;
+}
+
 /* The marker output and the event sources (kernel log, Pi flags, --uv-gpio, temperatures). */
 static int open_sources(struct run_ctx *rc)
 {
@@ -165,6 +177,8 @@ static int set_up(struct run_ctx *rc, int argc, char **argv, int measure)
 	int err;
 
 	if (!measure && (err = open_target(rc)))
+		return err;
+	if (measure && ro->target && (err = measure_disk(rc)))
 		return err;
 	err = session_add_meters(rc->session, ro->meters, ro->nmeters, ro->sysfs_root);
 	if (err)

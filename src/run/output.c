@@ -100,16 +100,18 @@ static void put_num(FILE *fp, const char *fmt, double v)
 		fprintf(fp, fmt, v);
 }
 
+/* A sample's flags in the CSV, by name. */
+static const struct {
+	uint32_t bit;
+	const char *name;
+} flags[] = {
+	{ SAMPLE_EMULATED, "emulated" }, { SAMPLE_MANUAL, "manual" },
+	{ SAMPLE_AFTER_GAP, "after_gap" }, { SAMPLE_W_COMPUTED, "w_computed" },
+	{ SAMPLE_RAIL_SUM, "rail_sum" },
+};
+
 static void output_sample(void *arg, unsigned meter, const struct meter_sample *s)
 {
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} flags[] = {
-		{ SAMPLE_EMULATED, "emulated" }, { SAMPLE_MANUAL, "manual" },
-		{ SAMPLE_AFTER_GAP, "after_gap" }, { SAMPLE_W_COMPUTED, "w_computed" },
-		{ SAMPLE_RAIL_SUM, "rail_sum" },
-	};
 	struct run_output *o = arg;
 	FILE *fp = o->samples_csv;
 	const char *sep = "";
@@ -161,6 +163,75 @@ const struct session_sink_ops run_output_sink_ops = {
 	.sample = output_sample,
 	.flush = output_flush,
 };
+
+/* One number field of a line at *p, which then points at what follows it; NAN if empty. */
+static double field_num(const char **p)
+{
+	char *end;
+	double v;
+
+	if (**p != ',')
+		return NAN;
+	(*p)++;
+	if (**p == ',' || **p == '\n' || !**p)
+		return NAN;
+	v = strtod(*p, &end);
+	*p = end;
+	return v;
+}
+
+static uint32_t field_flags(const char *p)
+{
+	uint32_t bits = 0;
+	size_t i, n;
+
+	if (*p++ != ',')
+		return 0;
+	for (; *p && *p != '\n'; p += n + (p[n] == '|')) {
+		n = strcspn(p, "|\n");
+		for (i = 0; i < ARRAY_SIZE(flags); i++)
+			if (strlen(flags[i].name) == n && !strncmp(p, flags[i].name, n))
+				bits |= flags[i].bit;
+	}
+	return bits;
+}
+
+int run_output_replay(void *arg, unsigned meter,
+		      void (*feed)(void *feed_arg, const struct meter_sample *s), void *feed_arg)
+{
+	struct run_output *o = arg;
+	struct meter_sample x;
+	char line[256], *end;
+	const char *p;
+	unsigned long m;
+	FILE *fp;
+
+	if (!o->samples_csv)
+		return -ENOENT;
+	fflush(o->samples_csv);
+	fp = fopen(o->samples_path, "re");
+	if (!fp) {
+		log_err(NULL, "%s: %s", o->samples_path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		memset(&x, 0, sizeof(x));
+		x.t_ns = strtoull(line, &end, 10);
+		if (*end != ',' || !x.t_ns)
+			continue; /* the header */
+		m = strtoul(end + 1, &end, 10);
+		if (*end != ',' || m != meter)
+			continue;
+		p = end;
+		x.v = field_num(&p);
+		x.a = field_num(&p);
+		x.w = field_num(&p);
+		x.flags = field_flags(p);
+		feed(feed_arg, &x);
+	}
+	fclose(fp);
+	return 0;
+}
 
 void run_output_close(struct run_output *o)
 {
