@@ -3,7 +3,7 @@
 # unless given themselves).
 CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
-CC      := $(CROSS_COMPILE)cc
+CC      := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)gcc,cc)
 endif
 ifeq ($(origin AR),default)
 AR      := $(CROSS_COMPILE)ar
