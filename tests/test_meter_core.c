@@ -269,7 +269,8 @@ static void test_descriptors(void)
 	is_str(meter_driver_model_by_name(meter_driver_find("um"), "um34c")->name, "UM34C",
 	       "models are found by name");
 	for (i = 0, bad = 0; emu_protocols[i]; i++) {
-		drv = meter_driver_find(emu_protocols[i]->name);
+		drv = meter_driver_find(emu_protocols[i]->driver ? emu_protocols[i]->driver
+								  : emu_protocols[i]->name);
 		if (!drv || !meter_driver_model_by_name(drv, emu_protocols[i]->title) ||
 		    !emu_protocols[i]->summary || !emu_protocols[i]->input ||
 		    !emu_protocols[i]->push_ns != !emu_protocols[i]->push)
