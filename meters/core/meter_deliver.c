@@ -212,7 +212,8 @@ void core_check_stall(struct meter_dev *dev, struct meter_core *c, uint64_t now,
 	if (limit < min_ns)
 		limit = min_ns;
 	pthread_mutex_lock(&c->gap_lock);
-	if (c->gap != GAP_NONE || now - c->last_arrival_ns <= limit) {
+	/* A push driver's batch may have arrived after the caller read its clock. */
+	if (c->gap != GAP_NONE || now <= c->last_arrival_ns || now - c->last_arrival_ns <= limit) {
 		pthread_mutex_unlock(&c->gap_lock);
 		return;
 	}
