@@ -119,7 +119,7 @@ for _ in $(seq 100); do [ -s "$T_TMP/gp.pid" ] && break; sleep 0.1; done
 [ -n "$(ls "$T_TMP/tmpd")" ]
 ok $? "plot's private directory exists while gnuplot runs"
 kill -KILL "$plot_pid"
-wait "$plot_pid" 2>/dev/null
+{ wait "$plot_pid"; } 2>/dev/null
 for _ in $(seq 100); do
 	[ -z "$(ls "$T_TMP/tmpd")" ] && ! kill -0 "$(cat "$T_TMP/gp.pid")" 2>/dev/null && break
 	sleep 0.1

@@ -10,6 +10,8 @@
 #include "core/input.h"
 #include "core/util.h"
 
+#define INPUT_MIN_BUF 4096
+
 int input_open(const char *path, int flags, uint64_t max_bytes)
 {
 	int fd, err;
@@ -51,6 +53,19 @@ FILE *input_fopen(const char *path, int flags, uint64_t max_bytes, int *err)
 	return fp;
 }
 
+/* Buffer to start from: the file's size (it may grow while read) within max_bytes. */
+static size_t first_cap(int fd, uint64_t max_bytes)
+{
+	struct stat st;
+	uint64_t cap = INPUT_MIN_BUF;
+
+	if (!fstat(fd, &st) && (uint64_t)st.st_size + 1 > cap)
+		cap = (uint64_t)st.st_size + 1;
+	if (max_bytes && cap > max_bytes + 1)
+		cap = max_bytes + 1;
+	return (size_t)cap;
+}
+
 int input_read(const char *path, int flags, uint64_t max_bytes, char **buf, size_t *len)
 {
 	size_t cap, n = 0;
@@ -62,13 +77,15 @@ int input_read(const char *path, int flags, uint64_t max_bytes, char **buf, size
 	if (fd < 0)
 		return fd;
 	/* A file that grows while read is cut at max_bytes + 1 and refused as too large. */
-	cap = max_bytes ? (size_t)max_bytes + 1 : 65536;
+	cap = first_cap(fd, max_bytes);
 	*buf = xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {
-			if (max_bytes)
+			if (max_bytes && cap > max_bytes)
 				break;
 			cap *= 2;
+			if (max_bytes && cap > max_bytes + 1)
+				cap = (size_t)max_bytes + 1;
 			*buf = xrealloc(*buf, cap + 1);
 		}
 		got = read(fd, *buf + n, cap - n);
