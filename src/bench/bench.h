@@ -27,6 +27,8 @@ struct bench_result {
 	struct lat_stats sync_lat; /* their durations, apart from the I/O latencies */
 	struct dir_result dir[DDIR_COUNT];
 	unsigned threads;
+	unsigned depth; /* requests in flight per thread it ran with (less than iodepth when
+			 * the kernel refused that many), 0 if it never started */
 };
 
 /* Live counters the main thread reads for progress and the interval series. */

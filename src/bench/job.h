@@ -85,6 +85,9 @@ struct run_opts {
 	char *uv_gpio;		   /* --uv-gpio CHIP:LINE[,active_low] */
 	int progress;		   /* -1 auto (TTY), 0 off, 1 on */
 	char *jobs_filter;	   /* --jobs NAME[,NAME]: run only these sections */
+	int dry_run;		   /* --dry-run: print the plan, run nothing */
+	int samples_mode;	   /* --samples: enum samples_mode (run/output.h) */
+	uint64_t samples_bin_ns;   /* --samples-bin */
 };
 
 struct run_config {

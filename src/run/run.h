@@ -27,6 +27,7 @@ struct run_ctx {
 	struct progress progress;  /* the live line */
 	struct run_stop stop;	   /* signals and --stop-on-undervoltage */
 	int any_failed;
+	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */
 };
 
 /*
