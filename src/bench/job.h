@@ -16,6 +16,8 @@
 #define JOB_ENGINE_OPTS_SIZE 64
 
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW };
+/* The figure a job's steady state is judged on (steady=). */
+enum steady_metric { STEADY_NONE, STEADY_IOPS, STEADY_BW, STEADY_J_PER_GB };
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
 
 /*
@@ -42,7 +44,10 @@ struct job_opts {
 	uint64_t rate_iops; /* 0 = unpaced; per thread */
 	uint64_t runtime_ns; /* optional cap; 0 = none */
 	uint64_t randseed;
-	unsigned loops;	  /* repeat N times, each reported */
+	unsigned loops;	  /* repeat N times back to back, each reported */
+	unsigned repeat;  /* rounds: every job once per round (A B C, A B C ...), default 1 */
+	int steady;	  /* enum steady_metric: judged over the rounds (SNIA PTS) */
+	unsigned repeat_until_steady; /* 0, or at most this many rounds, fewer once steady */
 	unsigned numjobs; /* threads */
 	unsigned iodepth_batch_submit;	 /* 0 = engine default */
 	unsigned iodepth_batch_complete; /* 0 = engine default */

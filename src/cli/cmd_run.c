@@ -2,6 +2,7 @@
 /* `iowatt run` and `iowatt measure`: set up target, meters and outputs, run every job. */
 #include <errno.h>
 #include <libgen.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "report/summary.h"
+#include "result/report_summary.h"
 #include "run/context.h"
 #include "run/run.h"
 
@@ -180,33 +182,84 @@ static int set_up(struct run_ctx *rc, int argc, char **argv, int measure)
 	return session_start(rc->session);
 }
 
+/* The rounds a job takes part in: repeat, or at most repeat_until_steady. */
+static unsigned job_rounds(const struct job_opts *jo)
+{
+	return jo->repeat_until_steady ? jo->repeat_until_steady : jo->repeat;
+}
+
+/* One job's turn in a round: its loops back to back. */
+static void run_job_round(struct run_ctx *rc, const struct job_opts *jo, unsigned round)
+{
+	unsigned loop;
+	int err;
+
+	err = target_prepare_job(&rc->tg, jo);
+	if (err) {
+		rc->any_failed |= !run_should_stop(rc);
+		report_builder_unprepared(&rc->rb, jo, round, err, run_should_stop(rc));
+		report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+		return;
+	}
+	for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
+		run_job_loop(rc, jo, round, loop);
+		/* Rewritten after every job: a crash keeps what was done. */
+		report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+	}
+}
+
+/* repeat_until_steady: after its round, a job that reached steady state is done. */
+static int now_steady(struct run_ctx *rc, const struct job_opts *jo, unsigned round)
+{
+	struct report_steady st;
+	int rc_steady;
+
+	if (!jo->repeat_until_steady)
+		return 0;
+	rc_steady = report_steady_of(&rc->rb.rep, jo->name, &st);
+	if (rc_steady == 1)
+		log_info(NULL, "job '%s': steady on %s after round %u (rounds %u-%u within "
+			       "%.1f %% of their mean, fit line %.1f %%): no more rounds",
+			 jo->name, st.metric, round, st.first_round, st.last_round,
+			 st.range_rel * 100, st.slope_rel * 100);
+	free(st.metric);
+	return rc_steady == 1;
+}
+
+/*
+ * Rounds: every job once, then again (A B C, A B C ...), so that warming up, a filling
+ * cache or a drifting supply spreads over all jobs instead of landing on the last ones.
+ */
 static void run_jobs(struct run_ctx *rc, int measure)
 {
 	const struct run_config *cfg = rc->cfg;
-	unsigned loop;
+	unsigned round, rounds = 0;
+	unsigned char *done;
 	size_t j;
-	int err;
 
-	for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
-		const struct job_opts *jo = &cfg->jobs[j];
+	if (measure) {
+		if (cfg->njobs && !run_should_stop(rc))
+			run_command(rc, &cfg->jobs[0], cfg->cmd_argv);
+		return;
+	}
+	done = xcalloc(cfg->njobs + 1, 1);
+	for (j = 0; j < cfg->njobs; j++)
+		if (job_rounds(&cfg->jobs[j]) > rounds)
+			rounds = job_rounds(&cfg->jobs[j]);
+	for (round = 1; round <= rounds && !run_should_stop(rc); round++) {
+		for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
+			const struct job_opts *jo = &cfg->jobs[j];
 
-		if (measure) {
-			run_command(rc, jo, cfg->cmd_argv);
-			break;
-		}
-		err = target_prepare_job(&rc->tg, jo);
-		if (err) {
-			rc->any_failed |= !run_should_stop(rc);
-			report_builder_unprepared(&rc->rb, jo, err, run_should_stop(rc));
-			report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
-			continue;
-		}
-		for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
-			run_job_loop(rc, jo, loop);
-			/* Rewritten after every job: a crash keeps what was done. */
-			report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+			if (done[j] || round > job_rounds(jo))
+				continue;
+			if (rounds > 1)
+				log_info(NULL, "round %u of %u: job '%s'", round, job_rounds(jo),
+					 jo->name);
+			run_job_round(rc, jo, round);
+			done[j] = now_steady(rc, jo, round);
 		}
 	}
+	free(done);
 }
 
 /* Drain what the meters still hold, write the final document, print the summary. */

@@ -10,6 +10,8 @@
 /* The verdict is the row's last column; a longer reason is cut here (the file has it all). */
 #define VERDICT_MAX 160
 #define MIN_NAME_WIDTH 3
+/* Below this a relative uncertainty prints as "<0.1%". */
+#define U95_SHOWN_MIN 0.001
 
 static const char *fmt_num(double v, int decimals, char *buf, size_t len)
 {
@@ -73,9 +75,38 @@ static void verdict(const struct job_report *j, char *buf, size_t len)
 			snprintf(buf, len, "valid (EMULATED)");
 		else
 			snprintf(buf, len, "valid");
+		if (v->uncertain && v->uncertainty)
+			snprintf(buf + strlen(buf), len - strlen(buf),
+				 ", UNCERTAIN: %s +-%.1f %% (%s)", v->uncertainty->figure,
+				 v->uncertainty->u95_rel * 100,
+				 v->uncertainty->dominant ? v->uncertainty->dominant : "?");
 		return;
 	}
 	snprintf(buf, len, "INVALID%s%s", v->nreasons ? ": " : "", v->nreasons ? v->reasons[0] : "");
+}
+
+/* The headline figure's U95 as a share of it: "0.2%", "<0.1%", "-" when not known. */
+static const char *fmt_u95(const struct report_validity *v, char *buf, size_t len)
+{
+	double u = v && v->uncertainty ? v->uncertainty->u95_rel : NAN;
+
+	if (!isfinite(u))
+		snprintf(buf, len, "-");
+	else if (u < U95_SHOWN_MIN)
+		snprintf(buf, len, "<%.1f%%", U95_SHOWN_MIN * 100);
+	else
+		snprintf(buf, len, "%.*f%%", u < 0.1 ? 1 : 0, u * 100);
+	return buf;
+}
+
+/* "3" or "3.2" (round 3, loop 2) when the run had rounds. */
+static const char *fmt_run(const struct job_report *j, int rounds, char *buf, size_t len)
+{
+	if (rounds)
+		snprintf(buf, len, "%u.%u", j->round ? j->round : 1, j->loop);
+	else
+		snprintf(buf, len, "%u", j->loop);
+	return buf;
 }
 
 static int name_width(const struct run_report *r)
@@ -95,24 +126,25 @@ static void print_power(FILE *fp, const struct job_report *j)
 {
 	const struct report_power *p = j->power;
 	const struct report_efficiency *e = j->efficiency;
-	char c[4][CELL], v[VERDICT_MAX];
+	char c[5][CELL], v[VERDICT_MAX];
 
 	verdict(j, v, sizeof(v));
-	fprintf(fp, " %7s %7s %8s %8s  %s", fmt_num(p ? p->active_w : NAN, 3, c[0], CELL),
+	fprintf(fp, " %7s %7s %8s %6s %8s  %s", fmt_num(p ? p->active_w : NAN, 3, c[0], CELL),
 		fmt_num(p ? p->active_ma : NAN, 1, c[1], CELL),
-		fmt_num(e ? e->j_per_gb : NAN, 1, c[2], CELL),
+		fmt_num(e ? e->j_per_gb : NAN, 1, c[2], CELL), fmt_u95(j->validity, c[4], CELL),
 		fmt_num(e ? e->iops_per_ma : NAN, 2, c[3], CELL), v);
 }
 
-static void print_row(FILE *fp, const struct job_report *j, int nw, int power)
+static void print_row(FILE *fp, const struct job_report *j, int nw, int power, int rounds)
 {
 	const struct report_dir *dir = busier_dir(j);
 	double iops = DIR_NUM(j->read, iops) + DIR_NUM(j->write, iops);
 	double mbps = (DIR_NUM(j->read, bw_bytes) + DIR_NUM(j->write, bw_bytes)) / 1e6;
-	char c[4][CELL];
+	char c[5][CELL];
 
-	fprintf(fp, "%-*s %4u  %-11s %8s %9s %9s %9s", nw, j->jobname ? j->jobname : "?", j->loop,
-		report_status_name(j->status), fmt_num(mbps, 1, c[0], CELL),
+	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", nw, j->jobname ? j->jobname : "?",
+		fmt_run(j, rounds, c[4], CELL), report_status_name(j->status),
+		fmt_num(mbps, 1, c[0], CELL),
 		fmt_num(iops, iops < 100 ? 1 : 0, c[1], CELL), fmt_lat(pct(dir, 50), c[2], CELL),
 		fmt_lat(pct(dir, 99), c[3], CELL));
 	if (power)
@@ -120,7 +152,7 @@ static void print_row(FILE *fp, const struct job_report *j, int nw, int power)
 	fputc('\n', fp);
 }
 
-static void print_header(FILE *fp, const struct run_report *r, int nw, int power)
+static void print_header(FILE *fp, const struct run_report *r, int nw, int power, int rounds)
 {
 	fputc('\n', fp);
 	if (r->emulated)
@@ -128,28 +160,35 @@ static void print_header(FILE *fp, const struct run_report *r, int nw, int power
 	if (r->manual)
 		fprintf(fp, "figures from MANUAL readings typed in from a display, not sampled\n");
 	fprintf(fp, "MB = 10^6 bytes; latency: completion, p50/p99 of the busier direction\n");
-	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", nw, "job", "loop", "status", "MB/s", "IOPS",
-		"p50 lat", "p99 lat");
+	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", nw, "job", rounds ? "rnd" : "loop",
+		"status", "MB/s", "IOPS", "p50 lat", "p99 lat");
 	if (power)
-		fprintf(fp, " %7s %7s %8s %8s  %s", "W", "mA", "J/GB", "IOPS/mA", "verdict");
+		fprintf(fp, " %7s %7s %8s %6s %8s  %s", "W", "mA", "J/GB", "+-95%", "IOPS/mA",
+			"verdict");
 	fputc('\n', fp);
 }
 
 void report_print_summary(FILE *fp, const struct run_report *r)
 {
-	int power = 0, nw;
+	int power = 0, rounds = 0, nw;
 	size_t i;
 
 	if (!r->njobs)
 		return;
-	for (i = 0; i < r->njobs; i++)
+	for (i = 0; i < r->njobs; i++) {
 		power |= r->jobs[i].power != NULL;
+		rounds |= r->jobs[i].round > 1;
+	}
 	nw = name_width(r);
-	print_header(fp, r, nw, power);
+	print_header(fp, r, nw, power, rounds);
 	for (i = 0; i < r->njobs; i++)
-		print_row(fp, &r->jobs[i], nw, power);
+		print_row(fp, &r->jobs[i], nw, power, rounds);
 	for (i = 0; i < r->njobs; i++)
 		if (r->jobs[i].error)
 			fprintf(fp, "%s loop %u: %s\n", r->jobs[i].jobname ? r->jobs[i].jobname : "?",
 				r->jobs[i].loop, r->jobs[i].error);
+	if (power)
+		fprintf(fp, "+-95%%: the J/GB's measurement uncertainty (k = 2) from the meter's "
+			    "declared accuracy (docs/energy.md)\n");
+	report_print_rounds(fp, r, nw);
 }

@@ -212,6 +212,7 @@ struct report_temps {
 
 struct job_report {
 	char *jobname;
+	unsigned round; /* 1.. (--repeat); 0 in results older than rounds: read as 1 */
 	unsigned loop;
 	int status; /* enum report_status */
 	char *error;
@@ -235,6 +236,41 @@ struct job_report {
 	struct report_temps *temperatures;
 };
 
+/*
+ * One figure over a job's valid entries (rounds x loops): the spread from run to run.
+ * u95 is the entries' mean measurement uncertainty (the meter's part, which repeating
+ * does not average away); NAN for figures without one.
+ */
+struct report_stat {
+	uint64_t n;
+	double mean, stddev, cv, min, max, ci95_lo, ci95_hi, u95;
+};
+
+struct report_summary_figures {
+	struct report_stat iops, bw_bytes, clat_p50_ns, clat_p99_ns;
+	struct report_stat idle_w, active_w, active_ma, active_v, energy_active_j;
+	struct report_stat energy_tail_net_j, energy_net_j, charge_mah;
+	struct report_stat iops_per_ma, iops_per_w, mbps_per_w, j_per_gb, j_per_gb_net;
+	struct report_stat uj_per_io, uah_per_io, uah_per_mb;
+};
+
+/* SNIA PTS steady state over a job's rounds (steady=). */
+struct report_steady {
+	char *metric;	/* "iops", "bw", "j_per_gb" */
+	int reached;
+	unsigned first_round, last_round; /* the window; the closest one when not reached; 0: none */
+	double mean, range_rel, slope_rel;
+};
+
+struct report_job_summary {
+	char *jobname;
+	unsigned entries; /* rounds x loops run */
+	unsigned valid;	  /* those the statistics use */
+	unsigned invalid; /* left out: failed, interrupted or invalid power figures */
+	struct report_summary_figures figures;
+	struct report_steady *steady; /* NULL: no steady= */
+};
+
 struct run_report {
 	int schema_version;
 	struct report_tool tool;
@@ -249,6 +285,9 @@ struct run_report {
 	struct report_files files;
 	struct job_report *jobs;
 	size_t njobs;
+	/* Per job name over its rounds; NULL when every job ran once (report_summarize). */
+	struct report_job_summary *summary;
+	size_t nsummary;
 	int manual;
 	struct report_event *events; /* the run's events: NULL until the run has ended */
 	size_t nevents;

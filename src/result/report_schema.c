@@ -338,6 +338,7 @@ static SCHEMA(temps_schema, struct report_temps, temps_fields);
 #define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
 static const struct report_field job_fields[] = {
 	FIELD(T, "jobname", jobname, RF_STR),
+	FIELD(T, "round", round, RF_UINT),
 	FIELD(T, "loop", loop, RF_UINT),
 	STATUS(T, status),
 	FIELD(T, "error", error, RF_STR),
@@ -361,6 +362,61 @@ static const struct report_field job_fields[] = {
 #undef T
 static SCHEMA(job_schema, struct job_report, job_fields);
 
+#define T struct report_stat
+static const struct report_field stat_fields[] = {
+	FIELD(T, "n", n, RF_U64),
+	FIELD(T, "mean", mean, RF_REAL),
+	FIELD(T, "stddev", stddev, RF_REAL),
+	FIELD(T, "cv", cv, RF_REAL),
+	FIELD(T, "min", min, RF_REAL),
+	FIELD(T, "max", max, RF_REAL),
+	FIELD(T, "ci95_lo", ci95_lo, RF_REAL),
+	FIELD(T, "ci95_hi", ci95_hi, RF_REAL),
+	FIELD(T, "u95", u95, RF_REAL),
+};
+#undef T
+static SCHEMA(stat_schema, struct report_stat, stat_fields);
+
+#define T struct report_summary_figures
+#define STAT(M) FIELD(T, #M, M, RF_OBJ, .sub = &stat_schema)
+static const struct report_field summary_figures_fields[] = {
+	STAT(iops),		STAT(bw_bytes),		 STAT(clat_p50_ns),
+	STAT(clat_p99_ns),	STAT(idle_w),		 STAT(active_w),
+	STAT(active_ma),	STAT(active_v),		 STAT(energy_active_j),
+	STAT(energy_tail_net_j), STAT(energy_net_j),	 STAT(charge_mah),
+	STAT(iops_per_ma),	STAT(iops_per_w),	 STAT(mbps_per_w),
+	STAT(j_per_gb),		STAT(j_per_gb_net),	 STAT(uj_per_io),
+	STAT(uah_per_io),	STAT(uah_per_mb),
+};
+#undef STAT
+#undef T
+static SCHEMA(summary_figures_schema, struct report_summary_figures, summary_figures_fields);
+
+#define T struct report_steady
+static const struct report_field steady_fields[] = {
+	FIELD(T, "metric", metric, RF_STR),
+	FIELD(T, "reached", reached, RF_BOOL),
+	FIELD(T, "first_round", first_round, RF_UINT),
+	FIELD(T, "last_round", last_round, RF_UINT),
+	FIELD(T, "mean", mean, RF_REAL),
+	FIELD(T, "range_rel", range_rel, RF_REAL),
+	FIELD(T, "slope_rel", slope_rel, RF_REAL),
+};
+#undef T
+static SCHEMA(steady_schema, struct report_steady, steady_fields);
+
+#define T struct report_job_summary
+static const struct report_field job_summary_fields[] = {
+	FIELD(T, "jobname", jobname, RF_STR),
+	FIELD(T, "entries", entries, RF_UINT),
+	FIELD(T, "valid", valid, RF_UINT),
+	FIELD(T, "invalid", invalid, RF_UINT),
+	FIELD(T, "figures", figures, RF_OBJ, .sub = &summary_figures_schema),
+	FIELD(T, "steady", steady, RF_PTR, .sub = &steady_schema, .absent = RF_OMIT),
+};
+#undef T
+static SCHEMA(job_summary_schema, struct report_job_summary, job_summary_fields);
+
 #define T struct run_report
 static const struct report_field run_fields[] = {
 	FIELD(T, "schema_version", schema_version, RF_INT),
@@ -375,6 +431,8 @@ static const struct report_field run_fields[] = {
 	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &meter_schema),
 	FIELD(T, "files", files, RF_OBJ, .sub = &files_schema),
 	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &job_schema),
+	LIST(T, "summary", summary, nsummary, RF_ARRAY, .sub = &job_summary_schema,
+	     .absent = RF_OMIT),
 	FIELD(T, "manual", manual, RF_BOOL),
 	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
 };

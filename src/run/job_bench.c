@@ -13,7 +13,7 @@
 struct bench_job {
 	struct run_ctx *rc;
 	const struct job_opts *jo;
-	unsigned loop;
+	unsigned round, loop;
 	struct bench *b;
 	struct bench_result br;
 	int start_err;	 /* bench_start failed: nothing ran */
@@ -143,9 +143,9 @@ static void not_started(struct bench_job *bj, uint64_t t_ns)
 	snprintf(br->errmsg, sizeof(br->errmsg), "could not start: %s", strerror(-bj->start_err));
 }
 
-void run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop)
+void run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, unsigned loop)
 {
-	struct bench_job bj = { .rc = rc, .jo = jo, .loop = loop };
+	struct bench_job bj = { .rc = rc, .jo = jo, .round = round, .loop = loop };
 	struct temps t_start;
 	struct job_report *j;
 
@@ -154,6 +154,7 @@ void run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop)
 		not_started(&bj, rc->session->times.active_ns);
 	j = report_add_job(&rc->rb.rep);
 	report_job_from_bench(j, jo, loop, &bj.br);
+	j->round = round;
 	run_job_close(rc, jo, j, &t_start,
 		      bj.br.dir[DDIR_READ].io_bytes + bj.br.dir[DDIR_WRITE].io_bytes,
 		      bj.br.dir[DDIR_READ].total_ios + bj.br.dir[DDIR_WRITE].total_ios);
