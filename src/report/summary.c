@@ -168,6 +168,39 @@ static void print_header(FILE *fp, const struct run_report *r, int nw, int power
 	fputc('\n', fp);
 }
 
+/*
+ * A meter on the board's supply measures the CPU that runs the benchmark as well as the
+ * drive: say how much of it there was, from the jobs' own CPU time.
+ */
+static void print_cpu_note(FILE *fp, const struct run_report *r)
+{
+	double cpu_s = 0, active_s = 0, per_io = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->njobs; i++) {
+		const struct job_report *j = &r->jobs[i];
+
+		if (!j->cpu || !j->phases || !j->phases->active || !isfinite(j->cpu->process_s))
+			continue;
+		cpu_s += j->cpu->process_s;
+		active_s += (double)(j->phases->active->t_end_ns - j->phases->active->t_start_ns) / 1e9;
+		if (isfinite(j->cpu->per_io_us)) {
+			per_io += j->cpu->per_io_us;
+			n++;
+		}
+	}
+	for (i = 0; i < r->nmeters; i++) {
+		if (!r->meters[i].board_level)
+			continue;
+		fprintf(fp, "%s measures the board's supply: its figures include the CPU running "
+			    "iowatt", r->meters[i].spec ? r->meters[i].spec : "a meter");
+		if (active_s > 0)
+			fprintf(fp, " (%.0f %% of a core over the active phases, %.3g us of CPU per "
+				    "I/O)", cpu_s / active_s * 100, n ? per_io / (double)n : NAN);
+		fprintf(fp, "\n");
+	}
+}
+
 void report_print_summary(FILE *fp, const struct run_report *r)
 {
 	int power = 0, rounds = 0, nw;
@@ -190,5 +223,6 @@ void report_print_summary(FILE *fp, const struct run_report *r)
 	if (power)
 		fprintf(fp, "+-95%%: the J/GB's measurement uncertainty (k = 2) from the meter's "
 			    "declared accuracy (docs/energy.md)\n");
+	print_cpu_note(fp, r);
 	report_print_rounds(fp, r, nw);
 }

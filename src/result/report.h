@@ -84,6 +84,8 @@ struct report_context {
 /* One meter of the run and its link statistics. */
 struct report_meter {
 	char *spec, *driver, *model;
+	char *accuracy;	 /* where its declared accuracy comes from; NULL: none declared */
+	int board_level; /* measures the board's supply: the CPU running iowatt included */
 	int emulated, manual;
 	double period_ms;
 	uint64_t samples, frames_bad, gaps, reconnects, overruns;
@@ -202,6 +204,17 @@ struct report_meter_figures {
 	struct report_validity validity;
 };
 
+/*
+ * The benchmark's own CPU cost: its worker threads' CPU time over the job (their CPU
+ * clocks; user_s and sys_s split it as their rusage samples it) and per I/O; process_s
+ * is all of iowatt (meter threads, main thread) over the active phase. A meter on the
+ * board's supply sees this CPU work too.
+ */
+struct report_cpu {
+	unsigned threads;
+	double cpu_s, user_s, sys_s, per_io_us, process_s;
+};
+
 struct report_temp {
 	double start, end, max;
 };
@@ -234,6 +247,7 @@ struct job_report {
 	struct report_meter_figures *meters;
 	size_t nmeters;
 	struct report_temps *temperatures;
+	struct report_cpu *cpu; /* NULL for measure and a job that never started */
 };
 
 /*

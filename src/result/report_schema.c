@@ -145,6 +145,8 @@ static const struct report_field meter_fields[] = {
 	FIELD(T, "spec", spec, RF_STR),
 	FIELD(T, "driver", driver, RF_STR),
 	FIELD(T, "model", model, RF_STR),
+	FIELD(T, "accuracy", accuracy, RF_STR),
+	FIELD(T, "board_level", board_level, RF_BOOL),
 	FIELD(T, "emulated", emulated, RF_BOOL),
 	FIELD(T, "manual", manual, RF_BOOL),
 	FIELD(T, "period_ms", period_ms, RF_REAL),
@@ -334,6 +336,18 @@ static const struct report_field temps_fields[] = {
 #undef T
 static SCHEMA(temps_schema, struct report_temps, temps_fields);
 
+#define T struct report_cpu
+static const struct report_field cpu_fields[] = {
+	FIELD(T, "threads", threads, RF_UINT),
+	FIELD(T, "cpu_s", cpu_s, RF_REAL),
+	FIELD(T, "user_s", user_s, RF_REAL),
+	FIELD(T, "sys_s", sys_s, RF_REAL),
+	FIELD(T, "per_io_us", per_io_us, RF_REAL),
+	FIELD(T, "process_s", process_s, RF_REAL),
+};
+#undef T
+static SCHEMA(cpu_schema, struct report_cpu, cpu_fields);
+
 #define T struct job_report
 #define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
 static const struct report_field job_fields[] = {
@@ -357,6 +371,7 @@ static const struct report_field job_fields[] = {
 	OPT("validity", validity, RF_PTR, &report_validity_schema),
 	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &figures_schema, .absent = RF_OMIT),
 	OPT("temperatures", temperatures, RF_PTR, &temps_schema),
+	OPT("cpu", cpu, RF_PTR, &cpu_schema),
 };
 #undef OPT
 #undef T

@@ -317,6 +317,8 @@ static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 	m->spec = xstrdup(in->spec);
 	m->driver = xstrdup(in->driver);
 	m->model = xstrdup(in->model);
+	m->accuracy = in->accuracy.source ? xstrdup(in->accuracy.source) : NULL;
+	m->board_level = !!in->board_level;
 	m->emulated = !!in->emulated;
 	m->manual = !!in->manual;
 	m->period_ms = (double)in->period_ns / 1e6;
@@ -337,6 +339,7 @@ int report_builder_write(struct report_builder *rb, const struct session *s, con
 		free(r->meters[m].spec);
 		free(r->meters[m].driver);
 		free(r->meters[m].model);
+		free(r->meters[m].accuracy);
 	}
 	free(r->meters);
 	r->meters = xcalloc(s->nmeters + 1, sizeof(*r->meters));
