@@ -351,4 +351,11 @@ void job_fixup(struct job_opts *jo)
 			 where(jo, w, sizeof(w)), jo->rwmixread, rw_name(jo->rw));
 	if (jo->repeat_until_steady && jo->steady == STEADY_NONE)
 		jo->steady = STEADY_IOPS;
+	/* size=auto: the job works in its size (or SIZE_AUTO_EXTENT), the run picks how much
+	 * it moves there; until then that extent is its size. */
+	if (jo->size_auto_ns) {
+		if (!jo->filesize)
+			jo->filesize = jo->size ? jo->size : SIZE_AUTO_EXTENT;
+		jo->size = jo->filesize;
+	}
 }

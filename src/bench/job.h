@@ -11,6 +11,8 @@
 /* The smallest logical block of any device: what O_DIRECT needs at least, and the block
  * size assumed when the device does not say. */
 #define SECTOR_BYTES 512
+/* size=auto without size= or filesize=: the extent the job works in (it wraps around). */
+#define SIZE_AUTO_EXTENT (256ULL * 1024 * 1024)
 
 /* Room for all engines' option structs together; job.c checks they fit. */
 #define JOB_ENGINE_OPTS_SIZE 64
@@ -36,6 +38,9 @@ struct job_opts {
 	uint64_t bs;
 	unsigned iodepth;
 	uint64_t size;	   /* bytes per thread: the job ends when exactly this much is done */
+	/* size=auto[:SECONDS]: the run chooses size from a calibration (run/size_auto.c);
+	 * the minimum active time asked for, OPT_AUTO_BARE for none; 0 = size is fixed */
+	uint64_t size_auto_ns;
 	uint64_t filesize; /* extent per thread; 0 = size */
 	int direct;	   /* default 1 */
 	char ioengine[16]; /* an io_engines[] name; "" until job_fixup picks the default */
@@ -66,6 +71,7 @@ struct job_opts {
 };
 
 #define MAX_METERS 8
+#define MAX_SAME_SIZE_FILES 16
 
 /* Run-wide options: the command line only, never a profile (a shared profile must not
  * choose which device gets written). */
@@ -88,6 +94,9 @@ struct run_opts {
 	char *uv_gpio;		   /* --uv-gpio CHIP:LINE[,active_low] */
 	int progress;		   /* -1 auto (TTY), 0 off, 1 on */
 	char *jobs_filter;	   /* --jobs NAME[,NAME]: run only these sections */
+	int same_size;		   /* --same-size: size=auto once per job, before the first */
+	char *same_size_as[MAX_SAME_SIZE_FILES]; /* --same-size-as RESULT: and no smaller */
+	unsigned nsame_size_as;
 };
 
 struct run_config {

@@ -52,7 +52,10 @@ static const struct opt_desc base_options[] = {
 	{ .name = "iodepth", .type = OPT_UINT, .off = JOFF(iodepth), .def = "1", .min = 1,
 	  .max = 65536, .help = "I/Os in flight per thread (asynchronous engines)", .group = G_JOB },
 	{ .name = "size", .type = OPT_SIZE, .off = JOFF(size), .min = 1,
-	  .help = "bytes each thread moves; required: a fixed amount of work, not a time",
+	  .auto_off = JOFF(size_auto_ns), .metavar = "SIZE|auto[:SECONDS]",
+	  .help = "bytes each thread moves; required: a fixed amount of work, not a time. "
+		  "auto: a short calibration picks it so the active phase lasts what the "
+		  "slowest meter needs for a valid result (20 samples) or SECONDS",
 	  .group = G_JOB },
 	{ .name = "filesize", .type = OPT_SIZE, .off = JOFF(filesize), .min = 1,
 	  .help = "extent each thread works in (default: size; smaller wraps around)",

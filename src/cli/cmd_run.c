@@ -188,13 +188,17 @@ static unsigned job_rounds(const struct job_opts *jo)
 	return jo->repeat_until_steady ? jo->repeat_until_steady : jo->repeat;
 }
 
-/* One job's turn in a round: its loops back to back. */
-static void run_job_round(struct run_ctx *rc, const struct job_opts *jo, unsigned round)
+/* One job's turn in a round: size=auto resolved, then its loops back to back. */
+static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 {
+	const struct job_opts *jo = &rc->jobs[j];
+	struct run_report *rep = &rc->rb.rep;
 	unsigned loop;
 	int err;
 
-	err = target_prepare_job(&rc->tg, jo);
+	err = size_auto_resolve(rc, j);
+	if (!err)
+		err = target_prepare_job(&rc->tg, jo);
 	if (err) {
 		rc->any_failed |= !run_should_stop(rc);
 		report_builder_unprepared(&rc->rb, jo, round, err, run_should_stop(rc));
@@ -203,6 +207,8 @@ static void run_job_round(struct run_ctx *rc, const struct job_opts *jo, unsigne
 	}
 	for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
 		run_job_loop(rc, jo, round, loop);
+		if (rc->cfg->jobs[j].size_auto_ns)
+			rep->jobs[rep->njobs - 1].size_auto = size_auto_report(&rc->sizes[j], jo);
 		/* Rewritten after every job: a crash keeps what was done. */
 		report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
 	}
@@ -243,9 +249,17 @@ static void run_jobs(struct run_ctx *rc, int measure)
 		return;
 	}
 	done = xcalloc(cfg->njobs + 1, 1);
-	for (j = 0; j < cfg->njobs; j++)
+	rc->jobs = xcalloc(cfg->njobs + 1, sizeof(*rc->jobs));
+	rc->sizes = xcalloc(cfg->njobs + 1, sizeof(*rc->sizes));
+	for (j = 0; j < cfg->njobs; j++) {
+		rc->jobs[j] = cfg->jobs[j];
 		if (job_rounds(&cfg->jobs[j]) > rounds)
 			rounds = job_rounds(&cfg->jobs[j]);
+	}
+	/* --same-size: every size=auto job is sized before anything is measured; a job whose
+	 * calibration failed tries again at its turn and is reported there */
+	if (cfg->run.same_size)
+		size_auto_resolve_all(rc);
 	for (round = 1; round <= rounds && !run_should_stop(rc); round++) {
 		for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
 			const struct job_opts *jo = &cfg->jobs[j];
@@ -255,7 +269,7 @@ static void run_jobs(struct run_ctx *rc, int measure)
 			if (rounds > 1)
 				log_info(NULL, "round %u of %u: job '%s'", round, job_rounds(jo),
 					 jo->name);
-			run_job_round(rc, jo, round);
+			run_job_round(rc, j, round);
 			done[j] = now_steady(rc, jo, round);
 		}
 	}
@@ -296,6 +310,8 @@ static int exit_code(const struct run_ctx *rc, int write_err)
 /* Sources push into the session's queue: they go first. */
 static void tear_down(struct run_ctx *rc)
 {
+	free(rc->jobs);
+	free(rc->sizes);
 	sources_close(rc->sources);
 	session_free(rc->session);
 	run_output_close(&rc->out);

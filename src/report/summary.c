@@ -201,6 +201,26 @@ static void print_cpu_note(FILE *fp, const struct run_report *r)
 	}
 }
 
+/* size=auto: each job's chosen size and why, once per job and size. */
+static void print_sizes(FILE *fp, const struct run_report *r)
+{
+	const struct job_report *j, *prev;
+	size_t i, k;
+
+	for (i = 0; i < r->njobs; i++) {
+		j = &r->jobs[i];
+		if (!j->size_auto || !j->jobname)
+			continue;
+		for (prev = NULL, k = 0; k < i; k++)
+			if (r->jobs[k].jobname && !strcmp(r->jobs[k].jobname, j->jobname) &&
+			    r->jobs[k].size_auto && r->jobs[k].size_auto->size == j->size_auto->size)
+				prev = &r->jobs[k];
+		if (!prev)
+			fprintf(fp, "size=auto %s: %s\n", j->jobname,
+				j->size_auto->reason ? j->size_auto->reason : "?");
+	}
+}
+
 void report_print_summary(FILE *fp, const struct run_report *r)
 {
 	int power = 0, rounds = 0, nw;
@@ -224,5 +244,6 @@ void report_print_summary(FILE *fp, const struct run_report *r)
 		fprintf(fp, "+-95%%: the J/GB's measurement uncertainty (k = 2) from the meter's "
 			    "declared accuracy (docs/energy.md)\n");
 	print_cpu_note(fp, r);
+	print_sizes(fp, r);
 	report_print_rounds(fp, r, nw);
 }

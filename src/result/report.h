@@ -215,6 +215,21 @@ struct report_cpu {
 	double cpu_s, user_s, sys_s, per_io_us, process_s;
 };
 
+/*
+ * size=auto: what the calibration measured and what it chose (run/size_auto.h). Times
+ * in seconds; requested_s and meter_s are NAN when there was no such need.
+ */
+struct report_size_auto {
+	double requested_s, meter_s, target_s;
+	char *meter; /* the slowest meter's spec; NULL: none */
+	double calibration_s;
+	uint64_t calibration_bytes;
+	double rate_bytes_per_s;
+	uint64_t size, extent; /* per thread: bytes moved, bytes of file it wraps around in */
+	char *from;	       /* "calibration", or the result file whose size was larger */
+	char *reason;
+};
+
 struct report_temp {
 	double start, end, max;
 };
@@ -248,6 +263,7 @@ struct job_report {
 	size_t nmeters;
 	struct report_temps *temperatures;
 	struct report_cpu *cpu; /* NULL for measure and a job that never started */
+	struct report_size_auto *size_auto; /* NULL: size was given */
 };
 
 /*

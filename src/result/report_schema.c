@@ -348,6 +348,23 @@ static const struct report_field cpu_fields[] = {
 #undef T
 static SCHEMA(cpu_schema, struct report_cpu, cpu_fields);
 
+#define T struct report_size_auto
+static const struct report_field size_auto_fields[] = {
+	FIELD(T, "requested_s", requested_s, RF_REAL),
+	FIELD(T, "meter_s", meter_s, RF_REAL),
+	FIELD(T, "target_s", target_s, RF_REAL),
+	FIELD(T, "meter", meter, RF_STR),
+	FIELD(T, "calibration_s", calibration_s, RF_REAL),
+	FIELD(T, "calibration_bytes", calibration_bytes, RF_U64),
+	FIELD(T, "rate_bytes_per_s", rate_bytes_per_s, RF_REAL),
+	FIELD(T, "size", size, RF_U64),
+	FIELD(T, "extent", extent, RF_U64),
+	FIELD(T, "from", from, RF_STR),
+	FIELD(T, "reason", reason, RF_STR),
+};
+#undef T
+static SCHEMA(size_auto_schema, struct report_size_auto, size_auto_fields);
+
 #define T struct job_report
 #define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
 static const struct report_field job_fields[] = {
@@ -372,6 +389,7 @@ static const struct report_field job_fields[] = {
 	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &figures_schema, .absent = RF_OMIT),
 	OPT("temperatures", temperatures, RF_PTR, &temps_schema),
 	OPT("cpu", cpu, RF_PTR, &cpu_schema),
+	OPT("size_auto", size_auto, RF_PTR, &size_auto_schema),
 };
 #undef OPT
 #undef T

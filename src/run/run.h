@@ -11,6 +11,7 @@
 #include "run/progress.h"
 #include "run/run_report.h"
 #include "run/session.h"
+#include "run/size_auto.h"
 #include "run/stop.h"
 #include "sources/sources.h"
 
@@ -27,6 +28,9 @@ struct run_ctx {
 	struct progress progress;  /* the live line */
 	struct run_stop stop;	   /* signals and --stop-on-undervoltage */
 	int any_failed;
+	/* The jobs as they run: the profile's, with size=auto resolved (run_sizes.c). */
+	struct job_opts *jobs;
+	struct size_choice *sizes; /* per job; size 0 until chosen */
 };
 
 /*
