@@ -63,6 +63,19 @@ $(eval $(call required,jansson,2.12))
 $(eval $(call required,blkid,2.33))
 $(eval $(call optional,SERIALPORT,libserialport,0.1.1,serial meters (UM, TC, FNB),libserialport-dev))
 $(eval $(call optional,LIBURING,liburing,2.0,ioengine=io_uring,liburing-dev))
+# The report page's methods section: docs/energy.md rendered by cmark-gfm (its table
+# extension has no .pc file: its header decides), else shown as written.
+ifeq ($(call PKG_OK,libcmark-gfm,0.29),1)
+ifeq ($(shell printf '\#include <cmark-gfm-core-extensions.h>\n' | $(CC) -E - >/dev/null 2>&1 && echo 1),1)
+PKGS += libcmark-gfm
+HAVE_FEATURES += CMARK
+CMARK_LIBS := -lcmark-gfm-extensions
+endif
+endif
+ifeq ($(filter CMARK,$(HAVE_FEATURES)),)
+MISSING += CMARK
+MISSING_CMARK := formatted methods in the report page: needs libcmark-gfm >= 0.29 and its extensions from libcmark-gfm-dev, libcmark-gfm-extensions-dev
+endif
 # GPIO: libgpiod 2.x (Debian 13, Ubuntu 24.04) or 1.6 (Debian 12), one adapter file each.
 ifeq ($(call PKG_OK,libgpiod,2.0),1)
 PKGS += libgpiod
@@ -89,13 +102,13 @@ ALL_CFLAGS  = $(CSTD) $(TIME64) $(WARN) -include $(O)/config.h -I$(O) -Isrc -I. 
 # the compiler has one.
 ATOMIC_LIB := $(shell echo 'int main(void){return 0;}' | $(CC) -x c - -latomic -o /dev/null \
                 2>/dev/null && echo -latomic)
-LIBS       := $(PKG_LIBS) $(AIO_LIBS) -lpthread -lm $(ATOMIC_LIB)
+LIBS       := $(PKG_LIBS) $(AIO_LIBS) $(CMARK_LIBS) -lpthread -lm $(ATOMIC_LIB)
 
 SRC_DIRS  := src/core src/bench src/sources src/result src/run src/report src/cli \
              meters/core meters/transport meters/emu meters/um meters/ina2xx meters/board \
              meters/manual
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/energy_md.o
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 # Tests that need umockdev's library link it; they are built only where it exists.
@@ -151,6 +164,18 @@ $(O)/libiowatt.a: $(LIB_OBJS)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The report's methods are docs/energy.md itself: embedded as one C string, so the page
+# cannot drift from the docs. Escaped for C: backslash, quote, and '?' (no trigraphs).
+$(O)/gen/energy_md.c: docs/energy.md
+	@mkdir -p $(dir $@)
+	@{ printf '/* Generated from docs/energy.md by the Makefile. */\n#include "report/methods.h"\n'; \
+	  printf 'const char report_energy_md[] =\n'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  printf ';\n'; } >$@.tmp && mv -f $@.tmp $@
+
+$(O)/gen/%.o: $(O)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/tests/%: tests/%.c $(O)/libiowatt.a

@@ -1,37 +1,64 @@
-# Efficiency per job: IOPS per mA (top) and energy per GB (bottom), devices side by side.
+# Efficiency per job: IOPS per mA (top, a panel per record size: 4 KiB and 16 MiB records
+# differ by decades) and energy per GB (bottom, one axis for all jobs), devices side by side.
 # Usage: gnuplot -c efficiency.gp DATADIR   (DATADIR holds meta.gp and efficiency.dat,
-# written by `iowatt plot --keep-data`). Columns: x iops_per_ma j_per_gb rgb valid device
-# text1 text2 invalid label_y1 label_y2 (labels as text, "" for none).
+# written by `iowatt plot --keep-data`). Columns: x_panel x_all iops_per_ma j_per_gb valid
+# device panel text1 text2 invalid label_y1 label_y2 (labels as text, "" for none).
 load ARG1.'/meta.gp'
 dat = ARG1.'/efficiency.dat'
 
-set multiplot layout 2,1 title 'Storage efficiency per job'.NOTE font ',15'
-set style fill solid 0.9 border lc rgb '#404040'
+set multiplot title 'Storage efficiency per job'.NOTE font ',15'
 if (!DUMB) { set grid ytics lc rgb '#d0d0d0' }
-set xrange [0.5:NJOBS+0.5]
 set logscale y
 set format y '%g'
 set border 3
 set tics nomirror
-set key outside top center horizontal reverse Left samplen 2 spacing 1.1 width 2 maxrows 2 font ',11'
-vrot = VALROT ? 'rotate by 90 left' : 'center'
-
-set title 'IOPS per mA (higher is better)'
-set ylabel 'IOPS per mA'
-set yrange [YMIN1:*]
-plot dat using 1:($5==1 ? $2 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1):($5==1 ? $2 : NaN):4 with boxxyerror lc rgb variable notitle, \
-     dat using 1:($5==0 ? $2 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1):($5==0 ? $2 : NaN):4 with boxxyerror fs pattern 4 border lc rgb variable notitle, \
-     dat using 1:10:7 with labels @vrot offset 0,0.7 font ',9' notitle, \
-     dat using 1:10:9 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle, \
-     for [i=1:NDEV] keyentry with boxes fs solid 0.9 lc rgb COL[i] title DEV[i], \
-     keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)'
-
-set title 'Energy per GB moved, active phase (lower is better)'
-set ylabel 'J/GB'
-set yrange [YMIN2:*]
+if (TICROT) { set xtics rotate by 25 right } else { set xtics norotate }
+set xtics scale 0
 unset key
-plot dat using 1:($5==1 ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN2):($5==1 ? $3 : NaN):4 with boxxyerror lc rgb variable notitle, \
-     dat using 1:($5==0 ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN2):($5==0 ? $3 : NaN):4 with boxxyerror fs pattern 4 border lc rgb variable notitle, \
-     dat using 1:11:8 with labels @vrot offset 0,0.7 font ',9' notitle, \
-     dat using 1:11:9 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle
+
+# Top row: one IOPS-per-mA panel per record size, as wide as its jobs need.
+AXISW = 0.8
+x0 = 0.0
+do for [p=1:NPANEL] {
+	w = (PJOBS[p] + AXISW) / (NJOBS + NPANEL * AXISW)
+	set origin x0, 0.5
+	set size w, 0.44
+	x0 = x0 + w
+	set title PTITLE[p] font ',12'
+	set ylabel (p == 1 ? 'IOPS per mA' : '')
+	set xrange [0.5:PJOBS[p]+0.5]
+	set yrange [YMIN1[p]:*]
+	set xtics ()
+	do for [k=1:PJOBS[p]] { set xtics add ((DUMB && k%2==0 ? "\n" : "").TIC[PFIRST[p]+k-1] k) }
+	# Invalid bars: a light tint of the device's colour under its hatching.
+	plot for [d=1:NDEV] dat using 1:(($7==p && $6==d && $5==1) ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1[p]):(($7==p && $6==d && $5==1) ? $3 : NaN) \
+		with boxxyerror fs solid 0.9 border lc rgb '#404040' lc rgb COL[d] lt d notitle, \
+	     for [d=1:NDEV] dat using 1:(($7==p && $6==d && $5==0) ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1[p]):(($7==p && $6==d && $5==0) ? $3 : NaN) \
+		with boxxyerror fs transparent solid 0.3 noborder lc rgb COL[d] lt d notitle, \
+	     for [d=1:NDEV] dat using 1:(($7==p && $6==d && $5==0) ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1[p]):(($7==p && $6==d && $5==0) ? $3 : NaN) \
+		with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
+	     dat using 1:($7==p ? $11 : NaN):8 with labels center offset 0,0.7 font ',9' notitle, \
+	     dat using 1:($7==p ? $11 : NaN):10 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle
+}
+
+# Bottom: energy per GB of every job on one axis, with the key between the rows.
+set origin 0, 0
+set size 1, 0.5
+set title JPGTITLE font ',12'
+set ylabel 'J/GB'
+set xrange [0.5:NJOBS+0.5]
+set yrange [YMIN2:*]
+set xtics ()
+do for [k=1:NJOBS] { set xtics add ((DUMB && k%2==0 ? "\n" : "").TIC[k] k) }
+set key outside top center horizontal reverse Left samplen 2 spacing 1.1 width 2 maxrows 2 font ',11'
+plot for [d=1:NDEV] dat using 2:(($6==d && $5==1) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==1) ? $4 : NaN) \
+	with boxxyerror fs solid 0.9 border lc rgb '#404040' lc rgb COL[d] lt d notitle, \
+     for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
+	with boxxyerror fs transparent solid 0.3 noborder lc rgb COL[d] lt d notitle, \
+     for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
+	with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
+     dat using 2:12:9 with labels center offset 0,0.7 font ',9' notitle, \
+     dat using 2:12:10 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle, \
+     for [d=1:NDEV] keyentry with boxes fs solid 0.9 lc rgb COL[d] lt d title DEV[d], \
+     for [i=1:HASINVALID] keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)'
 unset multiplot

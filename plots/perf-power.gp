@@ -1,8 +1,10 @@
-# Performance against power: one panel per job, a point per device, the Pareto front
-# (nothing else is both faster and cheaper) as a dashed line.
-# Usage: gnuplot -c perf-power.gp DATADIR   (meta.gp; perf.dat: active_w perf rgb valid label
-# placement, then the label once per placement ("" elsewhere) and its x y; one index block
-# per job; front.dat: the front's points per job).
+# Performance against power: one panel per job, a point per device, and the Pareto front
+# (nothing else is both faster and cheaper) as the staircase of the best performance for a
+# power budget. Labels are placed by iowatt where they cover no point, label or front.
+# Usage: gnuplot -c perf-power.gp DATADIR   (meta.gp; perf.dat: active_w perf device valid,
+# the label in one of eight columns by placement (right, below, above, left, above-right,
+# below-right, above-left, below-left; "" in the others) and its x y; one index block per
+# job; front.dat: the staircase per job).
 load ARG1.'/meta.gp'
 dat = ARG1.'/perf.dat'
 front = ARG1.'/front.dat'
@@ -15,27 +17,37 @@ set logscale y
 set mytics 10
 set format y '%g'
 set xlabel 'active power (W)'
-set key top left reverse Left samplen 1 font ',10' opaque box lc rgb '#d0d0d0'
-# Labels right of the point (1), below (2), above (3) or left (4): neighbours do not collide.
+set key top left reverse Left samplen 2 font ',10' opaque box lc rgb '#d0d0d0'
 do for [k=1:NJOBS] {
 	set title JOB[k] font ',13'
 	set ylabel YLAB[k]
 	set xrange [0:XMAX[k]]
 	set yrange [YLO[k]:YHI[k]]
+	# The front's file has no valid point when every point is invalid: not plotted then.
 	if (HASFRONT[k]) {
-		plot front index (k-1) using 1:2 with lines dt 2 lw 2 lc rgb '#606060' title 'Pareto front', \
-		     dat index (k-1) using 1:($4==1 ? $2 : NaN):3 with points pt 7 ps 2 lc rgb variable notitle, \
-		     dat index (k-1) using 1:($4==0 ? $2 : NaN):3 with points pt 6 ps 2 lw 2 lc rgb variable notitle, \
-		     dat index (k-1) using 11:12:7 with labels left offset char 1.5,0 font ',10' notitle, \
-		     dat index (k-1) using 11:12:8 with labels center offset char 0,-1.3 font ',10' notitle, \
-		     dat index (k-1) using 11:12:9 with labels center offset char 0,1.3 font ',10' notitle, \
-		     dat index (k-1) using 11:12:10 with labels right offset char -1.5,0 font ',10' notitle
+		plot front index (k-1) using 1:2 with lines dt 2 lw 2 lc rgb '#707070' title 'Pareto front', \
+		     for [d=1:NDEV] dat index (k-1) using 1:(($3==d && $4==1) ? $2 : NaN) with points pt (DUMB ? d : 7) ps 2 lc rgb COL[d] notitle, \
+		     for [d=1:NDEV] dat index (k-1) using 1:(($3==d && $4==0) ? $2 : NaN) with points pt (DUMB ? d : 6) ps 2 lw 2 lc rgb COL[d] notitle, \
+		     for [i=1:(k == 1 ? HASINVALID : 0)] keyentry with points pt 6 ps 2 lw 2 lc rgb '#404040' title 'invalid (open marker)', \
+		     dat index (k-1) using 13:14:5 with labels left offset char 1.5,0 font ',10' notitle, \
+		     dat index (k-1) using 13:14:6 with labels center offset char 0,-1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:7 with labels center offset char 0,1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:8 with labels right offset char -1.5,0 font ',10' notitle, \
+		     dat index (k-1) using 13:14:9 with labels left offset char -0.4,1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:10 with labels left offset char -0.4,-1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:11 with labels right offset char 0.4,1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:12 with labels right offset char 0.4,-1.3 font ',10' notitle
 	} else {
-		plot dat index (k-1) using 1:($4==0 ? $2 : NaN):3 with points pt 6 ps 2 lw 2 lc rgb variable title 'invalid (open marker)', \
-		     dat index (k-1) using 11:12:7 with labels left offset char 1.5,0 font ',10' notitle, \
-		     dat index (k-1) using 11:12:8 with labels center offset char 0,-1.3 font ',10' notitle, \
-		     dat index (k-1) using 11:12:9 with labels center offset char 0,1.3 font ',10' notitle, \
-		     dat index (k-1) using 11:12:10 with labels right offset char -1.5,0 font ',10' notitle
+		plot for [d=1:NDEV] dat index (k-1) using 1:(($3==d && $4==0) ? $2 : NaN) with points pt (DUMB ? d : 6) ps 2 lw 2 lc rgb COL[d] notitle, \
+		     for [i=1:(k == 1 ? HASINVALID : 0)] keyentry with points pt 6 ps 2 lw 2 lc rgb '#404040' title 'invalid (open marker)', \
+		     dat index (k-1) using 13:14:5 with labels left offset char 1.5,0 font ',10' notitle, \
+		     dat index (k-1) using 13:14:6 with labels center offset char 0,-1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:7 with labels center offset char 0,1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:8 with labels right offset char -1.5,0 font ',10' notitle, \
+		     dat index (k-1) using 13:14:9 with labels left offset char -0.4,1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:10 with labels left offset char -0.4,-1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:11 with labels right offset char 0.4,1.3 font ',10' notitle, \
+		     dat index (k-1) using 13:14:12 with labels right offset char 0.4,-1.3 font ',10' notitle
 	}
 	unset key
 }

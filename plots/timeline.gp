@@ -1,13 +1,14 @@
 # Timeline of one run: throughput (left axis) and power (right axis) against time, with the
 # idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines.
 # Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W,
-# one index block per meter, io_short.dat; written by `iowatt plot --keep-data`).
+# one index block per meter; written by `iowatt plot --keep-data`). Jobs too short to see
+# as a line are point labels of meta.gp. A file is named in a plot only when it has data:
+# gnuplot 5.4 opens the files of an empty iteration too, and warns.
 load ARG1.'/meta.gp'
 
 set title 'Timeline: '.TITLE.NOTE font ',14'
 set xlabel 'time since start (s)'
 if (!DUMB) { set grid xtics ytics lc rgb '#d8d8d8' }
-set border 11
 set xtics nomirror
 set ytics nomirror
 set key outside bottom center horizontal reverse Left samplen 2 width 2 font ',11'
@@ -15,19 +16,25 @@ set yrange [0:YMAX]
 set autoscale xfix
 set style textbox opaque noborder margins 1,1
 if (HASIO) { set ylabel 'throughput (MB/s)' tc rgb IOCOL } else { unset ytics; set ylabel '' }
+array MCOL[4] = ['#202020', '#8B0000', '#606060', '#4B0082']
+io = ARG1.'/io.dat'
+power = ARG1.'/power.dat'
 if (NMETERS > 0) {
 	set y2label 'power (W)'
 	set y2tics nomirror
 	set y2range [0:Y2MAX]
 	set border 11
+	plot (HASIO ? io : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
+	     for [i=1:HASSHORT] keyentry with points pt 7 ps 1.4 lc rgb IOCOL title 'short job: mean MB/s', \
+	     for [m=1:NMETERS] power index (m-1) using 1:2 axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power (W), '.MNAME[m], \
+	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
+	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
+	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'
 } else {
 	set border 3
+	plot (HASIO ? io : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
+	     for [i=1:HASSHORT] keyentry with points pt 7 ps 1.4 lc rgb IOCOL title 'short job: mean MB/s', \
+	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
+	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
+	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'
 }
-array MCOL[4] = ['#202020', '#8B0000', '#606060', '#4B0082']
-# Jobs too short to see as a line (io_short.dat: mid-time, mean MB/s) get a marker.
-SHORT = HASSHORT ? sprintf(", '%s/io_short.dat' using 1:2 with points pt 7 ps 1.4 lc rgb '%s' title 'short job: mean MB/s'", ARG1, IOCOL) : ''
-plot (HASIO ? ARG1.'/io.dat' : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
-     for [m=1:NMETERS] ARG1.'/power.dat' index (m-1) using 1:2 axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power (W), '.MNAME[m], \
-     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
-     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
-     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)' @SHORT

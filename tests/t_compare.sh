@@ -113,6 +113,38 @@ ok $? "two 5 V USB devices: ranked by iops_per_ma itself"
 ! grep -q "rails of different voltage" "$T_TMP/same.err"
 ok $? "and no rail warning"
 
+# A randrw job with syncs and a temperature: each direction, the sync latency and the
+# highest temperature get columns of their own, in the table only because a row has them.
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/mixed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["jobs"][2]
+j["options"]["rw"] = "randrw"
+j["options"]["fdatasync"] = 16
+w = json.loads(json.dumps(j["read"]))
+w["iops"], w["total_ios"], w["clat_ns"]["percentile"]["99.000000"] = 123.0, 4000, 7500000
+j["write"] = w
+j["sync"] = {"total_ios": 250, "lat_ns": {"min": 1, "max": 1, "mean": 1.0, "stddev": 0.0,
+             "percentile": {"50.000000": 3000000, "99.000000": 4600000}}}
+j["temperatures"] = {"soc_c": {"start": 70.0, "end": 75.0, "max": 78.4},
+                     "drive_c": {"start": None, "end": None, "max": None}}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare "$T_TMP/mixed.json" >"$T_TMP/mixed.txt" 2>/dev/null
+head -1 "$T_TMP/mixed.txt" | grep -q "r IOPS  w IOPS  r p99 ms  w p99 ms  sync p99 ms" &&
+	head -1 "$T_TMP/mixed.txt" | grep -q "SoC C" && ! head -1 "$T_TMP/mixed.txt" | grep -q "disk C"
+ok $? "a mixed, synced, warm job adds read/write, sync and SoC columns (no empty drive column)"
+grep "RND4K-Q32T1-read" "$T_TMP/mixed.txt" | grep -q " 123 .* 7.50 .* 4.60 .*78.4"
+ok $? "with its write IOPS, write p99, sync p99 and highest SoC temperature"
+! head -1 $G/compare.txt | grep -q "r IOPS\\|sync p99\\|disk C" && head -1 $G/compare.txt | grep -q "SoC C"
+ok $? "results without mixed or synced jobs or a drive sensor have none of those columns"
+$IOWATT compare --format csv "$T_TMP/mixed.json" 2>/dev/null | python3 -c '
+import csv, sys
+r = [x for x in csv.DictReader(sys.stdin) if x["job"] == "RND4K-Q32T1-read"][0]
+assert float(r["write_iops"]) == 123 and float(r["sync_lat_p99_ns"]) == 4600000 and float(r["soc_c_max"]) == 78.4, r
+assert float(r["read_iops"]) > 0'
+ok $? "the CSV carries read_iops, write_iops, sync_lat_p99_ns and soc_c_max"
+
 # Without power data: performance columns only, no crash.
 python3 "$REPO/tests/data/golden/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
 $IOWATT compare --format csv "$T_TMP/nopower.json" $G/nvme-netac.json >"$T_TMP/np.csv" 2>"$T_TMP/np.err"

@@ -53,7 +53,7 @@ $IOWATT plot --format dumb -o "$T_TMP/txt" $FILES 2>"$T_TMP/txt.err"
 ok $? "plot renders all charts as dumb text"
 txt=$T_TMP/txt
 check "efficiency: title, both panels" -- grep -q "Storage efficiency per job" "$txt/efficiency.txt"
-check "efficiency: IOPS per mA panel" -- grep -q "IOPS per mA (higher is better)" "$txt/efficiency.txt"
+check "efficiency: IOPS per mA panels" -- grep -q "IOPS per mA, 4 KiB records" "$txt/efficiency.txt"
 check "efficiency: energy per GB panel" -- grep -q "Energy per GB moved" "$txt/efficiency.txt"
 check "efficiency: job names on the x axis" -- grep -q "RND4K-Q32T1-write" "$txt/efficiency.txt"
 check "efficiency: the undervoltage run is marked invalid" -- grep -q "invalid" "$txt/efficiency.txt"

@@ -34,11 +34,17 @@ static void test_parse_workload(void)
 	uint64_t rec;
 
 	ok(battery_parse_rate("200MB/day", &bpd) == 0, "200MB/day parses");
-	is_dbl(bpd, 200.0 * 1048576, 1e-6, "200MB/day is 200 MiB a day (base 1024 as all sizes)");
-	ok(battery_parse_rate("5MB/h", &bpd) == 0 && fabs(bpd - 5.0 * 1048576 * 24) < 1e-6,
-	   "5MB/h = 120 MiB a day");
-	ok(battery_parse_rate("7GB/week", &bpd) == 0 && fabs(bpd - 1073741824.0) < 1e-3,
-	   "7GB/week = 1 GiB a day");
+	is_dbl(bpd, 200e6, 1e-6, "200MB/day is 200 x 10^6 B a day, as run prints MB/s");
+	ok(battery_parse_rate("50MiB/day", &bpd) == 0 && fabs(bpd - 50.0 * 1048576) < 1e-6,
+	   "50MiB/day is 50 x 2^20 B: MiB said explicitly");
+	ok(battery_parse_rate("50m/day", &bpd) == 0 && fabs(bpd - 50.0 * 1048576) < 1e-6,
+	   "50m/day is binary, as fio's short suffix");
+	ok(battery_parse_rate("5MB/h", &bpd) == 0 && fabs(bpd - 5e6 * 24) < 1e-6,
+	   "5MB/h = 120 MB a day");
+	ok(battery_parse_rate("7GB/week", &bpd) == 0 && fabs(bpd - 1e9) < 1e-3,
+	   "7GB/week = 1 GB a day");
+	ok(battery_parse_rate("7GiB/week", &bpd) == 0 && fabs(bpd - 1073741824.0) < 1e-3,
+	   "7GiB/week = 1 GiB a day");
 	ok(battery_parse_rate("200MB", &bpd) == -EINVAL, "a rate needs a period");
 	ok(battery_parse_rate("200MB/fortnight", &bpd) == -EINVAL, "unknown period is rejected");
 	ok(battery_parse_rate("/day", &bpd) == -EINVAL, "missing size is rejected");

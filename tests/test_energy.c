@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "run/energy.h"
+#include "run/run_report.h"
 #include "tap.h"
 
 /* A report to hang validity objects on, so that report_free releases their reasons. */
@@ -504,6 +505,33 @@ static void test_no_voltage_and_json(void)
 	report_free(&h.r);
 }
 
+/* Size advice a person types; none for a failed job. */
+static void test_remedy(void)
+{
+	struct job_opts jo;
+	char buf[128];
+	const char *r;
+
+	job_defaults(&jo);
+	jo.bs = 16 * MIB;
+	jo.size = 96 * MIB;
+	/* 96 MiB in 1 s at 2 Hz: 20 samples need 10 s, x1.25 -> 1200 MiB -> 2 GiB. */
+	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 1.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	is_str(r, "try --size 2G", "a power of two, in G");
+	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 4.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	is_str(r, "try --size 512M", "a power of two, in M (300 MiB wanted)");
+	jo.bs = 2300;
+	jo.size = 2300 * 1000;
+	/* 2.3 MB in 1 s: 28.75 MB wanted; whole MB of whole 2300 B records: 23 MB x 2. */
+	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 1.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	is_str(r, "try --size 46MB", "bs=2300: 23 MB holds whole records; doubled to enough");
+	ok(46 * MB % 2300 == 0, "and 46 MB is a multiple of bs");
+	r = job_remedy(&jo, REPORT_FAILED, 0, 4096, 0.001, 500 * NS_PER_MS, buf, sizeof(buf));
+	ok(r && !strstr(r, "--size") && strstr(r, "failed"), "a failed job gets no size advice");
+	ok(!job_remedy(&jo, REPORT_INTERRUPTED, 1, 4096, 0.1, 500 * NS_PER_MS, buf, sizeof(buf)),
+	   "a stopped job neither");
+}
+
 int main(void)
 {
 	test_constant();
@@ -516,5 +544,6 @@ int main(void)
 	test_pipeline();
 	test_validity();
 	test_no_voltage_and_json();
+	test_remedy();
 	return done_testing();
 }

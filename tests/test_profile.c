@@ -155,6 +155,29 @@ static void test_shipped_content(void)
 	}
 	free(p);
 
+	/* Seed 004's iozone matrix: -i 0 1 2 at five record sizes, in iozone's order. */
+	p = xasprintf("%s/configs/record-sweep.ini", repo);
+	jobs = NULL;
+	is_int(load(p, &jobs, &njobs), 0, "record-sweep.ini loads");
+	{
+		static const int ops[] = { RW_WRITE, RW_REWRITE, RW_READ, RW_REREAD, RW_RANDREAD,
+					   RW_RANDWRITE };
+		static const uint64_t recs[] = { 4 << 10, 16 << 10, 512 << 10, 1 << 20, 16 << 20 };
+		size_t k, bad = 0;
+
+		for (k = 0; jobs && k < njobs; k++)
+			bad += jobs[k].rw != ops[k % 6] || jobs[k].bs != recs[k / 6] ||
+			       jobs[k].size % jobs[k].bs || !jobs[k].direct;
+		ok(njobs == 30 && !bad, "record-sweep: write, rewrite, read, reread, randread, "
+		   "randwrite at 4k, 16k, 512k, 1m, 16m (%zu jobs)", njobs);
+		ok(!strcmp(rw_name(RW_REWRITE), "rewrite") && !strcmp(rw_name(RW_REREAD), "reread") &&
+			   rw_writes(RW_REWRITE) && !rw_reads(RW_REWRITE) && rw_reads(RW_REREAD) &&
+			   !rw_writes(RW_REREAD) && !rw_is_random(RW_REREAD),
+		   "rewrite writes and reread reads, both sequential");
+	}
+	free(jobs);
+	free(p);
+
 	/* defaults.ini is the reference: its [global] must equal the built-in defaults. */
 	p = xasprintf("%s/configs/defaults.ini", repo);
 	is_int(load(p, &jobs, &njobs), 0, "defaults.ini loads");
@@ -258,7 +281,7 @@ static void test_errors(void)
 		     "job 'SEQ1M': unknown key 'blocksiz'; did you mean 'blocksize'?");
 	expect_error("bad-size.ini", 12,
 		     "job 'SEQ1M': bad size 'abc' for 'bs': expected bytes with an optional "
-		     "k/m/g");
+		     "suffix: k/m/g");
 	expect_error("dup-section.ini", 10, "duplicate section [A] (first at line 4)");
 	expect_error("empty.ini", 5, "no jobs");
 	expect_error("before-section.ini", 1, "before any section");

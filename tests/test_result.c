@@ -328,6 +328,86 @@ static void test_summary(void)
 	json_decref(doc);
 }
 
+/* The row of the summary that starts with `lead` (after blanks), or NULL. */
+static const char *row_of(const char *buf, const char *lead)
+{
+	const char *p = buf;
+
+	while (p && *p) {
+		const char *q = p + strspn(p, " ");
+
+		if (!strncmp(q, lead, strlen(lead)))
+			return p;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static int row_has(const char *buf, const char *lead, const char *text)
+{
+	const char *row = row_of(buf, lead);
+	char *line;
+	int has;
+
+	if (!row)
+		return 0;
+	line = strndup(row, strcspn(row, "\n"));
+	has = strstr(line, text) != NULL;
+	free(line);
+	return has;
+}
+
+/* Two meters, a randrw job with syncs, temperatures, a 16 MiB record's tiny IOPS/mA. */
+static void test_summary_rows(void)
+{
+	json_t *doc = doc_example(), *job, *m2, *run_m2;
+	char *buf;
+
+	job = json_array_get(json_object_get(doc, "jobs"), 0);
+	run_m2 = json_deep_copy(json_array_get(json_object_get(doc, "meters"), 0));
+	json_object_set_new(run_m2, "spec", json_string("ina219:/dev/i2c-1@0x40,shunt=0.1"));
+	json_object_set_new(run_m2, "model", json_string("INA219"));
+	json_array_append_new(json_object_get(doc, "meters"), run_m2);
+	m2 = json_deep_copy(json_array_get(json_object_get(job, "meters"), 0));
+	json_object_set_new(m2, "spec", json_string("ina219:/dev/i2c-1@0x40,shunt=0.1"));
+	json_object_set_new(json_object_get(m2, "power"), "active_w", json_real(3.217));
+	json_object_set_new(json_object_get(m2, "efficiency"), "iops_per_ma",
+			    json_real(0.00129));
+	json_array_append_new(json_object_get(job, "meters"), m2);
+	json_object_set_new(json_object_get(job, "write"), "total_ios", json_integer(100));
+	json_object_set_new(json_object_get(job, "write"), "iops", json_real(8.9));
+	json_object_set_new(json_object_get(job, "write"), "runtime", json_integer(11231));
+	json_object_set_new(json_object_get(job, "sync"), "total_ios", json_integer(50));
+	json_object_set_new(json_object_get(job, "options"), "fdatasync", json_integer(2));
+	json_object_set_new(json_object_get(json_object_get(json_object_get(job, "sync"), "lat_ns"),
+					    "percentile"),
+			    "50.000000", json_integer(3460000));
+	json_object_set_new(json_object_get(json_object_get(job, "temperatures"), "soc_c"), "max",
+			    json_real(79.6));
+	buf = summary_of(doc);
+	ok(strstr(buf, "meter um25c:rfcomm0: UM25C") && strstr(buf, "meter ina219:i2c-1@0x40: INA219"),
+	   "each meter is named above the table with its model and spec");
+	ok(row_has(buf, "SEQ1M-Q8T1-read", "um25c:rfcomm0") && row_has(buf, "SEQ1M-Q8T1-read", "1.92"),
+	   "the job's row carries the first meter, named");
+	ok(row_has(buf, "ina219:i2c-1@0x40", "3.22") && row_has(buf, "ina219:i2c-1@0x40", "valid"),
+	   "a row of its own for the second meter, with its figures and verdict");
+	ok(row_has(buf, "ina219:i2c-1@0x40", "0.00129"),
+	   "IOPS/mA of 0.00129 prints with its digits, not 0.00");
+	ok(row_has(buf, "read", "22.8") && row_has(buf, "write", "8.90"),
+	   "a job that reads and writes: a row per direction with its IOPS");
+	ok(row_has(buf, "sync", "3.5 ms"), "a job that syncs: its sync latency (3.5 ms p50)");
+	ok(strstr(buf, "SoC C") && row_has(buf, "SEQ1M-Q8T1-read", "79.6"),
+	   "the highest SoC temperature of the job in its own column");
+	free(buf);
+	json_object_set_new(json_object_get(job, "options"), "fdatasync", json_integer(0));
+	buf = summary_of(doc);
+	ok(!row_of(buf, "sync"), "the final end_fsync alone is no sync row");
+	free(buf);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -338,6 +418,7 @@ int main(void)
 	test_write_load();
 	test_default_path();
 	test_summary();
+	test_summary_rows();
 	rmdir(dir);
 	return done_testing();
 }

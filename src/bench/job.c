@@ -20,7 +20,8 @@
 
 const char *rw_name(int rw)
 {
-	static const char *const names[] = { "read", "write", "randread", "randwrite", "randrw" };
+	static const char *const names[] = { "read",   "write",	  "randread", "randwrite",
+					     "randrw", "rewrite", "reread" };
 
 	if (rw < 0 || rw >= (int)ARRAY_SIZE(names))
 		return "?";
@@ -248,8 +249,9 @@ static int validate_sizes(const struct job_opts *jo)
 	/* The device's own logical block size may be larger; the target module checks it. */
 	if (jo->direct && jo->bs % SECTOR_BYTES) {
 		log_err(MOD, "%s: direct=1 needs bs to be a multiple of %d (bs is %" PRIu64
-			"); for unaligned records use direct=0", where(jo, w, sizeof(w)),
-			SECTOR_BYTES, jo->bs);
+			"); for unaligned records use direct=0%s", where(jo, w, sizeof(w)),
+			SECTOR_BYTES, jo->bs,
+			jo->bs % KB ? "" : " (kB and MB are powers of 1000: 4k or 4KiB is 4096)");
 		return -EINVAL;
 	}
 	if (job_extent(jo) / jo->numjobs != (jo->filesize ? jo->filesize : jo->size)) {

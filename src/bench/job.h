@@ -17,7 +17,9 @@
 /* Room for all engines' option structs together; job.c checks they fit. */
 #define JOB_ENGINE_OPTS_SIZE 64
 
-enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW };
+/* REWRITE and REREAD are iozone's second passes: sequential, over a file already
+ * written (or read) before the job starts. */
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_REWRITE, RW_REREAD };
 /* The figure a job's steady state is judged on (steady=). */
 enum steady_metric { STEADY_NONE, STEADY_IOPS, STEADY_BW, STEADY_J_PER_GB };
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
@@ -114,12 +116,18 @@ static inline int rw_is_random(int rw)
 
 static inline int rw_reads(int rw)
 {
-	return rw == RW_READ || rw == RW_RANDREAD || rw == RW_RANDRW;
+	return rw == RW_READ || rw == RW_RANDREAD || rw == RW_RANDRW || rw == RW_REREAD;
 }
 
 static inline int rw_writes(int rw)
 {
-	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RANDRW;
+	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RANDRW || rw == RW_REWRITE;
+}
+
+/* The pass as the I/O pattern sees it: a second pass is the first one again. */
+static inline int rw_pattern(int rw)
+{
+	return rw == RW_REWRITE ? RW_WRITE : rw == RW_REREAD ? RW_READ : rw;
 }
 
 const char *rw_name(int rw);

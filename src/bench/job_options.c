@@ -34,6 +34,8 @@ static const struct opt_choice rw_choices[] = {
 	{ "randread", "random reads" },
 	{ "randwrite", "random writes" },
 	{ "randrw", "random mix of reads and writes (see rwmixread)" },
+	{ "rewrite", "sequential writes over data already written: iozone's second write pass" },
+	{ "reread", "sequential reads of data just read: iozone's second read pass" },
 	{ NULL, NULL },
 };
 

@@ -48,7 +48,7 @@ int pattern_init(struct pattern *p, int rw, unsigned rwmixread, uint64_t bs, uin
 	memset(p, 0, sizeof(*p));
 	if (!bs || len < bs)
 		return -EINVAL;
-	p->rw = rw;
+	p->rw = rw_pattern(rw);
 	p->bs = bs;
 	p->base = base;
 	p->nblocks = len / bs;

@@ -26,6 +26,8 @@ struct target {
 	char mount_source[256]; /* "/dev/sda1" */
 	int may_write;	     /* created, an allowed raw device, or --force */
 	uint64_t laid_out;   /* bytes from offset 0 that hold data a read job may read */
+	uint64_t written_to; /* bytes from offset 0 a finished sequential write pass covered */
+	uint64_t read_to;    /* ... and a finished sequential read pass */
 	int odirect;	     /* -1 not probed yet, 0 refused by the filesystem, 1 works */
 	unsigned dev_major, dev_minor; /* st_dev of the file, st_rdev of a device; 0:0 none */
 	/* The caller may point this at its signal flag after target_open (which clears it):
@@ -51,6 +53,11 @@ int target_prepare_job(struct target *tg, const struct job_opts *jo);
 /* The checks of target_prepare_job without writing anything: run for every job before
  * the first one starts, so a configuration error stops the run before any I/O. */
 int target_check_job(struct target *tg, const struct job_opts *jo);
+/*
+ * After a job's loops: a sequential pass that finished over its whole extent is the first
+ * pass a rewrite (or reread) job after it repeats.
+ */
+void target_job_done(struct target *tg, const struct job_opts *jo, int finished);
 /* Remove the file if iowatt created it (unless keep). Safe to call twice and from the
  * exit path after a signal. */
 void target_cleanup(struct target *tg);

@@ -268,22 +268,103 @@ int target_check_job(struct target *tg, const struct job_opts *jo)
 	return check_space(tg, need > tg->laid_out ? need : tg->laid_out);
 }
 
+/*
+ * A reread's first pass when the job before it was not one: the whole extent read once,
+ * the way the job reads (O_DIRECT or through the page cache), outside any measurement.
+ */
+static int read_pass(struct target *tg, const struct job_opts *jo, uint64_t need)
+{
+	uint64_t off;
+	ssize_t n;
+	void *buf;
+	char sz[32];
+	int fd, rc = 0;
+
+	log_info(MOD, "reading %s of %s once for job '%s', a second pass (outside any "
+		 "measurement)", fmt_size(need, sz, sizeof(sz)), tg->path, jo->name);
+	fd = open(tg->path, O_RDONLY | O_CLOEXEC | (jo->direct ? O_DIRECT : 0));
+	if (fd < 0) {
+		rc = -errno;
+		log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
+		return rc;
+	}
+	if (posix_memalign(&buf, LAYOUT_ALIGN, LAYOUT_CHUNK)) {
+		close(fd);
+		log_err(MOD, "out of memory for the read buffer");
+		return -ENOMEM;
+	}
+	for (off = 0; off < need && !rc; off += (uint64_t)n) {
+		if (tg->stop_flag && *tg->stop_flag) {
+			rc = -EINTR;
+			break;
+		}
+		n = pread(fd, buf, need - off > LAYOUT_CHUNK ? LAYOUT_CHUNK : (size_t)(need - off),
+			  (off_t)off);
+		if (n < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			log_err(MOD, "reading %s at offset %llu: %s", tg->path,
+				(unsigned long long)off, strerror(-rc));
+		}
+	}
+	free(buf);
+	close(fd);
+	if (!rc)
+		tg->read_to = need;
+	return rc;
+}
+
+/* A rewrite's first pass: data written over the extent, unless a job already did. */
+static int write_pass(struct target *tg, const struct job_opts *jo, uint64_t need)
+{
+	int rc;
+
+	if (tg->laid_out >= need || tg->written_to >= need)
+		return 0;
+	rc = check_space(tg, need);
+	return rc ? rc : layout(tg, tg->laid_out, need, jo->name);
+}
+
 int target_prepare_job(struct target *tg, const struct job_opts *jo)
 {
 	uint64_t need = job_extent(jo);
 	int rc;
 
 	rc = target_check_job(tg, jo);
-	if (rc || tg->is_blockdev || !tg->may_write)
+	if (rc)
 		return rc;
+	if (tg->is_blockdev || !tg->may_write)
+		return jo->rw == RW_REREAD && tg->read_to < need ? read_pass(tg, jo, need) : 0;
 	if (rw_reads(jo->rw)) {
-		if (tg->laid_out >= need)
-			return 0;
-		rc = check_space(tg, need);
-		return rc ? rc : layout(tg, tg->laid_out, need, jo->name);
+		if (tg->laid_out < need) {
+			rc = check_space(tg, need);
+			if (!rc)
+				rc = layout(tg, tg->laid_out, need, jo->name);
+		}
+		if (!rc && jo->rw == RW_REREAD && tg->read_to < need)
+			rc = read_pass(tg, jo, need);
+		return rc;
 	}
+	if (jo->rw == RW_REWRITE)
+		return write_pass(tg, jo, need);
 	if (tg->extent >= need)
 		return 0;
 	rc = check_space(tg, need);
 	return rc ? rc : allocate(tg, need, jo->name);
+}
+
+void target_job_done(struct target *tg, const struct job_opts *jo, int finished)
+{
+	uint64_t need = job_extent(jo);
+
+	/* Each thread must have gone over all of its region. */
+	if (!finished || rw_is_random(jo->rw) || (jo->filesize && jo->size < jo->filesize))
+		return;
+	if (rw_writes(jo->rw) && tg->written_to < need)
+		tg->written_to = need;
+	if (rw_reads(jo->rw) && tg->read_to < need)
+		tg->read_to = need;
 }

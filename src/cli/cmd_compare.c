@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt compare: one row per device and job, ranked by a metric, as a table, markdown or CSV. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stddef.h>
@@ -8,8 +9,10 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/compare.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "report/html.h"
 #include "result/results_read.h"
 
 #define MOD "compare"
@@ -20,7 +23,6 @@
 #define LEAD_COLS 3
 #define TRAIL_COLS 4
 
-enum { FMT_TABLE, FMT_MD, FMT_CSV };
 enum { FROM_JOB, FROM_POWER, FROM_EFF };
 
 struct row {
@@ -46,10 +48,14 @@ struct column {
 	int lower_better;
 	int brief;		     /* shown in table and markdown */
 	const char *per_w;	     /* a mA-based figure: its W-based counterpart's key */
+	/* Shown in table and markdown when a row has it (a mixed job's directions). */
+	int (*shown)(const struct job_report *j);
 };
 
 struct compare_args {
 	const char *by, *out_path;
+	int matrix; /* --matrix: iozone's table per result */
+	int by_given;
 	const struct column *sort;
 	char **labels;
 	size_t nlabels;
@@ -61,19 +67,61 @@ static double p99_ns(const struct job_report *j)
 	return rr_lat_ns(j, 99);
 }
 
+/* A mixed job's directions apart, and a synced job's sync calls (fio's "sync"). */
+static double read_iops(const struct job_report *j)
+{
+	return rr_dir_iops(j, 0);
+}
+
+static double write_iops(const struct job_report *j)
+{
+	return rr_dir_iops(j, 1);
+}
+
+static double read_p99_ns(const struct job_report *j)
+{
+	return rr_dir_lat_ns(j, 0, 99);
+}
+
+static double write_p99_ns(const struct job_report *j)
+{
+	return rr_dir_lat_ns(j, 1, 99);
+}
+
+static double sync_p99_ns(const struct job_report *j)
+{
+	return rr_sync_lat_ns(j, 99);
+}
+
+static int has_soc_c(const struct job_report *j)
+{
+	return !isnan(rr_soc_max_c(j));
+}
+
+static int has_drive_c(const struct job_report *j)
+{
+	return !isnan(rr_drive_max_c(j));
+}
+
 /* A figure of widely varying size (IOPS/mA of 4 KiB and of 16 MiB records): digits. */
 #define SIG(n) NULL, n
 #define FMT(f) f, 0
-#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL }
+#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL, NULL }
+#define WHEN(k, h, fn, sc, f, lb, when) { k, h, FROM_JOB, 0, fn, sc, f, lb, 0, NULL, when }
 #define POWER(k, h, field, sc, f, lb, br, pw)                                               \
-	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br, pw }
+	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br, pw, NULL }
 #define EFF(k, h, field, sc, f, lb, br, pw)                                                 \
-	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br, pw }
+	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br, pw, NULL }
 
 static const struct column columns[] = {
 	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, FMT("%.1f"), 0, 1),
 	JOB("iops", "IOPS", rr_iops, 1, FMT("%.0f"), 0, 1),
 	JOB("clat_p99_ns", "p99 ms", p99_ns, 1e-6, FMT("%.2f"), 1, 1),
+	WHEN("read_iops", "r IOPS", read_iops, 1, SIG(3), 0, rr_mixed),
+	WHEN("write_iops", "w IOPS", write_iops, 1, SIG(3), 0, rr_mixed),
+	WHEN("read_clat_p99_ns", "r p99 ms", read_p99_ns, 1e-6, FMT("%.2f"), 1, rr_mixed),
+	WHEN("write_clat_p99_ns", "w p99 ms", write_p99_ns, 1e-6, FMT("%.2f"), 1, rr_mixed),
+	WHEN("sync_lat_p99_ns", "sync p99 ms", sync_p99_ns, 1e-6, FMT("%.2f"), 1, rr_syncs),
 	POWER("active_w", "W", active_w, 1, FMT("%.3f"), 1, 1, NULL),
 	POWER("active_ma", "mA", active_ma, 1, FMT("%.0f"), 1, 1, "active_w"),
 	POWER("idle_w", "idle W", idle_w, 1, FMT("%.3f"), 1, 0, NULL),
@@ -85,6 +133,8 @@ static const struct column columns[] = {
 	EFF("uj_per_io", "uJ/IO", uj_per_io, 1, SIG(4), 1, 0, NULL),
 	EFF("uah_per_io", "uAh/IO", uah_per_io, 1, SIG(4), 1, 0, "uj_per_io"),
 	EFF("uah_per_mb", "uAh/MB", uah_per_mb, 1, SIG(4), 1, 0, "j_per_gb"),
+	WHEN("soc_c_max", "SoC C", rr_soc_max_c, 1, FMT("%.1f"), 1, has_soc_c),
+	WHEN("drive_c_max", "disk C", rr_drive_max_c, 1, FMT("%.1f"), 1, has_drive_c),
 };
 
 /* Rails further apart than this are different supplies (3.3 V, 5 V, 12 V), not one
@@ -114,6 +164,26 @@ static const struct column *find_column(const char *key)
 	if (!strcmp(key, "p99"))
 		return P99_COLUMN;
 	return NULL;
+}
+
+const struct column *compare_column(const char *key)
+{
+	return find_column(key);
+}
+
+const char *compare_column_key(const struct column *c)
+{
+	return c->key;
+}
+
+const char *compare_column_head(const struct column *c)
+{
+	return c->head;
+}
+
+double compare_value(const struct column *c, const struct job_report *j)
+{
+	return col_value(c, j);
 }
 
 /* Valid rows with a value first, then by the metric in its better direction. */
@@ -154,6 +224,11 @@ static void cell(const struct column *c, const struct job_report *j, char *buf, 
 		fmt_sig(v * c->scale, c->sig, buf, len);
 	else
 		snprintf(buf, len, c->fmt, v * c->scale);
+}
+
+void compare_cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
+{
+	cell(c, j, buf, len);
 }
 
 static size_t text_cells(const struct row *rw, char cells[][CELL], const struct column **cols,
@@ -252,7 +327,7 @@ static void print_text(FILE *fp, const struct row *rows, size_t nrows, const str
 	free(cells);
 }
 
-static void csv_str(FILE *fp, const char *s, int last)
+void compare_csv_str(FILE *fp, const char *s, int last)
 {
 	if (strpbrk(s, ",\"\n")) {
 		fputc('"', fp);
@@ -277,8 +352,8 @@ static void csv_row(FILE *fp, const struct row *rw)
 		fprintf(fp, "%d,", rw->rank);
 	else
 		fprintf(fp, ",");
-	csv_str(fp, rw->r->label, 0);
-	csv_str(fp, rw->name, 0);
+	compare_csv_str(fp, rw->r->label, 0);
+	compare_csv_str(fp, rw->name, 0);
 	fprintf(fp, "%u,%s,%llu,", rw->j->loop, rr_rw(rw->j), (unsigned long long)rr_bs(rw->j));
 	for (k = 0; k < ARRAY_SIZE(columns); k++) {
 		double v = col_value(&columns[k], rw->j);
@@ -290,13 +365,13 @@ static void csv_row(FILE *fp, const struct row *rw)
 	}
 	fprintf(fp, "%s,", rw->valid > 0 ? "true" : rw->valid == 0 ? "false" : "");
 	rr_reasons(rw->j, reasons, sizeof(reasons));
-	csv_str(fp, reasons, 0);
-	csv_str(fp, rw->r->transport, 0);
-	csv_str(fp, rw->r->link, 0);
-	csv_str(fp, rw->r->filesystem, 0);
-	csv_str(fp, rw->r->meter, 0);
+	compare_csv_str(fp, reasons, 0);
+	compare_csv_str(fp, rw->r->transport, 0);
+	compare_csv_str(fp, rw->r->link, 0);
+	compare_csv_str(fp, rw->r->filesystem, 0);
+	compare_csv_str(fp, rw->r->meter, 0);
 	fprintf(fp, "%s,", rw->r->emulated ? "true" : "false");
-	csv_str(fp, rw->r->path, 1);
+	compare_csv_str(fp, rw->r->path, 1);
 }
 
 static void print_csv(FILE *fp, const struct row *rows, size_t nrows)
@@ -417,9 +492,12 @@ static void usage(FILE *fp)
 	int lower;
 
 	fprintf(fp, "usage: iowatt compare RESULT.json... [--by METRIC] [--format table|md|csv]\n"
-		    "                      [--label FILE=NAME]... [-o FILE]\n"
+		    "                      [--label FILE=NAME]... [-o FILE] [--matrix]\n"
 		    "One row per device and job, ranked within each job by METRIC (default\n"
-		    "iops_per_ma); invalid rows are listed but not ranked.\n");
+		    "iops_per_ma); invalid rows are listed but not ranked.\n"
+		    "--matrix: iozone's table per device instead, a row per record size and a\n"
+		    "column per operation (write, rewrite, read, reread, randread, randwrite),\n"
+		    "each cell METRIC (default bw_bytes, as MB/s): for the record-sweep profile.\n");
 	for (lower = 0; lower < 2; lower++) {
 		fprintf(fp, "  %s is better:", lower ? "lower " : "higher");
 		for (i = 0; i < ARRAY_SIZE(columns); i++)
@@ -450,7 +528,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, 'b' },	   { "format", required_argument, NULL, 'f' },
 		{ "label", required_argument, NULL, 'l' }, { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
+		{ "matrix", no_argument, NULL, 'm' },	   { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
@@ -458,6 +537,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	while ((c = getopt_long(argc, argv, "b:f:l:o:h", opts, NULL)) != -1) {
 		if (c == 'b') {
 			a->by = optarg;
+			a->by_given = 1;
 		} else if (c == 'f') {
 			if (parse_format(optarg, &a->fmt))
 				return EXIT_USAGE;
@@ -466,6 +546,10 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			a->labels[a->nlabels++] = optarg;
 		} else if (c == 'o') {
 			a->out_path = optarg;
+		} else if (c == 'm') {
+			a->matrix = 1;
+			if (!a->by_given)
+				a->by = "bw_bytes";
 		} else {
 			usage(c == 'h' ? stdout : stderr);
 			return c == 'h' ? ARGS_HELP : EXIT_USAGE;
@@ -577,7 +661,19 @@ static void print_footer(FILE *fp, const struct column *sort, const char *rail)
 			sort->per_w, rail);
 }
 
-static int print_rows(const struct compare_args *a, const struct row *rows, size_t nrows)
+/* A conditional column some row has. */
+static int any_row(const struct column *c, const struct row *rows, size_t nrows)
+{
+	size_t i;
+
+	for (i = 0; c->shown && i < nrows; i++)
+		if (c->shown(rows[i].j))
+			return 1;
+	return 0;
+}
+
+static int print_rows(const struct compare_args *a, const struct rr_set *set,
+		      const struct row *rows, size_t nrows)
 {
 	const struct column *brief[ARRAY_SIZE(columns) + 1];
 	FILE *fp = stdout;
@@ -585,13 +681,14 @@ static int print_rows(const struct compare_args *a, const struct row *rows, size
 	char rail[RAIL_JOBS_MAX];
 	int by_w = rail_jobs(a->sort, rows, nrows, rail, sizeof(rail));
 
-	if (by_w)
+	if (by_w && !a->matrix)
 		log_warn(MOD, "rows of %s were measured on rails of different voltage (3.3 V, 5 V, "
 			      "...): ranked by %s, not %s, since a mA at a higher voltage is more "
 			      "power", rail, a->sort->per_w, a->sort->key);
 	for (i = 0; i < ARRAY_SIZE(columns); i++)
 		if (columns[i].brief || &columns[i] == a->sort ||
-		    (by_w && !strcmp(columns[i].key, a->sort->per_w)))
+		    (by_w && !strcmp(columns[i].key, a->sort->per_w)) ||
+		    any_row(&columns[i], rows, nrows))
 			brief[nbrief++] = &columns[i];
 	if (a->out_path) {
 		fp = fopen(a->out_path, "w");
@@ -600,17 +697,84 @@ static int print_rows(const struct compare_args *a, const struct row *rows, size
 			return EXIT_FAIL;
 		}
 	}
-	if (a->fmt == FMT_CSV)
+	if (a->matrix)
+		compare_print_matrix(fp, set, a->sort, a->fmt);
+	else if (a->fmt == FMT_CSV)
 		print_csv(fp, rows, nrows);
 	else
 		print_text(fp, rows, nrows, brief, nbrief, a->fmt == FMT_MD);
-	if (a->fmt == FMT_TABLE)
+	if (a->fmt == FMT_TABLE && !a->matrix)
 		print_footer(fp, a->sort, rail);
 	if (fp != stdout && fclose(fp)) {
 		log_err(MOD, "-o %s: %m", a->out_path);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+/* The table as HTML, a <tbody> per job; every text cell escaped (results travel). */
+static void print_html(FILE *fp, const struct row *rows, size_t nrows, const struct column **cols,
+		       size_t ncols, const struct column *sort)
+{
+	char (*cells)[CELL] = xcalloc(MAX_COLS, CELL);
+	size_t i, k, n;
+
+	n = heads(cells, cols, ncols, 0);
+	fputs("<table class=\"grid compare\">\n<caption>", fp);
+	fprintf(fp, "ranked by %s within each job (%s is better); invalid rows are not ranked",
+		sort->key, sort->lower_better ? "lower" : "higher");
+	fputs("</caption>\n<thead><tr>", fp);
+	for (k = 0; k < n; k++) {
+		fputs("<th>", fp);
+		html_text(fp, cells[k]);
+		fputs("</th>", fp);
+	}
+	fputs("</tr></thead>\n", fp);
+	for (i = 0; i < nrows; i++) {
+		if (!i || strcmp(rows[i].name, rows[i - 1].name))
+			fputs(i ? "</tbody>\n<tbody>\n" : "<tbody>\n", fp);
+		n = text_cells(&rows[i], cells, cols, ncols);
+		fputs("<tr>", fp);
+		for (k = 0; k < n; k++) {
+			fprintf(fp, "<td%s>", k == n - TRAIL_COLS && rows[i].valid == 0 ? " class=\"bad\""
+					      : left_aligned(k, n) ? "" : " class=\"num\"");
+			html_text(fp, cells[k]);
+			fputs("</td>", fp);
+		}
+		fputs("</tr>\n", fp);
+	}
+	if (nrows)
+		fputs("</tbody>\n", fp);
+	fputs("</table>\n", fp);
+	free(cells);
+}
+
+int compare_metric_known(const char *key)
+{
+	return find_column(key) != NULL;
+}
+
+int compare_html(FILE *fp, const struct rr_set *set, const char *by)
+{
+	const struct column *sort = find_column(by ? by : "iops_per_ma");
+	const struct column *brief[ARRAY_SIZE(columns) + 1];
+	const char **names = NULL;
+	size_t nnames, nrows, i, nbrief = 0;
+	struct row *rows;
+
+	if (!sort) {
+		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", by);
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(columns); i++)
+		if (columns[i].brief || &columns[i] == sort)
+			brief[nbrief++] = &columns[i];
+	nnames = rr_job_names(set, &names);
+	rows = build_rows(set, names, nnames, sort, &nrows);
+	print_html(fp, rows, nrows, brief, nbrief, sort);
+	free(rows);
+	free(names);
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -638,7 +802,7 @@ int cmd_compare(int argc, char **argv)
 		if (!set.res[i].has_power)
 			log_info(MOD, "%s: no power data (run without a meter): power columns are empty",
 				 set.res[i].path);
-	rc = print_rows(&a, rows, nrows);
+	rc = print_rows(&a, &set, rows, nrows);
 	free(rows);
 	free(names);
 	rr_set_free(&set);

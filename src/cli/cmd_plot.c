@@ -19,14 +19,13 @@
 #define MOD "plot"
 #define DEFAULT_BATTERY "3000mAh@3.7V"
 
-enum { CH_EFFICIENCY = 1, CH_TIMELINE = 2, CH_PERF = 4, CH_LATENCY = 8, CH_BATTERY = 16 };
 
 static const struct {
 	const char *name;
 	int bit;
 } charts[] = {
-	{ "efficiency", CH_EFFICIENCY }, { "timeline", CH_TIMELINE }, { "perf-power", CH_PERF },
-	{ "latency", CH_LATENCY },	 { "battery", CH_BATTERY },
+	{ "efficiency", PLOT_CH_EFFICIENCY }, { "timeline", PLOT_CH_TIMELINE }, { "perf-power", PLOT_CH_PERF },
+	{ "latency", PLOT_CH_LATENCY },	 { "battery", PLOT_CH_BATTERY },
 };
 
 static int parse_charts(const char *arg, int *mask)
@@ -37,7 +36,7 @@ static int parse_charts(const char *arg, int *mask)
 
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < ARRAY_SIZE(charts); i++)
-			if (!strcmp(tok, charts[i].name) || (!strcmp(tok, "perf") && charts[i].bit == CH_PERF))
+			if (!strcmp(tok, charts[i].name) || (!strcmp(tok, "perf") && charts[i].bit == PLOT_CH_PERF))
 				break;
 		if (i == ARRAY_SIZE(charts)) {
 			log_err(MOD, "--chart '%s': expected efficiency, timeline, perf-power, latency or "
@@ -118,6 +117,7 @@ struct plot_args {
 	const char *outdir;
 	char **labels;
 	size_t nlabels;
+	const char *plots_dir_opt;
 	char *plots_dir;
 	int mask, keep;
 };
@@ -159,8 +159,7 @@ static int plot_option(struct plot_args *a, int c)
 		log_err(MOD, "--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
 		return EXIT_USAGE;
 	case 'P':
-		free(a->plots_dir);
-		a->plots_dir = xstrdup(optarg);
+		a->plots_dir_opt = optarg;
 		return 0;
 	case 'k':
 		a->keep = 1;
@@ -200,21 +199,25 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 		return EXIT_USAGE;
 	}
 	if (!a->mask)
-		a->mask = CH_EFFICIENCY | CH_TIMELINE | CH_PERF | CH_LATENCY | CH_BATTERY;
-	if (!a->plots_dir)
-		a->plots_dir = find_plots_dir();
-	if (!dir_has_templates(a->plots_dir)) {
-		log_err(MOD, "gnuplot templates not found in %s (--plots-dir DIR or IOWATT_PLOTS)",
-			a->plots_dir);
-		return EXIT_FAIL;
-	}
-	return 0;
+		a->mask = PLOT_CH_ALL;
+	a->plots_dir = plot_templates_dir(a->plots_dir_opt);
+	return a->plots_dir ? 0 : EXIT_FAIL;
+}
+
+char *plot_templates_dir(const char *override)
+{
+	char *dir = override ? xstrdup(override) : find_plots_dir();
+
+	if (dir_has_templates(dir))
+		return dir;
+	log_err(MOD, "gnuplot templates not found in %s (--plots-dir DIR or IOWATT_PLOTS)", dir);
+	free(dir);
+	return NULL;
 }
 
 /* The output directory and a private directory for the charts' data. 0 or -errno. */
 static int make_dirs(struct plot_args *a)
 {
-	const char *tmp = getenv("TMPDIR");
 	int rc;
 
 	if (!a->outdir && a->ctx.format != PLOT_DUMB)
@@ -224,43 +227,63 @@ static int make_dirs(struct plot_args *a)
 		log_err(MOD, "-o %s: %s", a->outdir, strerror(-rc));
 		return rc;
 	}
-	a->ctx.datadir = xasprintf("%s/iowatt-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(a->ctx.datadir)) {
+	return plot_datadir_make(&a->ctx);
+}
+
+int plot_datadir_make(struct plot_ctx *ctx)
+{
+	const char *tmp = getenv("TMPDIR");
+	int rc = 0;
+
+	ctx->datadir = xasprintf("%s/iowatt-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(ctx->datadir)) {
 		rc = -errno;
-		log_err(MOD, "%s: %s", a->ctx.datadir, strerror(-rc));
-		free(a->ctx.datadir);
-		a->ctx.datadir = NULL;
+		log_err(MOD, "%s: %s", ctx->datadir, strerror(-rc));
+		free(ctx->datadir);
+		ctx->datadir = NULL;
 	}
 	return rc;
 }
 
 /* Every chart asked for; a missing gnuplot stops at the first: no point trying the others. */
-static int draw(struct plot_ctx *ctx, int mask)
+int plot_draw(struct plot_ctx *ctx, int mask)
 {
 	const struct rr_set *set = ctx->set;
 	size_t i;
 	int rc = 0;
 
-	if (mask & CH_EFFICIENCY)
+	if (mask & PLOT_CH_EFFICIENCY)
 		rc = plot_efficiency(ctx);
-	for (i = 0; rc != -ENOENT && (mask & CH_TIMELINE) && i < set->nres; i++)
+	for (i = 0; rc != -ENOENT && (mask & PLOT_CH_TIMELINE) && i < set->nres; i++)
 		rc = plot_timeline(ctx, &set->res[i]);
-	if (rc != -ENOENT && (mask & CH_PERF))
+	if (rc != -ENOENT && (mask & PLOT_CH_PERF))
 		rc = plot_perf_power(ctx);
-	if (rc != -ENOENT && (mask & CH_LATENCY))
+	if (rc != -ENOENT && (mask & PLOT_CH_LATENCY))
 		rc = plot_latency(ctx);
-	if (rc != -ENOENT && (mask & CH_BATTERY))
+	if (rc != -ENOENT && (mask & PLOT_CH_BATTERY))
 		rc = plot_battery(ctx);
 	return rc == -ENOENT || ctx->failed ? EXIT_FAIL : EXIT_OK;
 }
 
-static void remove_datadir(struct plot_ctx *ctx, int keep)
+void plot_datadir_remove(struct plot_ctx *ctx, int keep)
 {
 	if (ctx->datadir && keep)
 		log_info(MOD, "chart data and gnuplot meta files kept in %s", ctx->datadir);
 	else if (ctx->datadir)
 		nftw(ctx->datadir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 	free(ctx->datadir);
+	ctx->datadir = NULL;
+}
+
+static void sync_dir(struct plot_ctx *ctx, int mask)
+{
+	const char *kinds[ARRAY_SIZE(charts)];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(charts); i++)
+		if (mask & charts[i].bit)
+			kinds[n++] = charts[i].name;
+	plot_dir_sync(ctx, kinds, n);
 }
 
 int cmd_plot(int argc, char **argv)
@@ -283,13 +306,19 @@ int cmd_plot(int argc, char **argv)
 		a.ctx.set = &set;
 		a.ctx.outdir = a.outdir;
 		a.ctx.plots_dir = a.plots_dir;
-		rc = draw(&a.ctx, a.mask);
+		rc = plot_draw(&a.ctx, a.mask);
+		/* Only a complete set of charts replaces the last one. */
+		if (rc == EXIT_OK)
+			sync_dir(&a.ctx, a.mask);
 	}
 	rr_set_free(&set);
 	for (i = 0; i < a.ctx.nstems; i++)
 		free(a.ctx.stems[i]);
 	free(a.ctx.stems);
-	remove_datadir(&a.ctx, a.keep);
+	for (i = 0; i < a.ctx.nwritten; i++)
+		free(a.ctx.written[i]);
+	free(a.ctx.written);
+	plot_datadir_remove(&a.ctx, a.keep);
 	plot_args_free(&a);
 	return rc;
 }

@@ -73,6 +73,7 @@ static void announce_meters(const struct session *s)
 {
 	unsigned m;
 	char a[32], b[32];
+	int emulated = 0;
 
 	for (m = 0; m < s->nmeters; m++) {
 		const struct meter_info *in = meter_info(s->meters[m].dev);
@@ -84,7 +85,7 @@ static void announce_meters(const struct session *s)
 			 in->spec, in->model, in->emulated ? " [EMULATED]" : "",
 			 fmt_duration(in->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)),
 			 ENERGY_MIN_SAMPLES);
-		if (in->emulated)
+		if (in->emulated && !emulated++)
 			printf("NOTE: power figures in this run come from an EMULATED meter "
 			       "(iowatt emulate), not from hardware.\n");
 		if (in->manual)
@@ -194,7 +195,7 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 	const struct job_opts *jo = &rc->jobs[j];
 	struct run_report *rep = &rc->rb.rep;
 	unsigned loop;
-	int err;
+	int err, finished = 1;
 
 	err = size_auto_resolve(rc, j);
 	if (!err)
@@ -206,12 +207,13 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 		return;
 	}
 	for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
-		run_job_loop(rc, jo, round, loop);
+		finished &= run_job_loop(rc, jo, round, loop);
 		if (rc->cfg->jobs[j].size_auto_ns)
 			rep->jobs[rep->njobs - 1].size_auto = size_auto_report(&rc->sizes[j], jo);
 		/* Rewritten after every job: a crash keeps what was done. */
 		report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
 	}
+	target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
 }
 
 /* repeat_until_steady: after its round, a job that reached steady state is done. */
@@ -287,6 +289,7 @@ static int finish(struct run_ctx *rc)
 	sources_stop(rc->sources);
 	session_pump(rc->session, now_ns() + SESSION_FEED_LAG_NS);
 	report_builder_events(&rc->rb);
+	run_take_temps(rc);
 	err = report_builder_write(&rc->rb, rc->session, rc->out.json_path, status);
 	report_print_summary(stdout, &rc->rb.rep);
 	if (!err)

@@ -238,7 +238,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: iowatt size --battery CAPACITY RESULT.json... [workload] [options]\n"
 		"  --battery 3000mAh@3.7V | 3Ah@3.7V | 11.1Wh     battery (required)\n"
-		"  --write 200MB/day     data written per day (sizes base 1024; /s /min /h /day /week)\n"
+		"  --write 200MB/day     data written per day (MB = 10^6 B, MiB = 2^20 B; /s /min /h /day /week)\n"
 		"  --read 50MB/day       data read per day\n"
 		"  --records 4KiB@1/min  small writes: record size @ count per time unit\n"
 		"  --duty 2s/60s         drive busy (its job's active power) 2 s of every 60 s\n"

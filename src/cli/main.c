@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "plot", cmd_plot, "draw charts from result files (gnuplot)" },
 	{ "compare", cmd_compare, "compare devices across result files" },
 	{ "size", cmd_size, "size a battery for a workload from measured results" },
+	{ "report", cmd_report, "one self-contained HTML page of results: table, charts, methods" },
 };
 
 static void usage(FILE *fp)

@@ -30,8 +30,9 @@ void man_page(FILE *fp, const struct command_doc *cmds, size_t n)
 	      ".SH OPTIONS OF RUN\n"
 	      "Options take dashes or underscores alike (\\-\\-rate\\-iops = \\-\\-rate_iops), as "
 	      "\\fB\\-\\-opt\\fR \\fIVALUE\\fR or \\fB\\-\\-opt\\fR=\\fIVALUE\\fR. Sizes: 2300, 4k, "
-	      "1m, 2g (base 1024). Times: 500ms, 10s, 2m (a bare number is seconds). Job options "
-	      "given as flags override every job of the profile.\n",
+	      "1m, 2g, 1MiB (base 1024), 50MB (base 1000). Times: 500ms, 10s, 2m (a bare "
+	      "number is seconds). Job options given as flags override every job of the "
+	      "profile.\n",
 	      fp);
 	run_options_man(fp);
 	fprintf(fp, ".SH PERMISSIONS\n"

@@ -166,7 +166,7 @@ static void print_help(FILE *fp, int measure)
 			names[0] ? ":\n  " : "", names);
 	}
 	fprintf(fp, "Options take dashes or underscores alike (--rate-iops = --rate_iops), as\n"
-		    "--opt VALUE or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g (base 1024). "
+		    "--opt VALUE or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g, 1MiB (base 1024), 50MB (base 1000). "
 		    "Times: 500ms, 10s, 2m\n(a bare number is seconds).\n");
 	sel = help_table(measure, &n);
 	opt_print_help(fp, sel, n);

@@ -187,7 +187,8 @@ static const char *type_expect(const struct opt_desc *d, char *buf, size_t len)
 	case OPT_U64:
 		return "expected a whole number";
 	case OPT_SIZE:
-		return "expected bytes with an optional k/m/g/t suffix (base 1024)";
+		return "expected bytes with an optional suffix: k/m/g/t or KiB/MiB/GiB (base 1024), "
+		       "kB/MB/GB (base 1000)";
 	case OPT_DURATION:
 		return "expected a time with ns/us/ms/s/m/h (a bare number is seconds)";
 	case OPT_DOUBLE:

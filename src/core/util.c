@@ -144,12 +144,14 @@ static int parse_with_unit(const char *s, const struct unit_mult *units, size_t 
 
 int parse_size(const char *s, uint64_t *out)
 {
+	/* MB is 10^6 bytes as in every figure iowatt prints; a MiB says so (k, m, g are
+	 * binary as in fio job files, which spell 1 MiB "1m"). */
 	static const struct unit_mult units[] = {
-		{ "", 1 },	    { "b", 1 },		  { "k", 1024.0 },
-		{ "kb", 1024.0 },   { "kib", 1024.0 },	  { "m", 1048576.0 },
-		{ "mb", 1048576.0 }, { "mib", 1048576.0 }, { "g", 1073741824.0 },
-		{ "gb", 1073741824.0 }, { "gib", 1073741824.0 }, { "t", 1099511627776.0 },
-		{ "tb", 1099511627776.0 }, { "tib", 1099511627776.0 },
+		{ "", 1 },	       { "b", 1 },		{ "k", 1024.0 },
+		{ "kib", 1024.0 },     { "kb", 1e3 },		{ "m", 1048576.0 },
+		{ "mib", 1048576.0 },  { "mb", 1e6 },		{ "g", 1073741824.0 },
+		{ "gib", 1073741824.0 }, { "gb", 1e9 },	{ "t", 1099511627776.0 },
+		{ "tib", 1099511627776.0 }, { "tb", 1e12 },
 	};
 	double v;
 	int rc = parse_with_unit(s, units, ARRAY_SIZE(units), &v);

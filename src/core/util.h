@@ -11,10 +11,14 @@
 #define NS_PER_SEC 1000000000ULL
 #define NS_PER_MS 1000000ULL
 #define NS_PER_US 1000ULL
-/* Sizes are base 1024 throughout, as fio's default kb_base. */
+/* Binary units: k, m, g as fio spells them, and KiB, MiB, GiB. */
 #define KIB 1024ULL
 #define MIB (1024ULL * KIB)
 #define GIB (1024ULL * MIB)
+/* Decimal units, as MB/s and J/GB print them (and as sizes spell them with a B: 50MB). */
+#define KB 1000ULL
+#define MB (1000ULL * KB)
+#define GB (1000ULL * MB)
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
@@ -32,8 +36,8 @@ void sleep_ns(uint64_t ns);
 /*
  * Parsers return 0 or -EINVAL / -ERANGE and never print: the caller names the option
  * or file:line in its message.
- * Sizes: plain bytes or a suffix k/m/g/t (also KiB, MB, ...), all base 1024 as fio's
- * default kb_base; "2300" is 2300 bytes.
+ * Sizes: plain bytes, a suffix k/m/g/t or KiB/MiB/GiB/TiB (base 1024, as fio's short
+ * suffixes), or kB/MB/GB/TB (base 1000, as iowatt prints MB/s); "2300" is 2300 bytes.
  * Durations: suffix ns/us/ms/s/m/h; a bare number is in default_unit_ns.
  */
 int parse_size(const char *s, uint64_t *out);

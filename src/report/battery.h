@@ -62,7 +62,8 @@ double battery_ios_per_record(uint64_t rec_bytes, uint64_t bs);
 
 /*
  * Parsers: 0 or -EINVAL/-ERANGE, never print (the caller names the option).
- * Sizes are base 1024 as everywhere in iowatt ("200MB" = 200 MiB).
+ * Sizes as everywhere in iowatt: "200MB" is 200 x 10^6 bytes, "200MiB" (or "200m")
+ * 200 x 2^20.
  */
 int battery_parse(const char *s, struct battery_spec *out);   /* 3000mAh@3.7V, 3Ah@3.7V, 11.1Wh, 11100mWh */
 int battery_parse_rate(const char *s, double *bytes_per_day); /* 200MB/day, 5MB/h, 1GB/week */

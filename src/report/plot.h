@@ -20,6 +20,8 @@ struct plot_ctx {
 	int failed;		/* gnuplot reported an error */
 	char **stems;		/* timeline file stems used so far: same-named results get -2, -3 */
 	size_t nstems;
+	char **written;		/* chart files written into outdir (names) */
+	size_t nwritten;
 };
 
 /* A chart being prepared: its data directory and the open meta.gp. */
@@ -43,14 +45,32 @@ FILE *plot_chart_file(struct plot_chart *ch, const char *file);
 int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *template_name);
 void plot_chart_abort(struct plot_chart *ch);
 
+/*
+ * plot_dir.c: a chart file written; after every chart, remove the charts of the kinds
+ * drawn ("efficiency", "timeline", ...) that an earlier plot wrote into outdir and this
+ * one did not, and record what the directory now holds. 0 or -errno.
+ */
+void plot_note_written(struct plot_ctx *ctx, const char *path);
+int plot_dir_sync(struct plot_ctx *ctx, const char *const *kinds, size_t nkinds);
+
 /* A gnuplot single-quoted string literal ('' escapes a quote). */
 void plot_gp_string(FILE *fp, const char *s);
 /* A double-quoted data-file string (quotes replaced). */
 void plot_data_string(FILE *fp, const char *s);
+/* A number column (NaN for none) and a label column ("" for none: gnuplot 5.4.4 crashes on
+ * a "with labels" plot whose points are all NaN). */
+void plot_put_num(FILE *fp, double v);
+void plot_put_label(FILE *fp, double v);
+/* Results that carry power; the others are named once and left out. */
+size_t plot_count_powered(const struct plot_ctx *ctx, const char *chart);
 /* 0xRRGGBB of device index i (0-based). */
 unsigned plot_device_rgb(unsigned i);
-/* "set xtics (...)" for job names at x = 1..n, rotated when they would collide. */
-void plot_job_xtics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb);
+/*
+ * NJOBS, TIC[1..n] (the job names, for x = 1..n) and TICROT (1 when they would collide
+ * side by side): the templates set their tics from these; the dumb terminal cannot rotate
+ * text, so there every other name goes one line lower.
+ */
+void plot_job_tics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb);
 
 int plot_efficiency(struct plot_ctx *ctx);
 int plot_perf_power(struct plot_ctx *ctx);

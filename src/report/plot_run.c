@@ -2,6 +2,7 @@
 /* Chart plumbing: per-chart data directory, meta.gp with terminal and palette, gnuplot run. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,26 +50,21 @@ void plot_data_string(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-void plot_job_xtics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb)
+void plot_job_tics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb)
 {
 	size_t i, longest = 0;
-	double room;
+	/* Characters a job has room for: ~8 px per character at the 12 pt font. */
+	double room = (double)width_px * 0.8 / 8.0 / (double)(n ? n : 1);
 
-	for (i = 0; i < n; i++)
+	fprintf(meta, "NJOBS = %zu\narray TIC[%zu]\n", n, n ? n : 1);
+	for (i = 0; i < n; i++) {
+		fprintf(meta, "TIC[%zu] = ", i + 1);
+		plot_gp_string(meta, names[i]);
+		fputc('\n', meta);
 		if (strlen(names[i]) > longest)
 			longest = strlen(names[i]);
-	/* Characters a group has room for: ~8 px per character at the 12 pt font. */
-	room = dumb ? (double)width_px / 10.0 / (double)(n ? n : 1)
-		    : (double)width_px * 0.8 / 8.0 / (double)(n ? n : 1);
-	fprintf(meta, "set xtics (");
-	for (i = 0; i < n; i++) {
-		fprintf(meta, "%s", i ? ", " : "");
-		plot_gp_string(meta, names[i]);
-		fprintf(meta, " %zu", i + 1);
 	}
-	fprintf(meta, ") scale 0\n");
-	if ((double)longest > room && !dumb)
-		fprintf(meta, "set xtics rotate by 25 right\n");
+	fprintf(meta, "TICROT = %d\n", !dumb && (double)longest > room);
 }
 
 static void terminal(FILE *meta, int format, unsigned width_px, unsigned height_px)
@@ -249,8 +245,10 @@ int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *temp
 		goto out;
 	}
 	relay_stderr(errpath, ch->name, 0);
-	if (ch->out)
+	if (ch->out) {
+		plot_note_written(ctx, ch->out);
 		log_info(MOD, "wrote %s", ch->out);
+	}
 out:
 	if (rc)
 		ctx->failed = 1;
@@ -259,4 +257,40 @@ out:
 	free(script);
 	plot_chart_abort(ch);
 	return rc;
+}
+
+void plot_put_num(FILE *fp, double v)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(fp, " NaN");
+	else
+		fprintf(fp, " %.9g", v);
+}
+
+/*
+ * Labels are plotted from text columns, "" where there is nothing to say, at real
+ * coordinates: gnuplot 5.4.4 crashes on a "with labels" plot whose points are all NaN.
+ */
+void plot_put_label(FILE *fp, double v)
+{
+	if (isnan(v) || isinf(v))
+		fprintf(fp, " \"\"");
+	else
+		fprintf(fp, " \"%.3g\"", v);
+}
+
+size_t plot_count_powered(const struct plot_ctx *ctx, const char *chart)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ctx->set->nres; i++) {
+		if (ctx->set->res[i].has_power)
+			n++;
+		else
+			log_info(MOD, "%s: %s has no power data: left out of this chart", chart,
+				 ctx->set->res[i].path);
+	}
+	if (!n)
+		log_info(MOD, "%s: skipped: no result has power data (run with a meter)", chart);
+	return n;
 }

@@ -19,8 +19,15 @@
 #define SHORT_JOB_SHARE 0.01
 /* Event labels closer than this share of the run would overlap. */
 #define EVENT_LABEL_GAP 0.015
-/* The share of the height the data uses: the job labels get the band above it. */
-#define DATA_BAND 0.55
+/*
+ * The job labels stand in a band at the top, the data stays below it: the band is as
+ * deep as the longest label (~6.5 px a character at 9 pt, ~560 px of plot height).
+ */
+#define LABEL_PX_PER_CHAR 6.5
+#define PLOT_HEIGHT_PX 560.0
+#define LABEL_TOP 0.98
+#define DATA_BAND_MIN 0.35
+#define DATA_BAND_MAX 0.7
 /* "timeline-" and a result file's name, cut to fit. */
 #define STEM_MAX 160
 
@@ -165,9 +172,10 @@ static double run_span_s(const struct rr_result *r)
 
 /*
  * A job far shorter than the run (a fast drive, a long tail) is a sliver of a pixel as a
- * line: it gets a marker at its mean throughput so that it is seen. Returns the count.
+ * line: it gets a marker at its mean throughput so that it is seen. The markers are point
+ * labels of the meta file (numbers only), so no data file can be empty. Returns the count.
  */
-static int short_jobs(const struct rr_result *r, FILE *out, double *max_mb)
+static int short_jobs(const struct rr_result *r, FILE *meta, double *max_mb)
 {
 	double span = run_span_s(r), a, b, mb;
 	uint64_t t0, t1;
@@ -185,7 +193,8 @@ static int short_jobs(const struct rr_result *r, FILE *out, double *max_mb)
 		if (b - a >= SHORT_JOB_SHARE * span)
 			continue;
 		mb = rr_bw_bytes(j) / 1e6;
-		fprintf(out, "%.4f %.6g\n", (a + b) / 2, mb);
+		fprintf(meta, "set label '' at first %.4f, first %.6g point pt 7 ps 1.4 lc rgb '#%06X' front\n",
+			(a + b) / 2, mb, plot_device_rgb((unsigned)r->device_idx));
 		*max_mb = fmax(*max_mb, mb);
 		n++;
 	}
@@ -193,33 +202,43 @@ static int short_jobs(const struct rr_result *r, FILE *out, double *max_mb)
 }
 
 /* The job's name over its active phase, with its tail energy when it has one. */
-static void job_label(FILE *meta, const struct rr_result *r, const struct job_report *j)
+/* Returns the label's length in characters. */
+static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_report *j)
 {
 	const char *invalid = rr_valid(j) == 0 ? " INVALID" : "";
-	double tail_j = rr_power(j)->energy_tail_j;
+	double tail_net_j = rr_power(j)->energy_tail_net_j, tail_j = rr_power(j)->energy_tail_j;
 	uint64_t a0, a1, t0, t1;
 	char *label;
+	size_t len;
 
 	rr_phase(j, PHASE_ACTIVE, &a0, &a1);
 	if (!a0 || !a1)
-		return;
+		return 0;
 	rr_phase(j, PHASE_TAIL, &t0, &t1);
-	if (!isnan(tail_j) && t1)
+	/* The figure j_per_gb counts: the tail above idle (results before it: the whole tail). */
+	if (!isnan(tail_net_j) && t1)
+		label = xasprintf("%s%s (%+.2f J tail above idle)", rr_job_name(r, j), invalid,
+				  tail_net_j);
+	else if (!isnan(tail_j) && t1)
 		label = xasprintf("%s%s (+%.2f J tail)", rr_job_name(r, j), invalid, tail_j);
 	else
 		label = xasprintf("%s%s", rr_job_name(r, j), invalid);
 	fprintf(meta, "set label ");
 	plot_gp_string(meta, label);
-	fprintf(meta, " at %.4f, graph 0.98 rotate by 90 right front font ',9' "
-		      "textcolor rgb '#333333'\n", (secs(a0, r->rep.t0_ns) + secs(a1, r->rep.t0_ns)) / 2);
+	fprintf(meta, " at %.4f, graph %g rotate by 90 right front font ',9' "
+		      "textcolor rgb '#333333'\n", (secs(a0, r->rep.t0_ns) + secs(a1, r->rep.t0_ns)) / 2,
+		LABEL_TOP);
+	len = strlen(label);
 	free(label);
+	return len;
 }
 
-static void phase_rects(FILE *meta, const struct rr_result *r)
+/* Phase shading and job labels; returns the longest label's length. */
+static size_t phase_rects(FILE *meta, const struct rr_result *r)
 {
 	static const char *const fill[PHASE_COUNT] = { "#EBEBEB", "#DDEBF7", "#FBE2C5" };
 	uint64_t t0, t1;
-	size_t i;
+	size_t i, len, longest = 0;
 	int p;
 
 	for (i = 0; i < r->rep.njobs; i++) {
@@ -231,25 +250,91 @@ static void phase_rects(FILE *meta, const struct rr_result *r)
 				      "fs solid 1.0 noborder behind\n", secs(t0, r->rep.t0_ns),
 				secs(t1, r->rep.t0_ns), fill[p]);
 		}
-		job_label(meta, r, &r->rep.jobs[i]);
+		len = job_label(meta, r, &r->rep.jobs[i]);
+		if (len > longest)
+			longest = len;
 	}
+	return longest;
+}
+
+/* Events closer together than a label is wide: one label naming each kind. */
+struct event_cluster {
+	double t;
+	int bad;	/* an invalidating kind is among them */
+	char text[128];
+};
+
+/* "usb_overcurrent" as a reader writes it: "USB over-current". */
+static void display_name(int kind, char *buf, size_t len)
+{
+	const char *name = event_kind_name(kind);
+	size_t i;
+
+	if (kind == EV_USB_OVERCURRENT) {
+		snprintf(buf, len, "USB over-current");
+		return;
+	}
+	snprintf(buf, len, "%s%s", strncmp(name, "usb_", 4) ? "" : "USB ",
+		 strncmp(name, "usb_", 4) ? name : name + 4);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '_')
+			buf[i] = ' ';
+}
+
+static void cluster_add(struct event_cluster *c, const struct report_event *ev)
+{
+	char name[48];
+	size_t len = strlen(c->text);
+
+	display_name(ev->kind, name, sizeof(name));
+	if (strstr(c->text, name))
+		return;
+	/* The kinds that invalidate a job are named first: they are the ones to see. */
+	if (event_invalidates(ev->kind) && len) {
+		size_t head = strlen(name) + 3;
+
+		if (head + len >= sizeof(c->text))
+			return;
+		memmove(c->text + head, c->text, len + 1);
+		memcpy(c->text, name, head - 3);
+		memcpy(c->text + head - 3, " + ", 3);
+	} else {
+		snprintf(c->text + len, sizeof(c->text) - len, "%s%s", len ? " + " : "", name);
+	}
+	c->bad |= event_invalidates(ev->kind);
+}
+
+static void cluster_flush(FILE *meta, const struct event_cluster *c)
+{
+	if (!c->text[0])
+		return;
+	fprintf(meta, "set label ");
+	plot_gp_string(meta, c->text);
+	fprintf(meta, " at %.4f, graph 0.03 rotate by 90 left front boxed font ',10' "
+		      "textcolor rgb '%s'\n", c->t, c->bad ? "#C00000" : "#505050");
 }
 
 static void event_mark(FILE *meta, const struct report_event *ev, const struct rr_result *r,
-		       double span, double *last_t)
+		       double span, struct event_cluster *c)
 {
-	const char *ks = event_kind_name(ev->kind);
-	int bad = event_invalidates(ev->kind);
 	double t = secs(ev->t_ns, r->rep.t0_ns);
 
 	fprintf(meta, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead back lw 2 dt 2 lc rgb '%s'\n",
-		t, t, bad ? "#C00000" : "#707070");
-	/* Labels closer than this overlap; the line alone still marks the event. */
-	if (t - *last_t < EVENT_LABEL_GAP * span)
-		return;
-	*last_t = t;
-	fprintf(meta, "set label '%s' at %.4f, graph 0.03 rotate by 90 left front boxed font ',10' "
-		      "textcolor rgb '%s'\n", ks, t, bad ? "#C00000" : "#505050");
+		t, t, event_invalidates(ev->kind) ? "#C00000" : "#707070");
+	if (t - c->t >= EVENT_LABEL_GAP * span) {
+		cluster_flush(meta, c);
+		memset(c, 0, sizeof(*c));
+		c->t = t;
+	}
+	cluster_add(c, ev);
+}
+
+static int event_cmp(const void *a, const void *b)
+{
+	const struct report_event *x = *(const struct report_event *const *)a;
+	const struct report_event *y = *(const struct report_event *const *)b;
+
+	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
 }
 
 /* An event a job already listed (jobs list those overlapping their windows). */
@@ -266,20 +351,21 @@ static int event_seen(const struct report_event *ev, const struct report_event *
 
 /*
  * Events as vertical lines: the run's own list when it has one, else the union of the
- * jobs' lists (an event near a boundary belongs to two jobs: drawn once).
+ * jobs' lists (an event near a boundary belongs to two jobs: drawn once). Labels of
+ * events too close to tell apart are merged, so that none hides another.
  */
 static void event_marks(FILE *meta, const struct rr_result *r)
 {
 	const struct report_event **seen = NULL;
-	double last_t = -INFINITY, span = run_span_s(r);
+	struct event_cluster c = { .t = -INFINITY };
+	double span = run_span_s(r);
 	size_t i, k, nseen = 0;
 
-	if (r->rep.events) {
-		for (k = 0; k < r->rep.nevents; k++)
-			event_mark(meta, &r->rep.events[k], r, span, &last_t);
-		return;
+	for (k = 0; r->rep.events && k < r->rep.nevents; k++) {
+		seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+		seen[nseen++] = &r->rep.events[k];
 	}
-	for (i = 0; i < r->rep.njobs; i++) {
+	for (i = 0; !r->rep.events && i < r->rep.njobs; i++) {
 		for (k = 0; k < r->rep.jobs[i].nevents; k++) {
 			const struct report_event *ev = &r->rep.jobs[i].events[k];
 
@@ -287,9 +373,13 @@ static void event_marks(FILE *meta, const struct rr_result *r)
 				continue;
 			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
 			seen[nseen++] = ev;
-			event_mark(meta, ev, r, span, &last_t);
 		}
 	}
+	if (nseen)
+		qsort(seen, nseen, sizeof(*seen), event_cmp);
+	for (k = 0; k < nseen; k++)
+		event_mark(meta, seen[k], r, span, &c);
+	cluster_flush(meta, &c);
 	free(seen);
 }
 
@@ -312,11 +402,13 @@ static void unique_stem(struct plot_ctx *ctx, char *stem, size_t size, const cha
 
 static void meter_names(FILE *meta, const struct rr_result *r, int nm)
 {
+	char name[RR_LABEL_MAX];
 	size_t i;
 
 	for (i = 0; i < r->rep.nmeters && (int)i < nm; i++) {
+		rr_meter_name(&r->rep.meters[i], name, sizeof(name));
 		fprintf(meta, "MNAME[%zu] = ", i + 1);
-		plot_gp_string(meta, r->rep.meters[i].spec ? r->rep.meters[i].spec : "meter");
+		plot_gp_string(meta, name);
 		fprintf(meta, "\n");
 	}
 }
@@ -325,10 +417,10 @@ static void meter_names(FILE *meta, const struct rr_result *r, int nm)
 struct series {
 	long io_rows, pw_rows;
 	double max_mb, max_w;
-	int nshort, nm;
+	int nm;
 };
 
-/* io.dat, io_short.dat and power.dat from the result's CSVs. -errno when none can be made. */
+/* io.dat and power.dat from the result's CSVs. -errno when none can be made. */
 static int write_series(struct plot_chart *ch, const struct rr_result *r, struct series *sr)
 {
 	char *ipath = rr_companion_path(r, "intervals"), *spath = rr_companion_path(r, "samples");
@@ -341,11 +433,6 @@ static int write_series(struct plot_chart *ch, const struct rr_result *r, struct
 	}
 	sr->io_rows = write_intervals(ipath, r->rep.t0_ns, io, &sr->max_mb);
 	fclose(io);
-	io = plot_chart_file(ch, "io_short.dat");
-	if (io) {
-		sr->nshort = short_jobs(r, io, &sr->max_mb);
-		fclose(io);
-	}
 	if (r->has_power) {
 		sr->nm = write_samples(spath, r->rep.t0_ns, ch, &sr->pw_rows, &sr->max_w);
 		if (sr->nm < 0)
@@ -360,15 +447,19 @@ static int write_series(struct plot_chart *ch, const struct rr_result *r, struct
 
 static void timeline_meta(FILE *meta, const struct rr_result *r, const struct series *sr)
 {
-	/* Data in the lower 55 %: the job labels get the band above it to themselves. */
+	size_t longest = phase_rects(meta, r);
+	double band = LABEL_TOP - (double)longest * LABEL_PX_PER_CHAR / PLOT_HEIGHT_PX - 0.03;
+	double max_mb = sr->max_mb;
+	int nshort = short_jobs(r, meta, &max_mb);
+
+	band = fmin(DATA_BAND_MAX, fmax(DATA_BAND_MIN, band));
 	fprintf(meta, "HASSHORT = %d\nHASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nTITLE = ",
-		sr->nshort > 0, sr->io_rows > 0, sr->pw_rows > 0 ? sr->nm : 0,
-		sr->max_mb > 0 ? sr->max_mb / DATA_BAND : 1, sr->max_w > 0 ? sr->max_w / DATA_BAND : 1);
+		nshort > 0, sr->io_rows > 0, sr->pw_rows > 0 ? sr->nm : 0,
+		max_mb > 0 ? max_mb / band : 1, sr->max_w > 0 ? sr->max_w / band : 1);
 	plot_gp_string(meta, r->label);
 	fprintf(meta, "\nIOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),
 		sr->nm > 0 ? sr->nm : 1);
 	meter_names(meta, r, sr->nm);
-	phase_rects(meta, r);
 	event_marks(meta, r);
 }
 

@@ -1,26 +1,38 @@
 /* SPDX-License-Identifier: MIT */
-/* The end-of-run table: one aligned row per job and loop, from the report. */
+/* The end-of-run table: one aligned row per job and loop (round.loop with rounds). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "report/summary.h"
+#include "result/results_read.h"
 
-#define CELL 32
+#define CELL 64
 /* The verdict is the row's last column; a longer reason is cut here (the file has it all). */
 #define VERDICT_MAX 160
 #define MIN_NAME_WIDTH 3
+/* Significant digits: enough that a 16 MiB-record job's IOPS/mA is not 0.00. */
+#define SIG_RATE 3
+#define SIG_POWER 3
+#define SIG_ENERGY 4
+/* Sub-rows (directions, syncs, further meters) are indented under their job. */
+#define SUB_INDENT "  "
+/* Widths of the row's lead ("%-*s %4u  %-11s" after the name) and performance cells. */
+#define ROW_LEAD 18
+#define PERF_WIDTH 39
 /* Below this a relative uncertainty prints as "<0.1%". */
 #define U95_SHOWN_MIN 0.001
 
-static const char *fmt_num(double v, int decimals, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.*f", decimals, v);
-	return buf;
-}
+/* Which optional columns the table has. */
+struct layout {
+	int nw;		  /* job column width */
+	int power;	  /* any job has power figures */
+	int meters;	  /* more than one meter: a meter column, a row per meter */
+	int mw;		  /* meter column width */
+	int soc, drive;	  /* temperature columns */
+	int rounds;	  /* some job ran in rounds: the loop column says round.loop */
+};
 
 static const char *fmt_lat(double ns, char *buf, size_t len)
 {
@@ -39,6 +51,15 @@ static const char *fmt_lat(double ns, char *buf, size_t len)
 	return buf;
 }
 
+static const char *fmt_temp(double c, char *buf, size_t len)
+{
+	if (isnan(c))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", c);
+	return buf;
+}
+
 /* A figure of a direction; NAN when the job has no such direction (measure). */
 #define DIR_NUM(d, field) ((d) ? (double)(d)->field : NAN)
 
@@ -48,21 +69,24 @@ static const struct report_dir *busier_dir(const struct job_report *j)
 	return DIR_NUM(j->write, total_ios) > DIR_NUM(j->read, total_ios) ? j->write : j->read;
 }
 
-static double pct(const struct report_dir *d, double p)
+static double pct_of(const struct report_lat *l, double p)
 {
 	size_t i;
 
-	for (i = 0; d && i < d->clat.npct; i++)
-		if (d->clat.pct[i].pct == p)
-			return (double)d->clat.pct[i].ns;
+	for (i = 0; l && i < l->npct; i++)
+		if (l->pct[i].pct == p)
+			return (double)l->pct[i].ns;
 	return NAN;
 }
 
-/* valid, INVALID: first reason. */
-static void verdict(const struct job_report *j, char *buf, size_t len)
+static double pct(const struct report_dir *d, double p)
 {
-	const struct report_validity *v = j->validity;
+	return d ? pct_of(&d->clat, p) : NAN;
+}
 
+/* valid, INVALID: first reason. */
+static void verdict(const struct report_validity *v, char *buf, size_t len)
+{
 	if (!v) {
 		snprintf(buf, len, "-");
 		return;
@@ -109,7 +133,34 @@ static const char *fmt_run(const struct job_report *j, int rounds, char *buf, si
 	return buf;
 }
 
-static int name_width(const struct run_report *r)
+/*
+ * A meter's name in the table: its driver and the last part of its connection
+ * ("um25c:rfcomm0", "ina219:i2c-1@0x40"), enough to tell two meters apart.
+ */
+static void meter_short(const char *spec, char *buf, size_t len)
+{
+	const char *colon = spec ? strchr(spec, ':') : NULL, *conn, *slash;
+	size_t n;
+
+	if (!spec) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (!colon || !colon[1]) {
+		snprintf(buf, len, "%.*s", (int)(colon ? (size_t)(colon - spec) : strlen(spec)), spec);
+		return;
+	}
+	conn = colon + 1;
+	n = strcspn(conn, ",");
+	slash = memrchr(conn, '/', n);
+	if (slash) {
+		n -= (size_t)(slash + 1 - conn);
+		conn = slash + 1;
+	}
+	snprintf(buf, len, "%.*s:%.*s", (int)(colon - spec), spec, (int)n, conn);
+}
+
+static int job_name_width(const struct run_report *r)
 {
 	size_t i;
 	int w = MIN_NAME_WIDTH, n;
@@ -122,128 +173,198 @@ static int name_width(const struct run_report *r)
 	return w;
 }
 
-static void print_power(FILE *fp, const struct job_report *j)
+static void plan_layout(const struct run_report *r, struct layout *lo)
 {
-	const struct report_power *p = j->power;
-	const struct report_efficiency *e = j->efficiency;
-	char c[5][CELL], v[VERDICT_MAX];
+	char name[CELL];
+	size_t i, m;
+	int n;
 
-	verdict(j, v, sizeof(v));
-	fprintf(fp, " %7s %7s %8s %6s %8s  %s", fmt_num(p ? p->active_w : NAN, 3, c[0], CELL),
-		fmt_num(p ? p->active_ma : NAN, 1, c[1], CELL),
-		fmt_num(e ? e->j_per_gb : NAN, 1, c[2], CELL), fmt_u95(j->validity, c[4], CELL),
-		fmt_num(e ? e->iops_per_ma : NAN, 2, c[3], CELL), v);
+	memset(lo, 0, sizeof(*lo));
+	lo->nw = job_name_width(r);
+	lo->meters = r->nmeters > 1;
+	lo->mw = (int)strlen("meter");
+	for (i = 0; i < r->njobs; i++) {
+		const struct job_report *j = &r->jobs[i];
+
+		lo->power |= j->power != NULL;
+		lo->rounds |= j->round > 1;
+		for (m = 0; lo->meters && m < j->nmeters; m++) {
+			meter_short(j->meters[m].spec, name, sizeof(name));
+			n = (int)strlen(name);
+			if (n > lo->mw)
+				lo->mw = n;
+		}
+		if (j->temperatures) {
+			lo->soc |= !isnan(j->temperatures->soc_c.max);
+			lo->drive |= !isnan(j->temperatures->drive_c.max);
+		}
+	}
 }
 
-static void print_row(FILE *fp, const struct job_report *j, int nw, int power, int rounds)
+static void print_power(FILE *fp, const struct layout *lo, const char *spec,
+			const struct report_power *p, const struct report_efficiency *e,
+			const struct report_validity *v)
+{
+	char c[5][CELL], name[CELL], vd[VERDICT_MAX];
+
+	if (lo->meters) {
+		meter_short(spec, name, sizeof(name));
+		fprintf(fp, "  %-*s", lo->mw, name);
+	}
+	verdict(v, vd, sizeof(vd));
+	fprintf(fp, " %7s %7s %8s %6s %8s  %s", fmt_sig(p ? p->active_w : NAN, SIG_POWER, c[0], CELL),
+		fmt_sig(p ? p->active_ma : NAN, SIG_ENERGY, c[1], CELL),
+		fmt_sig(e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, c[4], CELL),
+		fmt_sig(e ? e->iops_per_ma : NAN, SIG_RATE, c[3], CELL), vd);
+}
+
+static void print_temps(FILE *fp, const struct layout *lo, const struct job_report *j)
+{
+	char c[CELL];
+
+	if (lo->soc)
+		fprintf(fp, " %6s", fmt_temp(j->temperatures ? j->temperatures->soc_c.max : NAN, c,
+					     CELL));
+	if (lo->drive)
+		fprintf(fp, " %6s",
+			fmt_temp(j->temperatures ? j->temperatures->drive_c.max : NAN, c, CELL));
+}
+
+/* The performance cells of a row: MB/s, IOPS, p50 and p99 latency. */
+static void print_perf(FILE *fp, double mbps, double iops, double p50, double p99)
+{
+	char c[4][CELL];
+
+	fprintf(fp, " %8s %9s %9s %9s", fmt_sig(mbps, SIG_RATE, c[0], CELL),
+		fmt_sig(iops, SIG_RATE, c[1], CELL), fmt_lat(p50, c[2], CELL),
+		fmt_lat(p99, c[3], CELL));
+}
+
+/* Blank cells up to where the power columns start. */
+static void pad_to_power(FILE *fp, const struct layout *lo)
+{
+	fprintf(fp, "%*s", lo->nw + ROW_LEAD + PERF_WIDTH, "");
+	if (lo->soc)
+		fprintf(fp, "%7s", "");
+	if (lo->drive)
+		fprintf(fp, "%7s", "");
+}
+
+static void print_sub_dir(FILE *fp, const struct layout *lo, const char *what,
+			  const struct report_dir *d)
+{
+	fprintf(fp, "%-*s %4s  %-11s", lo->nw, what, "", "");
+	print_perf(fp, (double)d->bw_bytes / 1e6, d->iops, pct(d, 50), pct(d, 99));
+	fputc('\n', fp);
+}
+
+/*
+ * Under a job that moves both ways, each direction; under a job that syncs, its
+ * fdatasync/fsync calls (per second and their latency), which the page-cache write
+ * latency above them hides.
+ */
+static void print_sub_io(FILE *fp, const struct layout *lo, const struct job_report *j)
+{
+	const struct report_sync *s = j->sync;
+	double secs;
+
+	if (j->read && j->write && j->read->total_ios && j->write->total_ios) {
+		print_sub_dir(fp, lo, SUB_INDENT "read", j->read);
+		print_sub_dir(fp, lo, SUB_INDENT "write", j->write);
+	}
+	if (!rr_syncs(j))
+		return;
+	secs = (double)DIR_NUM(j->write, runtime_ms) / 1e3;
+	fprintf(fp, "%-*s %4s  %-11s", lo->nw, SUB_INDENT "sync", "", "");
+	print_perf(fp, NAN, secs > 0 ? (double)s->total_ios / secs : NAN, pct_of(&s->lat, 50),
+		   pct_of(&s->lat, 99));
+	fputc('\n', fp);
+}
+
+static void print_row(FILE *fp, const struct layout *lo, const struct job_report *j)
 {
 	const struct report_dir *dir = busier_dir(j);
 	double iops = DIR_NUM(j->read, iops) + DIR_NUM(j->write, iops);
 	double mbps = (DIR_NUM(j->read, bw_bytes) + DIR_NUM(j->write, bw_bytes)) / 1e6;
-	char c[5][CELL];
+	char run[CELL];
+	size_t m;
 
-	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", nw, j->jobname ? j->jobname : "?",
-		fmt_run(j, rounds, c[4], CELL), report_status_name(j->status),
-		fmt_num(mbps, 1, c[0], CELL),
-		fmt_num(iops, iops < 100 ? 1 : 0, c[1], CELL), fmt_lat(pct(dir, 50), c[2], CELL),
-		fmt_lat(pct(dir, 99), c[3], CELL));
-	if (power)
-		print_power(fp, j);
+	fprintf(fp, "%-*s %4s  %-11s", lo->nw, j->jobname ? j->jobname : "?",
+		fmt_run(j, lo->rounds, run, sizeof(run)), report_status_name(j->status));
+	print_perf(fp, mbps, iops, pct(dir, 50), pct(dir, 99));
+	print_temps(fp, lo, j);
+	if (lo->power && lo->meters && j->nmeters)
+		print_power(fp, lo, j->meters[0].spec, &j->meters[0].power,
+			    &j->meters[0].efficiency, &j->meters[0].validity);
+	else if (lo->power)
+		print_power(fp, lo, j->power ? j->power->meter : NULL, j->power, j->efficiency,
+			    j->validity);
 	fputc('\n', fp);
+	for (m = 1; lo->power && lo->meters && m < j->nmeters; m++) {
+		pad_to_power(fp, lo);
+		print_power(fp, lo, j->meters[m].spec, &j->meters[m].power,
+			    &j->meters[m].efficiency, &j->meters[m].validity);
+		fputc('\n', fp);
+	}
+	print_sub_io(fp, lo, j);
 }
 
-static void print_header(FILE *fp, const struct run_report *r, int nw, int power, int rounds)
+/* The meters by name: which figures came from what. */
+static void print_meters(FILE *fp, const struct run_report *r, const struct layout *lo)
+{
+	char name[CELL];
+	size_t m;
+
+	for (m = 0; lo->power && m < r->nmeters; m++) {
+		meter_short(r->meters[m].spec, name, sizeof(name));
+		fprintf(fp, "meter %s: %s%s%s, %s\n", name, r->meters[m].model ? r->meters[m].model : "?",
+			r->meters[m].emulated ? " [EMULATED]" : "",
+			r->meters[m].manual ? " [MANUAL]" : "", r->meters[m].spec ? r->meters[m].spec : "?");
+	}
+}
+
+static void print_header(FILE *fp, const struct run_report *r, const struct layout *lo)
 {
 	fputc('\n', fp);
 	if (r->emulated)
 		fprintf(fp, "figures from an EMULATED meter: they describe no real hardware\n");
 	if (r->manual)
 		fprintf(fp, "figures from MANUAL readings typed in from a display, not sampled\n");
-	fprintf(fp, "MB = 10^6 bytes; latency: completion, p50/p99 of the busier direction\n");
-	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", nw, "job", rounds ? "rnd" : "loop",
+	print_meters(fp, r, lo);
+	fprintf(fp, "MB = 10^6 bytes; latency: completion, p50/p99 of the busier direction%s\n",
+		lo->soc || lo->drive ? "; temperatures: the highest during the job, C" : "");
+	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", lo->nw, "job", lo->rounds ? "rnd" : "loop",
 		"status", "MB/s", "IOPS", "p50 lat", "p99 lat");
-	if (power)
+	if (lo->soc)
+		fprintf(fp, " %6s", "SoC C");
+	if (lo->drive)
+		fprintf(fp, " %6s", "disk C");
+	if (lo->power && lo->meters)
+		fprintf(fp, "  %-*s", lo->mw, "meter");
+	if (lo->power)
 		fprintf(fp, " %7s %7s %8s %6s %8s  %s", "W", "mA", "J/GB", "+-95%", "IOPS/mA",
 			"verdict");
 	fputc('\n', fp);
 }
 
-/*
- * A meter on the board's supply measures the CPU that runs the benchmark as well as the
- * drive: say how much of it there was, from the jobs' own CPU time.
- */
-static void print_cpu_note(FILE *fp, const struct run_report *r)
-{
-	double cpu_s = 0, active_s = 0, per_io = 0;
-	size_t i, n = 0;
-
-	for (i = 0; i < r->njobs; i++) {
-		const struct job_report *j = &r->jobs[i];
-
-		if (!j->cpu || !j->phases || !j->phases->active || !isfinite(j->cpu->process_s))
-			continue;
-		cpu_s += j->cpu->process_s;
-		active_s += (double)(j->phases->active->t_end_ns - j->phases->active->t_start_ns) / 1e9;
-		if (isfinite(j->cpu->per_io_us)) {
-			per_io += j->cpu->per_io_us;
-			n++;
-		}
-	}
-	for (i = 0; i < r->nmeters; i++) {
-		if (!r->meters[i].board_level)
-			continue;
-		fprintf(fp, "%s measures the board's supply: its figures include the CPU running "
-			    "iowatt", r->meters[i].spec ? r->meters[i].spec : "a meter");
-		if (active_s > 0)
-			fprintf(fp, " (%.0f %% of a core over the active phases, %.3g us of CPU per "
-				    "I/O)", cpu_s / active_s * 100, n ? per_io / (double)n : NAN);
-		fprintf(fp, "\n");
-	}
-}
-
-/* size=auto: each job's chosen size and why, once per job and size. */
-static void print_sizes(FILE *fp, const struct run_report *r)
-{
-	const struct job_report *j, *prev;
-	size_t i, k;
-
-	for (i = 0; i < r->njobs; i++) {
-		j = &r->jobs[i];
-		if (!j->size_auto || !j->jobname)
-			continue;
-		for (prev = NULL, k = 0; k < i; k++)
-			if (r->jobs[k].jobname && !strcmp(r->jobs[k].jobname, j->jobname) &&
-			    r->jobs[k].size_auto && r->jobs[k].size_auto->size == j->size_auto->size)
-				prev = &r->jobs[k];
-		if (!prev)
-			fprintf(fp, "size=auto %s: %s\n", j->jobname,
-				j->size_auto->reason ? j->size_auto->reason : "?");
-	}
-}
-
 void report_print_summary(FILE *fp, const struct run_report *r)
 {
-	int power = 0, rounds = 0, nw;
+	struct layout lo;
 	size_t i;
 
 	if (!r->njobs)
 		return;
-	for (i = 0; i < r->njobs; i++) {
-		power |= r->jobs[i].power != NULL;
-		rounds |= r->jobs[i].round > 1;
-	}
-	nw = name_width(r);
-	print_header(fp, r, nw, power, rounds);
+	plan_layout(r, &lo);
+	print_header(fp, r, &lo);
 	for (i = 0; i < r->njobs; i++)
-		print_row(fp, &r->jobs[i], nw, power, rounds);
+		print_row(fp, &lo, &r->jobs[i]);
 	for (i = 0; i < r->njobs; i++)
 		if (r->jobs[i].error)
 			fprintf(fp, "%s loop %u: %s\n", r->jobs[i].jobname ? r->jobs[i].jobname : "?",
 				r->jobs[i].loop, r->jobs[i].error);
-	if (power)
+	if (lo.power)
 		fprintf(fp, "+-95%%: the J/GB's measurement uncertainty (k = 2) from the meter's "
 			    "declared accuracy (docs/energy.md)\n");
-	print_cpu_note(fp, r);
-	print_sizes(fp, r);
-	report_print_rounds(fp, r, nw);
+	report_print_notes(fp, r);
+	report_print_rounds(fp, r, lo.nw);
 }

@@ -8,6 +8,8 @@
 #include "result/report.h"
 
 void report_print_summary(FILE *fp, const struct run_report *r);
+/* The notes under the table: size=auto's choices, a board-level meter's share of CPU. */
+void report_print_notes(FILE *fp, const struct run_report *r);
 /* Each job over its rounds (r->summary), names padded to nw; nothing without rounds. */
 void report_print_rounds(FILE *fp, const struct run_report *r, int nw);
 

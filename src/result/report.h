@@ -238,6 +238,12 @@ struct report_temps {
 	struct report_temp soc_c, drive_c;
 };
 
+/* One reading of the run's temperature series; NAN where that sensor is absent. */
+struct report_temp_sample {
+	uint64_t t_ns;
+	double soc_c, drive_c;
+};
+
 struct job_report {
 	char *jobname;
 	unsigned round; /* 1.. (--repeat); 0 in results older than rounds: read as 1 */
@@ -321,6 +327,9 @@ struct run_report {
 	int manual;
 	struct report_event *events; /* the run's events: NULL until the run has ended */
 	size_t nevents;
+	/* Every temperature reading of the run, oldest first; NULL without a sensor. */
+	struct report_temp_sample *temp_series;
+	size_t ntemp_series;
 };
 
 /* The document; NULL (logged) on failure. */

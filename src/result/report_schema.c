@@ -365,6 +365,15 @@ static const struct report_field size_auto_fields[] = {
 #undef T
 static SCHEMA(size_auto_schema, struct report_size_auto, size_auto_fields);
 
+#define T struct report_temp_sample
+static const struct report_field temp_sample_fields[] = {
+	FIELD(T, "t_ns", t_ns, RF_U64),
+	FIELD(T, "soc_c", soc_c, RF_REAL),
+	FIELD(T, "drive_c", drive_c, RF_REAL),
+};
+#undef T
+static SCHEMA(temp_sample_schema, struct report_temp_sample, temp_sample_fields);
+
 #define T struct job_report
 #define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
 static const struct report_field job_fields[] = {
@@ -468,6 +477,8 @@ static const struct report_field run_fields[] = {
 	     .absent = RF_OMIT),
 	FIELD(T, "manual", manual, RF_BOOL),
 	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
+	LIST(T, "temperature_series", temp_series, ntemp_series, RF_ARRAY,
+	     .sub = &temp_sample_schema, .absent = RF_OMIT),
 };
 #undef T
 SCHEMA(report_run_schema, struct run_report, run_fields);

@@ -103,6 +103,65 @@ double rr_lat_ns(const struct job_report *j, double pct)
 	return NAN;
 }
 
+static const struct report_dir *dir_of(const struct job_report *j, int ddir)
+{
+	const struct report_dir *d = ddir ? j->write : j->read;
+
+	return d && d->total_ios ? d : NULL;
+}
+
+static double lat_pct(const struct report_lat *l, double pct)
+{
+	size_t i;
+
+	for (i = 0; i < l->npct; i++)
+		if (l->pct[i].pct == pct)
+			return (double)l->pct[i].ns;
+	return NAN;
+}
+
+double rr_dir_iops(const struct job_report *j, int ddir)
+{
+	const struct report_dir *d = dir_of(j, ddir);
+
+	return d ? d->iops : NAN;
+}
+
+double rr_dir_lat_ns(const struct job_report *j, int ddir, double pct)
+{
+	const struct report_dir *d = dir_of(j, ddir);
+
+	return d ? lat_pct(&d->clat, pct) : NAN;
+}
+
+double rr_sync_lat_ns(const struct job_report *j, double pct)
+{
+	return rr_syncs(j) ? lat_pct(&j->sync->lat, pct) : NAN;
+}
+
+int rr_mixed(const struct job_report *j)
+{
+	return dir_of(j, 0) && dir_of(j, 1);
+}
+
+int rr_syncs(const struct job_report *j)
+{
+	const struct report_opt *o = report_opt_find(j, "fdatasync");
+
+	/* The final end_fsync alone is one call, not a synced workload. */
+	return j->sync && j->sync->total_ios && o && o->type == REPORT_OPT_INT && o->i > 0;
+}
+
+double rr_soc_max_c(const struct job_report *j)
+{
+	return j->temperatures ? j->temperatures->soc_c.max : NAN;
+}
+
+double rr_drive_max_c(const struct job_report *j)
+{
+	return j->temperatures ? j->temperatures->drive_c.max : NAN;
+}
+
 const char *rr_rw(const struct job_report *j)
 {
 	const struct report_opt *o = report_opt_find(j, "rw");

@@ -302,6 +302,24 @@ const struct job_report *rr_find_job(const struct rr_result *r, const char *name
 	return NULL;
 }
 
+void rr_meter_name(const struct report_meter *m, char *buf, size_t len)
+{
+	const char *model = m->model && *m->model ? m->model : m->driver ? m->driver : "meter";
+	const char *conn = m->spec ? strchr(m->spec, ':') : NULL, *base, *end, *slash;
+
+	if (!conn || !conn[1]) {
+		snprintf(buf, len, "%s", model);
+		return;
+	}
+	conn++;
+	end = conn + strcspn(conn, ",");
+	/* The device's own name: /dev/rfcomm0 is rfcomm0, /dev/i2c-1@0x40 is i2c-1@0x40. */
+	base = conn;
+	while ((slash = memchr(base, '/', (size_t)(end - base))))
+		base = slash + 1;
+	snprintf(buf, len, "%s on %.*s", model, (int)(end - base), base);
+}
+
 char *rr_companion_path(const struct rr_result *r, const char *kind)
 {
 	const char *name = !strcmp(kind, "intervals") ? r->rep.files.intervals

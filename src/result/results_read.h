@@ -48,6 +48,10 @@ const struct job_report *rr_find_job(const struct rr_result *r, const char *name
 /* A job's name in tables and charts ("NAME #2" for a second loop). */
 const char *rr_job_name(const struct rr_result *r, const struct job_report *j);
 
+/* A meter as a reader knows it: its model and the port it sat on ("UM25C on rfcomm0"),
+ * not its spec with every parameter. */
+void rr_meter_name(const struct report_meter *m, char *buf, size_t len);
+
 /* Path of a companion CSV ("intervals" or "samples"); caller frees. */
 char *rr_companion_path(const struct rr_result *r, const char *kind);
 
@@ -80,6 +84,17 @@ double rr_io_bytes(const struct job_report *j);
 double rr_total_ios(const struct job_report *j);
 /* A completion latency percentile (50, 99, 99.9) of the direction with more I/Os. */
 double rr_lat_ns(const struct job_report *j, double pct);
+/* One direction (enum ddir: 0 read, 1 write): IOPS and a latency percentile; NAN when it
+ * moved nothing. Sync calls (fdatasync/fsync): a latency percentile, NAN without any. */
+double rr_dir_iops(const struct job_report *j, int ddir);
+double rr_dir_lat_ns(const struct job_report *j, int ddir, double pct);
+double rr_sync_lat_ns(const struct job_report *j, double pct);
+/* Moved data both ways (randrw); synced as it went (fdatasync=N, not only end_fsync). */
+int rr_mixed(const struct job_report *j);
+int rr_syncs(const struct job_report *j);
+/* The highest SoC / drive temperature during the job, C; NAN if not recorded. */
+double rr_soc_max_c(const struct job_report *j);
+double rr_drive_max_c(const struct job_report *j);
 /* From the options: rw ("?" if absent), bs (0), and which directions it moves. */
 const char *rr_rw(const struct job_report *j);
 uint64_t rr_bs(const struct job_report *j);

@@ -157,7 +157,7 @@ static void not_started(struct bench_job *bj, uint64_t t_ns)
 	snprintf(br->errmsg, sizeof(br->errmsg), "could not start: %s", strerror(-bj->start_err));
 }
 
-void run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, unsigned loop)
+int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, unsigned loop)
 {
 	struct bench_job bj = { .rc = rc, .jo = jo, .round = round, .loop = loop };
 	struct temps t_start;
@@ -176,4 +176,5 @@ void run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round,
 		      bj.br.dir[DDIR_READ].total_ios + bj.br.dir[DDIR_WRITE].total_ios);
 	if (bj.br.status == BENCH_FAILED)
 		rc->any_failed = 1;
+	return bj.ran && bj.br.status == BENCH_OK;
 }

@@ -55,9 +55,12 @@ void run_phases(struct run_ctx *rc, const struct job_opts *jo, const struct run_
 void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
 		   const struct temps *t_start, uint64_t bytes, uint64_t ios);
 int run_should_stop(const struct run_ctx *rc);
+/* The temperature readings so far onto the result's series. */
+void run_take_temps(struct run_ctx *rc);
 
-/* One loop of a benchmark job in a round; appends it to the report (job_bench.c). */
-void run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, unsigned loop);
+/* One loop of a benchmark job in a round; appends it to the report (job_bench.c). 1 if
+ * it finished its whole size. */
+int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, unsigned loop);
 /* measure: the command in the active phase; appends it to the report (child.c). */
 void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv);
 

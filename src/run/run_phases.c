@@ -2,6 +2,7 @@
 /* One metered job: idle baseline, the active phase around an activity, the tail. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
@@ -17,6 +18,15 @@
 int run_should_stop(const struct run_ctx *rc)
 {
 	return run_stop_requested(&rc->stop);
+}
+
+void run_take_temps(struct run_ctx *rc)
+{
+	struct temp_sample *t;
+	size_t n = sources_temps_take(rc->sources, &t);
+
+	report_builder_temps(&rc->rb, t, n);
+	free(t);
 }
 
 /* When the idle phase gives up on the sample count: twice the time it should take. */
@@ -172,4 +182,5 @@ void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_rep
 		jc.t_now = &t_now;
 	}
 	report_builder_job(&rc->rb, rc->session, &jc, j);
+	run_take_temps(rc);
 }

@@ -127,32 +127,60 @@ static void job_events(struct report_builder *rb, const struct phase_times *t,
 	free(evs);
 }
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /*
- * "raise size or loops" is more use with a number: the size that would give the meter
- * enough samples at the throughput this job just had (a quarter to spare, rounded up to a
- * power of two MiB so it reads well and stays a multiple of power-of-two block sizes).
+ * "raise size" is more use with a number: the size that would give the meter enough
+ * samples at the throughput this job just had, with a quarter to spare, as a person
+ * would type it. With a power-of-two bs that is a power of two MiB ("--size 256M"); a
+ * size must be a multiple of bs, so with bs=2300 it is the smallest run of whole MB
+ * (10^6 B) that holds whole records, doubled until it is enough ("--size 184MB").
+ * Loops would not help: each loop is judged on its own samples.
  */
-static const char *size_remedy(const struct job_opts *jo, const struct energy_summary *es,
+static const char *size_remedy(const struct job_opts *jo, double active_s, uint64_t period_ns,
 			       char *buf, size_t len)
 {
-	double need_s = (double)ENERGY_MIN_SAMPLES * (double)es->period_ns / 1e9;
-	uint64_t want, size_mib = 1;
+	double need_s = (double)ENERGY_MIN_SAMPLES * (double)period_ns / 1e9;
+	uint64_t want, unit, n = 1;
 
-	if (!jo || !(es->active_s > 0) || !es->period_ns)
+	if (!jo || !(active_s > 0) || !period_ns || !jo->bs)
 		return NULL;
-	want = (uint64_t)((double)jo->size * need_s / es->active_s * SIZE_HEADROOM);
-	while (size_mib * MIB < want && size_mib < (1ull << 30))
-		size_mib <<= 1;
-	want = size_mib * MIB;
-	if (want % jo->bs)
-		want += jo->bs - want % jo->bs;
-	if (!(want % GIB))
-		snprintf(buf, len, "try --size %" PRIu64 "G or loops", (uint64_t)(want / GIB));
-	else if (want % MIB)
-		snprintf(buf, len, "try --size %" PRIu64 " or loops", want);
-	else
-		snprintf(buf, len, "try --size %" PRIu64 "M or loops", (uint64_t)(want / MIB));
+	want = (uint64_t)((double)jo->size * need_s / active_s * SIZE_HEADROOM);
+	if (!(jo->bs & (jo->bs - 1))) {
+		unit = jo->bs > MIB ? jo->bs : MIB;
+		while (n * unit < want && n < (1ull << 40) / unit)
+			n <<= 1;
+		want = n * unit;
+		if (!(want % GIB))
+			snprintf(buf, len, "try --size %" PRIu64 "G", (uint64_t)(want / GIB));
+		else
+			snprintf(buf, len, "try --size %" PRIu64 "M", (uint64_t)(want / MIB));
+		return buf;
+	}
+	unit = jo->bs / gcd_u64(jo->bs, MB) * MB;
+	while (n * unit < want && n < (1ull << 40) / unit)
+		n <<= 1;
+	snprintf(buf, len, "try --size %" PRIu64 "MB", (uint64_t)(n * unit / MB));
 	return buf;
+}
+
+const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint64_t bytes,
+		       double active_s, uint64_t period_ns, char *buf, size_t len)
+{
+	if (status == REPORT_FAILED)
+		return "the job failed (see its error): its figures are partial";
+	if (stopping || !bytes)
+		return NULL;
+	return size_remedy(jo, active_s, period_ns, buf, len);
 }
 
 /* "UM25C (emulated)" -> "UM25C": how the dominant uncertainty term names the meter. */
@@ -165,7 +193,7 @@ static void model_word(const char *model, char *buf, size_t len)
 
 /* One meter's power, efficiency and validity for the job. */
 static void meter_figures(const struct session_meter *sm, const struct job_close *jc,
-			  const char *why, struct report_meter_figures *f)
+			  int status, const char *why, struct report_meter_figures *f)
 {
 	const struct meter_info *in = meter_info(sm->dev);
 	struct energy_summary es;
@@ -180,9 +208,8 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 	energy_efficiency_fill(&f->efficiency, &ef);
 	f->validity.reasons = xcalloc(1, sizeof(char *));
 	energy_validity(&es, ENERGY_MIN_SAMPLES, ENERGY_MIN_COVERAGE,
-			/* A job that moved nothing (never started) has no throughput to size from. */
-			jc->stopping || !jc->bytes ? NULL
-						   : size_remedy(jc->jo, &es, remedy, sizeof(remedy)),
+			job_remedy(jc->jo, status, jc->stopping, jc->bytes, es.active_s, es.period_ns,
+				   remedy, sizeof(remedy)),
 			&f->validity);
 	if (*why) {
 		f->validity.valid = 0;
@@ -203,7 +230,7 @@ static void job_energy(const struct session *s, const struct job_close *jc, stru
 
 	j->meters = xcalloc(s->nmeters, sizeof(*j->meters));
 	for (m = 0; m < s->nmeters; m++)
-		meter_figures(&s->meters[m], jc, why, &j->meters[j->nmeters++]);
+		meter_figures(&s->meters[m], jc, j->status, why, &j->meters[j->nmeters++]);
 	j->power = report_power_dup(&j->meters[0].power);
 	j->efficiency = report_efficiency_dup(&j->meters[0].efficiency);
 	j->validity = report_validity_dup(&j->meters[0].validity);
@@ -293,6 +320,19 @@ void report_builder_unprepared(struct report_builder *rb, const struct job_opts 
 	j->status = stopped ? REPORT_INTERRUPTED : REPORT_FAILED;
 	j->error = xstrdup(stopped ? "stopped while preparing the file" : strerror(-err));
 	report_job_options(j, jo);
+}
+
+void report_builder_temps(struct report_builder *rb, const struct temp_sample *t, size_t n)
+{
+	struct run_report *r = &rb->rep;
+	size_t i;
+
+	if (!n)
+		return;
+	r->temp_series = xrealloc(r->temp_series, (r->ntemp_series + n) * sizeof(*r->temp_series));
+	for (i = 0; i < n; i++)
+		r->temp_series[r->ntemp_series++] =
+			(struct report_temp_sample){ t[i].t_ns, t[i].soc_c, t[i].drive_c };
 }
 
 void report_builder_events(struct report_builder *rb)

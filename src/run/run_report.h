@@ -37,6 +37,15 @@ struct job_close {
 	const char *marker_spec;    /* --mark-gpio, or NULL */
 };
 
+/*
+ * What a job too short for its meter should do, for its validity reason: a size a person
+ * types ("try --size 256M", "try --size 184MB" for bs=2300), from the throughput it had
+ * over active_s. A failed job is told its figures are partial instead; a stopped one or
+ * one that moved nothing gets NULL (the default advice).
+ */
+const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint64_t bytes,
+		       double active_s, uint64_t period_ns, char *buf, size_t len);
+
 void report_builder_init(struct report_builder *rb);
 void report_builder_free(struct report_builder *rb);
 /* A session sink: every event into the run's record. */
@@ -49,6 +58,8 @@ void report_builder_job(struct report_builder *rb, const struct session *s,
 /* A job whose file could not be prepared: its options and why. */
 void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo,
 			       unsigned round, int err, int stopped);
+/* Temperature readings (sources_temps_take) onto the run's series. */
+void report_builder_temps(struct report_builder *rb, const struct temp_sample *t, size_t n);
 /* The run's own event list, once the run has ended. */
 void report_builder_events(struct report_builder *rb);
 /* The document with the meters' counters as they are now and the run's status

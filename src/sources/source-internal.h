@@ -69,5 +69,6 @@ struct source *source_find(struct sources *set, const struct source_driver *drv)
 /* temps.c: the values behind sources_temps_reset/get. */
 void temps_reset(struct source *src);
 void temps_get(struct source *src, struct temps *t);
+size_t temps_take(struct source *src, struct temp_sample **out);
 
 #endif

@@ -243,6 +243,12 @@ void sources_temps_get(struct sources *s, struct temps *t)
 		temps_get(s->temps, t);
 }
 
+size_t sources_temps_take(struct sources *s, struct temp_sample **out)
+{
+	*out = NULL;
+	return s && s->temps ? temps_take(s->temps, out) : 0;
+}
+
 void sources_describe(const char *sysfs_root, FILE *out)
 {
 	unsigned i;

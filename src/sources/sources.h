@@ -3,6 +3,7 @@
 #ifndef IOWATT_SOURCES_H
 #define IOWATT_SOURCES_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct event_queue;
@@ -40,6 +41,17 @@ struct temps {
 void sources_temps_reset(struct sources *s);
 /* A fresh reading; all NAN when s is NULL. */
 void sources_temps_get(struct sources *s, struct temps *t);
+
+/* One reading of the temperature series, on the run's clock (CLOCK_MONOTONIC). */
+struct temp_sample {
+	uint64_t t_ns;
+	double soc_c, drive_c; /* NAN where absent */
+};
+/*
+ * The readings since the last call, oldest first (every periodic reading and every fresh
+ * one): *out is allocated (free it), NULL with 0 when there are none or no sensor.
+ */
+size_t sources_temps_take(struct sources *s, struct temp_sample **out);
 
 /* For `iowatt meters`: each source, what it would watch on this machine. */
 void sources_describe(const char *sysfs_root, FILE *out);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "core/sysfs.h"
 #include "core/util.h"
 #include "sources/source-internal.h"
@@ -15,6 +16,9 @@
 #define DRIVE_TEMP_ATTR "temp1_input"
 #define DEV_PREFIX "/dev/"
 #define TEMPS_PERIOD_NS NS_PER_SEC
+/* The series' buffer grows from this many readings up to this many (11 days at 1 Hz). */
+#define TEMPS_SERIES_FIRST 64
+#define TEMPS_SERIES_MAX 1000000
 #define MILLI 1000.0
 /* A zone's `type`: a short identifier */
 #define ZONE_TYPE_LEN 64
@@ -30,6 +34,10 @@ struct temps_state {
 	char soc_path[PATH_MAX];
 	char drive_path[PATH_MAX];
 	struct temps t;
+	/* Readings not yet taken by the run (sources_temps_take), oldest first. */
+	struct temp_sample *series;
+	size_t nseries, capseries;
+	int warned_full;
 };
 
 static int is_soc_type(const char *type)
@@ -144,19 +152,54 @@ static void max_in(double *max, double v)
 		*max = v;
 }
 
+/* Called with the lock held. A run that never takes its series keeps the newest. */
+static void series_add(struct temps_state *ts, uint64_t t_ns, double soc, double drive)
+{
+	if (ts->nseries == ts->capseries) {
+		if (ts->capseries >= TEMPS_SERIES_MAX) {
+			memmove(ts->series, ts->series + 1, (ts->nseries - 1) * sizeof(*ts->series));
+			ts->nseries--;
+			if (!ts->warned_full++)
+				log_warn("temps", "more than %d temperature readings not taken: the "
+					 "oldest are dropped", TEMPS_SERIES_MAX);
+		} else {
+			ts->capseries = ts->capseries ? 2 * ts->capseries : TEMPS_SERIES_FIRST;
+			ts->series = xrealloc(ts->series, ts->capseries * sizeof(*ts->series));
+		}
+	}
+	ts->series[ts->nseries++] = (struct temp_sample){ t_ns, soc, drive };
+}
+
 static int temps_read(struct source *src, uint64_t now)
 {
 	struct temps_state *ts = src->priv;
 	double soc = read_milli_c(ts->soc_path), drive = read_milli_c(ts->drive_path);
 
-	(void)now;
 	pthread_mutex_lock(&ts->lock);
 	ts->t.soc_c = soc;
 	ts->t.drive_c = drive;
 	max_in(&ts->t.soc_max_c, soc);
 	max_in(&ts->t.drive_max_c, drive);
+	if (isfinite(soc) || isfinite(drive))
+		series_add(ts, now ? now : now_ns(), soc, drive);
 	pthread_mutex_unlock(&ts->lock);
 	return 0;
+}
+
+size_t temps_take(struct source *src, struct temp_sample **out)
+{
+	struct temps_state *ts = src->priv;
+	size_t n;
+
+	pthread_mutex_lock(&ts->lock);
+	n = ts->nseries;
+	*out = n ? ts->series : NULL;
+	if (n) {
+		ts->series = NULL;
+		ts->nseries = ts->capseries = 0;
+	}
+	pthread_mutex_unlock(&ts->lock);
+	return n;
 }
 
 static int temps_open(struct source *src)
@@ -209,6 +252,7 @@ static void temps_close(struct source *src)
 	if (!ts)
 		return;
 	pthread_mutex_destroy(&ts->lock);
+	free(ts->series);
 	free(ts);
 	src->priv = NULL;
 }
@@ -231,7 +275,8 @@ static void temps_describe(const char *root, FILE *out)
 
 const struct source_driver source_temps = {
 	.name = "temps",
-	.desc = "SoC and drive temperatures, each second, with the maximum per job",
+	.desc = "SoC and drive temperatures each second: a series on the run's clock, the maximum "
+		"per job",
 	.open = temps_open,
 	.read = temps_read,
 	.close = temps_close,

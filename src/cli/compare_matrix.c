@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* compare --matrix: a record sweep as iozone prints it, record sizes by operations. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/compare.h"
+#include "core/util.h"
+
+#define CELL 64
+/* iozone's order; any other operation follows in the order the results have it. */
+static const char *const op_order[] = { "write", "rewrite", "read", "reread",
+					"randread", "randwrite", "randrw" };
+#define MAX_OPS 16
+#define MAX_RECS 64
+
+struct matrix {
+	const char *ops[MAX_OPS];
+	size_t nops;
+	uint64_t recs[MAX_RECS];
+	size_t nrecs;
+};
+
+static int op_rank(const char *op)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(op_order); i++)
+		if (!strcmp(op, op_order[i]))
+			return (int)i;
+	return (int)ARRAY_SIZE(op_order);
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+	return op_rank(*(const char *const *)a) - op_rank(*(const char *const *)b);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void add_op(struct matrix *m, const char *op)
+{
+	size_t i;
+
+	for (i = 0; i < m->nops; i++)
+		if (!strcmp(m->ops[i], op))
+			return;
+	if (m->nops < MAX_OPS)
+		m->ops[m->nops++] = op;
+}
+
+static void add_rec(struct matrix *m, uint64_t bs)
+{
+	size_t i;
+
+	for (i = 0; i < m->nrecs; i++)
+		if (m->recs[i] == bs)
+			return;
+	if (m->nrecs < MAX_RECS)
+		m->recs[m->nrecs++] = bs;
+}
+
+/* The operations and record sizes of the results' jobs (every result for CSV). */
+static void collect(struct matrix *m, const struct rr_result *res, size_t nres)
+{
+	size_t r, k;
+
+	memset(m, 0, sizeof(*m));
+	for (r = 0; r < nres; r++) {
+		for (k = 0; k < res[r].rep.njobs; k++) {
+			const struct job_report *j = &res[r].rep.jobs[k];
+
+			if (!rr_bs(j) || !strcmp(rr_rw(j), "?"))
+				continue;
+			add_op(m, rr_rw(j));
+			add_rec(m, rr_bs(j));
+		}
+	}
+	/* A stable sort keeps "any other" operations in the order first seen. */
+	for (k = 1; k < m->nops; k++) {
+		size_t i = k;
+
+		while (i > 0 && cmp_op(&m->ops[i - 1], &m->ops[i]) > 0) {
+			const char *t = m->ops[i];
+
+			m->ops[i] = m->ops[i - 1];
+			m->ops[i - 1] = t;
+			i--;
+		}
+	}
+	qsort(m->recs, m->nrecs, sizeof(m->recs[0]), cmp_u64);
+}
+
+/* The first loop of the job of that operation and record size. */
+static const struct job_report *cell_job(const struct rr_result *r, const char *op, uint64_t bs)
+{
+	size_t k;
+
+	for (k = 0; k < r->rep.njobs; k++) {
+		const struct job_report *j = &r->rep.jobs[k];
+
+		if (rr_bs(j) == bs && !strcmp(rr_rw(j), op) && j->loop <= 1)
+			return j;
+	}
+	return NULL;
+}
+
+static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix *m,
+		       const struct column *metric, int md)
+{
+	char buf[CELL];
+	size_t i, k;
+	int w = 7;
+
+	for (i = 0; i < m->nops; i++)
+		if ((int)strlen(m->ops[i]) > w)
+			w = (int)strlen(m->ops[i]);
+	fprintf(fp, md ? "**%s**: %s (`%s`) by record size and operation\n\n"
+		       : "%s: %s (%s) by record size and operation\n",
+		r->label, compare_column_head(metric), compare_column_key(metric));
+	fprintf(fp, md ? "| %-8s " : "%-8s", "record");
+	for (i = 0; i < m->nops; i++)
+		fprintf(fp, md ? "| %*s " : "  %*s", w, m->ops[i]);
+	fprintf(fp, md ? "|\n" : "\n");
+	if (md) {
+		fprintf(fp, "|:---------");
+		for (i = 0; i < m->nops; i++)
+			fprintf(fp, "|%.*s:", w + 1, "------------------------------------------");
+		fprintf(fp, "|\n");
+	}
+	for (k = 0; k < m->nrecs; k++) {
+		fprintf(fp, md ? "| %-8s " : "%-8s", fmt_size(m->recs[k], buf, sizeof(buf)));
+		for (i = 0; i < m->nops; i++) {
+			const struct job_report *j = cell_job(r, m->ops[i], m->recs[k]);
+
+			if (j)
+				compare_cell(metric, j, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "-");
+			fprintf(fp, md ? "| %*s " : "  %*s", w, buf);
+		}
+		fprintf(fp, md ? "|\n" : "\n");
+	}
+	fprintf(fp, "\n");
+}
+
+/* Long enough for a spreadsheet: a row per device and record size, the result's units. */
+static void print_csv(FILE *fp, const struct rr_set *set, const struct column *metric)
+{
+	struct matrix m;
+	size_t r, i, k;
+	double v;
+
+	collect(&m, set->res, set->nres);
+	fprintf(fp, "device,metric,bs");
+	for (i = 0; i < m.nops; i++)
+		fprintf(fp, ",%s", m.ops[i]);
+	fprintf(fp, ",file\n");
+	for (r = 0; r < set->nres; r++) {
+		for (k = 0; k < m.nrecs; k++) {
+			compare_csv_str(fp, set->res[r].label, 0);
+			fprintf(fp, "%s,%" PRIu64, compare_column_key(metric), m.recs[k]);
+			for (i = 0; i < m.nops; i++) {
+				const struct job_report *j = cell_job(&set->res[r], m.ops[i], m.recs[k]);
+
+				v = j ? compare_value(metric, j) : NAN;
+				if (isnan(v))
+					fprintf(fp, ",");
+				else
+					fprintf(fp, ",%.10g", v);
+			}
+			fputc(',', fp);
+			compare_csv_str(fp, set->res[r].path, 1);
+		}
+	}
+}
+
+void compare_print_matrix(FILE *fp, const struct rr_set *set, const struct column *metric,
+			  int fmt)
+{
+	struct matrix m;
+	size_t r;
+
+	if (fmt == FMT_CSV) {
+		print_csv(fp, set, metric);
+		return;
+	}
+	for (r = 0; r < set->nres; r++) {
+		collect(&m, &set->res[r], 1);
+		print_grid(fp, &set->res[r], &m, metric, fmt == FMT_MD);
+	}
+}

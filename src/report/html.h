@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* HTML output of the report page: escaped text, charts inlined as checked SVG, the methods. */
+#ifndef IOWATT_HTML_H
+#define IOWATT_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "result/results_read.h"
+
+/*
+ * Text from results as HTML text or a double-quoted attribute value: & < > " ' escaped,
+ * control characters (and DEL) shown as U+FFFD. Results travel: every string they carry
+ * goes through here. NULL writes nothing.
+ */
+void html_text(FILE *fp, const char *s);
+
+/*
+ * One gnuplot SVG document as an inline <svg> element: the XML prolog, doctype and
+ * comments dropped, every id prefixed with id_prefix (several charts share gnuplot's ids),
+ * and only drawing elements let through: an element outside the list, an event-handler
+ * attribute, a link that leaves the document or text that is not escaped makes it
+ * -EINVAL and nothing is written. 0 or -EINVAL.
+ */
+int html_svg_inline(FILE *out, const char *svg, size_t len, const char *id_prefix);
+
+/* The methods section: docs/energy.md, embedded at build time, as HTML. */
+void html_methods(FILE *fp);
+
+/* The page's sections about the results: devices, meters, jobs and their validity. */
+void html_devices(FILE *fp, const struct rr_set *set);
+void html_meters(FILE *fp, const struct rr_set *set);
+void html_jobs(FILE *fp, const struct rr_set *set);
+
+#endif

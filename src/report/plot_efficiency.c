@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/* Efficiency chart data: IOPS per mA per record size and energy per GB per job, per device. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "report/plot.h"
+
+#define MOD "plot"
+#define EFF_MIN_WIDTH_PX 1200
+#define EFF_HEIGHT_PX 960
+/* Room a bar needs for its value label, and an IOPS panel for its axis. */
+#define EFF_PX_PER_BAR 44
+#define EFF_PX_PER_PANEL 90
+
+/*
+ * The jobs of the chart, grouped by record size: IOPS per mA of 4 KiB and of 16 MiB
+ * records differ by three decades, so each record size gets its own panel and axis.
+ * J/GB is per byte and shares one axis.
+ */
+struct eff_jobs {
+	const char **names; /* in panel order */
+	size_t n;
+	uint64_t *bs;	    /* per job */
+	size_t *panel;	    /* per job, 0-based */
+	size_t npanels;
+};
+
+static uint64_t job_bs(const struct rr_set *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->nres; i++) {
+		const struct job_report *j = rr_find_job(&set->res[i], name);
+
+		if (j && set->res[i].has_power)
+			return rr_bs(j);
+	}
+	return 0;
+}
+
+static int job_powered(const struct rr_set *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->nres; i++)
+		if (set->res[i].has_power && rr_find_job(&set->res[i], name))
+			return 1;
+	return 0;
+}
+
+/* Jobs with a bar, grouped by record size in order of first appearance. */
+static void eff_jobs_build(struct eff_jobs *ej, const struct rr_set *set)
+{
+	const char **all = NULL;
+	uint64_t *bs;
+	size_t nall, i, k, p;
+
+	nall = rr_job_names(set, &all);
+	bs = xcalloc(nall + 1, sizeof(*bs));
+	ej->names = xcalloc(nall + 1, sizeof(*ej->names));
+	ej->bs = xcalloc(nall + 1, sizeof(*ej->bs));
+	ej->panel = xcalloc(nall + 1, sizeof(*ej->panel));
+	ej->n = ej->npanels = 0;
+	for (i = 0; i < nall; i++)
+		bs[i] = job_powered(set, all[i]) ? job_bs(set, all[i]) : UINT64_MAX;
+	for (i = 0; i < nall; i++) {
+		if (bs[i] == UINT64_MAX)
+			continue;
+		for (k = 0; k < i; k++)
+			if (bs[k] == bs[i])
+				break;
+		if (k < i)
+			continue; /* its record size is already grouped */
+		p = ej->npanels++;
+		for (k = i; k < nall; k++) {
+			if (bs[k] != bs[i])
+				continue;
+			ej->names[ej->n] = all[k];
+			ej->bs[ej->n] = bs[k];
+			ej->panel[ej->n++] = p;
+		}
+	}
+	free(bs);
+	free(all);
+}
+
+static void eff_jobs_free(struct eff_jobs *ej)
+{
+	free(ej->names);
+	free(ej->bs);
+	free(ej->panel);
+}
+
+/* Where a bar goes: its x in its IOPS panel and in the J/GB panel. */
+struct bar_pos {
+	double x_panel, x_all;
+	size_t panel;
+};
+
+static void efficiency_row(FILE *fp, const struct rr_result *r, const struct job_report *j,
+			   const struct bar_pos *pos, const double *lo_iops, double lo_jpg)
+{
+	const struct report_efficiency *e = rr_eff(j);
+	int valid = rr_valid(j);
+
+	fprintf(fp, "%.6f %.6f", pos->x_panel, pos->x_all);
+	plot_put_num(fp, e->iops_per_ma);
+	plot_put_num(fp, e->j_per_gb);
+	fprintf(fp, " %d %d %zu", valid != 0, r->device_idx + 1, pos->panel + 1);
+	plot_put_label(fp, e->iops_per_ma);
+	plot_put_label(fp, e->j_per_gb);
+	fprintf(fp, " \"%s\"", valid == 0 ? "invalid" : "");
+	plot_put_num(fp, e->iops_per_ma > 0 ? e->iops_per_ma : lo_iops[pos->panel]);
+	plot_put_num(fp, e->j_per_gb > 0 ? e->j_per_gb : lo_jpg);
+	fputc('\n', fp);
+}
+
+static double decade_below(double v, double none)
+{
+	return isinf(v) ? none : pow(10, floor(log10(v)));
+}
+
+/* Log axes: bars rise from the decade below the smallest value of each panel. */
+static void bar_bottoms(const struct rr_set *set, const struct eff_jobs *ej, double *lo_iops,
+			double *lo_jpg)
+{
+	size_t i, n;
+
+	for (n = 0; n < ej->npanels; n++)
+		lo_iops[n] = INFINITY;
+	*lo_jpg = INFINITY;
+	for (n = 0; n < ej->n; n++) {
+		for (i = 0; i < set->nres; i++) {
+			const struct job_report *j = rr_find_job(&set->res[i], ej->names[n]);
+			const struct report_efficiency *e;
+
+			if (!j || !set->res[i].has_power)
+				continue;
+			e = rr_eff(j);
+			if (e->iops_per_ma > 0)
+				lo_iops[ej->panel[n]] = fmin(lo_iops[ej->panel[n]], e->iops_per_ma);
+			if (e->j_per_gb > 0)
+				*lo_jpg = fmin(*lo_jpg, e->j_per_gb);
+		}
+	}
+	for (n = 0; n < ej->npanels; n++)
+		lo_iops[n] = decade_below(lo_iops[n], 0.1);
+	*lo_jpg = decade_below(*lo_jpg, 1);
+}
+
+/*
+ * The J/GB panel's title says what j_per_gb integrates: the active phase and the tail's
+ * energy above idle; results written before energy_tail_net_j counted the whole tail.
+ */
+static const char *jpg_title(const struct rr_set *set)
+{
+	size_t i, k;
+
+	for (i = 0; i < set->nres; i++)
+		for (k = 0; k < set->res[i].rep.njobs; k++)
+			if (rr_has_power(&set->res[i].rep.jobs[k]) &&
+			    isnan(rr_power(&set->res[i].rep.jobs[k])->energy_tail_net_j))
+				return "Energy per GB moved: active phase + tail (lower is better)";
+	return "Energy per GB moved: active phase + tail above idle (lower is better)";
+}
+
+/* Rows of every powered result, job by job; returns whether any bar is invalid. */
+static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs *ej, double w,
+		      const double *lo_iops, double lo_jpg)
+{
+	struct bar_pos pos;
+	size_t n, i, slot, first = 0;
+	int invalid = 0;
+
+	fprintf(fp, "# x_panel x_all iops_per_ma j_per_gb valid device panel text1 text2 invalid "
+		    "label_y1 label_y2\n");
+	for (n = 0; n < ej->n; n++) {
+		if (n && ej->panel[n] != ej->panel[n - 1])
+			first = n;
+		slot = 0;
+		for (i = 0; i < set->nres; i++) {
+			const struct rr_result *r = &set->res[i];
+			const struct job_report *j;
+			double off;
+
+			if (!r->has_power)
+				continue;
+			j = rr_find_job(r, ej->names[n]);
+			off = -0.4 + w * ((double)slot++ + 0.5);
+			if (!j)
+				continue;
+			pos.x_panel = (double)(n - first + 1) + off;
+			pos.x_all = (double)(n + 1) + off;
+			pos.panel = ej->panel[n];
+			efficiency_row(fp, r, j, &pos, lo_iops, lo_jpg);
+			invalid |= rr_valid(j) == 0;
+		}
+	}
+	return invalid;
+}
+
+/* "IOPS per mA, 4 KiB records": each panel names its record size. */
+static void panel_meta(FILE *meta, const struct eff_jobs *ej, const double *lo_iops)
+{
+	char title[96], sz[32];
+	size_t p, n, count;
+
+	fprintf(meta, "NPANEL = %zu\narray PFIRST[%zu]\narray PJOBS[%zu]\narray PTITLE[%zu]\n"
+		      "array YMIN1[%zu]\n", ej->npanels, ej->npanels, ej->npanels, ej->npanels,
+		ej->npanels);
+	for (p = 0; p < ej->npanels; p++) {
+		count = 0;
+		for (n = 0; n < ej->n; n++) {
+			if (ej->panel[n] != p)
+				continue;
+			if (!count++)
+				fprintf(meta, "PFIRST[%zu] = %zu\n", p + 1, n + 1);
+		}
+		for (n = 0; n < ej->n && ej->panel[n] != p; n++)
+			;
+		if (ej->npanels == 1)
+			snprintf(title, sizeof(title), "IOPS per mA (higher is better)");
+		else if (ej->bs[n])
+			snprintf(title, sizeof(title), "IOPS per mA, %s records",
+				 fmt_size(ej->bs[n], sz, sizeof(sz)));
+		else
+			snprintf(title, sizeof(title), "IOPS per mA, record size unknown");
+		fprintf(meta, "PJOBS[%zu] = %zu\nYMIN1[%zu] = %g\nPTITLE[%zu] = '%s'\n", p + 1, count,
+			p + 1, lo_iops[p], p + 1, title);
+	}
+}
+
+static unsigned chart_width(const struct eff_jobs *ej, size_t npow)
+{
+	size_t px = ej->n * npow * EFF_PX_PER_BAR + ej->npanels * EFF_PX_PER_PANEL;
+
+	return px > EFF_MIN_WIDTH_PX ? (unsigned)px : EFF_MIN_WIDTH_PX;
+}
+
+int plot_efficiency(struct plot_ctx *ctx)
+{
+	const struct rr_set *set = ctx->set;
+	struct eff_jobs ej;
+	struct plot_chart ch;
+	double w, *lo_iops, lo_jpg;
+	unsigned width;
+	size_t npow;
+	FILE *fp;
+	int rc, invalid;
+
+	npow = plot_count_powered(ctx, "efficiency");
+	if (!npow)
+		return 0;
+	eff_jobs_build(&ej, set);
+	width = chart_width(&ej, npow);
+	rc = plot_chart_begin(ctx, &ch, "efficiency", "efficiency", width, EFF_HEIGHT_PX);
+	if (rc)
+		goto out;
+	fp = plot_chart_file(&ch, "efficiency.dat");
+	if (!fp) {
+		plot_chart_abort(&ch);
+		rc = -EIO;
+		goto out;
+	}
+	w = 0.8 / (double)npow;
+	lo_iops = xcalloc(ej.npanels + 1, sizeof(*lo_iops));
+	bar_bottoms(set, &ej, lo_iops, &lo_jpg);
+	invalid = write_rows(fp, set, &ej, w, lo_iops, lo_jpg);
+	fclose(fp);
+	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\nJPGTITLE = '%s'\n", w * 0.92,
+		lo_jpg, invalid, jpg_title(set));
+	panel_meta(ch.meta, &ej, lo_iops);
+	plot_job_tics(ch.meta, ej.names, ej.n, width, ctx->format == PLOT_DUMB);
+	free(lo_iops);
+	rc = plot_chart_run(ctx, &ch, "efficiency");
+out:
+	eff_jobs_free(&ej);
+	return rc;
+}

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: MIT */
+/* Performance-vs-power chart data: a panel per job, a point per device, the Pareto front. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "report/plot.h"
+
+#define MOD "plot"
+#define PERF_MBPS_MIN_BS 65536 /* at or above: the job is about bandwidth, below: IOPS */
+#define PERF_WIDTH_PX 1200
+#define PERF_ROW_PX 440
+#define PERF_TITLE_PX 120
+/* A panel's plot area: the chart's share less axis labels and margins. */
+#define PANEL_MARGIN_X_PX 130
+#define PANEL_MARGIN_Y_PX 110
+/* Label geometry at the 10 pt label font: character width, line height, gap to the point. */
+#define LABEL_CHAR_PX 6.8
+#define LABEL_LINE_PX 15.0
+#define LABEL_GAP_PX 14.0
+#define POINT_RADIUS_PX 9.0
+
+/* Label placements, in the order of perf.dat's label columns. */
+enum {
+	PLACE_RIGHT = 1, PLACE_BELOW, PLACE_ABOVE, PLACE_LEFT,
+	PLACE_ABOVE_RIGHT, PLACE_BELOW_RIGHT, PLACE_ABOVE_LEFT, PLACE_BELOW_LEFT,
+	PLACE_COUNT = PLACE_BELOW_LEFT
+};
+/* Text that starts or ends at the point's x, when above or below it. */
+#define LABEL_INSET_PX 4.0
+
+struct pt {
+	double x, y;
+	int valid;
+	int front;  /* on the Pareto front */
+	int place;  /* where its label goes (PLACE_*) */
+	size_t res; /* the result it comes from */
+};
+
+/* A panel's points and axis ranges; sx, sy: pixels per x unit and per decade. */
+struct panel {
+	struct pt *pts;
+	size_t np;
+	int mbps; /* the panel's unit: 1 MB/s, 0 IOPS, -1 not decided */
+	double xr, ylo, yhi;
+	double sx, sy;
+	double (*stair)[2]; /* the front's staircase, in data units */
+	size_t nstair;
+};
+
+static int pt_cmp(const void *a, const void *b)
+{
+	const struct pt *const *p = a, *const *q = b;
+
+	if ((*p)->x != (*q)->x)
+		return (*p)->x < (*q)->x ? -1 : 1;
+	return (*p)->y > (*q)->y ? -1 : (*p)->y < (*q)->y;
+}
+
+/*
+ * Pareto front for "less power, more performance": sweep by power, keep new maxima. The
+ * front is drawn as the staircase of what the best device gives for a power budget: from
+ * the cheapest across to the next, up, ..., across to the right edge. A front of one point
+ * is a line to the edge, still seen.
+ */
+static void pareto(struct panel *pn)
+{
+	struct pt **order = xcalloc(pn->np + 1, sizeof(*order));
+	double best = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < pn->np; i++)
+		order[i] = &pn->pts[i];
+	qsort(order, pn->np, sizeof(*order), pt_cmp);
+	pn->stair = xcalloc(2 * pn->np + 2, sizeof(*pn->stair));
+	pn->nstair = 0;
+	for (i = 0; i < pn->np; i++) {
+		struct pt *p = order[i];
+
+		if (!p->valid || isnan(p->x) || isnan(p->y) || !(p->y > best))
+			continue;
+		p->front = 1;
+		if (pn->nstair) {
+			pn->stair[pn->nstair][0] = p->x;
+			pn->stair[pn->nstair][1] = best;
+			pn->nstair++;
+		}
+		pn->stair[pn->nstair][0] = p->x;
+		pn->stair[pn->nstair][1] = p->y;
+		pn->nstair++;
+		best = p->y;
+	}
+	if (pn->nstair) {
+		pn->stair[pn->nstair][0] = pn->xr;
+		pn->stair[pn->nstair][1] = best;
+		pn->nstair++;
+	}
+	free(order);
+}
+
+/* A box in panel pixels, y upwards. */
+struct box {
+	double x0, y0, x1, y1;
+};
+
+static int overlap(const struct box *a, const struct box *b)
+{
+	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+static void to_px(const struct panel *pn, double x, double y, double *px, double *py)
+{
+	*px = x * pn->sx;
+	*py = log10(y / pn->ylo) * pn->sy;
+}
+
+static struct box label_box(const struct panel *pn, const struct pt *p, const char *text,
+			    int place)
+{
+	double w = (double)strlen(text) * LABEL_CHAR_PX, h = LABEL_LINE_PX, px, py;
+	struct box b;
+
+	to_px(pn, p->x, p->y, &px, &py);
+	switch (place) {
+	case PLACE_RIGHT:
+		b = (struct box){ px + LABEL_GAP_PX, py - h / 2, px + LABEL_GAP_PX + w, py + h / 2 };
+		break;
+	case PLACE_LEFT:
+		b = (struct box){ px - LABEL_GAP_PX - w, py - h / 2, px - LABEL_GAP_PX, py + h / 2 };
+		break;
+	case PLACE_ABOVE:
+		b = (struct box){ px - w / 2, py + LABEL_GAP_PX, px + w / 2, py + LABEL_GAP_PX + h };
+		break;
+	case PLACE_ABOVE_RIGHT:
+	case PLACE_BELOW_RIGHT:
+		b.x0 = px - LABEL_INSET_PX;
+		b.x1 = b.x0 + w;
+		b.y0 = place == PLACE_ABOVE_RIGHT ? py + LABEL_GAP_PX : py - LABEL_GAP_PX - h;
+		b.y1 = b.y0 + h;
+		break;
+	case PLACE_ABOVE_LEFT:
+	case PLACE_BELOW_LEFT:
+		b.x1 = px + LABEL_INSET_PX;
+		b.x0 = b.x1 - w;
+		b.y0 = place == PLACE_ABOVE_LEFT ? py + LABEL_GAP_PX : py - LABEL_GAP_PX - h;
+		b.y1 = b.y0 + h;
+		break;
+	default:
+		b = (struct box){ px - w / 2, py - LABEL_GAP_PX - h, px + w / 2, py - LABEL_GAP_PX };
+		break;
+	}
+	return b;
+}
+
+/*
+ * What a label at b would cost: how far it sticks out of the panel, and each point,
+ * label placed before or step of the front's staircase it covers.
+ */
+#define COST_OUT_PER_PX 4.0
+#define COST_COVERED 400.0
+#define COST_CROSSES_FRONT 100.0
+
+static double label_cost(const struct panel *pn, const struct box *b, const struct box *placed,
+			 size_t nplaced)
+{
+	double w = pn->xr * pn->sx, h = log10(pn->yhi / pn->ylo) * pn->sy, cost = 0;
+	struct box o;
+	size_t k;
+
+	cost += COST_OUT_PER_PX * (fmax(0, -b->x0) + fmax(0, b->x1 - w) + fmax(0, -b->y0) +
+				   fmax(0, b->y1 - h));
+	for (k = 0; k < pn->np; k++) {
+		double px, py;
+
+		if (isnan(pn->pts[k].x) || isnan(pn->pts[k].y))
+			continue;
+		to_px(pn, pn->pts[k].x, pn->pts[k].y, &px, &py);
+		o = (struct box){ px - POINT_RADIUS_PX, py - POINT_RADIUS_PX, px + POINT_RADIUS_PX,
+				  py + POINT_RADIUS_PX };
+		cost += overlap(b, &o) ? COST_COVERED : 0;
+	}
+	for (k = 0; k < nplaced; k++)
+		cost += overlap(b, &placed[k]) ? COST_COVERED : 0;
+	for (k = 0; k + 1 < pn->nstair; k++) {
+		double ax, ay, bx, by;
+
+		to_px(pn, pn->stair[k][0], pn->stair[k][1], &ax, &ay);
+		to_px(pn, pn->stair[k + 1][0], pn->stair[k + 1][1], &bx, &by);
+		o = (struct box){ fmin(ax, bx) - 1, fmin(ay, by) - 1, fmax(ax, bx) + 1, fmax(ay, by) + 1 };
+		cost += overlap(b, &o) ? COST_CROSSES_FRONT : 0;
+	}
+	return cost;
+}
+
+/*
+ * Each label goes where it costs least: inside the panel, over no point, label or front.
+ * A point on the front tries left and above first (the staircase leaves it to the right
+ * and below), a point behind it right and below; the first of equal costs wins.
+ */
+static void place_labels(struct panel *pn, char (*texts)[RR_LABEL_MAX + 16])
+{
+	static const int front_order[PLACE_COUNT] = {
+		PLACE_LEFT, PLACE_ABOVE_LEFT, PLACE_ABOVE, PLACE_ABOVE_RIGHT,
+		PLACE_RIGHT, PLACE_BELOW_LEFT, PLACE_BELOW, PLACE_BELOW_RIGHT,
+	};
+	static const int back_order[PLACE_COUNT] = {
+		PLACE_RIGHT, PLACE_BELOW_RIGHT, PLACE_BELOW, PLACE_ABOVE_RIGHT,
+		PLACE_BELOW_LEFT, PLACE_LEFT, PLACE_ABOVE, PLACE_ABOVE_LEFT,
+	};
+	struct box *placed = xcalloc(pn->np + 1, sizeof(*placed));
+	size_t i, nplaced = 0, k;
+	double best, cost;
+
+	for (i = 0; i < pn->np; i++) {
+		struct pt *p = &pn->pts[i];
+		const int *order = p->front ? front_order : back_order;
+		struct box b;
+
+		if (isnan(p->x) || isnan(p->y))
+			continue;
+		best = INFINITY;
+		for (k = 0; k < ARRAY_SIZE(front_order); k++) {
+			b = label_box(pn, p, texts[i], order[k]);
+			cost = label_cost(pn, &b, placed, nplaced);
+			if (cost < best) {
+				best = cost;
+				p->place = order[k];
+			}
+		}
+		placed[nplaced++] = label_box(pn, p, texts[i], p->place);
+	}
+	free(placed);
+}
+
+/* One point per result that ran the job with power figures. */
+static void panel_points(struct panel *pn, const struct rr_set *set, const char *name)
+{
+	double xmax = 0, ylo = INFINITY, yhi = 0;
+	struct pt *p;
+	size_t i;
+
+	for (i = 0; i < set->nres; i++) {
+		const struct job_report *j = rr_find_job(&set->res[i], name);
+
+		if (!j || !set->res[i].has_power)
+			continue;
+		/* MB/s for large blocks, IOPS for small ones (the first device decides). */
+		if (pn->mbps < 0)
+			pn->mbps = rr_bs(j) >= PERF_MBPS_MIN_BS;
+		p = &pn->pts[pn->np++];
+		memset(p, 0, sizeof(*p));
+		p->x = rr_power(j)->active_w;
+		p->y = pn->mbps ? rr_bw_bytes(j) / 1e6 : rr_iops(j);
+		p->valid = rr_valid(j) != 0;
+		p->res = i;
+		if (!(p->y > 0))
+			p->y = NAN;
+		if (!isnan(p->x) && !isnan(p->y)) {
+			xmax = fmax(xmax, p->x);
+			ylo = fmin(ylo, p->y);
+			yhi = fmax(yhi, p->y);
+		}
+	}
+	if (isinf(ylo)) {
+		ylo = 1;
+		yhi = 10;
+	}
+	/* Whole decades, at least two labelled ticks on the log axis. */
+	pn->ylo = pow(10, floor(log10(ylo / 1.5)));
+	pn->yhi = pow(10, ceil(log10(yhi * 1.5)));
+	pn->xr = xmax > 0 ? xmax * 1.25 : 1;
+}
+
+/*
+ * Room on the right for the labels: the x axis reaches far enough past the most powerful
+ * point that the widest label, centred above or below it, stays inside the panel.
+ */
+#define XR_MIN_HEADROOM 1.25
+#define XR_MAX_HEADROOM 3.0
+
+static void fit_labels(struct panel *pn, char (*texts)[RR_LABEL_MAX + 16], double width_px)
+{
+	double xmax = pn->xr / XR_MIN_HEADROOM, widest = 0, share;
+	size_t i;
+
+	for (i = 0; i < pn->np; i++)
+		widest = fmax(widest, (double)strlen(texts[i]) * LABEL_CHAR_PX);
+	share = 1 - (widest / 2 + LABEL_GAP_PX) / width_px;
+	if (share > 1 / XR_MAX_HEADROOM)
+		pn->xr = xmax * fmax(XR_MIN_HEADROOM, 1 / share);
+	else
+		pn->xr = xmax * XR_MAX_HEADROOM;
+	pn->sx = width_px / pn->xr;
+}
+
+static void panel_row(FILE *fp, const struct panel *pn, size_t i, const struct rr_result *r,
+		      const char *text)
+{
+	const struct pt *p = &pn->pts[i];
+	int k;
+
+	plot_put_num(fp, p->x);
+	plot_put_num(fp, p->y);
+	fprintf(fp, " %d %d", r->device_idx + 1, p->valid);
+	for (k = PLACE_RIGHT; k <= PLACE_COUNT; k++) {
+		fputc(' ', fp);
+		plot_data_string(fp, k == p->place && !isnan(p->x) && !isnan(p->y) ? text : "");
+	}
+	plot_put_num(fp, isnan(p->x) ? 0 : p->x);
+	plot_put_num(fp, isnan(p->y) ? pn->ylo : p->y);
+	fputc('\n', fp);
+}
+
+static void panel_front(FILE *ff, const struct panel *pn)
+{
+	size_t i;
+
+	for (i = 0; i < pn->nstair; i++)
+		fprintf(ff, "%.9g %.9g\n", pn->stair[i][0], pn->stair[i][1]);
+	if (!pn->nstair)
+		fprintf(ff, "NaN NaN\n");
+	fprintf(ff, "\n\n");
+}
+
+/* The panels' layout: rows and columns of the multiplot. */
+struct grid {
+	size_t rows, cols;
+};
+
+/* Returns whether the panel has an invalid point. */
+static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, const char *name,
+		      size_t k, const struct grid *g)
+{
+	struct panel pn = { .pts = xcalloc(set->nres + 1, sizeof(struct pt)), .mbps = -1 };
+	char (*texts)[RR_LABEL_MAX + 16] = xcalloc(set->nres + 1, sizeof(*texts));
+	size_t i;
+	int invalid = 0;
+
+	panel_points(&pn, set, name);
+	for (i = 0; i < pn.np; i++)
+		snprintf(texts[i], sizeof(texts[i]), "%s%s", set->res[pn.pts[i].res].label,
+			 pn.pts[i].valid ? "" : " (invalid)");
+	fit_labels(&pn, texts, (double)PERF_WIDTH_PX / (double)g->cols - PANEL_MARGIN_X_PX);
+	pn.sy = ((double)PERF_ROW_PX - PANEL_MARGIN_Y_PX) / log10(pn.yhi / pn.ylo);
+	pareto(&pn);
+	place_labels(&pn, texts);
+	fprintf(fp, "# %s: active_w perf device valid label_right below above left above_right "
+		    "below_right above_left below_left label_x label_y\n", name);
+	for (i = 0; i < pn.np; i++) {
+		panel_row(fp, &pn, i, &set->res[pn.pts[i].res], texts[i]);
+		invalid |= !pn.pts[i].valid;
+	}
+	if (!pn.np)
+		fprintf(fp, "NaN NaN 0 0 \"\" \"\" \"\" \"\" \"\" \"\" \"\" \"\" 0 %g\n", pn.ylo);
+	fprintf(fp, "\n\n");
+	panel_front(ff, &pn);
+	fprintf(meta, "JOB[%zu] = ", k + 1);
+	plot_gp_string(meta, name);
+	fprintf(meta, "\nYLAB[%zu] = '%s'\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\n"
+		      "YLO[%zu] = %g\nYHI[%zu] = %g\n", k + 1,
+		pn.mbps > 0 ? "MB/s (higher is better)" : "IOPS (higher is better)", k + 1,
+		pn.nstair > 0, k + 1, pn.xr, k + 1, pn.ylo, k + 1, pn.yhi);
+	free(texts);
+	free(pn.stair);
+	free(pn.pts);
+	return invalid;
+}
+
+int plot_perf_power(struct plot_ctx *ctx)
+{
+	const struct rr_set *set = ctx->set;
+	const char **names = NULL;
+	struct plot_chart ch;
+	struct grid g;
+	size_t nnames, n, na;
+	FILE *fp, *ff;
+	int rc, invalid = 0;
+
+	if (!plot_count_powered(ctx, "perf-power"))
+		return 0;
+	nnames = rr_job_names(set, &names);
+	g.cols = nnames > 1 ? 2 : 1;
+	g.rows = (nnames + g.cols - 1) / g.cols;
+	rc = plot_chart_begin(ctx, &ch, "perf-power", "perf-power", PERF_WIDTH_PX,
+			      (unsigned)(PERF_TITLE_PX + PERF_ROW_PX * (g.rows ? g.rows : 1)));
+	if (rc)
+		goto out_names;
+	fp = plot_chart_file(&ch, "perf.dat");
+	ff = plot_chart_file(&ch, "front.dat");
+	if (!fp || !ff) {
+		if (fp)
+			fclose(fp);
+		if (ff)
+			fclose(ff);
+		plot_chart_abort(&ch);
+		rc = -EIO;
+		goto out_names;
+	}
+	na = nnames ? nnames : 1;
+	fprintf(ch.meta, "NJOBS = %zu\nROWS = %zu\nCOLS = %zu\narray JOB[%zu]\narray YLAB[%zu]\n"
+			 "array HASFRONT[%zu]\narray XMAX[%zu]\narray YLO[%zu]\narray YHI[%zu]\n",
+		nnames, g.rows, g.cols, na, na, na, na, na, na);
+	for (n = 0; n < nnames; n++)
+		invalid |= perf_panel(fp, ff, ch.meta, set, names[n], n, &g);
+	fprintf(ch.meta, "HASINVALID = %d\n", invalid);
+	fclose(fp);
+	fclose(ff);
+	rc = plot_chart_run(ctx, &ch, "perf-power");
+out_names:
+	free(names);
+	return rc;
+}

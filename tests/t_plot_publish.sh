@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# iowatt plot: what makes a chart fit to publish, where the chart's files can tell it.
+. "$(dirname "$0")/lib.sh"
+G=$REPO/tests/data/golden
+FILES="$G/sd-sandisk-ultra.json $G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json $G/nvme-netac.json"
+
+if ! command -v gnuplot >/dev/null; then
+	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox)"
+	done_testing
+	exit
+fi
+
+# edit IN OUT PYTHON: a copy of a golden result changed by PYTHON (on `d`), its CSVs kept.
+edit() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+d["files"] = {k: os.path.join(os.path.dirname(sys.argv[1]), v) for k, v in d["files"].items()}
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+# keep CHART FILES...: plot with --keep-data; prints the chart's data directory.
+keep() {
+	local chart=$1 dir
+	shift
+	dir=$(mktemp -d "$T_TMP/keep.XXXXXX")
+	TMPDIR=$dir $IOWATT plot --keep-data --format dumb --chart "$chart" -o "$dir/out" "$@" \
+		>/dev/null 2>"$dir/err" || { sed 's/^/#   /' "$dir/err"; return 1; }
+	ls -d "$dir"/iowatt-plot.*/"$chart"* | head -n 1
+}
+
+# --- efficiency: an invalid (hatched) bar keeps its device's colour
+$IOWATT plot --format svg --chart efficiency -o "$T_TMP/svg" "$G/sd-sandisk-ultra.json" \
+	"$G/usbssd-samsung-t7.json" 2>/dev/null
+# The T7 (second device: Okabe-Ito orange 230,159,0) has an undervoltage job: its hatching.
+grep -A1 "<pattern" "$T_TMP/svg/efficiency.svg" | grep -q "stroke:rgb(230,159,0)"
+ok $? "efficiency: the invalid bar's hatching is in its device's colour"
+! grep -A1 "<pattern" "$T_TMP/svg/efficiency.svg" | grep "stroke:rgb" | grep -v "rgb(230,159,0)\|rgb(64,64,64)" | grep -q .
+ok $? "efficiency: no hatching in a colour that is no device's (only the key's grey)"
+
+# --- efficiency: IOPS per mA of 4 KiB and 1 MiB records on their own axes
+$IOWATT plot --format dumb --chart efficiency $FILES >"$T_TMP/eff.txt" 2>/dev/null
+grep -q "IOPS per mA, 4 KiB records" "$T_TMP/eff.txt" && grep -q "IOPS per mA, 1 MiB records" "$T_TMP/eff.txt"
+ok $? "efficiency: a panel of IOPS per mA per record size"
+d=$(keep efficiency $FILES)
+[ "$(sed -n 's/^NPANEL = //p' "$d/meta.gp")" = 2 ] && grep -q "^YMIN1\[2\] = " "$d/meta.gp"
+ok $? "efficiency: each record size has its own y axis (NPANEL 2, YMIN1 per panel)"
+
+# --- dumb: devices are told apart without colour (each has its own character)
+chars=$(for dev in "SanDisk SC64G" "SanDisk Ultra" "Samsung Portable" "Netac NVMe"; do
+	grep -o ".$dev" "$T_TMP/eff.txt" | head -n 1 | cut -c1
+done | sort -u | grep -v ' ' | wc -l)
+[ "$chars" -eq 4 ]
+ok $? "dumb efficiency: each device's key sample has its own character ($chars of 4)"
+
+# --- latency: only what doubts the latencies is marked; no EMULATED (it shows no power)
+edit "$G/usbssd-samsung-t7.json" "$T_TMP/emu.json" '
+d["emulated"] = True
+for m in d["meters"]: m["emulated"] = True
+d["jobs"][2]["status"] = "failed"
+d["jobs"][2]["error"] = "io_setup: EAGAIN"'
+$IOWATT plot --format dumb --chart latency,efficiency -o "$T_TMP/lat" "$T_TMP/emu.json" 2>/dev/null
+! grep -q "EMULATED" "$T_TMP/lat/latency.txt" && grep -q "EMULATED" "$T_TMP/lat/efficiency.txt"
+ok $? "latency: no EMULATED note (the efficiency chart of the same result has it)"
+d=$(keep latency "$T_TMP/emu.json")
+[ "$(grep -c '"failed"' "$d/latency.dat")" -eq 1 ] && ! grep -q '"invalid"\|"undervoltage"' "$d/latency.dat"
+ok $? "latency: the failed job is marked, the undervoltage (power-invalid) job is not"
+
+# --- battery: ticks that tell 0.87 from 0.73 days; an x range that fits the devices
+# Slower writers than the golden SD card: the axis has to end before 1 TiB a day.
+edit "$G/sd-sandisk-ultra.json" "$T_TMP/bat-a.json" '
+for j in d["jobs"]:
+    if j.get("write"): j["write"]["bw_bytes"] //= 10'
+edit "$G/usbstick-sandisk-ultra.json" "$T_TMP/bat-b.json" '
+for j in d["jobs"]:
+    if j.get("write"): j["write"]["bw_bytes"] //= 10'
+d=$(keep battery "$T_TMP/bat-a.json" "$T_TMP/bat-b.json")
+[ "$(sed -n 's/^YLOG = //p' "$d/meta.gp")" = 0 ] && [ "$(sed -n 's/^YLO = //p' "$d/meta.gp")" = 0 ]
+ok $? "battery: days within 20x of each other are read on a linear axis from 0"
+n=$(grep -cE '"[0-9]+\.[0-9]{2,} days"' "$d/labels.dat")
+[ "$n" -eq 2 ]
+ok $? "battery: each line's days written at its start with 3 significant digits ($n labels)"
+python3 - "$d/meta.gp" "$T_TMP/bat-a.json" "$T_TMP/bat-b.json" <<'PY'
+import json, re, sys
+meta = open(sys.argv[1]).read()
+xmax = float(re.search(r"^XMAX = (\S+)", meta, re.M).group(1))
+speeds = []
+for f in sys.argv[2:]:
+    d = json.load(open(f))
+    w = [j for j in d["jobs"] if j["jobname"] == "SEQ1M-Q8T1-write"][0]
+    speeds.append(w["write"]["bw_bytes"] * 86400 / 2**20)
+# The axis ends just past the fastest device writing flat out (at most 1 TiB a day).
+end = min(max(speeds), 2**20)
+sys.exit(0 if end <= xmax <= 1.1 * end else 1)
+PY
+ok $? "battery: the x axis ends where the fastest device writes flat out"
+
+# --- perf-power: the front is drawn even where one valid point is left; labels whole
+edit "$G/usbssd-samsung-t7.json" "$T_TMP/pp.json" 'pass'
+d=$(keep perf-power --label "$T_TMP/pp.json=SD-like (loop0)" "$T_TMP/pp.json" "$G/nvme-netac.json")
+python3 - "$d/front.dat" <<'PY'
+import sys
+blocks = [b for b in open(sys.argv[1]).read().split("\n\n\n") if b.strip()]
+rows = [[l for l in b.splitlines() if l.strip() and "NaN" not in l] for b in blocks]
+# A staircase: 2 corners per front point after the first, 1 for it and 1 at the edge.
+sys.exit(0 if rows and all(len(r) >= 2 and len(r) % 2 == 0 for r in rows) else 1)
+PY
+ok $? "perf-power: every panel has a front staircase (>= 2 corners), also with one valid point"
+grep -q '"SD-like (loop0)' "$d/perf.dat"
+ok $? "perf-power: a label keeps its parenthesis ('SD-like (loop0)' not cut to 'SD-like')"
+
+# --- timeline: the meter by model and port; merged labels for events at one time
+$IOWATT plot --format dumb --chart timeline "$G/nvme-netac.json" >"$T_TMP/tl.txt" 2>/dev/null
+grep -q "INA226 on i2c-1@0x45" "$T_TMP/tl.txt" && ! grep -q "ina226:/dev" "$T_TMP/tl.txt"
+ok $? "timeline: the legend names the meter by model and port, not its spec"
+edit "$G/usbssd-samsung-t7.json" "$T_TMP/oc.json" '
+ev = d["jobs"][1]["events"][0]
+oc = dict(ev, kind="usb_overcurrent", text="usb 1-1-port2: over-current condition")
+d["jobs"][1]["events"].insert(0, dict(oc, t_ns=ev["t_ns"] - 10**6))'
+d=$(keep timeline "$T_TMP/oc.json")
+grep "^set label" "$d/meta.gp" | grep "undervoltage" | grep -q "USB over-current"
+ok $? "timeline: undervoltage and over-current at one time share one label (neither hidden)"
+
+# --- the J/GB subtitle and the timeline say what j_per_gb counts: the tail above idle
+edit "$G/sd-sandisk-ultra.json" "$T_TMP/tailnet.json" '
+for j in d["jobs"]:
+    for p in [j["power"]] + [m["power"] for m in j.get("meters", [])]:
+        p["energy_tail_net_j"] = 0.04'
+$IOWATT plot --format dumb --chart efficiency,timeline -o "$T_TMP/tn" "$T_TMP/tailnet.json" 2>/dev/null
+grep -q "active phase + tail above idle" "$T_TMP/tn/efficiency.txt" &&
+	grep -q "active phase + tail (lower" "$T_TMP/eff.txt"
+ok $? "efficiency: J/GB subtitle 'active phase + tail above idle' (older results: '+ tail')"
+d=$(keep timeline "$T_TMP/tailnet.json")
+grep -q '+0.04 J tail above idle' "$d/meta.gp"
+ok $? "timeline: each job's label gives its tail energy above idle (energy_tail_net_j)"
+
+# --- a plot directory holds only the charts of the results just given
+mkdir -p "$T_TMP/dir"
+$IOWATT plot -o "$T_TMP/dir" --format dumb $FILES 2>/dev/null
+echo mine >"$T_TMP/dir/timeline-mine.txt"
+ln -s "$T_TMP/victim" "$T_TMP/dir/link.txt"
+echo keep >"$T_TMP/victim"
+echo "link.txt" >>"$T_TMP/dir/.iowatt-charts"
+$IOWATT plot -o "$T_TMP/dir" --format dumb "$G/nvme-netac.json" 2>"$T_TMP/dir.err"
+ok $? "plot again into the same directory with one result"
+[ ! -e "$T_TMP/dir/timeline-sd-sandisk-ultra.txt" ] && [ -s "$T_TMP/dir/timeline-nvme-netac.txt" ] &&
+	grep -q "removed .*timeline-sd-sandisk-ultra.txt" "$T_TMP/dir.err"
+ok $? "the older results' timelines are removed, and it says so"
+[ -s "$T_TMP/dir/timeline-mine.txt" ] && [ -L "$T_TMP/dir/link.txt" ] && [ -s "$T_TMP/victim" ]
+ok $? "a file iowatt did not write, and a symlink listed by hand, are left alone"
+$IOWATT plot -o "$T_TMP/dir" --format dumb --chart latency "$G/sd-sandisk-ultra.json" 2>/dev/null
+[ -s "$T_TMP/dir/timeline-nvme-netac.txt" ] && [ -s "$T_TMP/dir/efficiency.txt" ]
+ok $? "charts of kinds not drawn this time stay (--chart latency keeps the timeline)"
+
+# --- a run without a meter: the I/O charts, no gnuplot warning
+python3 "$G/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
+$IOWATT plot -o "$T_TMP/np" "$T_TMP/nopower.json" >/dev/null 2>"$T_TMP/np.err"
+ok $? "a result without a meter plots"
+! grep -q "gnuplot" "$T_TMP/np.err" && [ -s "$T_TMP/np/timeline-nopower.png" ] && [ -s "$T_TMP/np/latency.png" ]
+ok $? "its timeline and latency charts are drawn without a gnuplot warning"
+grep "gnuplot" "$T_TMP/np.err" | sed 's/^/#   /' | head -n 5
+
+done_testing
