@@ -28,6 +28,18 @@ ifeq ($(SANITIZE),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
+# ThreadSanitizer (make tsan): the suite once with data races reported and fatal.
+ifeq ($(TSAN),1)
+CFLAGS  += -fsanitize=thread -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=thread
+endif
+# libFuzzer (make fuzz, clang only): coverage on every object, the fuzzer's main in the
+# tests/fuzz binaries alone.
+ifeq ($(FUZZ),1)
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+           -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
 
 # Libraries. pkg-config may not be installed yet (make demo/check install it first): every
 # query is quiet, and what is missing is said once, when something is built.
@@ -152,7 +164,8 @@ else
 BIN := $(O)/iowatt
 endif
 
-.PHONY: all test check demo deps check-deps lint format install uninstall man clean tests
+.PHONY: all test check demo deps check-deps lint format install uninstall man clean tests \
+	tsan fuzz fuzz-bins
 all: $(BIN)
 
 $(BIN): $(O)/src/cli/main.o $(LIB_OBJS)
@@ -188,6 +201,26 @@ $(O)/tests/umock_%: tests/umock_%.c $(O)/libiowatt.a
 
 tests: $(BIN) $(TEST_BINS) $(UMOCK_BINS)
 
+# Fuzz targets: tests/fuzz/fuzz_NAME.c, seed corpora from tests/data (tests/fuzz/run.sh).
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+
+$(O)/fuzz/%: tests/fuzz/%.c $(O)/libiowatt.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -fsanitize=fuzzer -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS)
+
+fuzz-bins: $(FUZZ_BINS)
+
+fuzz:
+	$(MAKE) CC=$(FUZZ_CC) FUZZ=1 O=build-fuzz fuzz-bins
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+tsan:
+	$(MAKE) TSAN=1 O=build-tsan tests
+	O=build-tsan tests/run.sh
+
 # Quick: unit tests only, on the current build flags.
 test: tests
 	O=$(O) tests/run.sh --unit
@@ -196,7 +229,8 @@ test: tests
 check:
 	tests/deps.sh
 	$(MAKE) SANITIZE=1 WERROR=1 O=build-san tests
-	O=build-san tests/run.sh
+	if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) CC=$(FUZZ_CC) FUZZ=1 O=build-fuzz fuzz-bins; fi
+	O=build-san FUZZ_O=build-fuzz tests/run.sh
 
 demo:
 	tests/deps.sh --runtime
@@ -251,6 +285,6 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
-	rm -rf build build-san iowatt
+	rm -rf build build-san build-tsan build-fuzz iowatt
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -78,6 +78,14 @@ for t in "$O"/tests/test_* "$O"/tests/umock_*; do
 	fi
 done
 
+# libFuzzer targets (make check builds them into FUZZ_O where clang is): FUZZ_SECONDS each.
+if [ "$mode" != "--unit" ] && [ -n "${FUZZ_O:-}" ]; then
+	for t in "$FUZZ_O"/fuzz/fuzz_*; do
+		[ -x "$t" ] || continue
+		run_one "$(basename "$t")" tests/fuzz/run.sh "$FUZZ_O" "${FUZZ_SECONDS:-10}" "$(basename "$t")"
+	done
+fi
+
 if [ "$mode" != "--unit" ]; then
 	for t in tests/t_*.sh; do
 		[ -f "$t" ] || continue

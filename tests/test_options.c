@@ -471,11 +471,24 @@ static void test_validate(void)
 	test_validate_engines();
 }
 
+/* Durations print whole minutes however long: no int overflow (found by fuzz_duration). */
+static void test_fmt_duration(void)
+{
+	char buf[64];
+
+	is_str(fmt_duration(90 * NS_PER_SEC, buf, sizeof(buf)), "1 min 30 s", "90 s");
+	is_str(fmt_duration(999999999ULL * NS_PER_SEC, buf, sizeof(buf)),
+	       "16666666 min 39 s", "999999999 s in minutes");
+	ok(strstr(fmt_duration(UINT64_MAX, buf, sizeof(buf)), " min ") != NULL,
+	   "UINT64_MAX ns prints: %s", buf);
+}
+
 int main(void)
 {
 	log_set_level(LOG_INFO);
 	test_every_job_option();
 	test_parsers();
+	test_fmt_duration();
 	test_spellings();
 	test_defaults();
 	test_help();

@@ -2,6 +2,7 @@
 /* Shared helpers: aborting allocators, monotonic time, unit parsers, atomic files. */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
@@ -283,7 +284,8 @@ const char *fmt_duration(uint64_t ns, char *buf, size_t len)
 	else if (s < 60.0)
 		snprintf(buf, len, "%.1f s", s);
 	else
-		snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)s % 60);
+		snprintf(buf, len, "%" PRIu64 " min %02u s", (uint64_t)(ns / NS_PER_SEC / 60),
+			 (unsigned)(ns / NS_PER_SEC % 60));
 	return buf;
 }
 
