@@ -106,4 +106,5 @@ EOF
 [ $? -eq 2 ] && grep -q "expected auto or auto:SECONDS" "$T_TMP/bad.out"
 ok $? "--size auto:0.5us is refused with what to write instead"
 
+for f in fast slow; do [ -f "$T_TMP/$f.json" ] && echo "# $f: $(jget "$T_TMP/$f.json" "d[\"jobs\"][0][\"validity\"][\"samples_active\"]") samples"; done
 done_testing

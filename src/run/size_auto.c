@@ -45,9 +45,11 @@ static uint64_t progress_bytes(const struct bench *b)
 /*
  * Run the job for SIZE_AUTO_CALIB_NS, wrapping around in its extent. The meters keep
  * delivering and are pumped (their rings must not overflow), but no phase is open, so
- * nothing of this enters a figure; the file is the one the measured job will use. The rate
- * is the second half's: the first warms caches and queues, and a rate taken from it would
- * be that of a colder device than the measured job meets.
+ * nothing of this enters a figure; the file is the one the measured job will use. The
+ * rate is the faster of the whole run's and its second half's: a device whose caches
+ * warm up goes faster later, one that bursts after idling (a throttle's credit, a write
+ * cache) faster at first, and the measured job meets either. Too fast an estimate only
+ * makes the job longer; too slow one too short to be valid.
  */
 static int calibrate(struct run_ctx *rc, const struct job_opts *jo, struct size_choice *c)
 {
@@ -87,17 +89,16 @@ static int calibrate(struct run_ctx *rc, const struct job_opts *jo, struct size_
 	}
 	for (d = 0; d < DDIR_COUNT; d++)
 		end_bytes += br.dir[d].io_bytes;
-	if (!t_mid || br.t_end_ns <= t_mid || end_bytes <= bytes_mid) {
-		t_mid = br.t_start_ns; /* it ended early: the whole of it */
-		bytes_mid = 0;
-	}
-	c->calib_bytes = end_bytes - bytes_mid;
-	c->calib_s = (double)(br.t_end_ns - t_mid) / 1e9;
+	c->calib_bytes = end_bytes;
+	c->calib_s = (double)(br.t_end_ns - br.t_start_ns) / 1e9;
 	if (!c->calib_bytes || !(c->calib_s > 0)) {
 		log_err(MOD, "job '%s': size=auto calibration moved nothing", jo->name);
 		return -EIO;
 	}
 	c->rate_bps = (double)c->calib_bytes / c->calib_s;
+	if (t_mid && br.t_end_ns > t_mid && end_bytes > bytes_mid)
+		c->rate_bps = fmax(c->rate_bps, (double)(end_bytes - bytes_mid) /
+						((double)(br.t_end_ns - t_mid) / 1e9));
 	return 0;
 }
 
