@@ -1,7 +1,8 @@
 # Timeline of one run: throughput (left axis) and power (right axis) against time, with the
 # idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines.
 # Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W,
-# one index block per meter; written by `iowatt plot --keep-data`). Jobs too short to see
+# one index block per meter, temp.dat: t soc_c drive_c when the run read temperatures;
+# written by `iowatt plot --keep-data`). Jobs too short to see
 # as a line are point labels of meta.gp. A file is named in a plot only when it has data:
 # gnuplot 5.4 opens the files of an empty iteration too, and warns.
 load ARG1.'/meta.gp'
@@ -19,6 +20,14 @@ if (HASIO) { set ylabel 'throughput (MB/s)' tc rgb IOCOL } else { unset ytics; s
 array MCOL[4] = ['#202020', '#8B0000', '#606060', '#4B0082']
 io = ARG1.'/io.dat'
 power = ARG1.'/power.dat'
+# With temperatures the timeline is the top panel of two, on one time axis.
+if (HASTEMP) {
+	set multiplot
+	set lmargin at screen 0.07
+	set rmargin at screen 0.93
+	set origin 0, 0.28
+	set size 1, 0.72
+}
 if (NMETERS > 0) {
 	set y2label 'power (W)'
 	set y2tics nomirror
@@ -37,4 +46,28 @@ if (NMETERS > 0) {
 	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'
+}
+if (HASTEMP) {
+	XLO = GPVAL_X_MIN
+	XHI = GPVAL_X_MAX
+	unset label
+	unset title
+	unset y2tics
+	set y2label ''
+	set border 3
+	set origin 0, 0
+	set size 1, 0.28
+	set xrange [XLO:XHI]
+	set yrange [TMIN:TMAX]
+	set ytics auto
+	set ylabel 'temperature (°C)' tc rgb '#000000'
+	set key outside right center vertical reverse Left samplen 2 font ',10'
+	temp = ARG1.'/temp.dat'
+	if (HASSOC && HASDRIVE) {
+		plot temp using 1:2 with lines lw 2 lc rgb '#8B0000' title 'SoC', \
+		     temp using 1:3 with lines lw 2 lc rgb '#006400' title 'drive'
+	} else {
+		plot temp using 1:(HASSOC ? $2 : $3) with lines lw 2 lc rgb (HASSOC ? '#8B0000' : '#006400') title (HASSOC ? 'SoC' : 'drive')
+	}
+	unset multiplot
 }

@@ -4,7 +4,8 @@
 # Root only (loop devices, mounts, the blkio/io cgroup). Usage:
 #   scripts/two-devices.sh OUTDIR [PROFILE] [extra run options...]
 # The speeds are those of the field notes: SD 14/23 MB/s and 600/2200 IOPS, stick 9/36 MB/s
-# and 250/1400 IOPS (write/read).
+# and 250/1400 IOPS (write/read). NAMES="A B" names the two results (default "sd stick"),
+# INTERVAL the meters' poll period (default 500ms, the testers' real rate).
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:?usage: two-devices.sh OUTDIR [PROFILE] [run options]}
@@ -65,7 +66,7 @@ device() {
 	for _ in $(seq 50); do [ -e "$work/$name.um25c" ] && break; sleep 0.1; done
 	( echo $BASHPID >"$procs"
 	  exec ./iowatt run "$profile" --target "$mnt" --no-progress \
-		--meter "um25c:$work/$name.um25c,interval=500ms" --json-out "$out/$name.json" "$@" \
+		--meter "um25c:$work/$name.um25c,interval=${INTERVAL:-500ms}" --json-out "$out/$name.json" "$@" \
 		>"$out/$name.log" 2>&1 ) &
 	runs+=($!)
 	devs+=("$(basename "$dev")")
@@ -73,11 +74,13 @@ device() {
 }
 
 runs=() devs=()
-device sd 14000000 23000000 600 2200 "$@"
-device stick 9000000 36000000 250 1400 "$@"
+read -r sd stick <<<"${NAMES:-sd stick}"
+device "$sd" 14000000 23000000 600 2200 "$@"
+device "$stick" 9000000 36000000 250 1400 "$@"
 rc=0
 for p in "${runs[@]}"; do wait "$p" || rc=1; done
-labels=(--label "$out/sd.json=SD-like (${devs[0]})" --label "$out/stick.json=USB-stick-like (${devs[1]})")
-./iowatt plot "${labels[@]}" -o "$out/plots" "$out/sd.json" "$out/stick.json" || rc=1
-./iowatt compare "${labels[@]}" "$out/sd.json" "$out/stick.json" >"$out/compare.txt" || rc=1
+labels=(--label "$out/$sd.json=SD-like (${devs[0]})" --label "$out/$stick.json=USB-stick-like (${devs[1]})")
+./iowatt plot "${labels[@]}" -o "$out/plots" "$out/$sd.json" "$out/$stick.json" || rc=1
+./iowatt compare "${labels[@]}" "$out/$sd.json" "$out/$stick.json" >"$out/compare.txt" || rc=1
+./iowatt report "${labels[@]}" -o "$out" "$out/$sd.json" "$out/$stick.json" || rc=1
 exit $rc

@@ -135,6 +135,24 @@ d=$(keep timeline "$T_TMP/tailnet.json")
 grep -q '+0.04 J tail above idle' "$d/meta.gp"
 ok $? "timeline: each job's label gives its tail energy above idle (energy_tail_net_j)"
 
+# --- temperatures on the timeline: a panel under it, on the same time axis
+edit "$G/usbssd-samsung-t7.json" "$T_TMP/temp.json" '
+t0 = d["t0_ns"]
+d["temperature_series"] = [{"t_ns": t0 + i * 10**9, "soc_c": 52 + i * 0.2,
+                            "drive_c": None if i < 3 else 41 + i * 0.1} for i in range(28)]'
+d=$(keep timeline "$T_TMP/temp.json")
+[ "$(sed -n 's/^HASTEMP = //p' "$d/meta.gp")" = 1 ] && [ "$(grep -vc '^#' "$d/temp.dat")" -eq 28 ] &&
+	[ "$(grep -c 'NaN' "$d/temp.dat")" -eq 3 ]
+ok $? "timeline: the run's temperature series is drawn (28 readings, the drive's absent ones NaN)"
+$IOWATT plot --format dumb --chart timeline "$T_TMP/temp.json" >"$T_TMP/temp.txt" 2>"$T_TMP/temp.err"
+grep -q "SoC" "$T_TMP/temp.txt" && grep -q "drive" "$T_TMP/temp.txt" && ! grep -q gnuplot "$T_TMP/temp.err"
+ok $? "timeline: a temperature panel with SoC and drive lines, no gnuplot message"
+$IOWATT plot --chart timeline -o "$T_TMP/tpng" "$T_TMP/temp.json" 2>/dev/null
+python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); sys.exit(0 if struct.unpack(">II", d[16:24]) == (1400, 960) else 1)' "$T_TMP/tpng/timeline-temp.png"
+ok $? "timeline: taller (1400x960) with the temperature panel"
+! grep -q "^HASTEMP = 1" "$(keep timeline "$G/nvme-netac.json")/meta.gp"
+ok $? "timeline: no temperature panel for a run without a temperature series"
+
 # --- a plot directory holds only the charts of the results just given
 mkdir -p "$T_TMP/dir"
 $IOWATT plot -o "$T_TMP/dir" --format dumb $FILES 2>/dev/null
@@ -152,6 +170,46 @@ ok $? "a file iowatt did not write, and a symlink listed by hand, are left alone
 $IOWATT plot -o "$T_TMP/dir" --format dumb --chart latency "$G/sd-sandisk-ultra.json" 2>/dev/null
 [ -s "$T_TMP/dir/timeline-nvme-netac.txt" ] && [ -s "$T_TMP/dir/efficiency.txt" ]
 ok $? "charts of kinds not drawn this time stay (--chart latency keeps the timeline)"
+
+# --- plot --chart sweep: MB/s and J/GB against record size, per operation and device
+python3 - "$G" "$T_TMP" <<'PY'
+import copy, json, math, os, sys
+g, out = sys.argv[1], sys.argv[2]
+for name, scale in (("sd-sandisk-ultra", 1.0), ("usbstick-sandisk-ultra", 0.6)):
+    d = json.load(open(os.path.join(g, name + ".json")))
+    d["files"] = {k: os.path.join(g, v) for k, v in d["files"].items()}
+    tmpl = {j["jobname"]: j for j in d["jobs"]}
+    jobs = []
+    for bs in (4096, 16384, 1048576, 16777216):
+        for op in ("write", "rewrite", "read", "randread"):
+            t = copy.deepcopy(tmpl["SEQ1M-Q8T1-write" if "write" in op else "SEQ1M-Q8T1-read"])
+            t["jobname"] = "REC%dK-%s" % (bs // 1024, op)
+            t["options"]["rw"], t["options"]["bs"] = op, bs
+            k = "write" if "write" in op else "read"
+            f = max(0.02, (1 - math.exp(-bs / 5e4)) * scale)
+            t[k]["bw_bytes"] = int(t[k]["bw_bytes"] * f)
+            t["efficiency"]["j_per_gb"] /= f
+            jobs.append(t)
+    d["jobs"] = jobs
+    json.dump(d, open(os.path.join(out, name + "-sweep.json"), "w"))
+PY
+d=$(keep sweep "$T_TMP/sd-sandisk-ultra-sweep.json" "$T_TMP/usbstick-sandisk-ultra-sweep.json")
+[ -n "$d" ] && [ "$(grep -c '^# .*: ' "$d/sweep.dat")" -eq 8 ] && [ "$(sed -n 's/^NKEYOP = //p' "$d/meta.gp")" = 4 ]
+ok $? "sweep: a line per device and operation (2 x 4), the key names the 4 operations run"
+python3 - "$d/sweep.dat" <<'PY'
+import sys
+blocks = [b for b in open(sys.argv[1]).read().split("\n\n\n") if b.strip()]
+xs = [[float(l.split()[0]) for l in b.splitlines() if l and not l.startswith("#")] for b in blocks]
+sys.exit(0 if all(x == sorted(x) and len(x) == 4 for x in xs) else 1)
+PY
+ok $? "sweep: each line runs over its 4 record sizes in order"
+$IOWATT plot --format dumb --chart sweep "$T_TMP/sd-sandisk-ultra-sweep.json" \
+	"$T_TMP/usbstick-sandisk-ultra-sweep.json" >"$T_TMP/sweep.txt" 2>"$T_TMP/sweep.err"
+grep -q "Record-size sweep" "$T_TMP/sweep.txt" && grep -q "J/GB" "$T_TMP/sweep.txt" &&
+	grep -q "16 MiB" "$T_TMP/sweep.txt" && ! grep -q gnuplot "$T_TMP/sweep.err"
+ok $? "sweep: MB/s and J/GB panels against record size (4 KiB .. 16 MiB), no gnuplot message"
+$IOWATT plot --format dumb --chart sweep $FILES 2>&1 >/dev/null | grep -q "sweep: skipped: no operation ran at two record sizes"
+ok $? "sweep: skipped, and said, when no operation ran at two record sizes"
 
 # --- a run without a meter: the I/O charts, no gnuplot warning
 python3 "$G/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"

@@ -672,12 +672,25 @@ static int any_row(const struct column *c, const struct row *rows, size_t nrows)
 	return 0;
 }
 
+/* The table's metric columns: the brief ones, the ranking ones, those some row has. */
+static size_t table_columns(const struct column *sort, int by_w, const struct row *rows,
+			    size_t nrows, const struct column **out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(columns); i++)
+		if (columns[i].brief || &columns[i] == sort ||
+		    (by_w && !strcmp(columns[i].key, sort->per_w)) || any_row(&columns[i], rows, nrows))
+			out[n++] = &columns[i];
+	return n;
+}
+
 static int print_rows(const struct compare_args *a, const struct rr_set *set,
 		      const struct row *rows, size_t nrows)
 {
 	const struct column *brief[ARRAY_SIZE(columns) + 1];
 	FILE *fp = stdout;
-	size_t i, nbrief = 0;
+	size_t nbrief;
 	char rail[RAIL_JOBS_MAX];
 	int by_w = rail_jobs(a->sort, rows, nrows, rail, sizeof(rail));
 
@@ -685,11 +698,7 @@ static int print_rows(const struct compare_args *a, const struct rr_set *set,
 		log_warn(MOD, "rows of %s were measured on rails of different voltage (3.3 V, 5 V, "
 			      "...): ranked by %s, not %s, since a mA at a higher voltage is more "
 			      "power", rail, a->sort->per_w, a->sort->key);
-	for (i = 0; i < ARRAY_SIZE(columns); i++)
-		if (columns[i].brief || &columns[i] == a->sort ||
-		    (by_w && !strcmp(columns[i].key, a->sort->per_w)) ||
-		    any_row(&columns[i], rows, nrows))
-			brief[nbrief++] = &columns[i];
+	nbrief = table_columns(a->sort, by_w, rows, nrows, brief);
 	if (a->out_path) {
 		fp = fopen(a->out_path, "w");
 		if (!fp) {
@@ -714,15 +723,20 @@ static int print_rows(const struct compare_args *a, const struct rr_set *set,
 
 /* The table as HTML, a <tbody> per job; every text cell escaped (results travel). */
 static void print_html(FILE *fp, const struct row *rows, size_t nrows, const struct column **cols,
-		       size_t ncols, const struct column *sort)
+		       size_t ncols, const struct column *sort, const char *rail)
 {
 	char (*cells)[CELL] = xcalloc(MAX_COLS, CELL);
 	size_t i, k, n;
 
 	n = heads(cells, cols, ncols, 0);
-	fputs("<table class=\"grid compare\">\n<caption>", fp);
-	fprintf(fp, "ranked by %s within each job (%s is better); invalid rows are not ranked",
-		sort->key, sort->lower_better ? "lower" : "higher");
+	fprintf(fp, "<table class=\"grid compare\">\n<caption>ranked by %s within each job (%s is "
+		    "better); invalid rows are not ranked", sort->key,
+		sort->lower_better ? "lower" : "higher");
+	if (*rail) {
+		fprintf(fp, ". Ranked by %s instead where the rows' rails differ in voltage: ",
+			sort->per_w);
+		html_text(fp, rail);
+	}
 	fputs("</caption>\n<thead><tr>", fp);
 	for (k = 0; k < n; k++) {
 		fputs("<th>", fp);
@@ -757,21 +771,22 @@ int compare_metric_known(const char *key)
 int compare_html(FILE *fp, const struct rr_set *set, const char *by)
 {
 	const struct column *sort = find_column(by ? by : "iops_per_ma");
-	const struct column *brief[ARRAY_SIZE(columns) + 1];
+	const struct column *cols[ARRAY_SIZE(columns) + 1];
 	const char **names = NULL;
-	size_t nnames, nrows, i, nbrief = 0;
+	size_t nnames, nrows, ncols;
+	char rail[RAIL_JOBS_MAX];
 	struct row *rows;
+	int by_w;
 
 	if (!sort) {
 		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", by);
 		return -EINVAL;
 	}
-	for (i = 0; i < ARRAY_SIZE(columns); i++)
-		if (columns[i].brief || &columns[i] == sort)
-			brief[nbrief++] = &columns[i];
 	nnames = rr_job_names(set, &names);
 	rows = build_rows(set, names, nnames, sort, &nrows);
-	print_html(fp, rows, nrows, brief, nbrief, sort);
+	by_w = rail_jobs(sort, rows, nrows, rail, sizeof(rail));
+	ncols = table_columns(sort, by_w, rows, nrows, cols);
+	print_html(fp, rows, nrows, cols, ncols, sort, rail);
 	free(rows);
 	free(names);
 	return 0;

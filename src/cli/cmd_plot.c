@@ -26,6 +26,7 @@ static const struct {
 } charts[] = {
 	{ "efficiency", PLOT_CH_EFFICIENCY }, { "timeline", PLOT_CH_TIMELINE }, { "perf-power", PLOT_CH_PERF },
 	{ "latency", PLOT_CH_LATENCY },	 { "battery", PLOT_CH_BATTERY },
+	{ "sweep", PLOT_CH_SWEEP },
 };
 
 static int parse_charts(const char *arg, int *mask)
@@ -39,8 +40,8 @@ static int parse_charts(const char *arg, int *mask)
 			if (!strcmp(tok, charts[i].name) || (!strcmp(tok, "perf") && charts[i].bit == PLOT_CH_PERF))
 				break;
 		if (i == ARRAY_SIZE(charts)) {
-			log_err(MOD, "--chart '%s': expected efficiency, timeline, perf-power, latency or "
-				     "battery", tok);
+			log_err(MOD, "--chart '%s': expected efficiency, timeline, perf-power, latency, "
+				     "battery or sweep", tok);
 			rc = -EINVAL;
 			break;
 		}
@@ -104,7 +105,8 @@ static void usage(FILE *fp)
 		"usage: iowatt plot RESULT.json... [-o DIR] [--format png|svg|dumb] [--chart NAME]\n"
 		"  -o, --output DIR     where charts go (default: charts/; dumb without -o: stdout)\n"
 		"  --format FMT         png (default), svg, or dumb (text for terminals)\n"
-		"  --chart NAME[,NAME]  efficiency, timeline, perf-power, latency, battery (default all)\n"
+		"  --chart NAME[,NAME]  efficiency, timeline, perf-power, latency, battery, sweep\n"
+		"                       (default all; sweep when an operation ran at several record sizes)\n"
 		"  --label FILE=NAME    device name for a result file\n"
 		"  --battery SPEC       battery of the battery chart (default 3000mAh@3.7V)\n"
 		"  --plots-dir DIR      gnuplot templates (default: found next to iowatt)\n"
@@ -262,6 +264,8 @@ int plot_draw(struct plot_ctx *ctx, int mask)
 		rc = plot_latency(ctx);
 	if (rc != -ENOENT && (mask & PLOT_CH_BATTERY))
 		rc = plot_battery(ctx);
+	if (rc != -ENOENT && (mask & PLOT_CH_SWEEP))
+		rc = plot_sweep(ctx);
 	return rc == -ENOENT || ctx->failed ? EXIT_FAIL : EXIT_OK;
 }
 

@@ -2,7 +2,6 @@
 /* iowatt report: one self-contained HTML page of results: charts, table, context, methods. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +150,7 @@ static const char *chart_caption(const char *file)
 		{ "latency", "How long I/Os take, typically (p50) and at worst (p99, p99.9)." },
 		{ "battery", "How many days each device lasts on a battery against how much is written "
 			     "per day." },
+		{ "sweep", "How speed and energy per byte change with the record size, per operation." },
 		{ "timeline", "What happened during the run: throughput and power over time with the "
 			      "idle, active and tail phases, and events." },
 	};
@@ -183,7 +183,8 @@ static char *read_file(const char *path, size_t *len)
 /* Comparisons first, then each run's timeline. */
 static int chart_rank(const char *file)
 {
-	static const char *const order[] = { "efficiency", "perf-power", "latency", "battery" };
+	static const char *const order[] = { "efficiency", "perf-power", "latency", "battery",
+					     "sweep" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(order); i++)
@@ -323,19 +324,13 @@ static int write_page(const struct report_args *a, const struct rr_set *set,
 	return rc;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* The charts as SVG into a private directory, removed after the page is written. */
+/*
+ * The charts as SVG into a directory inside plot's private data directory: one temporary
+ * tree, removed (with the data) after the page is written.
+ */
 static int draw_charts(struct plot_ctx *ctx, struct report_args *a, const struct rr_set *set,
 		       char **chartdir)
 {
-	const char *tmp = getenv("TMPDIR");
 	int rc;
 
 	ctx->set = set;
@@ -345,28 +340,24 @@ static int draw_charts(struct plot_ctx *ctx, struct report_args *a, const struct
 	ctx->plots_dir = a->plots_dir;
 	if (!ctx->plots_dir)
 		return -ENOENT;
-	*chartdir = xasprintf("%s/iowatt-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(*chartdir)) {
+	rc = plot_datadir_make(ctx);
+	if (rc)
+		return rc;
+	*chartdir = xasprintf("%s/charts", ctx->datadir);
+	if (mkdir(*chartdir, 0700)) {
 		rc = -errno;
 		log_err(MOD, "%s: %s", *chartdir, strerror(-rc));
-		free(*chartdir);
-		*chartdir = NULL;
 		return rc;
 	}
 	ctx->outdir = *chartdir;
-	rc = plot_datadir_make(ctx);
-	if (!rc && plot_draw(ctx, PLOT_CH_ALL) != EXIT_OK)
-		rc = -EIO;
-	plot_datadir_remove(ctx, 0);
-	return rc;
+	return plot_draw(ctx, PLOT_CH_ALL) == EXIT_OK ? 0 : -EIO;
 }
 
 static void ctx_free(struct plot_ctx *ctx, char *chartdir)
 {
 	size_t i;
 
-	if (chartdir)
-		nftw(chartdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	plot_datadir_remove(ctx, 0);
 	free(chartdir);
 	for (i = 0; i < ctx->nstems; i++)
 		free(ctx->stems[i]);

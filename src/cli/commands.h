@@ -28,7 +28,7 @@ int compare_html(FILE *fp, const struct rr_set *set, const char *by);
 int compare_metric_known(const char *key);
 enum {
 	PLOT_CH_EFFICIENCY = 1, PLOT_CH_TIMELINE = 2, PLOT_CH_PERF = 4, PLOT_CH_LATENCY = 8,
-	PLOT_CH_BATTERY = 16, PLOT_CH_ALL = 31
+	PLOT_CH_BATTERY = 16, PLOT_CH_SWEEP = 32, PLOT_CH_ALL = 63
 };
 /* The gnuplot templates' directory (override, IOWATT_PLOTS, next to iowatt, installed). */
 char *plot_templates_dir(const char *override);

@@ -77,5 +77,6 @@ int plot_perf_power(struct plot_ctx *ctx);
 int plot_latency(struct plot_ctx *ctx);
 int plot_battery(struct plot_ctx *ctx);
 int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r);
+int plot_sweep(struct plot_ctx *ctx);
 
 #endif

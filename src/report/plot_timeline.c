@@ -14,6 +14,10 @@
 
 #define MOD "plot"
 #define TL_MAX_METERS 8
+#define TIMELINE_WIDTH_PX 1400
+#define TIMELINE_HEIGHT_PX 720
+/* With temperatures: a panel of them under the timeline, on the same time axis. */
+#define TIMELINE_TEMP_HEIGHT_PX 960
 #define SAMPLE_LINE_MAX 512
 /* A job shorter than this share of the run gets a marker as well as its line. */
 #define SHORT_JOB_SHARE 0.01
@@ -30,6 +34,8 @@
 #define DATA_BAND_MAX 0.7
 /* "timeline-" and a result file's name, cut to fit. */
 #define STEM_MAX 160
+/* Below half the label's last digit: "+0.00", not "-0.00". */
+#define TAIL_J_HALF_DIGIT 0.005
 
 static double secs(uint64_t t_ns, uint64_t t0_ns)
 {
@@ -218,7 +224,7 @@ static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_
 	/* The figure j_per_gb counts: the tail above idle (results before it: the whole tail). */
 	if (!isnan(tail_net_j) && t1)
 		label = xasprintf("%s%s (%+.2f J tail above idle)", rr_job_name(r, j), invalid,
-				  tail_net_j);
+				  fabs(tail_net_j) < TAIL_J_HALF_DIGIT ? 0.0 : tail_net_j);
 	else if (!isnan(tail_j) && t1)
 		label = xasprintf("%s%s (+%.2f J tail)", rr_job_name(r, j), invalid, tail_j);
 	else
@@ -418,7 +424,45 @@ struct series {
 	long io_rows, pw_rows;
 	double max_mb, max_w;
 	int nm;
+	double tmin, tmax;  /* over the temperature series */
+	int has_soc, has_drive;
 };
+
+/* temp.dat from the run's temperature series: t soc_c drive_c, NaN where absent. */
+static int write_temps(struct plot_chart *ch, const struct rr_result *r, struct series *sr)
+{
+	FILE *fp;
+	size_t i;
+
+	sr->tmin = INFINITY;
+	sr->tmax = -INFINITY;
+	if (!r->rep.ntemp_series)
+		return 0;
+	fp = plot_chart_file(ch, "temp.dat");
+	if (!fp)
+		return -EIO;
+	fprintf(fp, "# t soc_c drive_c\n");
+	for (i = 0; i < r->rep.ntemp_series; i++) {
+		const struct report_temp_sample *ts = &r->rep.temp_series[i];
+
+		fprintf(fp, "%.4f", secs(ts->t_ns, r->rep.t0_ns));
+		plot_put_num(fp, ts->soc_c);
+		plot_put_num(fp, ts->drive_c);
+		fputc('\n', fp);
+		sr->has_soc |= !isnan(ts->soc_c);
+		sr->has_drive |= !isnan(ts->drive_c);
+		if (!isnan(ts->soc_c)) {
+			sr->tmin = fmin(sr->tmin, ts->soc_c);
+			sr->tmax = fmax(sr->tmax, ts->soc_c);
+		}
+		if (!isnan(ts->drive_c)) {
+			sr->tmin = fmin(sr->tmin, ts->drive_c);
+			sr->tmax = fmax(sr->tmax, ts->drive_c);
+		}
+	}
+	fclose(fp);
+	return 0;
+}
 
 /* io.dat and power.dat from the result's CSVs. -errno when none can be made. */
 static int write_series(struct plot_chart *ch, const struct rr_result *r, struct series *sr)
@@ -442,7 +486,7 @@ static int write_series(struct plot_chart *ch, const struct rr_result *r, struct
 	}
 	free(ipath);
 	free(spath);
-	return 0;
+	return write_temps(ch, r, sr);
 }
 
 static void timeline_meta(FILE *meta, const struct rr_result *r, const struct series *sr)
@@ -461,6 +505,12 @@ static void timeline_meta(FILE *meta, const struct rr_result *r, const struct se
 		sr->nm > 0 ? sr->nm : 1);
 	meter_names(meta, r, sr->nm);
 	event_marks(meta, r);
+	/* Whole degrees around the readings, at least 10 degrees tall. */
+	fprintf(meta, "HASTEMP = %d\nHASSOC = %d\nHASDRIVE = %d\n", sr->has_soc || sr->has_drive,
+		sr->has_soc, sr->has_drive);
+	if (sr->has_soc || sr->has_drive)
+		fprintf(meta, "TMIN = %g\nTMAX = %g\n", floor(fmin(sr->tmin - 2, sr->tmax - 10)),
+			ceil(sr->tmax + 2));
 }
 
 int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
@@ -477,7 +527,8 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	if (len > 5 && !strcmp(base + len - 5, ".json"))
 		len -= 5;
 	unique_stem(ctx, stem, sizeof(stem), base, len);
-	rc = plot_chart_begin(ctx, &ch, "timeline", stem, 1400, 720);
+	rc = plot_chart_begin(ctx, &ch, "timeline", stem, TIMELINE_WIDTH_PX,
+			      r->rep.ntemp_series ? TIMELINE_TEMP_HEIGHT_PX : TIMELINE_HEIGHT_PX);
 	if (rc)
 		return rc;
 	rc = write_series(&ch, r, &sr);
