@@ -3,7 +3,7 @@
 # unless given themselves).
 CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
-CC      := $(CROSS_COMPILE)cc
+CC      := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)gcc,cc)
 endif
 ifeq ($(origin AR),default)
 AR      := $(CROSS_COMPILE)ar
@@ -75,6 +75,8 @@ $(eval $(call required,jansson,2.12))
 $(eval $(call required,blkid,2.33))
 $(eval $(call optional,SERIALPORT,libserialport,0.1.1,serial meters (UM, TC, FNB),libserialport-dev))
 $(eval $(call optional,LIBURING,liburing,2.0,ioengine=io_uring,liburing-dev))
+$(eval $(call optional,NETTLE,nettle,3.4,the tc66c meter driver (AES-256 replies),nettle-dev))
+$(eval $(call optional,SIGROK,libsigrok,0.5.2,the sigrok meter bridge,libsigrok-dev))
 # The report page's methods section: docs/energy.md rendered by cmark-gfm (its table
 # extension has no .pc file: its header decides), else shown as written.
 ifeq ($(call PKG_OK,libcmark-gfm,0.29),1)
@@ -116,9 +118,12 @@ ATOMIC_LIB := $(shell echo 'int main(void){return 0;}' | $(CC) -x c - -latomic -
                 2>/dev/null && echo -latomic)
 LIBS       := $(PKG_LIBS) $(AIO_LIBS) $(CMARK_LIBS) -lpthread -lm $(ATOMIC_LIB)
 
+# One folder per meter family; a family whose library is missing is left out.
+METER_DIRS := meters/um meters/ina2xx meters/board meters/manual meters/fnirsi meters/atorch \
+              meters/ppk2 $(if $(filter NETTLE,$(HAVE_FEATURES)),meters/tc66) \
+              $(if $(filter SIGROK,$(HAVE_FEATURES)),meters/sigrok)
 SRC_DIRS  := src/core src/bench src/sources src/result src/run src/report src/cli \
-             meters/core meters/transport meters/emu meters/um meters/ina2xx meters/board \
-             meters/manual
+             meters/core meters/transport meters/emu $(METER_DIRS)
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/energy_md.o
 TEST_SRCS := $(wildcard tests/test_*.c)

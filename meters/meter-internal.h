@@ -3,6 +3,7 @@
 #ifndef IOWATT_METER_INTERNAL_H
 #define IOWATT_METER_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -172,9 +173,31 @@ int meter_get_phase(const struct meter_dev *dev, uint64_t *since_ns);
  * ring drops the newest and counts them in overruns. Never blocks.
  */
 unsigned meter_deliver(struct meter_dev *dev, struct meter_sample *s, unsigned n);
+/*
+ * A push driver learnt from the device that n samples were lost before its next batch (a
+ * sample counter that skipped): counted in overruns, the next batch's sample clock skips
+ * them, and its first sample is marked SAMPLE_AFTER_LOSS. Same thread as meter_deliver().
+ */
+void meter_deliver_lost(struct meter_dev *dev, uint64_t n);
 /* A push driver lost its link (-EIO, -ENODEV...): the core stops, closes and reconnects. */
 void meter_deliver_error(struct meter_dev *dev, int err);
 #define METER_GRID_SLACK_NS (100 * 1000000ULL)
+
+/*
+ * A push driver's reading thread: step() reads what the device sends (blocking at most
+ * ~50 ms, so stop is prompt) and delivers it; a negative return is a lost link, reported
+ * with meter_deliver_error(), and ends the thread. start() calls meter_pump_start(),
+ * stop() meter_pump_stop(), which returns once no step runs.
+ */
+struct meter_pump {
+	pthread_t thread;
+	atomic_int stop;
+	int running;
+	struct meter_dev *dev;
+	int (*step)(struct meter_dev *dev);
+};
+int meter_pump_start(struct meter_pump *p, struct meter_dev *dev, int (*step)(struct meter_dev *));
+void meter_pump_stop(struct meter_pump *p);
 
 /* Samples the ring of a started meter holds (a power of two, sized from its rate). */
 unsigned meter_ring_capacity(const struct meter_dev *dev);

@@ -25,6 +25,9 @@ struct meter_sample {
 #define SAMPLE_EMULATED (1u << 2)   /* from iowatt's own emulator */
 #define SAMPLE_MANUAL (1u << 3)	    /* typed in from a display, not measured */
 #define SAMPLE_RAIL_SUM (1u << 4)   /* a sum of rails (Pi 5 PMIC), not the input */
+/* Samples were lost just before this one (the core's ring was full, or the device said so):
+ * the phases the hole overlaps are not valid. */
+#define SAMPLE_AFTER_LOSS (1u << 5)
 
 /* What a meter can measure, from its datasheet and configuration; NAN where none is known. */
 struct meter_range {
@@ -117,7 +120,7 @@ struct meter_counters {
 	uint64_t frames_bad; /* dropped: bad check, short, timeout */
 	uint64_t gaps;	     /* periods with no data longer than 2 * period_ns */
 	uint64_t reconnects;
-	uint64_t overruns;   /* samples lost because the ring was full */
+	uint64_t overruns;   /* samples lost: the ring was full, or the device dropped them */
 };
 
 /*

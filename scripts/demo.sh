@@ -1,35 +1,62 @@
 #!/usr/bin/env bash
-# make demo: the quick profile on a scratch file, metered by iowatt's emulated UM25C
-# unless METER=SPEC names a real meter. DEMO_DIR picks the filesystem under test.
+# make demo: the quick profile on a scratch file, metered by one of iowatt's emulated meters
+# (METER=um25c, the default, or fnb58, tc66c, ppk2, atorch) or by a real one (METER=SPEC).
+# DEMO_DIR picks the filesystem under test.
 set -eu
 cd "$(dirname "$0")/.."
 scratch=${DEMO_DIR:-/var/tmp/iowatt-demo}
 mkdir -p "$scratch"
 emu_pid=""
+emu_link=""
 cleanup() {
 	if [ -n "$emu_pid" ]; then kill "$emu_pid" 2>/dev/null; wait "$emu_pid" 2>/dev/null || true; fi
-	rm -f "$scratch/um25c"
+	[ -n "$emu_link" ] && rm -f "$emu_link"
+	return 0
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-if [ -n "${METER:-}" ]; then
-	meter=$METER
-else
-	echo "demo: no METER given: starting iowatt's EMULATED UM25C (figures are not real)"
+name=${METER:-um25c}
+extra=()
+emu_args=()
+case $name in
+*:*) meter=$name ;; # a spec: a real meter
+um25c) tail=",interval=100ms" ;;
+fnb58) tail="" ;;
+tc66c) tail=",interval=100ms" ;;
+atorch)
+	tail=""
+	# One report a second: fewer idle samples, or each job idles for 20 s.
+	extra=(--idle-samples 5)
+	;;
+ppk2)
+	# The PPK2 measures current; W needs the supply's voltage, which the emulator is given.
+	tail=",vdd=5000"
+	emu_args=(--volts 5.0)
+	;;
+*)
+	echo "demo: METER=$name: give um25c, fnb58, tc66c, ppk2, atorch (emulated) or a meter spec" >&2
+	exit 2
+	;;
+esac
+
+if [ -z "${meter:-}" ]; then
+	echo "demo: starting iowatt's EMULATED $name (figures are not real; METER=SPEC for a real meter)"
+	emu_link="$scratch/$name"
 	# The emulator's current follows the activity of the device under $scratch.
-	(cd "$scratch" && exec "$OLDPWD/iowatt" emulate um25c --link "$scratch/um25c") &
+	(cd "$scratch" && exec "$OLDPWD/iowatt" emulate "$name" --link "$emu_link" ${emu_args[@]+"${emu_args[@]}"}) &
 	emu_pid=$!
 	for _ in $(seq 50); do
-		[ -e "$scratch/um25c" ] && break
+		[ -e "$emu_link" ] && break
 		sleep 0.1
 	done
-	meter="um25c:$scratch/um25c,interval=100ms"
+	meter="$name:$emu_link$tail"
 fi
 
 # A shorter idle baseline than the 10 s default keeps the demo near two minutes.
-./iowatt run quick --target "$scratch" --meter "$meter" --idle 5s --output results "$@"
+./iowatt run quick --target "$scratch" --meter "$meter" --idle 5s --output results \
+	${extra[@]+"${extra[@]}"} "$@"
 latest=$(ls -t results/*.json | head -n 1)
 if ./iowatt plot "$latest" -o results/plots >/dev/null 2>&1; then
 	echo "charts: results/plots/"

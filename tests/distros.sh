@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
 # Runs the README's `make demo` and `make check` in debootstrap chroots of other Debian systems.
 #
-#   tests/distros.sh -d DIR [-o docs/platforms.md] [SYSTEM...]
+#   tests/distros.sh -d DIR [-o docs/platforms.md] [-r] [-p] [SYSTEM...]
 #
 # SYSTEM is SUITE-ARCH (default: trixie-amd64 trixie-arm64 bookworm-armhf bookworm-arm64).
 # Chroots are made once and cached in DIR; the tree is copied in afresh on every run. Foreign
 # architectures run under qemu-user through binfmt_misc, with Debian 13's static qemu (10.x):
 # Debian 12's qemu-user 7.2 runs aarch64 sanitizer binaries out of memory. Needs root, an
 # amd64 host and the Debian mirror. Prints one line per system; -o writes them as Markdown.
+# Each system's row is kept in DIR/logs, so -r writes the report from the last runs without
+# running anything (systems measured by separate invocations, in parallel). The .deb is
+# built (dpkg-buildpackage -b, then lintian) on amd64 systems; -p builds it under qemu too.
 set -u
 cd "$(dirname "$0")/.."
 TREE=$PWD
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 DIR=""
 OUT=""
-while getopts "d:o:h" o; do
+REPORT_ONLY=0
+DEB_ALL=0
+while getopts "d:o:rph" o; do
 	case $o in
 	d) DIR=$OPTARG ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	r) REPORT_ONLY=1 ;;
+	p) DEB_ALL=1 ;;
+	*) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -132,6 +139,8 @@ counts() { grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1; }
 
 RESULTS=()
 SKIPS=()
+SKIPS_ALL=()
+TREES=()
 run_system() {
 	local sys=$1 arch=${1##*-} root=$DIR/$1 env t0 demo check line dlog clog deb
 	host_tools || return 1
@@ -165,22 +174,31 @@ run_system() {
 	line=$(counts "$clog")
 	check="${line:-**no result**} ($(($(date +%s) - t0)) s)"
 	grep -qE '^FAIL ' "$clog" && check="$check; failed: $(sed -nE 's/^FAIL ([^ ]+).*/\1/p' "$clog" | tr '\n' ' ')"
-	deb=$(build_deb "$root" "$DIR/logs/$sys-deb.log")
+	deb="not built under qemu (-p builds it)"
+	[ "$arch" != amd64 ] && [ $DEB_ALL -eq 0 ] || deb=$(build_deb "$root" "$DIR/logs/$sys-deb.log")
 	# Every skip with its reason, once per test and reason.
 	while IFS= read -r l; do SKIPS+=("$sys: $l"); done < <(
 		awk '/^ok   [^ ]+ \(.*skipped/ { t = $2; next }
 		     /^    / && t != "" { sub(/^    (# )?/, ""); sub(/^skip /, ""); print t ": " $0; next }
 		     { t = "" }' "$clog" | sed -E 's/^([^:]+): [0-9]+ # skip /\1: /' | sort -u)
-	RESULTS+=("| $sys | $demo | $check | $deb |")
+	echo "| $sys | $demo | $check | $deb |" >"$DIR/logs/$sys.row"
+	printf '%s\n' "${SKIPS[@]}" | grep "^$sys: " >"$DIR/logs/$sys.skips"
+	echo "$(git -C "$TREE" describe --always --dirty 2>/dev/null) $(date -u +%Y-%m-%d)" >"$DIR/logs/$sys.tree"
 	echo "$sys: make demo $demo; make check $check; package $deb"
 	umount_chroot "$root"
 }
 
 for s in "${SYSTEMS[@]}"; do
 	case $s in
-	*-amd64 | *-arm64 | *-armhf) run_system "$s" ;;
+	*-amd64 | *-arm64 | *-armhf) [ $REPORT_ONLY -eq 1 ] || run_system "$s" ;;
 	*) say "unknown system $s (SUITE-ARCH, ARCH one of amd64 arm64 armhf)" ;;
 	esac
+done
+for s in "${SYSTEMS[@]}"; do
+	[ -f "$DIR/logs/$s.row" ] || continue
+	RESULTS+=("$(cat "$DIR/logs/$s.row")")
+	TREES+=("$s: $(cat "$DIR/logs/$s.tree" 2>/dev/null)")
+	while IFS= read -r l; do [ -n "$l" ] && SKIPS_ALL+=("$l"); done <"$DIR/logs/$s.skips"
 done
 
 report() {
@@ -188,7 +206,7 @@ report() {
 	echo
 	echo "Measured $(date -u +%Y-%m-%d) with \`tests/distros.sh\` (debootstrap chroots on a Debian"
 	echo "$(cat /etc/debian_version) amd64 host, kernel $(uname -r); arm64 and armhf under qemu-user"
-	echo "$("$QEMU_DIR/usr/bin/qemu-aarch64" --version 2>/dev/null | head -n 1 | sed 's/ (.*//')). Tree: $(git -C "$TREE" describe --always --dirty 2>/dev/null)."
+	echo "$("$QEMU_DIR/usr/bin/qemu-aarch64" --version 2>/dev/null | head -n 1 | sed 's/ (.*//')). Tree and day of each run: $(IFS=';'; echo "${TREES[*]}" | sed 's/;/; /g')."
 	echo
 	echo "| system | \`make demo\` | \`make check\` | \`dpkg-buildpackage -b\` |"
 	echo "|---|---|---|---|"
@@ -196,7 +214,7 @@ report() {
 	echo
 	echo "## Skipped, with the reason"
 	echo
-	if [ ${#SKIPS[@]} -eq 0 ]; then echo "Nothing skipped."; else printf -- '- %s\n' "${SKIPS[@]}"; fi
+	if [ ${#SKIPS_ALL[@]} -eq 0 ]; then echo "Nothing skipped."; else printf -- '- %s\n' "${SKIPS_ALL[@]}"; fi
 }
 if [ -n "$OUT" ]; then
 	report >"$OUT"

@@ -22,6 +22,7 @@
 #include "bench/pattern.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "engines_util.h"
 #include "tap.h"
 
 
@@ -40,27 +41,6 @@ static void test_job(struct job_opts *jo, const char *engine, int rw)
 	jo->iodepth = 4;
 	jo->size = 256 * KIB;
 	jo->randseed = 42;
-}
-
-/*
- * The engines of this build that this kernel runs, best first: under qemu-user libaio and
- * io_uring answer ENOSYS, and their I/O tests are skipped with the reason.
- */
-static const struct io_engine *engines[8];
-
-static void find_usable_engines(void)
-{
-	char why[160], line[200];
-	size_t i, n = 0;
-
-	for (i = 0; io_engines[i] && n + 1 < sizeof(engines) / sizeof(engines[0]); i++) {
-		if (io_engines[i]->probe && io_engines[i]->probe(why, sizeof(why))) {
-			snprintf(line, sizeof(line), "ioengine=%s: %s", io_engines[i]->name, why);
-			skip(line);
-			continue;
-		}
-		engines[n++] = io_engines[i];
-	}
 }
 
 /* The best usable engine of this build that is (or is not) asynchronous, or NULL. */

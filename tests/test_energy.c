@@ -505,6 +505,53 @@ static void test_no_voltage_and_json(void)
 	report_free(&h.r);
 }
 
+/* A hole of lost samples (ring full, or the device's counter skipped) invalidates every
+ * phase it overlaps, and only those. */
+static void test_losses(void)
+{
+	struct report_run_holder h = { 0 };
+	struct energy_job ej;
+	struct energy_summary es;
+	struct report_validity *v;
+	struct meter_sample s;
+	int i, valid;
+
+	energy_job_init(&ej, 10 * NS_PER_MS);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0.0));
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(1.0));
+	energy_phase_begin(&ej, PHASE_TAIL, at(2.0));
+	energy_phase_end(&ej, PHASE_TAIL, at(3.0));
+	for (i = 0; i < 300; i++) {
+		s = (struct meter_sample){ .t_ns = at(0.005 + i * 0.01), .v = 5, .a = 0.1,
+					   .w = 0.5 };
+		if (i == 150 || i == 160) /* two holes inside the active phase */
+			s.flags = SAMPLE_AFTER_LOSS;
+		energy_feed(&ej, &s);
+	}
+	energy_summarize(&ej, &es);
+	ok(es.losses[PHASE_ACTIVE] == 2 && !es.losses[PHASE_IDLE] && !es.losses[PHASE_TAIL],
+	   "two holes are counted in the active phase only (%llu %llu %llu)",
+	   (unsigned long long)es.losses[0], (unsigned long long)es.losses[1],
+	   (unsigned long long)es.losses[2]);
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, NULL, v);
+	ok(!valid && v->nreasons == 1 && strstr(v->reasons[0], "lost 2 time(s) in the active"),
+	   "lost samples invalidate the job: %s", v->nreasons ? v->reasons[0] : "");
+
+	/* A hole that spans the idle/active boundary hits both. */
+	energy_job_init(&ej, 10 * NS_PER_MS);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0.0));
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(1.0));
+	feed(&ej, 0.95, 5, 0.1, 0.5);
+	s = (struct meter_sample){ .t_ns = at(1.05), .v = 5, .a = 0.1, .w = 0.5,
+				   .flags = SAMPLE_AFTER_LOSS };
+	energy_feed(&ej, &s);
+	energy_summarize(&ej, &es);
+	ok(es.losses[PHASE_IDLE] == 1 && es.losses[PHASE_ACTIVE] == 1,
+	   "a hole across a boundary hits both phases");
+	report_free(&h.r);
+}
+
 /* Size advice a person types; none for a failed job. */
 static void test_remedy(void)
 {
@@ -543,6 +590,7 @@ int main(void)
 	test_tail_end();
 	test_pipeline();
 	test_validity();
+	test_losses();
 	test_no_voltage_and_json();
 	test_remedy();
 	return done_testing();

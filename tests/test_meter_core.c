@@ -17,6 +17,7 @@
 #include "meters/emu/emu.h"
 #include "meters/meter-internal.h"
 #include "run/energy.h"
+#include "emulation.h"
 #include "tap.h"
 
 /* stderr of the call under test, to check its messages */
@@ -268,7 +269,8 @@ static void test_descriptors(void)
 	is_str(meter_driver_model_by_name(meter_driver_find("um"), "um34c")->name, "UM34C",
 	       "models are found by name");
 	for (i = 0, bad = 0; emu_protocols[i]; i++) {
-		drv = meter_driver_find(emu_protocols[i]->name);
+		drv = meter_driver_find(emu_protocols[i]->driver ? emu_protocols[i]->driver
+								  : emu_protocols[i]->name);
 		if (!drv || !meter_driver_model_by_name(drv, emu_protocols[i]->title) ||
 		    !emu_protocols[i]->summary || !emu_protocols[i]->input ||
 		    !emu_protocols[i]->push_ns != !emu_protocols[i]->push)
@@ -650,6 +652,7 @@ static void test_push_rate(void)
 	struct meter_counters c;
 	uint64_t t0, t1, end, stop_ns, gen;
 	unsigned cap;
+	char why[128];
 
 	memset(&d, 0, sizeof(d));
 	ok(!meter_open(dev) && !meter_thread_start(dev), "push meter starts its own thread");
@@ -672,9 +675,12 @@ static void test_push_rate(void)
 	     c.overruns, c.gaps);
 	ok(d.n >= PUSH_RATE / 2, "at least half the nominal 100 kS/s arrived (%" PRIu64 ")", d.n);
 	is_int(d.backwards, 0, "timestamps strictly increase");
-	ok(d.exact_steps >= d.steps * 99 / 100,
-	   "the sample clock spaces them 10 us apart (%" PRIu64 " of %" PRIu64 " steps)",
-	   d.exact_steps, d.steps);
+	if (under_emulation(why, sizeof(why)))
+		skip(why); /* the spacing of a 100 kS/s clock is a timing property */
+	else
+		ok(d.exact_steps >= d.steps * 99 / 100,
+		   "the sample clock spaces them 10 us apart (%" PRIu64 " of %" PRIu64 " steps)",
+		   d.exact_steps, d.steps);
 	ok(c.overruns || !d.renumbered, "none lost while drained (or the loss is counted)");
 	ok(c.gaps < 5, "bursts every 2 ms are not stalls at 10 us per sample (%" PRIu64 " gaps)",
 	   c.gaps);

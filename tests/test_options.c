@@ -14,6 +14,7 @@
 #include "core/options.h"
 #include "core/util.h"
 #include "result/result.h"
+#include "engines_util.h"
 #include "tap.h"
 
 /* A value each type accepts and one it must refuse. */
@@ -202,7 +203,7 @@ static void test_spellings(void)
 		     "--iodepth=4", "--blocksize", "8k", "--rw=randwrite", NULL),
 	       0, "dashes, =value and aliases parse");
 	is_int(cfg.jobs[0].rate_iops, 7, "--rate-iops 7");
-	is_int(cfg.jobs[0].iodepth, io_engines[0]->flags & IOENG_ASYNC ? 4 : 1,
+	is_int(cfg.jobs[0].iodepth, engines[0]->flags & IOENG_ASYNC ? 4 : 1,
 	       "--iodepth=4 (1 when no engine of the build is asynchronous)");
 	is_int(cfg.jobs[0].bs, 8192, "--blocksize 8k");
 	is_str(rw_name(cfg.jobs[0].rw), "randwrite", "--rw=randwrite");
@@ -370,8 +371,8 @@ static void test_json(void)
 	is_int(json_integer_value(json_object_get(o, "idle_ns")), 10 * NS_PER_SEC, "idle_ns");
 	is_dbl(json_real_value(json_object_get(o, "tail_tolerance")), 0.05, 1e-12,
 	       "tail_tolerance as a fraction");
-	is_str(json_string_value(json_object_get(o, "ioengine")), io_engines[0]->name,
-	       "ioengine resolved to the best engine");
+	is_str(json_string_value(json_object_get(o, "ioengine")), engines[0]->name,
+	       "ioengine resolved to the best engine this kernel runs");
 	json_decref(o);
 }
 
@@ -408,7 +409,7 @@ static void test_validate_engines(void)
 	char what[96], want[160], flag[64];
 	size_t i;
 
-	for (i = 0; (e = io_engines[i]); i++) {
+	for (i = 0; (e = engines[i]); i++) {
 		snprintf(what, sizeof(what), "direct=0 with %s", e->name);
 		snprintf(want, sizeof(want), "direct=0 needs an engine that does buffered I/O");
 		check(what, e->flags & IOENG_NEEDS_DIRECT ? want : NULL, "--direct", "0", "--size",
@@ -423,9 +424,9 @@ static void test_validate_engines(void)
 		   "with a warning: %s", parse_err);
 		run_config_free(&cfg);
 	}
-	for (i = 0; (e = io_engines[i]) && !e->noptions; i++)
+	for (i = 0; (e = engines[i]) && !e->noptions; i++)
 		;
-	other = e && io_engines[i + 1] ? io_engines[i + 1] : io_engines[0];
+	other = e && engines[i + 1] ? engines[i + 1] : engines[0];
 	if (!e || other == e) {
 		skip("no engine with options of its own beside another engine");
 		return;
@@ -458,7 +459,7 @@ static void test_validate(void)
 	      "--filesize", "5000", NULL);
 	check("filesize smaller than size wraps", NULL, "--size", "64k", "--filesize", "8k",
 	      "--rw", "randread", NULL);
-	if (io_engines[0]->flags & IOENG_ASYNC)
+	if (engines[0]->flags & IOENG_ASYNC)
 		check("batch over depth", "iodepth_batch_submit 8 is larger than iodepth 4",
 		      "--size", "1m", "--iodepth", "4", "--iodepth-batch", "8", NULL);
 	check("tail_hold over tail_max", "tail_hold", "--size", "1m", "--tail-hold", "10s",
@@ -486,6 +487,7 @@ static void test_fmt_duration(void)
 int main(void)
 {
 	log_set_level(LOG_INFO);
+	find_usable_engines();
 	test_every_job_option();
 	test_parsers();
 	test_fmt_duration();

@@ -118,11 +118,18 @@ static int has_uv_event(json_t *job)
 	return 0;
 }
 
+/*
+ * The marker is driven by the run's own thread at each phase change: a loaded machine (CI
+ * shares it) or qemu-user delays it by some milliseconds, while phases last seconds. Order
+ * and nearness are the point, not a tight window.
+ */
+#define MARKER_TOLERANCE_NS (50 * NS_PER_MS)
+
 static void check_result(const char *path)
 {
 	json_error_t jerr;
 	json_t *root = json_load_file(path, 0, &jerr), *jobs, *job;
-	uint64_t t, e;
+	uint64_t t, e, tol = MARKER_TOLERANCE_NS;
 	size_t i;
 
 	jobs = json_object_get(root, "jobs");
@@ -130,12 +137,12 @@ static void check_result(const char *path)
 	json_array_foreach(jobs, i, job) {
 		t = phase_t(job, "active", "t_start_ns");
 		e = edge_near(1, t);
-		ok(e && (e > t ? e - t : t - e) <= 5 * NS_PER_MS,
+		ok(e && (e > t ? e - t : t - e) <= tol,
 		   "job %zu: marker rises at the active phase start (%.3f ms apart)", i + 1,
 		   ((double)e - (double)t) / 1e6);
 		t = phase_t(job, "tail", "t_start_ns");
 		e = edge_near(0, t);
-		ok(e && (e > t ? e - t : t - e) <= 5 * NS_PER_MS,
+		ok(e && (e > t ? e - t : t - e) <= tol,
 		   "job %zu: marker falls at the tail start (%.3f ms apart)", i + 1,
 		   ((double)e - (double)t) / 1e6);
 	}

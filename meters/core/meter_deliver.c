@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Meter core delivery: the SPSC ring, timestamps, gap and stall state, the push entry point. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,25 @@ static int gap_enter_batch(struct meter_dev *dev, struct meter_core *c, uint64_t
 }
 
 /*
+ * The newest part of a batch did not fit. The hole keeps its length on the sample clock
+ * (the next batch continues after the dropped samples' times), the next stored sample is
+ * marked, and the first loss of an episode is an event the run's record keeps.
+ */
+static void ring_overrun(struct meter_dev *dev, struct meter_core *c,
+			 const struct meter_sample *dropped, unsigned n)
+{
+	uint64_t t_last = dropped[n - 1].t_ns;
+
+	if (t_last > c->last_t_ns)
+		c->last_t_ns = t_last;
+	if (!c->lost)
+		event_pushf(dev->events, EV_METER_GAP, dropped[0].t_ns, dev->spec,
+			    "samples lost: the meter ring (%u samples) was full", c->cap);
+	c->lost += n;
+	atomic_fetch_add_explicit(&dev->overruns, n, memory_order_relaxed);
+}
+
+/*
  * Stamp and store a batch. Never blocks: what does not fit is the newest part of the
  * batch, dropped and counted as overruns.
  */
@@ -101,6 +121,10 @@ unsigned core_deliver(struct meter_dev *dev, struct meter_core *c, struct meter_
 	t = atomic_load_explicit(&c->tail, memory_order_acquire);
 	room = c->cap - (unsigned)(h - t);
 	k = n < room ? n : room;
+	if (k && c->lost) {
+		s[0].flags |= SAMPLE_AFTER_LOSS;
+		c->lost = 0;
+	}
 	for (i = 0; i < k; i++) {
 		if (!s[i].t_ns)
 			s[i].t_ns = arrival_ns;
@@ -114,7 +138,7 @@ unsigned core_deliver(struct meter_dev *dev, struct meter_core *c, struct meter_
 	atomic_store_explicit(&c->head, h + k, memory_order_release);
 	atomic_fetch_add_explicit(&dev->samples, k, memory_order_relaxed);
 	if (k < n)
-		atomic_fetch_add_explicit(&dev->overruns, n - k, memory_order_relaxed);
+		ring_overrun(dev, c, s + k, n - k);
 	return k;
 }
 
@@ -139,7 +163,7 @@ static void stamp_grid(struct meter_core *c, struct meter_sample *s, unsigned n,
 		if (start == end)
 			step = 0;
 	} else {
-		start = last + p;
+		start = last + p * (1 + c->grid_skip);
 		if (start + span > end || end - (start + span) > METER_GRID_SLACK_NS)
 			start = end > span ? end - span : 0;
 		if (start <= last) {
@@ -150,6 +174,21 @@ static void stamp_grid(struct meter_core *c, struct meter_sample *s, unsigned n,
 	for (i = 0; i < n; i++)
 		if (!s[i].t_ns)
 			s[i].t_ns = start + (uint64_t)i * step;
+	c->grid_skip = 0;
+}
+
+void meter_deliver_lost(struct meter_dev *dev, uint64_t n)
+{
+	struct meter_core *c = dev->core;
+
+	if (!c || !n)
+		return;
+	if (!c->lost)
+		event_pushf(dev->events, EV_METER_GAP, c->last_t_ns, dev->spec,
+			    "samples lost: the device dropped %" PRIu64, n);
+	c->lost += n;
+	c->grid_skip += n;
+	atomic_fetch_add_explicit(&dev->overruns, n, memory_order_relaxed);
 }
 
 unsigned meter_deliver(struct meter_dev *dev, struct meter_sample *s, unsigned n)

@@ -11,12 +11,28 @@ extern const struct meter_driver meter_um, meter_um24c, meter_um25c, meter_um34c
 extern const struct meter_driver meter_manual;
 extern const struct meter_driver meter_ina219, meter_ina226, meter_ina260;
 extern const struct meter_driver meter_hwmon, meter_power_supply, meter_rapl, meter_pmic;
+extern const struct meter_driver meter_fnb58, meter_atorch, meter_ppk2;
+#ifdef HAVE_NETTLE
+extern const struct meter_driver meter_tc66c;
+#endif
+#ifdef HAVE_SIGROK
+extern const struct meter_driver meter_sigrok;
+#endif
 
 const struct meter_driver *const meter_drivers[] = {
 	&meter_um25c,
 	&meter_um24c,
 	&meter_um34c,
 	&meter_um,
+	&meter_fnb58,
+#ifdef HAVE_NETTLE
+	&meter_tc66c,
+#endif
+	&meter_atorch,
+	&meter_ppk2,
+#ifdef HAVE_SIGROK
+	&meter_sigrok,
+#endif
 	&meter_manual,
 	&meter_ina219,
 	&meter_ina226,

@@ -18,9 +18,11 @@ struct meter_accuracy;
  * neither passes the host's bytes on nor calls push(); during a hang-up there is no pty.
  */
 struct emu_protocol {
-	const char *name;    /* "um25c": `iowatt emulate NAME` and the spec's driver */
+	const char *name;    /* "um25c": `iowatt emulate NAME`, and the spec's driver unless: */
+	const char *driver;  /* the spec's driver where it differs ("atorch" for atorch-dc) */
 	const char *title;   /* "UM25C": the banner's and the registry's model */
 	const char *summary; /* one line for the usage text */
+	int spec_vdd;	     /* the banner's spec gives vdd= (mV) from --volts (PPK2) */
 	uint64_t push_ns;    /* a meter that reports on its own this often; 0: it answers */
 	/* Bytes the host wrote; replies go out with emu_write(). */
 	void (*input)(struct emu *e, const uint8_t *buf, size_t n, uint64_t now);
@@ -54,6 +56,14 @@ int emu_corrupt(struct emu *e);
 double emu_rand(struct emu *e);
 /* One reply or report to the host, counted. */
 void emu_write(struct emu *e, const void *buf, size_t n);
+/* As much of buf as the pty takes now, without waiting: the count written. A streaming
+ * meter keeps the rest, as a device's buffer does while the host is slow. */
+size_t emu_write_some(struct emu *e, const void *buf, size_t n);
+/*
+ * The protocol's own state, size bytes, zeroed on first use and again each time the pty
+ * comes back after a hang-up (the meter was re-plugged).
+ */
+void *emu_priv(struct emu *e, size_t size);
 /* A truth-log line: t_ns,v,a,w,kind (update, reply, corrupt, resync...). */
 void emu_truth(struct emu *e, uint64_t t_ns, double v, double a, double w, const char *kind);
 

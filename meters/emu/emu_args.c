@@ -40,7 +40,7 @@
 #define MAX_DURATION_S 1e7
 #define MAX_SEED 1e15
 #define WHY_LEN 160
-#define NAMES_LEN 128
+#define NAMES_LEN 256
 
 /* "um24c, um25c, um34c" */
 static void proto_names(const char *sep, char *buf, size_t len)
@@ -69,7 +69,7 @@ void emu_usage(FILE *fp)
 		"meter does. Every iowatt output that reads it says EMULATED. Point a meter\n"
 		"spec at PATH, e.g. --meter um25c:PATH.\n\n");
 	for (i = 0; emu_protocols[i]; i++)
-		fprintf(fp, "  %-8s %s\n", emu_protocols[i]->name, emu_protocols[i]->summary);
+		fprintf(fp, "  %-10s %s\n", emu_protocols[i]->name, emu_protocols[i]->summary);
 	fprintf(fp,
 		"\n"
 		"  --link PATH         symlink to the pty (required; only a stale link of a\n"
@@ -86,8 +86,10 @@ void emu_usage(FILE *fp)
 		"  --step LIST         current steps by time, \"0:100,5:400,10:100\" (s:mA)\n"
 		"  --update-ms N       internal update period (default 100)\n"
 		"  --truth FILE        ground truth CSV: t_ns,v,a,w,kind (update|reply|corrupt)\n"
-		"  --corrupt-pct N     N %% of replies broken (for a UM: bad end marker, short,\n"
-		"                      bad ID, leading garbage)\n"
+		"  --corrupt-pct N     N %% of replies or reports broken as the meter's link can\n"
+		"                      break them (UM: bad marker, short, bad ID, garbage; FNB58,\n"
+		"                      TC66C, ATORCH: bad check, cut short; PPK2: a run of\n"
+		"                      samples lost, which its counter shows)\n"
 		"  --stall SEC@AT      stop answering for SEC seconds, AT seconds after start\n"
 		"  --hangup SEC@AT     close the pty and remove the link for SEC seconds (like a\n"
 		"                      Bluetooth drop), then come back at the same PATH\n"

@@ -102,8 +102,11 @@ static int pty_up(struct emu *e)
 	}
 	if (rc)
 		return rc;
+	/* A re-plugged meter starts from its power-on state. */
+	if (e->priv)
+		memset(e->priv, 0, e->priv_size);
 	/* Unregistered, its figures would be read as a real meter behind a pty bridge. */
-	rc = emureg_add(e->pts, e->link, e->proto->name);
+	rc = emureg_add(e->pts, e->link, e->proto->driver ? e->proto->driver : e->proto->name);
 	if (rc) {
 		log_err(MOD, "cannot register the emulator, so runs could not label its figures "
 			     "EMULATED: refusing to start");
@@ -209,6 +212,25 @@ int emu_corrupt(struct emu *e)
 		return 0;
 	e->corrupted++;
 	return 1;
+}
+
+size_t emu_write_some(struct emu *e, const void *buf, size_t n)
+{
+	ssize_t w;
+
+	if (e->master < 0 || !n)
+		return 0;
+	w = write(e->master, buf, n);
+	return w > 0 ? (size_t)w : 0;
+}
+
+void *emu_priv(struct emu *e, size_t size)
+{
+	if (!e->priv) {
+		e->priv = xcalloc(1, size);
+		e->priv_size = size;
+	}
+	return e->priv;
 }
 
 void emu_write(struct emu *e, const void *buf, size_t n)
@@ -361,8 +383,11 @@ int emu_run(struct emu *e, volatile sig_atomic_t *stop)
 		rc = pty_up(e);
 	if (!rc) {
 		printf("iowatt: EMULATED %s (not a real meter) on %s, linked at %s: "
-		       "use --meter %s:%s\n", e->proto->title, e->pts, e->link, e->proto->name,
-		       e->link);
+		       "use --meter %s:%s", e->proto->title, e->pts, e->link,
+		       e->proto->driver ? e->proto->driver : e->proto->name, e->link);
+		if (e->proto->spec_vdd)
+			printf(",vdd=%.0f", e->model.volts * 1000.0);
+		printf("\n");
 		fflush(stdout);
 		rc = serve(e, stop);
 	}
@@ -381,5 +406,6 @@ void emu_free(struct emu *e)
 	if (e->truth)
 		fclose(e->truth);
 	free(e->model.steps);
+	free(e->priv);
 	free(e);
 }

@@ -47,6 +47,8 @@ struct emu {
 	double v, a, mah, mwh;
 	uint64_t start_ns, last_update_ns;
 	uint64_t replies, corrupted;
+	void *priv; /* the protocol's state (emu_priv) */
+	size_t priv_size;
 };
 
 int emu_in_fault(const struct emu_fault *f, double t_s);

@@ -175,7 +175,7 @@ static int set_up(struct run_ctx *rc, int argc, char **argv, int measure)
 	if (err)
 		return err;
 	stem = profile_stem(rc->cfg, measure);
-	err = run_output_open(&rc->out, ro, stem, rc->session->nmeters > 0);
+	err = run_output_open(&rc->out, ro, stem, rc->session);
 	free(stem);
 	if (err)
 		return err;

@@ -30,6 +30,14 @@ struct run_args {
 #define G_RUN "Run options (command line only: a shared profile never picks the device)"
 #define G_OUT "Output"
 
+/* In the order of enum samples_mode (run/output.h). */
+static const struct opt_choice samples_choices[] = {
+	{ "auto", "CSV; meters at >= 10 samples per bin as min/mean/max bins" },
+	{ "raw", "CSV, every sample" },
+	{ "binary", "NAME.samples.bin: every sample as a 40-byte record" },
+	{ NULL, NULL },
+};
+
 const struct opt_desc run_options[] = {
 	{ .name = "target", .type = OPT_STRP, .off = ROFF(run.target), .metavar = "PATH",
 	  .help = "directory (a scratch file is created there and removed), file, or block "
@@ -84,6 +92,14 @@ const struct opt_desc run_options[] = {
 	  .group = G_OUT },
 	{ .name = "json-out", .type = OPT_STRP, .off = ROFF(run.json_out), .metavar = "FILE",
 	  .help = "write the JSON result exactly here", .group = G_OUT },
+	{ .name = "samples", .type = OPT_ENUM, .off = ROFF(run.samples_mode), .def = "auto",
+	  .choices = samples_choices, .metavar = "MODE",
+	  .help = "the samples file: auto bins fast meters (>= 10 samples per --samples-bin) "
+		  "into min/mean/max rows", .group = G_OUT },
+	{ .name = "samples-bin", .type = OPT_DURATION, .off = ROFF(run.samples_bin_ns),
+	  .def = "1ms", .min = 1e4, .max = 6e10, .metavar = "TIME",
+	  .help = "bin width of --samples auto (energy always integrates every sample)",
+	  .group = G_OUT },
 	{ .name = "progress", .type = OPT_FLAG, .off = ROFF(run.progress), .def = "auto",
 	  .help = "show progress on stderr (auto: when stderr is a terminal)",
 	  .group = G_OUT },

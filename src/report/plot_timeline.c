@@ -134,7 +134,10 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 		return -errno;
 	while (fgets(line, sizeof(line), fp)) {
 		lineno++;
-		if (lineno == 1 && !strncmp(line, "t_ns,", 5))
+		/* --samples binary: the series is not drawn from that file. */
+		if (lineno == 1 && strncmp(line, "t_ns,", 5))
+			break;
+		if (lineno == 1)
 			continue;
 		if (split_csv(line, f, 7) < 5)
 			continue;

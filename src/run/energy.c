@@ -186,6 +186,20 @@ static void tail_track(struct energy_job *ej, const struct meter_sample *s, doub
 	ej->in_band = in;
 }
 
+/* A hole of lost samples ends at s: every window it overlaps is hit. */
+static void count_loss(struct energy_job *ej, const struct meter_sample *s)
+{
+	uint64_t t0 = ej->have_prev ? ej->prev.t_ns : s->t_ns;
+	struct phase_acc *pa;
+	int i;
+
+	for (i = 0; i < PHASE_COUNT; i++) {
+		pa = &ej->ph[i];
+		if (pa->begun && s->t_ns >= pa->t_start_ns && (!pa->t_end_ns || t0 < pa->t_end_ns))
+			pa->losses++;
+	}
+}
+
 void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 {
 	double w = sample_w(s), w0;
@@ -196,6 +210,8 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 		ej->out_of_order++;
 		return;
 	}
+	if (s->flags & SAMPLE_AFTER_LOSS)
+		count_loss(ej, s);
 	unc_sample_of(&ej->acc, s, &u);
 	if (ej->have_prev && s->t_ns > ej->prev.t_ns) {
 		w0 = sample_w(&ej->prev);
@@ -296,6 +312,7 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	const struct phase_acc *ac = &ej->ph[PHASE_ACTIVE];
 	const struct phase_acc *tl = &ej->ph[PHASE_TAIL];
 	double tail_j, coef[PHASE_COUNT];
+	int i;
 
 	memset(es, 0, sizeof(*es));
 	es->period_ns = ej->period_ns;
@@ -329,6 +346,8 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	es->coverage = ratio(ac->covered_s, es->active_s);
 	es->coverage_idle = ratio(id->covered_s, es->idle_s);
 	es->coverage_tail = ratio(tl->covered_s, es->tail_s);
+	for (i = 0; i < PHASE_COUNT; i++)
+		es->losses[i] = ej->ph[i].losses;
 }
 
 /*
@@ -405,8 +424,9 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
 		    const char *remedy, struct report_validity *v)
 {
+	static const char *const phase_names[PHASE_COUNT] = { "idle", "active", "tail" };
 	char reason[REASON_MAX];
-	int valid = 1;
+	int valid = 1, i;
 
 	v->coverage = es->coverage;
 	v->samples_active = es->samples_active;
@@ -430,6 +450,15 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 			 "meter covered %.1f %% of the active phase (< %.0f %%): gaps longer "
 			 "than 2 periods or samples missing at its ends",
 			 isfinite(es->coverage) ? es->coverage * 100 : 0.0, min_coverage * 100);
+		report_validity_add(v, reason);
+		valid = 0;
+	}
+	for (i = 0; i < PHASE_COUNT; i++) {
+		if (!es->losses[i])
+			continue;
+		snprintf(reason, sizeof(reason),
+			 "meter samples lost %" PRIu64 " time(s) in the %s phase (ring full or "
+			 "the device dropped them)", es->losses[i], phase_names[i]);
 		report_validity_add(v, reason);
 		valid = 0;
 	}

@@ -25,6 +25,7 @@ struct phase_acc {
 	double covered_s;	       /* part of it in segments no longer than 2 periods */
 	double peak_a, min_v, peak_w;
 	uint64_t samples;	       /* samples whose timestamp falls in the window */
+	uint64_t losses;	       /* holes of lost samples that overlap the window */
 	int has_v, has_a, has_w;
 	double w_s, a_s, vt_s;	       /* time each quantity was integrated over (a meter
 					* may lack V, or W) */
@@ -92,6 +93,7 @@ struct energy_summary {
 	struct unc_terms unc[PHASE_COUNT][UNC_CH_COUNT];
 	double span_s[PHASE_COUNT][UNC_CH_COUNT];
 	uint64_t samples[PHASE_COUNT];
+	uint64_t losses[PHASE_COUNT]; /* holes of lost samples (ring full, device) per phase */
 };
 
 void energy_summarize(const struct energy_job *ej, struct energy_summary *es);
@@ -121,7 +123,8 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 			struct efficiency *ef);
 
 /*
- * Validity: >= min_samples in the active phase, coverage >= min_coverage. Fills v's
+ * Validity: >= min_samples in the active phase, coverage >= min_coverage, no samples lost
+ * in any phase (a hole where the meter core's ring or the device dropped them). Fills v's
  * valid, coverage and samples_active and adds short reasons with numbers ("active phase
  * has 12 samples (< 20): at 10 Hz a job needs >= 2 s; raise size or loops"); remedy
  * replaces "raise size or loops" when the caller knows better. Returns valid.

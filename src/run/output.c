@@ -61,8 +61,47 @@ static int exact_path(struct run_output *o, const struct run_opts *ro)
 	return err;
 }
 
+#define SAMPLES_HEADER "t_ns,meter,v,a,w,flags"
+#define SAMPLES_BIN_COLUMNS ",n,v_min,v_max,a_min,a_max,w_min,w_max"
+
+/* Which meters are binned: --samples auto and at least 10 samples per bin. */
+static void plan_bins(struct run_output *o, const struct run_opts *ro, const struct session *s)
+{
+	unsigned m;
+	uint64_t bin_ns;
+
+	o->nmeters = s->nmeters;
+	o->bins = xcalloc(s->nmeters + 1, sizeof(*o->bins));
+	for (m = 0; m < s->nmeters; m++) {
+		bin_ns = ro->samples_mode == SAMPLES_AUTO &&
+					 sample_bins_wanted(session_period_ns(s, m), ro->samples_bin_ns)
+				 ? ro->samples_bin_ns
+				 : 0;
+		sample_binner_init(&o->bins[m], bin_ns);
+		o->binned |= bin_ns != 0;
+	}
+}
+
+static int open_samples(struct run_output *o, const struct run_opts *ro)
+{
+	static const char magic[] = SAMPLES_BIN_MAGIC;
+
+	if (o->mode != SAMPLES_BINARY) {
+		o->samples_csv = open_csv(o->samples_path,
+					  o->binned ? SAMPLES_HEADER SAMPLES_BIN_COLUMNS "\n"
+						    : SAMPLES_HEADER "\n",
+					  ro->force);
+		return o->samples_csv ? 0 : -EEXIST;
+	}
+	o->samples_csv = open_csv(o->samples_path, "", ro->force);
+	if (!o->samples_csv)
+		return -EEXIST;
+	fwrite(magic, 1, sizeof(magic) - 1, o->samples_csv);
+	return 0;
+}
+
 int run_output_open(struct run_output *o, const struct run_opts *ro, const char *stem,
-		    int with_samples)
+		    const struct session *s)
 {
 	const char *dir = ro->output_dir ? ro->output_dir : "results";
 	int err;
@@ -79,19 +118,19 @@ int run_output_open(struct run_output *o, const struct run_opts *ro, const char 
 		}
 		o->json_path = result_default_path(dir, stem);
 	}
+	o->mode = ro->samples_mode;
 	o->intervals_path = sibling_path(o->json_path, ".intervals.csv");
-	o->samples_path = sibling_path(o->json_path, ".samples.csv");
+	o->samples_path = sibling_path(o->json_path, o->mode == SAMPLES_BINARY ? ".samples.bin"
+										: ".samples.csv");
 	o->intervals_csv = open_csv(o->intervals_path,
 				    "job,loop,t_start_ns,t_end_ns,read_iops,read_bw_bytes,"
 				    "write_iops,write_bw_bytes\n", ro->force);
 	if (!o->intervals_csv)
 		return -EEXIST;
-	if (with_samples) {
-		o->samples_csv = open_csv(o->samples_path, "t_ns,meter,v,a,w,flags\n", ro->force);
-		if (!o->samples_csv)
-			return -EEXIST;
-	}
-	return 0;
+	if (!s->nmeters)
+		return 0;
+	plan_bins(o, ro, s);
+	return open_samples(o, ro);
 }
 
 static void put_num(FILE *fp, const char *fmt, double v)
@@ -100,7 +139,7 @@ static void put_num(FILE *fp, const char *fmt, double v)
 		fprintf(fp, fmt, v);
 }
 
-static void output_sample(void *arg, unsigned meter, const struct meter_sample *s)
+static void put_flags(FILE *fp, uint32_t bits)
 {
 	static const struct {
 		uint32_t bit;
@@ -108,27 +147,89 @@ static void output_sample(void *arg, unsigned meter, const struct meter_sample *
 	} flags[] = {
 		{ SAMPLE_EMULATED, "emulated" }, { SAMPLE_MANUAL, "manual" },
 		{ SAMPLE_AFTER_GAP, "after_gap" }, { SAMPLE_W_COMPUTED, "w_computed" },
-		{ SAMPLE_RAIL_SUM, "rail_sum" },
+		{ SAMPLE_RAIL_SUM, "rail_sum" }, { SAMPLE_AFTER_LOSS, "after_loss" },
 	};
-	struct run_output *o = arg;
-	FILE *fp = o->samples_csv;
 	const char *sep = "";
 	size_t i;
 
-	if (!fp)
-		return;
-	fprintf(fp, "%" PRIu64 ",%u,", s->t_ns, meter);
-	put_num(fp, "%.4f", s->v);
-	fputc(',', fp);
-	put_num(fp, "%.6f", s->a);
-	fputc(',', fp);
-	put_num(fp, "%.6f", s->w);
-	fputc(',', fp);
 	for (i = 0; i < ARRAY_SIZE(flags); i++) {
-		if (s->flags & flags[i].bit) {
+		if (bits & flags[i].bit) {
 			fprintf(fp, "%s%s", sep, flags[i].name);
 			sep = "|";
 		}
+	}
+}
+
+static void put_row(FILE *fp, uint64_t t_ns, unsigned meter, double v, double a, double w,
+		    uint32_t flags)
+{
+	fprintf(fp, "%" PRIu64 ",%u,", t_ns, meter);
+	put_num(fp, "%.4f", v);
+	fputc(',', fp);
+	put_num(fp, "%.6f", a);
+	fputc(',', fp);
+	put_num(fp, "%.6f", w);
+	fputc(',', fp);
+	put_flags(fp, flags);
+}
+
+static void put_minmax(FILE *fp, const struct bin_stat *x)
+{
+	fputc(',', fp);
+	put_num(fp, "%.6f", x->min);
+	fputc(',', fp);
+	put_num(fp, "%.6f", x->max);
+}
+
+static void put_bin(struct run_output *o, unsigned meter, const struct sample_bin *b)
+{
+	FILE *fp = o->samples_csv;
+
+	put_row(fp, b->t_ns, meter, b->v.mean, b->a.mean, b->w.mean, b->flags);
+	fprintf(fp, ",%" PRIu64, b->n);
+	put_minmax(fp, &b->v);
+	put_minmax(fp, &b->a);
+	put_minmax(fp, &b->w);
+	fputc('\n', fp);
+}
+
+static void put_record(FILE *fp, unsigned meter, const struct meter_sample *s)
+{
+	struct samples_record r = {
+		.t_ns = s->t_ns, .meter = meter, .flags = s->flags, .v = s->v, .a = s->a, .w = s->w,
+	};
+
+	fwrite(&r, sizeof(r), 1, fp);
+}
+
+static void output_sample(void *arg, unsigned meter, const struct meter_sample *s)
+{
+	struct run_output *o = arg;
+	FILE *fp = o->samples_csv;
+	struct sample_bin b;
+	struct bin_stat one;
+
+	if (!fp || meter >= o->nmeters)
+		return;
+	if (o->mode == SAMPLES_BINARY) {
+		put_record(fp, meter, s);
+		return;
+	}
+	if (o->bins[meter].bin_ns) {
+		if (sample_binner_add(&o->bins[meter], s, &b))
+			put_bin(o, meter, &b);
+		return;
+	}
+	put_row(fp, s->t_ns, meter, s->v, s->a, s->w, s->flags);
+	if (o->binned) {
+		/* A slow meter beside a binned one: a bin of one sample. */
+		fputs(",1", fp);
+		one = (struct bin_stat){ s->v, s->v, s->v };
+		put_minmax(fp, &one);
+		one = (struct bin_stat){ s->a, s->a, s->a };
+		put_minmax(fp, &one);
+		one = (struct bin_stat){ s->w, s->w, s->w };
+		put_minmax(fp, &one);
 	}
 	fputc('\n', fp);
 }
@@ -164,6 +265,12 @@ const struct session_sink_ops run_output_sink_ops = {
 
 void run_output_close(struct run_output *o)
 {
+	struct sample_bin b;
+	unsigned m;
+
+	for (m = 0; m < o->nmeters && o->samples_csv; m++)
+		if (o->bins[m].bin_ns && sample_binner_flush(&o->bins[m], &b))
+			put_bin(o, m, &b);
 	output_flush(o, 0);
 	if (o->samples_csv && fclose(o->samples_csv))
 		log_err(NULL, "%s: %s", o->samples_path, strerror(errno));
@@ -173,5 +280,8 @@ void run_output_close(struct run_output *o)
 	free(o->json_path);
 	free(o->intervals_path);
 	free(o->samples_path);
+	free(o->bins);
+	o->bins = NULL;
+	o->nmeters = 0;
 	o->json_path = o->intervals_path = o->samples_path = NULL;
 }

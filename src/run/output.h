@@ -7,17 +7,40 @@
 #include <stdio.h>
 
 #include "bench/job.h"
+#include "run/sample_bins.h"
 #include "run/session.h"
+
+/* --samples: how the samples file holds each meter's stream. */
+enum samples_mode {
+	SAMPLES_AUTO,	/* CSV; meters with >= 10 samples per --samples-bin are binned */
+	SAMPLES_RAW,	/* CSV, every sample */
+	SAMPLES_BINARY, /* NAME.samples.bin, every sample as a fixed record */
+};
+
+#define SAMPLES_BIN_MAGIC "IOWATTS1"
+
+/* One record of NAME.samples.bin, little-endian as the hosts iowatt runs on. */
+struct samples_record {
+	uint64_t t_ns;
+	uint32_t meter;
+	uint32_t flags;
+	double v, a, w;
+};
 
 struct run_output {
 	char *json_path, *intervals_path, *samples_path;
 	FILE *samples_csv, *intervals_csv;
+	int mode;		    /* enum samples_mode */
+	int binned;		    /* some meter is binned: the CSV has the bin columns */
+	unsigned nmeters;
+	struct sample_binner *bins; /* per meter; bin_ns 0: every sample as it comes */
 };
 
 /* Paths from --json-out or --output and the profile's stem; the CSVs are created (samples
- * only with meters). 0 or -errno (logged, naming the option). */
+ * only with meters, in the form --samples and the meters' rates ask for). 0 or -errno
+ * (logged, naming the option). */
 int run_output_open(struct run_output *o, const struct run_opts *ro, const char *stem,
-		    int with_samples);
+		    const struct session *s);
 /* One interval's row: rates over [t0, t1]. */
 void run_output_interval(struct run_output *o, const char *job, unsigned loop, uint64_t t0,
 			 uint64_t t1, const uint64_t ios[DDIR_COUNT], const uint64_t bytes[DDIR_COUNT]);

@@ -11,6 +11,9 @@
 #define UV_HYSTERESIS_V 0.05
 #define PUMP_SAMPLES 256
 #define PUMP_EVENTS 64
+/* settle_after_losses(): how long a drained meter may take to store a new sample. */
+#define SETTLE_MAX_NS (200 * NS_PER_MS)
+#define SETTLE_STEP_NS NS_PER_MS
 
 struct session *session_new(double uv_threshold_v)
 {
@@ -172,10 +175,51 @@ void session_phase(struct session *s, int phase, uint64_t t_ns)
 		s->times.end_ns = s->times.tail_end_ns = t_ns;
 }
 
+/*
+ * A fast meter's ring fills while the main thread prepares a job (a file layout takes
+ * seconds; a PPK2 fills its ring in half a second). The samples lost then belong to no
+ * phase, but the hole ends at the first sample stored after it: that sample must be in
+ * the ring before the idle phase begins, or the hole would invalidate the idle phase.
+ * So a meter that lost samples since the last job is drained up to now, and the idle
+ * phase waits (a bounded time) until it has stored a new sample.
+ */
+static void settle_after_losses(struct session *s)
+{
+	struct meter_counters c;
+	uint64_t stored[MAX_METERS] = { 0 }, end = now_ns() + SETTLE_MAX_NS, now;
+	unsigned m, lossy = 0, waiting;
+
+	for (m = 0; m < s->nmeters; m++) {
+		meter_counters(s->meters[m].dev, &c);
+		if (c.overruns == s->meters[m].overruns_seen)
+			continue;
+		s->meters[m].overruns_seen = c.overruns;
+		lossy |= 1u << m;
+	}
+	if (!lossy)
+		return;
+	session_pump(s, now_ns() + SESSION_FEED_LAG_NS);
+	for (m = 0; m < s->nmeters; m++) {
+		meter_counters(s->meters[m].dev, &c);
+		stored[m] = c.samples;
+	}
+	do {
+		sleep_ns(SETTLE_STEP_NS);
+		now = now_ns();
+		for (m = 0, waiting = 0; m < s->nmeters; m++) {
+			meter_counters(s->meters[m].dev, &c);
+			waiting += (lossy >> m & 1u) && c.samples == stored[m];
+		}
+	} while (waiting && now < end);
+}
+
 uint64_t session_job_begin(struct session *s)
 {
-	uint64_t t = now_ns();
+	uint64_t t;
 	unsigned m;
+
+	settle_after_losses(s);
+	t = now_ns();
 
 	memset(s->mark_ns, 0, sizeof(s->mark_ns));
 	memset(&s->times, 0, sizeof(s->times));

@@ -42,6 +42,7 @@ struct session_meter {
 	int uv_armed;		  /* saw a 5 V rail: the voltage threshold applies */
 	int uv_low;		  /* currently below the threshold */
 	struct energy_job ej;	  /* the job being metered */
+	uint64_t overruns_seen;	  /* the meter's overruns when the last job began */
 };
 
 /* The phase boundaries of the current job. */

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/* ATORCH UD18/UD24/J7-C USB and DC meters: listen to the report the meter pushes each second. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/atorch/atorch.h"
+#include "meters/transport/serial.h"
+
+#define MOD "atorch"
+/* The meter only speaks once a second (sigrok's probe listens up to 10 s). */
+#define PROBE_TIMEOUT_NS (5 * NS_PER_SEC)
+#define PROBE_READ_MS 100
+#define RX_CHUNK 128
+/* A report is sent as the meter updates; over RFCOMM it arrives within tens of ms. */
+#define ATORCH_LAG_NS (20 * NS_PER_MS)
+
+struct atorch_priv {
+	struct serial_port *sp;
+	struct atorch_rx rx;
+	int check;    /* verify checksums (not on J7-C firmware) */
+	int dev_type; /* from the first good report */
+	uint64_t unchecked; /* J7-C mode: reports taken on magic, length and fields alone */
+	struct atorch_reading last;
+};
+
+static const char *const on_off[] = { "on", "off", NULL };
+
+static const struct meter_param_desc atorch_params[] = {
+	{ .key = "check", .type = METER_PT_CHOICE, .def = "on", .choices = on_off,
+	  .help = "verify each report's checksum; off for a J7-C, whose firmware sends "
+		  "checksums that fail (reports are then taken on magic, length and type)" },
+	{ .key = "baud", .type = METER_PT_INT, .def = "9600", .min = 1200, .max = 4000000,
+	  .help = "line speed: RFCOMM ignores it, USB serial bridges need it" },
+	{ NULL },
+};
+
+/* One report within timeout_ms: 1 and its reading, 0 on timeout, -errno on a lost link. */
+static int next_report(struct meter_dev *dev, struct atorch_priv *p, struct atorch_reading *out,
+		       int timeout_ms)
+{
+	uint8_t buf[RX_CHUNK], r[ATORCH_REPORT_LEN];
+	uint64_t end = now_ns() + (uint64_t)timeout_ms * NS_PER_MS, now;
+	int n, rc;
+
+	for (;;) {
+		while (atorch_rx_next(&p->rx, r)) {
+			rc = atorch_decode(r, p->check, out);
+			if (!rc) {
+				p->unchecked += !p->check;
+				return 1;
+			}
+			METER_COUNT(dev->frames_bad);
+			atorch_rx_reject(&p->rx, r);
+		}
+		now = now_ns();
+		if (now >= end)
+			return 0;
+		n = serial_read(p->sp, buf, sizeof(buf), (int)((end - now + NS_PER_MS - 1) / NS_PER_MS));
+		if (n < 0)
+			return n;
+		atorch_rx_push(&p->rx, buf, (size_t)n);
+	}
+}
+
+static int atorch_read(struct meter_dev *dev, struct meter_sample *out, unsigned max,
+		       int timeout_ms)
+{
+	struct atorch_priv *p = dev->priv;
+	struct atorch_reading rd;
+	int rc;
+
+	if (!max)
+		return 0;
+	rc = next_report(dev, p, &rd, timeout_ms);
+	if (rc <= 0)
+		return rc;
+	p->last = rd;
+	*out = (struct meter_sample){ .t_ns = now_ns() - ATORCH_LAG_NS, .v = rd.v, .a = rd.a,
+				      .w = rd.v * rd.a, .flags = SAMPLE_W_COMPUTED };
+	return 1;
+}
+
+static int atorch_open(struct meter_dev *dev, struct meter_info *info)
+{
+	struct atorch_priv *p = xcalloc(1, sizeof(*p));
+	struct atorch_reading rd;
+	uint64_t end, bad;
+	int rc;
+
+	p->check = !strcmp(meter_param_str(dev, "check"), "on");
+	rc = serial_open(dev->conn, (unsigned)meter_param_int(dev, "baud"),
+			 meter_log_level(dev, LOG_ERR), &p->sp);
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	dev->priv = p;
+	bad = METER_LOAD(dev->frames_bad);
+	end = now_ns() + PROBE_TIMEOUT_NS;
+	rc = 0;
+	while (!rc && now_ns() < end && !meter_stopping(dev))
+		rc = next_report(dev, p, &rd, PROBE_READ_MS);
+	atomic_store_explicit(&dev->frames_bad, bad, memory_order_relaxed);
+	if (rc != 1) {
+		log_msg(meter_log_level(dev, LOG_ERR), MOD,
+			"meter '%s': no valid report within %.0f s (is the meter on and not "
+			"connected to its phone app?%s)", dev->spec, (double)PROBE_TIMEOUT_NS / 1e9,
+			p->check ? " a J7-C needs check=off" : "");
+		serial_close(p->sp);
+		free(p);
+		dev->priv = NULL;
+		return rc < 0 ? rc : -ETIMEDOUT;
+	}
+	p->dev_type = rd.dev_type;
+	meter_std_serial_label(dev, info,
+			       atorch_models[rd.dev_type == ATORCH_DEV_USB ? 0 : 1].name);
+	meter_std_range(info, &atorch_models[rd.dev_type == ATORCH_DEV_USB ? 0 : 1]);
+	info->period_ns = ATORCH_PERIOD_NS;
+	info->lag_ns = ATORCH_LAG_NS;
+	return 0;
+}
+
+static void atorch_close(struct meter_dev *dev)
+{
+	struct atorch_priv *p = dev->priv;
+
+	if (!p)
+		return;
+	if (p->unchecked)
+		log_info(MOD, "%s: %" PRIu64 " reports taken without a checksum (check=off)",
+			 dev->spec, p->unchecked);
+	serial_close(p->sp);
+	free(p);
+	dev->priv = NULL;
+}
+
+const struct meter_driver meter_atorch = {
+	.name = "atorch",
+	.desc = "ATORCH UD18/UD24/J7-C USB and DL24-style DC meters (pushed 1/s; a job needs "
+		">= 20 s of active phase to be valid)",
+	.conn = "the serial port: /dev/rfcomm0 (Bluetooth SPP, channel 2 on some), a pty",
+	.conn_rule = METER_CONN_REQUIRED,
+	.example = "atorch:/dev/rfcomm0",
+	.params = atorch_params,
+	METER_MODELS(atorch_models),
+	.open = atorch_open,
+	.read = atorch_read,
+	.close = atorch_close,
+};

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/* Nordic PPK2 driver: calibration from its metadata, 100 kS/s of sample words, losses counted. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/sysfs.h"
+#include "core/util.h"
+#include "meters/ppk2/ppk2.h"
+#include "meters/transport/serial.h"
+
+#define MOD "ppk2"
+#define META_TIMEOUT_NS (2 * NS_PER_SEC)
+#define META_MAX 2048
+#define QUIET_MS 50
+#define DRAIN_MAX_NS NS_PER_SEC
+#define WRITE_TIMEOUT_MS 100
+#define STEP_READ_MS 50
+#define RX_BYTES 16384
+#define BATCH (RX_BYTES / PPK2_WORD_LEN)
+#define DEFAULT_VDD_MV 3300
+#define MV_PER_V 1000.0
+/* USB full speed hands over a few ms of samples at a time. */
+#define PPK2_LAG_NS NS_PER_MS
+/*
+ * The device's clock stamps its samples: the n-th is n periods after the first. Arrival
+ * only corrects that clock: a sample cannot have been taken after it arrived (the anchor
+ * moves back), and one that arrives more than this late means samples went missing that
+ * the 6-bit counter could not show (a multiple of 64): the anchor moves forward, the hole
+ * is counted. A loaded host can hold a batch back a few hundred ms without losing it.
+ */
+#define RESYNC_NS NS_PER_SEC
+
+struct ppk2_priv {
+	struct serial_port *sp;
+	struct ppk2_cal cal;
+	int mode;	 /* PPK2_MODE_AMPERE or PPK2_MODE_SOURCE */
+	double vdd_mv;	 /* in the calibration's S term */
+	double volts;	 /* the DUT's supply for W; NAN: current only */
+	uint8_t rem[PPK2_WORD_LEN];
+	unsigned nrem;
+	int have_counter;
+	unsigned counter;
+	int anchored;
+	uint64_t base_ns; /* when sample 0 was taken */
+	uint64_t idx;	  /* the device's sample number of the next sample */
+	struct meter_pump pump;
+	struct meter_sample batch[BATCH];
+	uint8_t rx[RX_BYTES];
+};
+
+static const char *const modes[] = { "ampere", "source", NULL };
+
+static const struct meter_param_desc ppk2_params[] = {
+	{ .key = "mode", .type = METER_PT_CHOICE, .def = "ampere", .choices = modes,
+	  .help = "ampere: in series with your supply; source: the PPK2 powers the device at "
+		  "vdd (only when asked: needs vdd=)" },
+	{ .key = "vdd", .type = METER_PT_INT, .min = PPK2_VDD_MIN_MV, .max = PPK2_VDD_MAX_MV,
+	  .help = "mV: source mode's output; ampere mode: your supply's voltage, for W "
+		  "(without it, current and charge only)" },
+	{ NULL },
+};
+
+/* Source mode powers the device: never without an explicit voltage. */
+static int ppk2_check(const struct meter_dev *dev)
+{
+	if (!strcmp(meter_param_str(dev, "mode"), "source") && !meter_param(dev, "vdd")) {
+		log_err(MOD, "meter '%s': mode=source powers the device: give vdd=MV (%d-%d)",
+			dev->spec, PPK2_VDD_MIN_MV, PPK2_VDD_MAX_MV);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int send(struct ppk2_priv *p, const uint8_t *cmd, size_t n)
+{
+	return serial_write(p->sp, cmd, n, WRITE_TIMEOUT_MS) < 0 ? -EIO : 0;
+}
+
+static int send1(struct ppk2_priv *p, uint8_t cmd, int arg)
+{
+	uint8_t b[2] = { cmd, (uint8_t)arg };
+
+	return send(p, b, arg < 0 ? 1 : 2);
+}
+
+/* A stream left running by an earlier client is stopped and its bytes dropped. */
+static int quiet(struct ppk2_priv *p)
+{
+	uint64_t end = now_ns() + DRAIN_MAX_NS;
+	int n, rc = send1(p, PPK2_AVERAGE_STOP, -1);
+
+	while (!rc && now_ns() < end) {
+		n = serial_read(p->sp, p->rx, sizeof(p->rx), QUIET_MS);
+		if (n <= 0)
+			return n;
+	}
+	return rc;
+}
+
+static int read_meta(struct meter_dev *dev, struct ppk2_priv *p)
+{
+	char text[META_MAX + 1];
+	size_t have = 0;
+	uint64_t end = now_ns() + META_TIMEOUT_NS;
+	int n, rc = send1(p, PPK2_GET_META_DATA, -1);
+
+	while (!rc && have < META_MAX && now_ns() < end && !meter_stopping(dev)) {
+		n = serial_read(p->sp, text + have, META_MAX - have, QUIET_MS);
+		if (n < 0)
+			return n;
+		have += (size_t)n;
+		text[have] = '\0';
+		if (strstr(text, "END\n") || strstr(text, "END\r"))
+			return ppk2_parse_meta(text, &p->cal);
+	}
+	return rc ? rc : -ETIMEDOUT;
+}
+
+/*
+ * The calibration's S term follows the PPK2's own VDD: what iowatt sets in source mode,
+ * the one its metadata reports in ampere mode (as Nordic's software reads it). W needs the
+ * device's supply: vdd= in either mode.
+ */
+static void config(const struct meter_dev *dev, struct ppk2_priv *p)
+{
+	const char *vdd = meter_param(dev, "vdd");
+
+	p->mode = strcmp(meter_param_str(dev, "mode"), "source") ? PPK2_MODE_AMPERE
+								  : PPK2_MODE_SOURCE;
+	if (p->mode == PPK2_MODE_SOURCE)
+		p->vdd_mv = (double)meter_param_int(dev, "vdd");
+	else
+		p->vdd_mv = p->cal.vdd_mv ? p->cal.vdd_mv : DEFAULT_VDD_MV;
+	p->volts = vdd ? (double)meter_param_int(dev, "vdd") / MV_PER_V : NAN;
+}
+
+/* Mode, then in source mode the output voltage; then the DUT switch closes. */
+static int set_up(struct ppk2_priv *p)
+{
+	uint8_t reg[3] = { PPK2_REGULATOR_SET, (uint8_t)((unsigned)p->vdd_mv >> 8),
+			   (uint8_t)p->vdd_mv };
+	int rc = send1(p, PPK2_SET_POWER_MODE, p->mode);
+
+	if (!rc && p->mode == PPK2_MODE_SOURCE)
+		rc = send(p, reg, sizeof(reg));
+	if (!rc)
+		rc = send1(p, PPK2_DEVICE_RUNNING_SET, 1);
+	return rc;
+}
+
+static int ppk2_open(struct meter_dev *dev, struct meter_info *info)
+{
+	struct ppk2_priv *p = xcalloc(1, sizeof(*p));
+	int rc;
+
+	rc = serial_open(dev->conn, 115200, meter_log_level(dev, LOG_ERR), &p->sp);
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	rc = quiet(p);
+	if (!rc)
+		rc = read_meta(dev, p);
+	if (!rc) {
+		config(dev, p);
+		rc = set_up(p);
+	}
+	if (rc) {
+		if (rc != -ECANCELED)
+			log_msg(meter_log_level(dev, LOG_ERR), MOD,
+				"meter '%s': no metadata from the PPK2 (%s); is it the data port "
+				"(the lower-numbered ttyACM) and not used by nRF Connect?", dev->spec,
+				strerror(-rc));
+		serial_close(p->sp);
+		free(p);
+		return rc;
+	}
+	dev->priv = p;
+	meter_std_serial_label(dev, info, p->mode == PPK2_MODE_SOURCE ? "PPK2 source meter"
+								      : "PPK2 ampere meter");
+	meter_std_range(info, &ppk2_model);
+	info->period_ns = PPK2_PERIOD_NS;
+	info->lag_ns = PPK2_LAG_NS;
+	log_debug(MOD, "%s: %s, calibrated %d, HW %u, VDD %.0f mV%s", dev->spec, info->model,
+		  p->cal.calibrated, p->cal.hw, p->vdd_mv,
+		  isnan(p->volts) ? "; no vdd=: current only" : "");
+	return 0;
+}
+
+/* Words from the stream (a word may straddle two reads). */
+static size_t words(struct ppk2_priv *p, const uint8_t *b, size_t n, uint32_t *out, size_t max)
+{
+	size_t k = 0, i = 0;
+
+	while (p->nrem && p->nrem < PPK2_WORD_LEN && i < n)
+		p->rem[p->nrem++] = b[i++];
+	if (p->nrem == PPK2_WORD_LEN) {
+		out[k++] = (uint32_t)p->rem[0] | (uint32_t)p->rem[1] << 8 | (uint32_t)p->rem[2] << 16 |
+			   (uint32_t)p->rem[3] << 24;
+		p->nrem = 0;
+	}
+	for (; i + PPK2_WORD_LEN <= n && k < max; i += PPK2_WORD_LEN)
+		out[k++] = (uint32_t)b[i] | (uint32_t)b[i + 1] << 8 | (uint32_t)b[i + 2] << 16 |
+			   (uint32_t)b[i + 3] << 24;
+	while (i < n)
+		p->rem[p->nrem++] = b[i++];
+	return k;
+}
+
+/* Device time for the k samples in batch, which arrived at now (see RESYNC_NS). */
+static void stamp(struct meter_dev *dev, struct ppk2_priv *p, unsigned k, uint64_t now)
+{
+	uint64_t end = now - PPK2_LAG_NS, last, behind;
+	unsigned i;
+
+	if (!k)
+		return;
+	if (!p->anchored) {
+		p->base_ns = end - (uint64_t)(p->idx + k - 1) * PPK2_PERIOD_NS;
+		p->anchored = 1;
+	}
+	last = p->base_ns + (p->idx + k - 1) * PPK2_PERIOD_NS;
+	if (last > end) {
+		p->base_ns -= last - end;
+	} else if (end - last > RESYNC_NS) {
+		behind = (end - last) / PPK2_PERIOD_NS;
+		meter_deliver_lost(dev, behind);
+		p->idx += behind;
+	}
+	for (i = 0; i < k; i++)
+		p->batch[i].t_ns = p->base_ns + (p->idx + i) * PPK2_PERIOD_NS;
+	p->idx += k;
+}
+
+static void deliver(struct meter_dev *dev, struct ppk2_priv *p, unsigned k, uint64_t now)
+{
+	stamp(dev, p, k, now);
+	meter_deliver(dev, p->batch, k);
+}
+
+/* One read: samples to the core; a counter that skipped is a hole the core keeps. */
+static int ppk2_step(struct meter_dev *dev)
+{
+	struct ppk2_priv *p = dev->priv;
+	static _Thread_local uint32_t w[BATCH + 1];
+	struct ppk2_word d;
+	unsigned gap, k = 0;
+	uint64_t now;
+	size_t n, i;
+	int rd;
+
+	rd = serial_read(p->sp, p->rx, sizeof(p->rx), STEP_READ_MS);
+	if (rd <= 0)
+		return rd;
+	now = now_ns();
+	n = words(p, p->rx, (size_t)rd, w, BATCH + 1);
+	for (i = 0; i < n; i++) {
+		ppk2_word_decode(w[i], &d);
+		gap = p->have_counter ? ppk2_counter_gap(p->counter, d.counter) : 0;
+		p->counter = d.counter;
+		p->have_counter = 1;
+		if (gap) {
+			deliver(dev, p, k, now);
+			k = 0;
+			meter_deliver_lost(dev, gap);
+			p->idx += gap;
+		}
+		p->batch[k].a = ppk2_amps(&p->cal, d.range, d.adc, p->vdd_mv);
+		p->batch[k].v = p->volts;
+		p->batch[k].w = p->volts * p->batch[k].a;
+		p->batch[k].flags = SAMPLE_W_COMPUTED;
+		if (++k == BATCH) {
+			deliver(dev, p, k, now);
+			k = 0;
+		}
+	}
+	deliver(dev, p, k, now);
+	return 0;
+}
+
+static int ppk2_start(struct meter_dev *dev)
+{
+	struct ppk2_priv *p = dev->priv;
+	int rc;
+
+	p->nrem = 0;
+	p->have_counter = 0;
+	p->anchored = 0;
+	p->idx = 0;
+	rc = send1(p, PPK2_AVERAGE_START, -1);
+	return rc ? rc : meter_pump_start(&p->pump, dev, ppk2_step);
+}
+
+static void ppk2_stop(struct meter_dev *dev)
+{
+	struct ppk2_priv *p = dev->priv;
+
+	if (!p)
+		return;
+	meter_pump_stop(&p->pump);
+	send1(p, PPK2_AVERAGE_STOP, -1);
+}
+
+static void ppk2_close(struct meter_dev *dev)
+{
+	struct ppk2_priv *p = dev->priv;
+
+	if (!p)
+		return;
+	/* What iowatt powered, iowatt switches off. */
+	if (p->mode == PPK2_MODE_SOURCE)
+		send1(p, PPK2_DEVICE_RUNNING_SET, 0);
+	serial_close(p->sp);
+	free(p);
+	dev->priv = NULL;
+}
+
+/* The PPK2's ttyACM ports by USB ID, with a word when this user cannot open them. */
+static void ppk2_scan(const char *sysfs_root, FILE *out)
+{
+	char **names, path[PATH_MAX], vid[8], pid[8], dev[48];
+	int n = sysfs_list(sysfs_root, "/sys/class/tty", "ttyACM", &names), i, found = 0, acc;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/sys/class/tty/%s/device/../idVendor", names[i]);
+		if (sysfs_read_str(sysfs_root, path, vid, sizeof(vid)) ||
+		    strtoul(vid, NULL, 16) != PPK2_VID)
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/tty/%s/device/../idProduct", names[i]);
+		if (sysfs_read_str(sysfs_root, path, pid, sizeof(pid)) ||
+		    strtoul(pid, NULL, 16) != PPK2_PID)
+			continue;
+		snprintf(dev, sizeof(dev), "/dev/%s", names[i]);
+		acc = sysfs_path(sysfs_root, dev, path, sizeof(path)) ? -ENAMETOOLONG
+		      : access(path, R_OK | W_OK) ? -errno : 0;
+		fprintf(out, "  %-16s Nordic PPK2%s\n    spec: ppk2:%s,vdd=MV   (ampere meter; "
+			     "the lower-numbered port of the two)\n", dev,
+			acc == -EACCES ? "  PERMISSION DENIED: add yourself to dialout, or install "
+					 "dist/udev/60-iowatt.rules (make install does)"
+			: acc ? "  (no device node)" : "",
+			dev);
+		found++;
+	}
+	if (n > 0)
+		sysfs_list_free(names, n);
+	if (!found)
+		fprintf(out, "  (no PPK2 among %d ttyACM port(s))\n", n < 0 ? 0 : n);
+}
+
+const struct meter_driver meter_ppk2 = {
+	.name = "ppk2",
+	.desc = "Nordic Power Profiler Kit II (USB CDC, 100 kS/s, 200 nA-1 A)",
+	.conn = "the PPK2's data port: /dev/ttyACM0 (the lower-numbered one), a pty",
+	.conn_rule = METER_CONN_REQUIRED,
+	.example = "ppk2:/dev/ttyACM0,vdd=5000",
+	.flags = METER_DRV_PUSH,
+	.params = ppk2_params,
+	.models = &ppk2_model,
+	.nmodels = 1,
+	.model_size = sizeof(ppk2_model),
+	.check = ppk2_check,
+	.open = ppk2_open,
+	.start = ppk2_start,
+	.stop = ppk2_stop,
+	.close = ppk2_close,
+	.scan = ppk2_scan,
+};

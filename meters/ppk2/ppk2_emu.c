@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* The PPK2 side of `iowatt emulate`: metadata, then 100 kS/s of sample words on a pty. */
+#include <string.h>
+
+#include "core/util.h"
+#include "meters/emu/emu.h"
+#include "meters/ppk2/ppk2.h"
+
+#define PUSH_NS (10 * NS_PER_MS)
+#define META_MAX 2048
+/* The device's buffer: what the host has not taken yet, about 160 ms of samples. Beyond
+ * it new samples are lost, as on the device, and the counter shows the hole. */
+#define PENDING_MAX 65536
+/* At most this much is generated in one push (after a stall). */
+#define MAX_DUE PPK2_RATE_HZ
+#define LOST_MAX 50 /* a "corrupt" push loses 1..LOST_MAX samples */
+#define NS_PER_SAMPLE (1000000000ULL / PPK2_RATE_HZ)
+
+struct ppk2_emu {
+	uint8_t cmd[8];
+	size_t have;
+	int streaming;
+	uint64_t start_ns, generated;
+	unsigned counter;
+	unsigned vdd_mv;
+	uint8_t pending[PENDING_MAX];
+	size_t npending;
+};
+
+/* A calibration unlike the defaults, so a driver that ignored the metadata would read wrong. */
+static void emu_cal(struct ppk2_cal *c)
+{
+	static const double r[PPK2_RANGES] = { 1015.21, 100.83, 10.041, 0.9401, 0.04312 };
+	int i;
+
+	ppk2_cal_defaults(c);
+	for (i = 0; i < PPK2_RANGES; i++) {
+		c->r[i] = r[i];
+		c->gs[i] = 0;
+		c->gi[i] = 1.0021;
+		c->o[i] = 24 + i;
+		c->s[i] = 0.0003 / (i + 1);
+		c->i[i] = 0;
+		c->ug[i] = 0.999;
+	}
+	c->calibrated = 1;
+	c->hw = 9173;
+	c->vdd_mv = 3300;
+}
+
+static size_t cmd_len(uint8_t op)
+{
+	switch (op) {
+	case PPK2_SET_POWER_MODE:
+	case PPK2_DEVICE_RUNNING_SET:
+		return 2;
+	case PPK2_REGULATOR_SET:
+		return 3;
+	default:
+		return 1;
+	}
+}
+
+static void command(struct emu *e, struct ppk2_emu *st, uint64_t now)
+{
+	struct ppk2_cal c;
+	char meta[META_MAX];
+
+	switch (st->cmd[0]) {
+	case PPK2_GET_META_DATA:
+		emu_cal(&c);
+		if (!ppk2_format_meta(&c, meta, sizeof(meta)))
+			emu_write(e, meta, strlen(meta));
+		break;
+	case PPK2_REGULATOR_SET:
+		st->vdd_mv = (unsigned)st->cmd[1] << 8 | st->cmd[2];
+		break;
+	case PPK2_AVERAGE_START:
+		st->streaming = 1;
+		st->start_ns = now;
+		st->generated = 0;
+		st->npending = 0;
+		break;
+	case PPK2_AVERAGE_STOP:
+		st->streaming = 0;
+		st->npending = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+static void ppk2_input(struct emu *e, const uint8_t *buf, size_t n, uint64_t now)
+{
+	struct ppk2_emu *st = emu_priv(e, sizeof(*st));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		st->cmd[st->have++] = buf[i];
+		if (st->have >= cmd_len(st->cmd[0])) {
+			command(e, st, now);
+			st->have = 0;
+		}
+	}
+}
+
+static void flush_pending(struct emu *e, struct ppk2_emu *st)
+{
+	size_t w = emu_write_some(e, st->pending, st->npending);
+
+	memmove(st->pending, st->pending + w, st->npending - w);
+	st->npending -= w;
+}
+
+/* Every sample due since the start, at the current: its words, a lost run now and then. */
+static void ppk2_push(struct emu *e, uint64_t now)
+{
+	struct ppk2_emu *st = emu_priv(e, sizeof(*st));
+	struct emu_reading r;
+	struct ppk2_cal c;
+	struct ppk2_word w = { 0 };
+	uint64_t due, i, lost = 0;
+	uint32_t word;
+	double vdd = st->vdd_mv ? st->vdd_mv : 3300, amps;
+
+	if (!st->streaming)
+		return;
+	flush_pending(e, st);
+	due = (now - st->start_ns) / NS_PER_SAMPLE - st->generated;
+	if (due > MAX_DUE) {
+		st->generated += due - MAX_DUE; /* a stall: the device's samples are gone */
+		st->counter += (unsigned)(due - MAX_DUE);
+		due = MAX_DUE;
+	}
+	emu_cal(&c);
+	emu_reading(e, now, &r);
+	ppk2_adc_for(&c, r.a, vdd, &w.range, &w.adc);
+	amps = ppk2_amps(&c, w.range, w.adc, vdd);
+	if (due && emu_corrupt(e))
+		lost = 1 + (uint64_t)(emu_rand(e) * LOST_MAX);
+	for (i = 0; i < due; i++) {
+		w.counter = st->counter++ % PPK2_COUNTER_MOD;
+		if (i < lost || st->npending + PPK2_WORD_LEN > PENDING_MAX)
+			continue;
+		word = ppk2_word_encode(&w);
+		memcpy(st->pending + st->npending, &word, PPK2_WORD_LEN);
+		st->npending += PPK2_WORD_LEN;
+	}
+	st->generated += due;
+	flush_pending(e, st);
+	if (due)
+		emu_truth(e, now_ns(), r.v, amps, r.v * amps, lost ? "lost" : "stream");
+}
+
+const struct emu_protocol emu_ppk2 = {
+	.name = "ppk2",
+	.title = "PPK2",
+	.summary = "Nordic PPK2: metadata, a calibration, 100 kS/s of sample words",
+	.spec_vdd = 1,
+	.push_ns = PUSH_NS,
+	.input = ppk2_input,
+	.push = ppk2_push,
+	.data = &ppk2_model,
+};

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/* Bridge to libsigrok: any device it reads that gives volts, amps or watts, pushed as samples. */
+#include <errno.h>
+#include <glib.h>
+#include <libsigrok/libsigrok.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/meter-internal.h"
+
+#define MOD "sigrok"
+#define BATCH 1024
+#define OPT_SEP ':'
+#define MAX_OPTS 4
+#define MODEL_SEP " "
+
+struct sigrok_priv {
+	struct meter_dev *dev;
+	struct sr_context *ctx;
+	struct sr_dev_inst *sdi;
+	struct sr_session *session;
+	pthread_t thread;
+	int running;
+	atomic_int stopping;
+	const char *channel; /* only this channel's values, or NULL for all */
+	double v, a, w;	     /* latest of each quantity */
+	int in_frame, frame_has;
+	unsigned n;
+	struct meter_sample batch[BATCH];
+};
+
+static const struct meter_param_desc sigrok_params[] = {
+	{ .key = "channel", .type = METER_PT_STRING,
+	  .help = "read only this channel (\"P1\", \"A0\"); default: every channel that gives "
+		  "V, A or W" },
+	{ .key = "rate", .type = METER_PT_INT, .min = 1, .max = 1e7,
+	  .help = "samples per second to ask for, where the device has a samplerate" },
+	{ .key = "period", .type = METER_PT_DURATION, .def = "1s", .unit_ns = NS_PER_MS,
+	  .min = NS_PER_MS, .max = 60 * NS_PER_SEC,
+	  .help = "update period of a device without a samplerate (DMMs, supplies)" },
+	{ NULL },
+};
+
+static void flush(struct sigrok_priv *p)
+{
+	if (p->n)
+		meter_deliver(p->dev, p->batch, p->n);
+	p->n = 0;
+}
+
+static void emit(struct sigrok_priv *p)
+{
+	struct meter_sample *s = &p->batch[p->n];
+
+	*s = (struct meter_sample){ .v = p->v, .a = p->a, .w = p->w };
+	if (isnan(s->w) && !isnan(s->v) && !isnan(s->a)) {
+		s->w = s->v * s->a;
+		s->flags = SAMPLE_W_COMPUTED;
+	}
+	if (++p->n == BATCH)
+		flush(p);
+}
+
+/* Which field an analog packet fills: V, A and W in DC; anything else is not ours. */
+static double *field_of(struct sigrok_priv *p, const struct sr_analog_meaning *m)
+{
+	const struct sr_channel *ch = m->channels ? m->channels->data : NULL;
+
+	if (p->channel && (!ch || strcmp(ch->name, p->channel)))
+		return NULL;
+	if (m->mqflags & SR_MQFLAG_AC)
+		return NULL;
+	if (m->mq == SR_MQ_VOLTAGE && m->unit == SR_UNIT_VOLT)
+		return &p->v;
+	if (m->mq == SR_MQ_CURRENT && m->unit == SR_UNIT_AMPERE)
+		return &p->a;
+	if (m->mq == SR_MQ_POWER && m->unit == SR_UNIT_WATT)
+		return &p->w;
+	return NULL;
+}
+
+static void analog(struct sigrok_priv *p, const struct sr_datafeed_analog *an)
+{
+	double *f = field_of(p, an->meaning);
+	float stack[BATCH], *vals = stack;
+	uint32_t i;
+
+	if (!f || !an->num_samples)
+		return;
+	if (an->num_samples > BATCH)
+		vals = g_new(float, an->num_samples);
+	if (sr_analog_to_float(an, vals) == SR_OK) {
+		/* Within a frame (a supply's V and I readback) one sample per frame; a stream
+		 * of one quantity is a sample per value. */
+		for (i = 0; i < an->num_samples; i++) {
+			*f = vals[i];
+			if (!p->in_frame)
+				emit(p);
+		}
+		p->frame_has |= p->in_frame;
+	}
+	if (vals != stack)
+		g_free(vals);
+}
+
+static void datafeed(const struct sr_dev_inst *sdi, const struct sr_datafeed_packet *pkt,
+		     void *arg)
+{
+	struct sigrok_priv *p = arg;
+
+	(void)sdi;
+	switch (pkt->type) {
+	case SR_DF_FRAME_BEGIN:
+		p->in_frame = 1;
+		p->frame_has = 0;
+		break;
+	case SR_DF_FRAME_END:
+		p->in_frame = 0;
+		if (p->frame_has)
+			emit(p);
+		flush(p);
+		break;
+	case SR_DF_ANALOG:
+		analog(p, pkt->payload);
+		if (!p->in_frame)
+			flush(p);
+		break;
+	case SR_DF_END:
+		flush(p);
+		if (!atomic_load(&p->stopping))
+			meter_deliver_error(p->dev, -EIO);
+		break;
+	default:
+		break;
+	}
+}
+
+static struct sr_dev_driver *find_driver(struct sr_context *ctx, const char *name)
+{
+	struct sr_dev_driver **d = sr_driver_list(ctx);
+	size_t i;
+
+	for (i = 0; d && d[i]; i++)
+		if (!strcmp(d[i]->name, name))
+			return d[i];
+	return NULL;
+}
+
+/* "DRIVER:conn=...:serialcomm=..." -> the driver's name and its scan options. */
+static GSList *scan_options(char *conn, char **drv_name)
+{
+	GSList *opts = NULL;
+	struct sr_config *c;
+	const struct sr_key_info *ki;
+	char *tok, *eq, *save = NULL;
+	char sep[2] = { OPT_SEP, '\0' };
+
+	*drv_name = strtok_r(conn, sep, &save);
+	while ((tok = strtok_r(NULL, sep, &save))) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		ki = sr_key_info_name_get(SR_KEY_CONFIG, tok);
+		if (!ki)
+			continue;
+		c = g_new0(struct sr_config, 1);
+		c->key = ki->key;
+		c->data = g_variant_new_string(eq + 1);
+		opts = g_slist_append(opts, c);
+	}
+	return opts;
+}
+
+static void free_config(gpointer data)
+{
+	struct sr_config *c = data;
+
+	g_variant_unref(c->data);
+	g_free(c);
+}
+
+static int first_device(struct meter_dev *dev, struct sigrok_priv *p)
+{
+	char *conn = xstrdup(dev->conn), *name;
+	GSList *opts = scan_options(conn, &name), *devs;
+	struct sr_dev_driver *drv = name ? find_driver(p->ctx, name) : NULL;
+	int rc = -ENODEV;
+
+	if (!drv) {
+		log_msg(meter_log_level(dev, LOG_ERR), MOD, "meter '%s': libsigrok %s has no "
+			"driver '%s' (sigrok-cli -L lists them)", dev->spec,
+			sr_package_version_string_get(), name ? name : "");
+	} else if (sr_driver_init(p->ctx, drv) != SR_OK) {
+		log_msg(meter_log_level(dev, LOG_ERR), MOD, "meter '%s': driver %s failed to start",
+			dev->spec, name);
+	} else {
+		devs = sr_driver_scan(drv, opts);
+		if (devs) {
+			p->sdi = devs->data;
+			rc = 0;
+		} else {
+			log_msg(meter_log_level(dev, LOG_ERR), MOD,
+				"meter '%s': libsigrok's %s found no device%s", dev->spec, name,
+				opts ? " at the given conn" : " (give :conn=PORT)");
+		}
+		g_slist_free(devs);
+	}
+	g_slist_free_full(opts, free_config);
+	free(conn);
+	return rc;
+}
+
+/* Channels that cannot give V, A or W (logic, other names) are turned off: less work. */
+static void pick_channels(struct sigrok_priv *p)
+{
+	GSList *l;
+	struct sr_channel *ch;
+
+	for (l = sr_dev_inst_channels_get(p->sdi); l; l = l->next) {
+		ch = l->data;
+		sr_dev_channel_enable(ch, ch->type == SR_CHANNEL_ANALOG &&
+						  (!p->channel || !strcmp(ch->name, p->channel)));
+	}
+}
+
+static uint64_t device_period(const struct meter_dev *dev, struct sigrok_priv *p)
+{
+	GVariant *gv = NULL;
+	uint64_t rate = 0;
+
+	if (meter_param(dev, "rate"))
+		sr_config_set(p->sdi, NULL, SR_CONF_SAMPLERATE,
+			      g_variant_new_uint64((uint64_t)meter_param_int(dev, "rate")));
+	if (sr_config_get(sr_dev_inst_driver_get(p->sdi), p->sdi, NULL, SR_CONF_SAMPLERATE,
+			  &gv) == SR_OK && gv) {
+		rate = g_variant_get_uint64(gv);
+		g_variant_unref(gv);
+	}
+	return rate ? NS_PER_SEC / rate : meter_param_ns(dev, "period");
+}
+
+static void free_priv(struct sigrok_priv *p, int opened)
+{
+	if (opened)
+		sr_dev_close(p->sdi);
+	if (p->ctx)
+		sr_exit(p->ctx);
+	free(p);
+}
+
+static int sigrok_open(struct meter_dev *dev, struct meter_info *info)
+{
+	struct sigrok_priv *p = xcalloc(1, sizeof(*p));
+	const char *vendor, *model;
+	int rc;
+
+	p->dev = dev;
+	p->channel = meter_param(dev, "channel");
+	p->v = p->a = p->w = NAN;
+	atomic_init(&p->stopping, 0);
+	sr_log_loglevel_set(log_get_level() >= LOG_DEBUG ? SR_LOG_INFO : SR_LOG_ERR);
+	if (sr_init(&p->ctx) != SR_OK) {
+		log_err(MOD, "meter '%s': libsigrok failed to start", dev->spec);
+		free(p);
+		return -EIO;
+	}
+	rc = first_device(dev, p);
+	if (!rc && sr_dev_open(p->sdi) != SR_OK) {
+		log_msg(meter_log_level(dev, LOG_ERR), MOD, "meter '%s': cannot open the device",
+			dev->spec);
+		rc = -EIO;
+	}
+	if (rc) {
+		free_priv(p, 0);
+		return rc;
+	}
+	pick_channels(p);
+	info->period_ns = device_period(dev, p);
+	vendor = sr_dev_inst_vendor_get(p->sdi);
+	model = sr_dev_inst_model_get(p->sdi);
+	snprintf(info->model, sizeof(info->model), "%s%s%s (sigrok)", vendor ? vendor : "",
+		 vendor && model ? MODEL_SEP : "", model ? model : "");
+	dev->priv = p;
+	return 0;
+}
+
+static void *session_thread(void *arg)
+{
+	struct sigrok_priv *p = arg;
+
+	pthread_setname_np(pthread_self(), "iowatt-pump");
+	sr_session_run(p->session);
+	return NULL;
+}
+
+static int sigrok_start(struct meter_dev *dev)
+{
+	struct sigrok_priv *p = dev->priv;
+	int rc;
+
+	p->n = 0;
+	p->in_frame = 0;
+	atomic_store(&p->stopping, 0);
+	if (sr_session_new(p->ctx, &p->session) != SR_OK)
+		return -EIO;
+	sr_session_dev_add(p->session, p->sdi);
+	sr_session_datafeed_callback_add(p->session, datafeed, p);
+	if (sr_session_start(p->session) != SR_OK) {
+		log_err(MOD, "meter '%s': the acquisition did not start", dev->spec);
+		sr_session_destroy(p->session);
+		p->session = NULL;
+		return -EIO;
+	}
+	rc = pthread_create(&p->thread, NULL, session_thread, p);
+	if (rc) {
+		sr_session_stop(p->session);
+		sr_session_destroy(p->session);
+		p->session = NULL;
+		return -rc;
+	}
+	p->running = 1;
+	return 0;
+}
+
+/* libsigrok's stop may come from another thread; run() returns once the device is done. */
+static void sigrok_stop(struct meter_dev *dev)
+{
+	struct sigrok_priv *p = dev->priv;
+
+	if (!p || !p->running)
+		return;
+	atomic_store(&p->stopping, 1);
+	sr_session_stop(p->session);
+	pthread_join(p->thread, NULL);
+	p->running = 0;
+	sr_session_destroy(p->session);
+	p->session = NULL;
+}
+
+static void sigrok_close(struct meter_dev *dev)
+{
+	struct sigrok_priv *p = dev->priv;
+
+	if (!p)
+		return;
+	sigrok_stop(dev);
+	free_priv(p, 1);
+	dev->priv = NULL;
+}
+
+static void sigrok_scan(const char *sysfs_root, FILE *out)
+{
+	struct sr_context *ctx;
+
+	(void)sysfs_root;
+	if (sr_init(&ctx) != SR_OK)
+		return;
+	fprintf(out, "  libsigrok %s: serial devices need their port, e.g.\n"
+		     "    spec: sigrok:korad-kaxxxx:conn=/dev/ttyACM0   (sigrok-cli -L lists "
+		     "drivers; 'demo' is a test signal)\n", sr_package_version_string_get());
+	sr_exit(ctx);
+}
+
+const struct meter_driver meter_sigrok = {
+	.name = "sigrok",
+	.desc = "any libsigrok device giving V, A or W (DMMs, supplies with readback, loads)",
+	.conn = "DRIVER[:conn=PORT][:serialcomm=9600/8n1], as sigrok-cli -d takes it",
+	.conn_rule = METER_CONN_REQUIRED,
+	.example = "sigrok:korad-kaxxxx:conn=/dev/ttyACM0",
+	.flags = METER_DRV_PUSH,
+	.params = sigrok_params,
+	.open = sigrok_open,
+	.start = sigrok_start,
+	.stop = sigrok_stop,
+	.close = sigrok_close,
+	.scan = sigrok_scan,
+};

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* RDTech TC66/TC66C driver: "getva" over USB CDC, 192 encrypted bytes back, one at a time. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "meters/tc66/tc66.h"
+#include "meters/transport/serial.h"
+
+#define MOD "tc66"
+#define PROBE_TIMEOUT_NS (3 * NS_PER_SEC)
+#define PROBE_READ_MS 50
+#define WRITE_TIMEOUT_MS 100
+/* sigrok waits up to 1 s for a reply; a lost one is asked for again after this. */
+#define REPLY_TIMEOUT_NS (500 * NS_PER_MS)
+
+struct tc66_priv {
+	struct serial_port *sp;
+	uint8_t buf[TC66_REPLY_LEN];
+	unsigned have;
+	uint64_t interval_ns;
+	uint64_t sent_ns; /* 0: no request outstanding */
+	uint64_t next_ns;
+	uint64_t lag_ns;  /* half the last round trip */
+	struct tc66_reading last;
+};
+
+static const struct meter_param_desc tc66_params[] = {
+	{ .key = "interval", .type = METER_PT_DURATION, .def = "200ms", .unit_ns = NS_PER_MS,
+	  .min = 100 * NS_PER_MS, .max = 60 * NS_PER_SEC,
+	  .help = "time between polls (sigrok polls every 100 ms)" },
+	{ NULL },
+};
+
+/* sigrok does not resync on "pac1": stale bytes are flushed before each request. */
+static int send_getva(struct tc66_priv *p, uint64_t now)
+{
+	serial_flush_input(p->sp);
+	p->have = 0;
+	if (serial_write(p->sp, TC66_CMD_GETVA, strlen(TC66_CMD_GETVA), WRITE_TIMEOUT_MS) < 0)
+		return -EIO;
+	p->sent_ns = now;
+	return 0;
+}
+
+/* A complete reply: 1 and the reading, or 0 after counting a bad one. */
+static int take_reply(struct meter_dev *dev, struct tc66_priv *p, struct meter_sample *out,
+		      uint64_t now)
+{
+	struct tc66_reading r;
+
+	tc66_decrypt(p->buf);
+	p->sent_ns = 0;
+	p->next_ns = now;
+	if (tc66_decode(p->buf, &r)) {
+		METER_COUNT(dev->frames_bad);
+		return 0;
+	}
+	p->last = r;
+	*out = (struct meter_sample){ .v = r.v, .a = r.a, .w = r.w };
+	return 1;
+}
+
+static int tc66_read(struct meter_dev *dev, struct meter_sample *out, unsigned max,
+		     int timeout_ms)
+{
+	struct tc66_priv *p = dev->priv;
+	uint64_t now = now_ns(), deadline = now + (uint64_t)timeout_ms * NS_PER_MS, until, sent;
+	int n;
+
+	if (!max)
+		return 0;
+	for (;;) {
+		if (!p->sent_ns && now >= p->next_ns && send_getva(p, now))
+			return -EIO;
+		if (p->sent_ns && now >= p->sent_ns + REPLY_TIMEOUT_NS) {
+			METER_COUNT(dev->frames_bad);
+			p->sent_ns = 0;
+			p->next_ns = now;
+			continue;
+		}
+		until = p->sent_ns ? p->sent_ns + REPLY_TIMEOUT_NS : p->next_ns;
+		if (until > deadline)
+			until = deadline;
+		n = serial_read(p->sp, p->buf + p->have, sizeof(p->buf) - p->have,
+				until > now ? (int)((until - now + NS_PER_MS - 1) / NS_PER_MS) : 0);
+		if (n < 0)
+			return n;
+		now = now_ns();
+		if (n > 0 && p->sent_ns) {
+			p->have += (unsigned)n;
+			if (p->have == TC66_REPLY_LEN) {
+				sent = p->sent_ns;
+				if (take_reply(dev, p, out, now)) {
+					p->lag_ns = (now - sent) / 2;
+					out->t_ns = now - p->lag_ns;
+					p->next_ns = sent + p->interval_ns;
+					return 1;
+				}
+			}
+		}
+		if (now >= deadline)
+			return 0;
+	}
+}
+
+static int probe(struct meter_dev *dev, struct tc66_priv *p)
+{
+	struct meter_sample s;
+	uint64_t end = now_ns() + PROBE_TIMEOUT_NS, bad = METER_LOAD(dev->frames_bad);
+	int n = 0;
+
+	p->next_ns = 0;
+	while (n == 0 && now_ns() < end) {
+		if (meter_stopping(dev))
+			return -ECANCELED;
+		n = tc66_read(dev, &s, 1, PROBE_READ_MS);
+	}
+	atomic_store_explicit(&dev->frames_bad, bad, memory_order_relaxed);
+	return n < 0 ? n : n ? 0 : -ETIMEDOUT;
+}
+
+static int tc66_open(struct meter_dev *dev, struct meter_info *info)
+{
+	struct tc66_priv *p = xcalloc(1, sizeof(*p));
+	int rc;
+
+	p->interval_ns = meter_param_ns(dev, "interval");
+	rc = serial_open(dev->conn, 115200, meter_log_level(dev, LOG_ERR), &p->sp);
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	dev->priv = p;
+	rc = probe(dev, p);
+	if (rc) {
+		if (rc != -ECANCELED)
+			log_msg(meter_log_level(dev, LOG_ERR), MOD,
+				"meter '%s': no valid answer to getva within %.0f s (is it a "
+				"TC66C in its application, not the bootloader?)", dev->spec,
+				(double)PROBE_TIMEOUT_NS / 1e9);
+		serial_close(p->sp);
+		free(p);
+		dev->priv = NULL;
+		return rc;
+	}
+	meter_std_serial_label(dev, info, strcmp(p->last.model, "TC66") ? p->last.model : "TC66C");
+	meter_std_range(info, &tc66_models[0]);
+	info->period_ns = p->interval_ns;
+	info->lag_ns = p->lag_ns;
+	log_debug(MOD, "%s: %s firmware %s, serial %u", dev->spec, info->model, p->last.fw,
+		  p->last.serial);
+	return 0;
+}
+
+static int tc66_start(struct meter_dev *dev)
+{
+	struct tc66_priv *p = dev->priv;
+
+	p->sent_ns = 0;
+	p->next_ns = now_ns();
+	return 0;
+}
+
+static void tc66_close(struct meter_dev *dev)
+{
+	struct tc66_priv *p = dev->priv;
+
+	if (!p)
+		return;
+	serial_close(p->sp);
+	free(p);
+	dev->priv = NULL;
+}
+
+const struct meter_driver meter_tc66c = {
+	.name = "tc66c",
+	.desc = "RDTech TC66/TC66C USB-C tester (USB CDC; AES replies decrypted with nettle)",
+	.conn = "the serial port: /dev/ttyACM0, a pty",
+	.conn_rule = METER_CONN_REQUIRED,
+	.example = "tc66c:/dev/ttyACM0,interval=200ms",
+	.params = tc66_params,
+	METER_MODELS(tc66_models),
+	.open = tc66_open,
+	.start = tc66_start,
+	.read = tc66_read,
+	.close = tc66_close,
+};

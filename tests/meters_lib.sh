@@ -1,0 +1,97 @@
+# Helpers for the FNB58, TC66C, ATORCH and PPK2 emulator tests (sourced after lib.sh).
+
+T=$T_TMP
+EMU_PIDS=()
+emu_cleanup() {
+	local p
+	for p in "${EMU_PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null; done
+	for p in "${EMU_PIDS[@]:-}"; do [ -n "$p" ] && wait "$p" 2>/dev/null; done
+	t_cleanup
+}
+trap emu_cleanup EXIT
+
+# start_emu NAME LINK ARGS...: the emulator in the background, once its link is there.
+start_emu() {
+	local name=$1 link=$2 i
+	shift 2
+	"$IOWATT" emulate "$name" --link "$link" "$@" >"$link.out" 2>"$link.err" &
+	EMU_PID=$!
+	EMU_PIDS+=("$EMU_PID")
+	for i in $(seq 1 100); do
+		[ -L "$link" ] && grep -q EMULATED "$link.out" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+stop_emu() {
+	kill "$EMU_PID" 2>/dev/null
+	wait "$EMU_PID" 2>/dev/null
+}
+
+# energy_vs_truth RESULT TRUTH: the active phase's energy against the emulator's updates.
+energy_vs_truth() {
+	python3 - "$1" "$2" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+j = d["jobs"][0]
+t0, t1 = j["phases"]["active"]["t_start_ns"], j["phases"]["active"]["t_end_ns"]
+meas = j["power"]["energy_active_j"]
+u = [r for r in csv.DictReader(open(sys.argv[2])) if r["kind"] == "update"]
+true = 0.0
+for i in range(len(u)):  # each update holds until the next
+    a = max(int(u[i]["t_ns"]), t0)
+    b = min(int(u[i + 1]["t_ns"]) if i + 1 < len(u) else t1, t1)
+    if b > a:
+        true += float(u[i]["w"]) * (b - a) / 1e9
+err = abs(meas - true) / true
+print("# %s: %.5f J measured, %.5f J true, error %.3f %%, %d samples, valid %s" %
+      (d["meters"][0]["model"], meas, true, err * 100, j["validity"]["samples_active"],
+       j["validity"]["valid"]))
+sys.exit(0 if err < 0.005 else 1)
+PY
+}
+
+measure_one() { # NAME SPEC_TAIL SECONDS EMU_ARGS...
+	local name=$1 tail=$2 secs=$3
+	shift 3
+	start_emu "$name" "$T/$name" --constant-ma 250 --truth "$T/$name.truth" --duration 60 "$@"
+	ok $? "$name emulator up"
+	grep -q "EMULATED" "$T/$name.out"
+	ok $? "$name emulator says EMULATED"
+	timeout 60 "$IOWATT" measure --meter "${name%-dc}:$T/$name$tail" --idle 1s --idle-samples 2 --tail-hold 0.5s --tail-max 1s \
+		--json-out "$T/$name.json" -- sleep "$secs" >"$T/$name.run" 2>&1
+	ok $? "measure with the $name emulator exits 0"
+	grep -q "EMULATED" "$T/$name.run"
+	ok $? "$name: the summary says EMULATED"
+	energy_vs_truth "$T/$name.json" "$T/$name.truth"
+	ok $? "$name: active-phase energy within 0.5 % of the emulator's truth"
+	stop_emu
+}
+
+fault_one() { # NAME SPEC_TAIL COUNTER SECONDS EMU_ARGS...
+	local name=$1 tail=$2 counter=$3 secs=$4 summary n
+	shift 4
+	start_emu "$name" "$T/f$name" --constant-ma 200 --corrupt-pct 10 --duration 40 --seed 3 "$@"
+	ok $? "faulty $name emulator up"
+	timeout 40 "$IOWATT" probe --meter "${name%-dc}:$T/f$name$tail" --seconds "$secs" \
+		>"$T/f$name.probe" 2>&1
+	ok $? "$name: probe survives corrupt frames, a stall and a hang-up"
+	summary=$(grep '^probe:' "$T/f$name.probe")
+	echo "# $summary"
+	n=$(echo "$summary" | sed -n "s/.* \([0-9]*\) $counter.*/\1/p")
+	[ "${n:-0}" -gt 0 ]
+	ok $? "$name: broken frames counted ($counter: $n)"
+	n=$(echo "$summary" | sed -n 's/.* \([0-9]*\) reconnects.*/\1/p')
+	[ "${n:-0}" -ge 1 ]
+	ok $? "$name: the hang-up is a reconnect ($n)"
+	grep -q "event: meter_gap" "$T/f$name.probe"
+	ok $? "$name: gaps are events"
+	tail -n 3 "$T/f$name.probe" | grep -q ' 200.0 mA'
+	ok $? "$name: readings resume after the faults"
+	stop_emu
+}
+
+have_emulator() {
+	"$IOWATT" emulate --help 2>&1 | grep -q "^  $1 "
+}

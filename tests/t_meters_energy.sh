@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# FNB58, TC66C and PPK2 emulators through `iowatt measure`: energy within 0.5 % of truth, binning.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/meters_lib.sh"
+
+# 1. Constant load through `iowatt measure`, each protocol at its real interface.
+measure_one fnb58 "" 3
+if "$IOWATT" emulate --help 2>&1 | grep -q tc66c; then
+	measure_one tc66c ",interval=100ms" 3
+else
+	skip "built without nettle: no tc66c"
+fi
+measure_one ppk2 ",vdd=5000" 3 --volts 5.0 --cable-ohms 0
+jget "$T/ppk2.json" "d['meters'][0]['overruns']" | grep -qx 0
+ok $? "ppk2: no sample lost at 100 kS/s"
+head -n 1 "$T/ppk2.samples.csv" | grep -q ',n,v_min,v_max,a_min,a_max,w_min,w_max$'
+ok $? "ppk2: the samples file is binned (min/mean/max columns)"
+awk -F, 'NR > 1 { n++; if ($7 < 90 || $7 > 101) bad++ } END { exit !(n > 3000 && bad < n / 50) }' \
+	"$T/ppk2.samples.csv"
+ok $? "ppk2: about 100 samples per 1 ms bin"
+
+done_testing

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# New meters: spec checks, iowatt meters by USB ID and permissions, the libsigrok bridge with its demo driver.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/meters_lib.sh"
+
+# 3. Spec checks before any device is touched.
+"$IOWATT" probe --meter "ppk2:$T/none,mode=source" --seconds 1 >/dev/null 2>"$T/err"
+[ $? -ne 0 ] && grep -q "mode=source powers the device: give vdd" "$T/err"
+ok $? "ppk2: source mode without vdd= is refused"
+"$IOWATT" probe --meter "fnb58:auto" --seconds 1 --sysfs-root "$T" >/dev/null 2>"$T/err"
+[ $? -ne 0 ] && grep -q "no FNIRSI tester" "$T/err"
+ok $? "fnb58:auto with no tester says so"
+"$IOWATT" meters --help >"$T/help.out" 2>&1
+grep -q "fnb58:auto" "$T/help.out" && grep -q "ppk2:/dev/ttyACM0" "$T/help.out" &&
+	grep -q "check=on|off" "$T/help.out"
+ok $? "iowatt meters --help lists the new drivers and their keys"
+
+# 4. iowatt meters finds the testers by USB ID and says when permissions are the problem.
+S=$T/sysroot
+mkdir -p "$S/sys/devices/usb1/1-1/1-1:1.0/0003:2E3C:5558.0001/hidraw/hidraw0" \
+	"$S/sys/devices/usb1/1-2/1-2:1.0/tty/ttyACM0" "$S/sys/class/hidraw" "$S/sys/class/tty" "$S/dev"
+printf 'DRIVER=hid-generic\nHID_ID=0003:00002E3C:00005558\nHID_NAME=FNIRSI FNB-58\n' \
+	>"$S/sys/devices/usb1/1-1/1-1:1.0/0003:2E3C:5558.0001/uevent"
+ln -s ../.. "$S/sys/devices/usb1/1-1/1-1:1.0/0003:2E3C:5558.0001/hidraw/hidraw0/device"
+ln -s ../../devices/usb1/1-1/1-1:1.0/0003:2E3C:5558.0001/hidraw/hidraw0 "$S/sys/class/hidraw/hidraw0"
+echo 1915 >"$S/sys/devices/usb1/1-2/idVendor"
+echo c00a >"$S/sys/devices/usb1/1-2/idProduct"
+ln -s ../.. "$S/sys/devices/usb1/1-2/1-2:1.0/tty/ttyACM0/device"
+ln -s ../../devices/usb1/1-2/1-2:1.0/tty/ttyACM0 "$S/sys/class/tty/ttyACM0"
+: >"$S/dev/hidraw0"
+: >"$S/dev/ttyACM0"
+chmod 600 "$S/dev/hidraw0" "$S/dev/ttyACM0"
+"$IOWATT" meters --sysfs-root "$S" >"$T/scan.out" 2>&1
+grep -q "/dev/hidraw0 *FNB58 (2e3c:5558)" "$T/scan.out" && grep -q "spec: fnb58:/dev/hidraw0" "$T/scan.out"
+ok $? "iowatt meters finds an FNB58 by its HID_ID"
+grep -q "/dev/ttyACM0 *Nordic PPK2" "$T/scan.out" && grep -q "spec: ppk2:/dev/ttyACM0" "$T/scan.out"
+ok $? "and a PPK2 by its USB ID"
+if t_is_root && command -v setpriv >/dev/null; then
+	chmod 755 "$T"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$IOWATT" meters --sysfs-root "$S" \
+		>"$T/scan.user" 2>&1
+	grep "FNB58" "$T/scan.user" | grep -q "PERMISSION DENIED: install dist/udev/60-iowatt.rules" &&
+		grep "Nordic PPK2" "$T/scan.user" | grep -q "PERMISSION DENIED: add yourself to dialout"
+	ok $? "a user who cannot open them is told why"
+	! grep -q "PERMISSION DENIED" "$T/scan.out"
+	ok $? "root is not"
+else
+	skip "needs root and setpriv to try as another user"
+	skip "needs root and setpriv to try as another user"
+fi
+
+# 5. The libsigrok bridge, with libsigrok's own demo driver through the push entry point.
+if "$IOWATT" meters --help 2>&1 | grep -q "^  sigrok: "; then
+	timeout 30 "$IOWATT" probe --meter "sigrok:demo,channel=A0,rate=1000" --seconds 2 \
+		--csv "$T/sigrok.csv" >"$T/sigrok.out" 2>&1
+	ok $? "probe of libsigrok's demo device exits 0"
+	grep -q "Demo device (sigrok)" "$T/sigrok.out"
+	ok $? "the model is libsigrok's"
+	python3 - "$T/sigrok.csv" <<'PY'
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+t = [int(r["t_ns"]) for r in rows]
+v = [float(r["v"]) for r in rows]
+ok = (1000 <= len(rows) <= 2600 and t == sorted(t) and
+      all(math.isnan(float(r["a"])) for r in rows) and max(v) > min(v))
+print("# %d samples, V %.3f..%.3f" % (len(rows), min(v), max(v)))
+sys.exit(0 if ok else 1)
+PY
+	ok $? "1 kS/s of voltage samples (A0 is a voltage: no current), in time order"
+	"$IOWATT" probe --meter "sigrok:no-such-driver" --seconds 1 >/dev/null 2>"$T/err"
+	[ $? -ne 0 ] && grep -q "has no driver 'no-such-driver'" "$T/err"
+	ok $? "an unknown libsigrok driver is named"
+else
+	skip "built without libsigrok"
+fi
+
+done_testing
