@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # make demo: the quick profile on a scratch file, metered by one of iowatt's emulated meters
 # (METER=um25c, the default, or fnb58, tc66c, ppk2, atorch) or by a real one (METER=SPEC).
-# DEMO_DIR picks the filesystem under test.
+# DEMO_DIR picks the filesystem under test, DEMO_OUT where results and charts go
+# (default results/).
 set -eu
 cd "$(dirname "$0")/.."
 scratch=${DEMO_DIR:-/var/tmp/iowatt-demo}
-mkdir -p "$scratch"
+out=${DEMO_OUT:-results}
+mkdir -p "$scratch" "$out"
 emu_pid=""
 emu_link=""
 cleanup() {
@@ -54,10 +56,28 @@ if [ -z "${meter:-}" ]; then
 	meter="$name:$emu_link$tail"
 fi
 
-# A shorter idle baseline than the 10 s default keeps the demo near two minutes.
-./iowatt run quick --target "$scratch" --meter "$meter" --idle 5s --output results \
+# A shorter idle baseline than the 10 s default keeps the demo near two minutes. A job
+# that fails (io_setup refused, the disk full) or a Ctrl-C still leaves a result with the
+# jobs that ran: chart those, then exit as the run did. During the run Ctrl-C is the
+# run's to handle (it writes what it has); the script only waits for it.
+result="$out/iowatt-$(date +%Y%m%d-%H%M%S)-quick.json"
+trap ':' INT
+set +e
+./iowatt run quick --target "$scratch" --meter "$meter" --idle 5s --json-out "$result" \
 	${extra[@]+"${extra[@]}"} "$@"
-latest=$(ls -t results/*.json | head -n 1)
-if ./iowatt plot "$latest" -o results/plots >/dev/null 2>&1; then
-	echo "charts: results/plots/"
+rc=$?
+set -e
+trap 'exit 130' INT
+if [ -f "$result" ]; then
+	if ./iowatt plot "$result" -o "$out/plots" >"$out/plots.log" 2>&1; then
+		if [ "$rc" -eq 0 ]; then
+			echo "charts: $out/plots/"
+		else
+			echo "charts: $out/plots/ (of the jobs that ran; the run exited $rc)"
+		fi
+		rm -f "$out/plots.log"
+	else
+		echo "demo: could not draw the charts, see $out/plots.log" >&2
+	fi
 fi
+exit "$rc"

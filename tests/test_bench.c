@@ -23,6 +23,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "engines_util.h"
+#include "result/result.h"
 #include "tap.h"
 
 
@@ -677,8 +678,100 @@ static void test_no_aio(void)
 	       strstr(out, "use --ioengine psync"),
 	   "no aio syscalls: a job that chose libaio is refused, with the engine to use");
 }
+
+/* io_setup asking for more than AIO_BUSY_MAX events fails with EAGAIN, as when other
+ * programs hold the kernel's aio request limit (fs.aio-max-nr). */
+#define AIO_BUSY_MAX 4
+
+static int limit_aio_events(void)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const unsigned arg0_low = offsetof(struct seccomp_data, args[0]);
+#else
+	const unsigned arg0_low = offsetof(struct seccomp_data, args[0]) + 4;
+#endif
+	struct sock_filter f[] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_setup, 0, 3),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, arg0_low),
+	    BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, AIO_BUSY_MAX, 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EAGAIN & SECCOMP_RET_DATA)),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {.len = ARRAY_SIZE(f), .filter = f};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -errno;
+	return 0;
+}
+
+static void busy_aio_child(int out)
+{
+	struct bench_result *res = malloc(sizeof(*res));
+	struct job_report j;
+	struct job_opts jo;
+	int rc;
+
+	dup2(out, 2);
+	log_set_level(LOG_WARN);
+	if (limit_aio_events()) {
+		fprintf(stderr, "seccomp failed: %s\n", strerror(errno));
+		_exit(1);
+	}
+	test_job(&jo, "libaio", RW_RANDREAD);
+	jo.iodepth = 32;
+	rc = run_job(&jo, res);
+	fprintf(stderr, "rc=%d status=%d depth=%u ios=%" PRIu64 "\n", rc, res->status, res->depth,
+		res->dir[DDIR_READ].total_ios);
+	memset(&j, 0, sizeof(j));
+	report_job_from_bench(&j, &jo, 1, res);
+	fprintf(stderr, "reported iodepth=%" PRId64 "\n", report_opt_find(&j, "iodepth")->i);
+	_exit(0);
+}
+
+/*
+ * io_setup answering EAGAIN (fs.aio-max-nr taken by other programs): the job retries,
+ * then runs at the depth the kernel gives, warning with the sysctl's name, and the
+ * result records the depth it ran at.
+ */
+static void test_aio_busy(void)
+{
+	char out[4096];
+	int fds[2], status;
+	size_t used = 0;
+	ssize_t k;
+	pid_t pid;
+
+	if (!io_engine_find("libaio") || pipe(fds)) {
+		skip("libaio does not run here");
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		busy_aio_child(fds[1]);
+	close(fds[1]);
+	while (used + 1 < sizeof(out) && (k = read(fds[0], out + used, sizeof(out) - 1 - used)) > 0)
+		used += (size_t)k;
+	out[used] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	if (!ok(strstr(out, "rc=0 status=0 depth=4 ios=64\n") != NULL,
+		"io_setup EAGAIN above 4 events: the job runs to its end at iodepth 4"))
+		printf("# %s", out);
+	ok(strstr(out, "refused 32 requests in flight (EAGAIN, 5 tries") &&
+		   strstr(out, "/proc/sys/fs/aio-max-nr") && strstr(out, "running at iodepth 4"),
+	   "after retries, one warning naming /proc/sys/fs/aio-max-nr and the depth used");
+	ok(strstr(out, "reported iodepth=4\n") != NULL, "the result records iodepth 4");
+}
 #else
 static void test_no_aio(void)
+{
+	skip("libaio is not in this build");
+}
+
+static void test_aio_busy(void)
 {
 	skip("libaio is not in this build");
 }
@@ -748,6 +841,7 @@ static int test_all(void)
 	test_default_engine();
 	test_io_uring_refused();
 	test_no_aio();
+	test_aio_busy();
 	test_exact_sizes();
 	test_engine_options();
 	test_fdatasync();

@@ -9,10 +9,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "core/diskstats.h"
 #include "core/util.h"
 #include "meters/emu/emu_model.h"
 
-#define SECTOR_BYTES 512.0 /* /proc/diskstats counts 512-byte sectors */
 #define BYTES_PER_MB 1e6
 #define IOS_PER_KIO 1e3
 #define MA_PER_A 1000.0
@@ -86,26 +86,13 @@ int emu_cwd_device(char *buf, size_t len)
 
 int emu_diskstats(const char *dev, uint64_t *sectors, uint64_t *ios)
 {
-	unsigned long long rd, rd_sec, wr, wr_sec, skip;
-	char line[512], name[64];
-	unsigned maj, mnr;
-	FILE *fp = fopen("/proc/diskstats", "r");
-	int rc = -ENOENT;
+	struct diskstats ds;
+	int rc = diskstats_read(DISKSTATS_PATH, dev, &ds);
 
-	if (!fp)
-		return -errno;
-	while (fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu", &maj, &mnr, name,
-			   &rd, &skip, &rd_sec, &skip, &wr, &skip, &wr_sec) != 10)
-			continue;
-		if (strcmp(name, dev))
-			continue;
-		*sectors = rd_sec + wr_sec;
-		*ios = rd + wr;
-		rc = 0;
-		break;
+	if (!rc) {
+		*sectors = ds.read_sectors + ds.write_sectors;
+		*ios = ds.reads + ds.writes;
 	}
-	fclose(fp);
 	return rc;
 }
 
@@ -117,7 +104,7 @@ static double activity_amps(struct emu_model *m, uint64_t now)
 	if (!emu_diskstats(m->device, &sectors, &ios)) {
 		if (m->have_prev && now > m->prev_ns) {
 			dt = (double)(now - m->prev_ns) / 1e9;
-			m->mbps = (double)(sectors - m->prev_sectors) * SECTOR_BYTES / BYTES_PER_MB / dt;
+			m->mbps = (double)(sectors - m->prev_sectors) * DISKSTATS_SECTOR / BYTES_PER_MB / dt;
 			m->kiops = (double)(ios - m->prev_ios) / IOS_PER_KIO / dt;
 		}
 		m->prev_sectors = sectors;

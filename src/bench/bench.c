@@ -17,6 +17,10 @@
 #define BUF_ALIGN 4096
 /* Per pool: bounds memory for big blocks at depth (1 MiB x QD32 would be 32 MiB). */
 #define BUF_POOL_MAX (2 * MIB)
+/* An engine busy with EAGAIN at setup: tries after 100, 200, 400, 800 ms, then smaller
+ * depths. */
+#define ENGINE_BUSY_RETRIES 4
+#define ENGINE_BUSY_FIRST_WAIT_NS (100 * NS_PER_MS)
 
 /* Zeroed, on its own cache lines (the structs carry aligned members). */
 static void *zalloc_cacheline(size_t size)
@@ -54,6 +58,20 @@ static unsigned pool_count(uint64_t stride, unsigned depth)
 	return n < depth ? (unsigned)n : depth;
 }
 
+static void worker_free_buffers(struct worker *w)
+{
+	free(w->reqs);
+	free(w->freeq);
+	free(w->pend);
+	free(w->done);
+	free(w->rbuf);
+	free(w->wbuf);
+	w->reqs = NULL;
+	w->freeq = w->pend = w->done = NULL;
+	w->rbuf = w->wbuf = NULL;
+	w->npools = 0;
+}
+
 static void worker_free(struct worker *w)
 {
 	if (!w)
@@ -62,12 +80,7 @@ static void worker_free(struct worker *w)
 		w->eng->cleanup(w->ectx);
 	if (w->fd >= 0)
 		close(w->fd);
-	free(w->reqs);
-	free(w->freeq);
-	free(w->pend);
-	free(w->done);
-	free(w->rbuf);
-	free(w->wbuf);
+	worker_free_buffers(w);
 	free(w);
 }
 
@@ -124,12 +137,79 @@ static void worker_buffers(struct worker *w)
 	}
 }
 
+static int engine_init(struct worker *w)
+{
+	struct engine_setup es = {
+		.fd = w->fd, .depth = w->depth, .bufs = w->pools, .nbufs = w->npools,
+		.opts = job_engine_opts(&w->b->jo, w->eng),
+	};
+	int rc = w->eng->init(&w->ectx, &es);
+
+	if (rc)
+		w->ectx = NULL;
+	return rc;
+}
+
+/* "65530 of 65536": how much of the kernel's aio request limit is taken, for the warning. */
+static void aio_usage(char *buf, size_t len)
+{
+	char nr[32], max[32];
+
+	if (read_text_file("/proc/sys/fs/aio-nr", nr, sizeof(nr)) ||
+	    read_text_file("/proc/sys/fs/aio-max-nr", max, sizeof(max)))
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%.*s of %.*s", (int)strcspn(nr, "\n"), nr,
+			 (int)strcspn(max, "\n"), max);
+}
+
+/*
+ * EAGAIN from the engine's setup is the kernel's limit on aio requests (fs.aio-max-nr),
+ * shared by every program: others may hold it for a moment (a backup, a database), so
+ * wait a little and try again; then run at a smaller depth rather than not at all,
+ * saying so, since the result records the depth it ran at.
+ */
+static int engine_init_backoff(struct worker *w)
+{
+	unsigned asked = w->depth, i;
+	uint64_t wait_ns = ENGINE_BUSY_FIRST_WAIT_NS;
+	char usage[64];
+	int rc = engine_init(w);
+
+	for (i = 0; rc == -EAGAIN && i < ENGINE_BUSY_RETRIES; i++, wait_ns *= 2) {
+		sleep_ns(wait_ns);
+		rc = engine_init(w);
+	}
+	while (rc == -EAGAIN && w->depth > 1) {
+		w->depth /= 2;
+		worker_free_buffers(w);
+		worker_buffers(w);
+		rc = engine_init(w);
+	}
+	if (rc == -EAGAIN) {
+		aio_usage(usage, sizeof(usage));
+		log_err("bench", "%s: %s refused even one request in flight (EAGAIN): the kernel's "
+			"aio request limit is taken by other programs (/proc/sys/fs/aio-nr: %s in "
+			"/proc/sys/fs/aio-max-nr); raise it or try --ioengine psync", w->b->jo.name,
+			w->eng->name, usage);
+	} else if (!rc && w->depth < asked) {
+		aio_usage(usage, sizeof(usage));
+		log_warn("bench", "%s: %s refused %u requests in flight (EAGAIN, %u tries over "
+			 "%.1f s): the kernel's aio request limit is taken by other programs "
+			 "(/proc/sys/fs/aio-nr: %s in /proc/sys/fs/aio-max-nr); running at iodepth "
+			 "%u, which the result records", w->b->jo.name, w->eng->name, asked,
+			 ENGINE_BUSY_RETRIES + 1,
+			 (double)(ENGINE_BUSY_FIRST_WAIT_NS * ((1u << ENGINE_BUSY_RETRIES) - 1)) / 1e9,
+			 usage, w->depth);
+	}
+	return rc;
+}
+
 static int worker_setup(struct bench *b, unsigned idx, const char *path,
 			const struct io_engine *eng, struct worker **out)
 {
 	const struct job_opts *jo = &b->jo;
 	uint64_t region = jo->filesize ? jo->filesize : jo->size;
-	struct engine_setup es;
 	struct worker *w;
 	unsigned i;
 	int rc;
@@ -153,16 +233,9 @@ static int worker_setup(struct bench *b, unsigned idx, const char *path,
 	if (rc)
 		return rc;
 	worker_buffers(w);
-	es.fd = w->fd;
-	es.depth = w->depth;
-	es.bufs = w->pools;
-	es.nbufs = w->npools;
-	es.opts = job_engine_opts(jo, eng);
-	rc = eng->init(&w->ectx, &es);
-	if (rc) {
-		w->ectx = NULL;
+	rc = engine_init_backoff(w);
+	if (rc)
 		return rc;
-	}
 	for (i = 0; i < DDIR_COUNT; i++)
 		lat_init(&w->clat[i]);
 	lat_init(&w->sync_lat);
@@ -363,6 +436,8 @@ void bench_finish(struct bench *b, struct bench_result *res)
 		w = b->w[i];
 		if (!w->started)
 			continue;
+		if (!res->depth || w->depth < res->depth)
+			res->depth = w->depth;
 		pthread_join(w->tid, NULL);
 		if (w->t_end_ns > res->t_end_ns)
 			res->t_end_ns = w->t_end_ns;

@@ -58,7 +58,8 @@ struct io_engine {
 	 * by sysctl or seccomp). 0, or -errno with the reason a user can act on in why.
 	 */
 	int (*probe)(char *why, size_t len);
-	/* Allocate state for s->depth requests in flight on s->fd; 0 or -errno (logged). */
+	/* Allocate state for s->depth requests in flight on s->fd; 0 or -errno (logged),
+	 * except -EAGAIN (a kernel limit others hold for now), which the caller handles. */
 	int (*init)(void **ctx, const struct engine_setup *s);
 	/* Optional: called once by the thread that will submit, before its first submit. */
 	int (*attach)(void *ctx);

@@ -68,8 +68,11 @@ static int aio_init(void **ctxp, const struct engine_setup *s)
 
 	rc = io_setup((int)depth, &c->ctx);
 	if (rc < 0) {
-		log_err("libaio", "io_setup(%u): %s%s", depth, strerror(-rc),
-			rc == -EAGAIN ? " (raise /proc/sys/fs/aio-max-nr)" : "");
+		/* EAGAIN: fs.aio-max-nr is taken; the worker retries or asks for less. */
+		if (rc == -EAGAIN)
+			log_debug("libaio", "io_setup(%u): EAGAIN", depth);
+		else
+			log_err("libaio", "io_setup(%u): %s", depth, strerror(-rc));
 		free(c);
 		return rc;
 	}

@@ -99,6 +99,7 @@ struct run_opts {
 	int same_size;		   /* --same-size: size=auto once per job, before the first */
 	char *same_size_as[MAX_SAME_SIZE_FILES]; /* --same-size-as RESULT: and no smaller */
 	unsigned nsame_size_as;
+	int dry_run;		   /* --dry-run: print the plan, run nothing */
 	int samples_mode;	   /* --samples: enum samples_mode (run/output.h) */
 	uint64_t samples_bin_ns;   /* --samples-bin */
 };

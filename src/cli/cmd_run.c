@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_args.h"
+#include "cli/run_plan.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "report/summary.h"
@@ -114,6 +115,18 @@ static int open_target(struct run_ctx *rc)
 	return 0;
 }
 
+/* measure --target: the disk whose counters give the command's I/O; nothing is opened. */
+static int measure_disk(struct run_ctx *rc)
+{
+	const struct run_opts *ro = &rc->cfg->run;
+	int err = run_plan_disk(ro->target, ro->sysfs_root, rc->io_disk, sizeof(rc->io_disk));
+
+	if (err)
+		log_err(NULL, "option --target %s: no block device under it (%s): its I/O cannot "
+			"be counted", ro->target, strerror(-err));
+	return err;
+}
+
 /* The marker output and the event sources (kernel log, Pi flags, --uv-gpio, temperatures). */
 static int open_sources(struct run_ctx *rc)
 {
@@ -166,6 +179,8 @@ static int set_up(struct run_ctx *rc, int argc, char **argv, int measure)
 	int err;
 
 	if (!measure && (err = open_target(rc)))
+		return err;
+	if (measure && ro->target && (err = measure_disk(rc)))
 		return err;
 	err = session_add_meters(rc->session, ro->meters, ro->nmeters, ro->sysfs_root);
 	if (err)
@@ -238,6 +253,13 @@ static int now_steady(struct run_ctx *rc, const struct job_opts *jo, unsigned ro
  * Rounds: every job once, then again (A B C, A B C ...), so that warming up, a filling
  * cache or a drifting supply spreads over all jobs instead of landing on the last ones.
  */
+/* The plan, before anything runs (the disk from the opened target). */
+static void print_plan(const struct run_ctx *rc)
+{
+	run_plan_print(stdout, rc->cfg, rc->tg.blockdev);
+	fflush(stdout);
+}
+
 static void run_jobs(struct run_ctx *rc, int measure)
 {
 	const struct run_config *cfg = rc->cfg;
@@ -324,6 +346,17 @@ static void tear_down(struct run_ctx *rc)
 	run_stop_unwatch(&rc->stop);
 }
 
+/* --dry-run: the plan only; the target is looked at, never opened. */
+static int dry_run(struct run_config *cfg)
+{
+	char disk[64];
+
+	run_plan_disk(cfg->run.target, cfg->run.sysfs_root, disk, sizeof(disk));
+	run_plan_print(stdout, cfg, disk);
+	run_config_free(cfg);
+	return EXIT_OK;
+}
+
 static int run_main(int argc, char **argv, int measure)
 {
 	struct run_config cfg;
@@ -336,6 +369,8 @@ static int run_main(int argc, char **argv, int measure)
 		run_config_free(&cfg);
 		return err == 1 ? EXIT_OK : EXIT_USAGE;
 	}
+	if (cfg.run.dry_run)
+		return dry_run(&cfg);
 	memset(&rc, 0, sizeof(rc));
 	rc.cfg = &cfg;
 	rc.t0_ns = now_ns();
@@ -348,6 +383,8 @@ static int run_main(int argc, char **argv, int measure)
 	if (!err)
 		err = set_up(&rc, argc, argv, measure);
 	if (!err) {
+		if (!measure)
+			print_plan(&rc);
 		run_jobs(&rc, measure);
 		code = exit_code(&rc, finish(&rc));
 	} else {

@@ -53,6 +53,10 @@ const struct opt_desc run_options[] = {
 	  .help = "meter DRIVER:CONNECTION[,key=value] (repeatable; `iowatt meters --help` "
 		  "lists drivers and keys)",
 	  .group = G_RUN },
+	{ .name = "dry-run", .type = OPT_FLAG, .off = ROFF(run.dry_run),
+	  .help = "print the plan (jobs, bytes moved, estimated time) and stop: nothing is "
+		  "opened, created or written",
+	  .group = G_RUN },
 	{ .name = "no-meter", .type = OPT_FLAG, .off = ROFF(run.no_meter),
 	  .help = "measure I/O only, no power", .group = G_RUN },
 	{ .name = "keep", .type = OPT_FLAG, .off = ROFF(run.keep),
@@ -131,10 +135,24 @@ struct parse_state {
 	int cmd_at; /* argv index of the measured command, 0 = none */
 };
 
+/* Run options that mean nothing to measure: it runs no profile and writes no scratch file. */
 static int measure_excludes(const struct opt_desc *d)
 {
-	return !strcmp(d->name, "profile") || !strcmp(d->name, "jobs");
+	static const char *const run_only[] = { "profile", "jobs", "dry-run", "keep",
+						"allow-raw-device", "force" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(run_only); i++)
+		if (!strcmp(d->name, run_only[i]))
+			return 1;
+	return 0;
 }
+
+#define MEASURE_TARGET_HELP                                                                 \
+	"count the I/O of the device under PATH (a directory, file or block device on it; "  \
+	"nothing is created) from /proc/diskstats; fio's own JSON figures win when it writes " \
+	"them"
+#define MEASURE_NO_METER_HELP "I/O figures only, no power"
 
 /* The options `run` (or `measure`) takes: run options, then job options. Caller frees. */
 static struct opt_desc *help_table(int measure, size_t *count)
@@ -143,9 +161,16 @@ static struct opt_desc *help_table(int measure, size_t *count)
 	const struct opt_desc *jt = job_option_table(&njob);
 	struct opt_desc *sel = xcalloc(run_options_count + njob, sizeof(*sel));
 
-	for (i = 0; i < run_options_count; i++)
-		if (!measure || !measure_excludes(&run_options[i]))
-			sel[n++] = run_options[i];
+	for (i = 0; i < run_options_count; i++) {
+		if (measure && measure_excludes(&run_options[i]))
+			continue;
+		sel[n] = run_options[i];
+		if (measure && !strcmp(sel[n].name, "target"))
+			sel[n].help = MEASURE_TARGET_HELP;
+		if (measure && !strcmp(sel[n].name, "no-meter"))
+			sel[n].help = MEASURE_NO_METER_HELP;
+		n++;
+	}
 	for (i = 0; i < njob; i++)
 		if (!measure || job_option_is_phase(&jt[i]))
 			sel[n++] = jt[i];
@@ -181,9 +206,14 @@ static void print_help(FILE *fp, int measure)
 			    "Job options given as flags override every job of the profile.\n",
 			names[0] ? ":\n  " : "", names);
 	}
-	fprintf(fp, "Options take dashes or underscores alike (--rate-iops = --rate_iops), as\n"
-		    "--opt VALUE or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g, 1MiB (base 1024), 50MB (base 1000). "
-		    "Times: 500ms, 10s, 2m\n(a bare number is seconds).\n");
+	if (measure)
+		fprintf(fp, "Options take dashes or underscores alike (--tail-hold = --tail_hold), "
+			    "as\n--opt VALUE or --opt=VALUE. Times: 500ms, 10s, 2m (a bare number is "
+			    "seconds).\n");
+	else
+		fprintf(fp, "Options take dashes or underscores alike (--rate-iops = --rate_iops), "
+			    "as\n--opt VALUE or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g, 1MiB (base 1024), "
+			    "50MB (base\n1000). Times: 500ms, 10s, 2m (a bare number is seconds).\n");
 	sel = help_table(measure, &n);
 	opt_print_help(fp, sel, n);
 	free(sel);
@@ -222,7 +252,8 @@ static int take_option(struct parse_state *ps, const struct opt_desc *rd,
 	if (jd)
 		return take_job_flag(ps, jd, value, spelled);
 	if (ps->measure && measure_excludes(rd)) {
-		log_err(MOD, "option --%s: measure meters a command and takes no profile", spelled);
+		log_err(MOD, "option --%s is for iowatt run: measure meters a command, with no "
+			"profile and no scratch file", spelled);
 		return -EINVAL;
 	}
 	if (opt_set(rd, &ps->a, value, err, sizeof(err))) {

@@ -347,6 +347,24 @@ static void print_header(FILE *fp, const struct run_report *r, const struct layo
 	fputc('\n', fp);
 }
 
+/* measure: where a command's I/O figures came from, or that it has none. */
+static void print_io_source(FILE *fp, const struct job_report *j)
+{
+	const char *name = j->jobname ? j->jobname : "?";
+
+	if (!j->command)
+		return;
+	if (!j->io_source)
+		fprintf(fp, "%s: no I/O figures (give --target for the device's counters, or run "
+			    "fio with --output-format=json)\n", name);
+	else if (!strcmp(j->io_source, "fio"))
+		fprintf(fp, "%s: I/O figures from fio's JSON; the active phase is fio's own run, "
+			    "its file layout before it left out\n", name);
+	else
+		fprintf(fp, "%s: I/O figures from the target's /proc/diskstats over the active "
+			    "phase (all I/O of that device; no latencies)\n", name);
+}
+
 void report_print_summary(FILE *fp, const struct run_report *r)
 {
 	struct layout lo;
@@ -358,6 +376,8 @@ void report_print_summary(FILE *fp, const struct run_report *r)
 	print_header(fp, r, &lo);
 	for (i = 0; i < r->njobs; i++)
 		print_row(fp, &lo, &r->jobs[i]);
+	for (i = 0; i < r->njobs; i++)
+		print_io_source(fp, &r->jobs[i]);
 	for (i = 0; i < r->njobs; i++)
 		if (r->jobs[i].error)
 			fprintf(fp, "%s loop %u: %s\n", r->jobs[i].jobname ? r->jobs[i].jobname : "?",

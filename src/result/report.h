@@ -252,10 +252,12 @@ struct job_report {
 	char *error;
 	struct report_opt *options; /* NULL for measure */
 	size_t noptions;
-	struct report_dir *read, *write; /* NULL for measure and an unprepared job */
+	struct report_dir *read, *write; /* NULL for an unprepared job and measure without
+					  * an I/O source */
 	struct report_sync *sync;
 	char **command; /* measure: the command line; NULL for run */
 	size_t ncommand;
+	char *io_source; /* measure: where read/write come from ("fio", "diskstats"), or NULL */
 	struct report_phases *phases;
 	int64_t exit_status, exit_signal; /* measure; REPORT_NULL_INT: left out */
 	struct report_marker *marker;

@@ -77,6 +77,15 @@ void report_job_from_bench(struct job_report *j, const struct job_opts *jo, unsi
 	else if (br->err)
 		j->error = xstrdup(strerror(-br->err));
 	report_job_options(j, jo);
+	if (br->depth && br->depth < jo->iodepth) {
+		/* The kernel refused that many requests in flight: what ran, not what was asked. */
+		size_t i;
+
+		for (i = 0; i < j->noptions; i++)
+			if (!strcmp(j->options[i].key, "iodepth") &&
+			    j->options[i].type == REPORT_OPT_INT)
+				j->options[i].i = br->depth;
+	}
 	j->read = dir_fill(&br->dir[DDIR_READ], runtime_ns);
 	j->write = dir_fill(&br->dir[DDIR_WRITE], runtime_ns);
 	/* fio's "sync" object: fdatasync/fsync calls and their latency, which dominate a

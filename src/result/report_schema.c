@@ -387,6 +387,7 @@ static const struct report_field job_fields[] = {
 	OPT("write", write, RF_PTR, &dir_schema),
 	OPT("sync", sync, RF_PTR, &sync_schema),
 	LIST(T, "command", command, ncommand, RF_STRS, .absent = RF_OMIT),
+	FIELD(T, "io_source", io_source, RF_STR, .absent = RF_OMIT),
 	OPT("phases", phases, RF_PTR, &phases_schema),
 	OPT("exit_status", exit_status, RF_I64, NULL),
 	OPT("exit_signal", exit_signal, RF_I64, NULL),

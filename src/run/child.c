@@ -10,6 +10,7 @@
 
 #include "core/log.h"
 #include "core/util.h"
+#include "run/measure_io.h"
 #include "run/run.h"
 
 #define FMT_LEN 32
@@ -19,6 +20,7 @@ extern char **environ;
 struct child {
 	struct run_ctx *rc;
 	char **argv;
+	struct measure_io io;
 	pid_t pid;
 	int status;    /* waitpid's */
 	int err;       /* -errno: could not run or wait for it; -EINTR: stopped before it ran */
@@ -27,9 +29,11 @@ struct child {
 };
 
 /* The command gets default signal dispositions and an empty mask: iowatt ignores SIGPIPE
- * and blocks the stop signals, and neither may be inherited across exec. */
-static int spawn_command(pid_t *pid, char **argv)
+ * and blocks the stop signals, and neither may be inherited across exec. Its stdout is
+ * out_fd when that is not -1. */
+static int spawn_command(pid_t *pid, char **argv, int out_fd)
 {
+	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t def, none;
 	int err;
@@ -45,7 +49,12 @@ static int spawn_command(pid_t *pid, char **argv)
 	posix_spawnattr_setsigdefault(&attr, &def);
 	posix_spawnattr_setsigmask(&attr, &none);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-	err = posix_spawnp(pid, argv[0], NULL, &attr, argv, environ);
+	posix_spawn_file_actions_init(&fa);
+	if (out_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	fflush(stdout);
+	err = posix_spawnp(pid, argv[0], &fa, &attr, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	return err;
 }
@@ -53,8 +62,11 @@ static int spawn_command(pid_t *pid, char **argv)
 static int child_start(void *arg, uint64_t *t_active_ns)
 {
 	struct child *c = arg;
-	int err = spawn_command(&c->pid, c->argv);
+	int err;
 
+	measure_io_begin(&c->io);
+	err = spawn_command(&c->pid, c->argv, measure_io_stdout_fd(&c->io));
+	measure_io_started(&c->io);
 	c->t_active = *t_active_ns;
 	c->err = -err;
 	if (err)
@@ -100,8 +112,10 @@ static void child_tick(void *arg, uint64_t now)
 
 static void child_finish(void *arg, uint64_t *t_end_ns)
 {
-	(void)arg;
+	struct child *c = arg;
+
 	*t_end_ns = now_ns();
+	measure_io_end(&c->io);
 }
 
 static const struct run_activity_ops child_activity = {
@@ -144,12 +158,46 @@ static void command_line(struct job_report *j, char **argv)
 		j->command[j->ncommand] = xstrdup(argv[j->ncommand]);
 }
 
+/*
+ * The command's I/O: fio's figures when it wrote JSON, else the target's counters; with
+ * fio, the active phase becomes fio's own I/O, its file layout before it in no phase.
+ */
+static void command_io(struct run_ctx *rc, struct child *c, struct job_report *j,
+		       uint64_t *bytes, uint64_t *ios)
+{
+	const struct phase_times *t = &rc->session->times;
+	struct measure_io_window w;
+	char a[FMT_LEN], b[FMT_LEN];
+
+	*bytes = *ios = 0;
+	if (c->err || measure_io_fill(&c->io, t->active_ns, t->end_ns, j, &w)) {
+		if (c->io.fio || *c->io.disk)
+			log_warn(NULL, "no I/O figures for '%s': %s", c->argv[0],
+				 c->io.fio ? "fio's JSON could not be read" : "its counters were not read");
+		return;
+	}
+	*bytes = j->read->io_bytes + j->write->io_bytes;
+	*ios = j->read->total_ios + j->write->total_ios;
+	if (!strcmp(w.source, "fio") && w.t_start_ns > t->active_ns &&
+	    !session_rephase(rc->session, w.t_start_ns, w.t_end_ns, run_output_replay, &rc->out))
+		log_info(NULL, "I/O figures from fio's JSON; the active phase is fio's own %s of "
+			 "I/O, the %s before it (fio laying out its files) in no phase",
+			 fmt_duration(w.t_end_ns - w.t_start_ns, a, sizeof(a)),
+			 fmt_duration(w.t_start_ns - t->idle_end_ns, b, sizeof(b)));
+	else
+		log_info(NULL, "I/O figures from %s", !strcmp(w.source, "fio") ? "fio's JSON"
+			 : "the target's /proc/diskstats over the active phase");
+}
+
 void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 {
 	struct child c = { .rc = rc, .argv = argv, .pid = -1, .err = -EINTR };
 	struct temps t_start;
 	struct job_report *j;
+	uint64_t bytes, ios;
 
+	if (measure_io_init(&c.io, argv, rc->io_disk, rc->cfg->run.sysfs_root))
+		c.io.fio = 0;
 	run_phases(rc, jo, &child_activity, &c, &t_start);
 	j = report_add_job(&rc->rb.rep);
 	j->jobname = xstrdup(jo->name);
@@ -158,5 +206,7 @@ void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 	command_line(j, argv);
 	j->phases = xcalloc(1, sizeof(*j->phases));
 	rc->any_failed |= child_result(&c, j);
-	run_job_close(rc, NULL, j, &t_start, 0, 0);
+	command_io(rc, &c, j, &bytes, &ios);
+	run_job_close(rc, NULL, j, &t_start, bytes, ios);
+	measure_io_free(&c.io);
 }

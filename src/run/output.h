@@ -45,6 +45,10 @@ int run_output_open(struct run_output *o, const struct run_opts *ro, const char 
 void run_output_interval(struct run_output *o, const char *job, unsigned loop, uint64_t t0,
 			 uint64_t t1, const uint64_t ios[DDIR_COUNT], const uint64_t bytes[DDIR_COUNT]);
 void run_output_close(struct run_output *o);
+/* Every sample of meter `meter` written so far, read back in order (session_replay_fn);
+ * a binned meter's bins as samples of their means. 0 or -errno (logged). */
+int run_output_replay(void *o, unsigned meter,
+		      void (*feed)(void *feed_arg, const struct meter_sample *s), void *feed_arg);
 
 /* A session sink: every sample into the samples CSV, flushed after each pump. */
 extern const struct session_sink_ops run_output_sink_ops;

@@ -31,6 +31,7 @@ struct run_ctx {
 	/* The jobs as they run: the profile's, with size=auto resolved (run_sizes.c). */
 	struct job_opts *jobs;
 	struct size_choice *sizes; /* per job; size 0 until chosen */
+	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */
 };
 
 /*

@@ -263,7 +263,7 @@ void report_builder_job(struct report_builder *rb, const struct session *s,
 		j->phases = xcalloc(1, sizeof(*j->phases));
 	set_span(&j->phases->active, t->active_ns, t->end_ns);
 	if (s->nmeters) {
-		set_span(&j->phases->idle, t->idle_ns, t->active_ns);
+		set_span(&j->phases->idle, t->idle_ns, t->idle_end_ns ? t->idle_end_ns : t->active_ns);
 		set_span(&j->phases->tail, t->end_ns, t->tail_end_ns);
 	}
 	if (s->marker)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A measurement session: meters, their integrators, the event queue and the phase times. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
@@ -175,6 +176,13 @@ void session_phase(struct session *s, int phase, uint64_t t_ns)
 		s->times.end_ns = s->times.tail_end_ns = t_ns;
 }
 
+/* A meter's integrator for a new job. */
+static void meter_job_init(const struct session_meter *sm, struct energy_job *ej)
+{
+	energy_job_init(ej, meter_info(sm->dev)->period_ns);
+	energy_job_accuracy(ej, &meter_info(sm->dev)->accuracy);
+}
+
 /*
  * A fast meter's ring fills while the main thread prepares a job (a file layout takes
  * seconds; a PPK2 fills its ring in half a second). The samples lost then belong to no
@@ -226,8 +234,7 @@ uint64_t session_job_begin(struct session *s)
 	for (m = 0; m < s->nmeters; m++) {
 		struct session_meter *sm = &s->meters[m];
 
-		energy_job_init(&sm->ej, meter_info(sm->dev)->period_ns);
-		energy_job_accuracy(&sm->ej, &meter_info(sm->dev)->accuracy);
+		meter_job_init(sm, &sm->ej);
 		/* The last sample before the phase is the left end of its first segment. */
 		if (sm->have_last)
 			energy_feed(&sm->ej, &sm->last);
@@ -248,6 +255,62 @@ uint64_t session_tail_end(struct session *s, uint64_t t_cut, int settled)
 	}
 	s->times.tail_end_ns = end;
 	return end;
+}
+
+struct replay_state {
+	struct energy_job *ej;
+	uint64_t from_ns;
+	struct meter_sample before; /* the last sample before from_ns: a segment's left end */
+	int have_before;
+};
+
+static void replay_feed(void *arg, const struct meter_sample *x)
+{
+	struct replay_state *rs = arg;
+
+	if (x->t_ns < rs->from_ns) {
+		rs->before = *x;
+		rs->have_before = 1;
+		return;
+	}
+	if (rs->have_before) {
+		energy_feed(rs->ej, &rs->before);
+		rs->have_before = 0;
+	}
+	energy_feed(rs->ej, x);
+}
+
+int session_rephase(struct session *s, uint64_t t_active, uint64_t t_end,
+		    session_replay_fn replay, void *arg)
+{
+	struct phase_times *t = &s->times;
+	struct energy_job *fresh = xcalloc(s->nmeters ? s->nmeters : 1, sizeof(*fresh));
+	struct replay_state rs;
+	unsigned m;
+	int err = 0;
+
+	for (m = 0; m < s->nmeters && !err; m++) {
+		meter_job_init(&s->meters[m], &fresh[m]);
+		energy_phase_begin(&fresh[m], PHASE_IDLE, t->idle_ns);
+		energy_phase_end(&fresh[m], PHASE_IDLE, t->active_ns);
+		energy_phase_begin(&fresh[m], PHASE_ACTIVE, t_active);
+		energy_phase_begin(&fresh[m], PHASE_TAIL, t_end);
+		energy_phase_end(&fresh[m], PHASE_TAIL, t->tail_end_ns > t_end ? t->tail_end_ns
+									 : t_end);
+		rs = (struct replay_state){ .ej = &fresh[m], .from_ns = t->idle_ns };
+		err = replay(arg, m, replay_feed, &rs);
+	}
+	if (!err) {
+		for (m = 0; m < s->nmeters; m++)
+			s->meters[m].ej = fresh[m];
+		t->idle_end_ns = t->active_ns;
+		t->active_ns = t_active;
+		t->end_ns = t_end;
+		if (t->tail_end_ns < t_end)
+			t->tail_end_ns = t_end;
+	}
+	free(fresh);
+	return err;
 }
 
 unsigned session_short_of(const struct session *s, int phase, unsigned n)

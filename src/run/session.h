@@ -45,9 +45,10 @@ struct session_meter {
 	uint64_t overruns_seen;	  /* the meter's overruns when the last job began */
 };
 
-/* The phase boundaries of the current job. */
+/* The phase boundaries of the current job; the idle phase ends at idle_end_ns when that
+ * is set (measure: the command's start, its file layout then in no phase). */
 struct phase_times {
-	uint64_t idle_ns, active_ns, end_ns, tail_end_ns;
+	uint64_t idle_ns, active_ns, end_ns, tail_end_ns, idle_end_ns;
 };
 
 struct session {
@@ -86,6 +87,19 @@ void session_mark(struct session *s, int phase);
  * that only proved it), else at t_cut. The job's tail ends with the last meter's; returned.
  */
 uint64_t session_tail_end(struct session *s, uint64_t t_cut, int settled);
+
+/* Each meter's samples again, in order, to one callback (run_output_replay). */
+typedef int (*session_replay_fn)(void *arg, unsigned meter,
+				 void (*feed)(void *feed_arg, const struct meter_sample *s),
+				 void *feed_arg);
+/*
+ * After the fact: the active phase was [t_active, t_end] (fio's own I/O inside the
+ * command's run), the idle phase still ends where it did, the stretch between is in no
+ * phase, and the tail runs from t_end to where it ended. Every meter's integrals are
+ * rebuilt from its samples. 0 or -errno (the old phases stand).
+ */
+int session_rephase(struct session *s, uint64_t t_active, uint64_t t_end,
+		    session_replay_fn replay, void *arg);
 
 /* Meters with fewer than n samples in the phase so far. */
 unsigned session_short_of(const struct session *s, int phase, unsigned n);

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* A block device's I/O counters as the kernel keeps them (/proc/diskstats). */
+#ifndef IOWATT_DISKSTATS_H
+#define IOWATT_DISKSTATS_H
+
+#include <stdint.h>
+
+#define DISKSTATS_PATH "/proc/diskstats"
+/* The kernel counts 512-byte sectors whatever the device's block size. */
+#define DISKSTATS_SECTOR 512
+
+/* Completed I/Os and sectors per direction, and the ms spent on them (fields 1-8). */
+struct diskstats {
+	uint64_t reads, read_sectors, read_ms;
+	uint64_t writes, write_sectors, write_ms;
+};
+
+/* The counters of device `name` ("sda", "loop3") from the file at path (DISKSTATS_PATH,
+ * or a copy under a test's root). 0, -ENOENT when the device is not listed, or -errno. */
+int diskstats_read(const char *path, const char *name, struct diskstats *out);
+
+#endif
