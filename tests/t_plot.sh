@@ -82,10 +82,12 @@ ok $? "--battery sets the battery chart's battery"
 
 # --- one device, one valid job: label layers with nothing to show must not crash gnuplot
 python3 - "$G/nvme-netac.json" "$T_TMP/one.json" <<'PY'
-import json, os, sys
+import json, os, shutil, sys
 d = json.load(open(sys.argv[1]))
 d["jobs"] = d["jobs"][:1]
-d["files"] = {k: os.path.join(os.path.dirname(sys.argv[1]), v) for k, v in d["files"].items()}
+# A result reads only CSVs beside it: they are copied there.
+for v in d["files"].values():
+    shutil.copy(os.path.join(os.path.dirname(sys.argv[1]), v), os.path.dirname(sys.argv[2]))
 json.dump(d, open(sys.argv[2], "w"))
 PY
 $IOWATT plot --format dumb -o "$T_TMP/one" "$T_TMP/one.json" 2>"$T_TMP/one.err"
@@ -95,10 +97,12 @@ ok $? "four charts (no write job: no battery chart, said so), no gnuplot message
 
 # --- a job far shorter than the run is marked, not lost in a sliver of a line
 python3 - "$G/nvme-netac.json" "$T_TMP/longtail.json" <<'PY'
-import json, os, sys
+import json, os, shutil, sys
 d = json.load(open(sys.argv[1]))
 d["jobs"][-1]["phases"]["tail"]["t_end_ns"] += 3000 * 10**9
-d["files"] = {k: os.path.join(os.path.dirname(sys.argv[1]), v) for k, v in d["files"].items()}
+# A result reads only CSVs beside it: they are copied there.
+for v in d["files"].values():
+    shutil.copy(os.path.join(os.path.dirname(sys.argv[1]), v), os.path.dirname(sys.argv[2]))
 json.dump(d, open(sys.argv[2], "w"))
 PY
 $IOWATT plot --format dumb --chart timeline "$T_TMP/longtail.json" >"$T_TMP/longtail.txt" 2>"$T_TMP/longtail.err"
