@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/util.h"
+
 #define RESULT_SCHEMA_VERSION 1
 
 /*
@@ -344,7 +346,12 @@ json_t *report_to_json(const struct run_report *r);
 int report_from_json(json_t *root, const char *origin, struct run_report *out);
 void report_free(struct run_report *r);
 
-/* Load a result file: schema_version checked, a "jobs" array required. 0 or -errno. */
+/* A result larger than this is refused: a year of 1 s intervals is a few MiB. */
+#define RESULT_MAX_BYTES (256ULL * MIB)
+/*
+ * Load a result file: a regular file of at most RESULT_MAX_BYTES, schema_version
+ * checked, a "jobs" array required. 0 or -errno (logged: "is a directory", ...).
+ */
 int report_load(const char *path, struct run_report *out);
 /* Serialise and write atomically (result_write). 0 or -errno. */
 int report_write(const char *path, const struct run_report *r);
