@@ -21,22 +21,27 @@
 
 /*
  * Each loop of a job is reported, so each is charted and compared: a later loop gets its
- * number in its name ("RND4K-Q1T1-write #2"); the first keeps the plain name, which is
- * also how --job and a plain name in other results refer to it.
+ * number in its name ("RND4K-Q1T1-write #2"), a later round its round
+ * ("RND4K-Q1T1-write r2", "... r2 #2"); the first keeps the plain name, which is also
+ * how --job and a plain name in other results refer to it.
  */
 static void name_loops(struct rr_result *r)
 {
 	const struct run_report *rep = &r->rep;
+	char round[16];
 	size_t i;
 
 	r->names = xcalloc(rep->njobs + 1, sizeof(*r->names));
 	for (i = 0; i < rep->njobs; i++) {
 		const char *name = rep->jobs[i].jobname ? rep->jobs[i].jobname : "?";
 
+		round[0] = '\0';
+		if (rep->jobs[i].round > 1)
+			snprintf(round, sizeof(round), " r%u", rep->jobs[i].round);
 		if (rep->jobs[i].loop > 1)
-			r->names[i] = xasprintf("%s #%u", name, rep->jobs[i].loop);
+			r->names[i] = xasprintf("%s%s #%u", name, round, rep->jobs[i].loop);
 		else
-			r->names[i] = xstrdup(name);
+			r->names[i] = xasprintf("%s%s", name, round);
 	}
 }
 
