@@ -75,6 +75,7 @@ $(eval $(call required,jansson,2.12))
 $(eval $(call required,blkid,2.33))
 $(eval $(call optional,SERIALPORT,libserialport,0.1.1,serial meters (UM, TC, FNB),libserialport-dev))
 $(eval $(call optional,LIBURING,liburing,2.0,ioengine=io_uring,liburing-dev))
+$(eval $(call optional,SECCOMP,libseccomp,2.4,gnuplot run without process creation,libseccomp-dev))
 $(eval $(call optional,NETTLE,nettle,3.4,the tc66c meter driver (AES-256 replies),nettle-dev))
 $(eval $(call optional,SIGROK,libsigrok,0.5.2,the sigrok meter bridge,libsigrok-dev))
 # The report page's methods section: docs/energy.md rendered by cmark-gfm (its table

@@ -10,7 +10,8 @@
 # DIR (default /var/tmp) must support O_DIRECT; a 1 GiB scratch file is created there and
 # removed at exit (-k keeps the per-run JSON/CSV outputs in the scratch directory).
 # ENGINES (default "libaio io_uring", those iowatt was built with) to compare.
-# CPU is user+system time of the whole child process (getrusage), for both tools.
+# CPU is user+system time of the whole child process (getrusage), for both tools; iowatt's
+# CPU per I/O at 4k QD32 must stay at or under 0.8x fio's.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=3
@@ -180,11 +181,24 @@ ratio() {
 		"$who" "$ref" "$ri" "$min" "$rc" "$verdict"
 }
 
+# cpu_target LABEL WHO REF MAX: WHO's CPU per I/O must be at most MAX x REF's (issue 11:
+# iowatt's own cost, which a board-level meter adds to the drive's, stays well under fio's).
+cpu_target() {
+	local label=$1 who=$2 ref=$3 max=$4 rc verdict
+	[ -n "${CPU[$label/$who]:-}" ] && [ -n "${CPU[$label/$ref]:-}" ] || return 0
+	rc=$(awk -v a="$(median <<<"${CPU[$label/$who]}")" -v b="$(median <<<"${CPU[$label/$ref]}")" 'BEGIN {printf "%.3f", a / b}')
+	verdict=$(awk -v rc="$rc" -v m="$max" 'BEGIN {print (rc <= m) ? "meets" : "MISSES"}')
+	[ "$verdict" = meets ] || FAILS=$((FAILS + 1))
+	printf '  %-15s / %-13s CPU per I/O %.2fx (target <= %.2fx): %s\n' "$who" "$ref" "$rc" "$max" "$verdict"
+}
+
 echo "fio $(fio --version | sed 's/^fio-//'), iowatt engine via $DRIVER, $(nproc) CPUs, $(findmnt -no SOURCE,FSTYPE -T "$DIR")"
 job "randread 4k QD32" randread 4k 32 1G
 ratio "randread 4k QD32" iowatt-libaio fio-libaio-b 0.95
 ratio "randread 4k QD32" iowatt-libaio fio-libaio -
+cpu_target "randread 4k QD32" iowatt-libaio fio-libaio 0.80
 ratio "randread 4k QD32" iowatt-io_uring fio-io_uring 0.95
+cpu_target "randread 4k QD32" iowatt-io_uring fio-io_uring 0.80
 ratio "randread 4k QD32" iowatt-io_uring iowatt-libaio -
 job "randwrite 4k QD1" randwrite 4k 1 64M
 ratio "randwrite 4k QD1" iowatt-libaio fio-libaio 1.00

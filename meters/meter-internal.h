@@ -179,6 +179,9 @@ unsigned meter_deliver(struct meter_dev *dev, struct meter_sample *s, unsigned n
  * them, and its first sample is marked SAMPLE_AFTER_LOSS. Same thread as meter_deliver().
  */
 void meter_deliver_lost(struct meter_dev *dev, uint64_t n);
+/* The extra channels' latest readings as text (D+, D-, temperature), for meter_extras(). */
+void meter_set_extras(struct meter_dev *dev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* A push driver lost its link (-EIO, -ENODEV...): the core stops, closes and reconnects. */
 void meter_deliver_error(struct meter_dev *dev, int err);
 #define METER_GRID_SLACK_NS (100 * 1000000ULL)

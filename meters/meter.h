@@ -155,6 +155,11 @@ void meter_thread_stop(struct meter_dev *dev);
 void meter_set_phase(struct meter_dev *dev, int phase, uint64_t t_ns);
 void meter_close(struct meter_dev *dev);
 
+#define METER_EXTRAS_LEN 96
+/* What the meter reads besides V, A and W, as its driver last gave it ("D+ 0.60 V, D-
+ * 0.59 V, 28.5 C"): its length, 0 when the driver keeps none. Any thread. */
+size_t meter_extras(const struct meter_dev *dev, char *buf, size_t len);
+
 /* "um25c, um34c, manual, ..." for error messages. */
 void meter_driver_names(char *buf, size_t len);
 /* Every driver: spec syntax, parameters (key, type, default, help), models and ranges. */

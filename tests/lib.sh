@@ -72,6 +72,16 @@ t_need_loop() {
 	rm -f "$img"
 }
 
+# Under qemu-user: uname says the guest CPU, the kernel's own arch file the host's (as
+# tests/emulation.h; 32-bit user space on its 64-bit kernel is native).
+t_emulated() {
+	local fam k m
+	fam() { case $1 in x86_64 | i?86) echo x86 ;; aarch64* | arm*) echo arm ;; *) echo "$1" ;; esac; }
+	k=$(cat /proc/sys/kernel/arch 2>/dev/null) || return 1
+	m=$(uname -m)
+	[ "$(fam "$k")" != "$(fam "$m")" ]
+}
+
 # A loop device with ext4 of SIZE_MB, mounted; prints the mount point.
 t_loop_ext4() {
 	local mb=$1 name=${2:-fs} img dev mnt

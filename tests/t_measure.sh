@@ -42,8 +42,14 @@ timeout 30 "$IOWATT" measure --meter "$meter" $phases --json-out "$T_TMP/m3.json
 	-- /nonexistent/cmd >"$T_TMP/m3.out" 2>&1
 rc=$?
 ok $((rc != 0 ? 0 : 1)) "a command that cannot start is an error (rc=$rc)"
-grep -q "/nonexistent/cmd" "$T_TMP/m3.out"
-ok $? "naming the command"
+if t_emulated; then
+	# qemu-user runs posix_spawn's child as a plain fork: the exec error comes back as
+	# exit 127, not as an error of the spawn that could name the command.
+	skip "naming the command: under qemu-user posix_spawn cannot report the exec error"
+else
+	grep -q "/nonexistent/cmd" "$T_TMP/m3.out"
+	ok $? "naming the command"
+fi
 
 # The command as a child of iowatt, once the active phase has started it; prints its pid.
 child_of() { # PID NAME

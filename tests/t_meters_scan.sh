@@ -49,6 +49,13 @@ else
 	skip "needs root and setpriv to try as another user"
 fi
 
+# The extra channels (D+, D-, temperature) reach probe's lines.
+start_emu fnb58 "$T/x58" --constant-ma 100 --duration 20
+timeout 20 "$IOWATT" probe --meter "fnb58:$T/x58" --seconds 2 >"$T/x58.probe" 2>&1
+grep -q "D+ 0.600 V, D- 0.600 V, 28.5 C" "$T/x58.probe"
+ok $? "fnb58: D+, D- and temperature are shown with the readings"
+stop_emu
+
 # 5. The libsigrok bridge, with libsigrok's own demo driver through the push entry point.
 if "$IOWATT" meters --help 2>&1 | grep -q "^  sigrok: "; then
 	timeout 30 "$IOWATT" probe --meter "sigrok:demo,channel=A0,rate=1000" --seconds 2 \

@@ -78,10 +78,12 @@ ok $? "a full-page screenshot was taken (PNG)"
 
 # --- EMULATED and MANUAL meters are labelled
 python3 - "$G/usbstick-sandisk-ultra.json" "$T_TMP/emu.json" "$G/sd-sandisk-ultra.json" "$T_TMP/man.json" <<'PY'
-import json, os, sys
+import json, os, shutil, sys
 for src, dst, key in ((sys.argv[1], sys.argv[2], "emulated"), (sys.argv[3], sys.argv[4], "manual")):
     d = json.load(open(src))
-    d["files"] = {k: os.path.join(os.path.dirname(src), v) for k, v in d["files"].items()}
+    # A result reads only CSVs beside it: they are copied there.
+    for v in d["files"].values():
+        shutil.copy(os.path.join(os.path.dirname(src), v), os.path.dirname(dst))
     for m in d["meters"]:
         m[key] = True
     if key == "emulated":
@@ -98,11 +100,13 @@ ok $? "the meters carry EMULATED and MANUAL badges, and the page says so at the 
 
 # --- hostile strings in every field the page prints
 python3 - "$G/usbssd-samsung-t7.json" "$T_TMP/hostile.json" <<'PY'
-import json, os, sys
+import json, os, shutil, sys
 src, dst = sys.argv[1], sys.argv[2]
 H = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&amp;</td></table>"
 d = json.load(open(src))
-d["files"] = {k: os.path.join(os.path.dirname(src), v) for k, v in d["files"].items()}
+# A result reads only CSVs beside it: they are copied there.
+for v in d["files"].values():
+    shutil.copy(os.path.join(os.path.dirname(src), v), os.path.dirname(dst))
 d["command"] = d["profile"] = H
 dev = d["context"]["device"]
 dev["model"] = dev["vendor"] = H

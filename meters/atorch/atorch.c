@@ -79,6 +79,10 @@ static int atorch_read(struct meter_dev *dev, struct meter_sample *out, unsigned
 	if (rc <= 0)
 		return rc;
 	p->last = rd;
+	if (rd.dev_type == ATORCH_DEV_USB)
+		meter_set_extras(dev, "D+ %.2f V, D- %.2f V, %.0f C", rd.dp_v, rd.dn_v, rd.temp_c);
+	else
+		meter_set_extras(dev, "%.0f C", rd.temp_c);
 	*out = (struct meter_sample){ .t_ns = now_ns() - ATORCH_LAG_NS, .v = rd.v, .a = rd.a,
 				      .w = rd.v * rd.a, .flags = SAMPLE_W_COMPUTED };
 	return 1;

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -74,6 +76,7 @@ void meter_core_init(struct meter_dev *dev)
 	atomic_init(&c->push_err, 0);
 	atomic_init(&c->info, NULL);
 	pthread_mutex_init(&c->gap_lock, NULL);
+	pthread_mutex_init(&c->extras_lock, NULL);
 	c->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	dev->core = c;
 	info_stage(dev, &in);
@@ -96,6 +99,7 @@ void meter_core_free(struct meter_dev *dev)
 	}
 	core_ring_free(c);
 	pthread_mutex_destroy(&c->gap_lock);
+	pthread_mutex_destroy(&c->extras_lock);
 	free(c);
 	dev->core = NULL;
 }
@@ -112,6 +116,34 @@ void meter_counters(const struct meter_dev *dev, struct meter_counters *out)
 	out->gaps = METER_LOAD(dev->gaps);
 	out->reconnects = METER_LOAD(dev->reconnects);
 	out->overruns = METER_LOAD(dev->overruns);
+}
+
+void meter_set_extras(struct meter_dev *dev, const char *fmt, ...)
+{
+	struct meter_core *c = dev->core;
+	va_list ap;
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->extras_lock);
+	va_start(ap, fmt);
+	vsnprintf(c->extras, sizeof(c->extras), fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&c->extras_lock);
+}
+
+size_t meter_extras(const struct meter_dev *dev, char *buf, size_t len)
+{
+	struct meter_core *c = dev->core;
+	size_t n;
+
+	if (!c || !len)
+		return 0;
+	pthread_mutex_lock(&c->extras_lock);
+	n = strlen(c->extras);
+	snprintf(buf, len, "%s", c->extras);
+	pthread_mutex_unlock(&c->extras_lock);
+	return n;
 }
 
 void meter_set_events(struct meter_dev *dev, struct event_queue *q)

@@ -47,6 +47,9 @@ struct meter_core {
 	uint64_t gap_since_ns;
 	int gap; /* enum gap_state */
 	int after_gap;
+	/* The driver's extra channels as text: set on the producer side, read anywhere. */
+	pthread_mutex_t extras_lock;
+	char extras[METER_EXTRAS_LEN];
 };
 
 void meter_core_init(struct meter_dev *dev);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 struct emu;
+struct meter_accuracy;
 
 /*
  * One emulated meter, as data plus the hooks of the protocol it speaks (the meter
@@ -28,6 +29,9 @@ struct emu_protocol {
 	/* A pushing meter's report, every push_ns. */
 	void (*push)(struct emu *e, uint64_t now);
 	const void *data; /* the protocol's own row (a struct um_model) */
+	/* What the meter's datasheet declares (its driver's model row): --noise draws its
+	 * errors from it. NULL: --noise is refused. */
+	const struct meter_accuracy *accuracy;
 };
 
 /* The emulator table (meters/emu/emulators.c), NULL-terminated. */
@@ -43,7 +47,9 @@ struct emu_reading {
 
 /* Services for protocols. */
 const struct emu_protocol *emu_proto(const struct emu *e);
-void emu_reading(const struct emu *e, uint64_t now, struct emu_reading *r);
+/* What the meter reads now: the model's values, with the datasheet's errors under --noise
+ * (then v and a are no longer the truth, which the truth log keeps). */
+void emu_reading(struct emu *e, uint64_t now, struct emu_reading *r);
 /* 1 if this reply is to be broken (--corrupt-pct), counted; the protocol picks how. */
 int emu_corrupt(struct emu *e);
 /* A uniform number in [0, 1) from the --seed sequence. */

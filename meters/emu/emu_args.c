@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "meters/emu/emu_int.h"
+#include "meters/meter.h"
 
 #define MOD "emulate"
 
@@ -93,7 +94,11 @@ void emu_usage(FILE *fp)
 		"  --hangup SEC@AT     close the pty and remove the link for SEC seconds (like a\n"
 		"                      Bluetooth drop), then come back at the same PATH\n"
 		"  --duration SEC      exit after SEC seconds (default: until SIGINT/SIGTERM)\n"
-		"  --seed N            fault injection random seed (default 1)\n\n"
+		"  --noise             read like the real meter's datasheet allows: a gain and an\n"
+		"                      offset error drawn once within its declared bounds, plus\n"
+		"                      scatter per reading (docs/energy.md); the truth log keeps\n"
+		"                      the true values\n"
+		"  --seed N            random seed of faults and noise (default 1)\n\n"
 		"Default figures: a 2.5\" SATA SSD in a USB 3 enclosure. SATA SSD datasheets give\n"
 		"~0.3-0.5 W idle and 2-4 W active; with the bridge that is ~80 mA idle and\n"
 		"~600-700 mA at 400 MB/s on 5 V, so 1.5 mA per MB/s. Small random I/O costs\n"
@@ -135,7 +140,7 @@ enum {
 	OPT_LINK = 'l', OPT_DEVICE = 'd', OPT_IDLE = 'i', OPT_MBPS = 'm', OPT_KIOPS = 'k',
 	OPT_CAP = 'C', OPT_VOLTS = 'v', OPT_OHMS = 'r', OPT_CONST = 'c', OPT_STEP = 's',
 	OPT_UPDATE = 'u', OPT_TRUTH = 't', OPT_CORRUPT = 'p', OPT_STALL = 'S', OPT_HANGUP = 'H',
-	OPT_DURATION = 'D', OPT_SEED = 'x', OPT_HELP = 'h',
+	OPT_DURATION = 'D', OPT_SEED = 'x', OPT_NOISE = 'n', OPT_HELP = 'h',
 };
 
 static const struct option emu_opts[] = {
@@ -156,6 +161,7 @@ static const struct option emu_opts[] = {
 	{ "hangup", required_argument, NULL, OPT_HANGUP },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "noise", no_argument, NULL, OPT_NOISE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -224,6 +230,9 @@ static int opt_run(struct emu *e, int c, const char *arg, const char **truth_pat
 		rc = opt_number("seed", arg, 1, MAX_SEED, &x);
 		e->rng = (uint64_t)x;
 		break;
+	case OPT_NOISE:
+		e->noise.on = 1;
+		break;
 	default:
 		return opt_model(e, c, arg);
 	}
@@ -263,6 +272,11 @@ static int parse(int argc, char **argv, struct emu *e, const char **truth_path)
 	}
 	if (!e->link) {
 		log_err(MOD, "--link PATH is required (where the meter spec will point)");
+		return -EINVAL;
+	}
+	if (e->noise.on && (!e->proto->accuracy || !e->proto->accuracy->source)) {
+		log_err(MOD, "--noise: the %s's driver declares no accuracy to draw errors from",
+			e->proto->title);
 		return -EINVAL;
 	}
 	return 0;

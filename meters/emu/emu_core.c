@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "core/util.h"
 #include "meters/emu/emu_int.h"
 #include "meters/emu/emu_registry.h"
+#include "meters/meter.h"
 
 #define MOD "emulate"
 /* With no pty (a hang-up), look at the clock this often. */
@@ -151,10 +153,45 @@ static void model_update(struct emu *e, uint64_t now)
 	emu_truth(e, now, e->v, e->a, e->v * e->a, "update");
 }
 
-void emu_reading(const struct emu *e, uint64_t now, struct emu_reading *r)
+/* A standard normal deviate from two of the seeded uniforms (Box-Muller). */
+static double emu_normal(struct emu *e)
 {
+	double u1 = 1.0 - emu_rand(e), u2 = emu_rand(e);
+
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+static double finite_or0(double x)
+{
+	return isfinite(x) ? x : 0;
+}
+
+/* The run's own errors: drawn once, uniformly within the datasheet's bounds. */
+static void noise_draw(struct emu *e)
+{
+	const struct meter_accuracy *acc = e->proto->accuracy;
+	struct emu_noise *n = &e->noise;
+
+	n->v_gain = (2 * emu_rand(e) - 1) * finite_or0(acc->v.gain);
+	n->a_gain = (2 * emu_rand(e) - 1) * finite_or0(acc->a.gain);
+	n->v_offset = 2 * emu_rand(e) - 1;
+	n->a_offset = 2 * emu_rand(e) - 1;
+}
+
+void emu_reading(struct emu *e, uint64_t now, struct emu_reading *r)
+{
+	const struct meter_accuracy *acc = e->proto->accuracy;
+	const struct meter_acc_q *qa;
+
 	r->v = e->v;
 	r->a = e->a;
+	if (e->noise.on) {
+		qa = meter_acc_current(acc, e->a);
+		r->v = e->v * (1 + e->noise.v_gain) + e->noise.v_offset * finite_or0(acc->v.offset) +
+		       finite_or0(acc->v.noise) * emu_normal(e);
+		r->a = e->a * (1 + e->noise.a_gain) + e->noise.a_offset * finite_or0(qa->offset) +
+		       finite_or0(qa->noise) * emu_normal(e);
+	}
 	r->mah = e->mah;
 	r->mwh = e->mwh;
 	r->elapsed_s = (double)(now - e->start_ns) / 1e9;
@@ -334,6 +371,13 @@ int emu_run(struct emu *e, volatile sig_atomic_t *stop)
 	int rc;
 
 	rc = prepare(e);
+	if (!rc && e->noise.on) {
+		noise_draw(e);
+		log_info(MOD, "--noise: this run's meter reads V %+.4f %% of reading and %+.0f %% of "
+			      "its offset bound off, A %+.4f %% and %+.0f %%, with scatter per "
+			      "reading", e->noise.v_gain * 100, e->noise.v_offset * 100,
+			 e->noise.a_gain * 100, e->noise.a_offset * 100);
+	}
 	e->start_ns = now_ns();
 	if (!rc)
 		rc = pty_up(e);

@@ -17,8 +17,21 @@ struct emu_fault {
 	int set;
 };
 
+/*
+ * --noise: the meter's datasheet accuracy as errors. The gains and offsets are drawn once
+ * per run, uniformly within the declared bounds (what "+-(g % + n digits)" allows a real
+ * meter to be off by, all run long); each reading adds normal scatter of the declared
+ * standard deviation. The protocol then rounds to the meter's steps.
+ */
+struct emu_noise {
+	int on;
+	double v_gain, a_gain; /* fractions */
+	double v_offset, a_offset; /* fractions of the declared offset bound, -1..1 */
+};
+
 struct emu {
 	const struct emu_protocol *proto;
+	struct emu_noise noise;
 	struct emu_model model;
 	const char *link;
 	const char *truth_path;

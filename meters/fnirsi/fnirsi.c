@@ -26,7 +26,7 @@ struct fnb_priv {
 	char path[64];
 	uint64_t poll_ns; /* last keep-alive */
 	struct meter_pump pump;
-	struct fnb_reading last; /* D+, D-, temperature: the extra channels, latest */
+	struct fnb_reading last; /* the latest reading, with D+, D- and temperature */
 };
 
 static const char *const fnb_model_names[] = { "fnb58", "fnb48s", "fnb48", "c1", NULL };
@@ -190,6 +190,8 @@ static int fnb_step(struct meter_dev *dev)
 		s[i] = (struct meter_sample){ .v = rd[i].v, .a = rd[i].a, .w = rd[i].v * rd[i].a,
 					      .flags = SAMPLE_W_COMPUTED };
 	p->last = rd[FNB_SAMPLES_PER_REPORT - 1];
+	meter_set_extras(dev, "D+ %.3f V, D- %.3f V, %.1f C", p->last.dp_v, p->last.dn_v,
+			 p->last.temp_c);
 	meter_deliver(dev, s, FNB_SAMPLES_PER_REPORT);
 	return 0;
 }

@@ -59,6 +59,8 @@ static int take_reply(struct meter_dev *dev, struct tc66_priv *p, struct meter_s
 		return 0;
 	}
 	p->last = r;
+	meter_set_extras(dev, "D+ %.2f V, D- %.2f V, %.0f C, %.1f Ohm", r.dp_v, r.dn_v, r.temp_c,
+			 r.ohms);
 	*out = (struct meter_sample){ .v = r.v, .a = r.a, .w = r.w };
 	return 1;
 }

@@ -85,6 +85,7 @@ static void um_input(struct emu *e, const uint8_t *buf, size_t n, uint64_t now)
 		.summary = "RDTech " text ": answers 0xF0 with a 130-byte reply",        \
 		.input = um_input,                                                       \
 		.data = &um_models[idx],                                                 \
+		.accuracy = &um_models[idx].meta.accuracy,                               \
 	}
 
 UM_EMULATOR(um24c, 0, "UM24C");

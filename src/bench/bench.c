@@ -442,6 +442,9 @@ void bench_finish(struct bench *b, struct bench_result *res)
 		if (w->t_end_ns > res->t_end_ns)
 			res->t_end_ns = w->t_end_ns;
 		res->syncs += w->syncs;
+		res->cpu_ns += w->cpu_ns;
+		res->cpu_user_ns += w->cpu_user_ns;
+		res->cpu_sys_ns += w->cpu_sys_ns;
 		lat_merge(&res->sync_lat, &w->sync_lat);
 		for (d = 0; d < DDIR_COUNT; d++) {
 			res->dir[d].io_bytes += w->bytes[d];

@@ -27,6 +27,9 @@ struct bench_result {
 	struct lat_stats sync_lat; /* their durations, apart from the I/O latencies */
 	struct dir_result dir[DDIR_COUNT];
 	unsigned threads;
+	/* CPU time of the worker threads (their CPU clocks; the user/system split from
+	 * their rusage), the benchmark's own cost */
+	uint64_t cpu_ns, cpu_user_ns, cpu_sys_ns;
 	unsigned depth; /* requests in flight per thread it ran with (less than iodepth when
 			 * the kernel refused that many), 0 if it never started */
 };

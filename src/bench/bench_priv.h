@@ -52,6 +52,7 @@ struct worker {
 
 	/* Results, read by bench_finish after the join. */
 	uint64_t t_end_ns;
+	uint64_t cpu_ns, cpu_user_ns, cpu_sys_ns; /* this thread's, from start to end */
 	uint64_t syncs;
 	int err;
 	char errmsg[256];

@@ -5,6 +5,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench/bench_priv.h"
@@ -311,17 +314,58 @@ static void worker_loop(struct worker *w)
 	w->t_end_ns = now_ns();
 }
 
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * NS_PER_SEC + (uint64_t)tv->tv_usec * NS_PER_US;
+}
+
+static uint64_t thread_clock_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The thread's CPU time since the start: its CPU clock is exact to the nanosecond;
+ * rusage (RUSAGE_THREAD, Linux 2.6.26) splits it into user and system time, but only
+ * from the scheduler tick's samples, so the split is an estimate.
+ */
+static void thread_cpu(struct worker *w, const struct rusage *from, uint64_t clock0_ns)
+{
+	struct rusage now;
+	uint64_t total = thread_clock_ns() - clock0_ns, user, sys;
+
+	w->cpu_ns = total;
+	if (getrusage(RUSAGE_THREAD, &now))
+		return;
+	user = tv_ns(&now.ru_utime) - tv_ns(&from->ru_utime);
+	sys = tv_ns(&now.ru_stime) - tv_ns(&from->ru_stime);
+	w->cpu_user_ns = user + sys ? (uint64_t)((double)total * (double)user / (double)(user + sys))
+				    : 0;
+	w->cpu_sys_ns = total - w->cpu_user_ns;
+}
+
 void *bench_worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct bench *b = w->b;
-	int rc = w->eng->attach ? w->eng->attach(w->ectx) : 0;
+	struct rusage ru0;
+	uint64_t clock0_ns = thread_clock_ns();
+	int rc;
 
+	memset(&ru0, 0, sizeof(ru0));
+	getrusage(RUSAGE_THREAD, &ru0);
+
+	rc = w->eng->attach ? w->eng->attach(w->ectx) : 0;
 	if (rc)
 		worker_fail(w, rc, "%s: %s", w->eng->name, strerror(-rc));
 	worker_loop(w);
 	if (w->eng->detach)
 		w->eng->detach(w->ectx);
+	thread_cpu(w, &ru0, clock0_ns);
 	pthread_mutex_lock(&b->lock);
 	b->running--;
 	pthread_cond_broadcast(&b->done_cond);

@@ -10,6 +10,7 @@
 #include "bench/job.h"
 #include "core/log.h"
 #include "core/options.h"
+#include "core/steady.h"
 #include "core/util.h"
 
 #define MOD "job"
@@ -260,9 +261,29 @@ static int validate_sizes(const struct job_opts *jo)
 	return 0;
 }
 
+static int validate_rounds(const struct job_opts *jo)
+{
+	char w[WHERE_LEN];
+
+	if (jo->repeat_until_steady && jo->repeat_until_steady < STEADY_WINDOW) {
+		log_err(MOD, "%s: repeat_until_steady=%u: steady state is judged on %d rounds, "
+			"so give at least %d", where(jo, w, sizeof(w)), jo->repeat_until_steady,
+			STEADY_WINDOW, STEADY_WINDOW);
+		return -EINVAL;
+	}
+	if (jo->repeat_until_steady && jo->repeat > 1) {
+		log_err(MOD, "%s: repeat=%u and repeat_until_steady=%u: give one (the second is "
+			"the most rounds)", where(jo, w, sizeof(w)), jo->repeat,
+			jo->repeat_until_steady);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int job_validate(const struct job_opts *jo)
 {
-	if (validate_sizes(jo) || validate_engine(jo) || validate_batches(jo))
+	if (validate_sizes(jo) || validate_engine(jo) || validate_batches(jo) ||
+	    validate_rounds(jo))
 		return -EINVAL;
 	return job_validate_phases(jo);
 }
@@ -330,4 +351,13 @@ void job_fixup(struct job_opts *jo)
 	if (jo->rw != RW_RANDRW && jo->rwmixread != 50)
 		log_warn(MOD, "%s: rwmixread=%u only applies to rw=randrw; ignored for rw=%s",
 			 where(jo, w, sizeof(w)), jo->rwmixread, rw_name(jo->rw));
+	if (jo->repeat_until_steady && jo->steady == STEADY_NONE)
+		jo->steady = STEADY_IOPS;
+	/* size=auto: the job works in its size (or SIZE_AUTO_EXTENT), the run picks how much
+	 * it moves there; until then that extent is its size. */
+	if (jo->size_auto_ns) {
+		if (!jo->filesize)
+			jo->filesize = jo->size ? jo->size : SIZE_AUTO_EXTENT;
+		jo->size = jo->filesize;
+	}
 }

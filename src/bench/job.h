@@ -11,6 +11,8 @@
 /* The smallest logical block of any device: what O_DIRECT needs at least, and the block
  * size assumed when the device does not say. */
 #define SECTOR_BYTES 512
+/* size=auto without size= or filesize=: the extent the job works in (it wraps around). */
+#define SIZE_AUTO_EXTENT (256ULL * 1024 * 1024)
 
 /* Room for all engines' option structs together; job.c checks they fit. */
 #define JOB_ENGINE_OPTS_SIZE 64
@@ -18,6 +20,8 @@
 /* REWRITE and REREAD are iozone's second passes: sequential, over a file already
  * written (or read) before the job starts. */
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_REWRITE, RW_REREAD };
+/* The figure a job's steady state is judged on (steady=). */
+enum steady_metric { STEADY_NONE, STEADY_IOPS, STEADY_BW, STEADY_J_PER_GB };
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
 
 /*
@@ -36,6 +40,9 @@ struct job_opts {
 	uint64_t bs;
 	unsigned iodepth;
 	uint64_t size;	   /* bytes per thread: the job ends when exactly this much is done */
+	/* size=auto[:SECONDS]: the run chooses size from a calibration (run/size_auto.c);
+	 * the minimum active time asked for, OPT_AUTO_BARE for none; 0 = size is fixed */
+	uint64_t size_auto_ns;
 	uint64_t filesize; /* extent per thread; 0 = size */
 	int direct;	   /* default 1 */
 	char ioengine[16]; /* an io_engines[] name; "" until job_fixup picks the default */
@@ -44,7 +51,10 @@ struct job_opts {
 	uint64_t rate_iops; /* 0 = unpaced; per thread */
 	uint64_t runtime_ns; /* optional cap; 0 = none */
 	uint64_t randseed;
-	unsigned loops;	  /* repeat N times, each reported */
+	unsigned loops;	  /* repeat N times back to back, each reported */
+	unsigned repeat;  /* rounds: every job once per round (A B C, A B C ...), default 1 */
+	int steady;	  /* enum steady_metric: judged over the rounds (SNIA PTS) */
+	unsigned repeat_until_steady; /* 0, or at most this many rounds, fewer once steady */
 	unsigned numjobs; /* threads */
 	unsigned iodepth_batch_submit;	 /* 0 = engine default */
 	unsigned iodepth_batch_complete; /* 0 = engine default */
@@ -63,6 +73,7 @@ struct job_opts {
 };
 
 #define MAX_METERS 8
+#define MAX_SAME_SIZE_FILES 16
 
 /* Run-wide options: the command line only, never a profile (a shared profile must not
  * choose which device gets written). */
@@ -85,6 +96,9 @@ struct run_opts {
 	char *uv_gpio;		   /* --uv-gpio CHIP:LINE[,active_low] */
 	int progress;		   /* -1 auto (TTY), 0 off, 1 on */
 	char *jobs_filter;	   /* --jobs NAME[,NAME]: run only these sections */
+	int same_size;		   /* --same-size: size=auto once per job, before the first */
+	char *same_size_as[MAX_SAME_SIZE_FILES]; /* --same-size-as RESULT: and no smaller */
+	unsigned nsame_size_as;
 	int dry_run;		   /* --dry-run: print the plan, run nothing */
 	int samples_mode;	   /* --samples: enum samples_mode (run/output.h) */
 	uint64_t samples_bin_ns;   /* --samples-bin */

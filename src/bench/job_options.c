@@ -19,6 +19,15 @@
 /* Engines' options structs start on this boundary inside job_opts.engine_opts. */
 #define ENGINE_OPTS_ALIGN 8
 
+/* The names the result's summary uses for these figures. */
+static const struct opt_choice steady_choices[] = {
+	{ "none", "no steady-state judgement" },
+	{ "iops", "I/Os per second" },
+	{ "bw", "bytes per second" },
+	{ "j_per_gb", "energy per GB (needs a meter)" },
+	{ NULL, NULL },
+};
+
 static const struct opt_choice rw_choices[] = {
 	{ "read", "sequential reads" },
 	{ "write", "sequential writes" },
@@ -45,7 +54,10 @@ static const struct opt_desc base_options[] = {
 	{ .name = "iodepth", .type = OPT_UINT, .off = JOFF(iodepth), .def = "1", .min = 1,
 	  .max = 65536, .help = "I/Os in flight per thread (asynchronous engines)", .group = G_JOB },
 	{ .name = "size", .type = OPT_SIZE, .off = JOFF(size), .min = 1,
-	  .help = "bytes each thread moves; required: a fixed amount of work, not a time",
+	  .auto_off = JOFF(size_auto_ns), .metavar = "SIZE|auto[:SECONDS]",
+	  .help = "bytes each thread moves; required: a fixed amount of work, not a time. "
+		  "auto: a short calibration picks it so the active phase lasts what the "
+		  "slowest meter needs for a valid result (20 samples) or SECONDS",
 	  .group = G_JOB },
 	{ .name = "filesize", .type = OPT_SIZE, .off = JOFF(filesize), .min = 1,
 	  .help = "extent each thread works in (default: size; smaller wraps around)",
@@ -73,7 +85,22 @@ static const struct opt_desc base_options[] = {
 	  .help = "seed of the random offsets: the same seed repeats the same pattern",
 	  .group = G_JOB },
 	{ .name = "loops", .type = OPT_UINT, .off = JOFF(loops), .def = "1", .min = 1,
-	  .max = 1000000, .help = "run the job N times, each loop reported", .group = G_JOB },
+	  .max = 1000000, .help = "run the job N times back to back, each loop reported",
+	  .group = G_JOB },
+	{ .name = "repeat", .type = OPT_UINT, .off = JOFF(repeat), .def = "1", .min = 1,
+	  .max = 100000, .metavar = "N",
+	  .help = "run every job in N rounds (A B C, then again), each reported; the result "
+		  "sums each job up over its valid rounds: mean, stddev, 95 % interval",
+	  .group = G_JOB },
+	{ .name = "steady", .type = OPT_ENUM, .off = JOFF(steady), .def = "none",
+	  .choices = steady_choices, .metavar = "METRIC",
+	  .help = "judge steady state on this figure over the rounds (SNIA PTS: 5 rounds "
+		  "within 20 % of their mean, fit line within 10 %)",
+	  .group = G_JOB },
+	{ .name = "repeat_until_steady", .type = OPT_UINT, .off = JOFF(repeat_until_steady),
+	  .def = "0", .min = 0, .max = 100000, .metavar = "MAX",
+	  .help = "rounds until the job is steady (steady=, iops if unset), at most MAX",
+	  .group = G_JOB },
 	{ .name = "numjobs", .type = OPT_UINT, .off = JOFF(numjobs), .def = "1", .min = 1,
 	  .max = 64, .help = "threads, each with its own region of filesize bytes",
 	  .group = G_JOB },

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/compare.h"
 #include "core/log.h"
+#include "core/text.h"
 #include "core/util.h"
 #include "report/html.h"
 #include "result/results_read.h"
@@ -272,6 +273,18 @@ static void print_line(FILE *fp, char cells[][CELL], const size_t *w, size_t n, 
 		fprintf(fp, "|\n");
 }
 
+/* A '|' in a device or job name would end its cell: escaped. */
+static void md_escape_cells(char cells[][CELL], size_t n)
+{
+	char buf[CELL];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		text_md_escape(cells[k], buf, sizeof(buf));
+		memcpy(cells[k], buf, sizeof(buf));
+	}
+}
+
 static void print_md_rule(FILE *fp, const size_t *w, size_t n)
 {
 	size_t k, i;
@@ -312,6 +325,8 @@ static void print_text(FILE *fp, const struct row *rows, size_t nrows, const str
 		w[k] = strlen(cells[k]);
 	for (i = 0; i < nrows; i++) {
 		n = text_cells(&rows[i], cells, cols, ncols);
+		if (md)
+			md_escape_cells(cells, n);
 		for (k = 0; k < n; k++)
 			if (strlen(cells[k]) > w[k])
 				w[k] = strlen(cells[k]);
@@ -322,24 +337,17 @@ static void print_text(FILE *fp, const struct row *rows, size_t nrows, const str
 		print_md_rule(fp, w, nh);
 	for (i = 0; i < nrows; i++) {
 		n = text_cells(&rows[i], cells, cols, ncols);
+		if (md)
+			md_escape_cells(cells, n);
 		print_line(fp, cells, w, n, md);
 	}
 	free(cells);
 }
 
+/* Text fields only: quoted as needed, formulas neutralised (core/text.h). */
 void compare_csv_str(FILE *fp, const char *s, int last)
 {
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', fp);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', fp);
-			fputc(*s, fp);
-		}
-		fputc('"', fp);
-	} else {
-		fputs(s, fp);
-	}
+	text_csv_field(fp, s);
 	fputc(last ? '\n' : ',', fp);
 }
 
@@ -354,7 +362,9 @@ static void csv_row(FILE *fp, const struct row *rw)
 		fprintf(fp, ",");
 	compare_csv_str(fp, rw->r->label, 0);
 	compare_csv_str(fp, rw->name, 0);
-	fprintf(fp, "%u,%s,%llu,", rw->j->loop, rr_rw(rw->j), (unsigned long long)rr_bs(rw->j));
+	fprintf(fp, "%u,", rw->j->loop);
+	compare_csv_str(fp, rr_rw(rw->j), 0);
+	fprintf(fp, "%llu,", (unsigned long long)rr_bs(rw->j));
 	for (k = 0; k < ARRAY_SIZE(columns); k++) {
 		double v = col_value(&columns[k], rw->j);
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt plot: one chart per question, gnuplot templates run on data written from results. */
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -89,14 +88,6 @@ static char *find_plots_dir(void)
 		return cand;
 	free(cand);
 	return xstrdup("/usr/share/iowatt/plots");
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 static void usage(FILE *fp)
@@ -234,16 +225,9 @@ static int make_dirs(struct plot_args *a)
 
 int plot_datadir_make(struct plot_ctx *ctx)
 {
-	const char *tmp = getenv("TMPDIR");
-	int rc = 0;
+	int rc = private_dir_create(&ctx->priv, "iowatt-plot");
 
-	ctx->datadir = xasprintf("%s/iowatt-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(ctx->datadir)) {
-		rc = -errno;
-		log_err(MOD, "%s: %s", ctx->datadir, strerror(-rc));
-		free(ctx->datadir);
-		ctx->datadir = NULL;
-	}
+	ctx->datadir = rc ? NULL : ctx->priv.path;
 	return rc;
 }
 
@@ -273,9 +257,7 @@ void plot_datadir_remove(struct plot_ctx *ctx, int keep)
 {
 	if (ctx->datadir && keep)
 		log_info(MOD, "chart data and gnuplot meta files kept in %s", ctx->datadir);
-	else if (ctx->datadir)
-		nftw(ctx->datadir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-	free(ctx->datadir);
+	private_dir_close(&ctx->priv, keep);
 	ctx->datadir = NULL;
 }
 

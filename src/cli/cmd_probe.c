@@ -86,6 +86,7 @@ static void probe_add(struct probe_acc *pa, const struct meter_sample *s, uint64
 static void probe_line(struct meter_dev *dev, struct probe_acc *pa, double t_s, double span_s)
 {
 	char v[24] = "     - V", a[24] = "       - mA", w[24] = "      - W";
+	char extras[METER_EXTRAS_LEN];
 	const struct meter_info *in = meter_info(dev);
 	struct meter_counters c;
 
@@ -101,6 +102,8 @@ static void probe_line(struct meter_dev *dev, struct probe_acc *pa, double t_s, 
 	       t_s, v, a, w, pa->energy_j / 3.6, span_s > 0 ? pa->n / span_s : 0.0,
 	       c.frames_bad, c.gaps, c.reconnects, pa->n ? "" : "  (no reading)",
 	       in->emulated ? "  EMULATED" : "", in->manual ? "  MANUAL" : "");
+	if (meter_extras(dev, extras, sizeof(extras)))
+		printf("          %s\n", extras);
 	fflush(stdout);
 	pa->v = pa->a = pa->w = 0;
 	pa->n = pa->nv = pa->na = pa->nw = 0;

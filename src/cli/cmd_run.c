@@ -2,6 +2,7 @@
 /* `iowatt run` and `iowatt measure`: set up target, meters and outputs, run every job. */
 #include <errno.h>
 #include <libgen.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "report/summary.h"
+#include "result/report_summary.h"
 #include "run/context.h"
 #include "run/run.h"
 
@@ -196,6 +198,61 @@ static int set_up(struct run_ctx *rc, int argc, char **argv, int measure)
 	return session_start(rc->session);
 }
 
+/* The rounds a job takes part in: repeat, or at most repeat_until_steady. */
+static unsigned job_rounds(const struct job_opts *jo)
+{
+	return jo->repeat_until_steady ? jo->repeat_until_steady : jo->repeat;
+}
+
+/* One job's turn in a round: size=auto resolved, then its loops back to back. */
+static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
+{
+	const struct job_opts *jo = &rc->jobs[j];
+	struct run_report *rep = &rc->rb.rep;
+	unsigned loop;
+	int err, finished = 1;
+
+	err = size_auto_resolve(rc, j);
+	if (!err)
+		err = target_prepare_job(&rc->tg, jo);
+	if (err) {
+		rc->any_failed |= !run_should_stop(rc);
+		report_builder_unprepared(&rc->rb, jo, round, err, run_should_stop(rc));
+		report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+		return;
+	}
+	for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
+		finished &= run_job_loop(rc, jo, round, loop);
+		if (rc->cfg->jobs[j].size_auto_ns)
+			rep->jobs[rep->njobs - 1].size_auto = size_auto_report(&rc->sizes[j], jo);
+		/* Rewritten after every job: a crash keeps what was done. */
+		report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+	}
+	target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
+}
+
+/* repeat_until_steady: after its round, a job that reached steady state is done. */
+static int now_steady(struct run_ctx *rc, const struct job_opts *jo, unsigned round)
+{
+	struct report_steady st;
+	int rc_steady;
+
+	if (!jo->repeat_until_steady)
+		return 0;
+	rc_steady = report_steady_of(&rc->rb.rep, jo->name, &st);
+	if (rc_steady == 1)
+		log_info(NULL, "job '%s': steady on %s after round %u (rounds %u-%u within "
+			       "%.1f %% of their mean, fit line %.1f %%): no more rounds",
+			 jo->name, st.metric, round, st.first_round, st.last_round,
+			 st.range_rel * 100, st.slope_rel * 100);
+	free(st.metric);
+	return rc_steady == 1;
+}
+
+/*
+ * Rounds: every job once, then again (A B C, A B C ...), so that warming up, a filling
+ * cache or a drifting supply spreads over all jobs instead of landing on the last ones.
+ */
 /* The plan, before anything runs (the disk from the opened target). */
 static void print_plan(const struct run_ctx *rc)
 {
@@ -206,32 +263,41 @@ static void print_plan(const struct run_ctx *rc)
 static void run_jobs(struct run_ctx *rc, int measure)
 {
 	const struct run_config *cfg = rc->cfg;
-	unsigned loop;
+	unsigned round, rounds = 0;
+	unsigned char *done;
 	size_t j;
-	int err, finished;
 
-	for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
-		const struct job_opts *jo = &cfg->jobs[j];
-
-		if (measure) {
-			run_command(rc, jo, cfg->cmd_argv);
-			break;
-		}
-		err = target_prepare_job(&rc->tg, jo);
-		if (err) {
-			rc->any_failed |= !run_should_stop(rc);
-			report_builder_unprepared(&rc->rb, jo, err, run_should_stop(rc));
-			report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
-			continue;
-		}
-		finished = 1;
-		for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
-			finished &= run_job_loop(rc, jo, loop);
-			/* Rewritten after every job: a crash keeps what was done. */
-			report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
-		}
-		target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
+	if (measure) {
+		if (cfg->njobs && !run_should_stop(rc))
+			run_command(rc, &cfg->jobs[0], cfg->cmd_argv);
+		return;
 	}
+	done = xcalloc(cfg->njobs + 1, 1);
+	rc->jobs = xcalloc(cfg->njobs + 1, sizeof(*rc->jobs));
+	rc->sizes = xcalloc(cfg->njobs + 1, sizeof(*rc->sizes));
+	for (j = 0; j < cfg->njobs; j++) {
+		rc->jobs[j] = cfg->jobs[j];
+		if (job_rounds(&cfg->jobs[j]) > rounds)
+			rounds = job_rounds(&cfg->jobs[j]);
+	}
+	/* --same-size: every size=auto job is sized before anything is measured; a job whose
+	 * calibration failed tries again at its turn and is reported there */
+	if (cfg->run.same_size)
+		size_auto_resolve_all(rc);
+	for (round = 1; round <= rounds && !run_should_stop(rc); round++) {
+		for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
+			const struct job_opts *jo = &cfg->jobs[j];
+
+			if (done[j] || round > job_rounds(jo))
+				continue;
+			if (rounds > 1)
+				log_info(NULL, "round %u of %u: job '%s'", round, job_rounds(jo),
+					 jo->name);
+			run_job_round(rc, j, round);
+			done[j] = now_steady(rc, jo, round);
+		}
+	}
+	free(done);
 }
 
 /* Drain what the meters still hold, write the final document, print the summary. */
@@ -269,6 +335,8 @@ static int exit_code(const struct run_ctx *rc, int write_err)
 /* Sources push into the session's queue: they go first. */
 static void tear_down(struct run_ctx *rc)
 {
+	free(rc->jobs);
+	free(rc->sizes);
 	sources_close(rc->sources);
 	session_free(rc->session);
 	run_output_close(&rc->out);

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "core/log.h"
 #include "core/phase.h"
+#include "core/text.h"
 #include "core/util.h"
 #include "report/battery.h"
 #include "result/results_read.h"
@@ -284,7 +285,10 @@ static void print_warnings(const struct sizing *sz)
 static void print_sizing(const struct sizing *sz, const struct workload *wl,
 			 const struct battery_model *bm, double supply_v_opt)
 {
-	printf("%s  [%s]\n", sz->r->label, sz->r->path);
+	char *path = text_clean_dup(sz->r->path); /* a file name is anyone's bytes */
+
+	printf("%s  [%s]\n", sz->r->label, path);
+	free(path);
 	printf("  idle     %.4f W from job %s's idle phase; supply %.2f V%s\n", sz->lm.idle_w,
 	       rr_job_name(sz->r, sz->base), sz->supply_v,
 	       supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");

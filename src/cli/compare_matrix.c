@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/compare.h"
+#include "core/text.h"
 #include "core/util.h"
 
 #define CELL 64
@@ -114,19 +115,23 @@ static const struct job_report *cell_job(const struct rr_result *r, const char *
 static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix *m,
 		       const struct column *metric, int md)
 {
-	char buf[CELL];
+	char buf[CELL], label[RR_LABEL_MAX * 2];
 	size_t i, k;
 	int w = 7;
 
 	for (i = 0; i < m->nops; i++)
 		if ((int)strlen(m->ops[i]) > w)
 			w = (int)strlen(m->ops[i]);
+	/* Names from the result are markdown text: a '|' or '*' there is escaped. */
+	if (md)
+		text_md_escape(r->label, label, sizeof(label));
 	fprintf(fp, md ? "**%s**: %s (`%s`) by record size and operation\n\n"
 		       : "%s: %s (%s) by record size and operation\n",
-		r->label, compare_column_head(metric), compare_column_key(metric));
+		md ? label : r->label, compare_column_head(metric), compare_column_key(metric));
 	fprintf(fp, md ? "| %-8s " : "%-8s", "record");
 	for (i = 0; i < m->nops; i++)
-		fprintf(fp, md ? "| %*s " : "  %*s", w, m->ops[i]);
+		fprintf(fp, md ? "| %*s " : "  %*s", w,
+			md ? text_md_escape(m->ops[i], buf, sizeof(buf)) : m->ops[i]);
 	fprintf(fp, md ? "|\n" : "\n");
 	if (md) {
 		fprintf(fp, "|:---------");
@@ -159,8 +164,10 @@ static void print_csv(FILE *fp, const struct rr_set *set, const struct column *m
 
 	collect(&m, set->res, set->nres);
 	fprintf(fp, "device,metric,bs");
-	for (i = 0; i < m.nops; i++)
-		fprintf(fp, ",%s", m.ops[i]);
+	for (i = 0; i < m.nops; i++) {
+		fputc(',', fp);
+		text_csv_field(fp, m.ops[i]);
+	}
 	fprintf(fp, ",file\n");
 	for (r = 0; r < set->nres; r++) {
 		for (k = 0; k < m.nrecs; k++) {

@@ -65,6 +65,15 @@ const struct opt_desc run_options[] = {
 	  .help = "allow a block device as target: writes DESTROY its data", .group = G_RUN },
 	{ .name = "force", .type = OPT_FLAG, .off = ROFF(run.force),
 	  .help = "skip the safety checks (mounted device, low free space)", .group = G_RUN },
+	{ .name = "same-size", .type = OPT_FLAG, .off = ROFF(run.same_size),
+	  .help = "size=auto: calibrate each job once before the first round and keep that "
+		  "size for every round (default: calibrate before each round)",
+	  .group = G_RUN },
+	{ .name = "same-size-as", .type = OPT_STRLIST, .off = ROFF(run.same_size_as),
+	  .size = MAX_SAME_SIZE_FILES, .count_off = ROFF(run.nsame_size_as), .metavar = "RESULT",
+	  .help = "size=auto, --same-size: no smaller than a job of the same name used in "
+		  "RESULT (another device's run): every device gets the largest size (repeatable)",
+	  .group = G_RUN },
 	{ .name = "stop-on-undervoltage", .type = OPT_FLAG, .off = ROFF(run.stop_on_undervoltage),
 	  .help = "stop the run at the first undervoltage event", .group = G_RUN },
 	{ .name = "uv-threshold", .type = OPT_DOUBLE, .off = ROFF(run.uv_threshold_v),

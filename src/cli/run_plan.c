@@ -137,10 +137,21 @@ static double known_speed(const struct speed_ref *ref, const struct job_opts *jo
 	return like ? (double)(like->read->bw_bytes + like->write->bw_bytes) : 0;
 }
 
-/* Bytes a job moves in all: each of its threads moves size, in each loop. */
+/* Loops in all: each round (--repeat, or at most repeat_until_steady) runs them all. */
+static unsigned job_loops(const struct job_opts *jo)
+{
+	unsigned rounds = jo->repeat_until_steady ? jo->repeat_until_steady : jo->repeat;
+
+	return (jo->loops ? jo->loops : 1) * (rounds ? rounds : 1);
+}
+
+/* Bytes a job moves in all: each of its threads moves size, in each loop; 0 while
+ * size=auto has not chosen. */
 static uint64_t job_bytes(const struct job_opts *jo)
 {
-	return jo->size * (jo->numjobs ? jo->numjobs : 1) * (jo->loops ? jo->loops : 1);
+	if (jo->size_auto_ns)
+		return 0;
+	return jo->size * (jo->numjobs ? jo->numjobs : 1) * job_loops(jo);
 }
 
 /* What the run spends besides I/O per loop: the idle baseline and at least the tail's
@@ -168,7 +179,7 @@ static void print_job(FILE *fp, const struct job_opts *jo, int nw, const struct 
 	uint64_t bytes = job_bytes(jo);
 	double bps = known_speed(ref, jo), s;
 
-	if (bps > 0) {
+	if (bps > 0 && bytes) {
 		s = (double)bytes / bps;
 		*io_s += s;
 		snprintf(est, sizeof(est), "%s at %.3g MB/s", fmt_duration((uint64_t)(s * 1e9), d,
@@ -177,10 +188,16 @@ static void print_job(FILE *fp, const struct job_opts *jo, int nw, const struct 
 		(*unknown)++;
 		snprintf(est, sizeof(est), "?");
 	}
+	if (jo->size_auto_ns) {
+		snprintf(size, sizeof(size), "auto");
+		snprintf(moved, sizeof(moved), "?");
+	} else {
+		fmt_size(jo->size, size, sizeof(size));
+		fmt_size(bytes, moved, sizeof(moved));
+	}
 	fprintf(fp, "%-*s  %-9s %8s %5u %7u %10s %5u %10s  %s\n", nw, jo->name, rw_name(jo->rw),
-		fmt_size(jo->bs, bs, sizeof(bs)), jo->iodepth, jo->numjobs,
-		fmt_size(jo->size, size, sizeof(size)), jo->loops,
-		fmt_size(bytes, moved, sizeof(moved)), est);
+		fmt_size(jo->bs, bs, sizeof(bs)), jo->iodepth, jo->numjobs, size, job_loops(jo),
+		moved, est);
 }
 
 void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk)
@@ -198,11 +215,11 @@ void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk)
 	find_reference(dir, disk, &ref);
 	for (i = 0; i < cfg->njobs; i++) {
 		total += job_bytes(&cfg->jobs[i]);
-		loops += cfg->jobs[i].loops;
-		other_s += phases_s(&cfg->jobs[i], metered) * cfg->jobs[i].loops;
+		loops += job_loops(&cfg->jobs[i]);
+		other_s += phases_s(&cfg->jobs[i], metered) * job_loops(&cfg->jobs[i]);
 	}
 	fprintf(fp, "plan: %zu job%s (%u loop%s in all) on %s%s%s%s: %s moved; size is per "
-		    "thread, moves = size x threads x loops\n",
+		    "thread, moves = size x threads x loops (x rounds)\n",
 		cfg->njobs, cfg->njobs == 1 ? "" : "s", loops, loops == 1 ? "" : "s", ro->target,
 		*disk ? " (" : "", disk, *disk ? ")" : "", fmt_size(total, a, sizeof(a)));
 	fprintf(fp, "%-*s  %-9s %8s %5s %7s %10s %5s %10s  %s\n", nw, "job", "rw", "bs", "depth",

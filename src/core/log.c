@@ -5,6 +5,10 @@
 #include <stdio.h>
 
 #include "core/log.h"
+#include "core/text.h"
+
+/* Longer messages are cut: a file name or a kernel line cannot flood the terminal. */
+#define LOG_LINE_MAX 2048
 
 static int cur_level = LOG_INFO;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -22,15 +26,17 @@ int log_get_level(void)
 void log_msg(int level, const char *mod, const char *fmt, ...)
 {
 	static const char *const tags[] = { "error: ", "warning: ", "", "debug: " };
+	char msg[LOG_LINE_MAX];
 	va_list ap;
 
 	if (level > cur_level)
 		return;
-	pthread_mutex_lock(&log_lock);
-	fprintf(stderr, "iowatt: %s%s%s", tags[level], mod ? mod : "", mod ? ": " : "");
+	/* Messages quote file names, kernel lines and meter replies: one clean line each. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	text_clean(msg);
+	pthread_mutex_lock(&log_lock);
+	fprintf(stderr, "iowatt: %s%s%s%s\n", tags[level], mod ? mod : "", mod ? ": " : "", msg);
 	pthread_mutex_unlock(&log_lock);
 }

@@ -87,6 +87,16 @@ static const char *fmt_duration_short(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+static void fmt_auto(uint64_t ns, char *buf, size_t len)
+{
+	char d[32];
+
+	if (ns == OPT_AUTO_BARE)
+		snprintf(buf, len, "auto");
+	else
+		snprintf(buf, len, "auto:%s", fmt_duration_short(ns, d, sizeof(d)));
+}
+
 const char *opt_format_number(const struct opt_desc *d, double v, char *buf, size_t len)
 {
 	switch (d->type) {
@@ -274,16 +284,40 @@ static int set_number(const struct opt_desc *d, void *p, const char *value, cons
 	return 0;
 }
 
+/* "auto" or "auto:2s" for a size that may be chosen by the run (auto_off). */
+static int set_auto(const struct opt_desc *d, void *base, const char *value, const char *key,
+		    char *err, size_t errlen)
+{
+	uint64_t *at = (uint64_t *)(void *)((char *)base + d->auto_off), ns = OPT_AUTO_BARE;
+
+	if (value[4] && (value[4] != ':' || parse_duration_ns(value + 5, NS_PER_SEC, &ns) ||
+			 ns < NS_PER_MS)) {
+		snprintf(err, errlen, "bad value '%s' for '%s': expected auto or auto:SECONDS "
+			 "(at least 1ms), e.g. auto:5s", value, key ? key : d->name);
+		return -EINVAL;
+	}
+	*at = ns;
+	return 0;
+}
+
 int opt_set_for(const struct opt_desc *d, void *base, const char *value, const char *key,
 		char *err, size_t errlen)
 {
 	void *p = field(d, base);
 	unsigned *count;
-	int i;
+	int i, rc;
 
 	if (!value && opt_takes_value(d)) {
 		snprintf(err, errlen, "needs a value");
 		return -EINVAL;
+	}
+	if (d->type == OPT_SIZE && d->auto_off) {
+		if (!strncmp(value, "auto", 4))
+			return set_auto(d, base, value, key, err, errlen);
+		rc = set_number(d, p, value, key, err, errlen);
+		if (!rc)
+			*(uint64_t *)(void *)((char *)base + d->auto_off) = 0;
+		return rc;
 	}
 	switch (d->type) {
 	case OPT_BOOL:
@@ -439,7 +473,11 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)p);
 		break;
 	case OPT_SIZE:
-		fmt_size_short(*(const uint64_t *)p, buf, len);
+		if (d->auto_off && *(const uint64_t *)(const void *)((const char *)base + d->auto_off))
+			fmt_auto(*(const uint64_t *)(const void *)((const char *)base + d->auto_off),
+				 buf, len);
+		else
+			fmt_size_short(*(const uint64_t *)p, buf, len);
 		break;
 	case OPT_DURATION:
 		fmt_duration_short(*(const uint64_t *)p, buf, len);

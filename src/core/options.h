@@ -50,7 +50,16 @@ struct opt_desc {
 	const char *group; /* --help prints a heading when this changes */
 	int shortopt;	   /* 'o' for -o, 0 = none */
 	size_t count_off;  /* OPT_STRLIST: offset of the unsigned count */
+	/*
+	 * OPT_SIZE that may be "auto" or "auto:DURATION": the uint64_t ns at auto_off takes
+	 * the duration (OPT_AUTO_BARE for "auto" alone) and the size stays as it was; a
+	 * number clears it. 0 = no auto.
+	 */
+	size_t auto_off;
 };
+
+/* What "auto" without a duration stores at auto_off. */
+#define OPT_AUTO_BARE 1
 
 const struct opt_desc *opt_find(const struct opt_desc *table, size_t n, const char *name);
 /* The closest option name for a misspelt one ("blocksiz" -> "blocksize"), or NULL. */

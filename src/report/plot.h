@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "core/sandbox.h"
 #include "report/battery.h"
 #include "result/results_read.h"
 
@@ -15,7 +16,8 @@ struct plot_ctx {
 	int format;
 	const char *outdir;	/* NULL: dumb charts go to stdout */
 	const char *plots_dir;	/* directory of the gnuplot templates */
-	char *datadir;		/* temporary, one subdirectory per chart */
+	char *datadir;		/* temporary, one subdirectory per chart: priv.path */
+	struct private_dir priv;
 	struct battery_model bm; /* battery chart */
 	int failed;		/* gnuplot reported an error */
 	char **stems;		/* timeline file stems used so far: same-named results get -2, -3 */
@@ -53,9 +55,17 @@ void plot_chart_abort(struct plot_chart *ch);
 void plot_note_written(struct plot_ctx *ctx, const char *path);
 int plot_dir_sync(struct plot_ctx *ctx, const char *const *kinds, size_t nkinds);
 
-/* A gnuplot single-quoted string literal ('' escapes a quote). */
+/* Labels and titles longer than this are cut: a 10 kB job name would cover the chart. */
+#define PLOT_TEXT_MAX 240
+/*
+ * Text from results, profiles, meters, the kernel or file names enters a .gp file only
+ * through these: a gnuplot single-quoted string literal ('' escapes a quote), cleaned
+ * and cut to PLOT_TEXT_MAX; never through sprintf into code or an @ macro.
+ */
 void plot_gp_string(FILE *fp, const char *s);
-/* A double-quoted data-file string (quotes replaced). */
+/* "VAR = 'value'" and a newline, value quoted as plot_gp_string. */
+void plot_gp_set(FILE *meta, const char *var, const char *value);
+/* A double-quoted data-file string: cleaned, cut, backslash and double quote escaped. */
 void plot_data_string(FILE *fp, const char *s);
 /* A number column (NaN for none) and a label column ("" for none: gnuplot 5.4.4 crashes on
  * a "with labels" plot whose points are all NaN). */

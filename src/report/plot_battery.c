@@ -72,14 +72,19 @@ static void battery_line(FILE *fp, const struct battery_model *bm, const struct 
 
 static void battery_meta(FILE *meta, const struct battery_model *bm, size_t nlines)
 {
-	fprintf(meta, "NLINES = %zu\nBATTERY = '", nlines);
+	char what[96], *text;
+
 	if (bm->bat.nominal_v > 0)
-		fprintf(meta, "%.0f mAh @ %.2g V (%.2f Wh)", bm->bat.capacity_mah, bm->bat.nominal_v,
-			bm->bat.capacity_wh);
+		snprintf(what, sizeof(what), "%.0f mAh @ %.2g V (%.2f Wh)", bm->bat.capacity_mah,
+			 bm->bat.nominal_v, bm->bat.capacity_wh);
 	else
-		fprintf(meta, "%.3g Wh", bm->bat.capacity_wh);
-	fprintf(meta, ", %.0f %% usable, regulator %.0f %%, self-discharge %.1f %%/month'\n",
-		bm->usable_frac * 100, bm->regulator_eff * 100, bm->self_discharge_month * 100);
+		snprintf(what, sizeof(what), "%.3g Wh", bm->bat.capacity_wh);
+	text = xasprintf("%s, %.0f %% usable, regulator %.0f %%, self-discharge %.1f %%/month", what,
+			 bm->usable_frac * 100, bm->regulator_eff * 100,
+			 bm->self_discharge_month * 100);
+	fprintf(meta, "NLINES = %zu\n", nlines);
+	plot_gp_set(meta, "BATTERY", text);
+	free(text);
 }
 
 static double axis_pos(double v, double lo, double hi, int ylog)

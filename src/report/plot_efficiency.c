@@ -229,8 +229,10 @@ static void panel_meta(FILE *meta, const struct eff_jobs *ej, const double *lo_i
 				 fmt_size(ej->bs[n], sz, sizeof(sz)));
 		else
 			snprintf(title, sizeof(title), "IOPS per mA, record size unknown");
-		fprintf(meta, "PJOBS[%zu] = %zu\nYMIN1[%zu] = %g\nPTITLE[%zu] = '%s'\n", p + 1, count,
-			p + 1, lo_iops[p], p + 1, title);
+		fprintf(meta, "PJOBS[%zu] = %zu\nYMIN1[%zu] = %g\nPTITLE[%zu] = ", p + 1, count,
+			p + 1, lo_iops[p], p + 1);
+		plot_gp_string(meta, title);
+		fputc('\n', meta);
 	}
 }
 
@@ -271,8 +273,8 @@ int plot_efficiency(struct plot_ctx *ctx)
 	bar_bottoms(set, &ej, lo_iops, &lo_jpg);
 	invalid = write_rows(fp, set, &ej, w, lo_iops, lo_jpg);
 	fclose(fp);
-	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\nJPGTITLE = '%s'\n", w * 0.92,
-		lo_jpg, invalid, jpg_title(set));
+	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\n", w * 0.92, lo_jpg, invalid);
+	plot_gp_set(ch.meta, "JPGTITLE", jpg_title(set));
 	panel_meta(ch.meta, &ej, lo_iops);
 	plot_job_tics(ch.meta, ej.names, ej.n, width, ctx->format == PLOT_DUMB);
 	free(lo_iops);

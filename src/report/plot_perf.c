@@ -359,9 +359,9 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 	panel_front(ff, &pn);
 	fprintf(meta, "JOB[%zu] = ", k + 1);
 	plot_gp_string(meta, name);
-	fprintf(meta, "\nYLAB[%zu] = '%s'\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\n"
-		      "YLO[%zu] = %g\nYHI[%zu] = %g\n", k + 1,
-		pn.mbps > 0 ? "MB/s (higher is better)" : "IOPS (higher is better)", k + 1,
+	fprintf(meta, "\nYLAB[%zu] = ", k + 1);
+	plot_gp_string(meta, pn.mbps > 0 ? "MB/s (higher is better)" : "IOPS (higher is better)");
+	fprintf(meta, "\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\nYLO[%zu] = %g\nYHI[%zu] = %g\n", k + 1,
 		pn.nstair > 0, k + 1, pn.xr, k + 1, pn.ylo, k + 1, pn.yhi);
 	free(texts);
 	free(pn.stair);

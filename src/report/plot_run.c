@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +10,8 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/sandbox.h"
+#include "core/text.h"
 #include "core/util.h"
 #include "report/plot.h"
 
@@ -18,8 +19,6 @@
 /* The dumb terminal's characters for the pixel sizes the charts are drawn at. */
 #define DUMB_PX_PER_COL 10
 #define DUMB_PX_PER_ROW 18
-
-extern char **environ;
 
 /* Okabe-Ito: tells devices apart for colour-blind readers too, and prints in grey. */
 static const unsigned palette[] = { 0x0072B2, 0xE69F00, 0x009E73, 0xCC79A7,
@@ -30,23 +29,63 @@ unsigned plot_device_rgb(unsigned i)
 	return palette[i % ARRAY_SIZE(palette)];
 }
 
-void plot_gp_string(FILE *fp, const char *s)
+/*
+ * The one way text reaches a .gp file: single-quoted literals, in which gnuplot expands
+ * neither backquotes nor @ macros. The text is cleaned first (core/text.h: no line break
+ * can end the line) and cut to max bytes. A quote in the text is not written as '' inside
+ * a literal: gnuplot 5.4's tokenizer and its macro expander disagree on '' (a literal
+ * that starts with it, or an empty literal, lets a later @ expand), so the text is split
+ * at each quote and joined with APOS (a quote, defined by plot_chart_begin): it's is
+ * 'it'.APOS.'s', an empty text is "".
+ */
+static void gp_quote(FILE *fp, const char *s, size_t max)
 {
-	fputc('\'', fp);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', fp);
-		if (*s != '\n')
-			fputc(*s, fp);
+	char *buf = xmalloc(max + 4);
+	const char *p = buf, *q;
+	int first = 1;
+
+	text_fit(s, max, buf, max + 4);
+	for (;;) {
+		q = strchrnul(p, '\'');
+		if (q > p) {
+			fprintf(fp, "%s'%.*s'", first ? "" : ".", (int)(q - p), p);
+			first = 0;
+		}
+		if (!*q)
+			break;
+		fprintf(fp, "%sAPOS", first ? "" : ".");
+		first = 0;
+		p = q + 1;
 	}
-	fputc('\'', fp);
+	if (first)
+		fputs("\"\"", fp);
+	free(buf);
 }
 
+void plot_gp_string(FILE *fp, const char *s)
+{
+	gp_quote(fp, s, PLOT_TEXT_MAX);
+}
+
+void plot_gp_set(FILE *meta, const char *var, const char *value)
+{
+	fprintf(meta, "%s = ", var);
+	gp_quote(meta, value, PLOT_TEXT_MAX);
+	fputc('\n', meta);
+}
+
+/* gnuplot reads \\ and \" in a data file's double-quoted string as escapes: both escaped. */
 void plot_data_string(FILE *fp, const char *s)
 {
+	char buf[PLOT_TEXT_MAX + 4], *p;
+
+	text_fit(s, PLOT_TEXT_MAX, buf, sizeof(buf));
 	fputc('"', fp);
-	for (; *s; s++)
-		fputc(*s == '"' || *s == '\n' ? '\'' : *s, fp);
+	for (p = buf; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', fp);
+		fputc(*p, fp);
+	}
 	fputc('"', fp);
 }
 
@@ -79,7 +118,8 @@ static void terminal(FILE *meta, int format, unsigned width_px, unsigned height_
 			      "background '#ffffff'\nDUMB = 0\n", width_px, height_px);
 		break;
 	default:
-		fprintf(meta, "set terminal dumb size %u,%u noenhanced\nDUMB = 1\n",
+		/* utf8: a name's characters, not its bytes, fill the character cells. */
+		fprintf(meta, "set encoding utf8\nset terminal dumb size %u,%u noenhanced\nDUMB = 1\n",
 			width_px / DUMB_PX_PER_COL, height_px / DUMB_PX_PER_ROW);
 		break;
 	}
@@ -102,8 +142,10 @@ static void palette_meta(FILE *meta, const struct rr_set *set)
 		emulated |= set->res[i].emulated;
 		manual |= set->res[i].manual;
 	}
-	fprintf(meta, "NOTE = '%s%s'\n", emulated ? " - EMULATED meter data" : "",
-		manual ? " - manual meter readings" : "");
+	plot_gp_set(meta, "NOTE", emulated && manual ? " - EMULATED meter data - manual meter readings"
+				  : emulated ? " - EMULATED meter data"
+				  : manual   ? " - manual meter readings"
+					     : "");
 }
 
 int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *name,
@@ -129,10 +171,12 @@ int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *na
 		free(ch->out);
 		return -EIO;
 	}
+	/* gp_quote's quote character: no literal ever holds one. */
+	fprintf(ch->meta, "APOS = sprintf('%%c', %d)\n", '\'');
 	terminal(ch->meta, ctx->format, width_px, height_px);
 	if (ch->out) {
 		fprintf(ch->meta, "set output ");
-		plot_gp_string(ch->meta, ch->out);
+		gp_quote(ch->meta, ch->out, strlen(ch->out));
 		fprintf(ch->meta, "\n");
 	}
 	palette_meta(ch->meta, ctx->set);
@@ -184,35 +228,45 @@ static int relay_stderr(const char *path, const char *chart, int as_error)
 	return n;
 }
 
+/*
+ * gnuplot reads our meta.gp and a template, nothing else: it runs confined (no process
+ * creation where the build has seccomp, so no system(), pipe or backquote can run a
+ * command even if text slipped through) and dies with iowatt.
+ */
 static int spawn_gnuplot(char *script, char *dir, const char *errpath, int to_stdout,
 			 int *status)
 {
-	posix_spawn_file_actions_t fa;
 	char *argv[5];
 	pid_t pid;
-	int rc;
+	int rc, in, out = -1, err;
 
 	argv[0] = (char *)"gnuplot";
 	argv[1] = (char *)"-c";
 	argv[2] = script;
 	argv[3] = dir;
 	argv[4] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (!to_stdout)
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fflush(stdout);
-	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc == ENOENT) {
+		out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	err = open(errpath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (in < 0 || (!to_stdout && out < 0) || err < 0) {
+		rc = -errno;
+		log_err(MOD, "%s: %m", err < 0 ? errpath : "/dev/null");
+	} else {
+		rc = sandbox_spawn(argv, in, out, err, &pid);
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+	if (rc == -ENOENT) {
 		log_err(MOD, "gnuplot not found in PATH; install it with 'apt-get install gnuplot-nox'");
 		return -ENOENT;
 	}
-	if (rc) {
-		log_err(MOD, "cannot start gnuplot: %s", strerror(rc));
-		return -rc;
-	}
+	if (rc)
+		return rc;
 	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR) {
 			log_err(MOD, "waitpid gnuplot: %m");

@@ -130,14 +130,18 @@ static void sweep_meta(FILE *meta, struct ticks *t, const struct sweep_seen *see
 		      "HASPOWER = %d\nHASINVALID = %d\narray KEYOP[%zu]\n", ARRAY_SIZE(ops), t->n, t->n,
 		t->n, seen->power, seen->invalid, ARRAY_SIZE(ops));
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
-		fprintf(meta, "OPNAME[%zu] = '%s'\n", i + 1, ops[i]);
+		fprintf(meta, "OPNAME[%zu] = ", i + 1);
+		plot_gp_string(meta, ops[i]);
+		fputc('\n', meta);
 		if (seen->ops & (1u << i))
 			fprintf(meta, "KEYOP[%zu] = %zu\n", ++n, i + 1);
 	}
 	fprintf(meta, "NKEYOP = %zu\n", n);
-	for (i = 0; i < t->n; i++)
-		fprintf(meta, "XT[%zu] = '%s'\nXV[%zu] = %llu\n", i + 1,
-			fmt_size(t->v[i], buf, sizeof(buf)), i + 1, (unsigned long long)t->v[i]);
+	for (i = 0; i < t->n; i++) {
+		fprintf(meta, "XT[%zu] = ", i + 1);
+		plot_gp_string(meta, fmt_size(t->v[i], buf, sizeof(buf)));
+		fprintf(meta, "\nXV[%zu] = %llu\n", i + 1, (unsigned long long)t->v[i]);
+	}
 	fprintf(meta, "XMIN = %llu\nXMAX = %llu\n", (unsigned long long)t->v[0] / 2,
 		(unsigned long long)t->v[t->n - 1] * 2);
 }

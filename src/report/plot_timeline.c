@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/events.h"
+#include "core/input.h"
 #include "core/log.h"
 #include "core/phase.h"
 #include "core/util.h"
@@ -63,12 +64,13 @@ static size_t split_csv(char *line, char **f, size_t max)
 static long write_intervals(const char *path, uint64_t t0, FILE *out, double *max_mb)
 {
 	char line[1024], prev[128] = "", *f[9];
-	FILE *fp = fopen(path, "r");
 	long rows = 0, lineno = 0;
+	int err;
+	FILE *fp = path ? input_fopen(path, INPUT_NOFOLLOW, 0, &err) : NULL;
 	double a, b, mb;
 
 	if (!fp)
-		return -errno;
+		return path ? err : -EINVAL;
 	while (fgets(line, sizeof(line), fp)) {
 		lineno++;
 		if (lineno == 1 && !strncmp(line, "job,", 4))
@@ -124,14 +126,17 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 			 double *max_w)
 {
 	char line[SAMPLE_LINE_MAX], *f[7], name[32];
-	FILE *fp = fopen(path, "r"), *blk[TL_MAX_METERS] = { NULL };
+	FILE *fp, *blk[TL_MAX_METERS] = { NULL };
 	long lineno = 0;
-	int m;
+	int m, err;
 	double w;
 
 	*rows = 0;
+	if (!path)
+		return -EINVAL;
+	fp = input_fopen(path, INPUT_NOFOLLOW, 0, &err);
 	if (!fp)
-		return -errno;
+		return err;
 	while (fgets(line, sizeof(line), fp)) {
 		lineno++;
 		/* --samples binary: the series is not drawn from that file. */
@@ -245,7 +250,7 @@ static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_
 /* Phase shading and job labels; returns the longest label's length. */
 static size_t phase_rects(FILE *meta, const struct rr_result *r)
 {
-	static const char *const fill[PHASE_COUNT] = { "#EBEBEB", "#DDEBF7", "#FBE2C5" };
+	static const unsigned fill[PHASE_COUNT] = { 0xEBEBEB, 0xDDEBF7, 0xFBE2C5 };
 	uint64_t t0, t1;
 	size_t i, len, longest = 0;
 	int p;
@@ -255,7 +260,7 @@ static size_t phase_rects(FILE *meta, const struct rr_result *r)
 			rr_phase(&r->rep.jobs[i], p, &t0, &t1);
 			if (!t0 || !t1)
 				continue;
-			fprintf(meta, "set object rect from %.4f, graph 0 to %.4f, graph 1 fc rgb '%s' "
+			fprintf(meta, "set object rect from %.4f, graph 0 to %.4f, graph 1 fc rgb '#%06X' "
 				      "fs solid 1.0 noborder behind\n", secs(t0, r->rep.t0_ns),
 				secs(t1, r->rep.t0_ns), fill[p]);
 		}
@@ -320,7 +325,7 @@ static void cluster_flush(FILE *meta, const struct event_cluster *c)
 	fprintf(meta, "set label ");
 	plot_gp_string(meta, c->text);
 	fprintf(meta, " at %.4f, graph 0.03 rotate by 90 left front boxed font ',10' "
-		      "textcolor rgb '%s'\n", c->t, c->bad ? "#C00000" : "#505050");
+		      "textcolor rgb '#%06X'\n", c->t, c->bad ? 0xC00000u : 0x505050u);
 }
 
 static void event_mark(FILE *meta, const struct report_event *ev, const struct rr_result *r,
@@ -328,8 +333,8 @@ static void event_mark(FILE *meta, const struct report_event *ev, const struct r
 {
 	double t = secs(ev->t_ns, r->rep.t0_ns);
 
-	fprintf(meta, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead back lw 2 dt 2 lc rgb '%s'\n",
-		t, t, event_invalidates(ev->kind) ? "#C00000" : "#707070");
+	fprintf(meta, "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead back lw 2 dt 2 lc rgb '#%06X'\n",
+		t, t, event_invalidates(ev->kind) ? 0xC00000u : 0x707070u);
 	if (t - c->t >= EVENT_LABEL_GAP * span) {
 		cluster_flush(meta, c);
 		memset(c, 0, sizeof(*c));
@@ -483,7 +488,8 @@ static int write_series(struct plot_chart *ch, const struct rr_result *r, struct
 	if (r->has_power) {
 		sr->nm = write_samples(spath, r->rep.t0_ns, ch, &sr->pw_rows, &sr->max_w);
 		if (sr->nm < 0)
-			log_info(MOD, "timeline: %s: %s: power line left out", spath, strerror(-sr->nm));
+			log_info(MOD, "timeline: %s: %s: power line left out", spath ? spath : r->path,
+				 spath ? input_strerror(sr->nm) : "its samples file is not beside it");
 	} else {
 		log_info(MOD, "timeline: %s has no power data: throughput only", r->path);
 	}
@@ -541,7 +547,7 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	}
 	if (sr.io_rows <= 0 && sr.pw_rows <= 0) {
 		log_info(MOD, "timeline: skipped for %s: no interval or sample series (%s)", r->path,
-			 sr.io_rows < 0 ? strerror((int)-sr.io_rows) : "empty");
+			 sr.io_rows < 0 ? input_strerror((int)sr.io_rows) : "empty");
 		plot_chart_abort(&ch);
 		return 0;
 	}

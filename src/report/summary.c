@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The end-of-run table: one aligned row per job and loop, from the report. */
+/* The end-of-run table: one aligned row per job and loop (round.loop with rounds). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +21,8 @@
 /* Widths of the row's lead ("%-*s %4u  %-11s" after the name) and performance cells. */
 #define ROW_LEAD 18
 #define PERF_WIDTH 39
+/* Below this a relative uncertainty prints as "<0.1%". */
+#define U95_SHOWN_MIN 0.001
 
 /* Which optional columns the table has. */
 struct layout {
@@ -29,6 +31,7 @@ struct layout {
 	int meters;	  /* more than one meter: a meter column, a row per meter */
 	int mw;		  /* meter column width */
 	int soc, drive;	  /* temperature columns */
+	int rounds;	  /* some job ran in rounds: the loop column says round.loop */
 };
 
 static const char *fmt_lat(double ns, char *buf, size_t len)
@@ -96,9 +99,38 @@ static void verdict(const struct report_validity *v, char *buf, size_t len)
 			snprintf(buf, len, "valid (EMULATED)");
 		else
 			snprintf(buf, len, "valid");
+		if (v->uncertain && v->uncertainty)
+			snprintf(buf + strlen(buf), len - strlen(buf),
+				 ", UNCERTAIN: %s +-%.1f %% (%s)", v->uncertainty->figure,
+				 v->uncertainty->u95_rel * 100,
+				 v->uncertainty->dominant ? v->uncertainty->dominant : "?");
 		return;
 	}
 	snprintf(buf, len, "INVALID%s%s", v->nreasons ? ": " : "", v->nreasons ? v->reasons[0] : "");
+}
+
+/* The headline figure's U95 as a share of it: "0.2%", "<0.1%", "-" when not known. */
+static const char *fmt_u95(const struct report_validity *v, char *buf, size_t len)
+{
+	double u = v && v->uncertainty ? v->uncertainty->u95_rel : NAN;
+
+	if (!isfinite(u))
+		snprintf(buf, len, "-");
+	else if (u < U95_SHOWN_MIN)
+		snprintf(buf, len, "<%.1f%%", U95_SHOWN_MIN * 100);
+	else
+		snprintf(buf, len, "%.*f%%", u < 0.1 ? 1 : 0, u * 100);
+	return buf;
+}
+
+/* "3" or "3.2" (round 3, loop 2) when the run had rounds. */
+static const char *fmt_run(const struct job_report *j, int rounds, char *buf, size_t len)
+{
+	if (rounds)
+		snprintf(buf, len, "%u.%u", j->round ? j->round : 1, j->loop);
+	else
+		snprintf(buf, len, "%u", j->loop);
+	return buf;
 }
 
 /*
@@ -155,6 +187,7 @@ static void plan_layout(const struct run_report *r, struct layout *lo)
 		const struct job_report *j = &r->jobs[i];
 
 		lo->power |= j->power != NULL;
+		lo->rounds |= j->round > 1;
 		for (m = 0; lo->meters && m < j->nmeters; m++) {
 			meter_short(j->meters[m].spec, name, sizeof(name));
 			n = (int)strlen(name);
@@ -172,16 +205,16 @@ static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 			const struct report_power *p, const struct report_efficiency *e,
 			const struct report_validity *v)
 {
-	char c[4][CELL], name[CELL], vd[VERDICT_MAX];
+	char c[5][CELL], name[CELL], vd[VERDICT_MAX];
 
 	if (lo->meters) {
 		meter_short(spec, name, sizeof(name));
 		fprintf(fp, "  %-*s", lo->mw, name);
 	}
 	verdict(v, vd, sizeof(vd));
-	fprintf(fp, " %7s %7s %8s %8s  %s", fmt_sig(p ? p->active_w : NAN, SIG_POWER, c[0], CELL),
+	fprintf(fp, " %7s %7s %8s %6s %8s  %s", fmt_sig(p ? p->active_w : NAN, SIG_POWER, c[0], CELL),
 		fmt_sig(p ? p->active_ma : NAN, SIG_ENERGY, c[1], CELL),
-		fmt_sig(e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL),
+		fmt_sig(e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, c[4], CELL),
 		fmt_sig(e ? e->iops_per_ma : NAN, SIG_RATE, c[3], CELL), vd);
 }
 
@@ -253,10 +286,11 @@ static void print_row(FILE *fp, const struct layout *lo, const struct job_report
 	const struct report_dir *dir = busier_dir(j);
 	double iops = DIR_NUM(j->read, iops) + DIR_NUM(j->write, iops);
 	double mbps = (DIR_NUM(j->read, bw_bytes) + DIR_NUM(j->write, bw_bytes)) / 1e6;
+	char run[CELL];
 	size_t m;
 
-	fprintf(fp, "%-*s %4u  %-11s", lo->nw, j->jobname ? j->jobname : "?", j->loop,
-		report_status_name(j->status));
+	fprintf(fp, "%-*s %4s  %-11s", lo->nw, j->jobname ? j->jobname : "?",
+		fmt_run(j, lo->rounds, run, sizeof(run)), report_status_name(j->status));
 	print_perf(fp, mbps, iops, pct(dir, 50), pct(dir, 99));
 	print_temps(fp, lo, j);
 	if (lo->power && lo->meters && j->nmeters)
@@ -299,8 +333,8 @@ static void print_header(FILE *fp, const struct run_report *r, const struct layo
 	print_meters(fp, r, lo);
 	fprintf(fp, "MB = 10^6 bytes; latency: completion, p50/p99 of the busier direction%s\n",
 		lo->soc || lo->drive ? "; temperatures: the highest during the job, C" : "");
-	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", lo->nw, "job", "loop", "status", "MB/s",
-		"IOPS", "p50 lat", "p99 lat");
+	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", lo->nw, "job", lo->rounds ? "rnd" : "loop",
+		"status", "MB/s", "IOPS", "p50 lat", "p99 lat");
 	if (lo->soc)
 		fprintf(fp, " %6s", "SoC C");
 	if (lo->drive)
@@ -308,7 +342,8 @@ static void print_header(FILE *fp, const struct run_report *r, const struct layo
 	if (lo->power && lo->meters)
 		fprintf(fp, "  %-*s", lo->mw, "meter");
 	if (lo->power)
-		fprintf(fp, " %7s %7s %8s %8s  %s", "W", "mA", "J/GB", "IOPS/mA", "verdict");
+		fprintf(fp, " %7s %7s %8s %6s %8s  %s", "W", "mA", "J/GB", "+-95%", "IOPS/mA",
+			"verdict");
 	fputc('\n', fp);
 }
 
@@ -347,4 +382,9 @@ void report_print_summary(FILE *fp, const struct run_report *r)
 		if (r->jobs[i].error)
 			fprintf(fp, "%s loop %u: %s\n", r->jobs[i].jobname ? r->jobs[i].jobname : "?",
 				r->jobs[i].loop, r->jobs[i].error);
+	if (lo.power)
+		fprintf(fp, "+-95%%: the J/GB's measurement uncertainty (k = 2) from the meter's "
+			    "declared accuracy (docs/energy.md)\n");
+	report_print_notes(fp, r);
+	report_print_rounds(fp, r, lo.nw);
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/util.h"
+
 #define RESULT_SCHEMA_VERSION 1
 
 /*
@@ -84,6 +86,8 @@ struct report_context {
 /* One meter of the run and its link statistics. */
 struct report_meter {
 	char *spec, *driver, *model;
+	char *accuracy;	 /* where its declared accuracy comes from; NULL: none declared */
+	int board_level; /* measures the board's supply: the CPU running iowatt included */
 	int emulated, manual;
 	double period_ms;
 	uint64_t samples, frames_bad, gaps, reconnects, overruns;
@@ -202,6 +206,32 @@ struct report_meter_figures {
 	struct report_validity validity;
 };
 
+/*
+ * The benchmark's own CPU cost: its worker threads' CPU time over the job (their CPU
+ * clocks; user_s and sys_s split it as their rusage samples it) and per I/O; process_s
+ * is all of iowatt (meter threads, main thread) over the active phase. A meter on the
+ * board's supply sees this CPU work too.
+ */
+struct report_cpu {
+	unsigned threads;
+	double cpu_s, user_s, sys_s, per_io_us, process_s;
+};
+
+/*
+ * size=auto: what the calibration measured and what it chose (run/size_auto.h). Times
+ * in seconds; requested_s and meter_s are NAN when there was no such need.
+ */
+struct report_size_auto {
+	double requested_s, meter_s, target_s;
+	char *meter; /* the slowest meter's spec; NULL: none */
+	double calibration_s;
+	uint64_t calibration_bytes;
+	double rate_bytes_per_s;
+	uint64_t size, extent; /* per thread: bytes moved, bytes of file it wraps around in */
+	char *from;	       /* "calibration", or the result file whose size was larger */
+	char *reason;
+};
+
 struct report_temp {
 	double start, end, max;
 };
@@ -218,6 +248,7 @@ struct report_temp_sample {
 
 struct job_report {
 	char *jobname;
+	unsigned round; /* 1.. (--repeat); 0 in results older than rounds: read as 1 */
 	unsigned loop;
 	int status; /* enum report_status */
 	char *error;
@@ -241,6 +272,43 @@ struct job_report {
 	struct report_meter_figures *meters;
 	size_t nmeters;
 	struct report_temps *temperatures;
+	struct report_cpu *cpu; /* NULL for measure and a job that never started */
+	struct report_size_auto *size_auto; /* NULL: size was given */
+};
+
+/*
+ * One figure over a job's valid entries (rounds x loops): the spread from run to run.
+ * u95 is the entries' mean measurement uncertainty (the meter's part, which repeating
+ * does not average away); NAN for figures without one.
+ */
+struct report_stat {
+	uint64_t n;
+	double mean, stddev, cv, min, max, ci95_lo, ci95_hi, u95;
+};
+
+struct report_summary_figures {
+	struct report_stat iops, bw_bytes, clat_p50_ns, clat_p99_ns;
+	struct report_stat idle_w, active_w, active_ma, active_v, energy_active_j;
+	struct report_stat energy_tail_net_j, energy_net_j, charge_mah;
+	struct report_stat iops_per_ma, iops_per_w, mbps_per_w, j_per_gb, j_per_gb_net;
+	struct report_stat uj_per_io, uah_per_io, uah_per_mb;
+};
+
+/* SNIA PTS steady state over a job's rounds (steady=). */
+struct report_steady {
+	char *metric;	/* "iops", "bw", "j_per_gb" */
+	int reached;
+	unsigned first_round, last_round; /* the window; the closest one when not reached; 0: none */
+	double mean, range_rel, slope_rel;
+};
+
+struct report_job_summary {
+	char *jobname;
+	unsigned entries; /* rounds x loops run */
+	unsigned valid;	  /* those the statistics use */
+	unsigned invalid; /* left out: failed, interrupted or invalid power figures */
+	struct report_summary_figures figures;
+	struct report_steady *steady; /* NULL: no steady= */
 };
 
 struct run_report {
@@ -257,6 +325,9 @@ struct run_report {
 	struct report_files files;
 	struct job_report *jobs;
 	size_t njobs;
+	/* Per job name over its rounds; NULL when every job ran once (report_summarize). */
+	struct report_job_summary *summary;
+	size_t nsummary;
 	int manual;
 	struct report_event *events; /* the run's events: NULL until the run has ended */
 	size_t nevents;
@@ -275,7 +346,12 @@ json_t *report_to_json(const struct run_report *r);
 int report_from_json(json_t *root, const char *origin, struct run_report *out);
 void report_free(struct run_report *r);
 
-/* Load a result file: schema_version checked, a "jobs" array required. 0 or -errno. */
+/* A result larger than this is refused: a year of 1 s intervals is a few MiB. */
+#define RESULT_MAX_BYTES (256ULL * MIB)
+/*
+ * Load a result file: a regular file of at most RESULT_MAX_BYTES, schema_version
+ * checked, a "jobs" array required. 0 or -errno (logged: "is a directory", ...).
+ */
 int report_load(const char *path, struct run_report *out);
 /* Serialise and write atomically (result_write). 0 or -errno. */
 int report_write(const char *path, const struct run_report *r);

@@ -50,6 +50,20 @@ static int job_status(int bench_status)
 	}
 }
 
+static struct report_cpu *cpu_fill(const struct bench_result *br)
+{
+	struct report_cpu *c = xcalloc(1, sizeof(*c));
+	uint64_t ios = br->dir[DDIR_READ].total_ios + br->dir[DDIR_WRITE].total_ios;
+
+	c->threads = br->threads;
+	c->user_s = (double)br->cpu_user_ns / 1e9;
+	c->sys_s = (double)br->cpu_sys_ns / 1e9;
+	c->cpu_s = (double)br->cpu_ns / 1e9;
+	c->per_io_us = ios ? (double)br->cpu_ns / 1e3 / (double)ios : NAN;
+	c->process_s = NAN; /* the run layer knows the active phase */
+	return c;
+}
+
 void report_job_from_bench(struct job_report *j, const struct job_opts *jo, unsigned loop,
 			   const struct bench_result *br)
 {
@@ -83,4 +97,6 @@ void report_job_from_bench(struct job_report *j, const struct job_opts *jo, unsi
 	j->phases->active = xcalloc(1, sizeof(*j->phases->active));
 	j->phases->active->t_start_ns = br->t_start_ns;
 	j->phases->active->t_end_ns = br->t_end_ns;
+	if (br->threads)
+		j->cpu = cpu_fill(br);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/events.h"
+#include "core/input.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "result/report.h"
@@ -267,15 +268,18 @@ int report_load(const char *path, struct run_report *out)
 {
 	json_error_t jerr;
 	json_t *root;
+	size_t len;
+	char *text;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (access(path, R_OK)) {
-		rc = -errno;
-		log_err(MOD, "%s: %s", path, strerror(-rc));
+	rc = input_read(path, 0, RESULT_MAX_BYTES, &text, &len);
+	if (rc) {
+		log_err(MOD, "%s: %s", path, input_strerror(rc));
 		return rc;
 	}
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
 	if (!root) {
 		log_err(MOD, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
 		return -EINVAL;

@@ -10,6 +10,7 @@
 
 #include "core/events.h"
 #include "core/log.h"
+#include "core/text.h"
 #include "core/util.h"
 #include "result/report.h"
 #include "result/report_schema.h"
@@ -67,6 +68,10 @@ static int read_u64(json_t *v, uint64_t max, uint64_t *out, struct rpath *p)
 	return 0;
 }
 
+/*
+ * Every string is cleaned on the way in (core/text.h): whatever prints it later, a result
+ * file cannot put control characters on a terminal, in a table or in a chart script.
+ */
 static int read_str(json_t *v, char **out, struct rpath *p)
 {
 	*out = NULL;
@@ -74,7 +79,7 @@ static int read_str(json_t *v, char **out, struct rpath *p)
 		return 0;
 	if (!json_is_string(v))
 		return expected(p, "a string or null");
-	*out = xstrdup(json_string_value(v));
+	*out = text_clean_dup(json_string_value(v));
 	return 0;
 }
 
@@ -192,7 +197,7 @@ static int read_opt(json_t *x, struct report_opt *o)
 		o->d = json_real_value(x);
 	} else if (json_is_string(x)) {
 		o->type = REPORT_OPT_STR;
-		o->s = xstrdup(json_string_value(x));
+		o->s = text_clean_dup(json_string_value(x));
 	} else if (json_is_null(x)) {
 		o->type = REPORT_OPT_NULL;
 	} else {
@@ -214,7 +219,7 @@ static int read_opts(json_t *v, struct report_opt **opts, size_t *n, struct rpat
 		return expected(p, "an object");
 	*opts = xcalloc(json_object_size(v) + 1, sizeof(**opts));
 	json_object_foreach(v, key, x) {
-		(*opts)[*n].key = xstrdup(key);
+		(*opts)[*n].key = text_clean_dup(key);
 		if (read_opt(x, &(*opts)[(*n)++])) {
 			enter(p, ".%s", key);
 			return expected(p, "a number, a string or null");
@@ -238,7 +243,7 @@ static int read_strs(json_t *v, char ***strs, size_t *n, struct rpath *p)
 	json_array_foreach(v, i, x) {
 		if (!json_is_string(x))
 			return expected(p, "an array of strings");
-		(*strs)[(*n)++] = xstrdup(json_string_value(x));
+		(*strs)[(*n)++] = text_clean_dup(json_string_value(x));
 	}
 	return 0;
 }

@@ -145,6 +145,8 @@ static const struct report_field meter_fields[] = {
 	FIELD(T, "spec", spec, RF_STR),
 	FIELD(T, "driver", driver, RF_STR),
 	FIELD(T, "model", model, RF_STR),
+	FIELD(T, "accuracy", accuracy, RF_STR),
+	FIELD(T, "board_level", board_level, RF_BOOL),
 	FIELD(T, "emulated", emulated, RF_BOOL),
 	FIELD(T, "manual", manual, RF_BOOL),
 	FIELD(T, "period_ms", period_ms, RF_REAL),
@@ -334,6 +336,35 @@ static const struct report_field temps_fields[] = {
 #undef T
 static SCHEMA(temps_schema, struct report_temps, temps_fields);
 
+#define T struct report_cpu
+static const struct report_field cpu_fields[] = {
+	FIELD(T, "threads", threads, RF_UINT),
+	FIELD(T, "cpu_s", cpu_s, RF_REAL),
+	FIELD(T, "user_s", user_s, RF_REAL),
+	FIELD(T, "sys_s", sys_s, RF_REAL),
+	FIELD(T, "per_io_us", per_io_us, RF_REAL),
+	FIELD(T, "process_s", process_s, RF_REAL),
+};
+#undef T
+static SCHEMA(cpu_schema, struct report_cpu, cpu_fields);
+
+#define T struct report_size_auto
+static const struct report_field size_auto_fields[] = {
+	FIELD(T, "requested_s", requested_s, RF_REAL),
+	FIELD(T, "meter_s", meter_s, RF_REAL),
+	FIELD(T, "target_s", target_s, RF_REAL),
+	FIELD(T, "meter", meter, RF_STR),
+	FIELD(T, "calibration_s", calibration_s, RF_REAL),
+	FIELD(T, "calibration_bytes", calibration_bytes, RF_U64),
+	FIELD(T, "rate_bytes_per_s", rate_bytes_per_s, RF_REAL),
+	FIELD(T, "size", size, RF_U64),
+	FIELD(T, "extent", extent, RF_U64),
+	FIELD(T, "from", from, RF_STR),
+	FIELD(T, "reason", reason, RF_STR),
+};
+#undef T
+static SCHEMA(size_auto_schema, struct report_size_auto, size_auto_fields);
+
 #define T struct report_temp_sample
 static const struct report_field temp_sample_fields[] = {
 	FIELD(T, "t_ns", t_ns, RF_U64),
@@ -347,6 +378,7 @@ static SCHEMA(temp_sample_schema, struct report_temp_sample, temp_sample_fields)
 #define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
 static const struct report_field job_fields[] = {
 	FIELD(T, "jobname", jobname, RF_STR),
+	FIELD(T, "round", round, RF_UINT),
 	FIELD(T, "loop", loop, RF_UINT),
 	STATUS(T, status),
 	FIELD(T, "error", error, RF_STR),
@@ -366,10 +398,67 @@ static const struct report_field job_fields[] = {
 	OPT("validity", validity, RF_PTR, &report_validity_schema),
 	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &figures_schema, .absent = RF_OMIT),
 	OPT("temperatures", temperatures, RF_PTR, &temps_schema),
+	OPT("cpu", cpu, RF_PTR, &cpu_schema),
+	OPT("size_auto", size_auto, RF_PTR, &size_auto_schema),
 };
 #undef OPT
 #undef T
 static SCHEMA(job_schema, struct job_report, job_fields);
+
+#define T struct report_stat
+static const struct report_field stat_fields[] = {
+	FIELD(T, "n", n, RF_U64),
+	FIELD(T, "mean", mean, RF_REAL),
+	FIELD(T, "stddev", stddev, RF_REAL),
+	FIELD(T, "cv", cv, RF_REAL),
+	FIELD(T, "min", min, RF_REAL),
+	FIELD(T, "max", max, RF_REAL),
+	FIELD(T, "ci95_lo", ci95_lo, RF_REAL),
+	FIELD(T, "ci95_hi", ci95_hi, RF_REAL),
+	FIELD(T, "u95", u95, RF_REAL),
+};
+#undef T
+static SCHEMA(stat_schema, struct report_stat, stat_fields);
+
+#define T struct report_summary_figures
+#define STAT(M) FIELD(T, #M, M, RF_OBJ, .sub = &stat_schema)
+static const struct report_field summary_figures_fields[] = {
+	STAT(iops),		STAT(bw_bytes),		 STAT(clat_p50_ns),
+	STAT(clat_p99_ns),	STAT(idle_w),		 STAT(active_w),
+	STAT(active_ma),	STAT(active_v),		 STAT(energy_active_j),
+	STAT(energy_tail_net_j), STAT(energy_net_j),	 STAT(charge_mah),
+	STAT(iops_per_ma),	STAT(iops_per_w),	 STAT(mbps_per_w),
+	STAT(j_per_gb),		STAT(j_per_gb_net),	 STAT(uj_per_io),
+	STAT(uah_per_io),	STAT(uah_per_mb),
+};
+#undef STAT
+#undef T
+static SCHEMA(summary_figures_schema, struct report_summary_figures, summary_figures_fields);
+
+#define T struct report_steady
+static const struct report_field steady_fields[] = {
+	FIELD(T, "metric", metric, RF_STR),
+	FIELD(T, "reached", reached, RF_BOOL),
+	FIELD(T, "first_round", first_round, RF_UINT),
+	FIELD(T, "last_round", last_round, RF_UINT),
+	FIELD(T, "mean", mean, RF_REAL),
+	FIELD(T, "range_rel", range_rel, RF_REAL),
+	FIELD(T, "slope_rel", slope_rel, RF_REAL),
+};
+#undef T
+static SCHEMA(steady_schema, struct report_steady, steady_fields);
+
+#define T struct report_job_summary
+static const struct report_field job_summary_fields[] = {
+	FIELD(T, "jobname", jobname, RF_STR),
+	FIELD(T, "entries", entries, RF_UINT),
+	FIELD(T, "valid", valid, RF_UINT),
+	FIELD(T, "invalid", invalid, RF_UINT),
+	FIELD(T, "figures", figures, RF_OBJ, .sub = &summary_figures_schema),
+	FIELD(T, "steady", steady, RF_PTR, .sub = &steady_schema, .absent = RF_OMIT),
+};
+#undef T
+static SCHEMA(job_summary_schema, struct report_job_summary, job_summary_fields);
 
 #define T struct run_report
 static const struct report_field run_fields[] = {
@@ -385,6 +474,8 @@ static const struct report_field run_fields[] = {
 	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &meter_schema),
 	FIELD(T, "files", files, RF_OBJ, .sub = &files_schema),
 	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &job_schema),
+	LIST(T, "summary", summary, nsummary, RF_ARRAY, .sub = &job_summary_schema,
+	     .absent = RF_OMIT),
 	FIELD(T, "manual", manual, RF_BOOL),
 	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
 	LIST(T, "temperature_series", temp_series, ntemp_series, RF_ARRAY,

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/log.h"
+#include "core/text.h"
 #include "core/util.h"
 #include "result/results_read.h"
 
@@ -20,22 +21,27 @@
 
 /*
  * Each loop of a job is reported, so each is charted and compared: a later loop gets its
- * number in its name ("RND4K-Q1T1-write #2"); the first keeps the plain name, which is
- * also how --job and a plain name in other results refer to it.
+ * number in its name ("RND4K-Q1T1-write #2"), a later round its round
+ * ("RND4K-Q1T1-write r2", "... r2 #2"); the first keeps the plain name, which is also
+ * how --job and a plain name in other results refer to it.
  */
 static void name_loops(struct rr_result *r)
 {
 	const struct run_report *rep = &r->rep;
+	char round[16];
 	size_t i;
 
 	r->names = xcalloc(rep->njobs + 1, sizeof(*r->names));
 	for (i = 0; i < rep->njobs; i++) {
 		const char *name = rep->jobs[i].jobname ? rep->jobs[i].jobname : "?";
 
+		round[0] = '\0';
+		if (rep->jobs[i].round > 1)
+			snprintf(round, sizeof(round), " r%u", rep->jobs[i].round);
 		if (rep->jobs[i].loop > 1)
-			r->names[i] = xasprintf("%s #%u", name, rep->jobs[i].loop);
+			r->names[i] = xasprintf("%s%s #%u", name, round, rep->jobs[i].loop);
 		else
-			r->names[i] = xstrdup(name);
+			r->names[i] = xasprintf("%s%s", name, round);
 	}
 }
 
@@ -99,6 +105,8 @@ static void device_label(struct rr_result *r, const struct report_device *dev)
 		snprintf(r->label, sizeof(r->label), "%s (%s)", name, r->link);
 	else
 		snprintf(r->label, sizeof(r->label), "%s", name);
+	/* A file name is anyone's bytes; a cut may split a character. */
+	text_clean(r->label);
 }
 
 /* "ext4 noatime": the type and the mount options that change the figures. */
@@ -184,6 +192,7 @@ static int apply_label(struct rr_result *r, char *const *labels, size_t nlabels)
 		if ((n == strlen(r->path) && !strncmp(labels[i], r->path, n)) ||
 		    (n == strlen(base) && !strncmp(labels[i], base, n))) {
 			snprintf(r->label, sizeof(r->label), "%s", eq + 1);
+			text_clean(r->label);
 			return 1;
 		}
 	}
@@ -315,6 +324,11 @@ void rr_meter_name(const struct report_meter *m, char *buf, size_t len)
 	snprintf(buf, len, "%s on %.*s", model, (int)(end - base), base);
 }
 
+/*
+ * A result names its CSVs; it may only name files beside it (the writer stores a bare
+ * name). A path elsewhere (/dev/zero, ../../etc) is refused: reading it could hang or
+ * show another file's content in a chart.
+ */
 char *rr_companion_path(const struct rr_result *r, const char *kind)
 {
 	const char *name = !strcmp(kind, "intervals") ? r->rep.files.intervals
@@ -322,8 +336,11 @@ char *rr_companion_path(const struct rr_result *r, const char *kind)
 	const char *slash = strrchr(r->path, '/');
 	size_t stem;
 
-	if (name && name[0] == '/')
-		return xstrdup(name);
+	if (name && (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))) {
+		log_warn(MOD, "%s: files.%s '%s' is not a file name beside the result: not read",
+			 r->path, kind, name);
+		return NULL;
+	}
 	if (name) {
 		if (!slash)
 			return xstrdup(name);

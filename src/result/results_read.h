@@ -52,7 +52,8 @@ const char *rr_job_name(const struct rr_result *r, const struct job_report *j);
  * not its spec with every parameter. */
 void rr_meter_name(const struct report_meter *m, char *buf, size_t len);
 
-/* Path of a companion CSV ("intervals" or "samples"); caller frees. */
+/* Path of a companion CSV ("intervals" or "samples"), always beside the result; caller
+ * frees. NULL (logged) when the result names a file elsewhere. */
 char *rr_companion_path(const struct rr_result *r, const char *kind);
 
 /* A stream of MB/day is written in large blocks: model it with a job near this bs. */

@@ -201,6 +201,7 @@ void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 	run_phases(rc, jo, &child_activity, &c, &t_start);
 	j = report_add_job(&rc->rb.rep);
 	j->jobname = xstrdup(jo->name);
+	j->round = 1;
 	j->loop = 1;
 	command_line(j, argv);
 	j->phases = xcalloc(1, sizeof(*j->phases));

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/util.h"
 #include "result/result.h"
@@ -13,7 +14,7 @@
 struct bench_job {
 	struct run_ctx *rc;
 	const struct job_opts *jo;
-	unsigned loop;
+	unsigned round, loop;
 	struct bench *b;
 	struct bench_result br;
 	int start_err;	 /* bench_start failed: nothing ran */
@@ -22,7 +23,18 @@ struct bench_job {
 	uint64_t t_active, t_iv; /* the active phase's start; the open interval's start */
 	uint64_t prev_ios[DDIR_COUNT], prev_bytes[DDIR_COUNT];
 	double rate;	 /* MB/s of the last interval, for the ETA */
+	uint64_t cpu0_ns, cpu_ns; /* the whole process's CPU time: at the start, over the job */
 };
+
+/* iowatt's whole CPU time so far (every thread, user and system). */
+static uint64_t process_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
 
 static double mbps(uint64_t bytes, uint64_t ns)
 {
@@ -43,6 +55,7 @@ static int bj_start(void *arg, uint64_t *t_active_ns)
 	 * samples around it.
 	 */
 	*t_active_ns = bj->t_active = bj->t_iv = bench_start_ns(bj->b);
+	bj->cpu0_ns = process_cpu_ns();
 	return 0;
 }
 
@@ -113,6 +126,7 @@ static void bj_finish(void *arg, uint64_t *t_end_ns)
 	int d;
 
 	bench_finish(bj->b, &bj->br);
+	bj->cpu_ns = process_cpu_ns() - bj->cpu0_ns;
 	bj->b = NULL;
 	bj->ran = 1;
 	for (d = 0; d < DDIR_COUNT; d++) {
@@ -143,9 +157,9 @@ static void not_started(struct bench_job *bj, uint64_t t_ns)
 	snprintf(br->errmsg, sizeof(br->errmsg), "could not start: %s", strerror(-bj->start_err));
 }
 
-int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop)
+int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, unsigned loop)
 {
-	struct bench_job bj = { .rc = rc, .jo = jo, .loop = loop };
+	struct bench_job bj = { .rc = rc, .jo = jo, .round = round, .loop = loop };
 	struct temps t_start;
 	struct job_report *j;
 
@@ -154,6 +168,9 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop)
 		not_started(&bj, rc->session->times.active_ns);
 	j = report_add_job(&rc->rb.rep);
 	report_job_from_bench(j, jo, loop, &bj.br);
+	j->round = round;
+	if (j->cpu && bj.ran)
+		j->cpu->process_s = (double)bj.cpu_ns / 1e9;
 	run_job_close(rc, jo, j, &t_start,
 		      bj.br.dir[DDIR_READ].io_bytes + bj.br.dir[DDIR_WRITE].io_bytes,
 		      bj.br.dir[DDIR_READ].total_ios + bj.br.dir[DDIR_WRITE].total_ios);

@@ -11,6 +11,7 @@
 #include "run/progress.h"
 #include "run/run_report.h"
 #include "run/session.h"
+#include "run/size_auto.h"
 #include "run/stop.h"
 #include "sources/sources.h"
 
@@ -27,6 +28,9 @@ struct run_ctx {
 	struct progress progress;  /* the live line */
 	struct run_stop stop;	   /* signals and --stop-on-undervoltage */
 	int any_failed;
+	/* The jobs as they run: the profile's, with size=auto resolved (run_sizes.c). */
+	struct job_opts *jobs;
+	struct size_choice *sizes; /* per job; size 0 until chosen */
 	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */
 };
 
@@ -55,9 +59,9 @@ int run_should_stop(const struct run_ctx *rc);
 /* The temperature readings so far onto the result's series. */
 void run_take_temps(struct run_ctx *rc);
 
-/* One loop of a benchmark job; appends it to the report (job_bench.c). 1 if it finished
- * its whole size. */
-int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned loop);
+/* One loop of a benchmark job in a round; appends it to the report (job_bench.c). 1 if
+ * it finished its whole size. */
+int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, unsigned loop);
 /* measure: the command in the active phase; appends it to the report (child.c). */
 void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv);
 

@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/version.h"
+#include "result/report_summary.h"
 #include "result/result.h"
 #include "run/run_report.h"
 #include "run/uncertainty.h"
@@ -308,12 +309,13 @@ void report_builder_begin(struct report_builder *rb, const struct report_start *
 	r->jobs = xcalloc(1, sizeof(*r->jobs));
 }
 
-void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo, int err,
-			       int stopped)
+void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo,
+			       unsigned round, int err, int stopped)
 {
 	struct job_report *j = report_add_job(&rb->rep);
 
 	j->jobname = xstrdup(jo->name);
+	j->round = round;
 	j->loop = 1;
 	j->status = stopped ? REPORT_INTERRUPTED : REPORT_FAILED;
 	j->error = xstrdup(stopped ? "stopped while preparing the file" : strerror(-err));
@@ -355,6 +357,8 @@ static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 	m->spec = xstrdup(in->spec);
 	m->driver = xstrdup(in->driver);
 	m->model = xstrdup(in->model);
+	m->accuracy = in->accuracy.source ? xstrdup(in->accuracy.source) : NULL;
+	m->board_level = !!in->board_level;
 	m->emulated = !!in->emulated;
 	m->manual = !!in->manual;
 	m->period_ms = (double)in->period_ns / 1e6;
@@ -375,6 +379,7 @@ int report_builder_write(struct report_builder *rb, const struct session *s, con
 		free(r->meters[m].spec);
 		free(r->meters[m].driver);
 		free(r->meters[m].model);
+		free(r->meters[m].accuracy);
 	}
 	free(r->meters);
 	r->meters = xcalloc(s->nmeters + 1, sizeof(*r->meters));
@@ -382,5 +387,6 @@ int report_builder_write(struct report_builder *rb, const struct session *s, con
 	for (m = 0; m < s->nmeters; m++)
 		meter_fill(&r->meters[m], s->meters[m].dev);
 	r->status = status;
+	report_summarize(r);
 	return report_write(path, r);
 }

@@ -56,8 +56,8 @@ void report_builder_begin(struct report_builder *rb, const struct report_start *
 void report_builder_job(struct report_builder *rb, const struct session *s,
 			const struct job_close *jc, struct job_report *j);
 /* A job whose file could not be prepared: its options and why. */
-void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo, int err,
-			       int stopped);
+void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo,
+			       unsigned round, int err, int stopped);
 /* Temperature readings (sources_temps_take) onto the run's series. */
 void report_builder_temps(struct report_builder *rb, const struct temp_sample *t, size_t n);
 /* The run's own event list, once the run has ended. */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* Text from files on its way out: cleaned of control bytes, escaped for CSV and markdown. */
+#ifndef IOWATT_TEXT_H
+#define IOWATT_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * In place: control characters (C0, DEL, C1) become spaces and bytes that are not valid
+ * UTF-8 become '?', one byte for one, so a string from a result, the kernel or a file
+ * name can neither move a terminal's cursor, break a line of a table or a chart script,
+ * nor be rejected as JSON when written back. Returns s.
+ */
+char *text_clean(char *s);
+/* A cleaned copy (xmalloc'd). */
+char *text_clean_dup(const char *s);
+/* Whether s is valid UTF-8 without control characters (what text_clean leaves). */
+int text_is_clean(const char *s);
+/*
+ * A cleaned copy of at most max bytes (cut at a character boundary, "..." appended when
+ * cut) in buf of len bytes (len > max + 3). Returns buf.
+ */
+char *text_fit(const char *s, size_t max, char *buf, size_t len);
+
+/*
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a field a
+ * spreadsheet would run as a formula (leading = + - @, tab or CR) gets a leading
+ * apostrophe. For text fields only: numbers are printed as numbers.
+ */
+void text_csv_field(FILE *fp, const char *s);
+/* Markdown text (a table cell): cleaned, and | \ ` * _ [ ] < > escaped by a backslash. */
+void text_md_cell(FILE *fp, const char *s);
+/* Into a buffer: the markdown cell text of s, cut to len. Returns buf. */
+char *text_md_escape(const char *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* Each job over its rounds: statistics of every figure, and steady state as SNIA PTS judges it. */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/steady.h"
+#include "core/tstat.h"
+#include "core/util.h"
+#include "result/report_summary.h"
+#include "result/results_read.h"
+
+enum { FROM_JOB, FROM_POWER, FROM_EFF };
+
+/* A summary figure and where an entry keeps it (and its u95, if it has one). */
+struct figure_src {
+	size_t off; /* in struct report_summary_figures */
+	int from;
+	double (*fn)(const struct job_report *j);
+	size_t val_off, u95_off; /* in report_power / report_efficiency */
+	int has_u95;
+};
+
+static double p50_ns(const struct job_report *j)
+{
+	return rr_lat_ns(j, 50);
+}
+
+static double p99_ns(const struct job_report *j)
+{
+	return rr_lat_ns(j, 99);
+}
+
+#define SOFF(m) offsetof(struct report_summary_figures, m)
+#define JOB(m, fn) { SOFF(m), FROM_JOB, fn, 0, 0, 0 }
+#define POWER(m) { SOFF(m), FROM_POWER, NULL, offsetof(struct report_power, m), \
+		   offsetof(struct report_power, m##_u95), 1 }
+#define EFF(m) { SOFF(m), FROM_EFF, NULL, offsetof(struct report_efficiency, m), \
+		 offsetof(struct report_efficiency, m##_u95), 1 }
+
+static const struct figure_src figures[] = {
+	JOB(iops, rr_iops),	  JOB(bw_bytes, rr_bw_bytes), JOB(clat_p50_ns, p50_ns),
+	JOB(clat_p99_ns, p99_ns), POWER(idle_w),	      POWER(active_w),
+	POWER(active_ma),	  POWER(active_v),	      POWER(energy_active_j),
+	POWER(energy_tail_net_j), POWER(energy_net_j),	      POWER(charge_mah),
+	EFF(iops_per_ma),	  EFF(iops_per_w),	      EFF(mbps_per_w),
+	EFF(j_per_gb),		  EFF(j_per_gb_net),	      EFF(uj_per_io),
+	EFF(uah_per_io),	  EFF(uah_per_mb),
+};
+
+static const void *figure_obj(const struct figure_src *f, const struct job_report *j)
+{
+	return f->from == FROM_POWER ? (const void *)rr_power(j) : (const void *)rr_eff(j);
+}
+
+static double figure_value(const struct figure_src *f, const struct job_report *j)
+{
+	if (f->from == FROM_JOB)
+		return f->fn(j);
+	return *(const double *)(const void *)((const char *)figure_obj(f, j) + f->val_off);
+}
+
+static double figure_u95(const struct figure_src *f, const struct job_report *j)
+{
+	if (!f->has_u95)
+		return NAN;
+	return *(const double *)(const void *)((const char *)figure_obj(f, j) + f->u95_off);
+}
+
+int report_entry_counts(const struct job_report *j)
+{
+	return j->status == REPORT_OK && rr_valid(j) != 0;
+}
+
+/* The entries of one job, in run order (rounds, then loops). Caller frees. */
+static const struct job_report **entries_of(const struct run_report *r, const char *name,
+					    size_t *n)
+{
+	const struct job_report **out = xcalloc(r->njobs + 1, sizeof(*out));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < r->njobs; i++)
+		if (r->jobs[i].jobname && !strcmp(r->jobs[i].jobname, name))
+			out[(*n)++] = &r->jobs[i];
+	return out;
+}
+
+static void stat_of(const struct figure_src *f, const struct job_report *const *e, size_t n,
+		    struct report_stat *st)
+{
+	double *x = xcalloc(n + 1, sizeof(*x)), u_sum = 0;
+	struct tstat t;
+	size_t i, k = 0, nu = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!report_entry_counts(e[i]))
+			continue;
+		x[k++] = figure_value(f, e[i]);
+		if (isfinite(figure_u95(f, e[i]))) {
+			u_sum += figure_u95(f, e[i]);
+			nu++;
+		}
+	}
+	tstat_describe(x, k, TSTAT_CONFIDENCE, &t);
+	free(x);
+	st->n = t.n;
+	st->mean = t.mean;
+	st->stddev = t.stddev;
+	st->cv = t.cv;
+	st->min = t.min;
+	st->max = t.max;
+	st->ci95_lo = t.ci_lo;
+	st->ci95_hi = t.ci_hi;
+	st->u95 = nu && nu == t.n ? u_sum / (double)nu : NAN;
+}
+
+static const char *steady_metric_of(const struct job_report *j)
+{
+	const struct report_opt *o = report_opt_find(j, "steady");
+
+	return o && o->type == REPORT_OPT_STR && o->s && strcmp(o->s, "none") ? o->s : NULL;
+}
+
+static double metric_value(const char *metric, const struct job_report *j)
+{
+	if (!strcmp(metric, "iops"))
+		return rr_iops(j);
+	if (!strcmp(metric, "bw"))
+		return rr_bw_bytes(j);
+	return rr_eff(j)->j_per_gb;
+}
+
+int report_steady_of(const struct run_report *r, const char *jobname, struct report_steady *out)
+{
+	const struct job_report **e;
+	const char *metric = NULL;
+	struct steady_window w;
+	unsigned *round;
+	double *x;
+	size_t n, i, k = 0;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->mean = out->range_rel = out->slope_rel = NAN;
+	e = entries_of(r, jobname, &n);
+	if (n)
+		metric = steady_metric_of(e[0]);
+	if (!metric) {
+		free(e);
+		return -1;
+	}
+	out->metric = xstrdup(metric);
+	x = xcalloc(n + 1, sizeof(*x));
+	round = xcalloc(n + 1, sizeof(*round));
+	for (i = 0; i < n; i++) {
+		if (!report_entry_counts(e[i]))
+			continue;
+		round[k] = e[i]->round ? e[i]->round : 1;
+		x[k++] = metric_value(metric, e[i]);
+	}
+	if (!steady_find(x, k, STEADY_WINDOW, STEADY_MAX_RANGE, STEADY_MAX_SLOPE, &w)) {
+		out->reached = w.reached;
+		out->first_round = round[w.first];
+		out->last_round = round[w.last];
+		out->mean = w.mean;
+		out->range_rel = w.range_frac;
+		out->slope_rel = w.slope_frac;
+		rc = w.reached;
+	}
+	free(x);
+	free(round);
+	free(e);
+	return rc;
+}
+
+static void summarize_job(const struct run_report *r, const char *name,
+			  struct report_job_summary *s)
+{
+	struct report_steady st;
+	const struct job_report **e;
+	size_t n, i;
+
+	e = entries_of(r, name, &n);
+	s->jobname = xstrdup(name);
+	s->entries = (unsigned)n;
+	for (i = 0; i < n; i++) {
+		if (report_entry_counts(e[i]))
+			s->valid++;
+		else
+			s->invalid++;
+	}
+	for (i = 0; i < ARRAY_SIZE(figures); i++)
+		stat_of(&figures[i], e, n,
+			(struct report_stat *)(void *)((char *)&s->figures + figures[i].off));
+	free(e);
+	report_steady_of(r, name, &st);
+	if (!st.metric)
+		return;
+	s->steady = xcalloc(1, sizeof(*s->steady));
+	*s->steady = st;
+}
+
+static void summary_free(struct run_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsummary; i++) {
+		free(r->summary[i].jobname);
+		if (r->summary[i].steady)
+			free(r->summary[i].steady->metric);
+		free(r->summary[i].steady);
+	}
+	free(r->summary);
+	r->summary = NULL;
+	r->nsummary = 0;
+}
+
+void report_summarize(struct run_report *r)
+{
+	const struct job_report **e;
+	size_t i, k, n, repeated = 0;
+	int seen;
+
+	summary_free(r);
+	for (i = 0; i < r->njobs; i++) {
+		if (!r->jobs[i].jobname)
+			continue;
+		e = entries_of(r, r->jobs[i].jobname, &n);
+		free(e);
+		repeated |= n > 1;
+	}
+	if (!repeated)
+		return;
+	r->summary = xcalloc(r->njobs + 1, sizeof(*r->summary));
+	for (i = 0; i < r->njobs; i++) {
+		if (!r->jobs[i].jobname)
+			continue;
+		for (seen = 0, k = 0; k < r->nsummary && !seen; k++)
+			seen = !strcmp(r->summary[k].jobname, r->jobs[i].jobname);
+		if (!seen)
+			summarize_job(r, r->jobs[i].jobname, &r->summary[r->nsummary++]);
+	}
+}
+
+const struct report_job_summary *report_summary_find(const struct run_report *r,
+						     const char *jobname)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsummary; i++)
+		if (!strcmp(r->summary[i].jobname, jobname))
+			return &r->summary[i];
+	return NULL;
+}

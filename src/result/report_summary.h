@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Each job over its rounds: statistics of every figure, and steady state as SNIA PTS judges it. */
+#ifndef IOWATT_REPORT_SUMMARY_H
+#define IOWATT_REPORT_SUMMARY_H
+
+#include "result/report.h"
+
+/*
+ * (Re)build r->summary from r->jobs: for each job name (in order of first appearance),
+ * the statistics of every figure over its entries that count (report_entry_counts), and
+ * its steady state when it has steady=. Leaves summary NULL when every job ran once.
+ */
+void report_summarize(struct run_report *r);
+/* An entry counts when it finished and no meter judged it invalid. */
+int report_entry_counts(const struct job_report *j);
+/*
+ * The job's steady state over its counted entries so far: 1 reached, 0 not (out says
+ * how close the best window came), -1 no verdict yet (no steady=, or fewer rounds than
+ * a window). out->metric is the caller's to free (NULL without steady=).
+ */
+int report_steady_of(const struct run_report *r, const char *jobname, struct report_steady *out);
+/* The summary of jobname, NULL if none. */
+const struct report_job_summary *report_summary_find(const struct run_report *r,
+						     const char *jobname);
+
+#endif

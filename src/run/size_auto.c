@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/* size=auto: a short calibration of the job, then a fixed size long enough for the meters. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "core/util.h"
+#include "run/run.h"
+#include "run/size_auto.h"
+
+#define MOD "size"
+#define RATE_SIG 3
+
+/* The slowest meter: what a job needs ENERGY_MIN_SAMPLES samples of. */
+static void slowest_meter(const struct session *s, struct size_choice *c)
+{
+	unsigned m;
+
+	for (m = 0; m < s->nmeters; m++) {
+		const struct meter_info *in = meter_info(s->meters[m].dev);
+
+		if (in->period_ns > c->meter_period_ns) {
+			c->meter_period_ns = in->period_ns;
+			snprintf(c->meter, sizeof(c->meter), "%s", in->spec);
+		}
+	}
+	c->meter_ns = (uint64_t)((double)ENERGY_MIN_SAMPLES * (double)c->meter_period_ns *
+				 SIZE_AUTO_HEADROOM);
+}
+
+static uint64_t progress_bytes(const struct bench *b)
+{
+	struct bench_progress p;
+
+	bench_get_progress(b, &p);
+	return p.bytes[DDIR_READ] + p.bytes[DDIR_WRITE];
+}
+
+/*
+ * Run the job for SIZE_AUTO_CALIB_NS, wrapping around in its extent. The meters keep
+ * delivering and are pumped (their rings must not overflow), but no phase is open, so
+ * nothing of this enters a figure; the file is the one the measured job will use. The
+ * rate is the faster of the whole run's and its second half's: a device whose caches
+ * warm up goes faster later, one that bursts after idling (a throttle's credit, a write
+ * cache) faster at first, and the measured job meets either. Too fast an estimate only
+ * makes the job longer; too slow one too short to be valid.
+ */
+static int calibrate(struct run_ctx *rc, const struct job_opts *jo, struct size_choice *c)
+{
+	struct job_opts cj = *jo;
+	struct bench_result br;
+	struct bench *b;
+	uint64_t t_mid = 0, bytes_mid = 0, now, end_bytes = 0;
+	int rc_b, d;
+
+	cj.size_auto_ns = 0;
+	cj.filesize = cj.filesize ? cj.filesize : cj.size;
+	cj.size = SIZE_AUTO_MAX / cj.bs * cj.bs;
+	if (!cj.runtime_ns || cj.runtime_ns > SIZE_AUTO_CALIB_NS)
+		cj.runtime_ns = SIZE_AUTO_CALIB_NS;
+	rc_b = target_prepare_job(&rc->tg, &cj);
+	if (!rc_b)
+		rc_b = bench_start(&cj, rc->tg.path, &b);
+	if (rc_b)
+		return rc_b;
+	progress_set(&rc->progress, "%s: calibrating size=auto", jo->name);
+	while (!bench_wait(b, SESSION_PUMP_NS)) {
+		if (run_should_stop(rc))
+			bench_stop(b);
+		now = now_ns();
+		if (!t_mid && now >= bench_start_ns(b) + cj.runtime_ns / 2) {
+			t_mid = now;
+			bytes_mid = progress_bytes(b);
+		}
+		session_pump(rc->session, now);
+	}
+	bench_finish(b, &br);
+	progress_clear(&rc->progress);
+	if (br.status != BENCH_OK) {
+		log_err(MOD, "job '%s': size=auto calibration %s", jo->name,
+			br.status == BENCH_INTERRUPTED ? "was interrupted" : br.errmsg);
+		return br.status == BENCH_INTERRUPTED ? -EINTR : (br.err ? br.err : -EIO);
+	}
+	for (d = 0; d < DDIR_COUNT; d++)
+		end_bytes += br.dir[d].io_bytes;
+	c->calib_bytes = end_bytes;
+	c->calib_s = (double)(br.t_end_ns - br.t_start_ns) / 1e9;
+	if (!c->calib_bytes || !(c->calib_s > 0)) {
+		log_err(MOD, "job '%s': size=auto calibration moved nothing", jo->name);
+		return -EIO;
+	}
+	c->rate_bps = (double)c->calib_bytes / c->calib_s;
+	if (t_mid && br.t_end_ns > t_mid && end_bytes > bytes_mid)
+		c->rate_bps = fmax(c->rate_bps, (double)(end_bytes - bytes_mid) /
+						((double)(br.t_end_ns - t_mid) / 1e9));
+	return 0;
+}
+
+/* The smallest bs x 2^k per thread that lasts target_ns at rate (all threads together). */
+static void choose(const struct job_opts *jo, struct size_choice *c)
+{
+	double want = c->rate_bps * ((double)c->target_ns / 1e9) / (double)jo->numjobs;
+	uint64_t size = jo->bs;
+
+	while ((double)size < want && size < SIZE_AUTO_MAX)
+		size <<= 1;
+	c->capped = size >= SIZE_AUTO_MAX && (double)size < want;
+	c->size = size;
+}
+
+int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint64_t requested_ns,
+		     struct size_choice *out)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->requested_ns = requested_ns == OPT_AUTO_BARE ? 0 : requested_ns;
+	slowest_meter(rc->session, out);
+	out->target_ns = out->requested_ns > out->meter_ns ? out->requested_ns : out->meter_ns;
+	if (!out->target_ns)
+		out->target_ns = SIZE_AUTO_DEFAULT_NS;
+	err = calibrate(rc, jo, out);
+	if (err)
+		return err;
+	choose(jo, out);
+	snprintf(out->from, sizeof(out->from), "calibration");
+	if (out->capped)
+		log_warn(MOD, "job '%s': size=auto capped at %" PRIu64 " GiB per thread", jo->name,
+			 (uint64_t)(SIZE_AUTO_MAX >> 30));
+	return 0;
+}
+
+/*
+ * After a calibration the drive may go on working (a write cache flushing): with meters,
+ * wait tail_hold before the idle baseline that follows, so its after-work does not enter
+ * the baseline.
+ */
+static void settle(struct run_ctx *rc, const struct job_opts *jo)
+{
+	uint64_t until = now_ns() + jo->tail_hold_ns, now;
+
+	if (!rc->session->nmeters)
+		return;
+	while ((now = now_ns()) < until && !run_should_stop(rc)) {
+		session_pump(rc->session, now);
+		progress_set(&rc->progress, "%s: settling after the size=auto calibration",
+			     jo->name);
+		sleep_ns(SESSION_PUMP_NS);
+	}
+	progress_clear(&rc->progress);
+}
+
+/* The profile's job j with its chosen size: a fixed-size job from here on. */
+static void apply(struct run_ctx *rc, size_t j)
+{
+	rc->jobs[j] = rc->cfg->jobs[j];
+	rc->jobs[j].size = rc->sizes[j].size;
+	rc->jobs[j].size_auto_ns = 0;
+}
+
+static int resolve(struct run_ctx *rc, size_t j)
+{
+	const struct job_opts *jo = &rc->cfg->jobs[j];
+	const struct run_opts *ro = &rc->cfg->run;
+	struct size_choice *c = &rc->sizes[j];
+	char from[sizeof(c->from)], reason[SIZE_AUTO_REASON_LEN];
+	uint64_t other;
+	int err;
+
+	err = size_auto_choose(rc, jo, jo->size_auto_ns, c);
+	if (err)
+		return err;
+	other = size_auto_from_results(ro->same_size_as, ro->nsame_size_as, jo->name, from,
+				       sizeof(from));
+	if (other > c->size) {
+		c->size = other;
+		snprintf(c->from, sizeof(c->from), "%s", from);
+	}
+	apply(rc, j);
+	size_auto_reason(c, &rc->jobs[j], reason, sizeof(reason));
+	log_info(NULL, "job '%s': size=auto: %s", jo->name, reason);
+	return 0;
+}
+
+int size_auto_resolve(struct run_ctx *rc, size_t j)
+{
+	int err;
+
+	if (!rc->cfg->jobs[j].size_auto_ns)
+		return 0;
+	if (rc->cfg->run.same_size && rc->sizes[j].size)
+		return 0;
+	err = resolve(rc, j);
+	if (!err)
+		settle(rc, &rc->jobs[j]);
+	return err;
+}
+
+int size_auto_resolve_all(struct run_ctx *rc)
+{
+	const struct job_opts *last = NULL;
+	int err, rc_all = 0;
+	size_t j;
+
+	for (j = 0; j < rc->cfg->njobs && !run_should_stop(rc); j++) {
+		if (!rc->cfg->jobs[j].size_auto_ns)
+			continue;
+		err = resolve(rc, j);
+		if (err)
+			rc_all = err;
+		else
+			last = &rc->jobs[j];
+	}
+	if (last)
+		settle(rc, last);
+	return rc_all;
+}
+
+static uint64_t size_of_entry(const struct job_report *j)
+{
+	const struct report_opt *o;
+
+	if (j->size_auto)
+		return j->size_auto->size;
+	o = report_opt_find(j, "size");
+	return o && o->type == REPORT_OPT_INT && o->i > 0 ? (uint64_t)o->i : 0;
+}
+
+uint64_t size_auto_from_results(char *const *paths, unsigned n, const char *jobname,
+				char *from, size_t fromlen)
+{
+	struct run_report r;
+	uint64_t best = 0, s;
+	unsigned i;
+	size_t k;
+
+	for (i = 0; i < n; i++) {
+		if (report_load(paths[i], &r))
+			continue;
+		for (k = 0; k < r.njobs; k++) {
+			if (!r.jobs[k].jobname || strcmp(r.jobs[k].jobname, jobname))
+				continue;
+			s = size_of_entry(&r.jobs[k]);
+			if (s > best) {
+				best = s;
+				snprintf(from, fromlen, "%s", paths[i]);
+			}
+		}
+		report_free(&r);
+	}
+	return best;
+}
+
+void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, char *buf,
+		      size_t len)
+{
+	char sz[32], bs[32], t[32], per[32], rate[32];
+	unsigned k = 0;
+	int n;
+
+	while ((jo->bs << k) < c->size && k < 63)
+		k++;
+	fmt_size(c->size, sz, sizeof(sz));
+	fmt_size(jo->bs, bs, sizeof(bs));
+	fmt_duration(c->target_ns, t, sizeof(t));
+	n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (%.2g s calibration)", sz, k, bs,
+		     t, fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)), c->calib_s);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (c->meter_ns && c->meter_ns >= c->requested_ns)
+		snprintf(buf + n, len - (size_t)n, " for %d samples of %s (%s apart)",
+			 ENERGY_MIN_SAMPLES, c->meter,
+			 fmt_duration(c->meter_period_ns, per, sizeof(per)));
+	else if (c->requested_ns)
+		snprintf(buf + n, len - (size_t)n, ", as size=auto:SECONDS asked");
+	else
+		snprintf(buf + n, len - (size_t)n, ", the default without a meter");
+	if (strcmp(c->from, "calibration"))
+		snprintf(buf + strlen(buf), len - strlen(buf), "; the larger size of %s", c->from);
+}
+
+struct report_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo)
+{
+	struct report_size_auto *r = xcalloc(1, sizeof(*r));
+	char reason[SIZE_AUTO_REASON_LEN];
+
+	r->requested_s = c->requested_ns ? (double)c->requested_ns / 1e9 : NAN;
+	r->meter_s = c->meter_ns ? (double)c->meter_ns / 1e9 : NAN;
+	r->target_s = (double)c->target_ns / 1e9;
+	r->meter = c->meter[0] ? xstrdup(c->meter) : NULL;
+	r->calibration_s = c->calib_s;
+	r->calibration_bytes = c->calib_bytes;
+	r->rate_bytes_per_s = c->rate_bps;
+	r->size = c->size;
+	r->extent = jo->filesize ? jo->filesize : jo->size;
+	r->from = xstrdup(c->from);
+	size_auto_reason(c, jo, reason, sizeof(reason));
+	r->reason = xstrdup(reason);
+	return r;
+}
