@@ -37,7 +37,7 @@ static void battery_line(FILE *fp, const struct battery_model *bm, const struct 
 {
 	const struct report_power *p = rr_power(j);
 	double jpg = fmax(0, rr_net_j_per_gb(j)), max_bpd, bpd;
-	struct load_model lm;
+	struct load_model lm = { 0 };
 	struct battery_life life;
 	size_t k;
 	int last;
