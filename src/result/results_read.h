@@ -106,5 +106,8 @@ void rr_phase(const struct job_report *j, int phase, uint64_t *t_start, uint64_t
 /* Energy above idle per GB (j_per_gb_net, else energy_net_j / GB) and per I/O; NAN if unknown. */
 double rr_net_j_per_gb(const struct job_report *j);
 double rr_net_j_per_io(const struct job_report *j);
+/* Their 95 % half widths (the results' _u95); NAN when the result has none. */
+double rr_net_j_per_gb_u95(const struct job_report *j);
+double rr_net_j_per_io_u95(const struct job_report *j);
 
 #endif
