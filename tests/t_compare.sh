@@ -232,4 +232,27 @@ for r in rows:
     assert abs(float(r["iops_per_ma_u95"]) - 0.05 * float(r["iops_per_ma"])) < 1e-9, r
 PY
 
+# The charts draw the same intervals: efficiency bars' error bars and battery bands.
+mkdir -p "$T_TMP/tmpe"
+TMPDIR=$T_TMP/tmpe $IOWATT plot --keep-data --format dumb --chart efficiency,battery,perf-power \
+	"$T_TMP/a.json" "$T_TMP/c.json" >/dev/null 2>"$T_TMP/keep.err"
+kept=$(sed -n 's/.*kept in //p' "$T_TMP/keep.err")
+check "efficiency.dat: each bar's IOPS/mA interval is the figure -+ its u95" -- \
+	python3 - "$kept/efficiency/efficiency.dat" <<'PY'
+import sys
+n = 0
+for line in open(sys.argv[1]):
+    if line.startswith("#") or not line.strip():
+        continue
+    f = line.split()
+    v, lo, hi = float(f[2]), float(f[-4]), float(f[-3])
+    assert abs(lo - 0.95 * v) < 1e-4 * v and abs(hi - 1.05 * v) < 1e-4 * v, f
+    n += 1
+assert n > 0
+PY
+check "battery.dat: a days interval beside each point (unknown here: no idle_w_u95)" -- \
+	awk 'NF == 4 && $3 == "NaN" && $4 == "NaN" {ok = 1} END {exit !ok}' "$kept/battery/battery.dat"
+check "perf.dat: the points carry their interval columns" -- \
+	awk '!/^#/ && NF >= 18 {ok = 1} END {exit !ok}' "$kept/perf-power/perf.dat"
+
 done_testing

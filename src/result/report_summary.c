@@ -245,6 +245,35 @@ void report_summarize(struct run_report *r)
 	}
 }
 
+double report_entry_figure(const struct job_report *j, const char *key, double *u95)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(figures); i++) {
+		if (strcmp(figures[i].key, key))
+			continue;
+		if (u95)
+			*u95 = figure_u95(&figures[i], j);
+		return figure_value(&figures[i], j);
+	}
+	if (u95)
+		*u95 = NAN;
+	return NAN;
+}
+
+double report_job_figure(const struct run_report *r, const struct job_report *j, const char *key,
+			 double *u95)
+{
+	const struct report_job_summary *s = j->jobname ? report_summary_find(r, j->jobname) : NULL;
+	const struct report_stat *st = report_summary_stat(s, key);
+
+	if (!st)
+		return report_entry_figure(j, key, u95);
+	if (u95)
+		*u95 = report_stat_u95(st);
+	return st->mean;
+}
+
 const struct report_stat *report_summary_stat(const struct report_job_summary *s, const char *key)
 {
 	size_t i;

@@ -41,7 +41,8 @@ int rr_set_load(struct rr_set *set, char *const *paths, size_t npaths, char *con
 		size_t nlabels);
 void rr_set_free(struct rr_set *set);
 
-/* Distinct job names across results, in order of first appearance; caller frees array. */
+/* Distinct job names across results, in order of first appearance; a job with rounds
+ * (a summary) only by its first entry's name. Caller frees array. */
 size_t rr_job_names(const struct rr_set *set, const char ***names);
 /* The job of that name ("NAME #2" for a loop, or a plain job name: its first loop). */
 const struct job_report *rr_find_job(const struct rr_result *r, const char *name);
