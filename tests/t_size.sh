@@ -155,4 +155,39 @@ $IOWATT size --battery 11.1Wh "$T_TMP/broken.json" 2>"$T_TMP/e2" >/dev/null
 [ $? -eq 2 ] && grep -q "broken.json:[0-9]*:[0-9]*:" "$T_TMP/e2"
 ok $? "malformed JSON: exit 2, file named"
 
+# Intervals: the idle power and the energy per GB carry _u95s (set by hand here); the days
+# get an interval by first-order propagation, its dominant input named, recomputed below.
+python3 - "$REPO/tests/data/golden/sd-sandisk-ultra.json" "$T_TMP/u.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for j in d["jobs"]:
+    for p in [j["power"]] + [m["power"] for m in j.get("meters", [])]:
+        p["idle_w_u95"] = 0.002
+    for e in [j["efficiency"]] + [m["efficiency"] for m in j.get("meters", [])]:
+        e["j_per_gb_net_u95"] = 0.1 * e["j_per_gb_net"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT size --battery 11.1Wh --write 2GB/day "$T_TMP/u.json" >"$T_TMP/u.out" 2>&1
+ok $? "size with figures that carry intervals"
+check "days +-interval from idle (+-0.002 W) and workload (10 %) shares, by hand" -- \
+	python3 - "$T_TMP/u.out" <<'PY'
+import math, re, sys
+t = open(sys.argv[1]).read()
+days = float(re.search(r"life +([0-9.]+) days", t).group(1))
+idle = float(re.search(r"idle +([0-9.]+) W from", t).group(1))
+work = float(re.search(r"workload ([0-9.]+)\n", t).group(1))
+m = re.search(r"interval \+-([0-9.]+) days at 95 %: idle power [0-9.]+ \+-0.0020 W gives "
+              r"\+-([0-9.]+), the workload's [0-9.]+ \+-([0-9.]+) J/day \+-([0-9.]+); (.*) dominates", t)
+assert m, t
+total, d_idle, u_work, d_work, dom = float(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4)), m.group(5)
+avg_w = idle + work / 86400
+per_w = days / avg_w          # regulator 90 %, self-discharge 2 %/month: close to days / P
+assert abs(u_work - 0.1 * work) <= 0.01 * work + 0.01, (u_work, work)
+assert abs(d_idle - per_w * 0.002) <= 0.05 * per_w * 0.002 + 0.01, (d_idle, per_w)
+assert abs(d_work - per_w * u_work / 86400) <= 0.05 * per_w * u_work / 86400 + 0.01, d_work
+assert abs(total - math.hypot(d_idle, d_work)) <= 0.011, (total, d_idle, d_work)
+assert dom == ("the idle power" if d_idle >= d_work else "the workload's energy"), dom
+PY
+check "the summary table has the days' interval" -- grep -qE "^SanDisk SC64G \(SD\) +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$" "$T_TMP/u.out"
+
 done_testing

@@ -33,6 +33,10 @@ struct sizing {
 	double on_s; /* --power-off: seconds a day the drive is on */
 	struct load_model lm;
 	struct battery_life life;
+	/* 95 % half widths: of each workload part (J/day), the inputs, the life */
+	double write_u, read_u, rec_u, duty_u;
+	struct load_u95 lu;
+	struct life_u95 lifeu;
 };
 
 /*
@@ -157,6 +161,32 @@ static double on_seconds(const struct workload *wl, const struct sizing *sz)
 	return fmin(on, BATTERY_SECONDS_PER_DAY);
 }
 
+/*
+ * The inputs' 95 % half widths from the jobs' _u95 figures: each workload part's energy
+ * per day, the parts independent of each other (different jobs), and the idle power.
+ */
+static void size_u95(const struct workload *wl, struct sizing *sz)
+{
+	const struct report_power *dp;
+	double frac;
+
+	if (sz->wjob)
+		sz->write_u = battery_bytes_energy_j(wl->write_bpd, rr_net_j_per_gb_u95(sz->wjob));
+	if (sz->recjob)
+		sz->rec_u = battery_ios_energy_j(records_per_day(wl, sz->recjob),
+						 rr_net_j_per_io_u95(sz->recjob));
+	if (sz->rjob)
+		sz->read_u = battery_bytes_energy_j(wl->read_bpd, rr_net_j_per_gb_u95(sz->rjob));
+	if (sz->dutyjob) {
+		dp = rr_power(sz->dutyjob);
+		frac = wl->duty_active_s / wl->duty_period_s;
+		sz->duty_u = frac * BATTERY_SECONDS_PER_DAY * hypot(dp->active_w_u95, dp->idle_w_u95);
+	}
+	sz->lu.idle_w = rr_power(sz->base)->idle_w_u95;
+	sz->lu.extra_j_per_day = sqrt(sz->write_u * sz->write_u + sz->rec_u * sz->rec_u +
+				      sz->read_u * sz->read_u + sz->duty_u * sz->duty_u);
+}
+
 /* Choose the jobs and compute the battery life of one result. 0 or -EINVAL (logged). */
 static int size_compute(const struct rr_result *r, const struct workload *wl,
 			const struct battery_model *bm, double supply_v_opt, struct sizing *sz)
@@ -196,6 +226,10 @@ static int size_compute(const struct rr_result *r, const struct workload *wl,
 		sz->lm.off_s_per_day = BATTERY_SECONDS_PER_DAY - sz->on_s;
 	}
 	battery_life_compute(bm, &sz->lm, &sz->life);
+	size_u95(wl, sz);
+	/* Powered off, the idle power is drawn only part of the day: so is its uncertainty. */
+	sz->lu.idle_w *= 1 - wl->off_share * sz->lm.off_s_per_day / BATTERY_SECONDS_PER_DAY;
+	battery_life_u95(bm, &sz->life, &sz->lu, &sz->lifeu);
 	return 0;
 }
 
@@ -239,6 +273,23 @@ static void print_power_off(const struct sizing *sz, const struct workload *wl)
 	       sz->lm.idle_off_w * sz->lm.off_s_per_day);
 }
 
+/* The life's 95 % interval and the input that dominates it. */
+static void print_life_u95(const struct sizing *sz)
+{
+	const struct life_u95 *u = &sz->lifeu;
+
+	if (isnan(u->days)) {
+		printf("  interval unknown: the result carries no measurement uncertainty "
+		       "(idle_w_u95, j_per_gb_net_u95)\n");
+		return;
+	}
+	printf("  interval +-%.2f days at 95 %%: idle power %.4f +-%.4f W gives +-%.2f, the "
+	       "workload's %.1f +-%.2f J/day +-%.2f; %s dominates\n", u->days, sz->lm.idle_w,
+	       sz->lu.idle_w, u->from_idle_days, sz->lm.extra_j_per_day, sz->lu.extra_j_per_day,
+	       u->from_workload_days,
+	       u->from_idle_days >= u->from_workload_days ? "the idle power" : "the workload's energy");
+}
+
 static void print_life(const struct sizing *sz, const struct battery_model *bm)
 {
 	const struct battery_life *life = &sz->life;
@@ -253,6 +304,7 @@ static void print_life(const struct sizing *sz, const struct battery_model *bm)
 		printf(" = %.2f mA at %.2f V", life->battery_ma, bm->bat.nominal_v);
 	printf("\n  life     %.2f days (%.3f Wh usable / 24 h / (%.2f mW + %.3f mW self-discharge))\n",
 	       life->days, life->usable_wh, life->battery_w * 1e3, life->self_discharge_w * 1e3);
+	print_life_u95(sz);
 }
 
 static void print_warnings(const struct sizing *sz)
@@ -360,14 +412,26 @@ static void print_header(const struct battery_model *bm, const struct workload *
 	       BATTERY_DAYS_PER_MONTH);
 }
 
+/* "0.41", or "-" where the result had no uncertainty. */
+static const char *fmt_fixed(double v, int decimals, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
 static void print_summary(const struct sizing *sz, size_t n)
 {
+	char u[32];
 	size_t i, best = 0, second = SIZE_MAX;
 
-	printf("%-40s %10s %10s %10s\n", "device", "avg mA", "Wh/day", "days");
+	printf("%-40s %10s %10s %10s %8s\n", "device", "avg mA", "Wh/day", "days", "+-95%");
 	for (i = 0; i < n; i++) {
-		printf("%-40s %10.2f %10.3f %10.2f\n", sz[i].r->label, sz[i].life.avg_ma,
-		       sz[i].life.energy_day_j / 3600.0, sz[i].life.days);
+		printf("%-40s %10.2f %10.3f %10.2f %8s\n", sz[i].r->label, sz[i].life.avg_ma,
+		       sz[i].life.energy_day_j / 3600.0, sz[i].life.days,
+		       fmt_fixed(sz[i].lifeu.days, 2, u, sizeof(u)));
 		if (sz[i].life.days > sz[best].life.days)
 			best = i;
 	}
@@ -378,6 +442,10 @@ static void print_summary(const struct sizing *sz, size_t n)
 	if (second != SIZE_MAX && sz[second].life.days > 0)
 		printf(" (%.2fx %s)", sz[best].life.days / sz[second].life.days, sz[second].r->label);
 	printf("\n");
+	if (second != SIZE_MAX && sz[best].life.days - sz[second].life.days <=
+				      sz[best].lifeu.days + sz[second].lifeu.days)
+		printf("\u2248 %s and %s are indistinguishable at 95 %%: their intervals overlap\n",
+		       sz[best].r->label, sz[second].r->label);
 }
 
 /* What the command line asks for. */

@@ -31,6 +31,17 @@ void battery_life_compute(const struct battery_model *bm, const struct load_mode
 	out->idle_share = out->energy_day_j > 0 ? idle_day_j / out->energy_day_j : 0;
 }
 
+void battery_life_u95(const struct battery_model *bm, const struct battery_life *life,
+		      const struct load_u95 *u, struct life_u95 *out)
+{
+	double drain_w = life->battery_w + life->self_discharge_w;
+	double per_w = drain_w > 0 ? life->days / (bm->regulator_eff * drain_w) : NAN;
+
+	out->from_idle_days = per_w * u->idle_w;
+	out->from_workload_days = per_w * u->extra_j_per_day / BATTERY_SECONDS_PER_DAY;
+	out->days = hypot(out->from_idle_days, out->from_workload_days);
+}
+
 double battery_bytes_energy_j(double bytes_per_day, double j_per_gb_net)
 {
 	return bytes_per_day * j_per_gb_net / 1e9;
