@@ -2,7 +2,8 @@
 # differ by decades) and energy per GB (bottom, one axis for all jobs), devices side by side.
 # Usage: gnuplot -c efficiency.gp DATADIR   (DATADIR holds meta.gp and efficiency.dat,
 # written by `iowatt plot --keep-data`). Columns: x_panel x_all iops_per_ma j_per_gb valid
-# device panel text1 text2 invalid label_y1 label_y2 (labels as text, "" for none).
+# device panel text1 text2 invalid label_y1 label_y2 (labels as text, "" for none), then
+# each figure's 95 % interval (lo hi, NaN: none) drawn as error bars.
 load ARG1.'/meta.gp'
 dat = ARG1.'/efficiency.dat'
 
@@ -37,6 +38,7 @@ do for [p=1:NPANEL] {
 		with boxxyerror fs transparent solid 0.3 noborder lc rgb COL[d] lt d notitle, \
 	     for [d=1:NDEV] dat using 1:(($7==p && $6==d && $5==0) ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1[p]):(($7==p && $6==d && $5==0) ? $3 : NaN) \
 		with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
+	     dat using 1:($7==p ? $3 : NaN):13:14 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
 	     dat using 1:($7==p ? $11 : NaN):8 with labels center offset 0,0.7 font ',9' notitle, \
 	     dat using 1:($7==p ? $11 : NaN):10 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle
 }
@@ -57,8 +59,10 @@ plot for [d=1:NDEV] dat using 2:(($6==d && $5==1) ? $4 : NaN):($2-BOXW/2):($2+BO
 	with boxxyerror fs transparent solid 0.3 noborder lc rgb COL[d] lt d notitle, \
      for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
 	with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
+     dat using 2:4:15:16 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
      dat using 2:12:9 with labels center offset 0,0.7 font ',9' notitle, \
      dat using 2:12:10 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle, \
      for [d=1:NDEV] keyentry with boxes fs solid 0.9 lc rgb COL[d] lt d title DEV[d], \
-     for [i=1:HASINVALID] keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)'
+     for [i=1:HASINVALID] keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)', \
+     for [i=1:HASIVAL] keyentry with yerrorbars pt 0 lw 1.2 lc rgb '#202020' title '95 % interval'
 unset multiplot

@@ -3,8 +3,9 @@
 # power budget. Labels are placed by iowatt where they cover no point, label or front.
 # Usage: gnuplot -c perf-power.gp DATADIR   (meta.gp; perf.dat: active_w perf device valid,
 # the label in one of eight columns by placement (right, below, above, left, above-right,
-# below-right, above-left, below-left; "" in the others) and its x y; one index block per
-# job; front.dat: the staircase per job).
+# below-right, above-left, below-left; "" in the others) and its x y, then the point's 95 %
+# intervals x_lo x_hi y_lo y_hi (drawn as error bars); one index block per job;
+# front.dat: the staircase per job).
 load ARG1.'/meta.gp'
 dat = ARG1.'/perf.dat'
 front = ARG1.'/front.dat'
@@ -26,6 +27,7 @@ do for [k=1:NJOBS] {
 	# The front's file has no valid point when every point is invalid: not plotted then.
 	if (HASFRONT[k]) {
 		plot front index (k-1) using 1:2 with lines dt 2 lw 2 lc rgb '#707070' title 'Pareto front', \
+		     for [d=1:NDEV] dat index (k-1) using 1:(($3==d) ? $2 : NaN):15:16:17:18 with xyerrorbars pt 0 lw 1.2 lc rgb COL[d] notitle, \
 		     for [d=1:NDEV] dat index (k-1) using 1:(($3==d && $4==1) ? $2 : NaN) with points pt (DUMB ? d : 7) ps 2 lc rgb COL[d] notitle, \
 		     for [d=1:NDEV] dat index (k-1) using 1:(($3==d && $4==0) ? $2 : NaN) with points pt (DUMB ? d : 6) ps 2 lw 2 lc rgb COL[d] notitle, \
 		     for [i=1:(k == 1 ? HASINVALID : 0)] keyentry with points pt 6 ps 2 lw 2 lc rgb '#404040' title 'invalid (open marker)', \
@@ -38,7 +40,8 @@ do for [k=1:NJOBS] {
 		     dat index (k-1) using 13:14:11 with labels right offset char 0.4,1.3 font ',10' notitle, \
 		     dat index (k-1) using 13:14:12 with labels right offset char 0.4,-1.3 font ',10' notitle
 	} else {
-		plot for [d=1:NDEV] dat index (k-1) using 1:(($3==d && $4==0) ? $2 : NaN) with points pt (DUMB ? d : 6) ps 2 lw 2 lc rgb COL[d] notitle, \
+		plot for [d=1:NDEV] dat index (k-1) using 1:(($3==d) ? $2 : NaN):15:16:17:18 with xyerrorbars pt 0 lw 1.2 lc rgb COL[d] notitle, \
+		     for [d=1:NDEV] dat index (k-1) using 1:(($3==d && $4==0) ? $2 : NaN) with points pt (DUMB ? d : 6) ps 2 lw 2 lc rgb COL[d] notitle, \
 		     for [i=1:(k == 1 ? HASINVALID : 0)] keyentry with points pt 6 ps 2 lw 2 lc rgb '#404040' title 'invalid (open marker)', \
 		     dat index (k-1) using 13:14:5 with labels left offset char 1.5,0 font ',10' notitle, \
 		     dat index (k-1) using 13:14:6 with labels center offset char 0,-1.3 font ',10' notitle, \

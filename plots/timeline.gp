@@ -1,6 +1,6 @@
 # Timeline of one run: throughput (left axis) and power (right axis) against time, with the
 # idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines.
-# Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W,
+# Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W lo hi,
 # one index block per meter, temp.dat: t soc_c drive_c when the run read temperatures;
 # written by `iowatt plot --keep-data`). Jobs too short to see
 # as a line are point labels of meta.gp. A file is named in a plot only when it has data:
@@ -33,9 +33,13 @@ if (NMETERS > 0) {
 	set y2tics nomirror
 	set y2range [0:Y2MAX]
 	set border 11
-	plot (HASIO ? io : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
+	# Under each meter's trace, the 95 % band of its readings from the meter's declared
+	# accuracy (power.dat's columns 3 and 4; the trace itself where it declares none).
+	plot for [m=1:(DUMB ? 0 : NMETERS)] power index (m-1) using 1:3:4 axes x1y2 with filledcurves fs transparent solid 0.18 noborder lc rgb MCOL[(m-1)%4+1] notitle, \
+	     (HASIO ? io : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
 	     for [i=1:HASSHORT] keyentry with points pt 7 ps 1.4 lc rgb IOCOL title 'short job: mean MB/s', \
 	     for [m=1:NMETERS] power index (m-1) using 1:2 axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power (W), '.MNAME[m], \
+	     for [i=1:(DUMB ? 0 : HASBAND)] keyentry with boxes fs transparent solid 0.18 noborder lc rgb MCOL[1] title 'meter uncertainty (95 %)', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'

@@ -44,8 +44,8 @@ for j in doc["jobs"]:
     assert int(r["bw_bytes"]) == j["read"]["bw_bytes"] + j["write"]["bw_bytes"]
 PY
 ok $? "CSV columns carry the result's own values under its key names"
-head -1 "$T_TMP/out.csv" | grep -q "iops_per_ma,iops_per_w,mbps_per_w,j_per_gb,j_per_gb_net"
-ok $? "CSV header uses the result's key names"
+head -1 "$T_TMP/out.csv" | grep -q "iops_per_ma,iops_per_ma_u95,iops_per_w,iops_per_w_u95,mbps_per_w,mbps_per_w_u95,j_per_gb,j_per_gb_u95,j_per_gb_net"
+ok $? "CSV header uses the result's key names, each with its interval's _u95"
 
 $IOWATT compare --format md --by iops $FILES >"$T_TMP/md.txt" 2>/dev/null
 ok $? "compare --format md"
@@ -194,5 +194,65 @@ ok $? "the table names the second loop '$name #2' once and the first plainly (no
 $IOWATT plot "$T_TMP/loops.json" --format dumb --chart efficiency -o "$T_TMP/loops-plot" >/dev/null 2>&1
 grep -rq "#2" "$T_TMP/loops-plot" 2>/dev/null
 ok $? "and its own group in the efficiency chart"
+
+# Intervals: two devices 2 % apart with +-5 % intervals cannot be told apart; a third 50 %
+# better can. Made from one result with hand-set figures and u95s.
+python3 - "$G/nvme-netac.json" "$T_TMP" <<'PY'
+import json, sys
+src, out = sys.argv[1], sys.argv[2]
+for name, scale in (("a", 1.0), ("b", 1.02), ("c", 1.5)):
+    d = json.load(open(src))
+    for j in d["jobs"]:
+        for e in [j["efficiency"]] + [m["efficiency"] for m in j.get("meters", [])]:
+            e["iops_per_ma"] *= scale
+            e["iops_per_ma_u95"] = 0.05 * e["iops_per_ma"]
+    json.dump(d, open("%s/%s.json" % (out, name), "w"))
+PY
+$IOWATT compare --label "$T_TMP/a.json=A" --label "$T_TMP/b.json=B" --label "$T_TMP/c.json=C" \
+	"$T_TMP/a.json" "$T_TMP/b.json" "$T_TMP/c.json" >"$T_TMP/tie.txt" 2>/dev/null
+ok $? "compare three results with intervals"
+check "C ranks 1; B 2 % ahead of A with +-5 % intervals: A is indistinguishable from B" -- \
+	python3 - "$T_TMP/tie.txt" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if "SEQ1M-Q8T1-read" in l]
+got = {r[1]: r[0] for r in rows}
+assert got == {"C": "1", "B": "2", "A": "\u22482"}, got
+PY
+check "the table says what the interval and the mark mean" -- \
+	grep -q "indistinguishable at 95 % from the row ranked N" "$T_TMP/tie.txt"
+check "the interval column shows +-5 %" -- \
+	python3 -c 'import sys; r=[l.split() for l in open(sys.argv[1]) if "SEQ1M-Q8T1-read" in l and " C " in l][0]; i=r.index("+-0.0575") if "+-0.0575" in r else -1; print(r); assert i > 0' "$T_TMP/tie.txt"
+$IOWATT compare --format csv "$T_TMP/a.json" "$T_TMP/b.json" >"$T_TMP/tie.csv" 2>/dev/null
+check "CSV: indistinguishable_from names the rank, the _u95 column the half width" -- \
+	python3 - "$T_TMP/tie.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["job"] == "SEQ1M-Q8T1-read"]
+assert sorted(r["indistinguishable_from"] for r in rows) == ["", "1"], rows
+for r in rows:
+    assert abs(float(r["iops_per_ma_u95"]) - 0.05 * float(r["iops_per_ma"])) < 1e-9, r
+PY
+
+# The charts draw the same intervals: efficiency bars' error bars and battery bands.
+mkdir -p "$T_TMP/tmpe"
+TMPDIR=$T_TMP/tmpe $IOWATT plot --keep-data --format dumb --chart efficiency,battery,perf-power \
+	"$T_TMP/a.json" "$T_TMP/c.json" >/dev/null 2>"$T_TMP/keep.err"
+kept=$(sed -n 's/.*kept in //p' "$T_TMP/keep.err")
+check "efficiency.dat: each bar's IOPS/mA interval is the figure -+ its u95" -- \
+	python3 - "$kept/efficiency/efficiency.dat" <<'PY'
+import sys
+n = 0
+for line in open(sys.argv[1]):
+    if line.startswith("#") or not line.strip():
+        continue
+    f = line.split()
+    v, lo, hi = float(f[2]), float(f[-4]), float(f[-3])
+    assert abs(lo - 0.95 * v) < 1e-4 * v and abs(hi - 1.05 * v) < 1e-4 * v, f
+    n += 1
+assert n > 0
+PY
+check "battery.dat: a days interval beside each point (unknown here: no idle_w_u95)" -- \
+	awk 'NF == 4 && $3 == "NaN" && $4 == "NaN" {ok = 1} END {exit !ok}' "$kept/battery/battery.dat"
+check "perf.dat: the points carry their interval columns" -- \
+	awk '!/^#/ && NF >= 18 {ok = 1} END {exit !ok}' "$kept/perf-power/perf.dat"
 
 done_testing

@@ -59,6 +59,26 @@ EOF
 check "the summary table prints each job's mean +- interval" -- \
 	grep -E "^A +3/3 .*\+-" "$T_TMP/run.out"
 
+"$IOWATT" compare --by iops "$T_TMP/r.json" >"$T_TMP/cmp.txt" 2>&1
+check "compare: one row per job over its rounds, with its interval" -- python3 - "$T_TMP/cmp.txt" <<'EOF'
+import sys
+rows = [l for l in open(sys.argv[1]) if "(3 of 3 rounds)" in l]
+assert len(rows) == 2 and all("+-" in r for r in rows), rows
+EOF
+"$IOWATT" compare --format csv --by iops "$T_TMP/r.json" >"$T_TMP/cmp.csv" 2>/dev/null
+check "compare CSV: rounds 3, the mean and half its Student t interval" -- \
+	python3 - "$T_TMP/cmp.csv" "$T_TMP/r.json" <<'EOF'
+import csv, json, sys
+d = json.load(open(sys.argv[2]))
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2, rows
+for r in rows:
+    f = [s for s in d["summary"] if s["jobname"] == r["job"]][0]["figures"]["iops"]
+    assert r["rounds"] == "3", r
+    assert abs(float(r["iops"]) - f["mean"]) < 1e-6 * f["mean"], (r["iops"], f)
+    assert abs(float(r["iops_u95"]) - (f["ci95_hi"] - f["ci95_lo"]) / 2) < 1e-6 * f["mean"], r
+EOF
+
 # 256 writes paced at 500 IOPS: every round is 500 IOPS, so rounds 1-5 are steady.
 run "$T_TMP/s.json" --rw write --bs 4k --size 1m --rate-iops 500 --ioengine psync \
 	--direct 0 --idle 0 --repeat-until-steady 9

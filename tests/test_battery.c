@@ -143,11 +143,40 @@ static void test_workload_energy(void)
 	is_dbl(battery_ios_per_record(512, 4096), 1, 0, "a small record still costs one I/O");
 }
 
+/*
+ * 11.1 Wh, 85 % usable, 90 % regulator, no self-discharge, 0.1 W idle: 9.435 Wh over
+ * 24 h x 0.1111 W = 3.5381 days. d days / d P = days / (0.9 x 0.1111 W) = 35.381 days/W,
+ * so +-0.01 W of idle gives +-0.3538 days and +-864 J/day of workload (0.01 W) the same.
+ */
+static void test_life_u95(void)
+{
+	struct battery_model bm = { .bat = { .capacity_wh = 11.1 }, .usable_frac = 0.85,
+				    .regulator_eff = 0.9, .self_discharge_month = 0 };
+	struct load_model lm = { .idle_w = 0.1, .extra_j_per_day = 0, .supply_v = 5 };
+	struct load_u95 u = { .idle_w = 0.01, .extra_j_per_day = 864 };
+	struct battery_life life;
+	struct life_u95 lu;
+
+	battery_life_compute(&bm, &lm, &life);
+	battery_life_u95(&bm, &life, &u, &lu);
+	is_dbl(life.days, 9.435 / (24 * 0.1 / 0.9), 1e-9, "3.5381 days");
+	is_dbl(lu.from_idle_days, life.days / (0.9 * 0.1 / 0.9) * 0.01, 1e-9,
+	       "idle's share: +-0.3538 days");
+	is_dbl(lu.from_workload_days, lu.from_idle_days, 1e-12,
+	       "864 J/day is 0.01 W: the same share");
+	is_dbl(lu.days, hypot(lu.from_idle_days, lu.from_workload_days), 1e-12,
+	       "the two in quadrature: +-0.5004 days");
+	u.idle_w = NAN;
+	battery_life_u95(&bm, &life, &u, &lu);
+	ok(isnan(lu.days), "an unknown input leaves the interval unknown");
+}
+
 int main(void)
 {
 	test_parse_battery();
 	test_parse_workload();
 	test_model();
 	test_workload_energy();
+	test_life_u95();
 	return done_testing();
 }

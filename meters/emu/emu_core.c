@@ -186,7 +186,7 @@ void emu_reading(struct emu *e, uint64_t now, struct emu_reading *r)
 	r->v = e->v;
 	r->a = e->a;
 	if (e->noise.on) {
-		qa = meter_acc_current(acc, e->a);
+		qa = accuracy_current(acc, e->a);
 		r->v = e->v * (1 + e->noise.v_gain) + e->noise.v_offset * finite_or0(acc->v.offset) +
 		       finite_or0(acc->v.noise) * emu_normal(e);
 		r->a = e->a * (1 + e->noise.a_gain) + e->noise.a_offset * finite_or0(qa->offset) +

@@ -14,6 +14,7 @@
 #include "core/text.h"
 #include "core/util.h"
 #include "report/html.h"
+#include "result/report_summary.h"
 #include "result/results_read.h"
 
 #define MOD "compare"
@@ -26,13 +27,19 @@
 
 enum { FROM_JOB, FROM_POWER, FROM_EFF };
 
+/*
+ * A row is one job of one result: its entry, or with rounds (--repeat) the summary over
+ * them, whose figures are the means and whose intervals hold the rounds' spread too.
+ */
 struct row {
 	const struct rr_result *r;
-	const struct job_report *j;
+	const struct job_report *j;	     /* the entry, or the job's first with a summary */
+	const struct report_job_summary *s;  /* NULL: a single entry */
 	const char *name; /* "NAME #2" for a loop */
 	int valid;
-	double key;
+	double key, half; /* the ranking figure and half its 95 % interval (NAN: none) */
 	int rank; /* 0: not ranked (invalid or no value) */
+	int tie;  /* the rank this row cannot be told apart from, 0 if none */
 	const struct column *ranked_by; /* the sort column, or its W-based counterpart */
 };
 
@@ -51,6 +58,7 @@ struct column {
 	const char *per_w;	     /* a mA-based figure: its W-based counterpart's key */
 	/* Shown in table and markdown when a row has it (a mixed job's directions). */
 	int (*shown)(const struct job_report *j);
+	size_t u95_off;		     /* FROM_POWER / FROM_EFF: the figure's FIGURE_u95 */
 };
 
 struct compare_args {
@@ -107,12 +115,14 @@ static int has_drive_c(const struct job_report *j)
 /* A figure of widely varying size (IOPS/mA of 4 KiB and of 16 MiB records): digits. */
 #define SIG(n) NULL, n
 #define FMT(f) f, 0
-#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL, NULL }
-#define WHEN(k, h, fn, sc, f, lb, when) { k, h, FROM_JOB, 0, fn, sc, f, lb, 0, NULL, when }
+#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL, NULL, 0 }
+#define WHEN(k, h, fn, sc, f, lb, when) { k, h, FROM_JOB, 0, fn, sc, f, lb, 0, NULL, when, 0 }
 #define POWER(k, h, field, sc, f, lb, br, pw)                                               \
-	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br, pw, NULL }
+	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br, pw, NULL, \
+	  offsetof(struct report_power, field##_u95) }
 #define EFF(k, h, field, sc, f, lb, br, pw)                                                 \
-	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br, pw, NULL }
+	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br, pw,    \
+	  NULL, offsetof(struct report_efficiency, field##_u95) }
 
 static const struct column columns[] = {
 	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, FMT("%.1f"), 0, 1),
@@ -153,6 +163,34 @@ static double col_value(const struct column *c, const struct job_report *j)
 		return c->fn(j);
 	obj = c->from == FROM_POWER ? (const void *)rr_power(j) : (const void *)rr_eff(j);
 	return *(const double *)(const void *)((const char *)obj + c->off);
+}
+
+/* A row's figure: the entry's, or the mean over its rounds. */
+static double row_value(const struct column *c, const struct row *rw)
+{
+	const struct report_stat *st;
+
+	if (!rw->s)
+		return col_value(c, rw->j);
+	st = report_summary_stat(rw->s, c->key);
+	return st ? st->mean : col_value(c, rw->j);
+}
+
+/*
+ * Half the row's 95 % interval of a figure: the entry's measurement uncertainty, or over
+ * rounds the spread and the measurement uncertainty together (report_stat_u95). NAN for
+ * a single entry's performance figures, which have no interval.
+ */
+static double row_half(const struct column *c, const struct row *rw)
+{
+	const void *obj;
+
+	if (rw->s)
+		return report_stat_u95(report_summary_stat(rw->s, c->key));
+	if (c->from == FROM_JOB)
+		return NAN;
+	obj = c->from == FROM_POWER ? (const void *)rr_power(rw->j) : (const void *)rr_eff(rw->j);
+	return *(const double *)(const void *)((const char *)obj + c->u95_off);
 }
 
 static const struct column *find_column(const char *key)
@@ -214,11 +252,9 @@ static void meter_text(const struct rr_result *r, char *buf, size_t len)
 		 r->manual ? " (manual)" : "");
 }
 
-/* One cell as text for the table/markdown; "-" when the value is missing. */
-static void cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
+/* A value as table and markdown print it; "-" when missing. */
+static void fmt_value(const struct column *c, double v, char *buf, size_t len)
 {
-	double v = col_value(c, j);
-
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (!c->fmt)
@@ -227,24 +263,60 @@ static void cell(const struct column *c, const struct job_report *j, char *buf, 
 		snprintf(buf, len, c->fmt, v * c->scale);
 }
 
+/* One cell as text for the table/markdown; "-" when the value is missing. */
+static void cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
+{
+	fmt_value(c, col_value(c, j), buf, len);
+}
+
 void compare_cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
 {
 	cell(c, j, buf, len);
 }
 
+/* "+-0.27" in the column's units, "-" without an interval. */
+static void half_cell(const struct column *c, const struct row *rw, char *buf, size_t len)
+{
+	double h = row_half(c, rw);
+	char v[CELL / 2];
+
+	if (isnan(h)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fmt_value(c, h, v, sizeof(v));
+	snprintf(buf, len, "+-%s", v);
+}
+
+/* "1", "≈1" (cannot be told apart from rank 1), "-" (not ranked). */
+static void rank_cell(const struct row *rw, char *buf, size_t len)
+{
+	if (rw->tie)
+		snprintf(buf, len, "\u2248%d", rw->tie);
+	else if (rw->rank)
+		snprintf(buf, len, "%d", rw->rank);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* ival: the column whose 95 % interval follows it (the ranking one). */
 static size_t text_cells(const struct row *rw, char cells[][CELL], const struct column **cols,
-			 size_t ncols)
+			 size_t ncols, const struct column *ival)
 {
 	size_t k = 0, i;
 
-	if (rw->rank)
-		snprintf(cells[k++], CELL, "%d", rw->rank);
-	else
-		snprintf(cells[k++], CELL, "-");
+	rank_cell(rw, cells[k++], CELL);
 	snprintf(cells[k++], CELL, "%s", rw->r->label);
-	snprintf(cells[k++], CELL, "%s", rw->name);
-	for (i = 0; i < ncols; i++)
-		cell(cols[i], rw->j, cells[k++], CELL);
+	if (rw->s)
+		snprintf(cells[k++], CELL, "%s (%u of %u rounds)", rw->name, rw->s->valid,
+			 rw->s->entries);
+	else
+		snprintf(cells[k++], CELL, "%s", rw->name);
+	for (i = 0; i < ncols; i++) {
+		fmt_value(cols[i], row_value(cols[i], rw), cells[k++], CELL);
+		if (cols[i] == ival)
+			half_cell(cols[i], rw, cells[k++], CELL);
+	}
 	snprintf(cells[k++], CELL, "%s", valid_text(rw->valid));
 	snprintf(cells[k++], CELL, "%s", *rw->r->link ? rw->r->link : rw->r->transport);
 	snprintf(cells[k++], CELL, "%s", rw->r->filesystem);
@@ -258,16 +330,41 @@ static int left_aligned(size_t k, size_t n)
 	return k == 1 || k == 2 || k >= n - 3;
 }
 
+/* Characters a cell takes on screen: UTF-8 continuation bytes take none ("≈1" is 2). */
+static size_t text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* s padded to width w on the left or right, by characters, not bytes. */
+static void pad_cell(FILE *fp, const char *s, size_t w, int left)
+{
+	size_t pad = w > text_width(s) ? w - text_width(s) : 0;
+
+	if (!left)
+		fprintf(fp, "%*s", (int)pad, "");
+	fputs(s, fp);
+	if (left)
+		fprintf(fp, "%*s", (int)pad, "");
+}
+
 static void print_line(FILE *fp, char cells[][CELL], const size_t *w, size_t n, int md)
 {
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		if (md)
-			fprintf(fp, "| %-*s ", (int)w[k], cells[k]);
-		else
-			fprintf(fp, left_aligned(k, n) ? "%-*s%s" : "%*s%s", k + 1 < n ? (int)w[k] : 0,
-				cells[k], k + 1 < n ? "  " : "\n");
+		if (md) {
+			fputs("| ", fp);
+			pad_cell(fp, cells[k], w[k], 1);
+			fputc(' ', fp);
+		} else {
+			pad_cell(fp, cells[k], k + 1 < n ? w[k] : 0, left_aligned(k, n));
+			fputs(k + 1 < n ? "  " : "\n", fp);
+		}
 	}
 	if (md)
 		fprintf(fp, "|\n");
@@ -298,7 +395,8 @@ static void print_md_rule(FILE *fp, const size_t *w, size_t n)
 	fprintf(fp, "|\n");
 }
 
-static size_t heads(char cells[][CELL], const struct column **cols, size_t ncols, int md)
+static size_t heads(char cells[][CELL], const struct column **cols, size_t ncols, int md,
+		    const struct column *ival)
 {
 	static const char *const lead[LEAD_COLS] = { "rank", "device", "job" };
 	static const char *const trail[TRAIL_COLS] = { "valid", "link", "filesystem", "meter" };
@@ -306,37 +404,40 @@ static size_t heads(char cells[][CELL], const struct column **cols, size_t ncols
 
 	for (i = 0; i < LEAD_COLS; i++)
 		snprintf(cells[n++], CELL, "%s", lead[i]);
-	for (i = 0; i < ncols; i++)
+	for (i = 0; i < ncols; i++) {
 		snprintf(cells[n++], CELL, "%s",
 			 md && cols[i]->scale == 1 ? cols[i]->key : cols[i]->head);
+		if (cols[i] == ival)
+			snprintf(cells[n++], CELL, "+-95%%");
+	}
 	for (i = 0; i < TRAIL_COLS; i++)
 		snprintf(cells[n++], CELL, "%s", trail[i]);
 	return n;
 }
 
 static void print_text(FILE *fp, const struct row *rows, size_t nrows, const struct column **cols,
-		       size_t ncols, int md)
+		       size_t ncols, int md, const struct column *ival)
 {
 	char (*cells)[CELL] = xcalloc(MAX_COLS, CELL);
 	size_t w[MAX_COLS], n, i, k, nh;
 
-	nh = heads(cells, cols, ncols, md);
+	nh = heads(cells, cols, ncols, md, ival);
 	for (k = 0; k < nh; k++)
-		w[k] = strlen(cells[k]);
+		w[k] = text_width(cells[k]);
 	for (i = 0; i < nrows; i++) {
-		n = text_cells(&rows[i], cells, cols, ncols);
+		n = text_cells(&rows[i], cells, cols, ncols, ival);
 		if (md)
 			md_escape_cells(cells, n);
 		for (k = 0; k < n; k++)
-			if (strlen(cells[k]) > w[k])
-				w[k] = strlen(cells[k]);
+			if (text_width(cells[k]) > w[k])
+				w[k] = text_width(cells[k]);
 	}
-	heads(cells, cols, ncols, md);
+	heads(cells, cols, ncols, md, ival);
 	print_line(fp, cells, w, nh, md);
 	if (md)
 		print_md_rule(fp, w, nh);
 	for (i = 0; i < nrows; i++) {
-		n = text_cells(&rows[i], cells, cols, ncols);
+		n = text_cells(&rows[i], cells, cols, ncols, ival);
 		if (md)
 			md_escape_cells(cells, n);
 		print_line(fp, cells, w, n, md);
@@ -351,6 +452,14 @@ void compare_csv_str(FILE *fp, const char *s, int last)
 	fputc(last ? '\n' : ',', fp);
 }
 
+static void csv_number(FILE *fp, double v)
+{
+	if (isnan(v))
+		fprintf(fp, ",");
+	else
+		fprintf(fp, "%.10g,", v);
+}
+
 static void csv_row(FILE *fp, const struct row *rw)
 {
 	char reasons[RR_REASONS_MAX];
@@ -363,15 +472,19 @@ static void csv_row(FILE *fp, const struct row *rw)
 	compare_csv_str(fp, rw->r->label, 0);
 	compare_csv_str(fp, rw->name, 0);
 	fprintf(fp, "%u,", rw->j->loop);
+	if (rw->s)
+		fprintf(fp, "%u,", rw->s->valid);
+	else
+		fprintf(fp, ",");
+	if (rw->tie)
+		fprintf(fp, "%d,", rw->tie);
+	else
+		fprintf(fp, ",");
 	compare_csv_str(fp, rr_rw(rw->j), 0);
 	fprintf(fp, "%llu,", (unsigned long long)rr_bs(rw->j));
 	for (k = 0; k < ARRAY_SIZE(columns); k++) {
-		double v = col_value(&columns[k], rw->j);
-
-		if (isnan(v))
-			fprintf(fp, ",");
-		else
-			fprintf(fp, "%.10g,", v);
+		csv_number(fp, row_value(&columns[k], rw));
+		csv_number(fp, row_half(&columns[k], rw));
 	}
 	fprintf(fp, "%s,", rw->valid > 0 ? "true" : rw->valid == 0 ? "false" : "");
 	rr_reasons(rw->j, reasons, sizeof(reasons));
@@ -388,9 +501,9 @@ static void print_csv(FILE *fp, const struct row *rows, size_t nrows)
 {
 	size_t i, k;
 
-	fprintf(fp, "rank,device,job,loop,rw,bs,");
+	fprintf(fp, "rank,device,job,loop,rounds,indistinguishable_from,rw,bs,");
 	for (k = 0; k < ARRAY_SIZE(columns); k++)
-		fprintf(fp, "%s,", columns[k].key);
+		fprintf(fp, "%s,%s_u95,", columns[k].key, columns[k].key);
 	fprintf(fp, "valid,reasons,transport,link,filesystem,meter,emulated,file\n");
 	for (i = 0; i < nrows; i++)
 		csv_row(fp, &rows[i]);
@@ -602,6 +715,46 @@ static const struct column *group_sort(const struct column *sort, const struct r
 	return vmax > vmin * RAIL_RATIO && alt ? alt : sort;
 }
 
+/* A job with rounds is one row, its summary's, on its first entry; NULL: not a row. */
+static int row_of(const struct rr_result *r, const struct job_report *j, struct row *rw)
+{
+	const struct report_job_summary *s = j->jobname ? report_summary_find(&r->rep, j->jobname)
+							 : NULL;
+
+	if (s && rr_find_job(r, j->jobname) != j)
+		return 0;
+	rw->r = r;
+	rw->j = j;
+	rw->s = s;
+	rw->valid = rr_valid(j);
+	if (s)
+		rw->valid = !s->valid ? 0 : rw->valid < 0 ? -1 : 1;
+	return 1;
+}
+
+/* Ranks within a group of rows sorted by their figure; ties where intervals overlap. */
+static void rank_group(struct row *rows, size_t n)
+{
+	double *v = xcalloc(n + 1, sizeof(*v)), *h = xcalloc(n + 1, sizeof(*h));
+	int *rank = xcalloc(n + 1, sizeof(*rank)), *tie = xcalloc(n + 1, sizeof(*tie)), next = 0;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (rows[k].valid != 0 && !isnan(rows[k].key))
+			rows[k].rank = ++next;
+		v[k] = rows[k].key;
+		h[k] = rows[k].half;
+		rank[k] = rows[k].rank;
+	}
+	compare_ties(v, h, rank, n, tie);
+	for (k = 0; k < n; k++)
+		rows[k].tie = tie[k];
+	free(v);
+	free(h);
+	free(rank);
+	free(tie);
+}
+
 /* Rows grouped by job name in order of first appearance, ranked within the group. */
 static struct row *build_rows(const struct rr_set *set, const char *const *names, size_t nnames,
 			      const struct column *sort, size_t *nrows)
@@ -609,7 +762,6 @@ static struct row *build_rows(const struct rr_set *set, const char *const *names
 	const struct column *by;
 	struct row *rows;
 	size_t n, i, k, first, total = 0;
-	int rank;
 
 	for (i = 0; i < set->nres; i++)
 		total += set->res[i].rep.njobs;
@@ -621,25 +773,21 @@ static struct row *build_rows(const struct rr_set *set, const char *const *names
 			for (k = 0; k < set->res[i].rep.njobs; k++) {
 				struct row *rw = &rows[*nrows];
 
-				if (strcmp(set->res[i].names[k], names[n]))
+				if (strcmp(set->res[i].names[k], names[n]) ||
+				    !row_of(&set->res[i], &set->res[i].rep.jobs[k], rw))
 					continue;
-				rw->r = &set->res[i];
-				rw->j = &set->res[i].rep.jobs[k];
 				rw->name = set->res[i].names[k];
-				rw->valid = rr_valid(rw->j);
 				(*nrows)++;
 			}
 		}
 		by = group_sort(sort, rows + first, *nrows - first);
 		for (k = first; k < *nrows; k++) {
-			rows[k].key = col_value(by, rows[k].j);
+			rows[k].key = row_value(by, &rows[k]);
+			rows[k].half = row_half(by, &rows[k]);
 			rows[k].ranked_by = by;
 		}
 		qsort_r(rows + first, *nrows - first, sizeof(*rows), row_cmp, &by);
-		rank = 0;
-		for (k = first; k < *nrows; k++)
-			if (rows[k].valid != 0 && !isnan(rows[k].key))
-				rows[k].rank = ++rank;
+		rank_group(rows + first, *nrows - first);
 	}
 	return rows;
 }
@@ -662,13 +810,28 @@ static int rail_jobs(const struct column *sort, const struct row *rows, size_t n
 }
 
 /* What the ranks mean, and which jobs were ranked by the W-based figure instead. */
-static void print_footer(FILE *fp, const struct column *sort, const char *rail)
+static void print_footer(FILE *fp, const struct column *sort, const char *rail, int ties)
 {
 	fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
 		sort->key, sort->lower_better ? "lower" : "higher");
+	fprintf(fp, "+-95%%: half the figure's 95 %% interval: the meter's uncertainty, and over "
+		    "rounds the run-to-run spread too\n");
+	if (ties)
+		fprintf(fp, "\u2248N: indistinguishable at 95 %% from the row ranked N (their "
+			    "intervals overlap): not ranked apart\n");
 	if (*rail)
 		fprintf(fp, "ranked by %s instead where the rows' rails differ in voltage: %s\n",
 			sort->per_w, rail);
+}
+
+static int any_tie(const struct row *rows, size_t nrows)
+{
+	size_t i;
+
+	for (i = 0; i < nrows; i++)
+		if (rows[i].tie)
+			return 1;
+	return 0;
 }
 
 /* A conditional column some row has. */
@@ -721,9 +884,9 @@ static int print_rows(const struct compare_args *a, const struct rr_set *set,
 	else if (a->fmt == FMT_CSV)
 		print_csv(fp, rows, nrows);
 	else
-		print_text(fp, rows, nrows, brief, nbrief, a->fmt == FMT_MD);
+		print_text(fp, rows, nrows, brief, nbrief, a->fmt == FMT_MD, a->sort);
 	if (a->fmt == FMT_TABLE && !a->matrix)
-		print_footer(fp, a->sort, rail);
+		print_footer(fp, a->sort, rail, any_tie(rows, nrows));
 	if (fp != stdout && fclose(fp)) {
 		log_err(MOD, "-o %s: %m", a->out_path);
 		return EXIT_FAIL;
@@ -738,7 +901,7 @@ static void print_html(FILE *fp, const struct row *rows, size_t nrows, const str
 	char (*cells)[CELL] = xcalloc(MAX_COLS, CELL);
 	size_t i, k, n;
 
-	n = heads(cells, cols, ncols, 0);
+	n = heads(cells, cols, ncols, 0, sort);
 	fprintf(fp, "<table class=\"grid compare\">\n<caption>ranked by %s within each job (%s is "
 		    "better); invalid rows are not ranked", sort->key,
 		sort->lower_better ? "lower" : "higher");
@@ -747,6 +910,8 @@ static void print_html(FILE *fp, const struct row *rows, size_t nrows, const str
 			sort->per_w);
 		html_text(fp, rail);
 	}
+	if (any_tie(rows, nrows))
+		fputs(". \u2248N: indistinguishable at 95 % from the row ranked N", fp);
 	fputs("</caption>\n<thead><tr>", fp);
 	for (k = 0; k < n; k++) {
 		fputs("<th>", fp);
@@ -757,7 +922,7 @@ static void print_html(FILE *fp, const struct row *rows, size_t nrows, const str
 	for (i = 0; i < nrows; i++) {
 		if (!i || strcmp(rows[i].name, rows[i - 1].name))
 			fputs(i ? "</tbody>\n<tbody>\n" : "<tbody>\n", fp);
-		n = text_cells(&rows[i], cells, cols, ncols);
+		n = text_cells(&rows[i], cells, cols, ncols, sort);
 		fputs("<tr>", fp);
 		for (k = 0; k < n; k++) {
 			fprintf(fp, "<td%s>", k == n - TRAIL_COLS && rows[i].valid == 0 ? " class=\"bad\""

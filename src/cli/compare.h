@@ -25,6 +25,13 @@ void compare_cell(const struct column *c, const struct job_report *j, char *buf,
 void compare_csv_str(FILE *fp, const char *s, int last);
 
 /*
+ * Rows value[0..n) in rank order (rank 0: not ranked), half their 95 % intervals: tie[i]
+ * is the rank of the row i cannot be told apart from (their intervals overlap), else 0
+ * (compare_rank.c).
+ */
+void compare_ties(const double *value, const double *half, const int *rank, size_t n, int *tie);
+
+/*
  * iozone's view of a record sweep, one table per result: a row per record size (bs), a
  * column per operation (write, rewrite, read, reread, randread, randwrite, then any
  * other), each cell the metric of that job's first loop.

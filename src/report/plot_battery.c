@@ -31,14 +31,17 @@ struct bline {
 	int device;
 };
 
-/* One device's line: days of battery over MiB written per day, with its job's figures. */
+/* One device's line: days of battery over MiB written per day, with its job's figures, and
+ * the days' 95 % interval from their idle power's and energy's (NaN: unknown). */
 static void battery_line(FILE *fp, const struct battery_model *bm, const struct rr_result *r,
 			 const struct job_report *j, struct bline *bl)
 {
 	const struct report_power *p = rr_power(j);
-	double jpg = fmax(0, rr_net_j_per_gb(j)), max_bpd, bpd;
-	struct load_model lm;
+	double jpg = fmax(0, rr_net_j_per_gb(j)), u_jpg = rr_net_j_per_gb_u95(j), max_bpd, bpd;
+	struct load_model lm = { 0 };
 	struct battery_life life;
+	struct load_u95 lu;
+	struct life_u95 ul;
 	size_t k;
 	int last;
 
@@ -59,7 +62,13 @@ static void battery_line(FILE *fp, const struct battery_model *bm, const struct 
 		lm.extra_j_per_day = battery_bytes_energy_j(bpd, jpg);
 		lm.supply_v = p->active_v;
 		battery_life_compute(bm, &lm, &life);
-		fprintf(fp, "%.6g %.6g\n", bpd / MIB_F, life.days);
+		lu.idle_w = p->idle_w_u95;
+		lu.extra_j_per_day = battery_bytes_energy_j(bpd, u_jpg);
+		battery_life_u95(bm, &life, &lu, &ul);
+		fprintf(fp, "%.6g %.6g", bpd / MIB_F, life.days);
+		plot_put_num(fp, life.days - ul.days);
+		plot_put_num(fp, life.days + ul.days);
+		fputc('\n', fp);
 		if (!k)
 			bl->start_days = life.days;
 		bl->min_days = fmin(bl->min_days, life.days);

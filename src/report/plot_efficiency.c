@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "report/plot.h"
+#include "result/report_summary.h"
 
 #define MOD "plot"
 #define EFF_MIN_WIDTH_PX 1200
@@ -101,22 +102,36 @@ struct bar_pos {
 	size_t panel;
 };
 
-static void efficiency_row(FILE *fp, const struct rr_result *r, const struct job_report *j,
-			   const struct bar_pos *pos, const double *lo_iops, double lo_jpg)
+/* The interval's ends of a figure, NaN where it has none (no error bar is drawn). */
+static void put_interval(FILE *fp, double v, double half)
 {
-	const struct report_efficiency *e = rr_eff(j);
+	plot_put_num(fp, isfinite(half) ? v - half : NAN);
+	plot_put_num(fp, isfinite(half) ? v + half : NAN);
+}
+
+/* A bar's figures: over rounds their mean, with half the 95 % interval as its error bar;
+ * a single run's own figure with its measurement uncertainty. 1 if it has an interval. */
+static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_report *j,
+			  const struct bar_pos *pos, const double *lo_iops, double lo_jpg)
+{
+	double u_ipm, u_jpg, ipm = report_job_figure(&r->rep, j, "iops_per_ma", &u_ipm);
+	double jpg = report_job_figure(&r->rep, j, "j_per_gb", &u_jpg);
 	int valid = rr_valid(j);
 
 	fprintf(fp, "%.6f %.6f", pos->x_panel, pos->x_all);
-	plot_put_num(fp, e->iops_per_ma);
-	plot_put_num(fp, e->j_per_gb);
+	plot_put_num(fp, ipm);
+	plot_put_num(fp, jpg);
 	fprintf(fp, " %d %d %zu", valid != 0, r->device_idx + 1, pos->panel + 1);
-	plot_put_label(fp, e->iops_per_ma);
-	plot_put_label(fp, e->j_per_gb);
+	plot_put_label(fp, ipm);
+	plot_put_label(fp, jpg);
 	fprintf(fp, " \"%s\"", valid == 0 ? "invalid" : "");
-	plot_put_num(fp, e->iops_per_ma > 0 ? e->iops_per_ma : lo_iops[pos->panel]);
-	plot_put_num(fp, e->j_per_gb > 0 ? e->j_per_gb : lo_jpg);
+	/* the value's label sits above the bar, or above its error bar when it has one */
+	plot_put_num(fp, ipm > 0 ? (isfinite(u_ipm) ? ipm + u_ipm : ipm) : lo_iops[pos->panel]);
+	plot_put_num(fp, jpg > 0 ? (isfinite(u_jpg) ? jpg + u_jpg : jpg) : lo_jpg);
+	put_interval(fp, ipm, u_ipm);
+	put_interval(fp, jpg, u_jpg);
 	fputc('\n', fp);
+	return isfinite(u_ipm) || isfinite(u_jpg);
 }
 
 static double decade_below(double v, double none)
@@ -168,16 +183,17 @@ static const char *jpg_title(const struct rr_set *set)
 	return "Energy per GB moved: active phase + tail above idle (lower is better)";
 }
 
-/* Rows of every powered result, job by job; returns whether any bar is invalid. */
+/* Rows of every powered result, job by job; returns whether any bar is invalid, and in
+ * *ival whether any has an interval. */
 static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs *ej, double w,
-		      const double *lo_iops, double lo_jpg)
+		      int *ival, const double *lo_iops, double lo_jpg)
 {
 	struct bar_pos pos;
 	size_t n, i, slot, first = 0;
 	int invalid = 0;
 
 	fprintf(fp, "# x_panel x_all iops_per_ma j_per_gb valid device panel text1 text2 invalid "
-		    "label_y1 label_y2\n");
+		    "label_y1 label_y2 iops_per_ma_lo iops_per_ma_hi j_per_gb_lo j_per_gb_hi\n");
 	for (n = 0; n < ej->n; n++) {
 		if (n && ej->panel[n] != ej->panel[n - 1])
 			first = n;
@@ -196,7 +212,7 @@ static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs 
 			pos.x_panel = (double)(n - first + 1) + off;
 			pos.x_all = (double)(n + 1) + off;
 			pos.panel = ej->panel[n];
-			efficiency_row(fp, r, j, &pos, lo_iops, lo_jpg);
+			*ival |= efficiency_row(fp, r, j, &pos, lo_iops, lo_jpg);
 			invalid |= rr_valid(j) == 0;
 		}
 	}
@@ -252,7 +268,7 @@ int plot_efficiency(struct plot_ctx *ctx)
 	unsigned width;
 	size_t npow;
 	FILE *fp;
-	int rc, invalid;
+	int rc, invalid, ival = 0;
 
 	npow = plot_count_powered(ctx, "efficiency");
 	if (!npow)
@@ -271,9 +287,10 @@ int plot_efficiency(struct plot_ctx *ctx)
 	w = 0.8 / (double)npow;
 	lo_iops = xcalloc(ej.npanels + 1, sizeof(*lo_iops));
 	bar_bottoms(set, &ej, lo_iops, &lo_jpg);
-	invalid = write_rows(fp, set, &ej, w, lo_iops, lo_jpg);
+	invalid = write_rows(fp, set, &ej, w, &ival, lo_iops, lo_jpg);
 	fclose(fp);
-	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\n", w * 0.92, lo_jpg, invalid);
+	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\nHASIVAL = %d\n", w * 0.92,
+		lo_jpg, invalid, ival);
 	plot_gp_set(ch.meta, "JPGTITLE", jpg_title(set));
 	panel_meta(ch.meta, &ej, lo_iops);
 	plot_job_tics(ch.meta, ej.names, ej.n, width, ctx->format == PLOT_DUMB);

@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "report/plot.h"
+#include "result/report_summary.h"
 
 #define MOD "plot"
 #define PERF_MBPS_MIN_BS 65536 /* at or above: the job is about bandwidth, below: IOPS */
@@ -34,6 +35,7 @@ enum {
 
 struct pt {
 	double x, y;
+	double ux, uy; /* half their 95 % intervals; NAN: none */
 	int valid;
 	int front;  /* on the Pareto front */
 	int place;  /* where its label goes (PLACE_*) */
@@ -252,8 +254,12 @@ static void panel_points(struct panel *pn, const struct rr_set *set, const char 
 			pn->mbps = rr_bs(j) >= PERF_MBPS_MIN_BS;
 		p = &pn->pts[pn->np++];
 		memset(p, 0, sizeof(*p));
-		p->x = rr_power(j)->active_w;
-		p->y = pn->mbps ? rr_bw_bytes(j) / 1e6 : rr_iops(j);
+		/* over rounds the means, with their intervals; else the run's own */
+		p->x = report_job_figure(&set->res[i].rep, j, "active_w", &p->ux);
+		p->y = pn->mbps ? report_job_figure(&set->res[i].rep, j, "bw_bytes", &p->uy) / 1e6
+				: report_job_figure(&set->res[i].rep, j, "iops", &p->uy);
+		if (pn->mbps)
+			p->uy /= 1e6;
 		p->valid = rr_valid(j) != 0;
 		p->res = i;
 		if (!(p->y > 0))
@@ -311,6 +317,11 @@ static void panel_row(FILE *fp, const struct panel *pn, size_t i, const struct r
 	}
 	plot_put_num(fp, isnan(p->x) ? 0 : p->x);
 	plot_put_num(fp, isnan(p->y) ? pn->ylo : p->y);
+	/* the point's 95 % intervals, its own value where it has none (a bar of no length) */
+	plot_put_num(fp, isfinite(p->ux) ? p->x - p->ux : p->x);
+	plot_put_num(fp, isfinite(p->ux) ? p->x + p->ux : p->x);
+	plot_put_num(fp, isfinite(p->uy) ? p->y - p->uy : p->y);
+	plot_put_num(fp, isfinite(p->uy) ? p->y + p->uy : p->y);
 	fputc('\n', fp);
 }
 
@@ -348,13 +359,13 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 	pareto(&pn);
 	place_labels(&pn, texts);
 	fprintf(fp, "# %s: active_w perf device valid label_right below above left above_right "
-		    "below_right above_left below_left label_x label_y\n", name);
+		    "below_right above_left below_left label_x label_y x_lo x_hi y_lo y_hi\n", name);
 	for (i = 0; i < pn.np; i++) {
 		panel_row(fp, &pn, i, &set->res[pn.pts[i].res], texts[i]);
 		invalid |= !pn.pts[i].valid;
 	}
 	if (!pn.np)
-		fprintf(fp, "NaN NaN 0 0 \"\" \"\" \"\" \"\" \"\" \"\" \"\" \"\" 0 %g\n", pn.ylo);
+		fprintf(fp, "NaN NaN 0 0 \"\" \"\" \"\" \"\" \"\" \"\" \"\" \"\" 0 %g NaN NaN NaN NaN\n", pn.ylo);
 	fprintf(fp, "\n\n");
 	panel_front(ff, &pn);
 	fprintf(meta, "JOB[%zu] = ", k + 1);

@@ -121,11 +121,31 @@ static int join_blocks(struct plot_chart *ch, FILE *blk[TL_MAX_METERS])
 	return nm;
 }
 
-/* samples.csv -> power.dat, one index block per meter. Returns the meters seen. */
-static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, long *rows,
-			 double *max_w)
+/*
+ * Half the 95 % band of one reading's power: twice its combined standard uncertainty from
+ * the meter's declared accuracy, which for a meter with ranges changes with the current.
+ * The reading as it is where the meter declares nothing.
+ */
+static double band_half(const struct meter_accuracy *acc, char **f, double w)
 {
-	char line[SAMPLE_LINE_MAX], *f[7], name[32];
+	struct meter_u u;
+	int own = !strstr(f[5] ? f[5] : "", "w_computed");
+
+	accuracy_reading_u(acc, *f[2] ? atof(f[2]) : NAN, *f[3] ? atof(f[3]) : NAN, w, own, NULL,
+			   NULL, &u);
+	return isfinite(u.gain) ? 2 * accuracy_u_combined(&u) : 0;
+}
+
+/* samples.csv -> power.dat, one index block per meter: t, W and the band's edges.
+ * Returns the meters seen. */
+static int write_samples(const char *path, const struct run_report *rep, struct plot_chart *ch,
+			 long *rows, double *max_w, int *band)
+{
+	struct meter_accuracy acc[TL_MAX_METERS];
+	char line[SAMPLE_LINE_MAX], *f[7] = { NULL }, name[32];
+	uint64_t t0 = rep->t0_ns;
+	double half;
+	size_t k;
 	FILE *fp, *blk[TL_MAX_METERS] = { NULL };
 	long lineno = 0;
 	int m, err;
@@ -134,6 +154,8 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 	*rows = 0;
 	if (!path)
 		return -EINVAL;
+	for (k = 0; k < TL_MAX_METERS; k++)
+		report_accuracy_get(k < rep->nmeters ? rep->meters[k].accuracy : NULL, &acc[k]);
 	fp = input_fopen(path, INPUT_NOFOLLOW, 0, &err);
 	if (!fp)
 		return err;
@@ -144,6 +166,7 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 			break;
 		if (lineno == 1)
 			continue;
+		f[5] = NULL;
 		if (split_csv(line, f, 7) < 5)
 			continue;
 		m = atoi(f[1]);
@@ -158,8 +181,11 @@ static int write_samples(const char *path, uint64_t t0, struct plot_chart *ch, l
 			if (!blk[m])
 				break;
 		}
-		fprintf(blk[m], "%.4f %.6g\n", secs(strtoull(f[0], NULL, 10), t0), w);
-		*max_w = fmax(*max_w, w);
+		half = band_half(&acc[m], f, w);
+		*band |= half > 0;
+		fprintf(blk[m], "%.4f %.6g %.6g %.6g\n", secs(strtoull(f[0], NULL, 10), t0), w,
+			w - half, w + half);
+		*max_w = fmax(*max_w, w + half);
 		(*rows)++;
 	}
 	fclose(fp);
@@ -434,6 +460,7 @@ struct series {
 	int nm;
 	double tmin, tmax;  /* over the temperature series */
 	int has_soc, has_drive;
+	int band; /* some reading has an uncertainty band */
 };
 
 /* temp.dat from the run's temperature series: t soc_c drive_c, NaN where absent. */
@@ -486,7 +513,7 @@ static int write_series(struct plot_chart *ch, const struct rr_result *r, struct
 	sr->io_rows = write_intervals(ipath, r->rep.t0_ns, io, &sr->max_mb);
 	fclose(io);
 	if (r->has_power) {
-		sr->nm = write_samples(spath, r->rep.t0_ns, ch, &sr->pw_rows, &sr->max_w);
+		sr->nm = write_samples(spath, &r->rep, ch, &sr->pw_rows, &sr->max_w, &sr->band);
 		if (sr->nm < 0)
 			log_info(MOD, "timeline: %s: %s: power line left out", spath ? spath : r->path,
 				 spath ? input_strerror(sr->nm) : "its samples file is not beside it");
@@ -515,6 +542,7 @@ static void timeline_meta(FILE *meta, const struct rr_result *r, const struct se
 	meter_names(meta, r, sr->nm);
 	event_marks(meta, r);
 	/* Whole degrees around the readings, at least 10 degrees tall. */
+	fprintf(meta, "HASBAND = %d\n", sr->band);
 	fprintf(meta, "HASTEMP = %d\nHASSOC = %d\nHASDRIVE = %d\n", sr->has_soc || sr->has_drive,
 		sr->has_soc, sr->has_drive);
 	if (sr->has_soc || sr->has_drive)

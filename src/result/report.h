@@ -4,6 +4,8 @@
 #define IOWATT_REPORT_H
 
 #include <jansson.h>
+
+#include "core/accuracy.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,10 +85,28 @@ struct report_context {
 	struct report_target *target;
 };
 
+/* A meter's declared accuracy as the result keeps it (core/accuracy.h). */
+struct report_acc_range {
+	double a_max;
+	struct meter_acc_q a;
+};
+
+struct report_accuracy {
+	char *source; /* where the figures come from */
+	struct meter_acc_q v, a, w;
+	struct report_acc_range *ranges;
+	size_t nranges;
+};
+
+/* The result's copy of a driver's accuracy, and back (report_accuracy.c). NULL in: NULL
+ * out / an accuracy whose source is NULL (unknown). */
+struct report_accuracy *report_accuracy_from(const struct meter_accuracy *acc);
+void report_accuracy_get(const struct report_accuracy *ra, struct meter_accuracy *out);
+
 /* One meter of the run and its link statistics. */
 struct report_meter {
 	char *spec, *driver, *model;
-	char *accuracy;	 /* where its declared accuracy comes from; NULL: none declared */
+	struct report_accuracy *accuracy; /* NULL: none declared */
 	int board_level; /* measures the board's supply: the CPU running iowatt included */
 	int emulated, manual;
 	double period_ms;
@@ -355,6 +375,9 @@ void report_free(struct run_report *r);
 int report_load(const char *path, struct run_report *out);
 /* Serialise and write atomically (result_write). 0 or -errno. */
 int report_write(const char *path, const struct run_report *r);
+
+/* Free the run's meter list (report_builder_write rebuilds it as the run goes). */
+void report_meters_free(struct run_report *r);
 
 /* Append a zeroed job (exit_status/exit_signal null); pointers to earlier jobs may move. */
 struct job_report *report_add_job(struct run_report *r);

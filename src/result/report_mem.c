@@ -141,6 +141,17 @@ static void *dup_obj(const void *src, const struct report_schema *sc)
 	return dst;
 }
 
+void report_meters_free(struct run_report *r)
+{
+	size_t i;
+
+	for (i = 0; r->meters && i < r->nmeters; i++)
+		free_obj(&r->meters[i], &report_meter_schema);
+	free(r->meters);
+	r->meters = NULL;
+	r->nmeters = 0;
+}
+
 struct report_power *report_power_dup(const struct report_power *p)
 {
 	return dup_obj(p, &report_power_schema);

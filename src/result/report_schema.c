@@ -140,12 +140,41 @@ static const struct report_field context_fields[] = {
 #undef T
 static SCHEMA(context_schema, struct report_context, context_fields);
 
+#define T struct meter_acc_q
+static const struct report_field acc_q_fields[] = {
+	FIELD(T, "gain", gain, RF_REAL),
+	FIELD(T, "offset", offset, RF_REAL),
+	FIELD(T, "resolution", resolution, RF_REAL),
+	FIELD(T, "noise", noise, RF_REAL),
+};
+#undef T
+static SCHEMA(acc_q_schema, struct meter_acc_q, acc_q_fields);
+
+#define T struct report_acc_range
+static const struct report_field acc_range_fields[] = {
+	FIELD(T, "a_max", a_max, RF_REAL),
+	FIELD(T, "a", a, RF_OBJ, .sub = &acc_q_schema),
+};
+#undef T
+static SCHEMA(acc_range_schema, struct report_acc_range, acc_range_fields);
+
+#define T struct report_accuracy
+static const struct report_field accuracy_fields[] = {
+	FIELD(T, "source", source, RF_STR),
+	FIELD(T, "v", v, RF_OBJ, .sub = &acc_q_schema),
+	FIELD(T, "a", a, RF_OBJ, .sub = &acc_q_schema),
+	FIELD(T, "w", w, RF_OBJ, .sub = &acc_q_schema),
+	LIST(T, "ranges", ranges, nranges, RF_ARRAY, .sub = &acc_range_schema),
+};
+#undef T
+static SCHEMA(accuracy_schema, struct report_accuracy, accuracy_fields);
+
 #define T struct report_meter
 static const struct report_field meter_fields[] = {
 	FIELD(T, "spec", spec, RF_STR),
 	FIELD(T, "driver", driver, RF_STR),
 	FIELD(T, "model", model, RF_STR),
-	FIELD(T, "accuracy", accuracy, RF_STR),
+	FIELD(T, "accuracy", accuracy, RF_PTR, .sub = &accuracy_schema),
 	FIELD(T, "board_level", board_level, RF_BOOL),
 	FIELD(T, "emulated", emulated, RF_BOOL),
 	FIELD(T, "manual", manual, RF_BOOL),
@@ -157,7 +186,7 @@ static const struct report_field meter_fields[] = {
 	FIELD(T, "overruns", overruns, RF_U64),
 };
 #undef T
-static SCHEMA(meter_schema, struct report_meter, meter_fields);
+SCHEMA(report_meter_schema, struct report_meter, meter_fields);
 
 #define T struct report_files
 static const struct report_field files_fields[] = {
@@ -471,7 +500,7 @@ static const struct report_field run_fields[] = {
 	FIELD(T, "t0_ns", t0_ns, RF_U64),
 	FIELD(T, "emulated", emulated, RF_BOOL),
 	FIELD(T, "context", context, RF_PTR, .sub = &context_schema, .absent = RF_EMPTY_OBJ),
-	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &meter_schema),
+	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &report_meter_schema),
 	FIELD(T, "files", files, RF_OBJ, .sub = &files_schema),
 	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &job_schema),
 	LIST(T, "summary", summary, nsummary, RF_ARRAY, .sub = &job_summary_schema,

@@ -52,6 +52,7 @@ struct report_schema {
 };
 
 extern const struct report_schema report_run_schema;
+extern const struct report_schema report_meter_schema;
 extern const struct report_schema report_power_schema;
 extern const struct report_schema report_efficiency_schema;
 extern const struct report_schema report_validity_schema;

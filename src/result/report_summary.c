@@ -15,7 +15,8 @@ enum { FROM_JOB, FROM_POWER, FROM_EFF };
 
 /* A summary figure and where an entry keeps it (and its u95, if it has one). */
 struct figure_src {
-	size_t off; /* in struct report_summary_figures */
+	const char *key; /* the summary's key, the same as the entry's figure */
+	size_t off;	 /* in struct report_summary_figures */
 	int from;
 	double (*fn)(const struct job_report *j);
 	size_t val_off, u95_off; /* in report_power / report_efficiency */
@@ -33,10 +34,10 @@ static double p99_ns(const struct job_report *j)
 }
 
 #define SOFF(m) offsetof(struct report_summary_figures, m)
-#define JOB(m, fn) { SOFF(m), FROM_JOB, fn, 0, 0, 0 }
-#define POWER(m) { SOFF(m), FROM_POWER, NULL, offsetof(struct report_power, m), \
+#define JOB(m, fn) { #m, SOFF(m), FROM_JOB, fn, 0, 0, 0 }
+#define POWER(m) { #m, SOFF(m), FROM_POWER, NULL, offsetof(struct report_power, m), \
 		   offsetof(struct report_power, m##_u95), 1 }
-#define EFF(m) { SOFF(m), FROM_EFF, NULL, offsetof(struct report_efficiency, m), \
+#define EFF(m) { #m, SOFF(m), FROM_EFF, NULL, offsetof(struct report_efficiency, m), \
 		 offsetof(struct report_efficiency, m##_u95), 1 }
 
 static const struct figure_src figures[] = {
@@ -242,6 +243,60 @@ void report_summarize(struct run_report *r)
 		if (!seen)
 			summarize_job(r, r->jobs[i].jobname, &r->summary[r->nsummary++]);
 	}
+}
+
+double report_entry_figure(const struct job_report *j, const char *key, double *u95)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(figures); i++) {
+		if (strcmp(figures[i].key, key))
+			continue;
+		if (u95)
+			*u95 = figure_u95(&figures[i], j);
+		return figure_value(&figures[i], j);
+	}
+	if (u95)
+		*u95 = NAN;
+	return NAN;
+}
+
+double report_job_figure(const struct run_report *r, const struct job_report *j, const char *key,
+			 double *u95)
+{
+	const struct report_job_summary *s = j->jobname ? report_summary_find(r, j->jobname) : NULL;
+	const struct report_stat *st = report_summary_stat(s, key);
+
+	if (!st)
+		return report_entry_figure(j, key, u95);
+	if (u95)
+		*u95 = report_stat_u95(st);
+	return st->mean;
+}
+
+const struct report_stat *report_summary_stat(const struct report_job_summary *s, const char *key)
+{
+	size_t i;
+
+	for (i = 0; s && i < ARRAY_SIZE(figures); i++)
+		if (!strcmp(figures[i].key, key))
+			return (const struct report_stat *)(const void *)((const char *)&s->figures +
+									   figures[i].off);
+	return NULL;
+}
+
+double report_stat_u95(const struct report_stat *st)
+{
+	double ci;
+
+	if (!st || !st->n)
+		return NAN;
+	ci = (st->ci95_hi - st->ci95_lo) / 2;
+	if (isnan(ci))
+		return st->u95;
+	if (isnan(st->u95))
+		return ci;
+	return hypot(ci, st->u95);
 }
 
 const struct report_job_summary *report_summary_find(const struct run_report *r,

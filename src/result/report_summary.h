@@ -19,6 +19,23 @@ int report_entry_counts(const struct job_report *j);
  * a window). out->metric is the caller's to free (NULL without steady=).
  */
 int report_steady_of(const struct run_report *r, const char *jobname, struct report_steady *out);
+/* One entry's figure by its summary key ("j_per_gb", "iops", "active_w"), and its _u95
+ * in *u95 (NAN: none); NAN for a key the summary has not. */
+double report_entry_figure(const struct job_report *j, const char *key, double *u95);
+/*
+ * A job's figure as charts show it: over its rounds the summary's mean with half its 95 %
+ * interval (report_stat_u95), else the entry's with its _u95. u95 may be NULL.
+ */
+double report_job_figure(const struct run_report *r, const struct job_report *j, const char *key,
+			 double *u95);
+/* A summary figure by its key ("j_per_gb", "iops"), NULL if the summary has none. */
+const struct report_stat *report_summary_stat(const struct report_job_summary *s, const char *key);
+/*
+ * How far the mean may be from the truth at 95 %: the run-to-run spread (half the Student
+ * t interval) and the rounds' measurement uncertainty, which repeating does not shrink,
+ * in quadrature; whichever is known when only one is. NAN without either.
+ */
+double report_stat_u95(const struct report_stat *st);
 /* The summary of jobname, NULL if none. */
 const struct report_job_summary *report_summary_find(const struct run_report *r,
 						     const char *jobname);

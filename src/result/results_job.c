@@ -217,6 +217,22 @@ double rr_net_j_per_gb(const struct job_report *j)
 	return NAN;
 }
 
+double rr_net_j_per_gb_u95(const struct job_report *j)
+{
+	double gb = rr_io_bytes(j) / 1e9;
+
+	if (!isnan(rr_eff(j)->j_per_gb_net))
+		return rr_eff(j)->j_per_gb_net_u95;
+	return gb > 0 ? rr_power(j)->energy_net_j_u95 / gb : NAN;
+}
+
+double rr_net_j_per_io_u95(const struct job_report *j)
+{
+	double ios = rr_total_ios(j);
+
+	return ios > 0 ? rr_power(j)->energy_net_j_u95 / ios : NAN;
+}
+
 double rr_net_j_per_io(const struct job_report *j)
 {
 	double ios = rr_total_ios(j);

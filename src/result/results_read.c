@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/text.h"
 #include "core/util.h"
+#include "result/report_summary.h"
 #include "result/results_read.h"
 
 #define MOD "results"
@@ -268,8 +269,14 @@ size_t rr_job_names(const struct rr_set *set, const char ***names)
 
 	for (i = 0; i < set->nres; i++) {
 		for (j = 0; j < set->res[i].rep.njobs; j++) {
+			const struct job_report *jr = &set->res[i].rep.jobs[j];
 			const char *nm = set->res[i].names[j];
 
+			/* A job with rounds is summed up over them: its first entry stands
+			 * for all, so later rounds get no name of their own. */
+			if (jr->jobname && report_summary_find(&set->res[i].rep, jr->jobname) &&
+			    rr_find_job(&set->res[i], jr->jobname) != jr)
+				continue;
 			for (k = 0; k < n; k++)
 				if (!strcmp(out[k], nm))
 					break;

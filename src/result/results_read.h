@@ -41,7 +41,8 @@ int rr_set_load(struct rr_set *set, char *const *paths, size_t npaths, char *con
 		size_t nlabels);
 void rr_set_free(struct rr_set *set);
 
-/* Distinct job names across results, in order of first appearance; caller frees array. */
+/* Distinct job names across results, in order of first appearance; a job with rounds
+ * (a summary) only by its first entry's name. Caller frees array. */
 size_t rr_job_names(const struct rr_set *set, const char ***names);
 /* The job of that name ("NAME #2" for a loop, or a plain job name: its first loop). */
 const struct job_report *rr_find_job(const struct rr_result *r, const char *name);
@@ -106,5 +107,8 @@ void rr_phase(const struct job_report *j, int phase, uint64_t *t_start, uint64_t
 /* Energy above idle per GB (j_per_gb_net, else energy_net_j / GB) and per I/O; NAN if unknown. */
 double rr_net_j_per_gb(const struct job_report *j);
 double rr_net_j_per_io(const struct job_report *j);
+/* Their 95 % half widths (the results' _u95); NAN when the result has none. */
+double rr_net_j_per_gb_u95(const struct job_report *j);
+double rr_net_j_per_io_u95(const struct job_report *j);
 
 #endif

@@ -357,7 +357,7 @@ static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 	m->spec = xstrdup(in->spec);
 	m->driver = xstrdup(in->driver);
 	m->model = xstrdup(in->model);
-	m->accuracy = in->accuracy.source ? xstrdup(in->accuracy.source) : NULL;
+	m->accuracy = report_accuracy_from(&in->accuracy);
 	m->board_level = !!in->board_level;
 	m->emulated = !!in->emulated;
 	m->manual = !!in->manual;
@@ -375,13 +375,7 @@ int report_builder_write(struct report_builder *rb, const struct session *s, con
 	struct run_report *r = &rb->rep;
 	size_t m;
 
-	for (m = 0; m < r->nmeters; m++) {
-		free(r->meters[m].spec);
-		free(r->meters[m].driver);
-		free(r->meters[m].model);
-		free(r->meters[m].accuracy);
-	}
-	free(r->meters);
+	report_meters_free(r);
 	r->meters = xcalloc(s->nmeters + 1, sizeof(*r->meters));
 	r->nmeters = s->nmeters;
 	for (m = 0; m < s->nmeters; m++)

@@ -152,7 +152,7 @@ static double gain_pct(const struct meter_accuracy *acc, int ch, double amps)
 
 	if (!acc)
 		return NAN;
-	qa = meter_acc_current(acc, amps);
+	qa = accuracy_current(acc, amps);
 	ga = isfinite(qa->gain) ? qa->gain : 0;
 	gv = isfinite(acc->v.gain) ? acc->v.gain : 0;
 	if (ch == UNC_V)
