@@ -34,6 +34,13 @@ ok $? "emulator says it is an emulator and where it listens"
 "$IOWATT" meters >"$T/meters.out" 2>&1
 grep -q "spec: um25c:$T/um" "$T/meters.out"
 ok $? "iowatt meters lists the live emulator with a spec"
+# A heading ends with ':' at the margin; what it heads is indented under it.
+awk 'h && !/^ / { print "# empty heading: " h; bad = 1 } { h = (/^[^ ].*:$/) ? $0 : "" }
+	END { if (h) { print "# empty heading: " h; bad = 1 } exit bad }' "$T/meters.out"
+ok $? "iowatt meters prints no heading without something under it"
+"$IOWATT" meters --sysfs-root "$T/nothing" >"$T/meters-none.out" 2>&1
+grep -q "^Found nothing here: .*ina219.*hwmon" "$T/meters-none.out"
+ok $? "drivers that found nothing are named on one line"
 
 timeout 20 "$IOWATT" probe --meter "um25c:$T/um" --seconds 3 --csv "$T/samples.csv" \
 	>"$T/probe.out" 2>"$T/probe.err"

@@ -10,7 +10,7 @@ FILES="$G/sd-sandisk-ultra.json $G/usbstick-sandisk-ultra.json $G/usbssd-samsung
 model() { # model JSON JOBNAME WH USABLE REG SD BYTES_PER_DAY
 	python3 - "$@" <<'PY'
 import json, sys
-path, job, wh, usable, reg, sd, bpd = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+path, job, wh, usable, reg, sd, bpd = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])  # MB = 10^6
 j = next(j for j in json.load(open(path))["jobs"] if j["jobname"] == job)
 e_day = j["power"]["idle_w"] * 86400 + bpd * j["efficiency"]["j_per_gb_net"] / 1e9
 drain = e_day / 86400 / reg + wh * sd / 30.4375 / 24
@@ -23,11 +23,11 @@ days_of() { # days_of OUT DEVICE-SUBSTRING
 
 $IOWATT size --battery 3000mAh@3.7V --write 200MB/day $FILES >"$T_TMP/w.out" 2>"$T_TMP/w.err"
 ok $? "size with --write over four results"
-want=$(model $G/sd-sandisk-ultra.json SEQ1M-Q8T1-write 11.1 0.85 0.90 0.02 209715200)
+want=$(model $G/sd-sandisk-ultra.json SEQ1M-Q8T1-write 11.1 0.85 0.90 0.02 200e6)
 got=$(days_of "$T_TMP/w.out" "SanDisk SC64G")
 [ -n "$got" ] && [ "$got" = "$want" ]
 ok $? "SD card: $got days, the documented model gives $want"
-want=$(model $G/nvme-netac.json SEQ1M-Q8T1-write 11.1 0.85 0.90 0.02 209715200)
+want=$(model $G/nvme-netac.json SEQ1M-Q8T1-write 11.1 0.85 0.90 0.02 200e6)
 got=$(days_of "$T_TMP/w.out" "Netac NVMe")
 [ -n "$got" ] && [ "$got" = "$want" ]
 ok $? "NVMe: $got days, the documented model gives $want"
@@ -70,6 +70,44 @@ $IOWATT size --battery 3000mAh@3.7V --duty 2s/60s --supply-v 5 $G/usbstick-sandi
 ok $? "size with --duty and --supply-v"
 grep -q "duty     job SEQ1M-Q8T1-write" "$T_TMP/u.out" && grep -q "supply 5.00 V (--supply-v)" "$T_TMP/u.out"
 ok $? "duty uses the write job's active power; supply voltage from the option"
+
+# MB is 10^6 bytes as run prints MB/s; MiB says 2^20.
+$IOWATT size --battery 11.1Wh --write 50MB/day $G/sd-sandisk-ultra.json >"$T_TMP/mb.out" 2>&1
+$IOWATT size --battery 11.1Wh --write 50MiB/day $G/sd-sandisk-ultra.json >"$T_TMP/mib.out" 2>&1
+grep -q "x 0.05 GB/day" "$T_TMP/mb.out" && grep -q "x 0.05243 GB/day" "$T_TMP/mib.out"
+ok $? "--write 50MB/day is 0.05 GB a day, 50MiB/day 0.05243 GB"
+
+# --power-off: the drive draws its idle power only while its bursts run (I/O at the job's
+# IOPS, then the tail), recomputed here from the result.
+$IOWATT size --battery 3000mAh@3.7V --records 4KiB@1/min --power-off $G/sd-sandisk-ultra.json \
+	>"$T_TMP/off.out" 2>&1
+ok $? "size --records --power-off"
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/off.out" <<'PY'
+import json, re, sys
+j = next(j for j in json.load(open(sys.argv[1]))["jobs"] if j["jobname"] == "RND4K-Q32T1-write")
+out = open(sys.argv[2]).read()
+p = j["power"]
+tail = (j["phases"]["tail"]["t_end_ns"] - j["phases"]["tail"]["t_start_ns"]) / 1e9
+on = 1440 / j["write"]["iops"] + 1440 * tail
+e = p["idle_w"] * on + 1440 * p["energy_net_j"] / j["write"]["total_ios"]
+days = 11.1 * 0.85 / 24 / (e / 86400 / 0.9 + 11.1 * 0.02 / 30.4375 / 24)
+got_on = float(re.search(r"on ([0-9.]+) s a day", out).group(1))
+got_days = float(re.search(r"life +([0-9.]+) days", out).group(1))
+print("# on %.1f s (want %.1f), %.2f days (want %.2f)" % (got_on, on, got_days, days))
+sys.exit(0 if abs(got_on - on) < 0.1 and abs(got_days - days) < 0.01 else 1)
+PY
+ok $? "on time = records / IOPS + records x tail; idle only then: days as the model gives"
+$IOWATT size --battery 3000mAh@3.7V --records 4KiB@1/min $G/sd-sandisk-ultra.json >"$T_TMP/on.out" 2>&1
+[ "$(awk '/^  life/ {print $2}' "$T_TMP/off.out" | cut -d. -f1)" -gt \
+	"$(awk '/^  life/ {print 10 * $2}' "$T_TMP/on.out" | cut -d. -f1)" ]
+ok $? "a logger that powers its card off lasts over 10x longer than one that keeps it idle"
+grep -q "^                  - idle_W x 100 % x (86400 s - on_s)" "$T_TMP/off.out" &&
+	grep -q "100 % of the idle 0.0748 W is not drawn" "$T_TMP/off.out"
+ok $? "the model line and the saving are printed"
+$IOWATT size --battery 3000mAh@3.7V --records 4KiB@1/min --power-off=40% \
+	$G/sd-sandisk-ultra.json >"$T_TMP/off40.out" 2>&1
+grep -q "40 % of the idle 0.0748 W is not drawn" "$T_TMP/off40.out"
+ok $? "--power-off=40%: a board-level meter, the drive 40 % of its idle"
 
 # Only invalid write jobs, one with a negative net energy (idle drifting up in a short
 # job): the invalid job is used with a warning, and the negative energy counts as 0.

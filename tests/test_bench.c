@@ -624,6 +624,29 @@ static int block_async_syscalls(void)
 	return 0;
 }
 
+/* What child(fd) writes to fd, in a forked process; NULL if no pipe could be made. */
+static const char *child_stderr(void (*child)(int fd), char *out, size_t len)
+{
+	int fds[2], status;
+	size_t used = 0;
+	ssize_t k;
+	pid_t pid;
+
+	if (pipe(fds))
+		return NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		child(fds[1]);
+	close(fds[1]);
+	while (used + 1 < len && (k = read(fds[0], out + used, len - 1 - used)) > 0)
+		used += (size_t)k;
+	out[used] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return out;
+}
+
 static void no_aio_child(int out)
 {
 	struct job_opts jo;
@@ -650,25 +673,11 @@ static void no_aio_child(int out)
 static void test_no_aio(void)
 {
 	char out[4096];
-	int fds[2], status;
-	size_t used = 0;
-	ssize_t k;
-	pid_t pid;
 
-	if (pipe(fds)) {
+	if (!child_stderr(no_aio_child, out, sizeof(out))) {
 		skip("no pipe");
 		return;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0)
-		no_aio_child(fds[1]);
-	close(fds[1]);
-	while (used + 1 < sizeof(out) && (k = read(fds[0], out + used, sizeof(out) - 1 - used)) > 0)
-		used += (size_t)k;
-	out[used] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
 	/* Where the filter cannot be installed (qemu-user) the syscalls fail anyway, and the
 	 * one warning per process was given before the fork. */
 	if (!ok(strstr(out, "auto=psync\n") &&
@@ -741,25 +750,11 @@ static void busy_aio_child(int out)
 static void test_aio_busy(void)
 {
 	char out[4096];
-	int fds[2], status;
-	size_t used = 0;
-	ssize_t k;
-	pid_t pid;
 
-	if (!io_engine_find("libaio") || pipe(fds)) {
+	if (!io_engine_find("libaio") || !child_stderr(busy_aio_child, out, sizeof(out))) {
 		skip("libaio does not run here");
 		return;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0)
-		busy_aio_child(fds[1]);
-	close(fds[1]);
-	while (used + 1 < sizeof(out) && (k = read(fds[0], out + used, sizeof(out) - 1 - used)) > 0)
-		used += (size_t)k;
-	out[used] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
 	if (!ok(strstr(out, "rc=0 status=0 depth=4 ios=64\n") != NULL,
 		"io_setup EAGAIN above 4 events: the job runs to its end at iodepth 4"))
 		printf("# %s", out);

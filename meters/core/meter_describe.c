@@ -2,10 +2,14 @@
 /* Drivers describing themselves: spec syntax, keys, models and ranges; what each finds here. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
 #include "meters/core/meter_core.h"
+
+/* The names of the drivers that found nothing, on one line. */
+#define SCAN_NONE_LEN 512
 
 void meter_driver_names(char *buf, size_t len)
 {
@@ -116,14 +120,32 @@ void meter_drivers_summary(FILE *out)
 	}
 }
 
+/* A driver's heading only over what it found; those that found nothing on one line. */
 void meter_drivers_scan(const char *sysfs_root, FILE *out)
 {
-	size_t i;
+	char none[SCAN_NONE_LEN] = "", *buf;
+	size_t i, len, used = 0;
+	FILE *mem;
 
 	for (i = 0; meter_drivers[i]; i++) {
 		if (!meter_drivers[i]->scan)
 			continue;
-		fprintf(out, "%s (%s):\n", meter_drivers[i]->name, meter_drivers[i]->desc);
-		meter_drivers[i]->scan(sysfs_root, out);
+		buf = NULL;
+		len = 0;
+		mem = open_memstream(&buf, &len);
+		if (!mem)
+			continue;
+		meter_drivers[i]->scan(sysfs_root, mem);
+		fclose(mem);
+		if (len)
+			fprintf(out, "%s (%s):\n%s", meter_drivers[i]->name, meter_drivers[i]->desc,
+				buf);
+		else if (used < sizeof(none))
+			used += (size_t)snprintf(none + used, sizeof(none) - used, "%s%s",
+						 used ? ", " : "", meter_drivers[i]->name);
+		free(buf);
 	}
+	if (*none)
+		fprintf(out, "Found nothing here: %s (iowatt meters --help: what each reads)\n",
+			none);
 }

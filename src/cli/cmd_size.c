@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
+#include "core/phase.h"
 #include "core/text.h"
 #include "core/util.h"
 #include "report/battery.h"
@@ -22,12 +23,14 @@ struct workload {
 	double rec_per_day;
 	double duty_active_s, duty_period_s; /* --duty */
 	const char *job;		  /* --job NAME: use it for everything */
+	double off_share;		  /* --power-off: share of idle the drive is; 0: on */
 };
 
 struct sizing {
 	const struct rr_result *r;
 	const struct job_report *wjob, *rjob, *recjob, *dutyjob, *base;
 	double write_j, read_j, rec_j, duty_j, supply_v;
+	double on_s; /* --power-off: seconds a day the drive is on */
 	struct load_model lm;
 	struct battery_life life;
 	/* 95 % half widths: of each workload part (J/day), the inputs, the life */
@@ -126,6 +129,38 @@ static int pick_base(const struct rr_result *r, const struct workload *wl, struc
 	return !sz->base || isnan(rr_power(sz->base)->idle_w) ? -EINVAL : 0;
 }
 
+static double tail_s(const struct job_report *j)
+{
+	uint64_t t0, t1;
+
+	rr_phase(j, PHASE_TAIL, &t0, &t1);
+	return t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
+}
+
+/*
+ * --power-off: the drive is on for each part's I/O at its job's speed and each burst's
+ * tail (a stream is one burst a day, a record or a duty period one each), off the rest.
+ */
+static double on_seconds(const struct workload *wl, const struct sizing *sz)
+{
+	double on = 0, per_day;
+
+	if (sz->wjob)
+		on += battery_on_seconds(wl->write_bpd, rr_bw_bytes(sz->wjob), 0, 0, 1,
+					 tail_s(sz->wjob));
+	if (sz->rjob)
+		on += battery_on_seconds(wl->read_bpd, rr_bw_bytes(sz->rjob), 0, 0, 1,
+					 tail_s(sz->rjob));
+	if (sz->recjob)
+		on += battery_on_seconds(0, 0, records_per_day(wl, sz->recjob), rr_iops(sz->recjob),
+					 wl->rec_per_day, tail_s(sz->recjob));
+	if (sz->dutyjob) {
+		per_day = BATTERY_SECONDS_PER_DAY / wl->duty_period_s;
+		on += wl->duty_active_s * per_day + per_day * tail_s(sz->dutyjob);
+	}
+	return fmin(on, BATTERY_SECONDS_PER_DAY);
+}
+
 /*
  * The inputs' 95 % half widths from the jobs' _u95 figures: each workload part's energy
  * per day, the parts independent of each other (different jobs), and the idle power.
@@ -181,8 +216,19 @@ static int size_compute(const struct rr_result *r, const struct workload *wl,
 	sz->lm.idle_w = rr_power(sz->base)->idle_w;
 	sz->lm.extra_j_per_day = clamp_workload(sz);
 	sz->lm.supply_v = sz->supply_v;
+	if (wl->off_share > 0) {
+		sz->on_s = on_seconds(wl, sz);
+		if (isnan(sz->on_s)) {
+			log_err(MOD, "%s: --power-off needs the chosen jobs' speeds", r->path);
+			return -EINVAL;
+		}
+		sz->lm.idle_off_w = sz->lm.idle_w * wl->off_share;
+		sz->lm.off_s_per_day = BATTERY_SECONDS_PER_DAY - sz->on_s;
+	}
 	battery_life_compute(bm, &sz->lm, &sz->life);
 	size_u95(wl, sz);
+	/* Powered off, the idle power is drawn only part of the day: so is its uncertainty. */
+	sz->lu.idle_w *= 1 - wl->off_share * sz->lm.off_s_per_day / BATTERY_SECONDS_PER_DAY;
 	battery_life_u95(bm, &sz->life, &sz->lu, &sz->lifeu);
 	return 0;
 }
@@ -216,6 +262,17 @@ static void print_jobs(const struct sizing *sz, const struct workload *wl)
 	}
 }
 
+static void print_power_off(const struct sizing *sz, const struct workload *wl)
+{
+	if (!(wl->off_share > 0))
+		return;
+	printf("  off      drive powered off between bursts: on %.1f s a day (I/O at the jobs' "
+	       "speeds, each burst's tail); %.0f %% of the idle %.4f W is not drawn the other "
+	       "%.0f s: %.1f J/day less\n",
+	       sz->on_s, wl->off_share * 100, sz->lm.idle_w, sz->lm.off_s_per_day,
+	       sz->lm.idle_off_w * sz->lm.off_s_per_day);
+}
+
 /* The life's 95 % interval and the input that dominates it. */
 static void print_life_u95(const struct sizing *sz)
 {
@@ -238,7 +295,8 @@ static void print_life(const struct sizing *sz, const struct battery_model *bm)
 	const struct battery_life *life = &sz->life;
 
 	printf("  energy   %.1f J/day (%.3f Wh/day) = idle %.1f + workload %.1f\n", life->energy_day_j,
-	       life->energy_day_j / 3600.0, sz->lm.idle_w * BATTERY_SECONDS_PER_DAY,
+	       life->energy_day_j / 3600.0,
+	       sz->lm.idle_w * BATTERY_SECONDS_PER_DAY - sz->lm.idle_off_w * sz->lm.off_s_per_day,
 	       sz->lm.extra_j_per_day);
 	printf("  average  %.2f mW = %.2f mA at %.2f V; from the battery %.2f mW", life->avg_w * 1e3,
 	       life->avg_ma, sz->supply_v, life->battery_w * 1e3);
@@ -265,8 +323,13 @@ static void print_warnings(const struct sizing *sz)
 	    sz->dutyjob != sz->rjob)
 		note_invalid(r, sz->dutyjob);
 	if (sz->life.idle_share > 0.5)
-		printf("  warning: idle power is %.0f %% of the daily energy: sleeping deeper or power-gating "
-		       "the drive matters more than its J/GB\n", sz->life.idle_share * 100);
+		printf("  warning: idle power is %.0f %% of the daily energy: %s\n",
+		       sz->life.idle_share * 100,
+		       sz->lm.idle_off_w > 0 ? "idle while the drive is on for its bursts (their "
+					      "tails) and what stays on when it is off: fewer, larger "
+					      "bursts matter more than its J/GB"
+					    : "sleeping deeper or power-gating the drive matters "
+					      "more than its J/GB (--power-off models it)");
 	if (r->emulated)
 		printf("  warning: power figures come from an EMULATED meter, not a measurement\n");
 }
@@ -282,6 +345,7 @@ static void print_sizing(const struct sizing *sz, const struct workload *wl,
 	       rr_job_name(sz->r, sz->base), sz->supply_v,
 	       supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
 	print_jobs(sz, wl);
+	print_power_off(sz, wl);
 	print_life(sz, bm);
 	print_warnings(sz);
 	printf("\n");
@@ -296,6 +360,9 @@ static void usage(FILE *fp)
 		"  --read 50MB/day       data read per day\n"
 		"  --records 4KiB@1/min  small writes: record size @ count per time unit\n"
 		"  --duty 2s/60s         drive busy (its job's active power) 2 s of every 60 s\n"
+		"  --power-off[=100%%]    drive powered off between bursts: that share of the\n"
+		"                        measured idle power (100%%: the meter saw the drive alone)\n"
+		"                        is not drawn while no I/O or tail runs\n"
 		"  --job NAME            use this job for every workload instead of the closest one\n"
 		"  --usable 85%%          usable share of the nominal capacity (cut-off, ageing)\n"
 		"  --regulator 90%%       battery -> supply conversion efficiency\n"
@@ -327,18 +394,21 @@ static void print_header(const struct battery_model *bm, const struct workload *
 	       bm->self_discharge_month * 100);
 	printf("workload ");
 	if (wl->write_bpd > 0)
-		printf(" write %s/day", fmt_size((uint64_t)wl->write_bpd, buf, sizeof(buf)));
+		printf(" write %s MB/day", fmt_sig(wl->write_bpd / 1e6, 4, buf, sizeof(buf)));
 	if (wl->rec_per_day > 0)
 		printf(" records %s x %.0f/day", fmt_size(wl->rec_bytes, buf, sizeof(buf)), wl->rec_per_day);
 	if (wl->read_bpd > 0)
-		printf(" read %s/day", fmt_size((uint64_t)wl->read_bpd, buf, sizeof(buf)));
+		printf(" read %s MB/day", fmt_sig(wl->read_bpd / 1e6, 4, buf, sizeof(buf)));
 	if (wl->duty_period_s > 0)
 		printf(" busy %.4g s every %.4g s", wl->duty_active_s, wl->duty_period_s);
 	if (!(wl->write_bpd > 0 || wl->rec_per_day > 0 || wl->read_bpd > 0 || wl->duty_period_s > 0))
 		printf(" none (idle only)");
 	printf("\nmodel     E_day = idle_W x 86400 s + write_B x J/GB_net / 1e9 + records x J/IO_net\n"
-	       "                  + read_B x J/GB_net / 1e9 + (active_W - idle_W) x duty x 86400 s\n"
-	       "          days  = usable_Wh / 24 h / (E_day / 86400 s / regulator + Wh x self_discharge / %.4g d / 24 h)\n\n",
+	       "                  + read_B x J/GB_net / 1e9 + (active_W - idle_W) x duty x 86400 s\n");
+	if (wl->off_share > 0)
+		printf("                  - idle_W x %.0f %% x (86400 s - on_s)   (--power-off; on_s: "
+		       "the bursts' I/O and tails)\n", wl->off_share * 100);
+	printf("          days  = usable_Wh / 24 h / (E_day / 86400 s / regulator + Wh x self_discharge / %.4g d / 24 h)\n\n",
 	       BATTERY_DAYS_PER_MONTH);
 }
 
@@ -446,6 +516,13 @@ static int workload_option(struct size_args *a, int c)
 	case 'j':
 		wl->job = optarg;
 		return 0;
+	case 'P':
+		wl->off_share = 1;
+		if (optarg && (battery_parse_fraction(optarg, &wl->off_share) ||
+			       !(wl->off_share > 0)))
+			return bad_arg("--power-off=%s: expected the drive's share of the idle "
+				       "power, e.g. 100%% (a meter on the drive alone) or 40%%", optarg);
+		return 0;
 	case 'l':
 		a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
 		a->labels[a->nlabels++] = optarg;
@@ -468,6 +545,7 @@ static int parse_args(int argc, char **argv, struct size_args *a)
 		{ "supply-v", required_argument, NULL, 'V' },	{ "write", required_argument, NULL, 'w' },
 		{ "read", required_argument, NULL, 'r' },	{ "records", required_argument, NULL, 'c' },
 		{ "duty", required_argument, NULL, 'd' },	{ "job", required_argument, NULL, 'j' },
+		{ "power-off", optional_argument, NULL, 'P' },
 		{ "label", required_argument, NULL, 'l' },	{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

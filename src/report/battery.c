@@ -13,7 +13,7 @@
 void battery_life_compute(const struct battery_model *bm, const struct load_model *lm,
 			  struct battery_life *out)
 {
-	double idle_day_j = lm->idle_w * BATTERY_SECONDS_PER_DAY;
+	double idle_day_j = lm->idle_w * BATTERY_SECONDS_PER_DAY - lm->idle_off_w * lm->off_s_per_day;
 	double drain_w;
 
 	memset(out, 0, sizeof(*out));
@@ -57,6 +57,20 @@ double battery_duty_energy_j(double active_s, double period_s, double active_w, 
 	if (period_s <= 0)
 		return NAN;
 	return (active_w - idle_w) * active_s / period_s * BATTERY_SECONDS_PER_DAY;
+}
+
+double battery_on_seconds(double bytes_per_day, double bytes_per_s, double ios_per_day,
+			  double iops, double bursts_per_day, double tail_s)
+{
+	double on = 0;
+
+	if (bytes_per_day > 0)
+		on += bytes_per_day / bytes_per_s;
+	if (ios_per_day > 0)
+		on += ios_per_day / iops;
+	if (bursts_per_day > 0 && tail_s > 0)
+		on += bursts_per_day * tail_s;
+	return isnan(on) ? NAN : fmin(on, BATTERY_SECONDS_PER_DAY);
 }
 
 double battery_ios_per_record(uint64_t rec_bytes, uint64_t bs)

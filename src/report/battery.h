@@ -32,6 +32,9 @@ struct load_model {
 	double idle_w;		/* power drawn all day long */
 	double extra_j_per_day; /* energy above idle for the workload, per day */
 	double supply_v;	/* to express the average power as a current */
+	/* A drive powered off between bursts: this much of idle_w is not drawn for
+	 * off_s_per_day seconds a day (0 and 0: always on). */
+	double idle_off_w, off_s_per_day;
 };
 
 struct battery_life {
@@ -47,7 +50,7 @@ struct battery_life {
 
 /*
  * days = usable_wh / (24 h * (avg_w / regulator_eff + capacity_wh * sd / (24 h * month)))
- * with avg_w = idle_w + extra_j_per_day / 86400 s. Self-discharge is taken as linear in
+ * with avg_w = (idle_w x 86400 s - idle_off_w x off_s_per_day + extra_j_per_day) / 86400 s. Self-discharge is taken as linear in
  * the nominal capacity: fine for the few percent a month of Li-ion / LiFePO4 cells.
  */
 void battery_life_compute(const struct battery_model *bm, const struct load_model *lm,
@@ -79,6 +82,13 @@ void battery_life_u95(const struct battery_model *bm, const struct battery_life 
 double battery_bytes_energy_j(double bytes_per_day, double j_per_gb_net);
 double battery_ios_energy_j(double ios_per_day, double net_j_per_io);
 double battery_duty_energy_j(double active_s, double period_s, double active_w, double idle_w);
+/*
+ * A drive powered off between bursts is on for the bursts' I/O (bytes at the job's
+ * speed, I/Os at its IOPS) and each burst's tail, the drive settling before it may be
+ * switched off. Seconds a day, at most a day.
+ */
+double battery_on_seconds(double bytes_per_day, double bytes_per_s, double ios_per_day,
+			  double iops, double bursts_per_day, double tail_s);
 /* I/Os one record of rec_bytes needs with a job of block size bs (at least one). */
 double battery_ios_per_record(uint64_t rec_bytes, uint64_t bs);
 

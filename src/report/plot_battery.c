@@ -38,7 +38,7 @@ static void battery_line(FILE *fp, const struct battery_model *bm, const struct 
 {
 	const struct report_power *p = rr_power(j);
 	double jpg = fmax(0, rr_net_j_per_gb(j)), u_jpg = rr_net_j_per_gb_u95(j), max_bpd, bpd;
-	struct load_model lm;
+	struct load_model lm = { 0 };
 	struct battery_life life;
 	struct load_u95 lu;
 	struct life_u95 ul;
