@@ -56,15 +56,17 @@ if [ -z "${meter:-}" ]; then
 	meter="$name:$emu_link$tail"
 fi
 
-# A shorter idle baseline than the 10 s default keeps the demo near two minutes. A job
-# that fails (io_setup refused, the disk full) or a Ctrl-C still leaves a result with the
-# jobs that ran: chart those, then exit as the run did. During the run Ctrl-C is the
-# run's to handle (it writes what it has); the script only waits for it.
+# A shorter idle baseline than the 10 s default keeps the demo near two minutes. Sizes are
+# chosen for the disk (--size auto, once per job before anything is measured): each job's
+# active phase lasts the meter's 20 samples, so the demo is valid on a fast NVMe as on an
+# SD card. A job that fails (io_setup refused, the disk full) or a Ctrl-C still leaves a
+# result with the jobs that ran: chart those, then exit as the run did. During the run
+# Ctrl-C is the run's to handle (it writes what it has); the script only waits for it.
 result="$out/iowatt-$(date +%Y%m%d-%H%M%S)-quick.json"
 trap ':' INT
 set +e
-./iowatt run quick --target "$scratch" --meter "$meter" --idle 5s --json-out "$result" \
-	${extra[@]+"${extra[@]}"} "$@"
+./iowatt run quick --target "$scratch" --meter "$meter" --idle 5s --size auto --same-size \
+	--json-out "$result" ${extra[@]+"${extra[@]}"} "$@"
 rc=$?
 set -e
 trap 'exit 130' INT

@@ -76,7 +76,8 @@ ok $? "without --target or fio: no I/O figures, and the summary says how to get 
 
 # measure --help lists only what measure uses.
 "$IOWATT" measure --help >"$T_TMP/help.txt"
-! grep -qE -- "--(keep|force|allow-raw-device|profile|jobs|dry-run)\b|Sizes:|--bs|--rw " "$T_TMP/help.txt"
+! grep -qE -- "--(keep|allow-raw-device|profile|jobs|dry-run|same-size|same-size-as)\b|Sizes:|--bs|--rw " "$T_TMP/help.txt" &&
+	grep -q -- "--force .*replace an existing --json-out" "$T_TMP/help.txt"
 ok $? "measure --help has no run-only option, no job option, no sizes"
 "$IOWATT" measure --keep -- true 2>"$T_TMP/keep.err"
 [ $? -eq 2 ] && grep -q "option --keep is for iowatt run" "$T_TMP/keep.err"

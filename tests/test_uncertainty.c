@@ -77,6 +77,36 @@ static void test_ranges(void)
 	is_dbl(a.gain, 0.02 * 3 / sqrt(3), 1e-15, "beyond the last range: the last one");
 }
 
+/* A job's figures as the run fills them, from its summary, for the tests below. */
+struct figures {
+	struct energy_summary es;
+	struct report_power p;
+	struct report_efficiency e;
+	struct report_validity v;
+};
+
+static void figures_of(struct energy_job *ej, uint64_t bytes, uint64_t ios,
+		       const struct unc_naming *nm, struct figures *f)
+{
+	struct efficiency ef;
+
+	memset(f, 0, sizeof(*f));
+	energy_summarize(ej, &f->es);
+	efficiency_compute(&f->es, bytes, ios, &ef);
+	energy_power_fill(&f->p, &f->es, "um:x");
+	energy_efficiency_fill(&f->e, &ef);
+	uncertainty_fill(&f->es, bytes, ios, nm, 0.05, &f->p, &f->e, &f->v);
+}
+
+static void figures_free(struct figures *f)
+{
+	free(f->v.uncertainty->figure);
+	free(f->v.uncertainty->dominant);
+	free(f->v.uncertainty);
+	free(f->p.meter);
+	free(f->p.note);
+}
+
 /*
  * docs/energy.md's worked example, term by term with the numbers written out: a UM25C at
  * 2 Hz, 5.000 V, current alternating 0.3000 / 0.3004 A (1.500 / 1.502 W), an active
@@ -87,11 +117,7 @@ static void test_worked_example(void)
 	static const double a_s[5] = { 0.3000, 0.3004, 0.3000, 0.3004, 0.3000 };
 	static const double w_i[5] = { 0.25, 0.5, 0.5, 0.5, 0.25 }; /* trapezoid weights, s */
 	struct energy_job ej;
-	struct energy_summary es;
-	struct efficiency ef;
-	struct report_power p;
-	struct report_efficiency e;
-	struct report_validity v;
+	struct figures f;
 	struct unc_naming nm = { "UM25C", &um25c, 500 * NS_PER_MS };
 	double e_j = 0, gain, off = 0, res2 = 0, noise2 = 0, disc2 = 0, sigma[5], w, b, u_c;
 	double q = 0.001, scat0, scat1, dx;
@@ -106,14 +132,7 @@ static void test_worked_example(void)
 		feed(&ej, 2.0 + 0.5 * i, 5.0, a_s[i], 5.0 * a_s[i]);
 	}
 	energy_phase_end(&ej, PHASE_TAIL, at(4.0));
-	energy_summarize(&ej, &es);
-	efficiency_compute(&es, 1000000000ULL, 1000, &ef);
-	memset(&p, 0, sizeof(p));
-	memset(&e, 0, sizeof(e));
-	memset(&v, 0, sizeof(v));
-	energy_power_fill(&p, &es, "um25c:x");
-	energy_efficiency_fill(&e, &ef);
-	uncertainty_fill(&es, 1000000000ULL, 1000, &nm, 0.05, &p, &e, &v);
+	figures_of(&ej, 1000000000ULL, 1000, &nm, &f);
 
 	for (i = 0; i < 5; i++) {
 		w = 5.0 * a_s[i];
@@ -135,31 +154,27 @@ static void test_worked_example(void)
 	gain = e_j * sqrt(0.0005 * 0.0005 + 0.001 * 0.001) / sqrt(3);
 	u_c = sqrt(gain * gain + off * off + res2 + noise2 + disc2);
 
-	is_dbl(es.energy_active_j, 3.002, 1e-12, "active energy: 3.002 J");
+	is_dbl(f.es.energy_active_j, 3.002, 1e-12, "active energy: 3.002 J");
 	is_dbl(e_j, 3.002, 1e-12, "the weights sum the same energy");
 	is_dbl(gain, 0.00193778, 1e-8, "gain term 1.938 mJ");
 	is_dbl(off, 0.00241122, 1e-8, "offset term 2.411 mJ");
 	is_dbl(sqrt(res2), 0.000270031, 1e-9, "resolution term 0.270 mJ");
 	is_dbl(sqrt(noise2), 0.000545546, 1e-9, "noise term 0.546 mJ");
 	is_dbl(sqrt(disc2), 0.000512600, 1e-9, "discretisation term 0.513 mJ");
-	is_dbl(p.energy_active_j_u95, 2 * u_c, 1e-12, "energy_active_j_u95 = 2 u_c = %.4g J",
-	       p.energy_active_j_u95);
-	is_dbl(p.energy_active_j_u95, 0.0063882, 1e-7, "6.39 mJ, as docs/energy.md says");
-	is_dbl(e.j_per_gb_u95, 2 * u_c, 1e-12, "j_per_gb_u95 on 1 GB is the energy's");
-	is_dbl(e.uj_per_io_u95, 2 * u_c * 1e6 / 1000, 1e-9, "uj_per_io_u95 per I/O");
-	is_dbl(p.active_w_u95, 2 * u_c / 2.0, 1e-12, "active_w_u95: the energy's over 2 s");
-	ok(v.uncertainty && !strcmp(v.uncertainty->figure, "j_per_gb"), "headline is j_per_gb");
-	is_dbl(v.uncertainty->u95_rel, 2 * u_c / 3.002, 1e-12, "relative U95 %.3f %%",
-	       v.uncertainty->u95_rel * 100);
-	ok(!v.uncertain, "0.21 %% is under the 5 %% limit: not uncertain");
-	is_str(v.uncertainty->dominant, "UM25C offset 2.09 mW at 1.5 W mean",
+	is_dbl(f.p.energy_active_j_u95, 2 * u_c, 1e-12, "energy_active_j_u95 = 2 u_c = %.4g J",
+	       f.p.energy_active_j_u95);
+	is_dbl(f.p.energy_active_j_u95, 0.0063882, 1e-7, "6.39 mJ, as docs/energy.md says");
+	is_dbl(f.e.j_per_gb_u95, 2 * u_c, 1e-12, "j_per_gb_u95 on 1 GB is the energy's");
+	is_dbl(f.e.uj_per_io_u95, 2 * u_c * 1e6 / 1000, 1e-9, "uj_per_io_u95 per I/O");
+	is_dbl(f.p.active_w_u95, 2 * u_c / 2.0, 1e-12, "active_w_u95: the energy's over 2 s");
+	ok(f.v.uncertainty && !strcmp(f.v.uncertainty->figure, "j_per_gb"), "headline is j_per_gb");
+	is_dbl(f.v.uncertainty->u95_rel, 2 * u_c / 3.002, 1e-12, "relative U95 %.3f %%",
+	       f.v.uncertainty->u95_rel * 100);
+	ok(!f.v.uncertain, "0.21 %% is under the 5 %% limit: not uncertain");
+	is_str(f.v.uncertainty->dominant, "UM25C offset 2.09 mW at 1.5 W mean",
 	       "dominant term named with the meter and the mean");
-	is_dbl(v.uncertainty->budget.offset, off / 3.002, 1e-12, "budget: offset, relative");
-	free(v.uncertainty->figure);
-	free(v.uncertainty->dominant);
-	free(v.uncertainty);
-	free(p.meter);
-	free(p.note);
+	is_dbl(f.v.uncertainty->budget.offset, off / 3.002, 1e-12, "budget: offset, relative");
+	figures_free(&f);
 }
 
 /* Constant power through idle and active: an offset is the same in both and leaves the
@@ -167,11 +182,7 @@ static void test_worked_example(void)
 static void test_net_and_steady(void)
 {
 	struct energy_job ej;
-	struct energy_summary es;
-	struct report_power p;
-	struct report_efficiency e;
-	struct report_validity v;
-	struct efficiency ef;
+	struct figures f;
 	struct unc_naming nm = { "UM25C", &um25c, 100 * NS_PER_MS };
 	int i;
 
@@ -186,28 +197,17 @@ static void test_net_and_steady(void)
 		feed(&ej, 0.1 * i, 5.0, 0.012, 0.060);
 	}
 	energy_phase_end(&ej, PHASE_TAIL, at(10.0));
-	energy_summarize(&ej, &es);
-	efficiency_compute(&es, 100000000ULL, 100, &ef);
-	memset(&p, 0, sizeof(p));
-	memset(&e, 0, sizeof(e));
-	memset(&v, 0, sizeof(v));
-	energy_power_fill(&p, &es, "um25c:x");
-	energy_efficiency_fill(&e, &ef);
-	uncertainty_fill(&es, 100000000ULL, 100, &nm, 0.05, &p, &e, &v);
+	figures_of(&ej, 100000000ULL, 100, &nm, &f);
 	/* 60 mW steady: the 1 mW step rounds every reading the same way, u = q/sqrt(12) */
-	is_dbl(es.unc[PHASE_ACTIVE][UNC_W].res_sys, 5.0 * 0.001 / sqrt(12), 1e-12,
+	is_dbl(f.es.unc[PHASE_ACTIVE][UNC_W].res_sys, 5.0 * 0.001 / sqrt(12), 1e-12,
 	       "a steady reading's rounding does not average: 5 s x 1 mW / sqrt(12)");
-	ok(fabs(es.energy_net_j) < 1e-12, "net energy of a constant load is 0");
-	ok(p.energy_net_j_u95 < p.energy_active_j_u95 / 2,
-	   "net u95 %.3g J < active u95 %.3g J: the offset cancels", p.energy_net_j_u95,
-	   p.energy_active_j_u95);
-	ok(v.uncertain == 0 && v.uncertainty->u95_rel < 0.05, "12 mA at 5 V: %.2f %% of J/GB",
-	   v.uncertainty->u95_rel * 100);
-	free(v.uncertainty->figure);
-	free(v.uncertainty->dominant);
-	free(v.uncertainty);
-	free(p.meter);
-	free(p.note);
+	ok(fabs(f.es.energy_net_j) < 1e-12, "net energy of a constant load is 0");
+	ok(f.p.energy_net_j_u95 < f.p.energy_active_j_u95 / 2,
+	   "net u95 %.3g J < active u95 %.3g J: the offset cancels", f.p.energy_net_j_u95,
+	   f.p.energy_active_j_u95);
+	ok(f.v.uncertain == 0 && f.v.uncertainty->u95_rel < 0.05, "12 mA at 5 V: %.2f %% of J/GB",
+	   f.v.uncertainty->u95_rel * 100);
+	figures_free(&f);
 }
 
 /* A UM24C (1 mA steps, 0.8 % + 3 digits) at 12 mA: well over 5 %, and it says why. */
@@ -220,11 +220,7 @@ static void test_uncertain(void)
 		.source = "test: UM24C",
 	};
 	struct energy_job ej;
-	struct energy_summary es;
-	struct report_power p;
-	struct report_efficiency e;
-	struct report_validity v;
-	struct efficiency ef;
+	struct figures f;
 	struct unc_naming nm = { "UM24C", &um24c, 500 * NS_PER_MS };
 	int i;
 
@@ -234,23 +230,12 @@ static void test_uncertain(void)
 	for (i = 0; i <= 20; i++)
 		feed(&ej, 0.5 * i, 5.0, 0.012, 0.060);
 	energy_phase_end(&ej, PHASE_ACTIVE, at(10.0));
-	energy_summarize(&ej, &es);
-	efficiency_compute(&es, 100000000ULL, 100, &ef);
-	memset(&p, 0, sizeof(p));
-	memset(&e, 0, sizeof(e));
-	memset(&v, 0, sizeof(v));
-	energy_power_fill(&p, &es, "um24c:x");
-	energy_efficiency_fill(&e, &ef);
-	uncertainty_fill(&es, 100000000ULL, 100, &nm, 0.05, &p, &e, &v);
-	ok(v.uncertain, "UM24C at 12 mA: J/GB known to %.1f %% only: uncertain",
-	   v.uncertainty->u95_rel * 100);
-	is_str(v.uncertainty->dominant, "UM24C offset 15 mW at 60 mW mean",
+	figures_of(&ej, 100000000ULL, 100, &nm, &f);
+	ok(f.v.uncertain, "UM24C at 12 mA: J/GB known to %.1f %% only: uncertain",
+	   f.v.uncertainty->u95_rel * 100);
+	is_str(f.v.uncertainty->dominant, "UM24C offset 15 mW at 60 mW mean",
 	       "the 3-digit offset dominates, named with the mean");
-	free(v.uncertainty->figure);
-	free(v.uncertainty->dominant);
-	free(v.uncertainty);
-	free(p.meter);
-	free(p.note);
+	figures_free(&f);
 }
 
 static void test_ina(void)

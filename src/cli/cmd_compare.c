@@ -509,106 +509,6 @@ static void print_csv(FILE *fp, const struct row *rows, size_t nrows)
 		csv_row(fp, &rows[i]);
 }
 
-/* Keys whose difference does not change the workload. */
-static int option_ignored(const char *key)
-{
-	static const char *const ign[] = { "filename", "directory", "name", "src_file", "src_line" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(ign); i++)
-		if (!strcmp(key, ign[i]))
-			return 1;
-	return 0;
-}
-
-static int same_option(const struct report_opt *a, const struct report_opt *b)
-{
-	if (a->type != b->type)
-		return 0;
-	switch (a->type) {
-	case REPORT_OPT_INT:
-		return a->i == b->i;
-	case REPORT_OPT_REAL:
-		return a->d == b->d;
-	case REPORT_OPT_STR:
-		return !strcmp(a->s, b->s);
-	default:
-		return 1;
-	}
-}
-
-static void add_key(char *diff, size_t size, const char *key)
-{
-	size_t len = strlen(diff);
-
-	snprintf(diff + len, size - len, "%s%s", len ? ", " : "", key);
-}
-
-/* The option keys that differ between two runs of a job, ", "-joined into diff. */
-static void option_diff(const struct job_report *ref, const struct job_report *j, char *diff,
-			size_t size)
-{
-	const struct report_opt *o;
-	size_t i;
-
-	diff[0] = '\0';
-	for (i = 0; i < ref->noptions; i++) {
-		o = report_opt_find(j, ref->options[i].key);
-		if (!option_ignored(ref->options[i].key) && !(o && same_option(o, &ref->options[i])))
-			add_key(diff, size, ref->options[i].key);
-	}
-	for (i = 0; i < j->noptions; i++)
-		if (!option_ignored(j->options[i].key) && !report_opt_find(ref, j->options[i].key))
-			add_key(diff, size, j->options[i].key);
-}
-
-static void warn_job_options(const struct rr_set *set, const char *name)
-{
-	const struct job_report *ref = NULL;
-	const struct rr_result *refr = NULL;
-	char diff[256];
-	size_t i;
-
-	for (i = 0; i < set->nres; i++) {
-		const struct job_report *j = rr_find_job(&set->res[i], name);
-
-		if (!j)
-			continue;
-		if (!ref) {
-			ref = j;
-			refr = &set->res[i];
-			continue;
-		}
-		option_diff(ref, j, diff, sizeof(diff));
-		if (*diff)
-			log_warn(MOD, "job '%s' ran with different options in %s and %s (%s): "
-				      "its rows are not comparable", name, refr->path,
-				 set->res[i].path, diff);
-	}
-}
-
-static void warn_meters(const struct rr_set *set)
-{
-	size_t a;
-
-	for (a = 1; a < set->nres; a++) {
-		if (strcmp(set->res[a].meter, set->res[0].meter)) {
-			log_warn(MOD, "results were metered with different meters (%s in %s, %s in %s): "
-				      "meter accuracy and what each measured (rail, whole board) may differ",
-				 set->res[0].meter, set->res[0].path, set->res[a].meter, set->res[a].path);
-			break;
-		}
-	}
-	for (a = 0; a < set->nres; a++) {
-		if (set->res[a].emulated)
-			log_warn(MOD, "%s: power figures come from an EMULATED meter, not a measurement",
-				 set->res[a].path);
-		if (set->res[a].manual)
-			log_warn(MOD, "%s: power figures were entered by hand (manual meter)",
-				 set->res[a].path);
-	}
-}
-
 static void usage(FILE *fp)
 {
 	size_t i;
@@ -986,8 +886,8 @@ int cmd_compare(int argc, char **argv)
 	nnames = rr_job_names(&set, &names);
 	rows = build_rows(&set, names, nnames, a.sort, &nrows);
 	for (i = 0; i < nnames; i++)
-		warn_job_options(&set, names[i]);
-	warn_meters(&set);
+		compare_warn_options(&set, names[i]);
+	compare_warn_meters(&set);
 	for (i = 0; i < set.nres; i++)
 		if (!set.res[i].has_power)
 			log_info(MOD, "%s: no power data (run without a meter): power columns are empty",

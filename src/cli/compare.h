@@ -31,6 +31,11 @@ void compare_csv_str(FILE *fp, const char *s, int last);
  */
 void compare_ties(const double *value, const double *half, const int *rank, size_t n, int *tie);
 
+/* On stderr: the job ran with different options in two results (the keys named). */
+void compare_warn_options(const struct rr_set *set, const char *name);
+/* On stderr: results metered by different meters, and every emulated or manual one. */
+void compare_warn_meters(const struct rr_set *set);
+
 /*
  * iozone's view of a record sweep, one table per result: a row per record size (bs), a
  * column per operation (write, rewrite, read, reread, randread, randwrite, then any

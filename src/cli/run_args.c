@@ -138,8 +138,9 @@ struct parse_state {
 /* Run options that mean nothing to measure: it runs no profile and writes no scratch file. */
 static int measure_excludes(const struct opt_desc *d)
 {
-	static const char *const run_only[] = { "profile", "jobs", "dry-run", "keep",
-						"allow-raw-device", "force" };
+	static const char *const run_only[] = { "profile",	   "jobs",	"dry-run",
+						"keep",		   "allow-raw-device",
+						"same-size",	   "same-size-as" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(run_only); i++)
@@ -153,6 +154,7 @@ static int measure_excludes(const struct opt_desc *d)
 	"nothing is created) from /proc/diskstats; fio's own JSON figures win when it writes " \
 	"them"
 #define MEASURE_NO_METER_HELP "I/O figures only, no power"
+#define MEASURE_FORCE_HELP "replace an existing --json-out file and its CSVs"
 
 /* The options `run` (or `measure`) takes: run options, then job options. Caller frees. */
 static struct opt_desc *help_table(int measure, size_t *count)
@@ -169,6 +171,8 @@ static struct opt_desc *help_table(int measure, size_t *count)
 			sel[n].help = MEASURE_TARGET_HELP;
 		if (measure && !strcmp(sel[n].name, "no-meter"))
 			sel[n].help = MEASURE_NO_METER_HELP;
+		if (measure && !strcmp(sel[n].name, "force"))
+			sel[n].help = MEASURE_FORCE_HELP;
 		n++;
 	}
 	for (i = 0; i < njob; i++)

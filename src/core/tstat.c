@@ -11,14 +11,29 @@
 #define BETA_TINY 1e-300
 #define BISECT_ITER 200
 
+/* One term of the modified Lentz recurrence: c and d updated, the factor h takes. */
+static double lentz_step(double num, double *c, double *d)
+{
+	*d = 1 + num * *d;
+	*c = 1 + num / *c;
+	if (fabs(*d) < BETA_TINY)
+		*d = BETA_TINY;
+	if (fabs(*c) < BETA_TINY)
+		*c = BETA_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /*
  * The continued fraction of the regularised incomplete beta function I_x(a, b), by the
  * modified Lentz method; it converges quickly for x < (a + 1) / (a + b + 2), and the
- * caller uses the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) to stay there.
+ * caller uses the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) to stay there. Its terms
+ * alternate: d_2m = m (b - m) x / ((a + 2m - 1)(a + 2m)), d_2m+1 = -(a + m)(a + b + m) x /
+ * ((a + 2m)(a + 2m + 1)).
  */
 static double beta_cf(double a, double b, double x)
 {
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h, num, delta;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, delta;
 	int m, m2;
 
 	if (fabs(d) < BETA_TINY)
@@ -27,26 +42,8 @@ static double beta_cf(double a, double b, double x)
 	h = d;
 	for (m = 1; m <= BETA_MAX_ITER; m++) {
 		m2 = 2 * m;
-		/* even step */
-		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < BETA_TINY)
-			d = BETA_TINY;
-		if (fabs(c) < BETA_TINY)
-			c = BETA_TINY;
-		d = 1 / d;
-		h *= d * c;
-		/* odd step */
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < BETA_TINY)
-			d = BETA_TINY;
-		if (fabs(c) < BETA_TINY)
-			c = BETA_TINY;
-		d = 1 / d;
-		delta = d * c;
+		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+		delta = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
 		h *= delta;
 		if (fabs(delta - 1) < BETA_EPS)
 			break;
