@@ -79,11 +79,18 @@ check_loops() {
 	ok $? "$1: loop 1 has no undervoltage event (got $n1)"
 	[ "$n2" = 1 ]
 	ok $? "$1: loop 2 has the $2 undervoltage (got $n2)"
-	[ "$(jget "$r" 'd["jobs"][0]["validity"]["valid"]')" = True ]
-	ok $? "$1: loop 1 stays valid"
+	# Whether loop 1 is valid also depends on the meter's coverage, which a loaded machine's
+	# pty gaps decide; what this test owns is that no undervoltage reason lands on it.
+	n1=$(jget "$r" 'sum("undervoltage" in x for x in d["jobs"][0]["validity"]["reasons"])')
+	[ "$n1" = 0 ]
+	ok $? "$1: loop 1 is not invalidated by the undervoltage (got $n1 reasons)"
+	jget "$r" 'd["jobs"][0]["validity"]["reasons"]' | sed 's/^/# loop 1: /'
 	[ "$(jget "$r" 'd["jobs"][1]["validity"]["valid"]')" = False ]
 	ok $? "$1: loop 2 is invalid"
-	jget "$r" 'd["jobs"][1]["validity"]["reasons"]' | sed 's/^/# /'
+	n2=$(jget "$r" 'sum(x.startswith("undervoltage during the active phase") for x in d["jobs"][1]["validity"]["reasons"])')
+	[ "$n2" = 1 ]
+	ok $? "$1: loop 2's reason is the undervoltage (got $n2)"
+	jget "$r" 'd["jobs"][1]["validity"]["reasons"]' | sed 's/^/# loop 2: /'
 }
 
 run_loops kmsg --kmsg "$T_TMP/kmsg"
