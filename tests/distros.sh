@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the README's `make demo` and `make check` in debootstrap chroots of other Debian systems.
 #
-#   tests/distros.sh -d DIR [-o docs/platforms.md] [-r] [-p] [SYSTEM...]
+#   tests/distros.sh -d DIR [-o docs/platforms.md] [-r] [-p] [-c] [SYSTEM...]
 #
 # SYSTEM is SUITE-ARCH (default: trixie-amd64 trixie-arm64 bookworm-armhf bookworm-arm64).
 # Chroots are made once and cached in DIR; the tree is copied in afresh on every run. Foreign
@@ -11,6 +11,7 @@
 # Each system's row is kept in DIR/logs, so -r writes the report from the last runs without
 # running anything (systems measured by separate invocations, in parallel). The .deb is
 # built (dpkg-buildpackage -b, then lintian) on amd64 systems; -p builds it under qemu too.
+# -c only creates the chroots (debootstrap, qemu), to run them later one at a time.
 set -u
 cd "$(dirname "$0")/.."
 TREE=$PWD
@@ -19,13 +20,15 @@ DIR=""
 OUT=""
 REPORT_ONLY=0
 DEB_ALL=0
-while getopts "d:o:rph" o; do
+CREATE_ONLY=0
+while getopts "d:o:rpch" o; do
 	case $o in
 	d) DIR=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	r) REPORT_ONLY=1 ;;
 	p) DEB_ALL=1 ;;
-	*) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	c) CREATE_ONLY=1 ;;
+	*) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -190,7 +193,9 @@ run_system() {
 
 for s in "${SYSTEMS[@]}"; do
 	case $s in
-	*-amd64 | *-arm64 | *-armhf) [ $REPORT_ONLY -eq 1 ] || run_system "$s" ;;
+	*-amd64 | *-arm64 | *-armhf) if [ $CREATE_ONLY -eq 1 ]; then
+		host_tools && make_chroot "$s" && say "$s: chroot ready in $DIR/$s"
+	elif [ $REPORT_ONLY -eq 0 ]; then run_system "$s"; fi ;;
 	*) say "unknown system $s (SUITE-ARCH, ARCH one of amd64 arm64 armhf)" ;;
 	esac
 done

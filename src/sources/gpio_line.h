@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* One GPIO line through whichever libgpiod the build has: the adapter's whole interface. */
+/* One GPIO line through whichever libgpiod the build has: its whole interface. */
 #ifndef IOWATT_GPIO_LINE_H
 #define IOWATT_GPIO_LINE_H
 
@@ -28,9 +28,9 @@ struct gpio_edge {
 };
 
 /*
- * The adapter (gpio_gpiod1.c for libgpiod 1.x, gpio_none.c without libgpiod; one file per
- * library API, the only includer of gpiod.h). Levels are raw. Every function returns 0 /
- * a count or -errno after logging once, naming sp->opt and the spec.
+ * gpio_line.c over the library calls of gpio_lib.h (gpio_gpiod1.c for libgpiod 1.x,
+ * gpio_gpiod2.c for 2.x), or gpio_none.c without libgpiod. Levels are raw. Every function
+ * returns 0 / a count or -errno after logging once, naming sp->opt and the spec.
  */
 struct gpio_line;
 
