@@ -15,6 +15,8 @@
 
 #include <umockdev.h>
 
+#include "umock_env.h"
+
 #define GEMU_LINES 64
 #define GEMU_LOG 512
 
@@ -53,15 +55,17 @@ struct gemu {
 };
 
 /* 1 (after printing the TAP skip plan) when this build or environment cannot run the
- * emulated chip: no libgpiod, or not under umockdev-wrapper. */
+ * emulated chip: no libgpiod, or umockdev cannot see this build's calls (umock_unusable). */
 static inline int gemu_skip(void)
 {
 #ifndef HAVE_GPIOD
 	printf("1..0 # skip built without libgpiod\n");
 	return 1;
 #endif
-	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "umockdev")) {
-		printf("1..0 # skip needs umockdev-wrapper\n");
+	char why[160];
+
+	if (umock_unusable(why, sizeof(why))) {
+		printf("1..0 # skip %s\n", why);
 		return 1;
 	}
 #ifdef HAVE_GPIOD2

@@ -118,6 +118,18 @@ static int has_uv_event(json_t *job)
 	return 0;
 }
 
+/* How many of the job's invalidity reasons are an undervoltage. */
+static int uv_reasons(json_t *job)
+{
+	json_t *r;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(json_object_get(json_object_get(job, "validity"), "reasons"), i, r)
+		n += json_string_value(r) && !strncmp(json_string_value(r), "undervoltage", 12);
+	return n;
+}
+
 /*
  * The marker is driven by the run's own thread at each phase change: a loaded machine (CI
  * shares it) or qemu-user delays it by some milliseconds, while phases last seconds. Order
@@ -151,12 +163,14 @@ static void check_result(const char *path)
 		   uv_high_ns <= phase_t(job, "active", "t_end_ns"),
 	   "the line was pulled inside job 1's active phase");
 	ok(has_uv_event(job), "job 1 carries the gpio undervoltage event");
-	ok(!json_is_true(json_object_get(json_object_get(job, "validity"), "valid")),
-	   "job 1 is invalid");
+	ok(!json_is_true(json_object_get(json_object_get(job, "validity"), "valid")) &&
+		   uv_reasons(job) == 1,
+	   "job 1 is invalid, for the undervoltage");
 	job = json_array_get(jobs, 1);
 	ok(!has_uv_event(job), "job 2 has no undervoltage event");
-	ok(json_is_true(json_object_get(json_object_get(job, "validity"), "valid")),
-	   "job 2 is valid");
+	/* Job 2's validity also depends on the meter's coverage, which a loaded machine's
+	 * gaps decide; what this test owns is that the undervoltage does not reach it. */
+	ok(!uv_reasons(job), "job 2 is not invalidated by the undervoltage");
 	json_decref(root);
 }
 

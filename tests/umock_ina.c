@@ -14,6 +14,7 @@
 #include "meters/transport/i2c.h"
 #include "tap.h"
 #include "umock_asan.h"
+#include "umock_env.h"
 
 /* stderr of the call under test, to check its messages */
 static struct capture cap;
@@ -348,10 +349,11 @@ static int rate(const char *model, const char *adc, double secs)
 int main(int argc, char **argv)
 {
 	UMockdevTestbed *tb;
+	char why[160];
 	int ret;
 
-	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "umockdev")) {
-		printf("1..0 # skip needs umockdev-wrapper\n");
+	if (umock_unusable(why, sizeof(why))) {
+		printf("1..0 # skip %s\n", why);
 		return 0;
 	}
 	tb = emu_start(&chip, INA219);

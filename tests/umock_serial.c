@@ -18,6 +18,7 @@
 #include "meters/um/um.h"
 #include "tap.h"
 #include "umock_asan.h"
+#include "umock_env.h"
 
 /*
  * libserialport 0.1.2 (Debian 13) calls realpath() on the port, fortified as
@@ -231,6 +232,7 @@ int main(void)
 	char *list = NULL;
 	size_t list_len = 0;
 	struct termios tio;
+	char why[160];
 	FILE *mem;
 	int master;
 
@@ -239,8 +241,8 @@ int main(void)
 	skip("built without libserialport: the pty path is covered by t_emulator.sh");
 	return done_testing();
 #endif
-	if (!getenv("LD_PRELOAD") || !strstr(getenv("LD_PRELOAD"), "umockdev")) {
-		skip("needs umockdev-wrapper (LD_PRELOAD of libumockdev-preload)");
+	if (umock_unusable(why, sizeof(why))) {
+		skip(why);
 		return done_testing();
 	}
 	g_mutex_init(&emu.lock);
