@@ -156,6 +156,19 @@ int meter_param_check_value(const struct meter_param_desc *d, const char *val, c
 /* The table row key resolves to for drv, or NULL. */
 const struct meter_param_desc *meter_param_desc(const struct meter_driver *drv, const char *key);
 
+/*
+ * supply=drive|board for a shunt meter that can sit on either rail: on the board's supply
+ * its figures include the CPU running iowatt (meter_info.board_level). dflt NULL: the
+ * driver decides when the user says nothing, and dflt_help says how.
+ */
+extern const char *const meter_supply_names[];
+#define METER_SUPPLY_PARAM(dflt, dflt_help)                                                \
+	{ .key = "supply", .type = METER_PT_CHOICE, .def = dflt, .choices = meter_supply_names, \
+	  .help = "the rail it measures: drive (the drive's cable) or board (the board's "    \
+		  "supply, which includes the CPU running iowatt)" dflt_help }
+/* 1: supply=board, 0: supply=drive, -1: neither given nor defaulted. */
+int meter_param_board(const struct meter_dev *dev);
+
 /* LOG_DEBUG while reconnecting, else level: a retried open() must not flood the log. */
 int meter_log_level(const struct meter_dev *dev, int level);
 /* 1 once meter_thread_stop() was asked for: a driver waiting long in open() gives up. */

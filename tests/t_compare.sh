@@ -232,6 +232,22 @@ for r in rows:
     assert abs(float(r["iops_per_ma_u95"]) - 0.05 * float(r["iops_per_ma"])) < 1e-9, r
 PY
 
+$IOWATT compare --format md --label "$T_TMP/a.json=A" --label "$T_TMP/b.json=B" \
+	--label "$T_TMP/c.json=C" "$T_TMP/a.json" "$T_TMP/b.json" "$T_TMP/c.json" \
+	>"$T_TMP/tie.md" 2>/dev/null
+check "markdown: the +-95% column beside the ranking figure, A marked ≈2" -- \
+	python3 - "$T_TMP/tie.md" <<'PY'
+import sys
+rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in open(sys.argv[1])]
+h = rows[0]
+i = h.index("iops_per_ma")
+assert h[i + 1] == "+-95%", h
+got = {r[1]: (r[0], float(r[i]), float(r[i + 1].lstrip("+-"))) for r in rows[2:] if r[2] == "SEQ1M-Q8T1-read"}
+assert {k: v[0] for k, v in got.items()} == {"C": "1", "B": "2", "A": "\u22482"}, got
+for rank, v, u in got.values():
+    assert abs(u - 0.05 * v) <= 0.005 * v, (v, u)  # both printed to 3 digits
+PY
+
 # The charts draw the same intervals: efficiency bars' error bars and battery bands.
 mkdir -p "$T_TMP/tmpe"
 TMPDIR=$T_TMP/tmpe $IOWATT plot --keep-data --format dumb --chart efficiency,battery,perf-power \

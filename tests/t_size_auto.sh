@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # --size auto on a fast loop device and on one throttled like a slow card (cgroup io.max):
 # the size is bs x 2^k, the smallest that lasts the meter's 20 samples at the calibrated
-# rate, so both jobs are valid; auto:SECONDS asks for longer; --same-size-as never goes below
-# another run's size for the same job.
+# rate, so both jobs are valid; auto:SECONDS asks for longer; --same-size keeps one size over
+# every round; --same-size-as never goes below another run's size for the same job.
 . "$(dirname "$0")/lib.sh"
 
 t_need_loop
@@ -88,6 +88,17 @@ quick "$T_TMP/s1.json" --size auto:500ms
 ok $? "--size auto:500ms without a meter"
 check "auto:SECONDS sets the time to last" -- python3 "$T_TMP/check.py" "$T_TMP/s1.json" 0.5
 size=$(jget "$T_TMP/s1.json" 'd["jobs"][0]["size_auto"]["size"]')
+quick "$T_TMP/rep.json" --size auto:100ms --same-size --repeat 3
+ok $? "--size auto --same-size --repeat 3"
+check "one calibration before the rounds: the same size in every round" -- python3 - \
+	"$T_TMP/rep.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = [j["size_auto"] for j in d["jobs"]]
+assert [j["round"] for j in d["jobs"]] == [1, 2, 3], d["jobs"]
+assert len({x["size"] for x in a}) == 1 and len({x["calibration_bytes"] for x in a}) == 1, a
+assert all(j["options"]["size"] == a[0]["size"] for j in d["jobs"]), a
+EOF
 python3 - "$T_TMP/s1.json" "$T_TMP/other.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -268,6 +268,7 @@ static void test_ina260(void)
 		return;
 	ok(meter_info(dev)->range.a_max == 15 && meter_info(dev)->range.v_max == 36,
 	   "range: the datasheet's 36 V and 15 A");
+	ok(!meter_info(dev)->board_level, "on the drive's rail unless supply= says otherwise");
 	is_int(LOCKED(chip.reg[INA_REG_CONFIG]), 0x6327, "config 0x6327 (avg4, 1.1 ms)");
 	ret = read1(dev, &s);
 	ok(ret == 1 && fabs(s.v - 12.0) < 1e-9 && fabs(s.a - 1.0) < 1e-9 && fabs(s.w - 12.0) < 1e-9,
@@ -282,6 +283,15 @@ static void test_ina260(void)
 	ret = read1(dev, &s);
 	ok(LOCKED(chip.reg[INA_REG_CONFIG]) == 0x6327, "INA260 reset seen in config, reprogrammed");
 	is_int(count_events(EV_METER_RESET), 1, "EV_METER_RESET pushed");
+	tdev_free(dev);
+
+	/* On the board's supply its figures include the CPU running iowatt: the run says so. */
+	emu_set(&chip, INA260, 800, 9600);
+	if (ok(!tdev_open("ina260:/dev/i2c-1@0x40,supply=board", "", &dev),
+	       "ina260 opens with supply=board"))
+		ok(meter_info(dev)->board_level == 1, "supply=board: a board-level meter");
+	else
+		skip("not opened");
 	tdev_free(dev);
 }
 

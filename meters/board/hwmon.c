@@ -49,6 +49,7 @@ static const struct meter_param_desc hwmon_params[] = {
 	HWMON_CHANNEL_PARAM("energy", "energy", "N=1 if present, else the lowest"),
 	SYSFS_INTERVAL_PARAM(NULL, "time between reads (default: the chip's update_interval, "
 				   "else 100ms)"),
+	METER_SUPPLY_PARAM(NULL, " (default: drive on ina2xx chips, board on others)"),
 	{ NULL },
 };
 
@@ -240,8 +241,11 @@ static int hwmon_open(struct meter_dev *dev, struct meter_info *info)
 	}
 	p->poll.period_ns = info->period_ns = hwmon_period(dev, dir);
 	hwmon_range(dev, dir, name, info);
-	/* an ina2xx sits on whatever rail it was wired to; other chips watch the board */
-	info->board_level = strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)) != 0;
+	/* an ina2xx sits on whatever rail it was wired to (supply= says which, the drive's
+	 * unless told); other chips watch the board */
+	info->board_level = meter_param_board(dev);
+	if (info->board_level < 0)
+		info->board_level = strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)) != 0;
 	snprintf(info->model, sizeof(info->model), "hwmon %.20s (%.16s)", name,
 		 strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
 	return 0;

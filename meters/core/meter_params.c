@@ -270,6 +270,15 @@ uint64_t meter_param_ns(const struct meter_dev *dev, const char *key)
 	return s && !parse_duration_ns(s, d->unit_ns, &v) ? v : 0;
 }
 
+const char *const meter_supply_names[] = { "drive", "board", NULL };
+
+int meter_param_board(const struct meter_dev *dev)
+{
+	const char *s = meter_param_str(dev, "supply");
+
+	return s ? !strcmp(s, "board") : -1;
+}
+
 /* One parameter for --help: "interval=DURATION  poll period (default 500ms)". */
 void meter_param_describe(const struct meter_param_desc *d, FILE *out)
 {

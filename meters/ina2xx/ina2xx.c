@@ -54,6 +54,7 @@ static const struct meter_param_desc ina_params[] = {
 	{ .key = "interval", .type = METER_PT_DURATION, .unit_ns = NS_PER_MS,
 	  .min = NS_PER_MS, .max = 60 * NS_PER_SEC,
 	  .help = "time between samples (default: every conversion)" },
+	METER_SUPPLY_PARAM("drive", ""),
 	{ NULL },
 };
 
@@ -205,6 +206,7 @@ static void ina_describe(const struct meter_dev *dev, const struct ina_priv *p,
 		 ina_model_name(p->model), p->addr, p->s.current_lsb_a * MV_PER_V);
 	meter_std_range(info, m);
 	ina_accuracy(&p->s, &info->accuracy);
+	info->board_level = meter_param_board(dev) == 1;
 	if (p->model == INA219 && p->s.brng_v < info->range.v_max)
 		info->range.v_max = p->s.brng_v;
 	if (p->model != INA260) {
