@@ -195,7 +195,7 @@ static void test_stop_and_cap(void)
 	struct bench_progress pr;
 	struct job_opts jo;
 	struct bench *b;
-	int rc;
+	int rc, i;
 
 	test_job(&jo, best, RW_RANDREAD);
 	jo.size = 64 * 1024 * MIB; /* far more than the test waits for */
@@ -224,7 +224,9 @@ static void test_stop_and_cap(void)
 	ok(!rc, "paced stop: started");
 	if (rc)
 		return;
-	bench_wait(b, 20 * NS_PER_MS);
+	/* Stopped once its first I/O is counted, so it is asleep until the next slot (1 s on). */
+	for (i = 0; i < 1000 && (bench_get_progress(b, &pr), !pr.ios[0]); i++)
+		bench_wait(b, 10 * NS_PER_MS);
 	bench_stop(b);
 	ok(bench_wait(b, 30 * NS_PER_SEC), "paced stop: ended long before its 999 s schedule");
 	bench_finish(b, res);
