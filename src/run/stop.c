@@ -24,6 +24,8 @@ static void *watch(void *arg)
 	for (;;) {
 		if (sigwait(&st->set, &sig))
 			continue;
+		if (atomic_load(&st->quit))
+			return NULL;
 		t = now_ns();
 		if (!st->signal) {
 			st->first_ns = t;
@@ -48,6 +50,7 @@ int run_stop_watch(struct run_stop *st, void (*last_resort)(void))
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	st->last_resort = last_resort;
+	atomic_store(&st->quit, 0);
 	sigemptyset(&st->set);
 	sigaddset(&st->set, SIGINT);
 	sigaddset(&st->set, SIGTERM);
@@ -69,8 +72,13 @@ void run_stop_unwatch(struct run_stop *st)
 {
 	if (!st->watching)
 		return;
-	/* sigwait is a cancellation point: the watcher ends there */
-	pthread_cancel(st->thread);
+	/*
+	 * Woken by one of its own signals and told to end, not cancelled: a cancelled thread's
+	 * frames stay poisoned for AddressSanitizer, whose thread teardown then reports its own
+	 * locals there (armhf). A Ctrl-C arriving in this instant ends nothing more.
+	 */
+	atomic_store(&st->quit, 1);
+	pthread_kill(st->thread, SIGINT);
 	pthread_join(st->thread, NULL);
 	st->watching = 0;
 	pthread_sigmask(SIG_SETMASK, &st->old_mask, NULL);

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "run/progress.h"
@@ -20,6 +21,7 @@ struct run_stop {
 
 	pthread_t thread;
 	int watching;
+	atomic_int quit; /* set by run_stop_unwatch: the watcher's next signal ends it */
 	sigset_t set, old_mask;
 	uint64_t first_ns;
 	void (*last_resort)(void);
