@@ -147,10 +147,12 @@ grep -q "interval=DURATION" "$T/help.out" && grep -q "UM25C .*0-5 A" "$T/help.ou
 	grep -q "shunt=X" "$T/help.out"
 ok $? "iowatt meters --help lists every driver's keys and the models' ranges"
 
-# 4. Steps: the current follows the schedule.
-start_emu "$T/step" --step "0:100,1.5:400" --duration 20
+# 4. Steps: the current follows the schedule. The schedule runs from the emulator's start,
+# not the probe's: under qemu-user (or a loaded machine) the probe takes a second or more to
+# reach the meter, so the step comes at 3 s and the probe outlasts it by 2 s.
+start_emu "$T/step" --step "0:100,3:400" --duration 20
 ok $? "step emulator up"
-timeout 20 "$IOWATT" probe --meter "um25c:$T/step,interval=200ms" --seconds 3 >"$T/probe.out" 2>&1
+timeout 20 "$IOWATT" probe --meter "um25c:$T/step,interval=200ms" --seconds 5 >"$T/probe.out" 2>&1
 grep -q ' 100.0 mA' "$T/probe.out" && grep -q ' 400.0 mA' "$T/probe.out"
 ok $? "probe follows a 100 -> 400 mA step"
 kill "$EMU_PID"; wait "$EMU_PID" 2>/dev/null
@@ -171,8 +173,10 @@ else
 	skip "socat not installed"
 fi
 
-# 6. Faults: corrupt replies, a 4 s stall, a 2 s hang-up. Probe must not crash or hang.
-start_emu "$T/flaky" --constant-ma 250 --corrupt-pct 10 --stall 4@1 --hangup 2@7 --duration 30 \
+# 6. Faults: corrupt replies, a 2 s stall, a 2 s hang-up. Probe must not crash or hang. The
+# stall is shorter than the probe's 3 s wait for a first reply: a probe that reaches the
+# meter late (qemu-user, a loaded machine) lands in the stall and still starts.
+start_emu "$T/flaky" --constant-ma 250 --corrupt-pct 10 --stall 2@1 --hangup 2@7 --duration 30 \
 	--seed 7
 ok $? "faulty emulator up"
 timeout 30 "$IOWATT" probe --meter "um25c:$T/flaky,interval=200ms" --seconds 12 >"$T/probe.out" \
