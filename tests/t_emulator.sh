@@ -149,11 +149,16 @@ ok $? "iowatt meters --help lists every driver's keys and the models' ranges"
 
 # 4. Steps: the current follows the schedule. The schedule runs from the emulator's start,
 # not the probe's: under qemu-user (or a loaded machine) the probe takes a second or more to
-# reach the meter, so the step comes at 3 s and the probe outlasts it by 2 s.
+# reach the meter, so the step comes at 3 s, the probe outlasts it by 2 s, and every sample
+# (--csv), not only the last of each second, is looked at.
 start_emu "$T/step" --step "0:100,3:400" --duration 20
 ok $? "step emulator up"
-timeout 20 "$IOWATT" probe --meter "um25c:$T/step,interval=200ms" --seconds 5 >"$T/probe.out" 2>&1
-grep -q ' 100.0 mA' "$T/probe.out" && grep -q ' 400.0 mA' "$T/probe.out"
+timeout 20 "$IOWATT" probe --meter "um25c:$T/step,interval=200ms" --seconds 5 \
+	--csv "$T/step.csv" >"$T/probe.out" 2>&1
+python3 -c 'import csv, sys
+a = [round(float(r["a"]) * 1000, 1) for r in csv.DictReader(open(sys.argv[1]))]
+print("# currents seen (mA): %s" % sorted(set(a)))
+sys.exit(0 if 100.0 in a and 400.0 in a and a.index(100.0) < a.index(400.0) else 1)' "$T/step.csv"
 ok $? "probe follows a 100 -> 400 mA step"
 kill "$EMU_PID"; wait "$EMU_PID" 2>/dev/null
 
