@@ -92,6 +92,9 @@ run_for() { # seconds name command...
 	rm -f "$out"
 }
 
+# Leaks inside libraries iowatt cannot fix (tests/lsan.supp says which and why).
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
 case ${ASAN_OPTIONS:-} in
 *detect_leaks=0*) echo "note: LeakSanitizer is off here (ASAN_OPTIONS=$ASAN_OPTIONS): leaks are not checked" ;;
 esac
