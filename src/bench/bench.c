@@ -84,7 +84,14 @@ static void worker_free(struct worker *w)
 	free(w);
 }
 
-static int worker_open(struct worker *w, const char *path)
+/* The file by its open descriptor when there is one (never by a path that may have been
+ * swapped since), else by path. */
+struct bench_file {
+	int fd;
+	const char *path;
+};
+
+static int worker_open(struct worker *w, const struct bench_file *f)
 {
 	const struct job_opts *jo = &w->b->jo;
 	int flags, rc;
@@ -92,10 +99,16 @@ static int worker_open(struct worker *w, const char *path)
 	flags = (rw_writes(jo->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	if (jo->direct)
 		flags |= O_DIRECT;
-	w->fd = open(path, flags);
+	if (f->fd >= 0) {
+		w->fd = fd_reopen(f->fd, flags);
+		errno = w->fd < 0 ? -w->fd : 0;
+	} else {
+		w->fd = open(f->path, flags);
+	}
 	if (w->fd < 0) {
 		rc = -errno;
-		log_err("bench", "%s: open %s%s: %s", jo->name, path,
+		w->fd = -1;
+		log_err("bench", "%s: open %s%s: %s", jo->name, f->path,
 			jo->direct ? " (O_DIRECT)" : "", strerror(errno));
 		return rc;
 	}
@@ -205,7 +218,7 @@ static int engine_init_backoff(struct worker *w)
 	return rc;
 }
 
-static int worker_setup(struct bench *b, unsigned idx, const char *path,
+static int worker_setup(struct bench *b, unsigned idx, const struct bench_file *f,
 			const struct io_engine *eng, struct worker **out)
 {
 	const struct job_opts *jo = &b->jo;
@@ -229,7 +242,7 @@ static int worker_setup(struct bench *b, unsigned idx, const char *path,
 			jo->name, region, jo->bs);
 		return rc;
 	}
-	rc = worker_open(w, path);
+	rc = worker_open(w, f);
 	if (rc)
 		return rc;
 	worker_buffers(w);
@@ -266,7 +279,8 @@ static void cond_init_monotonic(pthread_cond_t *c)
 }
 
 /* The job and its workers, ready to start: everything that can fail or take time. */
-static int bench_create(const struct job_opts *jo, const char *path, struct bench **out)
+static int bench_create(const struct job_opts *jo, const struct bench_file *f,
+			struct bench **out)
 {
 	const struct io_engine *eng = io_engine_find(jo->ioengine);
 	struct bench *b;
@@ -292,7 +306,7 @@ static int bench_create(const struct job_opts *jo, const char *path, struct benc
 	cond_init_monotonic(&b->done_cond);
 	cond_init_monotonic(&b->wake_cond);
 	for (i = 0; i < b->nworkers; i++) {
-		rc = worker_setup(b, i, path, eng, &b->w[i]);
+		rc = worker_setup(b, i, f, eng, &b->w[i]);
 		if (rc) {
 			bench_free(b);
 			return rc;
@@ -344,13 +358,13 @@ static int bench_launch(struct bench *b)
  * All that can fail or take time (open, engine setup, buffers) happens before
  * t_start_ns, so the job's clock covers I/O and not preparation.
  */
-int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
+static int start(const struct job_opts *jo, const struct bench_file *f, struct bench **out)
 {
 	struct bench *b;
 	int rc;
 
 	*out = NULL;
-	rc = bench_create(jo, path, &b);
+	rc = bench_create(jo, f, &b);
 	if (rc)
 		return rc;
 	rc = bench_launch(b);
@@ -360,6 +374,20 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 	}
 	*out = b;
 	return 0;
+}
+
+int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
+{
+	struct bench_file f = {.fd = -1, .path = path};
+
+	return start(jo, &f, out);
+}
+
+int bench_start_fd(const struct job_opts *jo, int fd, const char *name, struct bench **out)
+{
+	struct bench_file f = {.fd = fd, .path = name};
+
+	return start(jo, &f, out);
 }
 
 void bench_get_progress(const struct bench *b, struct bench_progress *p)

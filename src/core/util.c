@@ -313,6 +313,16 @@ const char *fmt_sig(double v, int sig, char *buf, size_t len)
 	return buf;
 }
 
+int fd_reopen(int fd, int flags)
+{
+	char path[32];
+	int nfd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	nfd = open(path, flags | O_CLOEXEC | O_NOCTTY);
+	return nfd < 0 ? -errno : nfd;
+}
+
 int read_text_file(const char *path, char *buf, size_t len)
 {
 	ssize_t n;

@@ -75,6 +75,13 @@ int atomic_file_open(struct atomic_file *af, const char *path);
 int atomic_file_commit(struct atomic_file *af);
 void atomic_file_abort(struct atomic_file *af);
 
+/*
+ * A new open file description of the file `fd` refers to, with other flags (O_DIRECT, a
+ * different access mode): opened through /proc/self/fd/N, so a path swapped since (a
+ * symlink in a world-writable directory) cannot redirect it. -errno, not logged.
+ */
+int fd_reopen(int fd, int flags);
+
 /* mkdir -p; 0 or -errno. */
 int mkdir_p(const char *path, unsigned mode);
 
