@@ -125,7 +125,7 @@ struct meter_dev {
 	 * failures at debug level then (meter_log_level()), the gap event tells the user. */
 	int reconnecting;
 	/* Bumped with METER_COUNT() on the sampling side, read live by the main thread. */
-	_Atomic uint64_t samples, frames_bad, gaps, reconnects, overruns;
+	_Atomic uint64_t samples, frames_bad, gaps, reconnects, overruns, out_of_range;
 	struct meter_core *core;
 };
 

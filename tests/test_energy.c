@@ -552,6 +552,50 @@ static void test_losses(void)
 	report_free(&h.r);
 }
 
+/* Readings dropped as impossible before a sample count in the phases their hole overlaps,
+ * go into the result per phase, and make the phase invalid with a reason that says so. */
+static void test_out_of_range(void)
+{
+	struct report_run_holder h = { 0 };
+	struct energy_job ej;
+	struct energy_summary es;
+	struct report_validity *v;
+	struct report_power p;
+	struct meter_sample s;
+	int i, valid;
+
+	energy_job_init(&ej, 10 * NS_PER_MS);
+	energy_phase_begin(&ej, PHASE_IDLE, at(0.0));
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(1.0));
+	energy_phase_begin(&ej, PHASE_TAIL, at(2.0));
+	energy_phase_end(&ej, PHASE_TAIL, at(3.0));
+	for (i = 0; i < 300; i++) {
+		s = (struct meter_sample){ .t_ns = at(0.005 + i * 0.01), .v = 5, .a = 0.1,
+					   .w = 0.5 };
+		if (i == 150) { /* 3 readings dropped before it, inside the active phase */
+			s.flags = SAMPLE_AFTER_DROP;
+			s.dropped_before = 3;
+		}
+		energy_feed(&ej, &s);
+	}
+	energy_summarize(&ej, &es);
+	ok(es.out_of_range[PHASE_ACTIVE] == 3 && !es.out_of_range[PHASE_IDLE] &&
+		   !es.out_of_range[PHASE_TAIL],
+	   "3 dropped readings count in the active phase only");
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, NULL, v);
+	ok(!valid && v->nreasons == 1 &&
+		   strstr(v->reasons[0], "3 meter reading(s) in the active phase could not be true"),
+	   "the phase is not valid and says why: %s", v->nreasons ? v->reasons[0] : "");
+	memset(&p, 0, sizeof(p));
+	energy_power_fill(&p, &es, "x");
+	ok(p.out_of_range.active == 3 && !p.out_of_range.idle && !p.out_of_range.tail,
+	   "the result's power.out_of_range carries them per phase");
+	free(p.meter);
+	free(p.note);
+	report_free(&h.r);
+}
+
 /* Size advice a person types; none for a failed job. */
 static void test_remedy(void)
 {
@@ -591,6 +635,7 @@ int main(void)
 	test_pipeline();
 	test_validity();
 	test_losses();
+	test_out_of_range();
 	test_no_voltage_and_json();
 	test_remedy();
 	return done_testing();

@@ -200,6 +200,21 @@ static void count_loss(struct energy_job *ej, const struct meter_sample *s)
 	}
 }
 
+/* Readings dropped as impossible just before s (meter_sample_check): every window their
+ * hole overlaps counts them (at least one: a sample read back keeps only the flag). */
+static void count_dropped(struct energy_job *ej, const struct meter_sample *s)
+{
+	uint64_t t0 = ej->have_prev ? ej->prev.t_ns : s->t_ns;
+	struct phase_acc *pa;
+	int i;
+
+	for (i = 0; i < PHASE_COUNT; i++) {
+		pa = &ej->ph[i];
+		if (pa->begun && s->t_ns >= pa->t_start_ns && (!pa->t_end_ns || t0 < pa->t_end_ns))
+			pa->out_of_range += s->dropped_before ? s->dropped_before : 1;
+	}
+}
+
 void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 {
 	double w = sample_w(s), w0;
@@ -212,6 +227,8 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 	}
 	if (s->flags & SAMPLE_AFTER_LOSS)
 		count_loss(ej, s);
+	if (s->flags & SAMPLE_AFTER_DROP)
+		count_dropped(ej, s);
 	unc_sample_of(&ej->acc, s, &u);
 	if (ej->have_prev && s->t_ns > ej->prev.t_ns) {
 		w0 = sample_w(&ej->prev);
@@ -346,8 +363,10 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	es->coverage = ratio(ac->covered_s, es->active_s);
 	es->coverage_idle = ratio(id->covered_s, es->idle_s);
 	es->coverage_tail = ratio(tl->covered_s, es->tail_s);
-	for (i = 0; i < PHASE_COUNT; i++)
+	for (i = 0; i < PHASE_COUNT; i++) {
 		es->losses[i] = ej->ph[i].losses;
+		es->out_of_range[i] = ej->ph[i].out_of_range;
+	}
 }
 
 /*
@@ -459,6 +478,16 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 		snprintf(reason, sizeof(reason),
 			 "meter samples lost %" PRIu64 " time(s) in the %s phase (ring full or "
 			 "the device dropped them)", es->losses[i], phase_names[i]);
+		report_validity_add(v, reason);
+		valid = 0;
+	}
+	for (i = 0; i < PHASE_COUNT; i++) {
+		if (!es->out_of_range[i])
+			continue;
+		snprintf(reason, sizeof(reason),
+			 "%" PRIu64 " meter reading(s) in the %s phase could not be true (out "
+			 "of the meter's range, or W not V x A) and were dropped: see the events",
+			 es->out_of_range[i], phase_names[i]);
 		report_validity_add(v, reason);
 		valid = 0;
 	}

@@ -259,6 +259,7 @@ static const struct {
 	{ SAMPLE_EMULATED, "emulated" }, { SAMPLE_MANUAL, "manual" },
 	{ SAMPLE_AFTER_GAP, "after_gap" }, { SAMPLE_W_COMPUTED, "w_computed" },
 	{ SAMPLE_RAIL_SUM, "rail_sum" }, { SAMPLE_AFTER_LOSS, "after_loss" },
+	{ SAMPLE_AFTER_DROP, "after_dropped" },
 };
 
 static void put_flags(FILE *fp, uint32_t bits)
@@ -422,7 +423,7 @@ static void replay_binary(FILE *fp, unsigned meter,
 	while (fread(&r, sizeof(r), 1, fp) == 1) {
 		if (r.meter != meter)
 			continue;
-		x = (struct meter_sample){ r.t_ns, r.v, r.a, r.w, r.flags };
+		x = (struct meter_sample){ .t_ns = r.t_ns, .v = r.v, .a = r.a, .w = r.w, .flags = r.flags };
 		feed(feed_arg, &x);
 	}
 }

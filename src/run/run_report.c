@@ -367,6 +367,7 @@ static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 	m->gaps = n.gaps;
 	m->reconnects = n.reconnects;
 	m->overruns = n.overruns;
+	m->out_of_range = n.out_of_range;
 }
 
 int report_builder_write(struct report_builder *rb, const struct session *s, const char *path,
