@@ -426,6 +426,22 @@ static void test_validity(void)
 	ok(!valid && v->nreasons == 2 && isnan(v->coverage),
 	   "both reasons, NAN coverage is not enough and stays NAN");
 
+	/* A stall: 12 samples at 10 Hz over 5 s, half of it without data. The reason names
+	 * the gap, not the job's size. */
+	es.period_ns = 100 * NS_PER_MS;
+	es.samples_active = 12;
+	es.active_s = 5.0;
+	es.coverage = 0.5;
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, "try --size 64M", v);
+	ok(!valid && v->nreasons == 2 &&
+		   strstr(v->reasons[0], "the meter gave none for 2.5 s of it") &&
+		   strstr(v->reasons[0], "about 25 samples lost") && !strstr(v->reasons[0], "size") &&
+		   !strstr(v->reasons[0], "loops"),
+	   "after a stall the reason names the gap: %s", v->nreasons ? v->reasons[0] : "");
+	es.period_ns = 500 * NS_PER_MS;
+	es.active_s = 0;
+
 	es.samples_active = 20;
 	es.coverage = 0.95;
 	v = fresh(&h);
@@ -619,8 +635,10 @@ static void test_remedy(void)
 	ok(46 * MB % 2300 == 0, "and 46 MB is a multiple of bs");
 	r = job_remedy(&jo, REPORT_FAILED, 0, 4096, 0.001, 500 * NS_PER_MS, buf, sizeof(buf));
 	ok(r && !strstr(r, "--size") && strstr(r, "failed"), "a failed job gets no size advice");
-	ok(!job_remedy(&jo, REPORT_INTERRUPTED, 1, 4096, 0.1, 500 * NS_PER_MS, buf, sizeof(buf)),
-	   "a stopped job neither");
+	r = job_remedy(&jo, REPORT_INTERRUPTED, 1, 4096, 0.1, 500 * NS_PER_MS, buf, sizeof(buf));
+	ok(r && !strstr(r, "size") && strstr(r, "interrupted"), "a stopped job neither: %s", r);
+	r = job_remedy(NULL, REPORT_OK, 0, 4096, 0.5, 500 * NS_PER_MS, buf, sizeof(buf));
+	ok(r && !strstr(r, "size") && !strstr(r, "loops"), "measure (no job): %s", r);
 }
 
 int main(void)

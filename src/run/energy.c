@@ -446,10 +446,23 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 	static const char *const phase_names[PHASE_COUNT] = { "idle", "active", "tail" };
 	char reason[REASON_MAX];
 	int valid = 1, i;
+	double gap_s;
 
 	v->coverage = es->coverage;
 	v->samples_active = es->samples_active;
-	if (es->samples_active < min_samples) {
+	gap_s = isfinite(es->coverage) && es->active_s > 0 ? es->active_s * (1 - es->coverage) : 0;
+	if (es->samples_active < min_samples && es->period_ns &&
+	    gap_s * 1e9 >= 2.0 * (double)es->period_ns) {
+		/* Too few samples because the meter went quiet (a stall, a disconnect): the
+		 * job's length was not the problem, the gap was. */
+		snprintf(reason, sizeof(reason),
+			 "active phase has %" PRIu64 " samples (< %u): the meter gave none for "
+			 "%.1f s of it (a stall or disconnect, about %.0f samples lost)",
+			 es->samples_active, min_samples, gap_s,
+			 floor(gap_s * 1e9 / (double)es->period_ns));
+		report_validity_add(v, reason);
+		valid = 0;
+	} else if (es->samples_active < min_samples) {
 		if (es->period_ns)
 			snprintf(reason, sizeof(reason),
 				 "active phase has %" PRIu64 " samples (< %u): at %.3g Hz a job "
@@ -459,8 +472,8 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 				 remedy ? remedy : DEFAULT_REMEDY);
 		else
 			snprintf(reason, sizeof(reason),
-				 "active phase has %" PRIu64 " samples (< %u); " DEFAULT_REMEDY,
-				 es->samples_active, min_samples);
+				 "active phase has %" PRIu64 " samples (< %u); %s",
+				 es->samples_active, min_samples, remedy ? remedy : DEFAULT_REMEDY);
 		report_validity_add(v, reason);
 		valid = 0;
 	}

@@ -178,6 +178,11 @@ const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint
 {
 	if (status == REPORT_FAILED)
 		return "the job failed (see its error): its figures are partial";
+	if (status == REPORT_INTERRUPTED)
+		return "the job was interrupted";
+	/* measure: the command's length is the user's, there is no size to raise. */
+	if (!jo)
+		return "meter a command that runs longer";
 	if (stopping || !bytes)
 		return NULL;
 	return size_remedy(jo, active_s, period_ns, buf, len);
@@ -211,6 +216,14 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 			job_remedy(jc->jo, status, jc->stopping, jc->bytes, es.active_s, es.period_ns,
 				   remedy, sizeof(remedy)),
 			&f->validity);
+	/* Figures of a job that did not run to its end describe part of it, however many
+	 * samples that part had. */
+	if (status == REPORT_INTERRUPTED || status == REPORT_FAILED) {
+		f->validity.valid = 0;
+		report_validity_add(&f->validity, status == REPORT_INTERRUPTED
+			? "the job was interrupted: its figures cover only the part that ran"
+			: "the job failed: its figures cover only the part that ran");
+	}
 	if (*why) {
 		f->validity.valid = 0;
 		report_validity_add(&f->validity, why);
