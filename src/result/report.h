@@ -123,6 +123,8 @@ struct report_event {
 	uint64_t t_ns, t_end_ns;
 	int kind; /* enum event_kind */
 	char *source, *text;
+	char *end_source; /* NULL: the span ends at its own source's end (or t_end_ns is its
+			   * own); else the source whose state ended it ("rpi_volt") */
 };
 
 /* A resolved job option; keys come from the job option table. */

@@ -204,6 +204,7 @@ static const struct report_field event_fields[] = {
 	FIELD(T, "kind", kind, RF_EVKIND),
 	FIELD(T, "source", source, RF_STR),
 	FIELD(T, "text", text, RF_STR),
+	FIELD(T, "end_source", end_source, RF_STR, .absent = RF_OMIT),
 };
 #undef T
 static SCHEMA(event_schema, struct report_event, event_fields);
