@@ -521,6 +521,30 @@ static void test_no_voltage_and_json(void)
 	report_free(&h.r);
 }
 
+/* Idle, active and tail of 1 s each at 100 Hz, 0.5 W; samples at1 and at2 (-1: none)
+ * carry `flags` and `dropped` readings before them. */
+static void three_phases(struct energy_job *ej, int at1, int at2, uint32_t flags,
+			 uint32_t dropped)
+{
+	struct meter_sample s;
+	int i;
+
+	energy_job_init(ej, 10 * NS_PER_MS);
+	energy_phase_begin(ej, PHASE_IDLE, at(0.0));
+	energy_phase_begin(ej, PHASE_ACTIVE, at(1.0));
+	energy_phase_begin(ej, PHASE_TAIL, at(2.0));
+	energy_phase_end(ej, PHASE_TAIL, at(3.0));
+	for (i = 0; i < 300; i++) {
+		s = (struct meter_sample){ .t_ns = at(0.005 + i * 0.01), .v = 5, .a = 0.1,
+					   .w = 0.5 };
+		if (i == at1 || i == at2) {
+			s.flags = flags;
+			s.dropped_before = dropped;
+		}
+		energy_feed(ej, &s);
+	}
+}
+
 /* A hole of lost samples (ring full, or the device's counter skipped) invalidates every
  * phase it overlaps, and only those. */
 static void test_losses(void)
@@ -530,20 +554,10 @@ static void test_losses(void)
 	struct energy_summary es;
 	struct report_validity *v;
 	struct meter_sample s;
-	int i, valid;
+	int valid;
 
-	energy_job_init(&ej, 10 * NS_PER_MS);
-	energy_phase_begin(&ej, PHASE_IDLE, at(0.0));
-	energy_phase_begin(&ej, PHASE_ACTIVE, at(1.0));
-	energy_phase_begin(&ej, PHASE_TAIL, at(2.0));
-	energy_phase_end(&ej, PHASE_TAIL, at(3.0));
-	for (i = 0; i < 300; i++) {
-		s = (struct meter_sample){ .t_ns = at(0.005 + i * 0.01), .v = 5, .a = 0.1,
-					   .w = 0.5 };
-		if (i == 150 || i == 160) /* two holes inside the active phase */
-			s.flags = SAMPLE_AFTER_LOSS;
-		energy_feed(&ej, &s);
-	}
+	/* two holes inside the active phase */
+	three_phases(&ej, 150, 160, SAMPLE_AFTER_LOSS, 0);
 	energy_summarize(&ej, &es);
 	ok(es.losses[PHASE_ACTIVE] == 2 && !es.losses[PHASE_IDLE] && !es.losses[PHASE_TAIL],
 	   "two holes are counted in the active phase only (%llu %llu %llu)",
@@ -577,23 +591,10 @@ static void test_out_of_range(void)
 	struct energy_summary es;
 	struct report_validity *v;
 	struct report_power p;
-	struct meter_sample s;
-	int i, valid;
+	int valid;
 
-	energy_job_init(&ej, 10 * NS_PER_MS);
-	energy_phase_begin(&ej, PHASE_IDLE, at(0.0));
-	energy_phase_begin(&ej, PHASE_ACTIVE, at(1.0));
-	energy_phase_begin(&ej, PHASE_TAIL, at(2.0));
-	energy_phase_end(&ej, PHASE_TAIL, at(3.0));
-	for (i = 0; i < 300; i++) {
-		s = (struct meter_sample){ .t_ns = at(0.005 + i * 0.01), .v = 5, .a = 0.1,
-					   .w = 0.5 };
-		if (i == 150) { /* 3 readings dropped before it, inside the active phase */
-			s.flags = SAMPLE_AFTER_DROP;
-			s.dropped_before = 3;
-		}
-		energy_feed(&ej, &s);
-	}
+	/* 3 readings dropped before sample 150, inside the active phase */
+	three_phases(&ej, 150, -1, SAMPLE_AFTER_DROP, 3);
 	energy_summarize(&ej, &es);
 	ok(es.out_of_range[PHASE_ACTIVE] == 3 && !es.out_of_range[PHASE_IDLE] &&
 		   !es.out_of_range[PHASE_TAIL],

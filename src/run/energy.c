@@ -186,8 +186,12 @@ static void tail_track(struct energy_job *ej, const struct meter_sample *s, doub
 	ej->in_band = in;
 }
 
-/* A hole of lost samples ends at s: every window it overlaps is hit. */
-static void count_loss(struct energy_job *ej, const struct meter_sample *s)
+/*
+ * A hole ends at s: samples lost (ring full, device) or readings dropped as impossible
+ * (meter_sample_check). Every window it overlaps is hit: losses count holes, out_of_range
+ * the readings (at least one: a sample read back from a file keeps only the flag).
+ */
+static void count_hole(struct energy_job *ej, const struct meter_sample *s)
 {
 	uint64_t t0 = ej->have_prev ? ej->prev.t_ns : s->t_ns;
 	struct phase_acc *pa;
@@ -195,22 +199,11 @@ static void count_loss(struct energy_job *ej, const struct meter_sample *s)
 
 	for (i = 0; i < PHASE_COUNT; i++) {
 		pa = &ej->ph[i];
-		if (pa->begun && s->t_ns >= pa->t_start_ns && (!pa->t_end_ns || t0 < pa->t_end_ns))
+		if (!pa->begun || s->t_ns < pa->t_start_ns || (pa->t_end_ns && t0 >= pa->t_end_ns))
+			continue;
+		if (s->flags & SAMPLE_AFTER_LOSS)
 			pa->losses++;
-	}
-}
-
-/* Readings dropped as impossible just before s (meter_sample_check): every window their
- * hole overlaps counts them (at least one: a sample read back keeps only the flag). */
-static void count_dropped(struct energy_job *ej, const struct meter_sample *s)
-{
-	uint64_t t0 = ej->have_prev ? ej->prev.t_ns : s->t_ns;
-	struct phase_acc *pa;
-	int i;
-
-	for (i = 0; i < PHASE_COUNT; i++) {
-		pa = &ej->ph[i];
-		if (pa->begun && s->t_ns >= pa->t_start_ns && (!pa->t_end_ns || t0 < pa->t_end_ns))
+		if (s->flags & SAMPLE_AFTER_DROP)
 			pa->out_of_range += s->dropped_before ? s->dropped_before : 1;
 	}
 }
@@ -225,10 +218,8 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 		ej->out_of_order++;
 		return;
 	}
-	if (s->flags & SAMPLE_AFTER_LOSS)
-		count_loss(ej, s);
-	if (s->flags & SAMPLE_AFTER_DROP)
-		count_dropped(ej, s);
+	if (s->flags & (SAMPLE_AFTER_LOSS | SAMPLE_AFTER_DROP))
+		count_hole(ej, s);
 	unc_sample_of(&ej->acc, s, &u);
 	if (ej->have_prev && s->t_ns > ej->prev.t_ns) {
 		w0 = sample_w(&ej->prev);
