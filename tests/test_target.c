@@ -17,7 +17,7 @@
 
 static struct capture capt;
 static char dir[] = "/var/tmp/iowatt-test-target.XXXXXX";
-static volatile sig_atomic_t stop;
+static atomic_int stop;
 
 /*
  * What the test directory is on, read from /proc/self/mountinfo here as the oracle: the

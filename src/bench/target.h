@@ -4,6 +4,7 @@
 #define IOWATT_TARGET_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "bench/job.h"
@@ -35,7 +36,7 @@ struct target {
 	uint64_t created_dev, created_ino; /* of the file iowatt created: only that is removed */
 	/* The caller may point this at its signal flag after target_open (which clears it):
 	 * a long layout then stops with -EINTR when the flag turns non-zero. */
-	volatile sig_atomic_t *stop_flag;
+	const atomic_int *stop_flag;
 };
 
 /*
