@@ -126,7 +126,7 @@ struct meter_dev {
 	int reconnecting;
 	const volatile sig_atomic_t *cancel; /* meter_set_cancel(): the user's stop */
 	/* Bumped with METER_COUNT() on the sampling side, read live by the main thread. */
-	_Atomic uint64_t samples, frames_bad, gaps, reconnects, overruns;
+	_Atomic uint64_t samples, frames_bad, gaps, reconnects, overruns, out_of_range;
 	struct meter_core *core;
 };
 

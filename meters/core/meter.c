@@ -116,6 +116,7 @@ void meter_counters(const struct meter_dev *dev, struct meter_counters *out)
 	out->gaps = METER_LOAD(dev->gaps);
 	out->reconnects = METER_LOAD(dev->reconnects);
 	out->overruns = METER_LOAD(dev->overruns);
+	out->out_of_range = METER_LOAD(dev->out_of_range);
 }
 
 void meter_set_extras(struct meter_dev *dev, const char *fmt, ...)
