@@ -110,6 +110,14 @@ grep "^#" "$T_TMP/figs.out"
 grep -q "^figures bad 0$" "$T_TMP/figs.out"
 ok $? "README's charts are what its plot line draws from docs/demo, whose results match its text"
 
+# make demo sizes its jobs with --size auto: the README's demo block shows that plan.
+sed -n '/^\$ make demo/,/^```/p' README.md >"$T_TMP/demo-block"
+grep -q -- "--size auto" scripts/demo.sh &&
+	grep -qE "^SEQ1M-Q8T1-write +write +1 MiB +8 +1 +auto +1 " "$T_TMP/demo-block" &&
+	grep -q "^plan: .*: bytes moved chosen by size=auto;" "$T_TMP/demo-block" &&
+	grep -q "^size=auto SEQ1M-Q8T1-write: " "$T_TMP/demo-block"
+ok $? "the README's make demo block has the plan and sizes of the demo's --size auto"
+
 # The run summary: the README's header and verdicts against a real run's.
 if t_is_root; then
 	mnt=$(t_loop_ext4 64 readme) || { ok 1 "loop ext4"; done_testing; exit 1; }
