@@ -97,6 +97,15 @@ end = min(max(speeds), 2**20)
 sys.exit(0 if end <= xmax <= 1.1 * end else 1)
 PY
 ok $? "battery: the x axis ends where the fastest device writes flat out"
+python3 - "$d/battery.dat" <<'PY'
+import sys
+# More data a day never lengthens a battery's life: each line falls or stays, no bump.
+for b in (b for b in open(sys.argv[1]).read().split("\n\n") if b.strip()):
+    days = [float(l.split()[1]) for l in b.splitlines() if l.strip() and not l.startswith("#")]
+    if len(days) < 10 or any(b2 > a * (1 + 1e-9) for a, b2 in zip(days, days[1:])):
+        sys.exit(1)
+PY
+ok $? "battery: each line's days only fall as more is written a day (no bump)"
 
 # --- perf-power: the front is drawn even where one valid point is left; labels whole
 edit "$G/usbssd-samsung-t7.json" "$T_TMP/pp.json" 'pass'
