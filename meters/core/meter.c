@@ -395,12 +395,12 @@ int meter_stopping(const struct meter_dev *dev)
 {
 	struct meter_core *c = dev->core;
 
-	if (dev->cancel && *dev->cancel)
+	if (dev->cancel && atomic_load_explicit(dev->cancel, memory_order_relaxed))
 		return 1;
 	return c ? atomic_load_explicit(&c->stop, memory_order_relaxed) : 0;
 }
 
-void meter_set_cancel(struct meter_dev *dev, const volatile sig_atomic_t *flag)
+void meter_set_cancel(struct meter_dev *dev, const atomic_int *flag)
 {
 	dev->cancel = flag;
 }
