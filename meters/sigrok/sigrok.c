@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/text.h"
 #include "core/util.h"
 #include "meters/meter-internal.h"
 
@@ -352,16 +353,68 @@ static void sigrok_close(struct meter_dev *dev)
 	dev->priv = NULL;
 }
 
+/* One device a scan found: what it is, its analog channels, the spec that opens it. */
+static void scan_line(FILE *out, const struct sr_dev_driver *drv, struct sr_dev_inst *sdi)
+{
+	const char *vendor = sr_dev_inst_vendor_get(sdi), *model = sr_dev_inst_model_get(sdi);
+	const char *conn = sr_dev_inst_connid_get(sdi);
+	char *what = text_clean_dup(model ? model : drv->longname), *c = NULL;
+	char *v = vendor ? text_clean_dup(vendor) : NULL;
+	const struct sr_channel *ch;
+	GSList *l;
+	unsigned n = 0;
+
+	fprintf(out, "  %s%s%s%s\n", v ? v : "", v ? " " : "", what,
+		!strcmp(drv->name, "demo") ? "  (libsigrok's demo driver: a test signal, not a "
+					     "meter; libsigrok 0.5.2 lists it in every scan)"
+					   : "");
+	fprintf(out, "    analog channels:");
+	for (l = sr_dev_inst_channels_get(sdi); l; l = l->next) {
+		ch = l->data;
+		if (ch->type != SR_CHANNEL_ANALOG)
+			continue;
+		free(c);
+		c = text_clean_dup(ch->name);
+		fprintf(out, " %s", c);
+		n++;
+	}
+	fprintf(out, "%s\n", n ? "" : " none (it gives no V, A or W)");
+	free(c);
+	c = conn ? text_clean_dup(conn) : NULL;
+	fprintf(out, "    spec: sigrok:%s%s%s\n", drv->name, c ? ":conn=" : "", c ? c : "");
+	free(c);
+	free(v);
+	free(what);
+}
+
+/*
+ * What libsigrok finds on its own: every driver scanned without options (as sigrok-cli
+ * --scan does). USB and network devices can answer that; a serial device answers only at
+ * its port, so the way to name one is said too.
+ */
 static void sigrok_scan(const char *sysfs_root, FILE *out)
 {
 	struct sr_context *ctx;
+	struct sr_dev_driver **d;
+	GSList *devs, *l;
+	size_t i;
+	unsigned found = 0;
 
 	(void)sysfs_root;
+	sr_log_loglevel_set(log_get_level() >= LOG_DEBUG ? SR_LOG_INFO : SR_LOG_ERR);
 	if (sr_init(&ctx) != SR_OK)
 		return;
-	fprintf(out, "  libsigrok %s: serial devices need their port, e.g.\n"
+	for (d = sr_driver_list(ctx), i = 0; d && d[i]; i++) {
+		if (sr_driver_init(ctx, d[i]) != SR_OK)
+			continue;
+		devs = sr_driver_scan(d[i], NULL);
+		for (l = devs; l; l = l->next, found++)
+			scan_line(out, d[i], l->data);
+		g_slist_free(devs); /* the devices stay the driver's until sr_exit */
+	}
+	fprintf(out, "  %slibsigrok %s: serial devices answer only at their port, e.g.\n"
 		     "    spec: sigrok:korad-kaxxxx:conn=/dev/ttyACM0   (sigrok-cli -L lists "
-		     "drivers; 'demo' is a test signal)\n", sr_package_version_string_get());
+		     "drivers)\n", found ? "" : "(nothing found) ", sr_package_version_string_get());
 	sr_exit(ctx);
 }
 
