@@ -2,17 +2,7 @@
 # make demo METER=ppk2 and METER=atorch: the demo runs with that emulated meter, names it, says EMULATED, measures energy.
 . "$(dirname "$0")/lib.sh"
 
-# The binary the script runs is ./iowatt in the repository: this build's, for the test.
-if [ "$IOWATT" != "$REPO/iowatt" ]; then
-	mkdir -p "$T_TMP/repo/scripts"
-	cp "$REPO/scripts/demo.sh" "$T_TMP/repo/scripts/"
-	ln -s "$IOWATT" "$T_TMP/repo/iowatt"
-	ln -s "$REPO/configs" "$T_TMP/repo/configs"
-	ln -s "$REPO/plots" "$T_TMP/repo/plots"
-	demo="$T_TMP/repo/scripts/demo.sh"
-else
-	demo="$REPO/scripts/demo.sh"
-fi
+demo=$(t_demo_script)
 
 # demo_with METER MODEL: one short job on a scratch directory under /var/tmp (T_TMP is
 # there), results in a temp dir; checks the result against the meter asked for.
