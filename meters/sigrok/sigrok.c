@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Bridge to libsigrok: any device it reads that gives volts, amps or watts, pushed as samples. */
 #include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <libsigrok/libsigrok.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/log.h"
 #include "core/text.h"
@@ -17,6 +22,7 @@
 #define OPT_SEP ':'
 #define MAX_OPTS 4
 #define MODEL_SEP " "
+#define SCAN_MAX_NS (20 * NS_PER_SEC) /* libsigrok's scan of every driver */
 
 struct sigrok_priv {
 	struct meter_dev *dev;
@@ -387,12 +393,8 @@ static void scan_line(FILE *out, const struct sr_dev_driver *drv, struct sr_dev_
 	free(what);
 }
 
-/*
- * What libsigrok finds on its own: every driver scanned without options (as sigrok-cli
- * --scan does). USB and network devices can answer that; a serial device answers only at
- * its port, so the way to name one is said too.
- */
-static void sigrok_scan(const char *sysfs_root, FILE *out)
+/* Every driver scanned without options (as sigrok-cli --scan does), listed to out. */
+static void scan_all(FILE *out)
 {
 	struct sr_context *ctx;
 	struct sr_dev_driver **d;
@@ -400,7 +402,6 @@ static void sigrok_scan(const char *sysfs_root, FILE *out)
 	size_t i;
 	unsigned found = 0;
 
-	(void)sysfs_root;
 	sr_log_loglevel_set(log_get_level() >= LOG_DEBUG ? SR_LOG_INFO : SR_LOG_ERR);
 	if (sr_init(&ctx) != SR_OK)
 		return;
@@ -416,6 +417,67 @@ static void sigrok_scan(const char *sysfs_root, FILE *out)
 		     "    spec: sigrok:korad-kaxxxx:conn=/dev/ttyACM0   (sigrok-cli -L lists "
 		     "drivers)\n", found ? "" : "(nothing found) ", sr_package_version_string_get());
 	sr_exit(ctx);
+}
+
+/*
+ * What libsigrok finds on its own. USB and network devices can answer a scan without
+ * options; a serial device answers only at its port, so the way to name one is said too.
+ * The scan runs in a child: every one of libsigrok's drivers probes hardware, and one that
+ * hangs, crashes or leaks (0.5.2's brymen-bm86x and victor-dmm scans leak what they
+ * allocate) must not take `iowatt meters` with it. Its listing is copied through.
+ */
+static void sigrok_scan(const char *sysfs_root, FILE *out)
+{
+	char buf[4096];
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t end = now_ns() + SCAN_MAX_NS, now;
+	int fds[2], status = 0, done = 0;
+	ssize_t n;
+	FILE *w;
+	pid_t pid;
+
+	(void)sysfs_root;
+	fflush(out);
+	if (pipe2(fds, O_CLOEXEC)) {
+		log_err(MOD, "scan: pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		w = fdopen(fds[1], "w");
+		if (w) {
+			scan_all(w);
+			fclose(w);
+		}
+		_exit(0); /* no exit handlers: the parent's buffers and libsigrok's leaks stay */
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		log_err(MOD, "scan: fork: %s", strerror(errno));
+		close(fds[0]);
+		return;
+	}
+	pfd.fd = fds[0];
+	while (!done && (now = now_ns()) < end) {
+		if (poll(&pfd, 1, (int)((end - now) / NS_PER_MS) + 1) <= 0)
+			continue;
+		n = read(fds[0], buf, sizeof(buf));
+		if (n > 0)
+			fwrite(buf, 1, (size_t)n, out);
+		else if (n == 0 || errno != EINTR)
+			done = 1;
+	}
+	close(fds[0]);
+	if (!done) {
+		kill(pid, SIGKILL);
+		fprintf(out, "  (libsigrok's scan did not end within %d s: stopped)\n",
+			(int)(SCAN_MAX_NS / NS_PER_SEC));
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (done && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		fprintf(out, "  (libsigrok's scan ended abnormally: its listing may be short)\n");
 }
 
 const struct meter_driver meter_sigrok = {
