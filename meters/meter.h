@@ -3,6 +3,7 @@
 #ifndef IOWATT_METER_H
 #define IOWATT_METER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +86,9 @@ struct meter_counters {
 int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev **out);
 /* Where gap, reconnect and reset events go (NULL: nowhere). Set before meter_open(). */
 void meter_set_events(struct meter_dev *dev, struct event_queue *q);
+/* meter_open() gives up with -ECANCELED, quietly, once *flag is non-zero: a Ctrl-C must
+ * not wait out a meter that does not answer. Set before meter_open(); NULL: never. */
+void meter_set_cancel(struct meter_dev *dev, const volatile sig_atomic_t *flag);
 void meter_free(struct meter_dev *dev);
 
 /*

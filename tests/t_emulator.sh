@@ -126,8 +126,8 @@ ok $? "unknown model refused"
 [ $? -eq 2 ] && grep -q -- "--stall" "$T/err"
 ok $? "--stall without @AT refused"
 "$IOWATT" probe --meter "um25c:$T/nothing-here" --seconds 1 >/dev/null 2>"$T/err"
-[ $? -eq 1 ] && grep -q "nothing-here" "$T/err"
-ok $? "probe of a missing port fails naming it"
+[ $? -eq 2 ] && grep -q "nothing-here" "$T/err"
+ok $? "probe of a missing port fails naming it (exit 2: a wrong command line)"
 
 # 3b. A spec's keys are checked before the meter is touched: the emulator answers nothing.
 start_emu "$T/keys" --constant-ma 100 --truth "$T/keys.csv" --duration 20
@@ -179,8 +179,8 @@ timeout -s KILL 10 "$IOWATT" probe --meter "um25c:$T/um3" >"$T/probe.out" 2>&1 &
 PROBE=$!
 sleep 1.5
 "$IOWATT" probe --meter "um25c:$T/um3" --seconds 1 >/dev/null 2>"$T/err"
-[ $? -eq 1 ] && grep -q "in use by another iowatt" "$T/err"
-ok $? "a second reader of the same meter is refused"
+[ $? -eq 3 ] && grep -q "in use by another iowatt" "$T/err"
+ok $? "a second reader of the same meter is refused (exit 3: the system refused)"
 kill -INT "$PROBE"
 wait "$PROBE"
 [ $? -eq 130 ]

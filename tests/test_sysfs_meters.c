@@ -118,6 +118,33 @@ static void test_hwmon_energy(void)
 	tdev_free(dev);
 }
 
+/* A value that is not a number: an error naming the file at open, a bad frame at run time
+ * (not a lost device, which would reconnect again and again). */
+static void test_hwmon_garbage(void)
+{
+	struct meter_dev *dev;
+	struct meter_sample s;
+	const char *log;
+	int ret, i;
+
+	put("/sys/class/hwmon/hwmon1/curr1_input", "12x");
+	ret = one("hwmon:ina226", &s, &log);
+	ok(ret < 0 && strstr(log, "hwmon1/curr1_input") && strstr(log, "not a decimal number"),
+	   "hwmon value '12x' at open: an error naming the file (%d: %s)", ret, log);
+	put("/sys/class/hwmon/hwmon1/curr1_input", "412");
+	if (!ok(!tdev_open("hwmon:ina226", root, &dev), "the same chip opens once it is fixed"))
+		return;
+	put("/sys/class/hwmon/hwmon1/curr1_input", "garbage");
+	ret = dev->drv->read(dev, &s, 1, 200);
+	ok(ret == 0 && METER_LOAD(dev->frames_bad) == 1,
+	   "a bad value at run time is one bad frame, no sample, no reconnect (ret %d)", ret);
+	put("/sys/class/hwmon/hwmon1/curr1_input", "412");
+	for (i = 0, ret = 0; !ret && i < 10; i++) /* the next tick of its interval */
+		ret = dev->drv->read(dev, &s, 1, 200);
+	ok(ret == 1 && fabs(s.a - 0.412) < 1e-9, "the next good value is a sample again");
+	tdev_free(dev);
+}
+
 static void test_power_supply(void)
 {
 	struct meter_sample s;
@@ -228,6 +255,7 @@ int main(void)
 	}
 	test_hwmon();
 	test_hwmon_energy();
+	test_hwmon_garbage();
 	test_power_supply();
 	test_rapl();
 	test_pmic(srcdir);

@@ -109,11 +109,15 @@ static int atorch_open(struct meter_dev *dev, struct meter_info *info)
 	while (!rc && now_ns() < end && !meter_stopping(dev))
 		rc = next_report(dev, p, &rd, PROBE_READ_MS);
 	atomic_store_explicit(&dev->frames_bad, bad, memory_order_relaxed);
+	if (rc != 1 && meter_stopping(dev))
+		rc = -ECANCELED;
 	if (rc != 1) {
-		log_msg(meter_log_level(dev, LOG_ERR), MOD,
-			"meter '%s': no valid report within %.0f s (is the meter on and not "
-			"connected to its phone app?%s)", dev->spec, (double)PROBE_TIMEOUT_NS / 1e9,
-			p->check ? " a J7-C needs check=off" : "");
+		if (rc != -ECANCELED)
+			log_msg(meter_log_level(dev, LOG_ERR), MOD,
+				"meter '%s': no valid report within %.0f s (is the meter on and "
+				"not connected to its phone app?%s)", dev->spec,
+				(double)PROBE_TIMEOUT_NS / 1e9,
+				p->check ? " a J7-C needs check=off" : "");
 		serial_close(p->sp);
 		free(p);
 		dev->priv = NULL;

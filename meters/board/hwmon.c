@@ -111,7 +111,8 @@ static int hwmon_open_ch(struct meter_dev *dev, struct hwmon_priv *p, const char
 	if (ret > 0) {
 		ret = sysfs_attr_open(&p->ch[ch], path);
 		if (ret < 0) {
-			log_err(MOD, "%s: cannot open %s: %s", dev->spec, path, strerror(-ret));
+			log_err(MOD, "%s: cannot use %s: %s", dev->spec, path,
+				sysfs_attr_strerror(ret));
 			return ret;
 		}
 	}
@@ -265,6 +266,10 @@ static int hwmon_read(struct meter_dev *dev, struct meter_sample *out, unsigned 
 		if (p->ch[i].fd < 0)
 			continue;
 		ret = sysfs_attr_read_ll(&p->ch[i], &raw[i]);
+		if (ret == -EBADMSG) {
+			METER_COUNT(dev->frames_bad);
+			return 0;
+		}
 		if (ret < 0) {
 			log_warn(MOD, "%s: read failed: the device went away", dev->spec);
 			return -ENODEV;

@@ -72,9 +72,14 @@ static int psy_open(struct meter_dev *dev, struct meter_info *info)
 		snprintf(path, sizeof(path), "%s/sys/class/power_supply/%s/%s",
 			 dev->sysfs_root ? dev->sysfs_root : "", dev->conn, psy_attr[i]);
 		p->at[i].fd = -1;
-		sysfs_attr_open(&p->at[i], path);
+		/* a missing attribute is normal (the checks below); a broken one is not */
+		if (sysfs_attr_open(&p->at[i], path) == -EBADMSG) {
+			log_err(MOD, "%s: cannot use %s: %s", dev->spec, path,
+				sysfs_attr_strerror(-EBADMSG));
+			ret = -EINVAL;
+		}
 	}
-	if (p->at[PSY_W].fd < 0 && p->at[PSY_E].fd < 0 &&
+	if (!ret && p->at[PSY_W].fd < 0 && p->at[PSY_E].fd < 0 &&
 	    (p->at[PSY_V].fd < 0 || p->at[PSY_A].fd < 0)) {
 		log_err(MOD, "%s: '%s' reports no power_now, energy_now or voltage_now+current_now",
 			dev->spec, dev->conn);
@@ -102,12 +107,19 @@ static int psy_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 	if (!max || !sysfs_wait_tick(&p->poll.next_ns, p->poll.period_ns, timeout_ms))
 		return 0;
 	t = now_ns();
-	for (i = 0; i < PSY_COUNT; i++)
-		if (p->at[i].fd >= 0 && sysfs_attr_read_ll(&p->at[i], &raw[i]) < 0) {
+	for (i = 0; i < PSY_COUNT; i++) {
+		int ret = p->at[i].fd >= 0 ? sysfs_attr_read_ll(&p->at[i], &raw[i]) : 0;
+
+		if (ret == -EBADMSG) {
+			METER_COUNT(dev->frames_bad);
+			return 0;
+		}
+		if (ret < 0) {
 			log_warn(MOD, "%s: read of %s failed: the supply went away",
 				 dev->spec, psy_attr[i]);
 			return -ENODEV;
 		}
+	}
 	out->t_ns = t;
 	out->flags = 0;
 	out->v = p->at[PSY_V].fd >= 0 ? raw[PSY_V] * MICRO : NAN;

@@ -69,7 +69,7 @@ static int rapl_open(struct meter_dev *dev, struct meter_info *info)
 		log_err(MOD, "%s: %s is readable by root only (since Linux 5.10, CVE-2020-8694)",
 			dev->spec, path);
 	else if (ret < 0)
-		log_err(MOD, "%s: %s: %s", dev->spec, path, strerror(-ret));
+		log_err(MOD, "%s: %s: %s", dev->spec, path, sysfs_attr_strerror(ret));
 	if (ret < 0) {
 		sysfs_attr_close(&p->energy);
 		free(p);
@@ -91,11 +91,17 @@ static int rapl_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 	struct rapl_priv *p = dev->priv;
 	long long uj;
 	uint64_t t;
+	int ret;
 
 	if (!max || !sysfs_wait_tick(&p->poll.next_ns, p->poll.period_ns, timeout_ms))
 		return 0;
 	t = now_ns();
-	if (sysfs_attr_read_ll(&p->energy, &uj) < 0) {
+	ret = sysfs_attr_read_ll(&p->energy, &uj);
+	if (ret == -EBADMSG) {
+		METER_COUNT(dev->frames_bad);
+		return 0;
+	}
+	if (ret < 0) {
 		log_warn(MOD, "%s: energy_uj read failed", dev->spec);
 		return -ENODEV;
 	}

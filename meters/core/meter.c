@@ -394,7 +394,14 @@ int meter_stopping(const struct meter_dev *dev)
 {
 	struct meter_core *c = dev->core;
 
+	if (dev->cancel && *dev->cancel)
+		return 1;
 	return c ? atomic_load_explicit(&c->stop, memory_order_relaxed) : 0;
+}
+
+void meter_set_cancel(struct meter_dev *dev, const volatile sig_atomic_t *flag)
+{
+	dev->cancel = flag;
 }
 
 int meter_get_phase(const struct meter_dev *dev, uint64_t *since_ns)

@@ -118,7 +118,7 @@ static int read_meta(struct meter_dev *dev, struct ppk2_priv *p)
 		if (strstr(text, "END\n") || strstr(text, "END\r"))
 			return ppk2_parse_meta(text, &p->cal);
 	}
-	return rc ? rc : -ETIMEDOUT;
+	return rc ? rc : meter_stopping(dev) ? -ECANCELED : -ETIMEDOUT;
 }
 
 /*

@@ -155,10 +155,56 @@ static int serial_lock(struct serial_port *sp, int log_level, struct serial_port
  * failure). socat and ser2net bridges and our emulator are ptys, so those go through
  * plain termios in raw mode; real ports keep libserialport's handling.
  */
+/*
+ * A meter path that is not a character device gets a message naming what it is: the
+ * libraries below only say "Success" or "Inappropriate ioctl" about a file or a FIFO.
+ * 0, or -errno after logging.
+ */
+static int serial_check_path(const char *path, int log_level)
+{
+	struct stat st, lst;
+	const char *what;
+	int rc = -ENODEV;
+
+	if (stat(path, &st)) {
+		rc = -errno;
+		if (rc == -ENOENT && !lstat(path, &lst) && S_ISLNK(lst.st_mode))
+			log_msg(log_level, MOD, "cannot open %s: a symbolic link to a file that "
+				"does not exist (was the meter unplugged?)", path);
+		else if (rc == -ENOENT)
+			log_msg(log_level, MOD, "cannot open %s: no such device (is the meter "
+				"plugged in? `iowatt meters` lists the serial ports)", path);
+		else
+			log_msg(log_level, MOD, "cannot open %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	if (S_ISCHR(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		what = "a directory";
+		rc = -EISDIR;
+	} else if (S_ISREG(st.st_mode)) {
+		what = "a regular file";
+	} else if (S_ISFIFO(st.st_mode)) {
+		what = "a FIFO";
+	} else if (S_ISSOCK(st.st_mode)) {
+		what = "a socket (bridge it to a pty with socat: pty,link=PATH,raw)";
+	} else {
+		what = "a block device";
+	}
+	log_msg(log_level, MOD, "cannot open %s: it is %s, not a serial port", path, what);
+	return rc;
+}
+
 int serial_open(const char *path, unsigned baud, int log_level, struct serial_port **out)
 {
-	struct serial_port *sp = xcalloc(1, sizeof(*sp));
-	int rc;
+	struct serial_port *sp;
+	int rc = serial_check_path(path, log_level);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	sp = xcalloc(1, sizeof(*sp));
 #ifdef HAVE_SERIALPORT
 	struct stat st;
 	char why[200];
@@ -166,7 +212,6 @@ int serial_open(const char *path, unsigned baud, int log_level, struct serial_po
 
 	sp->fd = -1;
 	sp->path = xstrdup(path);
-	*out = NULL;
 #ifdef HAVE_SERIALPORT
 	rc = sp_try_open(sp, baud, why, sizeof(why));
 	if (!rc) {

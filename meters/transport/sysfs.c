@@ -11,8 +11,18 @@
 
 int sysfs_attr_open(struct sysfs_attr *a, const char *fullpath)
 {
+	long long v;
+	int rc;
+
 	a->fd = open(fullpath, O_RDONLY | O_CLOEXEC);
-	return a->fd < 0 ? -errno : 0;
+	if (a->fd < 0)
+		return -errno;
+	/* A value that never parses would otherwise be read as a lost device, again and
+	 * again: say so once, at open. */
+	rc = sysfs_attr_read_ll(a, &v);
+	if (rc == -EBADMSG)
+		sysfs_attr_close(a);
+	return rc == -EBADMSG ? rc : 0;
 }
 
 int sysfs_attr_read_ll(struct sysfs_attr *a, long long *out)
@@ -26,9 +36,17 @@ int sysfs_attr_read_ll(struct sysfs_attr *a, long long *out)
 	buf[n] = 0;
 	errno = 0;
 	*out = strtoll(buf, &end, 10);
-	if (end == buf || errno)
-		return -EIO;
+	while (*end == '\n' || *end == ' ')
+		end++;
+	if (end == buf || errno || *end)
+		return -EBADMSG;
 	return 0;
+}
+
+const char *sysfs_attr_strerror(int err)
+{
+	return err == -EBADMSG ? "it holds something that is not a decimal number"
+			       : strerror(-err);
 }
 
 void sysfs_attr_close(struct sysfs_attr *a)

@@ -16,9 +16,13 @@
 struct sysfs_attr {
 	int fd;
 };
+/* Opens and reads once: -EBADMSG when the attribute holds no number (fd left closed). */
 int sysfs_attr_open(struct sysfs_attr *a, const char *fullpath);
-/* 0, or -ENODEV when the device went away (the core then reconnects). */
+/* 0; -ENODEV when the device went away (the core then reconnects); -EBADMSG when what
+ * it holds is not a decimal number (a bad frame, not a lost device). */
 int sysfs_attr_read_ll(struct sysfs_attr *a, long long *out);
+/* strerror() that says what -EBADMSG means here. */
+const char *sysfs_attr_strerror(int err);
 void sysfs_attr_close(struct sysfs_attr *a);
 void sysfs_attr_close_all(struct sysfs_attr *a, int n);
 

@@ -178,10 +178,11 @@ static int um_open(struct meter_dev *dev, struct meter_info *info)
 	dev->priv = p;
 	rc = um_probe(dev, p);
 	if (rc) {
-		log_msg(meter_log_level(dev, LOG_ERR), MOD,
-			"meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
-			"on, paired and not used by another program?)", dev->spec,
-			(double)PROBE_TIMEOUT_NS / 1e9);
+		if (rc != -ECANCELED)
+			log_msg(meter_log_level(dev, LOG_ERR), MOD,
+				"meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
+				"on, paired and not used by another program?)", dev->spec,
+				(double)PROBE_TIMEOUT_NS / 1e9);
 		serial_close(p->sp);
 		free(p);
 		dev->priv = NULL;

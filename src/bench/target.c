@@ -103,6 +103,24 @@ static void arm_signal_cleanup(const struct target *tg)
 	sig_armed = 1;
 }
 
+/* Why O_EXCL refused: a dangling symlink reads as "File exists", which misleads. */
+static void log_cannot_create(const char *path, int err)
+{
+	char to[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (err == -EEXIST && !lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		n = readlink(path, to, sizeof(to) - 1);
+		to[n > 0 ? n : 0] = '\0';
+		log_err(MOD, "cannot create %s: it is a symbolic link%s%s%s; iowatt does not "
+			"create its test file through a link: give the real path", path,
+			n > 0 ? " to " : "", to, stat(path, &st) ? " (which does not exist)" : "");
+		return;
+	}
+	log_err(MOD, "cannot create %s: %s", path, strerror(-err));
+}
+
 /* O_EXCL: a file of the same name that appeared meanwhile is someone else's. */
 static int create_file(struct target *tg, int quiet_exist)
 {
@@ -114,7 +132,7 @@ static int create_file(struct target *tg, int quiet_exist)
 		int err = -errno;
 
 		if (!(quiet_exist && err == -EEXIST))
-			log_err(MOD, "cannot create %s: %s", tg->path, strerror(errno));
+			log_cannot_create(tg->path, err);
 		return err;
 	}
 	tg->created = 1;

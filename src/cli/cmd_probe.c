@@ -120,6 +120,10 @@ static void probe_events(struct event_queue *q)
 			       ev[i].text);
 }
 
+/* Beyond a year the end time no longer fits the clock's nanoseconds comfortably; nobody
+ * means it. */
+#define PROBE_SECONDS_MAX (366.0 * 86400.0)
+
 static int probe_parse(int argc, char **argv, const char **spec, double *seconds,
 		       const char **sysfs_root, const char **csv_path)
 {
@@ -140,8 +144,10 @@ static int probe_parse(int argc, char **argv, const char **spec, double *seconds
 			*spec = optarg;
 			break;
 		case 's':
-			if (parse_double(optarg, seconds) || *seconds <= 0) {
-				log_err(MOD, "option --seconds '%s': expected a positive number", optarg);
+			if (parse_double(optarg, seconds) || *seconds <= 0 ||
+			    *seconds > PROBE_SECONDS_MAX) {
+				log_err(MOD, "option --seconds '%s': expected a positive number of "
+					"seconds up to a year (%.0f)", optarg, PROBE_SECONDS_MAX);
 				return -EINVAL;
 			}
 			break;
@@ -188,6 +194,7 @@ static int probe_open(struct probe *pr, const char *spec, const char *sysfs_root
 		return -EINVAL;
 	pr->q = event_queue_new();
 	meter_set_events(pr->dev, pr->q);
+	meter_set_cancel(pr->dev, &pr->stop.signal);
 	rc = meter_open(pr->dev);
 	if (rc)
 		return rc;
@@ -283,5 +290,5 @@ int cmd_probe(int argc, char **argv)
 	run_stop_unwatch(&pr.stop);
 	if (pr.stop.signal)
 		return pr.stop.signal == SIGINT ? EXIT_SIGINT : 128 + pr.stop.signal;
-	return !rc ? EXIT_OK : rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	return !rc ? EXIT_OK : exit_code_for_errno(rc);
 }

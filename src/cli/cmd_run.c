@@ -17,21 +17,21 @@
 #include "run/context.h"
 #include "run/run.h"
 
-static int exit_code_for(int err)
+/*
+ * The result is rewritten while the run goes on so that a crash keeps what was done; at
+ * most once a second, or a run of many short loops spends its time rewriting a growing
+ * file (1200 loops took 113 s against 12.8 s for 300).
+ */
+#define CHECKPOINT_MIN_NS 1000000000ull
+
+static void checkpoint(struct run_ctx *rc)
 {
-	switch (err) {
-	case -EINVAL:
-	case -EPERM:
-	case -EACCES:
-	case -EEXIST:
-	case -ENOENT:
-	case -EBUSY:
-	case -ENODEV:
-	case -ENOTSUP:
-		return EXIT_USAGE;
-	default:
-		return EXIT_FAIL;
-	}
+	uint64_t now = now_ns();
+
+	if (rc->checkpoint_ns && now - rc->checkpoint_ns < CHECKPOINT_MIN_NS)
+		return;
+	report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+	rc->checkpoint_ns = now_ns();
 }
 
 static char *command_line(int argc, char **argv, int measure)
@@ -218,15 +218,14 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 	if (err) {
 		rc->any_failed |= !run_should_stop(rc);
 		report_builder_unprepared(&rc->rb, jo, round, err, run_should_stop(rc));
-		report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+		checkpoint(rc);
 		return;
 	}
 	for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
 		finished &= run_job_loop(rc, jo, round, loop);
 		if (rc->cfg->jobs[j].size_auto_ns)
 			rep->jobs[rep->njobs - 1].size_auto = size_auto_report(&rc->sizes[j], jo);
-		/* Rewritten after every job: a crash keeps what was done. */
-		report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+		checkpoint(rc);
 	}
 	target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
 }
@@ -379,6 +378,7 @@ static int run_main(int argc, char **argv, int measure)
 	rc.stop.progress = &rc.progress;
 	err = run_stop_watch(&rc.stop, target_cleanup_signal_safe);
 	rc.session = session_new(cfg.run.uv_threshold_v);
+	rc.session->cancel = &rc.stop.signal;
 	report_builder_init(&rc.rb);
 	if (!err)
 		err = set_up(&rc, argc, argv, measure);
@@ -390,7 +390,9 @@ static int run_main(int argc, char **argv, int measure)
 	} else {
 		session_stop(rc.session);
 		sources_stop(rc.sources);
-		code = exit_code_for(err);
+		/* A signal during set-up (a slow layout, a meter that does not answer) is the
+		 * user's stop, not a failure of the set-up. */
+		code = rc.stop.signal ? exit_code(&rc, 0) : exit_code_for_errno(err);
 	}
 	tear_down(&rc);
 	run_config_free(&cfg);

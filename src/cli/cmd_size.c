@@ -464,12 +464,31 @@ static int bad_arg(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* --write/--read: rc from battery_parse_rate(). */
+static int rate_arg(const char *opt, const char *arg, int rc)
+{
+	if (rc == -ERANGE)
+		log_err(MOD, "%s '%s': out of range (at most %.0f GB/s)", opt, arg,
+			BATTERY_MAX_BYTES_PER_S / 1e9);
+	else if (rc)
+		log_err(MOD, "%s '%s': expected SIZE/PERIOD, e.g. 200MB/day", opt, arg);
+	return rc ? EXIT_USAGE : 0;
+}
+
 /* The battery and its losses; 1 if c is not one of those options. */
 static int battery_option(struct size_args *a, int c)
 {
+	int rc;
+
 	switch (c) {
 	case 'B':
-		if (battery_parse(optarg, &a->bm.bat))
+		rc = battery_parse(optarg, &a->bm.bat);
+		if (rc == -ERANGE) {
+			log_err(MOD, "--battery '%s': out of range (at most %.0f kWh and %.0f V)",
+				optarg, BATTERY_MAX_WH / 1000, BATTERY_MAX_V);
+			return EXIT_USAGE;
+		}
+		if (rc)
 			return bad_arg("--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
 		a->have_battery = 1;
 		return 0;
@@ -493,18 +512,21 @@ static int battery_option(struct size_args *a, int c)
 static int workload_option(struct size_args *a, int c)
 {
 	struct workload *wl = &a->wl;
+	int rc;
 
 	switch (c) {
 	case 'w':
-		if (battery_parse_rate(optarg, &wl->write_bpd))
-			return bad_arg("--write '%s': expected SIZE/PERIOD, e.g. 200MB/day", optarg);
-		return 0;
+		return rate_arg("--write", optarg, battery_parse_rate(optarg, &wl->write_bpd));
 	case 'r':
-		if (battery_parse_rate(optarg, &wl->read_bpd))
-			return bad_arg("--read '%s': expected SIZE/PERIOD, e.g. 200MB/day", optarg);
-		return 0;
+		return rate_arg("--read", optarg, battery_parse_rate(optarg, &wl->read_bpd));
 	case 'c':
-		if (battery_parse_records(optarg, &wl->rec_bytes, &wl->rec_per_day))
+		rc = battery_parse_records(optarg, &wl->rec_bytes, &wl->rec_per_day);
+		if (rc == -ERANGE) {
+			log_err(MOD, "--records '%s': out of range (at most %.0f million a second)",
+				optarg, BATTERY_MAX_RECORDS_PER_S / 1e6);
+			return EXIT_USAGE;
+		}
+		if (rc)
 			return bad_arg("--records '%s': expected SIZE@COUNT/PERIOD, e.g. 4KiB@1/min",
 				       optarg);
 		return 0;

@@ -51,9 +51,13 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,	     /* a job failed, or a runtime error */
 	EXIT_USAGE = 2,	     /* bad option, profile or input */
+	EXIT_REFUSED = 3,    /* the system refused: target exists, read-only, full, busy */
 	EXIT_SIGINT = 130,
 	EXIT_SIGTERM = 143,
 };
+
+/* The exit code for a -errno that stopped a command before it did any work. */
+int exit_code_for_errno(int err);
 
 /* What a command's argument parser returns when it has printed --help: exit 0, do nothing. */
 enum { ARGS_HELP = -1 };

@@ -47,8 +47,12 @@ void man_page(FILE *fp, const struct command_doc *cmds, size_t n)
 		    ".TP\n.I %s/share/iowatt/configs\nshipped job profiles\n"
 		    ".TP\n.I %s/share/iowatt/plots\ngnuplot templates for \\fBiowatt plot\\fR\n"
 		    ".SH EXIT STATUS\n"
-		    "0 when every job ran, %d when a job failed, %d for a bad option, profile or "
-		    "input, %d and %d when interrupted by SIGINT or SIGTERM.\n"
+		    "0 when every job ran; %d when a job failed or a runtime error stopped the run; "
+		    "%d for a bad command line, option, profile or input file; %d when the system "
+		    "refused what was asked before the first job (the target file exists, a "
+		    "read-only or full filesystem, a device in use, no permission); %d and %d "
+		    "when interrupted by SIGINT or SIGTERM (also during set-up).\n"
 		    ".SH SEE ALSO\n.BR fio (1),\n.BR gnuplot (1)\n",
-		iowatt_prefix, iowatt_prefix, EXIT_FAIL, EXIT_USAGE, EXIT_SIGINT, EXIT_SIGTERM);
+		iowatt_prefix, iowatt_prefix, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED, EXIT_SIGINT,
+		EXIT_SIGTERM);
 }

@@ -13,6 +13,7 @@
 
 #include "cli/profile.h"
 #include "cli/run_args.h"
+#include "core/input.h"
 #include "core/log.h"
 #include "core/options.h"
 #include "core/util.h"
@@ -33,6 +34,8 @@
  * long comment that the reader already skipped.
  */
 #define PROFILE_LINE_MAX 198 /* characters, without the newline: inih's default buffer */
+/* A profile is a page of text; anything larger is the wrong file (a device, a log). */
+#define PROFILE_MAX_BYTES (1u << 20)
 struct prof_state {
 	const char *path;
 	FILE *fp;
@@ -252,9 +255,61 @@ static int handler(void *user, const char *section, const char *key, const char 
 	return 1;
 }
 
+/* The line (1-based) that holds offset off. */
+static int line_of(const char *text, size_t off)
+{
+	int line = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+/*
+ * The whole profile, checked for what inih would misread silently: a NUL byte ends its
+ * line early, and a CR-only line end (old Mac files) makes the file one long line.
+ */
+static int profile_slurp(struct prof_state *s, char **text, size_t *len)
+{
+	const char *nul, *cr;
+	int rc = input_read(s->path, 0, PROFILE_MAX_BYTES, text, len);
+
+	if (rc == -EFBIG) {
+		log_err(MOD, "%s: is larger than %u KiB: not a profile", s->path,
+			PROFILE_MAX_BYTES >> 10);
+		return -EINVAL;
+	}
+	if (rc) {
+		log_err(MOD, "%s: %s", s->path, input_strerror(rc));
+		return rc == -ESPIPE || rc == -EISDIR ? -EINVAL : rc;
+	}
+	nul = memchr(*text, '\0', *len);
+	for (cr = memchr(*text, '\r', *len); cr && cr + 1 < *text + *len && cr[1] == '\n';
+	     cr = memchr(cr + 1, '\r', (size_t)(*text + *len - cr - 1)))
+		;
+	if (cr && cr + 1 == *text + *len)
+		cr = NULL; /* a last line ending in CR alone is still one line */
+	if (nul) {
+		s->line = line_of(*text, (size_t)(nul - *text));
+		perr(s, "NUL byte in the line: a profile is text (is this a binary file?)");
+	} else if (cr) {
+		s->line = line_of(*text, (size_t)(cr - *text));
+		perr(s, "line ends with a lone CR (carriage return): save the file with LF "
+			"or CRLF line ends");
+	}
+	if (s->err) {
+		free(*text);
+		*text = NULL;
+	}
+	return s->err;
+}
+
 int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
 {
 	struct prof_state s;
+	char *text;
+	size_t len;
 	int rc;
 
 	*jobs = NULL;
@@ -262,16 +317,21 @@ int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
 	memset(&s, 0, sizeof(s));
 	s.path = path;
 	job_defaults(&s.global);
-	s.fp = fopen(path, "r");
+	rc = profile_slurp(&s, &text, &len);
+	if (rc)
+		return rc;
+	s.fp = fmemopen(text, len ? len : 1, "r");
 	if (!s.fp) {
 		rc = -errno;
 		log_err(MOD, "%s: %s", path, strerror(errno));
+		free(text);
 		return rc;
 	}
 	s.table = job_option_table(&s.ntable);
 	s.key_line = xcalloc(s.ntable, sizeof(*s.key_line));
 	rc = ini_parse_stream(reader, &s, handler, &s);
 	fclose(s.fp);
+	free(text);
 	free(s.key_line);
 	if (!s.err && rc > 0) {
 		s.line = rc;

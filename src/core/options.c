@@ -271,6 +271,12 @@ static int set_number(const struct opt_desc *d, void *p, const char *value, cons
 		rc = parse_double(value, &x);
 		break;
 	}
+	if (rc == -ERANGE) {
+		snprintf(err, errlen, "'%s'%s%s%s out of range: too large for a %s", value,
+			 for_key ? " for '" : "", for_key ? for_key : "", for_key ? "'" : "",
+			 type_noun(d->type));
+		return -ERANGE;
+	}
 	if (rc)
 		return bad_value(d, value, for_key, err, errlen);
 	if (!range_ok(d, x) || (d->type == OPT_UINT && u > UINT32_MAX))

@@ -99,13 +99,15 @@ int battery_parse(const char *s, struct battery_spec *out)
 {
 	const char *rest, *at;
 	double cap, v;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (number_prefix(s, &cap, &rest) || cap <= 0)
-		return -EINVAL;
+	rc = number_prefix(s, &cap, &rest);
+	if (rc || cap <= 0)
+		return rc ? rc : -EINVAL;
 	if (!strcasecmp(rest, "wh") || !strcasecmp(rest, "mwh")) {
 		out->capacity_wh = tolower((unsigned char)rest[0]) == 'm' ? cap / 1000.0 : cap;
-		return 0;
+		return out->capacity_wh > BATTERY_MAX_WH ? -ERANGE : 0;
 	}
 	at = strchr(rest, '@');
 	if (!at)
@@ -116,11 +118,12 @@ int battery_parse(const char *s, struct battery_spec *out)
 		out->capacity_mah = cap * 1000.0;
 	else
 		return -EINVAL;
-	if (number_prefix(at + 1, &v, &rest) || v <= 0 || strcasecmp(rest, "v"))
-		return -EINVAL;
+	rc = number_prefix(at + 1, &v, &rest);
+	if (rc || v <= 0 || strcasecmp(rest, "v"))
+		return rc ? rc : -EINVAL;
 	out->nominal_v = v;
 	out->capacity_wh = out->capacity_mah * v / 1000.0;
-	return 0;
+	return v > BATTERY_MAX_V || out->capacity_wh > BATTERY_MAX_WH ? -ERANGE : 0;
 }
 
 /* "/day" etc. -> how many per day. */
@@ -163,12 +166,16 @@ int battery_parse_rate(const char *s, double *bytes_per_day)
 	char size[64];
 	uint64_t bytes;
 	double mult;
+	int rc;
 
 	period = split_head(s, '/', size, sizeof(size));
-	if (!period || parse_size(size, &bytes) || per_day(period, &mult))
+	if (!period || per_day(period, &mult))
 		return -EINVAL;
+	rc = parse_size(size, &bytes);
+	if (rc)
+		return rc;
 	*bytes_per_day = (double)bytes * mult;
-	return 0;
+	return *bytes_per_day > BATTERY_MAX_BYTES_PER_S * BATTERY_SECONDS_PER_DAY ? -ERANGE : 0;
 }
 
 int battery_parse_records(const char *s, uint64_t *rec_bytes, double *per_day_out)
@@ -185,7 +192,7 @@ int battery_parse_records(const char *s, uint64_t *rec_bytes, double *per_day_ou
 	if (per_day(rest + 1, &mult))
 		return -EINVAL;
 	*per_day_out = n * mult;
-	return 0;
+	return *per_day_out > BATTERY_MAX_RECORDS_PER_S * BATTERY_SECONDS_PER_DAY ? -ERANGE : 0;
 }
 
 int battery_parse_duty(const char *s, double *active_s, double *period_s)

@@ -97,6 +97,15 @@ double battery_ios_per_record(uint64_t rec_bytes, uint64_t bs);
  * Sizes as everywhere in iowatt: "200MB" is 200 x 10^6 bytes, "200MiB" (or "200m")
  * 200 x 2^20.
  */
+/*
+ * Beyond these the input is a typo, not a device (1e308 Ah, 16 TB/s): -ERANGE. The
+ * largest are a home storage battery, a 48 V pack with margin, and a rate well past the
+ * fastest NVMe drive.
+ */
+#define BATTERY_MAX_WH 100000.0
+#define BATTERY_MAX_V 100.0
+#define BATTERY_MAX_BYTES_PER_S 100e9
+#define BATTERY_MAX_RECORDS_PER_S 10e6
 int battery_parse(const char *s, struct battery_spec *out);   /* 3000mAh@3.7V, 3Ah@3.7V, 11.1Wh, 11100mWh */
 int battery_parse_rate(const char *s, double *bytes_per_day); /* 200MB/day, 5MB/h, 1GB/week */
 int battery_parse_records(const char *s, uint64_t *rec_bytes, double *per_day); /* 4KiB@1/min */

@@ -175,7 +175,8 @@ uint64_t rr_bs(const struct job_report *j)
 
 	if (o && o->type == REPORT_OPT_INT && o->i > 0)
 		return (uint64_t)o->i;
-	if (o && o->type == REPORT_OPT_REAL && o->d > 0)
+	/* A stranger's file may hold 1e300: only a value that fits converts. */
+	if (o && o->type == REPORT_OPT_REAL && o->d > 0 && o->d < 0x1p63)
 		return (uint64_t)o->d;
 	return 0;
 }

@@ -32,6 +32,7 @@ struct run_ctx {
 	struct job_opts *jobs;
 	struct size_choice *sizes; /* per job; size 0 until chosen */
 	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */
+	uint64_t checkpoint_ns;	   /* when the result was last rewritten mid-run */
 };
 
 /*

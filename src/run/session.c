@@ -37,6 +37,7 @@ int session_add_meters(struct session *s, char *const *specs, unsigned n, const 
 		if (err)
 			return err;
 		meter_set_events(dev, s->queue);
+		meter_set_cancel(dev, s->cancel);
 		s->meters[s->nmeters++].dev = dev;
 	}
 	for (i = 0; i < s->nmeters; i++) {

@@ -57,6 +57,8 @@ struct session {
 	struct event_queue *queue;  /* meters and event sources push here */
 	double uv_threshold_v;	    /* a meter's voltage below this is an undervoltage */
 	struct gpio_marker *marker; /* --mark-gpio: edges at the phase boundaries, or NULL */
+	/* The run's stop signal: a meter being opened gives up when it is set. */
+	const volatile sig_atomic_t *cancel;
 	uint64_t mark_ns[PHASE_COUNT];
 	struct phase_times times;
 	struct session_sink sinks[SESSION_MAX_SINKS];
