@@ -18,17 +18,7 @@ out="$T_TMP/out"
 demo_pid=""
 trap '[ -n "$demo_pid" ] && kill "$demo_pid" 2>/dev/null; t_cleanup' EXIT
 
-# The binary the script runs is ./iowatt in the repository: this build's, for the test.
-if [ "$IOWATT" != "$REPO/iowatt" ]; then
-	mkdir -p "$T_TMP/repo/scripts"
-	cp "$REPO/scripts/demo.sh" "$T_TMP/repo/scripts/"
-	ln -s "$IOWATT" "$T_TMP/repo/iowatt"
-	ln -s "$REPO/configs" "$T_TMP/repo/configs"
-	ln -s "$REPO/plots" "$T_TMP/repo/plots"
-	demo="$T_TMP/repo/scripts/demo.sh"
-else
-	demo="$REPO/scripts/demo.sh"
-fi
+demo=$(t_demo_script)
 
 DEMO_DIR="$mnt" DEMO_OUT="$out" bash "$demo" --jobs SEQ1M-Q8T1-write,SEQ1M-Q8T1-read \
 	--size 16M --rate-iops 4 --idle 1s --idle-samples 5 --tail-hold 500ms --tail-max 3s \

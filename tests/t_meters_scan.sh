@@ -74,6 +74,22 @@ print("# %d samples, V %.3f..%.3f" % (len(rows), min(v), max(v)))
 sys.exit(0 if ok else 1)
 PY
 	ok $? "1 kS/s of voltage samples (A0 is a voltage: no current), in time order"
+	# iowatt meters lists what libsigrok's own scan finds: here only its demo device, which
+	# libsigrok 0.5.2 returns to every scan, and which is named as a test signal.
+	# Its exit status too: under ASan a leak in libsigrok's scan would show here.
+	"$IOWATT" meters >"$T/meters.out" 2>&1
+	rc=$?
+	sed -n '/^sigrok /,/^[A-Z]/p' "$T/meters.out" >"$T/sigrok.scan"
+	[ $rc -eq 0 ] && grep -q "^  Demo device  (libsigrok's demo driver: a test signal, not a meter" "$T/sigrok.scan" &&
+		grep -q "^    analog channels: A0 " "$T/sigrok.scan" &&
+		grep -qx "    spec: sigrok:demo" "$T/sigrok.scan"
+	rc=$?
+	ok $rc "iowatt meters lists libsigrok's scan: the demo device, said to be a test signal"
+	[ $rc -eq 0 ] || sed 's/^/#   /' "$T/sigrok.scan"
+	spec=$(sed -n 's/^    spec: \(sigrok:demo\)$/\1/p' "$T/sigrok.scan")
+	timeout 30 "$IOWATT" probe --meter "${spec:-none},channel=A0,rate=1000" --seconds 1 \
+		>"$T/listed.out" 2>&1 && grep -q "Demo device (sigrok)" "$T/listed.out"
+	ok $? "the spec it prints opens that device"
 	"$IOWATT" probe --meter "sigrok:no-such-driver" --seconds 1 >/dev/null 2>"$T/err"
 	[ $? -ne 0 ] && grep -q "has no driver 'no-such-driver'" "$T/err"
 	ok $? "an unknown libsigrok driver is named"
