@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Energy accuracy: iowatt's per-phase energy against the emulator's ground truth, for a
-# constant and a stepped load, on the result's own phase windows.
+# Energy accuracy: iowatt's per-phase energy against the emulator's ground truth, per
+# emulated meter at a constant load, and the UM25C at a stepped load, on the result's own
+# phase windows.
 #
 # usage: bench/energy-accuracy.sh        (root: it makes a loop-device ext4 for the target)
-# env:   IOWATT=path/to/iowatt  INTERVAL=100ms  KEEP=DIR (copy results and truth logs there)
+# env:   IOWATT=path/to/iowatt  INTERVAL=100ms (the UM25C's and TC66C's poll)
+#        METERS="um25c fnb58 tc66c atorch ppk2" (the constant-load rows)
+#        KEEP=DIR (copy results and truth logs there)
 #
 # The truth is the emulator's internal state as it logged it ("update" rows of --truth):
 # piecewise constant between updates, so it is integrated as a step function. iowatt only
-# sees the meter's replies at INTERVAL and integrates trapezoids between them; the error
-# printed is what a user of a real 10 Hz tester would get on a load that looks like this.
+# sees the meter's readings (its poll, its report rate: 100 S/s FNB58, 1 S/s ATORCH,
+# 100 kS/s PPK2) and integrates trapezoids between them, with each meter's resolution;
+# the error printed is what a user of that meter would get on a load that looks like this.
 set -u
 BENCH=energy-accuracy
 . "$(dirname "$0")/lib.sh"
@@ -68,18 +72,24 @@ print("%-9s valid=%s coverage=%.3f samples_active=%d" % (label, v["valid"], v["c
 sys.exit(0 if worst < float(sys.argv[4]) else 1)
 PY
 
-phase_opts="--idle 3s --idle-samples 20 --tail-hold 1s --tail-max 5s --no-progress"
-meter="um25c:$T_TMP/um,interval=$INTERVAL"
+METERS=${METERS:-um25c fnb58 tc66c atorch ppk2}
 rc=0
 printf '%-9s %-6s %8s %12s %12s %10s\n' load phase length iowatt truth error
 
-# one NAME RATE_IOPS MAX_ERROR_PCT EMULATOR_ARGS...: a 64 MiB write job against the truth.
+# one NAME METER RATE_IOPS MAX_ERROR_PCT EMULATOR_ARGS...: a 64 MiB write job, paced to
+# RATE_IOPS, metered by the emulated METER, against its truth.
 one() {
-	local name=$1 rate=$2 max=$3
-	shift 3
-	start_emu "$@" --truth "$T_TMP/truth-$name.csv" || return 1
+	local name=$1 m=$2 rate=$3 max=$4 tail="" idle_samples=20
+	shift 4
+	case $m in
+	um25c | tc66c) tail=",interval=$INTERVAL" ;;
+	ppk2) tail=",vdd=5000" ;; # the PPK2 reads current: W needs the supply, as given
+	atorch) idle_samples=5 ;; # one report a second
+	esac
+	start_emu_as "$m" "$T_TMP/$m" "$@" --truth "$T_TMP/truth-$name.csv" || return 1
 	"$IOWATT" run --rw write --bs 1M --iodepth 4 --size 64M --rate-iops "$rate" \
-		--target "$mnt" --meter "$meter" $phase_opts --json-out "$T_TMP/$name.json" \
+		--target "$mnt" --meter "$m:$T_TMP/$m$tail" --idle 3s --idle-samples "$idle_samples" \
+		--tail-hold 1s --tail-max 5s --no-progress --json-out "$T_TMP/$name.json" \
 		>"$T_TMP/$name.out" 2>&1 ||
 		{ echo "$name: iowatt run failed:" >&2; tail -5 "$T_TMP/$name.out" >&2; }
 	stop_emu
@@ -87,10 +97,21 @@ one() {
 		python3 "$T_TMP/compare.py" "$T_TMP/$name.json" "$T_TMP/truth-$name.csv" "$name" "$max"
 }
 
-# Constant 250 mA: only the window ends and the meter's lag can make an error.
-one constant 10 0.5 --constant-ma 250 || rc=1
-# Stepped: 120 <-> 520 mA every 0.75 s, steps falling between the meter's samples.
+# Constant 250 mA: only the window ends, the meter's lag and its resolution make an error.
+# 10 IOPS of 1 MiB: a 6.4 s active phase; 2 IOPS (32 s) for the 1 Hz ATORCH's 20 samples.
+for m in $METERS; do
+	if ! "$IOWATT" emulate --help 2>&1 | grep -q "^  $m "; then
+		echo "$m: no emulator in this build (skipped)"
+		continue
+	fi
+	case $m in
+	atorch) one "$m" "$m" 2 0.5 --constant-ma 250 || rc=1 ;;
+	ppk2) one "$m" "$m" 10 0.5 --constant-ma 250 --volts 5.0 --cable-ohms 0 || rc=1 ;;
+	*) one "$m" "$m" 10 0.5 --constant-ma 250 || rc=1 ;;
+	esac
+done
+# Stepped (UM25C): 120 <-> 520 mA every 0.75 s, steps falling between the meter's samples.
 steps=$(python3 -c 'print(",".join("%.2f:%d" % (i * 0.75, 520 if i % 2 else 120) for i in range(200)))')
-one stepped 8 3 --step "$steps" || rc=1
-echo "(EMULATED meter; targets: constant active error < 0.5 %, stepped < 3 %)"
+one stepped um25c 8 3 --step "$steps" || rc=1
+echo "(EMULATED meters; targets: constant active error < 0.5 %, stepped < 3 %)"
 exit $rc

@@ -25,10 +25,17 @@ stop_emu() {
 
 # start_emu ARGS...: the EMULATED UM25C on a pty linked at $T_TMP/um.
 start_emu() {
-	rm -f "$T_TMP/um"
-	"$IOWATT" emulate um25c --link "$T_TMP/um" "$@" >"$T_TMP/emu.log" 2>&1 &
+	start_emu_as um25c "$T_TMP/um" "$@"
+}
+
+# start_emu_as NAME LINK ARGS...: any of iowatt's emulated meters on a pty linked at LINK.
+start_emu_as() {
+	local name=$1 link=$2
+	shift 2
+	rm -f "$link"
+	"$IOWATT" emulate "$name" --link "$link" "$@" >"$T_TMP/emu.log" 2>&1 &
 	emu_pid=$!
-	for _ in $(seq 50); do [ -e "$T_TMP/um" ] && return 0; sleep 0.1; done
+	for _ in $(seq 50); do [ -e "$link" ] && return 0; sleep 0.1; done
 	echo "$BENCH: emulator did not start:" >&2
 	cat "$T_TMP/emu.log" >&2
 	return 1

@@ -101,6 +101,21 @@ t_loop_ext4() {
 
 t_is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# make demo's script, running this build's iowatt: the script runs ./iowatt of the tree
+# it is in, so for another build (build-san) a copy beside links to it. Prints its path.
+t_demo_script() {
+	if [ "$IOWATT" = "$REPO/iowatt" ]; then
+		echo "$REPO/scripts/demo.sh"
+		return
+	fi
+	mkdir -p "$T_TMP/repo/scripts"
+	cp "$REPO/scripts/demo.sh" "$T_TMP/repo/scripts/"
+	ln -sf "$IOWATT" "$T_TMP/repo/iowatt"
+	ln -sfn "$REPO/configs" "$T_TMP/repo/configs"
+	ln -sfn "$REPO/plots" "$T_TMP/repo/plots"
+	echo "$T_TMP/repo/scripts/demo.sh"
+}
+
 # JSON field with jq-like python: jget FILE EXPR (python expression on `d`).
 jget() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"

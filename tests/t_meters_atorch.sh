@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ATORCH USB and DC emulators: energy against truth, the 1 Hz validity message, faults.
+# ATORCH USB and DC emulators: energy against truth, the 1 Hz validity message (faults: t_meters_atorch_faults.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/meters_lib.sh"
 
@@ -10,7 +10,4 @@ ok $? "atorch: a short job is invalid and says how long a job must run"
 measure_one atorch-dc "" 3 --volts 12 --cable-ohms 0
 jget "$T/atorch-dc.json" "d['meters'][0]['model']" | grep -q "ATORCH DC"
 ok $? "atorch-dc: read as a DC meter"
-
-# One report a second: the faults come after the first few, and the run is longer.
-fault_one atorch "" "bad frames" 14 --stall 2@4 --hangup 2@8 --corrupt-pct 30
 done_testing

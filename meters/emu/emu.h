@@ -68,12 +68,22 @@ void *emu_priv(struct emu *e, size_t size);
 void emu_truth(struct emu *e, uint64_t t_ns, double v, double a, double w, const char *kind);
 
 /*
+ * What the command's signal handlers tell the run: stop (SIGINT/SIGTERM, its number),
+ * and a stall (SIGUSR1) or a hang-up (SIGUSR2) to start now, which the run takes and
+ * clears. Signals put faults in the order of what a test has seen, not at fixed times.
+ */
+struct emu_signals {
+	volatile sig_atomic_t stop;
+	volatile sig_atomic_t stall, hangup;
+};
+
+/*
  * `iowatt emulate` (src/cli/cmd_emulate.c): argv -> an emulator, 1 after printing help,
  * or -EINVAL after naming the option. emu_run() serves until the duration ends or
- * *stop is set (the command's signal flag): 0 or -errno.
+ * sig->stop is set: 0 or -errno.
  */
 int emu_from_args(int argc, char **argv, struct emu **out);
-int emu_run(struct emu *e, volatile sig_atomic_t *stop);
+int emu_run(struct emu *e, struct emu_signals *sig);
 void emu_free(struct emu *e);
 void emu_usage(FILE *fp);
 

@@ -2,6 +2,7 @@
 /* `iowatt emulate` options: which meter, the current model's figures, faults, truth; usage. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,7 +86,8 @@ void emu_usage(FILE *fp)
 		"  --constant-ma X     fixed current instead of following a device (accuracy tests)\n"
 		"  --step LIST         current steps by time, \"0:100,5:400,10:100\" (s:mA)\n"
 		"  --update-ms N       internal update period (default 100)\n"
-		"  --truth FILE        ground truth CSV: t_ns,v,a,w,kind (update|reply|corrupt)\n"
+		"  --truth FILE        ground truth CSV: t_ns,v,a,w,kind (update|reply|corrupt;\n"
+		"                      PPK2: stream|lost|overflow, and its power commands as cmd_*)\n"
 		"  --corrupt-pct N     N %% of replies or reports broken as the meter's link can\n"
 		"                      break them (UM: bad marker, short, bad ID, garbage; FNB58,\n"
 		"                      TC66C, ATORCH: bad check, cut short; PPK2: a run of\n"
@@ -93,6 +95,9 @@ void emu_usage(FILE *fp)
 		"  --stall SEC@AT      stop answering for SEC seconds, AT seconds after start\n"
 		"  --hangup SEC@AT     close the pty and remove the link for SEC seconds (like a\n"
 		"                      Bluetooth drop), then come back at the same PATH\n"
+		"                      AT \"signal\": only when asked: SIGUSR1 starts a stall now,\n"
+		"                      SIGUSR2 a hang-up (SEC as given, else 2 s), so a test puts\n"
+		"                      faults after what it has seen, not at fixed times\n"
 		"  --duration SEC      exit after SEC seconds (default: until SIGINT/SIGTERM)\n"
 		"  --noise             read like the real meter's datasheet allows: a gain and an\n"
 		"                      offset error drawn once within its declared bounds, plus\n"
@@ -118,9 +123,13 @@ static int parse_fault(const char *opt, const char *s, struct emu_fault *f)
 	}
 	memcpy(dur, s, (size_t)(at - s));
 	dur[at - s] = '\0';
-	if (parse_double(dur, &f->dur_s) || f->dur_s <= 0 || parse_double(at + 1, &f->at_s) ||
-	    f->at_s < 0) {
-		log_err(MOD, "option --%s '%s': expected SEC@AT with positive numbers", opt, s);
+	if (!strcmp(at + 1, "signal"))
+		f->at_s = -INFINITY; /* not before the signal */
+	else if (parse_double(at + 1, &f->at_s) || f->at_s < 0)
+		f->at_s = NAN;
+	if (parse_double(dur, &f->dur_s) || f->dur_s <= 0 || isnan(f->at_s)) {
+		log_err(MOD, "option --%s '%s': expected SEC@AT with positive numbers, or "
+			     "SEC@signal", opt, s);
 		return -EINVAL;
 	}
 	f->set = 1;

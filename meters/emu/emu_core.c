@@ -266,6 +266,39 @@ static int follow_hangup(struct emu *e, double t_s)
 	return 0;
 }
 
+/* A fault a signal asked for starts now (for its given length, else the default). */
+static void signal_fault(struct emu_fault *f, double t_s)
+{
+	if (!f->set)
+		f->dur_s = EMU_FAULT_DEFAULT_S;
+	f->set = 1;
+	f->at_s = t_s;
+}
+
+static void take_signals(struct emu *e, struct emu_signals *sig, double t_s)
+{
+	if (sig->stall) {
+		sig->stall = 0;
+		signal_fault(&e->stall, t_s);
+	}
+	if (sig->hangup) {
+		sig->hangup = 0;
+		signal_fault(&e->hangup, t_s);
+	}
+}
+
+/* A stall's start and end in the log: what a test waits for. */
+static void follow_stall(struct emu *e, double t_s)
+{
+	int in = emu_in_fault(&e->stall, t_s);
+
+	if (in && !e->stall.active)
+		log_info(MOD, "stall: no answers for %.1f s", e->stall.dur_s);
+	else if (!in && e->stall.active)
+		log_info(MOD, "stall over: answering again");
+	e->stall.active = in;
+}
+
 /* What the host wrote goes to the protocol, unless the meter is stalled. */
 static void serve_input(struct emu *e, uint64_t wait_ns)
 {
@@ -291,17 +324,19 @@ static uint64_t next_tick(uint64_t next, uint64_t step, uint64_t now)
 	return next < now ? now + step : next;
 }
 
-static int serve(struct emu *e, volatile sig_atomic_t *stop)
+static int serve(struct emu *e, struct emu_signals *sig)
 {
 	uint64_t now, next_update = e->start_ns, next_push = e->start_ns, wake;
 	double t;
 	int rc;
 
-	while (!*stop) {
+	while (!sig->stop) {
 		now = now_ns();
 		t = (double)(now - e->start_ns) / 1e9;
 		if (e->duration_ns && now - e->start_ns >= e->duration_ns)
 			break;
+		take_signals(e, sig, t);
+		follow_stall(e, t);
 		rc = follow_hangup(e, t);
 		if (rc)
 			return rc;
@@ -366,7 +401,7 @@ static int prepare(struct emu *e)
 	return 0;
 }
 
-int emu_run(struct emu *e, volatile sig_atomic_t *stop)
+int emu_run(struct emu *e, struct emu_signals *sig)
 {
 	int rc;
 
@@ -389,7 +424,7 @@ int emu_run(struct emu *e, volatile sig_atomic_t *stop)
 			printf(",vdd=%.0f", e->model.volts * 1000.0);
 		printf("\n");
 		fflush(stdout);
-		rc = serve(e, stop);
+		rc = serve(e, sig);
 	}
 	pty_down(e);
 	if (!rc)

@@ -11,11 +11,15 @@
 
 #define EMU_PTS_LEN 64
 
-/* A pause of the link: no answers (stall) or no pty at all (hangup). */
+/* A pause of the link: no answers (stall) or no pty at all (hangup). AT "signal": only
+ * when SIGUSR1 (stall) or SIGUSR2 (hangup) comes; a signal also restarts a timed one. */
 struct emu_fault {
 	double at_s, dur_s;
 	int set;
+	int active; /* inside it at the last look: its start and end are logged once */
 };
+
+#define EMU_FAULT_DEFAULT_S 2.0 /* a fault's length when a signal starts one not given */
 
 /*
  * --noise: the meter's datasheet accuracy as errors. The gains and offsets are drawn once

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The PPK2 side of `iowatt emulate`: metadata, then 100 kS/s of sample words on a pty. */
+#include <math.h>
 #include <string.h>
 
 #include "core/util.h"
@@ -23,6 +24,7 @@ struct ppk2_emu {
 	uint64_t start_ns, generated;
 	unsigned counter;
 	unsigned vdd_mv;
+	int mode, dut_on; /* as last set: a real PPK2 sources VDD when both say so */
 	uint8_t pending[PENDING_MAX];
 	size_t npending;
 };
@@ -61,6 +63,20 @@ static size_t cmd_len(uint8_t op)
 	}
 }
 
+/*
+ * The truth log keeps every command that changes what the PPK2 does with power (kind
+ * cmd_*, v the regulator's volts where one was set), so a test can check what a spec
+ * makes iowatt switch on, in the order it was sent.
+ */
+static void log_power(struct emu *e, struct ppk2_emu *st, uint64_t now, const char *kind)
+{
+	double v = st->vdd_mv ? st->vdd_mv / 1000.0 : NAN;
+
+	emu_truth(e, now, v, NAN, NAN, kind);
+	if (st->mode == PPK2_MODE_SOURCE && st->dut_on)
+		emu_truth(e, now, v, NAN, NAN, "source_output_on");
+}
+
 static void command(struct emu *e, struct ppk2_emu *st, uint64_t now)
 {
 	struct ppk2_cal c;
@@ -72,8 +88,19 @@ static void command(struct emu *e, struct ppk2_emu *st, uint64_t now)
 		if (!ppk2_format_meta(&c, meta, sizeof(meta)))
 			emu_write(e, meta, strlen(meta));
 		break;
+	case PPK2_SET_POWER_MODE:
+		st->mode = st->cmd[1];
+		log_power(e, st, now, st->mode == PPK2_MODE_SOURCE   ? "cmd_mode_source"
+				      : st->mode == PPK2_MODE_AMPERE ? "cmd_mode_ampere"
+								     : "cmd_mode_unknown");
+		break;
 	case PPK2_REGULATOR_SET:
 		st->vdd_mv = (unsigned)st->cmd[1] << 8 | st->cmd[2];
+		log_power(e, st, now, "cmd_regulator_set");
+		break;
+	case PPK2_DEVICE_RUNNING_SET:
+		st->dut_on = st->cmd[1] != 0;
+		log_power(e, st, now, st->dut_on ? "cmd_dut_on" : "cmd_dut_off");
 		break;
 	case PPK2_AVERAGE_START:
 		st->streaming = 1;
@@ -119,7 +146,7 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	struct emu_reading r;
 	struct ppk2_cal c;
 	struct ppk2_word w = { 0 };
-	uint64_t due, i, lost = 0;
+	uint64_t due, i, lost = 0, dropped = 0;
 	uint32_t word;
 	double vdd = st->vdd_mv ? st->vdd_mv : 3300, amps;
 
@@ -128,6 +155,7 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	flush_pending(e, st);
 	due = (now - st->start_ns) / NS_PER_SAMPLE - st->generated;
 	if (due > MAX_DUE) {
+		dropped = due - MAX_DUE;
 		st->generated += due - MAX_DUE; /* a stall: the device's samples are gone */
 		st->counter += (unsigned)(due - MAX_DUE);
 		due = MAX_DUE;
@@ -140,8 +168,12 @@ static void ppk2_push(struct emu *e, uint64_t now)
 		lost = 1 + (uint64_t)(emu_rand(e) * LOST_MAX);
 	for (i = 0; i < due; i++) {
 		w.counter = st->counter++ % PPK2_COUNTER_MOD;
-		if (i < lost || st->npending + PPK2_WORD_LEN > PENDING_MAX)
+		if (i < lost)
 			continue;
+		if (st->npending + PPK2_WORD_LEN > PENDING_MAX) {
+			dropped++; /* the host is behind: the device's buffer is full */
+			continue;
+		}
 		word = ppk2_word_encode(&w);
 		memcpy(st->pending + st->npending, &word, PPK2_WORD_LEN);
 		st->npending += PPK2_WORD_LEN;
@@ -150,6 +182,9 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	flush_pending(e, st);
 	if (due)
 		emu_truth(e, now_ns(), r.v, amps, r.v * amps, lost ? "lost" : "stream");
+	/* Not asked for (not --corrupt-pct): a test can tell its losses from the reader's. */
+	if (dropped)
+		emu_truth(e, now_ns(), r.v, amps, r.v * amps, "overflow");
 }
 
 const struct emu_protocol emu_ppk2 = {

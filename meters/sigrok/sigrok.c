@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* Bridge to libsigrok: any device it reads that gives volts, amps or watts, pushed as samples. */
 #include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <libsigrok/libsigrok.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/log.h"
+#include "core/text.h"
 #include "core/util.h"
 #include "meters/meter-internal.h"
 
@@ -16,6 +22,7 @@
 #define OPT_SEP ':'
 #define MAX_OPTS 4
 #define MODEL_SEP " "
+#define SCAN_MAX_NS (20 * NS_PER_SEC) /* libsigrok's scan of every driver */
 
 struct sigrok_priv {
 	struct meter_dev *dev;
@@ -352,17 +359,125 @@ static void sigrok_close(struct meter_dev *dev)
 	dev->priv = NULL;
 }
 
-static void sigrok_scan(const char *sysfs_root, FILE *out)
+/* One device a scan found: what it is, its analog channels, the spec that opens it. */
+static void scan_line(FILE *out, const struct sr_dev_driver *drv, struct sr_dev_inst *sdi)
+{
+	const char *vendor = sr_dev_inst_vendor_get(sdi), *model = sr_dev_inst_model_get(sdi);
+	const char *conn = sr_dev_inst_connid_get(sdi);
+	char *what = text_clean_dup(model ? model : drv->longname), *c = NULL;
+	char *v = vendor ? text_clean_dup(vendor) : NULL;
+	const struct sr_channel *ch;
+	GSList *l;
+	unsigned n = 0;
+
+	fprintf(out, "  %s%s%s%s\n", v ? v : "", v ? " " : "", what,
+		!strcmp(drv->name, "demo") ? "  (libsigrok's demo driver: a test signal, not a "
+					     "meter; libsigrok 0.5.2 lists it in every scan)"
+					   : "");
+	fprintf(out, "    analog channels:");
+	for (l = sr_dev_inst_channels_get(sdi); l; l = l->next) {
+		ch = l->data;
+		if (ch->type != SR_CHANNEL_ANALOG)
+			continue;
+		free(c);
+		c = text_clean_dup(ch->name);
+		fprintf(out, " %s", c);
+		n++;
+	}
+	fprintf(out, "%s\n", n ? "" : " none (it gives no V, A or W)");
+	free(c);
+	c = conn ? text_clean_dup(conn) : NULL;
+	fprintf(out, "    spec: sigrok:%s%s%s\n", drv->name, c ? ":conn=" : "", c ? c : "");
+	free(c);
+	free(v);
+	free(what);
+}
+
+/* Every driver scanned without options (as sigrok-cli --scan does), listed to out. */
+static void scan_all(FILE *out)
 {
 	struct sr_context *ctx;
+	struct sr_dev_driver **d;
+	GSList *devs, *l;
+	size_t i;
+	unsigned found = 0;
 
-	(void)sysfs_root;
+	sr_log_loglevel_set(log_get_level() >= LOG_DEBUG ? SR_LOG_INFO : SR_LOG_ERR);
 	if (sr_init(&ctx) != SR_OK)
 		return;
-	fprintf(out, "  libsigrok %s: serial devices need their port, e.g.\n"
+	for (d = sr_driver_list(ctx), i = 0; d && d[i]; i++) {
+		if (sr_driver_init(ctx, d[i]) != SR_OK)
+			continue;
+		devs = sr_driver_scan(d[i], NULL);
+		for (l = devs; l; l = l->next, found++)
+			scan_line(out, d[i], l->data);
+		g_slist_free(devs); /* the devices stay the driver's until sr_exit */
+	}
+	fprintf(out, "  %slibsigrok %s: serial devices answer only at their port, e.g.\n"
 		     "    spec: sigrok:korad-kaxxxx:conn=/dev/ttyACM0   (sigrok-cli -L lists "
-		     "drivers; 'demo' is a test signal)\n", sr_package_version_string_get());
+		     "drivers)\n", found ? "" : "(nothing found) ", sr_package_version_string_get());
 	sr_exit(ctx);
+}
+
+/*
+ * What libsigrok finds on its own. USB and network devices can answer a scan without
+ * options; a serial device answers only at its port, so the way to name one is said too.
+ * The scan runs in a child: every one of libsigrok's drivers probes hardware, and one that
+ * hangs, crashes or leaks (0.5.2's brymen-bm86x and victor-dmm scans leak what they
+ * allocate) must not take `iowatt meters` with it. Its listing is copied through.
+ */
+static void sigrok_scan(const char *sysfs_root, FILE *out)
+{
+	char buf[4096];
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t end = now_ns() + SCAN_MAX_NS, now;
+	int fds[2], status = 0, done = 0;
+	ssize_t n;
+	FILE *w;
+	pid_t pid;
+
+	(void)sysfs_root;
+	fflush(out);
+	if (pipe2(fds, O_CLOEXEC)) {
+		log_err(MOD, "scan: pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		w = fdopen(fds[1], "w");
+		if (w) {
+			scan_all(w);
+			fclose(w);
+		}
+		_exit(0); /* no exit handlers: the parent's buffers and libsigrok's leaks stay */
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		log_err(MOD, "scan: fork: %s", strerror(errno));
+		close(fds[0]);
+		return;
+	}
+	pfd.fd = fds[0];
+	while (!done && (now = now_ns()) < end) {
+		if (poll(&pfd, 1, (int)((end - now) / NS_PER_MS) + 1) <= 0)
+			continue;
+		n = read(fds[0], buf, sizeof(buf));
+		if (n > 0)
+			fwrite(buf, 1, (size_t)n, out);
+		else if (n == 0 || errno != EINTR)
+			done = 1;
+	}
+	close(fds[0]);
+	if (!done) {
+		kill(pid, SIGKILL);
+		fprintf(out, "  (libsigrok's scan did not end within %d s: stopped)\n",
+			(int)(SCAN_MAX_NS / NS_PER_SEC));
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (done && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		fprintf(out, "  (libsigrok's scan ended abnormally: its listing may be short)\n");
 }
 
 const struct meter_driver meter_sigrok = {

@@ -6,11 +6,17 @@
 #include "cli/commands.h"
 #include "meters/emu/emu.h"
 
-static volatile sig_atomic_t emu_signal;
+static struct emu_signals emu_sig;
 
+/* SIGUSR1 and SIGUSR2 start a stall and a hang-up (the --stall/--hangup help). */
 static void emu_on_signal(int sig)
 {
-	emu_signal = sig;
+	if (sig == SIGUSR1)
+		emu_sig.stall = 1;
+	else if (sig == SIGUSR2)
+		emu_sig.hangup = 1;
+	else
+		emu_sig.stop = sig;
 }
 
 int cmd_emulate(int argc, char **argv)
@@ -26,11 +32,13 @@ int cmd_emulate(int argc, char **argv)
 	sa.sa_handler = emu_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = emu_run(e, &emu_signal);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	rc = emu_run(e, &emu_sig);
 	emu_free(e);
 	if (rc)
 		return EXIT_FAIL;
-	if (emu_signal)
-		return emu_signal == SIGINT ? EXIT_SIGINT : EXIT_SIGTERM;
+	if (emu_sig.stop)
+		return emu_sig.stop == SIGINT ? EXIT_SIGINT : EXIT_SIGTERM;
 	return EXIT_OK;
 }
