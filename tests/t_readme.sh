@@ -121,14 +121,21 @@ ok $? "the README's make demo block has the plan and sizes of the demo's --size 
 # The run summary: the README's header and verdicts against a real run's.
 if t_is_root; then
 	mnt=$(t_loop_ext4 64 readme) || { ok 1 "loop ext4"; done_testing; exit 1; }
-	"$IOWATT" emulate um25c --link "$T_TMP/um" --constant-ma 150 >/dev/null 2>&1 &
-	emu=$!
-	for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
-	"$IOWATT" run --rw write --bs 1M --size 16M --rate-iops 4 --target "$mnt" --no-progress \
-		--kmsg none --meter "um25c:$T_TMP/um,interval=100ms" --idle 1s --idle-samples 5 \
-		--tail-hold 300ms --json-out "$T_TMP/r.json" >"$T_TMP/run.out" 2>&1
-	kill $emu 2>/dev/null
-	wait $emu 2>/dev/null
+	# The verdict's wording is the point; a loaded machine's pty can cost the meter its 95 %
+	# coverage (94.7 % once at load 9), which makes that one run INVALID: up to three runs.
+	for try in 1 2 3; do
+		rm -f "$T_TMP/um" "$T_TMP"/r.*
+		"$IOWATT" emulate um25c --link "$T_TMP/um" --constant-ma 150 >/dev/null 2>&1 &
+		emu=$!
+		for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
+		"$IOWATT" run --rw write --bs 1M --size 16M --rate-iops 4 --target "$mnt" \
+			--no-progress --kmsg none --meter "um25c:$T_TMP/um,interval=100ms" --idle 1s \
+			--idle-samples 5 --tail-hold 300ms --json-out "$T_TMP/r.json" >"$T_TMP/run.out" 2>&1
+		kill $emu 2>/dev/null
+		wait $emu 2>/dev/null
+		grep -qE "valid \(EMULATED\)$" "$T_TMP/run.out" && break
+		echo "# run $try not valid (a loaded machine): $(grep -oE 'INVALID: .*' "$T_TMP/run.out" | head -1)"
+	done
 	run_head=$(grep -E "^job +loop +status" "$T_TMP/run.out" | tr -s ' ')
 	readme_head=$(sed -n '/^\$ make demo/,/^```/p' README.md | grep -E "^job +loop +status" | tr -s ' ')
 	[ -n "$run_head" ] && [ "$run_head" = "$readme_head" ]
