@@ -124,9 +124,9 @@ struct meter_dev {
 	/* Set by the core while open() runs on the sampling thread after a lost link: log
 	 * failures at debug level then (meter_log_level()), the gap event tells the user. */
 	int reconnecting;
-	const volatile sig_atomic_t *cancel; /* meter_set_cancel(): the user's stop */
+	const atomic_int *cancel; /* meter_set_cancel(): the user's stop */
 	/* Bumped with METER_COUNT() on the sampling side, read live by the main thread. */
-	_Atomic uint64_t samples, frames_bad, gaps, reconnects, overruns;
+	_Atomic uint64_t samples, frames_bad, gaps, reconnects, overruns, out_of_range;
 	struct meter_core *core;
 };
 

@@ -3,7 +3,7 @@
 #ifndef IOWATT_METER_H
 #define IOWATT_METER_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +21,9 @@ struct meter_sample {
 	double a;      /* amps */
 	double w;      /* watts: measured, or v * a with SAMPLE_W_COMPUTED */
 	uint32_t flags;
+	/* Readings the core dropped just before this one as impossible (meter_sample_check):
+	 * the phases the hole overlaps say so. */
+	uint32_t dropped_before;
 };
 
 #define SAMPLE_W_COMPUTED (1u << 0) /* w = v * a, the meter has no power register */
@@ -31,6 +34,9 @@ struct meter_sample {
 /* Samples were lost just before this one (the core's ring was full, or the device said so):
  * the phases the hole overlaps are not valid. */
 #define SAMPLE_AFTER_LOSS (1u << 5)
+/* Readings were dropped as impossible just before this one (dropped_before says how many;
+ * a sample read back from a samples file keeps only the flag). */
+#define SAMPLE_AFTER_DROP (1u << 6)
 
 /* What a meter can measure, from its datasheet and configuration; NAN where none is known. */
 struct meter_range {
@@ -58,7 +64,18 @@ struct meter_info {
 	struct meter_range range;
 	struct meter_accuracy accuracy; /* source NULL: unknown */
 	int board_level;    /* measures the board's supply: its figures include the CPU */
+	int frame_vaw;	    /* V, A and W come from one frame: W must agree with V x A */
 };
+
+/*
+ * 0 when s is a reading this meter can give; else -1 and why ("655.4 V above the UM25C's
+ * 24 V"): a quantity beyond the declared range (with a 5 % margin and the reading's
+ * resolution), a negative current or power (iowatt measures loads), or, for meters whose
+ * frame holds all three, W that disagrees with V x A beyond the resolutions and 5 %.
+ * The core drops such readings before they reach the ring and counts them (out_of_range).
+ */
+int meter_sample_check(const struct meter_info *in, const struct meter_sample *s, char *why,
+		       size_t len);
 
 /*
  * The standard uncertainty of s's V, A and W from the meter's declared accuracy
@@ -75,6 +92,7 @@ struct meter_counters {
 	uint64_t gaps;	     /* periods with no data longer than 2 * period_ns */
 	uint64_t reconnects;
 	uint64_t overruns;   /* samples lost: the ring was full, or the device dropped them */
+	uint64_t out_of_range; /* readings dropped as impossible (meter_sample_check) */
 };
 
 /*
@@ -88,7 +106,7 @@ int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev 
 void meter_set_events(struct meter_dev *dev, struct event_queue *q);
 /* meter_open() gives up with -ECANCELED, quietly, once *flag is non-zero: a Ctrl-C must
  * not wait out a meter that does not answer. Set before meter_open(); NULL: never. */
-void meter_set_cancel(struct meter_dev *dev, const volatile sig_atomic_t *flag);
+void meter_set_cancel(struct meter_dev *dev, const atomic_int *flag);
 void meter_free(struct meter_dev *dev);
 
 /*

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make demo: the quick profile on a scratch file, metered by one of iowatt's emulated meters
-# (METER=um25c, the default, or fnb58, tc66c, ppk2, atorch) or by a real one (METER=SPEC).
-# DEMO_DIR picks the filesystem under test, DEMO_OUT where results and charts go
+# (METER=um25c, the default, or fnb58, tc66c, ppk2, atorch) or by a real one (METER=SPEC);
+# then its charts (DEMO_OUT/plots/) and its report page (DEMO_OUT/report.html).
+# DEMO_DIR picks the filesystem under test, DEMO_OUT where results, charts and the page go
 # (default results/).
 set -eu
 cd "$(dirname "$0")/.."
@@ -80,6 +81,12 @@ if [ -f "$result" ]; then
 		rm -f "$out/plots.log"
 	else
 		echo "demo: could not draw the charts, see $out/plots.log" >&2
+	fi
+	if ./iowatt report "$result" -o "$out" >"$out/report.log" 2>&1; then
+		echo "report: $out/report.html"
+		rm -f "$out/report.log"
+	else
+		echo "demo: could not write the report page, see $out/report.log" >&2
 	fi
 fi
 exit "$rc"

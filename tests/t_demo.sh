@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make demo's script: a run that stops part-way still gets charts of the jobs that ran,
-# and the script exits as the run did.
+# make demo's script: a run that stops part-way still gets charts and the report page of the
+# jobs that ran, and the script exits as the run did.
 . "$(dirname "$0")/lib.sh"
 
 if ! t_is_root; then
@@ -46,6 +46,20 @@ grep -q "charts: $out/plots/ (of the jobs that ran; the run exited 130)" "$T_TMP
 ok $? "and still draws the charts of the jobs that ran"
 ls "$out"/plots/*.png >/dev/null 2>&1 && [ -f "$out"/plots/efficiency.png ]
 ok $? "charts are there ($(ls "$out"/plots 2>/dev/null | tr '\n' ' '))"
+grep -q "^report: $out/report.html$" "$T_TMP/demo.out" && [ -s "$out/report.html" ]
+ok $? "and writes the report page next to the charts"
+# The meters table's row of the demo's meter: its model, marked EMULATED.
+python3 - "$out/report.html" <<'PY' >"$T_TMP/meter-row"
+import re, sys
+page = open(sys.argv[1]).read()
+sec = re.search(r'<section id="meters">(.*?)</section>', page, re.S)
+rows = re.findall(r"<tr>(.*?)</tr>", sec.group(1) if sec else "", re.S)
+cells = [re.findall(r"<td[^>]*>(.*?)</td>", r, re.S) for r in rows]
+hit = [c for c in cells if len(c) > 1 and "UM25C" in c[1] and "EMULATED" in c[1]]
+print(re.sub(r"<[^>]+>", " ", hit[0][1]) if hit else "none")
+sys.exit(0 if hit else 1)
+PY
+ok $? "the page names the meter as EMULATED ($(tr -s ' ' <"$T_TMP/meter-row"))"
 r=$(ls "$out"/iowatt-*-quick.json | head -n 1)
 [ "$(jget "$r" 'd["status"]')" = interrupted ] && [ "$(jget "$r" 'd["jobs"][0]["status"]')" = ok ]
 ok $? "the result holds the finished job and says the run was interrupted"

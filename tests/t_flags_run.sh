@@ -115,5 +115,42 @@ finish sysfs
 check_loops sysfs rpi_volt
 [ "$(jget "$T_TMP/sysfs.json" 'd["jobs"][1]["temperatures"]["soc_c"]["max"]')" = 51.234 ]
 ok $? "SoC temperature read from the tree's cpu-thermal zone"
+
+# Both sources: the kernel's "Voltage normalised" line is rate-limited and never comes; the
+# rpi_volt alarm's return to 0 ends the kmsg span, and the record names rpi_volt for it.
+cp -a "$REPO/tests/data/sysfs-flags/pi" "$T_TMP/sys2"
+alarm="$T_TMP/sys2/sys/class/hwmon/hwmon0/in0_lcrit_alarm"
+mkfifo "$T_TMP/kmsg2"
+exec 7<>"$T_TMP/kmsg2"
+run_loops both --kmsg "$T_TMP/kmsg2" --sysfs_root "$T_TMP/sys2"
+for _ in $(seq 600); do
+	[ -f "$T_TMP/both.intervals.csv" ] &&
+		awk -F, 'NR > 1 && $2 == 1 { f = 1 } END { exit !f }' "$T_TMP/both.intervals.csv" && break
+	kill -0 "$run_pid" 2>/dev/null || break
+	sleep 0.1
+done
+echo "2,900,1,-;raspberrypi-hwmon soc:firmware:raspberrypi-hwmon: Under-voltage detected! (0x00050005)" >&7
+echo 1 >"$alarm"
+sleep 1
+echo 0 >"$alarm"
+finish both
+exec 7>&-
+r="$T_TMP/both.json"
+if [ -f "$r" ]; then
+	# Wherever the kmsg line landed, its span ends where rpi_volt's alarm ended.
+	jget "$r" '[e for j in d["jobs"] for e in j["events"] if e["source"] == "kmsg" and e["kind"] == "undervoltage"][0]' >"$T_TMP/both.kmsg"
+	jget "$r" '[e["t_ns"] for e in d["events"] if e["source"] == "rpi_volt" and e["kind"] == "undervoltage_end"][0]' >"$T_TMP/both.end"
+	grep -q "'end_source': 'rpi_volt'" "$T_TMP/both.kmsg" &&
+		grep -q "'t_end_ns': $(cat "$T_TMP/both.end")," "$T_TMP/both.kmsg"
+	ok $? "both: the kmsg span without its end line ends at rpi_volt's alarm end, which it names" ||
+		sed 's/^/#   /' "$T_TMP/both.kmsg"
+	# A later job is invalidated only if it started before that end (event order, not time).
+	v=$(jget "$r" 'str(any(j["phases"]["active"]["t_start_ns"] > '"$(cat "$T_TMP/both.end")"' and any("undervoltage" in x for x in j["validity"]["reasons"]) for j in d["jobs"]))')
+	[ "$v" = False ]
+	ok $? "both: no job that started after the alarm ended is invalidated by the kmsg line"
+else
+	ok 1 "both: result written"
+	ok 1 "both: result written"
+fi
 stop_all
 done_testing

@@ -27,6 +27,12 @@ ok $? "--dry-run creates nothing on the target or in the output directory"
 ! grep -q "^job .*status" "$T_TMP/dry.out"
 ok $? "and runs nothing"
 
+# size=auto: what each job moves is chosen by its calibration, so the plan says so.
+"$IOWATT" run quick --size auto --target "$mnt" --output "$out" --dry-run >"$T_TMP/auto.out" 2>&1
+grep -q "^plan: 8 jobs (8 loops in all) on $mnt .*: bytes moved chosen by size=auto;" \
+	"$T_TMP/auto.out" && ! grep -q "0 B moved" "$T_TMP/auto.out"
+ok $? "size=auto: the plan says size=auto chooses the bytes moved, not '0 B moved'"
+
 # A throttled device's measured speed gives the next plan its duration.
 cg=$(t_throttle "$dev" 23000000 14000000 2200 600) || { ok 1 "throttle $dev"; done_testing; exit 1; }
 t_in_cgroup "$cg" "$IOWATT" run --rw write --bs 1M --iodepth 4 --size 16M --target "$mnt" \

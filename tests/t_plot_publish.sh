@@ -97,6 +97,15 @@ end = min(max(speeds), 2**20)
 sys.exit(0 if end <= xmax <= 1.1 * end else 1)
 PY
 ok $? "battery: the x axis ends where the fastest device writes flat out"
+python3 - "$d/battery.dat" <<'PY'
+import sys
+# More data a day never lengthens a battery's life: each line falls or stays, no bump.
+for b in (b for b in open(sys.argv[1]).read().split("\n\n") if b.strip()):
+    days = [float(l.split()[1]) for l in b.splitlines() if l.strip() and not l.startswith("#")]
+    if len(days) < 10 or any(b2 > a * (1 + 1e-9) for a, b2 in zip(days, days[1:])):
+        sys.exit(1)
+PY
+ok $? "battery: each line's days only fall as more is written a day (no bump)"
 
 # --- perf-power: the front is drawn even where one valid point is left; labels whole
 edit "$G/usbssd-samsung-t7.json" "$T_TMP/pp.json" 'pass'
@@ -111,6 +120,45 @@ PY
 ok $? "perf-power: every panel has a front staircase (>= 2 corners), also with one valid point"
 grep -q '"SD-like (loop0)' "$d/perf.dat"
 ok $? "perf-power: a label keeps its parenthesis ('SD-like (loop0)' not cut to 'SD-like')"
+# Labels cover no point and no other label, even for twins whose points coincide: read from
+# the SVG's own positions (label box from its anchor, ~0.55 em a character; points' radius).
+mkdir -p "$T_TMP/twins"
+edit "$G/sd-sandisk-ultra.json" "$T_TMP/twins/a.json" 'pass'
+edit "$G/sd-sandisk-ultra.json" "$T_TMP/twins/b.json" 'pass'
+$IOWATT plot --chart perf-power --format svg -o "$T_TMP/ppsvg" --label "a.json=Card A (twin)" \
+	--label "b.json=Card B (twin)" --label "usbstick-sandisk-ultra.json=Stick" \
+	--label "nvme-netac.json=NVMe" --label "usbssd-samsung-t7.json=T7 SSD" \
+	"$T_TMP/twins/a.json" "$T_TMP/twins/b.json" "$G/usbstick-sandisk-ultra.json" \
+	"$G/nvme-netac.json" "$G/usbssd-samsung-t7.json" >/dev/null 2>&1
+python3 - "$T_TMP/ppsvg/perf-power.svg" "Card A (twin)" "Card B (twin)" Stick NVMe "T7 SSD" \
+	<<'PY' >"$T_TMP/pp-labels.out"
+import re, sys
+svg, names = open(sys.argv[1]).read(), set(sys.argv[2:])
+pts = [tuple(map(float, m)) for m in re.findall(
+    r"<use xlink:href='#gpPt\d+' transform='translate\(([\d.]+),([\d.]+)\) scale\(([\d.]+)\)'", svg)]
+labels = []
+for x, y, fs, anchor, text in re.findall(r'<g transform="translate\(([\d.]+),([\d.]+)\)"[^>]*'
+                                        r'font-size="([\d.]+)"\s*text-anchor="(\w+)">\s*<text>([^<]*)</text>', svg):
+    if text in names:
+        x, y, fs = float(x), float(y), float(fs)
+        w = len(text) * 0.55 * fs
+        x0 = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
+        labels.append((text, x0, y - 0.75 * fs, x0 + w, y + 0.2 * fs))
+bad = 0
+for t, a0, b0, a1, b1 in labels:
+    for px, py, r in pts:
+        nx, ny = min(max(px, a0), a1), min(max(py, b0), b1)
+        if (nx - px) ** 2 + (ny - py) ** 2 < (0.8 * r) ** 2:
+            print("# label %r covers the point at %.0f,%.0f" % (t, px, py)); bad += 1
+for i, A in enumerate(labels):
+    for B in labels[i + 1:]:
+        if A[1] < B[3] and B[1] < A[3] and A[2] < B[4] and B[2] < A[4]:
+            print("# labels %r and %r overlap" % (A[0], B[0])); bad += 1
+print("%d labels %d points %d bad" % (len(labels), len(pts), bad))
+sys.exit(1 if bad or len(labels) < 10 else 0)
+PY
+ok $? "perf-power: no label covers a point or another label, twins included ($(tail -1 "$T_TMP/pp-labels.out"))"
+grep "^#" "$T_TMP/pp-labels.out"
 
 # --- timeline: the meter by model and port; merged labels for events at one time
 $IOWATT plot --format dumb --chart timeline "$G/nvme-netac.json" >"$T_TMP/tl.txt" 2>/dev/null

@@ -42,6 +42,82 @@ grep -F -x -f "$T_TMP/readme-md.rows" "$T_TMP/md.out" | diff -q - "$T_TMP/readme
 	[ -s "$T_TMP/readme-md.rows" ]
 ok $? "the README's markdown compare rows are the tool's own"
 
+# The README's charts: docs/img holds what the README's own `$ ./iowatt plot` line draws
+# from docs/demo/ (the same charts, no stale one, each the same size in pixels), every
+# image the README shows is there, and the demo results are what the README says they are:
+# emulated, on devices throttled to the speeds it names.
+python3 - README.md "$IOWATT" "$T_TMP/img" <<'PY' >"$T_TMP/figs.out" 2>&1
+import glob, json, os, re, shlex, struct, subprocess, sys
+readme, iowatt, tmp = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+bad = 0
+def fail(msg):
+    global bad
+    print("# " + msg)
+    bad = 1
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return struct.unpack(">II", head[16:24]) if head[:8] == b"\x89PNG\r\n\x1a\n" else None
+
+m = re.search(r"^\$ \./iowatt plot (.*)$", readme, re.M)
+args = shlex.split(m.group(1)) if m else []
+if "-o" not in args or args[args.index("-o") + 1] != "docs/img":
+    fail("no `$ ./iowatt plot ... -o docs/img ...` line in the README")
+else:
+    args[args.index("-o") + 1] = tmp
+    files = [f for a in args for f in (sorted(glob.glob(a)) if "*" in a else [a])]
+    r = subprocess.run([iowatt, "plot"] + files, capture_output=True, text=True)
+    if r.returncode:
+        fail("the README's plot line failed: " + r.stderr[-300:])
+    made = sorted(f for f in os.listdir(tmp) if f.endswith(".png")) if os.path.isdir(tmp) else []
+    have = sorted(f for f in os.listdir("docs/img") if f.endswith(".png") and not f.startswith("golden-"))
+    if made != have:
+        fail("docs/img has %s, the README's plot line draws %s" % (have, made))
+    for f in set(made) & set(have):
+        if png_size(os.path.join(tmp, f)) != png_size(os.path.join("docs/img", f)):
+            fail("%s: %s in docs/img, %s redrawn" % (f, png_size(os.path.join("docs/img", f)),
+                                                    png_size(os.path.join(tmp, f))))
+for link in re.findall(r"\]\(([^)#:]+)\)", readme):
+    if not os.path.exists(link):
+        fail("the README links to %s, which is not there" % link)
+
+# "SD-card speeds (14 MB/s write, 23 MB/s read, 600 / 2200 IOPS) and ... USB-stick speeds
+# (9 / 36 MB/s, 250 / 1400 IOPS)": the sequential MB/s and 32-deep random IOPS of each result.
+t = re.search(r"SD-card speeds \((\d+) MB/s write, (\d+) MB/s read, (\d+) / (\d+) IOPS\) and to\s+"
+              r"USB-stick speeds \((\d+) / (\d+) MB/s, (\d+) / (\d+) IOPS\)", readme)
+if not t:
+    fail("the README does not name the demo devices' throttles")
+else:
+    want = [float(x) for x in t.groups()]
+    for name, (wmb, rmb, wiops, riops) in (("sdcard-speed", want[:4]), ("usbstick-speed", want[4:])):
+        d = json.load(open("docs/demo/%s.json" % name))
+        if not d.get("emulated"):
+            fail("%s: not an emulated meter's result, as the README says" % name)
+        jobs = {j["jobname"]: j for j in d["jobs"]}
+        for job, dirn, key, lim, scale in (("SEQ1M-Q8T1-write", "write", "bw_bytes", wmb, 1e6),
+                                           ("SEQ1M-Q8T1-read", "read", "bw_bytes", rmb, 1e6),
+                                           ("RND4K-Q32T1-write", "write", "iops", wiops, 1),
+                                           ("RND4K-Q32T1-read", "read", "iops", riops, 1)):
+            got = jobs[job][dirn][key] / scale if job in jobs else float("nan")
+            if not abs(got - lim) <= 0.03 * lim:
+                fail("%s %s: %.4g, the README's throttle %g" % (name, job, got, lim))
+        for j in d["jobs"]:
+            if "energy_tail_net_j" not in (j.get("power") or {}):
+                fail("%s %s: no energy_tail_net_j, which the README's timeline shows" % (name, j["jobname"]))
+print("figures bad %d" % bad)
+PY
+grep "^#" "$T_TMP/figs.out"
+grep -q "^figures bad 0$" "$T_TMP/figs.out"
+ok $? "README's charts are what its plot line draws from docs/demo, whose results match its text"
+
+# make demo sizes its jobs with --size auto: the README's demo block shows that plan.
+sed -n '/^\$ make demo/,/^```/p' README.md >"$T_TMP/demo-block"
+grep -q -- "--size auto" scripts/demo.sh &&
+	grep -qE "^SEQ1M-Q8T1-write +write +1 MiB +8 +1 +auto +1 " "$T_TMP/demo-block" &&
+	grep -q "^plan: .*: bytes moved chosen by size=auto;" "$T_TMP/demo-block" &&
+	grep -q "^size=auto SEQ1M-Q8T1-write: " "$T_TMP/demo-block"
+ok $? "the README's make demo block has the plan and sizes of the demo's --size auto"
+
 # The run summary: the README's header and verdicts against a real run's.
 if t_is_root; then
 	mnt=$(t_loop_ext4 64 readme) || { ok 1 "loop ext4"; done_testing; exit 1; }

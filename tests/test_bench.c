@@ -819,6 +819,29 @@ static void test_numjobs(void)
 	free(res);
 }
 
+/*
+ * The I/O buffers a job needs, known before anything is laid out: the issue's job
+ * (ulimit -v 4000000; bs=1g, numjobs=8, write) is refused with a clean -ENOMEM.
+ */
+static void test_memory_check(void)
+{
+	struct job_opts jo;
+
+	test_job(&jo, "psync", RW_WRITE);
+	jo.bs = GIB;
+	jo.size = GIB;
+	jo.numjobs = 8;
+	is_int(bench_buffer_bytes(&jo), 8 * GIB, "bs=1g x numjobs=8 writes: 8 GiB of buffers");
+	is_int(bench_check_memory(&jo, 4000000ULL * KIB, "ulimit -v"), -ENOMEM,
+	       "refused under ulimit -v 4000000");
+	jo.rw = RW_RANDRW;
+	is_int(bench_buffer_bytes(&jo), 16 * GIB, "randrw: a read and a write pool per thread");
+	test_job(&jo, "psync", RW_READ);
+	jo.numjobs = 8;
+	is_int(bench_buffer_bytes(&jo), 8 * 4 * KIB, "4 KiB reads, 8 threads: 32 KiB");
+	is_int(bench_check_memory(&jo, 4000000ULL * KIB, "ulimit -v"), 0, "which fits");
+}
+
 static int test_all(void)
 {
 	int rc;
@@ -837,6 +860,7 @@ static int test_all(void)
 	log_set_level(-1); /* the error tests log on purpose */
 	find_usable_engines();
 	test_registry();
+	test_memory_check();
 	test_option_table();
 	test_default_engine();
 	test_io_uring_refused();

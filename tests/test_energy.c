@@ -426,6 +426,22 @@ static void test_validity(void)
 	ok(!valid && v->nreasons == 2 && isnan(v->coverage),
 	   "both reasons, NAN coverage is not enough and stays NAN");
 
+	/* A stall: 12 samples at 10 Hz over 5 s, half of it without data. The reason names
+	 * the gap, not the job's size. */
+	es.period_ns = 100 * NS_PER_MS;
+	es.samples_active = 12;
+	es.active_s = 5.0;
+	es.coverage = 0.5;
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, "try --size 64M", v);
+	ok(!valid && v->nreasons == 2 &&
+		   strstr(v->reasons[0], "the meter gave none for 2.5 s of it") &&
+		   strstr(v->reasons[0], "about 25 samples lost") && !strstr(v->reasons[0], "size") &&
+		   !strstr(v->reasons[0], "loops"),
+	   "after a stall the reason names the gap: %s", v->nreasons ? v->reasons[0] : "");
+	es.period_ns = 500 * NS_PER_MS;
+	es.active_s = 0;
+
 	es.samples_active = 20;
 	es.coverage = 0.95;
 	v = fresh(&h);
@@ -505,6 +521,30 @@ static void test_no_voltage_and_json(void)
 	report_free(&h.r);
 }
 
+/* Idle, active and tail of 1 s each at 100 Hz, 0.5 W; samples at1 and at2 (-1: none)
+ * carry `flags` and `dropped` readings before them. */
+static void three_phases(struct energy_job *ej, int at1, int at2, uint32_t flags,
+			 uint32_t dropped)
+{
+	struct meter_sample s;
+	int i;
+
+	energy_job_init(ej, 10 * NS_PER_MS);
+	energy_phase_begin(ej, PHASE_IDLE, at(0.0));
+	energy_phase_begin(ej, PHASE_ACTIVE, at(1.0));
+	energy_phase_begin(ej, PHASE_TAIL, at(2.0));
+	energy_phase_end(ej, PHASE_TAIL, at(3.0));
+	for (i = 0; i < 300; i++) {
+		s = (struct meter_sample){ .t_ns = at(0.005 + i * 0.01), .v = 5, .a = 0.1,
+					   .w = 0.5 };
+		if (i == at1 || i == at2) {
+			s.flags = flags;
+			s.dropped_before = dropped;
+		}
+		energy_feed(ej, &s);
+	}
+}
+
 /* A hole of lost samples (ring full, or the device's counter skipped) invalidates every
  * phase it overlaps, and only those. */
 static void test_losses(void)
@@ -514,20 +554,10 @@ static void test_losses(void)
 	struct energy_summary es;
 	struct report_validity *v;
 	struct meter_sample s;
-	int i, valid;
+	int valid;
 
-	energy_job_init(&ej, 10 * NS_PER_MS);
-	energy_phase_begin(&ej, PHASE_IDLE, at(0.0));
-	energy_phase_begin(&ej, PHASE_ACTIVE, at(1.0));
-	energy_phase_begin(&ej, PHASE_TAIL, at(2.0));
-	energy_phase_end(&ej, PHASE_TAIL, at(3.0));
-	for (i = 0; i < 300; i++) {
-		s = (struct meter_sample){ .t_ns = at(0.005 + i * 0.01), .v = 5, .a = 0.1,
-					   .w = 0.5 };
-		if (i == 150 || i == 160) /* two holes inside the active phase */
-			s.flags = SAMPLE_AFTER_LOSS;
-		energy_feed(&ej, &s);
-	}
+	/* two holes inside the active phase */
+	three_phases(&ej, 150, 160, SAMPLE_AFTER_LOSS, 0);
 	energy_summarize(&ej, &es);
 	ok(es.losses[PHASE_ACTIVE] == 2 && !es.losses[PHASE_IDLE] && !es.losses[PHASE_TAIL],
 	   "two holes are counted in the active phase only (%llu %llu %llu)",
@@ -549,6 +579,37 @@ static void test_losses(void)
 	energy_summarize(&ej, &es);
 	ok(es.losses[PHASE_IDLE] == 1 && es.losses[PHASE_ACTIVE] == 1,
 	   "a hole across a boundary hits both phases");
+	report_free(&h.r);
+}
+
+/* Readings dropped as impossible before a sample count in the phases their hole overlaps,
+ * go into the result per phase, and make the phase invalid with a reason that says so. */
+static void test_out_of_range(void)
+{
+	struct report_run_holder h = { 0 };
+	struct energy_job ej;
+	struct energy_summary es;
+	struct report_validity *v;
+	struct report_power p;
+	int valid;
+
+	/* 3 readings dropped before sample 150, inside the active phase */
+	three_phases(&ej, 150, -1, SAMPLE_AFTER_DROP, 3);
+	energy_summarize(&ej, &es);
+	ok(es.out_of_range[PHASE_ACTIVE] == 3 && !es.out_of_range[PHASE_IDLE] &&
+		   !es.out_of_range[PHASE_TAIL],
+	   "3 dropped readings count in the active phase only");
+	v = fresh(&h);
+	valid = energy_validity(&es, 20, 0.95, NULL, v);
+	ok(!valid && v->nreasons == 1 &&
+		   strstr(v->reasons[0], "3 meter reading(s) in the active phase could not be true"),
+	   "the phase is not valid and says why: %s", v->nreasons ? v->reasons[0] : "");
+	memset(&p, 0, sizeof(p));
+	energy_power_fill(&p, &es, "x");
+	ok(p.out_of_range.active == 3 && !p.out_of_range.idle && !p.out_of_range.tail,
+	   "the result's power.out_of_range carries them per phase");
+	free(p.meter);
+	free(p.note);
 	report_free(&h.r);
 }
 
@@ -575,8 +636,10 @@ static void test_remedy(void)
 	ok(46 * MB % 2300 == 0, "and 46 MB is a multiple of bs");
 	r = job_remedy(&jo, REPORT_FAILED, 0, 4096, 0.001, 500 * NS_PER_MS, buf, sizeof(buf));
 	ok(r && !strstr(r, "--size") && strstr(r, "failed"), "a failed job gets no size advice");
-	ok(!job_remedy(&jo, REPORT_INTERRUPTED, 1, 4096, 0.1, 500 * NS_PER_MS, buf, sizeof(buf)),
-	   "a stopped job neither");
+	r = job_remedy(&jo, REPORT_INTERRUPTED, 1, 4096, 0.1, 500 * NS_PER_MS, buf, sizeof(buf));
+	ok(r && !strstr(r, "size") && strstr(r, "interrupted"), "a stopped job neither: %s", r);
+	r = job_remedy(NULL, REPORT_OK, 0, 4096, 0.5, 500 * NS_PER_MS, buf, sizeof(buf));
+	ok(r && !strstr(r, "size") && !strstr(r, "loops"), "measure (no job): %s", r);
 }
 
 int main(void)
@@ -591,6 +654,7 @@ int main(void)
 	test_pipeline();
 	test_validity();
 	test_losses();
+	test_out_of_range();
 	test_no_voltage_and_json();
 	test_remedy();
 	return done_testing();

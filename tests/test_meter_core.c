@@ -37,6 +37,8 @@ static struct fake {
 	atomic_int max_timeout_ms;
 	atomic_int slow_open;	     /* open() waits up to 10 s unless meter_stopping() */
 	atomic_uint emitted;
+	atomic_int ranged;	     /* open() declares 0-24 V; */
+	atomic_uint bad_every;	     /* ... and every Nth reading is 655.35 V (0xFFFF x 10 mV) */
 } fk;
 
 static int fake_open(struct meter_dev *dev, struct meter_info *info)
@@ -55,6 +57,11 @@ static int fake_open(struct meter_dev *dev, struct meter_info *info)
 	}
 	fk.opens++;
 	info->period_ns = 10 * NS_PER_MS;
+	if (fk.ranged) {
+		snprintf(info->model, sizeof(info->model), "FAKE24");
+		info->range.v_min = 0;
+		info->range.v_max = 24;
+	}
 	return 0;
 }
 
@@ -82,6 +89,9 @@ static int fake_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 		out[n].a = (double)fk.emitted;
 		out[n].w = 5.0 * (double)fk.emitted;
 		out[n].flags = 0;
+		out[n].dropped_before = 0;
+		if (fk.bad_every && fk.emitted % fk.bad_every == fk.bad_every - 1)
+			out[n].v = 655.35;
 		fk.next_t += 1000;
 		fk.to_emit--;
 		fk.emitted++;
@@ -448,6 +458,56 @@ static void test_stall(void)
 	ok(flagged >= 1, "the sample after a stall is flagged");
 	is_int(METER_LOAD(dev->reconnects), 0, "a stall is not a reconnect");
 	ok(count_events(EV_METER_GAP) >= 1, "stall pushes EV_METER_GAP");
+	meter_free(dev);
+}
+
+/*
+ * Readings that cannot be true (a 24 V meter reading 655.35 V, its 0xFFFF) never reach the
+ * ring: counted in out_of_range, the next stored sample carries how many were dropped
+ * before it, and each episode is one event with the value and the limit.
+ */
+static void test_impossible(void)
+{
+	struct meter_dev *dev = fake_dev("impossible");
+	struct meter_sample buf[64];
+	struct meter_counters cn;
+	struct run_event ev[16];
+	unsigned n, i, after = 0, bad_seen = 0, dropped = 0, events = 0;
+	size_t ne;
+
+	fake_reset();
+	count_events(-1);
+	fk.ranged = 1;
+	fk.bad_every = 5;
+	fk.to_emit = 20;
+	ok(!meter_open(dev) && !meter_thread_start(dev), "a 0-24 V meter starts");
+	wait_samples(dev, 16);
+	{
+		uint64_t end = now_ns() + 10 * NS_PER_SEC;
+
+		while (METER_LOAD(dev->out_of_range) < 4 && now_ns() < end)
+			sleep_ns(2 * NS_PER_MS);
+	}
+	meter_thread_stop(dev);
+	meter_counters(dev, &cn);
+	is_int(cn.out_of_range, 4, "4 readings of 655.35 V in 20 are counted out of range");
+	is_int(cn.samples, 16, "and only the 16 others are stored");
+	while ((n = meter_pop(dev, buf, 64, UINT64_MAX)) > 0)
+		for (i = 0; i < n; i++) {
+			bad_seen += buf[i].v > 24;
+			if (buf[i].flags & SAMPLE_AFTER_DROP) {
+				after++;
+				dropped += buf[i].dropped_before;
+			}
+		}
+	is_int(bad_seen, 0, "no impossible reading reaches the ring");
+	ok(after == 3 && dropped == 3,
+	   "the sample after each of the first three carries the drop (%u flagged, %u dropped)",
+	   after, dropped);
+	ne = test_events_pop(ev, 16);
+	for (i = 0; i < ne; i++)
+		events += ev[i].kind == EV_INFO && strstr(ev[i].text, "655.4 V above the FAKE24's 24 V");
+	is_int(events, 4, "each episode is one event naming the value and the limit");
 	meter_free(dev);
 }
 
@@ -865,6 +925,7 @@ int main(int argc, char **argv)
 	test_ring();
 	test_reconnect();
 	test_stall();
+	test_impossible();
 	test_info_snapshot();
 	test_push_rate();
 	test_push_link_and_stall();

@@ -196,6 +196,10 @@ static void test_get_throttled(const char *fw)
 		return;
 	ok(source_find(fs, &source_get_throttled) && !source_find(fs, &source_rpi_volt),
 	   "get_throttled found by glob, read where rpi_volt is absent");
+	n = wait_events(ev, 1);
+	ok(n == 1 && ev[0].kind == EV_INFO && strstr(ev[0].text, "may be stale") &&
+		   strstr(ev[0].text, "rpi_volt"),
+	   "the fallback says its flags may be stale without rpi_volt: %s", n ? ev[0].text : "");
 	write_file(fw, "sys/devices/platform/axi/axi:firmware/get_throttled", "50005\n");
 	n = wait_events(ev, 2);
 	ok(n == 2 && ev[0].kind == EV_UNDERVOLTAGE && ev[1].kind == EV_THROTTLED,

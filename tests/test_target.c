@@ -6,15 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "bench/target.h"
+#include "core/util.h"
 #include "capture.h"
 #include "tap.h"
 
 static struct capture capt;
 static char dir[] = "/var/tmp/iowatt-test-target.XXXXXX";
-static volatile sig_atomic_t stop;
+static atomic_int stop;
 
 /*
  * What the test directory is on, read from /proc/self/mountinfo here as the oracle: the
@@ -225,7 +228,7 @@ static void test_existing(void)
 	struct job_opts w, r;
 	struct run_opts ro;
 	struct target tg;
-	char path[256], buf[8192];
+	char path[256], link[256], buf[8192];
 	uint64_t before;
 	int fd;
 
@@ -257,6 +260,150 @@ static void test_existing(void)
 	ok(tg.may_write && strstr(capture_end(&capt), "--force") != NULL, "with a warning");
 	target_cleanup(&tg);
 	ok(access(path, F_OK) == 0, "a forced file is still not removed");
+	job(&r, "seqread", RW_READ, 4096, 1 << 20, 1);
+	capture_begin(&capt, 2);
+	is_int(target_open(&tg, &ro, &r, 1), -ENOSPC,
+	       "--force: a read job larger than the existing file is still refused");
+	ok(strstr(capture_end(&capt), "not even with --force") != NULL, "saying --force does not extend it");
+	target_cleanup(&tg);
+	ok(file_hash(path) == before, "the user's file is not extended");
+	snprintf(link, sizeof(link), "%s/link.dat", dir);
+	ok(symlink(path, link) == 0, "a symlink to the user's file");
+	opts(&ro, link);
+	ro.force = 1;
+	capture_begin(&capt, 2);
+	is_int(target_open(&tg, &ro, &r, 1), -ENOSPC, "--force through the symlink: refused too");
+	capture_end(&capt);
+	target_cleanup(&tg);
+	ok(file_hash(path) == before && access(link, F_OK) == 0,
+	   "the file behind the symlink is unchanged, the symlink still there");
+	unlink(link);
+	unlink(path);
+}
+
+/* Reads what the job left in buf's first bytes of a file. */
+static int read_head(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = (int)pread(fd, buf, len, 0);
+	close(fd);
+	return n;
+}
+
+/*
+ * The scratch file's path is swapped for a symlink to a victim file after creation (what
+ * another user can do in a world-writable, non-sticky directory): the layout, the job's
+ * writes and the cleanup all reach the file iowatt created, through its descriptor, and
+ * the victim is never written nor removed.
+ */
+static void test_swap(void)
+{
+	char path[256], moved[256], victim[256], head[16];
+	struct bench_result *res = calloc(1, sizeof(*res));
+	struct job_opts r, w;
+	struct run_opts ro;
+	struct target tg;
+	struct bench *b = NULL;
+	struct stat st;
+	uint64_t before;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/swap.dat", dir);
+	snprintf(moved, sizeof(moved), "%s/swap.moved", dir);
+	snprintf(victim, sizeof(victim), "%s/victim.dat", dir);
+	fd = open(victim, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ok(fd >= 0 && write(fd, "victim's data\n", 14) == 14, "a victim file of 14 bytes");
+	close(fd);
+	before = file_hash(victim);
+	opts(&ro, path);
+	job(&r, "seqread", RW_READ, 1 << 20, 2 << 20, 0);
+	job(&w, "seqwrite", RW_WRITE, 1 << 20, 2 << 20, 0);
+	is_int(target_open(&tg, &ro, &r, 1), 0, "a new scratch file opens");
+	ok(rename(path, moved) == 0 && symlink(victim, path) == 0,
+	   "its path is swapped for a symlink to the victim");
+	capture_begin(&capt, 2);
+	is_int(target_prepare_job(&tg, &r), 0, "the read job's layout runs");
+	capture_end(&capt);
+	ok(stat(moved, &st) == 0 && st.st_size == 2 << 20, "the layout went to the created file");
+	ok(file_hash(victim) == before, "the victim is unchanged after the layout");
+	ok(read_head(moved, head, sizeof(head)) == sizeof(head) && memcmp(head, "victim", 6),
+	   "the created file holds the layout, not the victim's bytes");
+	is_int(bench_start_fd(&w, tg.fd, tg.path, &b), 0, "a write job starts on the descriptor");
+	if (b) {
+		while (!bench_wait(b, NS_PER_SEC))
+			;
+		bench_finish(b, res);
+		is_int(res->status, BENCH_OK, "and finishes");
+	} else {
+		ok(0, "and finishes");
+	}
+	ok(file_hash(victim) == before, "the victim is unchanged after the write job");
+	capture_begin(&capt, 2);
+	target_cleanup(&tg);
+	ok(strstr(capture_end(&capt), "no longer the file iowatt created") != NULL,
+	   "cleanup says the path is no longer its file");
+	ok(lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && file_hash(victim) == before,
+	   "and leaves the symlink and the victim alone");
+	unlink(path);
+	unlink(moved);
+
+	is_int(target_open(&tg, &ro, &r, 1), 0, "a new scratch file opens again");
+	ok(rename(path, moved) == 0 && symlink(victim, path) == 0, "its path is swapped again");
+	target_cleanup_signal_safe();
+	ok(lstat(path, &st) == 0 && S_ISLNK(st.st_mode), "the signal-path cleanup leaves the symlink");
+	capture_begin(&capt, 2);
+	target_cleanup(&tg);
+	capture_end(&capt);
+	ok(access(victim, F_OK) == 0 && file_hash(victim) == before, "the victim is still there");
+	unlink(path);
+	unlink(moved);
+	unlink(victim);
+	free(res);
+}
+
+/*
+ * A file target left by a killed run: the scratch file carries the creating PID
+ * (user.iowatt.pid), so the refusal of a later run names it as left over.
+ */
+static void test_stale_file(void)
+{
+	char path[256], pid[32], want[32];
+	struct run_opts ro;
+	struct job_opts w;
+	struct target tg;
+	const char *msg;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/stale.dat", dir);
+	opts(&ro, path);
+	job(&w, "seqwrite", RW_WRITE, 4096, 8192, 0);
+	is_int(target_open(&tg, &ro, &w, 1), 0, "a new file target opens");
+	n = getxattr(path, "user.iowatt.pid", pid, sizeof(pid) - 1);
+	if (n < 0 && (errno == ENOTSUP || errno == EOPNOTSUPP)) {
+		target_cleanup(&tg);
+		skip("stale file targets: the test directory has no user xattrs");
+		skip("stale file targets: the test directory has no user xattrs");
+		skip("stale file targets: the test directory has no user xattrs");
+		return;
+	}
+	pid[n > 0 ? n : 0] = '\0';
+	snprintf(want, sizeof(want), "%ld", (long)getpid());
+	is_str(pid, want, "the created file carries the run's PID");
+	target_cleanup(&tg);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ok(fd >= 0 && fsetxattr(fd, "user.iowatt.pid", "4194300", 7, 0) == 0,
+	   "a file left by a dead run 4194300");
+	close(fd);
+	capture_begin(&capt, 2);
+	is_int(target_open(&tg, &ro, &w, 1), -EEXIST, "is refused for a write job");
+	msg = capture_end(&capt);
+	ok(strstr(msg, "left over from the interrupted iowatt run 4194300"),
+	   "and named as left over from that run");
+	target_cleanup(&tg);
 	unlink(path);
 }
 
@@ -354,6 +501,8 @@ int main(void)
 	test_stale();
 	test_layout();
 	test_existing();
+	test_swap();
+	test_stale_file();
 	test_checks();
 	test_raw_and_signal();
 	rmdir(dir);

@@ -9,6 +9,7 @@
 #include "core/input.h"
 #include "core/text.h"
 #include "core/util.h"
+#include "result/report.h"
 #include "tap.h"
 
 static char *clean(const char *s)
@@ -107,8 +108,41 @@ static void test_input(void)
 	rmdir(dir);
 }
 
+/*
+ * A kernel log line that is not UTF-8 (latin-1 "Spannung \xfcber", a stray \xff) is kept
+ * in the result, its bad bytes escaped, valid UTF-8 around them untouched.
+ */
+static void test_invalid_utf8(void)
+{
+	struct run_report r;
+	struct report_event *ev;
+	json_t *doc, *evs, *text;
+	char *s;
+
+	s = text_escape_invalid("Spannung \xfc" "ber \xff \xc3\xa9t\xc3\xa9");
+	is_str(s, "Spannung \\xfcber \\xff \xc3\xa9t\xc3\xa9",
+	       "bad bytes escaped as \\xNN, UTF-8 kept");
+	free(s);
+	memset(&r, 0, sizeof(r));
+	r.events = xcalloc(2, sizeof(*r.events));
+	r.nevents = 1;
+	ev = &r.events[0];
+	ev->kind = 0;
+	ev->source = xstrdup("kmsg");
+	ev->text = xstrdup("Under-voltage \xff\xfe detected");
+	doc = report_to_json(&r);
+	evs = doc ? json_object_get(doc, "events") : NULL;
+	text = evs ? json_object_get(json_array_get(evs, 0), "text") : NULL;
+	ok(text && !strcmp(json_string_value(text), "Under-voltage \\xff\\xfe detected"),
+	   "the result keeps the kernel line, escaped: %s",
+	   text ? json_string_value(text) : "(lost)");
+	json_decref(doc);
+	report_free(&r);
+}
+
 int main(void)
 {
+	test_invalid_utf8();
 	test_clean();
 	test_csv_md();
 	test_input();

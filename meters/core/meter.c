@@ -116,6 +116,7 @@ void meter_counters(const struct meter_dev *dev, struct meter_counters *out)
 	out->gaps = METER_LOAD(dev->gaps);
 	out->reconnects = METER_LOAD(dev->reconnects);
 	out->overruns = METER_LOAD(dev->overruns);
+	out->out_of_range = METER_LOAD(dev->out_of_range);
 }
 
 void meter_set_extras(struct meter_dev *dev, const char *fmt, ...)
@@ -394,12 +395,12 @@ int meter_stopping(const struct meter_dev *dev)
 {
 	struct meter_core *c = dev->core;
 
-	if (dev->cancel && *dev->cancel)
+	if (dev->cancel && atomic_load_explicit(dev->cancel, memory_order_relaxed))
 		return 1;
 	return c ? atomic_load_explicit(&c->stop, memory_order_relaxed) : 0;
 }
 
-void meter_set_cancel(struct meter_dev *dev, const volatile sig_atomic_t *flag)
+void meter_set_cancel(struct meter_dev *dev, const atomic_int *flag)
 {
 	dev->cancel = flag;
 }

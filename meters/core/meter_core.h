@@ -40,6 +40,7 @@ struct meter_core {
 
 	uint64_t last_t_ns; /* producer only: last delivered timestamp, output never goes back */
 	uint64_t lost;	    /* producer only: samples lost since the last stored one */
+	uint64_t dropped;   /* producer only: impossible readings since the last stored one */
 	uint64_t grid_skip; /* producer only: periods the sample clock skips (device losses) */
 	/* Gap state: the producer and the stall check may run on different threads. */
 	pthread_mutex_t gap_lock;

@@ -102,6 +102,37 @@ static void ring_overrun(struct meter_dev *dev, struct meter_core *c,
 }
 
 /*
+ * Readings that cannot be true leave the batch here, counted; the next stored sample
+ * carries their number. The first of an episode is an event with the reason.
+ */
+static unsigned drop_impossible(struct meter_dev *dev, struct meter_core *c,
+				const struct meter_info *in, struct meter_sample *s, unsigned n,
+				uint64_t arrival_ns)
+{
+	unsigned i, k = 0;
+	char why[160];
+
+	for (i = 0; i < n; i++) {
+		if (!meter_sample_check(in, &s[i], why, sizeof(why))) {
+			if (c->dropped) {
+				s[i].dropped_before =
+				    c->dropped > UINT32_MAX ? UINT32_MAX : (uint32_t)c->dropped;
+				s[i].flags |= SAMPLE_AFTER_DROP;
+				c->dropped = 0;
+			}
+			s[k++] = s[i];
+			continue;
+		}
+		if (!c->dropped)
+			event_pushf(dev->events, EV_INFO, s[i].t_ns ? s[i].t_ns : arrival_ns,
+				    dev->spec, "reading dropped as impossible: %s", why);
+		c->dropped++;
+		atomic_fetch_add_explicit(&dev->out_of_range, 1, memory_order_relaxed);
+	}
+	return k;
+}
+
+/*
  * Stamp and store a batch. Never blocks: what does not fit is the newest part of the
  * batch, dropped and counted as overruns.
  */
@@ -113,6 +144,8 @@ unsigned core_deliver(struct meter_dev *dev, struct meter_core *c, struct meter_
 	unsigned i, room, k;
 	uint32_t extra = in->emulated ? SAMPLE_EMULATED : 0;
 
+	/* A batch of impossible readings is no data: a stall goes on (and says so). */
+	n = n ? drop_impossible(dev, c, in, s, n, arrival_ns) : 0;
 	if (!n)
 		return 0;
 	if (gap_enter_batch(dev, c, arrival_ns))

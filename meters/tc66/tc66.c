@@ -150,6 +150,7 @@ static int tc66_open(struct meter_dev *dev, struct meter_info *info)
 	}
 	meter_std_serial_label(dev, info, strcmp(p->last.model, "TC66") ? p->last.model : "TC66C");
 	meter_std_range(info, &tc66_models[0]);
+	info->frame_vaw = 1;
 	info->period_ns = p->interval_ns;
 	info->lag_ns = p->lag_ns;
 	log_debug(MOD, "%s: %s firmware %s, serial %u", dev->spec, info->model, p->last.fw,

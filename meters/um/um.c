@@ -194,6 +194,7 @@ static int um_open(struct meter_dev *dev, struct meter_info *info)
 			dev->spec, want->meta.name, p->model->meta.name, p->model->meta.name);
 	meter_std_serial_label(dev, info, p->model->meta.name);
 	meter_std_range(info, &p->model->meta);
+	info->frame_vaw = 1;
 	meter_std_accuracy(info, &p->model->meta);
 	info->period_ns = p->interval_ns;
 	info->lag_ns = p->lag_ns;

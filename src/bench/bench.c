@@ -22,27 +22,31 @@
 #define ENGINE_BUSY_RETRIES 4
 #define ENGINE_BUSY_FIRST_WAIT_NS (100 * NS_PER_MS)
 
-/* Zeroed, on its own cache lines (the structs carry aligned members). */
+/* Zeroed, on its own cache lines (the structs carry aligned members); NULL if out of
+ * memory (logged). */
 static void *zalloc_cacheline(size_t size)
 {
 	size_t n = (size + CACHELINE - 1) / CACHELINE * CACHELINE;
 	void *p = aligned_alloc(CACHELINE, n);
 
 	if (!p) {
-		log_err("bench", "out of memory");
-		abort();
+		log_err("bench", "out of memory (%zu bytes)", n);
+		return NULL;
 	}
 	memset(p, 0, n);
 	return p;
 }
 
-static void *buf_pool(uint64_t stride, unsigned n)
+/* NULL if out of memory (logged): a clean error for the job, never an abort. */
+static void *buf_pool(const char *job, uint64_t stride, unsigned n)
 {
+	char sz[32];
 	void *p = NULL;
 
-	if (posix_memalign(&p, BUF_ALIGN, (size_t)(stride * n))) {
-		log_err("bench", "out of memory for %u I/O buffers", n);
-		abort();
+	if ((uint64_t)(size_t)(stride * n) != stride * n || posix_memalign(&p, BUF_ALIGN, (size_t)(stride * n))) {
+		log_err("bench", "%s: out of memory for %u I/O buffers (%s)", job, n,
+			fmt_size(stride * n, sz, sizeof(sz)));
+		return NULL;
 	}
 	return p;
 }
@@ -84,7 +88,14 @@ static void worker_free(struct worker *w)
 	free(w);
 }
 
-static int worker_open(struct worker *w, const char *path)
+/* The file by its open descriptor when there is one (never by a path that may have been
+ * swapped since), else by path. */
+struct bench_file {
+	int fd;
+	const char *path;
+};
+
+static int worker_open(struct worker *w, const struct bench_file *f)
 {
 	const struct job_opts *jo = &w->b->jo;
 	int flags, rc;
@@ -92,18 +103,24 @@ static int worker_open(struct worker *w, const char *path)
 	flags = (rw_writes(jo->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	if (jo->direct)
 		flags |= O_DIRECT;
-	w->fd = open(path, flags);
+	if (f->fd >= 0) {
+		w->fd = fd_reopen(f->fd, flags);
+		errno = w->fd < 0 ? -w->fd : 0;
+	} else {
+		w->fd = open(f->path, flags);
+	}
 	if (w->fd < 0) {
 		rc = -errno;
-		log_err("bench", "%s: open %s%s: %s", jo->name, path,
+		w->fd = -1;
+		log_err("bench", "%s: open %s%s: %s", jo->name, f->path,
 			jo->direct ? " (O_DIRECT)" : "", strerror(errno));
 		return rc;
 	}
 	return 0;
 }
 
-/* Request slots, and the read and write pools their buffers point into. */
-static void worker_buffers(struct worker *w)
+/* Request slots, and the read and write pools their buffers point into. 0 or -ENOMEM. */
+static int worker_buffers(struct worker *w)
 {
 	const struct job_opts *jo = &w->b->jo;
 	unsigned i;
@@ -120,7 +137,9 @@ static void worker_buffers(struct worker *w)
 	w->buf_stride = (jo->bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
 	if (rw_reads(jo->rw)) {
 		w->nrbuf = pool_count(w->buf_stride, w->depth);
-		w->rbuf = buf_pool(w->buf_stride, w->nrbuf);
+		w->rbuf = buf_pool(jo->name, w->buf_stride, w->nrbuf);
+		if (!w->rbuf)
+			return -ENOMEM;
 		memset(w->rbuf, 0, (size_t)(w->buf_stride * w->nrbuf));
 		w->rbuf_index = w->npools;
 		w->pools[w->npools].iov_base = w->rbuf;
@@ -128,13 +147,16 @@ static void worker_buffers(struct worker *w)
 	}
 	if (rw_writes(jo->rw)) {
 		w->nwbuf = pool_count(w->buf_stride, w->depth);
-		w->wbuf = buf_pool(w->buf_stride, w->nwbuf);
+		w->wbuf = buf_pool(jo->name, w->buf_stride, w->nwbuf);
+		if (!w->wbuf)
+			return -ENOMEM;
 		pattern_fill(w->wbuf, (size_t)(w->buf_stride * w->nwbuf),
 			     pattern_thread_seed(jo->randseed, w->idx));
 		w->wbuf_index = w->npools;
 		w->pools[w->npools].iov_base = w->wbuf;
 		w->pools[w->npools++].iov_len = (size_t)(w->buf_stride * w->nwbuf);
 	}
+	return 0;
 }
 
 static int engine_init(struct worker *w)
@@ -183,7 +205,9 @@ static int engine_init_backoff(struct worker *w)
 	while (rc == -EAGAIN && w->depth > 1) {
 		w->depth /= 2;
 		worker_free_buffers(w);
-		worker_buffers(w);
+		rc = worker_buffers(w);
+		if (rc)
+			return rc;
 		rc = engine_init(w);
 	}
 	if (rc == -EAGAIN) {
@@ -205,7 +229,7 @@ static int engine_init_backoff(struct worker *w)
 	return rc;
 }
 
-static int worker_setup(struct bench *b, unsigned idx, const char *path,
+static int worker_setup(struct bench *b, unsigned idx, const struct bench_file *f,
 			const struct io_engine *eng, struct worker **out)
 {
 	const struct job_opts *jo = &b->jo;
@@ -215,11 +239,13 @@ static int worker_setup(struct bench *b, unsigned idx, const char *path,
 	int rc;
 
 	w = zalloc_cacheline(sizeof(*w));
+	*out = w;
+	if (!w)
+		return -ENOMEM;
 	w->b = b;
 	w->idx = idx;
 	w->eng = eng;
 	w->fd = -1;
-	*out = w;
 	w->depth = (eng->flags & IOENG_ASYNC) && jo->iodepth ? jo->iodepth : 1;
 
 	rc = pattern_init(&w->pat, jo->rw, jo->rwmixread, jo->bs, (uint64_t)idx * region, region,
@@ -229,10 +255,12 @@ static int worker_setup(struct bench *b, unsigned idx, const char *path,
 			jo->name, region, jo->bs);
 		return rc;
 	}
-	rc = worker_open(w, path);
+	rc = worker_open(w, f);
 	if (rc)
 		return rc;
-	worker_buffers(w);
+	rc = worker_buffers(w);
+	if (rc)
+		return rc;
 	rc = engine_init_backoff(w);
 	if (rc)
 		return rc;
@@ -266,7 +294,8 @@ static void cond_init_monotonic(pthread_cond_t *c)
 }
 
 /* The job and its workers, ready to start: everything that can fail or take time. */
-static int bench_create(const struct job_opts *jo, const char *path, struct bench **out)
+static int bench_create(const struct job_opts *jo, const struct bench_file *f,
+			struct bench **out)
 {
 	const struct io_engine *eng = io_engine_find(jo->ioengine);
 	struct bench *b;
@@ -284,6 +313,8 @@ static int bench_create(const struct job_opts *jo, const char *path, struct benc
 		return -EINVAL;
 	}
 	b = zalloc_cacheline(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
 	b->jo = *jo;
 	b->end_fsync = job_end_fsync(jo);
 	b->nworkers = jo->numjobs ? jo->numjobs : 1;
@@ -292,7 +323,7 @@ static int bench_create(const struct job_opts *jo, const char *path, struct benc
 	cond_init_monotonic(&b->done_cond);
 	cond_init_monotonic(&b->wake_cond);
 	for (i = 0; i < b->nworkers; i++) {
-		rc = worker_setup(b, i, path, eng, &b->w[i]);
+		rc = worker_setup(b, i, f, eng, &b->w[i]);
 		if (rc) {
 			bench_free(b);
 			return rc;
@@ -344,13 +375,13 @@ static int bench_launch(struct bench *b)
  * All that can fail or take time (open, engine setup, buffers) happens before
  * t_start_ns, so the job's clock covers I/O and not preparation.
  */
-int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
+static int start(const struct job_opts *jo, const struct bench_file *f, struct bench **out)
 {
 	struct bench *b;
 	int rc;
 
 	*out = NULL;
-	rc = bench_create(jo, path, &b);
+	rc = bench_create(jo, f, &b);
 	if (rc)
 		return rc;
 	rc = bench_launch(b);
@@ -360,6 +391,52 @@ int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
 	}
 	*out = b;
 	return 0;
+}
+
+/* Threads that run at depth > 1: the asynchronous engines'. */
+static unsigned job_depth(const struct job_opts *jo)
+{
+	const struct io_engine *eng = io_engine_find(jo->ioengine);
+
+	return eng && (eng->flags & IOENG_ASYNC) && jo->iodepth ? jo->iodepth : 1;
+}
+
+uint64_t bench_buffer_bytes(const struct job_opts *jo)
+{
+	uint64_t stride = (jo->bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN;
+	uint64_t pool = stride * pool_count(stride, job_depth(jo));
+	uint64_t per = (rw_reads(jo->rw) ? pool : 0) + (rw_writes(jo->rw) ? pool : 0);
+
+	return per * (jo->numjobs ? jo->numjobs : 1);
+}
+
+int bench_check_memory(const struct job_opts *jo, uint64_t avail, const char *limit)
+{
+	uint64_t need = bench_buffer_bytes(jo);
+	char n1[32], n2[32];
+
+	if (need <= avail)
+		return 0;
+	log_err("bench", "job '%s' needs %s of I/O buffers (numjobs=%u x bs=%llu%s) but only "
+		"%s can be allocated (%s): lower bs or numjobs", jo->name,
+		fmt_size(need, n1, sizeof(n1)), jo->numjobs ? jo->numjobs : 1,
+		(unsigned long long)jo->bs, rw_reads(jo->rw) && rw_writes(jo->rw) ?
+		", read and write pools" : "", fmt_size(avail, n2, sizeof(n2)), limit);
+	return -ENOMEM;
+}
+
+int bench_start(const struct job_opts *jo, const char *path, struct bench **out)
+{
+	struct bench_file f = {.fd = -1, .path = path};
+
+	return start(jo, &f, out);
+}
+
+int bench_start_fd(const struct job_opts *jo, int fd, const char *name, struct bench **out)
+{
+	struct bench_file f = {.fd = fd, .path = name};
+
+	return start(jo, &f, out);
 }
 
 void bench_get_progress(const struct bench *b, struct bench_progress *p)

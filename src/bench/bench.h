@@ -49,6 +49,14 @@ struct bench;
  * and nothing runs.
  */
 int bench_start(const struct job_opts *jo, const char *path, struct bench **out);
+/* The same on the file `fd` refers to (each worker reopens it through /proc/self/fd, never
+ * by path); `name` is how messages call it. */
+int bench_start_fd(const struct job_opts *jo, int fd, const char *name, struct bench **out);
+/* Bytes of I/O buffers the job's threads allocate (all numjobs, read and write pools). */
+uint64_t bench_buffer_bytes(const struct job_opts *jo);
+/* -ENOMEM (logged, naming the job, its buffers and `limit`) when they exceed `avail`
+ * bytes: checked before any file is laid out, instead of failing at bench_start. */
+int bench_check_memory(const struct job_opts *jo, uint64_t avail, const char *limit);
 /* The job's t_start_ns (known once bench_start has returned 0). */
 uint64_t bench_start_ns(const struct bench *b);
 /* Sum of all workers' live counters; cheap, lock-free. */

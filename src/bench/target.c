@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "bench/target.h"
@@ -21,9 +22,14 @@
 #include "core/util.h"
 
 #define MOD "target"
+/* The PID of the run that created a file target: a later run can name a file left by a
+ * killed one (filesystems without user xattrs, such as vfat, keep no mark). */
+#define OWNER_XATTR "user.iowatt.pid"
 
-/* Written before any I/O, read by the signal handler: a plain buffer and a flag. */
+/* Written before any I/O, read by the signal handler: plain buffers and a flag. */
 static char sig_path[PATH_MAX];
+static dev_t sig_dev;
+static ino_t sig_ino;
 static volatile sig_atomic_t sig_armed;
 
 const char *target_where(const struct target *tg, char *buf, size_t len)
@@ -46,17 +52,6 @@ static const struct job_opts *first_writer(const struct job_opts *jobs, size_t n
 		if (rw_writes(jobs[i].rw))
 			return &jobs[i];
 	return NULL;
-}
-
-static const struct job_opts *largest_job(const struct job_opts *jobs, size_t njobs)
-{
-	const struct job_opts *big = NULL;
-	size_t i;
-
-	for (i = 0; i < njobs; i++)
-		if (!big || job_extent(&jobs[i]) > job_extent(big))
-			big = &jobs[i];
-	return big;
 }
 
 /* Block sizes come from the disk's queue; a file on tmpfs keeps the sector default. */
@@ -100,6 +95,8 @@ static void arm_signal_cleanup(const struct target *tg)
 	if (!tg->created || tg->keep || strlen(tg->path) >= sizeof(sig_path))
 		return;
 	memcpy(sig_path, tg->path, strlen(tg->path) + 1);
+	sig_dev = (dev_t)tg->created_dev;
+	sig_ino = (ino_t)tg->created_ino;
 	sig_armed = 1;
 }
 
@@ -121,13 +118,19 @@ static void log_cannot_create(const char *path, int err)
 	log_err(MOD, "cannot create %s: %s", path, strerror(-err));
 }
 
-/* O_EXCL: a file of the same name that appeared meanwhile is someone else's. */
+/*
+ * O_EXCL: a file of the same name that appeared meanwhile is someone else's, and a symlink
+ * there is not followed. The descriptor is the only way to the file from now on: the
+ * directory may be world-writable, and a path swapped for a symlink later must not
+ * redirect a single write.
+ */
 static int create_file(struct target *tg, int quiet_exist)
 {
 	struct stat st;
-	int fd;
+	char pid[24];
+	int fd, n;
 
-	fd = open(tg->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(tg->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		int err = -errno;
 
@@ -135,12 +138,23 @@ static int create_file(struct target *tg, int quiet_exist)
 			log_cannot_create(tg->path, err);
 		return err;
 	}
+	if (fstat(fd, &st)) {
+		int err = -errno;
+
+		log_err(MOD, "cannot stat %s: %s", tg->path, strerror(errno));
+		close(fd);
+		unlink(tg->path);
+		return err;
+	}
+	tg->fd = fd;
 	tg->created = 1;
 	tg->may_write = 1;
+	tg->created_dev = (uint64_t)st.st_dev;
+	tg->created_ino = (uint64_t)st.st_ino;
 	arm_signal_cleanup(tg);
-	if (fstat(fd, &st) == 0)
-		fill_file_info(tg, &st);
-	close(fd);
+	n = snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	(void)fsetxattr(fd, OWNER_XATTR, pid, (size_t)n, 0);
+	fill_file_info(tg, &st);
 	if (!strcmp(tg->fstype, "tmpfs") || !strcmp(tg->fstype, "ramfs"))
 		log_warn(MOD, "%s is on %s, which is memory: the figures will describe RAM, "
 			 "not storage", tg->path, tg->fstype);
@@ -193,29 +207,84 @@ static int create_in_dir(struct target *tg, const char *dir)
 	return rc;
 }
 
+/* The largest job that reads, or NULL. */
+static const struct job_opts *largest_reader(const struct job_opts *jobs, size_t njobs)
+{
+	const struct job_opts *big = NULL;
+	size_t i;
+
+	for (i = 0; i < njobs; i++)
+		if (rw_reads(jobs[i].rw) && (!big || job_extent(&jobs[i]) > job_extent(big)))
+			big = &jobs[i];
+	return big;
+}
+
+/* " (left over from the interrupted iowatt run 1234: remove it if no iowatt uses it)" when
+ * the file carries the mark of a run that is gone, else "". */
+static const char *stale_note(int fd, char *buf, size_t len)
+{
+	char pid[24];
+	ssize_t n;
+	long p;
+
+	buf[0] = '\0';
+	n = fgetxattr(fd, OWNER_XATTR, pid, sizeof(pid) - 1);
+	if (n <= 0)
+		return buf;
+	pid[n] = '\0';
+	if (sscanf(pid, "%ld", &p) != 1 || p <= 0)
+		return buf;
+	if (kill((pid_t)p, 0) && errno == ESRCH)
+		snprintf(buf, len, " (a test file left over from the interrupted iowatt run %ld: "
+			 "remove it if no other iowatt uses it)", p);
+	else
+		snprintf(buf, len, " (the test file of the running iowatt %ld)", p);
+	return buf;
+}
+
+/*
+ * Only read, and only as large as it is, unless --force lets the jobs write over it; a
+ * read job is never given a layout here, forced or not (that would extend someone's
+ * file, or the file a symlink points to). Opened once, like a created file.
+ */
 static int open_existing_file(struct target *tg, const struct stat *st, const struct run_opts *ro,
 			      const struct job_opts *jobs, size_t njobs)
 {
-	const struct job_opts *w = first_writer(jobs, njobs), *big = largest_job(jobs, njobs);
-	char have[32], need[32];
+	const struct job_opts *w = first_writer(jobs, njobs), *big = largest_reader(jobs, njobs);
+	char have[32], need[32], note[160];
+	struct stat fst;
+	int rc;
 
-	tg->extent = (uint64_t)st->st_size;
-	tg->laid_out = (uint64_t)st->st_size;
-	fill_file_info(tg, st);
+	tg->fd = open(tg->path, (w && ro->force ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOCTTY |
+			  O_NONBLOCK);
+	if (tg->fd < 0 || fstat(tg->fd, &fst)) {
+		rc = -errno;
+		log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
+		return rc;
+	}
+	if (!S_ISREG(fst.st_mode) || fst.st_dev != st->st_dev || fst.st_ino != st->st_ino) {
+		log_err(MOD, "%s changed while iowatt opened it: refusing it", tg->path);
+		return -EAGAIN;
+	}
+	tg->extent = (uint64_t)fst.st_size;
+	tg->laid_out = (uint64_t)fst.st_size;
+	fill_file_info(tg, &fst);
 	if (w && !ro->force) {
-		log_err(MOD, "%s is an existing file and job '%s' writes to it: iowatt never "
+		log_err(MOD, "%s is an existing file%s and job '%s' writes to it: iowatt never "
 			"writes to a file it did not create (give a directory or a new file "
-			"name, or --force to overwrite it)", tg->path, w->name);
+			"name, or --force to overwrite it)", tg->path,
+			stale_note(tg->fd, note, sizeof(note)), w->name);
 		return -EEXIST;
 	}
-	if (big && job_extent(big) > tg->extent && !ro->force) {
+	if (big && job_extent(big) > tg->extent) {
 		log_err(MOD, "%s holds %s but job '%s' reads %s: iowatt does not extend a file "
-			"it did not create (give a directory or a new file name, or --force)",
-			tg->path, fmt_size(tg->extent, have, sizeof(have)), big->name,
-			fmt_size(job_extent(big), need, sizeof(need)));
+			"it did not create, not even with --force (give a directory or a new "
+			"file name)%s", tg->path, fmt_size(tg->extent, have, sizeof(have)),
+			big->name, fmt_size(job_extent(big), need, sizeof(need)),
+			stale_note(tg->fd, note, sizeof(note)));
 		return -ENOSPC;
 	}
-	if (ro->force && (w || (big && job_extent(big) > tg->extent))) {
+	if (w) {
 		log_warn(MOD, "--force: writing to the existing file %s", tg->path);
 		tg->may_write = 1;
 	}
@@ -245,20 +314,19 @@ static int open_blockdev(struct target *tg, const struct stat *st, const struct 
 	rc = target_raw_safety(tg, ro->force, w != NULL);
 	if (rc)
 		return rc;
-	fd = open(tg->path, O_RDONLY | O_CLOEXEC);
+	fd = open(tg->path, (w ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
 		log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
 		return rc;
 	}
+	tg->fd = fd;
 	if (ioctl(fd, BLKGETSIZE64, &size) || ioctl(fd, BLKSSZGET, &lbs) ||
 	    ioctl(fd, BLKPBSZGET, &pbs)) {
 		rc = -errno;
 		log_err(MOD, "%s: cannot read its size: %s", tg->path, strerror(errno));
-		close(fd);
 		return rc;
 	}
-	close(fd);
 	tg->extent = size;
 	tg->laid_out = size;
 	tg->logical_bs = lbs > 0 ? (unsigned)lbs : SECTOR_BYTES;
@@ -275,6 +343,7 @@ static int open_target(struct target *tg, const struct run_opts *ro, const struc
 	struct stat st;
 
 	memset(tg, 0, sizeof(*tg));
+	tg->fd = -1;
 	tg->odirect = -1;
 	tg->logical_bs = tg->physical_bs = SECTOR_BYTES;
 	if (!ro->target || !*ro->target) {
@@ -317,16 +386,39 @@ int target_open(struct target *tg, const struct run_opts *ro, const struct job_o
 	return rc;
 }
 
+/*
+ * Unlink the path only while it still names the file iowatt created: a file or symlink
+ * put there since (a world-writable directory) is someone else's.
+ */
+static void remove_created(const struct target *tg)
+{
+	struct stat st;
+
+	if (lstat(tg->path, &st)) {
+		if (errno != ENOENT)
+			log_warn(MOD, "cannot remove %s: %s", tg->path, strerror(errno));
+	} else if ((uint64_t)st.st_dev != tg->created_dev || (uint64_t)st.st_ino != tg->created_ino) {
+		log_warn(MOD, "%s is no longer the file iowatt created: left alone", tg->path);
+	} else if (unlink(tg->path) && errno != ENOENT) {
+		log_warn(MOD, "cannot remove %s: %s", tg->path, strerror(errno));
+	}
+}
+
 void target_cleanup(struct target *tg)
 {
+	sig_armed = 0;
 	if (tg->created && tg->path) {
 		if (tg->keep) {
+			if (tg->fd >= 0)
+				(void)fremovexattr(tg->fd, OWNER_XATTR);
 			log_info(MOD, "kept %s", tg->path);
-		} else if (unlink(tg->path) && errno != ENOENT) {
-			log_warn(MOD, "cannot remove %s: %s", tg->path, strerror(errno));
+		} else {
+			remove_created(tg);
 		}
 	}
-	sig_armed = 0;
+	if (tg->path && tg->fd >= 0)
+		close(tg->fd);
+	tg->fd = -1;
 	free(tg->path);
 	free(tg->user_path);
 	tg->path = tg->user_path = NULL;
@@ -335,8 +427,11 @@ void target_cleanup(struct target *tg)
 
 void target_cleanup_signal_safe(void)
 {
+	struct stat st;
+
 	if (sig_armed) {
 		sig_armed = 0;
-		unlink(sig_path);
+		if (!lstat(sig_path, &st) && st.st_dev == sig_dev && st.st_ino == sig_ino)
+			unlink(sig_path);
 	}
 }

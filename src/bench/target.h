@@ -4,12 +4,15 @@
 #define IOWATT_TARGET_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "bench/job.h"
 
 struct target {
-	char *path;	     /* the file I/O goes to */
+	char *path;	     /* the file I/O goes to, for messages: all I/O goes through fd */
+	int fd;		     /* opened once at target_open (read-write when may_write), -1
+			      * before; later opens are reopens of it (/proc/self/fd) */
 	char *user_path;     /* what --target said */
 	int is_blockdev;
 	int created;	     /* iowatt created the file: it may write and must remove it */
@@ -30,9 +33,10 @@ struct target {
 	uint64_t read_to;    /* ... and a finished sequential read pass */
 	int odirect;	     /* -1 not probed yet, 0 refused by the filesystem, 1 works */
 	unsigned dev_major, dev_minor; /* st_dev of the file, st_rdev of a device; 0:0 none */
+	uint64_t created_dev, created_ino; /* of the file iowatt created: only that is removed */
 	/* The caller may point this at its signal flag after target_open (which clears it):
 	 * a long layout then stops with -EINTR when the flag turns non-zero. */
-	volatile sig_atomic_t *stop_flag;
+	const atomic_int *stop_flag;
 };
 
 /*
@@ -58,8 +62,8 @@ int target_check_job(struct target *tg, const struct job_opts *jo);
  * pass a rewrite (or reread) job after it repeats.
  */
 void target_job_done(struct target *tg, const struct job_opts *jo, int finished);
-/* Remove the file if iowatt created it (unless keep). Safe to call twice and from the
- * exit path after a signal. */
+/* Remove the file if iowatt created it (unless keep) and the path still names that file
+ * (same st_dev/st_ino), close it. Safe to call twice and from the exit path after a signal. */
 void target_cleanup(struct target *tg);
 /* Async-signal-safe removal for the signal handler: unlink of a path saved earlier. */
 void target_cleanup_signal_safe(void);

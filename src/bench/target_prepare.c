@@ -39,17 +39,15 @@ static int probe_odirect(struct target *tg)
 	if (tg->odirect < 0 && memory_fs(tg))
 		tg->odirect = 0;
 	if (tg->odirect < 0) {
-		fd = open(tg->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		fd = fd_reopen(tg->fd, O_RDONLY | O_DIRECT);
 		if (fd >= 0) {
 			close(fd);
 			tg->odirect = 1;
-		} else if (errno == EINVAL) {
+		} else if (fd == -EINVAL) {
 			tg->odirect = 0;
 		} else {
-			int err = -errno;
-
-			log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
-			return err;
+			log_err(MOD, "cannot reopen %s for O_DIRECT: %s", tg->path, strerror(-fd));
+			return fd;
 		}
 	}
 	if (tg->odirect)
@@ -91,11 +89,11 @@ static int check_space(const struct target *tg, uint64_t need)
 	struct stat st;
 	uint64_t have = 0, avail;
 
-	if (stat(tg->path, &st) == 0)
+	if (fstat(tg->fd, &st) == 0)
 		have = (uint64_t)st.st_blocks * STAT_BLOCK_BYTES;
 	if (need <= have)
 		return 0;
-	if (statvfs(tg->path, &sv))
+	if (fstatvfs(tg->fd, &sv))
 		return 0; /* unknown: the writes will tell */
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (need - have <= avail)
@@ -188,30 +186,23 @@ static int write_extent(const struct target *tg, int fd, int dfd, void *buf, uin
  */
 static int layout(struct target *tg, uint64_t from, uint64_t to, const char *job)
 {
-	int fd, dfd = -1, rc;
+	int dfd = -1, rc;
 	char sz[32];
 	void *buf;
 
 	log_info(MOD, "laying out %s of %s for job '%s' (outside any measurement)",
 		 fmt_size(to - from, sz, sizeof(sz)), tg->path, job);
-	fd = open(tg->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
-		return rc;
-	}
 	if (tg->odirect != 0)
-		dfd = open(tg->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+		dfd = fd_reopen(tg->fd, O_WRONLY | O_DIRECT);
 	if (posix_memalign(&buf, LAYOUT_ALIGN, LAYOUT_CHUNK)) {
 		log_err(MOD, "out of memory for the layout buffer");
 		rc = -ENOMEM;
 	} else {
-		rc = write_extent(tg, fd, dfd, buf, from, to);
+		rc = write_extent(tg, tg->fd, dfd, buf, from, to);
 		free(buf);
 	}
 	if (dfd >= 0)
 		close(dfd);
-	close(fd);
 	if (!rc) {
 		tg->laid_out = to;
 		if (to > tg->extent)
@@ -223,16 +214,9 @@ static int layout(struct target *tg, uint64_t from, uint64_t to, const char *job
 /* Write-only jobs overwrite what they need: allocating the extent is enough. */
 static int allocate(struct target *tg, uint64_t need, const char *job)
 {
-	int fd, rc;
+	int rc;
 
-	fd = open(tg->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
-		return rc;
-	}
-	rc = fallocate(fd, 0, 0, (off_t)need) ? -errno : 0;
-	close(fd);
+	rc = fallocate(tg->fd, 0, 0, (off_t)need) ? -errno : 0;
 	if (rc == -EOPNOTSUPP || rc == -ENOSYS)
 		return layout(tg, tg->laid_out, need, job);
 	if (rc) {
@@ -282,11 +266,10 @@ static int read_pass(struct target *tg, const struct job_opts *jo, uint64_t need
 
 	log_info(MOD, "reading %s of %s once for job '%s', a second pass (outside any "
 		 "measurement)", fmt_size(need, sz, sizeof(sz)), tg->path, jo->name);
-	fd = open(tg->path, O_RDONLY | O_CLOEXEC | (jo->direct ? O_DIRECT : 0));
+	fd = fd_reopen(tg->fd, O_RDONLY | (jo->direct ? O_DIRECT : 0));
 	if (fd < 0) {
-		rc = -errno;
-		log_err(MOD, "cannot open %s: %s", tg->path, strerror(errno));
-		return rc;
+		log_err(MOD, "cannot reopen %s: %s", tg->path, strerror(-fd));
+		return fd;
 	}
 	if (posix_memalign(&buf, LAYOUT_ALIGN, LAYOUT_CHUNK)) {
 		close(fd);

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/compare.h"
+#include "cli/result_args.h"
 #include "core/log.h"
 #include "core/text.h"
 #include "core/util.h"
@@ -66,8 +67,7 @@ struct compare_args {
 	int matrix; /* --matrix: iozone's table per result */
 	int by_given;
 	const struct column *sort;
-	char **labels;
-	size_t nlabels;
+	struct result_args ra; /* labels */
 	int fmt;
 };
 
@@ -554,8 +554,9 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		{ "matrix", no_argument, NULL, 'm' },	   { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, rc;
 
+	result_args_init(&a->ra, MOD, usage, NULL);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "b:f:l:o:h", opts, NULL)) != -1) {
 		if (c == 'b') {
@@ -564,28 +565,19 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		} else if (c == 'f') {
 			if (parse_format(optarg, &a->fmt))
 				return EXIT_USAGE;
-		} else if (c == 'l') {
-			a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
-			a->labels[a->nlabels++] = optarg;
 		} else if (c == 'o') {
 			a->out_path = optarg;
 		} else if (c == 'm') {
 			a->matrix = 1;
 			if (!a->by_given)
 				a->by = "bw_bytes";
-		} else {
-			usage(c == 'h' ? stdout : stderr);
-			return c == 'h' ? ARGS_HELP : EXIT_USAGE;
+		} else if ((rc = result_option(&a->ra, c, optarg))) {
+			return rc;
 		}
 	}
 	a->sort = find_column(a->by);
 	if (!a->sort) {
 		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", a->by);
-		return EXIT_USAGE;
-	}
-	if (optind >= argc) {
-		log_err(MOD, "no result files given");
-		usage(stderr);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -876,11 +868,7 @@ int cmd_compare(int argc, char **argv)
 	struct row *rows;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc == EXIT_OK && rr_set_load(&set, argv + optind, (size_t)(argc - optind), a.labels,
-					 a.nlabels))
-		rc = EXIT_USAGE;
-	free(a.labels);
+	rc = result_args_load(&a.ra, parse_args(argc, argv, &a), argc, argv, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
 	nnames = rr_job_names(&set, &names);

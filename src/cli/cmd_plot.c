@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/result_args.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "core/version.h"
@@ -106,10 +107,9 @@ static void usage(FILE *fp)
 
 /* What the command line asks for. */
 struct plot_args {
-	struct plot_ctx ctx; /* format and battery */
+	struct plot_ctx ctx; /* format */
+	struct result_args ra; /* labels and battery */
 	const char *outdir;
-	char **labels;
-	size_t nlabels;
 	const char *plots_dir_opt;
 	char *plots_dir;
 	int mask, keep;
@@ -118,7 +118,7 @@ struct plot_args {
 static void plot_args_free(struct plot_args *a)
 {
 	free(a->plots_dir);
-	free(a->labels);
+	result_args_free(&a->ra);
 }
 
 /* One option; 0, the exit code of a usage error, or ARGS_HELP. */
@@ -142,27 +142,14 @@ static int plot_option(struct plot_args *a, int c)
 		return 0;
 	case 'c':
 		return parse_charts(optarg, &a->mask) ? EXIT_USAGE : 0;
-	case 'l':
-		a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
-		a->labels[a->nlabels++] = optarg;
-		return 0;
-	case 'B':
-		if (!battery_parse(optarg, &a->ctx.bm.bat))
-			return 0;
-		log_err(MOD, "--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
-		return EXIT_USAGE;
 	case 'P':
 		a->plots_dir_opt = optarg;
 		return 0;
 	case 'k':
 		a->keep = 1;
 		return 0;
-	case 'h':
-		usage(stdout);
-		return ARGS_HELP;
 	default:
-		usage(stderr);
-		return EXIT_USAGE;
+		return result_option(&a->ra, c, optarg);
 	}
 }
 
@@ -178,23 +165,15 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 	int c, rc;
 
 	a->ctx.format = PLOT_PNG;
-	a->ctx.bm.usable_frac = BATTERY_DEFAULT_USABLE;
-	a->ctx.bm.regulator_eff = BATTERY_DEFAULT_REGULATOR;
-	a->ctx.bm.self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE;
-	battery_parse(DEFAULT_BATTERY, &a->ctx.bm.bat);
+	result_args_init(&a->ra, MOD, usage, DEFAULT_BATTERY);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:f:c:l:h", opts, NULL)) != -1)
 		if ((rc = plot_option(a, c)))
 			return rc;
-	if (optind >= argc) {
-		log_err(MOD, "no result files given");
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	a->ctx.bm = a->ra.bm;
 	if (!a->mask)
 		a->mask = PLOT_CH_ALL;
-	a->plots_dir = plot_templates_dir(a->plots_dir_opt);
-	return a->plots_dir ? 0 : EXIT_FAIL;
+	return 0;
 }
 
 char *plot_templates_dir(const char *override)
@@ -280,12 +259,16 @@ int cmd_plot(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = parse_args(argc, argv, &a);
-	if (!rc && rr_set_load(&set, argv + optind, (size_t)(argc - optind), a.labels, a.nlabels))
-		rc = EXIT_USAGE;
+	rc = result_args_load(&a.ra, parse_args(argc, argv, &a), argc, argv, &set);
 	if (rc) {
 		plot_args_free(&a);
 		return rc == ARGS_HELP ? EXIT_OK : rc;
+	}
+	a.plots_dir = plot_templates_dir(a.plots_dir_opt);
+	if (!a.plots_dir) {
+		rr_set_free(&set);
+		plot_args_free(&a);
+		return EXIT_FAIL;
 	}
 	rc = make_dirs(&a) ? EXIT_FAIL : EXIT_OK;
 	if (rc == EXIT_OK) {

@@ -40,14 +40,17 @@ struct probe {
 
 static void probe_usage(FILE *fp)
 {
-	fprintf(fp, "usage: iowatt probe --meter SPEC [--seconds N] [--csv FILE] [--sysfs-root DIR]\n\n"
+	fprintf(fp, "usage: iowatt probe --meter SPEC [--seconds N] [--csv FILE [--force]]\n"
+		    "                    [--sysfs-root DIR]\n\n"
 		    "Live readings of one meter, one line per second (per sample for meters\n"
 		    "slower than that): volts, mA, W, running mWh, samples per second, bad\n"
 		    "frames, gaps and reconnects. Ctrl-C ends it.\n"
 		    "  --meter SPEC     e.g. um25c:/dev/rfcomm0, um:/dev/ttyUSB0,interval=500ms,\n"
 		    "                   manual:idle_ma=85,active_ma=310,v=5.05\n"
 		    "  --seconds N      stop after N seconds (default: until Ctrl-C)\n"
-		    "  --csv FILE       also write every sample: t_ns,v,a,w,flags\n"
+		    "  --csv FILE       also write every sample: t_ns,v,a,w,flags (a new file;\n"
+		    "                   never through a symbolic link)\n"
+		    "  --force          replace an existing --csv file\n"
 		    "  --sysfs-root DIR read sysfs meters under DIR (tests)\n");
 }
 
@@ -125,13 +128,14 @@ static void probe_events(struct event_queue *q)
 #define PROBE_SECONDS_MAX (366.0 * 86400.0)
 
 static int probe_parse(int argc, char **argv, const char **spec, double *seconds,
-		       const char **sysfs_root, const char **csv_path)
+		       const char **sysfs_root, const char **csv_path, int *force)
 {
 	static const struct option opts[] = {
 		{ "meter", required_argument, NULL, 'm' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "sysfs-root", required_argument, NULL, 'r' },
 		{ "csv", required_argument, NULL, 'c' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -157,6 +161,9 @@ static int probe_parse(int argc, char **argv, const char **spec, double *seconds
 		case 'c':
 			*csv_path = optarg;
 			break;
+		case 'f':
+			*force = 1;
+			break;
 		case 'h':
 			probe_usage(stdout);
 			return 1;
@@ -172,23 +179,19 @@ static int probe_parse(int argc, char **argv, const char **spec, double *seconds
 		log_err(MOD, "--meter SPEC is required (see 'iowatt meters' for specs)");
 		return -EINVAL;
 	}
+	if (*csv_path && (c = output_check(*csv_path, *force))) {
+		log_err(MOD, "option --csv: %s: %s", *csv_path, output_strerror(c));
+		return c == -EEXIST || c == -ELOOP || c == -EISDIR || c == -EINVAL ? -EINVAL : c;
+	}
 	return 0;
 }
 
 /* The meter (and the CSV) for the probe. 0 or -errno (logged). */
 static int probe_open(struct probe *pr, const char *spec, const char *sysfs_root,
-		      const char *csv_path)
+		      const char *csv_path, int force)
 {
 	int rc;
 
-	if (csv_path) {
-		pr->csv = fopen(csv_path, "w");
-		if (!pr->csv) {
-			log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
-			return -EIO;
-		}
-		fprintf(pr->csv, "t_ns,v,a,w,flags\n");
-	}
 	rc = meter_parse_spec(spec, sysfs_root, &pr->dev);
 	if (rc)
 		return -EINVAL;
@@ -198,6 +201,16 @@ static int probe_open(struct probe *pr, const char *spec, const char *sysfs_root
 	rc = meter_open(pr->dev);
 	if (rc)
 		return rc;
+	/* Created once the meter answers: a meter that fails leaves no file behind. */
+	if (csv_path) {
+		pr->csv = output_fopen(csv_path, force);
+		if (!pr->csv) {
+			rc = -errno;
+			log_err(MOD, "option --csv: %s: %s", csv_path, output_strerror(rc));
+			return rc;
+		}
+		fprintf(pr->csv, "t_ns,v,a,w,flags\n");
+	}
 	meter_set_phase(pr->dev, PHASE_IDLE, now_ns());
 	return meter_thread_start(pr->dev);
 }
@@ -268,15 +281,15 @@ int cmd_probe(int argc, char **argv)
 	struct probe pr;
 	const char *spec = NULL, *sysfs_root = "", *csv_path = NULL;
 	double seconds = 0;
-	int rc;
+	int rc, force = 0;
 
-	rc = probe_parse(argc, argv, &spec, &seconds, &sysfs_root, &csv_path);
+	rc = probe_parse(argc, argv, &spec, &seconds, &sysfs_root, &csv_path, &force);
 	if (rc)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	memset(&pr, 0, sizeof(pr));
 	rc = run_stop_watch(&pr.stop, NULL);
 	if (!rc)
-		rc = probe_open(&pr, spec, sysfs_root, csv_path);
+		rc = probe_open(&pr, spec, sysfs_root, csv_path, force);
 	if (!rc) {
 		probe_loop(&pr, seconds);
 		rc = probe_totals(&pr);

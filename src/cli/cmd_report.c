@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/result_args.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "core/version.h"
@@ -25,9 +26,7 @@
 struct report_args {
 	const char *outdir, *by, *title, *plots_dir_opt;
 	char *plots_dir;
-	char **labels;
-	size_t nlabels;
-	struct battery_model bm;
+	struct result_args ra; /* labels and the battery chart's battery */
 };
 
 static void usage(FILE *fp)
@@ -54,52 +53,24 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "title", required_argument, NULL, 't' },  { "plots-dir", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, rc;
 
-	a->bm.usable_frac = BATTERY_DEFAULT_USABLE;
-	a->bm.regulator_eff = BATTERY_DEFAULT_REGULATOR;
-	a->bm.self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE;
-	battery_parse(DEFAULT_BATTERY, &a->bm.bat);
+	result_args_init(&a->ra, MOD, usage, DEFAULT_BATTERY);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:l:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
+		if (c == 'o')
 			a->outdir = optarg;
-			break;
-		case 'l':
-			a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
-			a->labels[a->nlabels++] = optarg;
-			break;
-		case 'b':
+		else if (c == 'b')
 			a->by = optarg;
-			break;
-		case 'B':
-			if (battery_parse(optarg, &a->bm.bat)) {
-				log_err(MOD, "--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 't':
+		else if (c == 't')
 			a->title = optarg;
-			break;
-		case 'P':
+		else if (c == 'P')
 			a->plots_dir_opt = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return ARGS_HELP;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
+		else if ((rc = result_option(&a->ra, c, optarg)))
+			return rc;
 	}
 	if (!a->outdir) {
 		log_err(MOD, "-o DIR is required: the directory the page goes to");
-		return EXIT_USAGE;
-	}
-	if (optind >= argc) {
-		log_err(MOD, "no result files given");
-		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (a->by && !compare_metric_known(a->by)) {
@@ -335,7 +306,7 @@ static int draw_charts(struct plot_ctx *ctx, struct report_args *a, const struct
 
 	ctx->set = set;
 	ctx->format = PLOT_SVG;
-	ctx->bm = a->bm;
+	ctx->bm = a->ra.bm;
 	a->plots_dir = plot_templates_dir(a->plots_dir_opt);
 	ctx->plots_dir = a->plots_dir;
 	if (!ctx->plots_dir)
@@ -377,11 +348,7 @@ int cmd_report(int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	memset(&ctx, 0, sizeof(ctx));
-	rc = parse_args(argc, argv, &a);
-	if (rc == EXIT_OK && rr_set_load(&set, argv + optind, (size_t)(argc - optind), a.labels,
-					 a.nlabels))
-		rc = EXIT_USAGE;
-	free(a.labels);
+	rc = result_args_load(&a.ra, parse_args(argc, argv, &a), argc, argv, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
 	rc = mkdir_p(a.outdir, 0755);

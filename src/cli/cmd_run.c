@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
 #include "cli/run_plan.h"
@@ -99,9 +100,16 @@ static void announce_meters(const struct session *s)
 static int open_target(struct run_ctx *rc)
 {
 	const struct run_config *cfg = rc->cfg;
+	const char *limit;
+	uint64_t avail;
 	size_t j;
 	int err;
 
+	/* Before the file exists: buffers that cannot be had leave nothing to clean up. */
+	if (!mem_available(&avail, &limit))
+		for (j = 0; j < cfg->njobs; j++)
+			if ((err = bench_check_memory(&cfg->jobs[j], avail, limit)))
+				return err;
 	err = target_open(&rc->tg, &cfg->run, cfg->jobs, cfg->njobs);
 	if (err)
 		return err;
@@ -178,6 +186,9 @@ static int set_up(struct run_ctx *rc, int argc, char **argv, int measure)
 	char *stem;
 	int err;
 
+	err = run_output_check(ro, !measure);
+	if (err)
+		return err;
 	if (!measure && (err = open_target(rc)))
 		return err;
 	if (measure && ro->target && (err = measure_disk(rc)))

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/result_args.h"
 #include "core/log.h"
 #include "core/phase.h"
 #include "core/text.h"
@@ -450,12 +451,9 @@ static void print_summary(const struct sizing *sz, size_t n)
 
 /* What the command line asks for. */
 struct size_args {
-	struct battery_model bm;
+	struct result_args ra; /* labels, the battery and its losses */
 	struct workload wl;
-	char **labels;
-	size_t nlabels;
 	double supply_v;
-	int have_battery;
 };
 
 static int bad_arg(const char *fmt, const char *arg)
@@ -475,29 +473,16 @@ static int rate_arg(const char *opt, const char *arg, int rc)
 	return rc ? EXIT_USAGE : 0;
 }
 
-/* The battery and its losses; 1 if c is not one of those options. */
+/* The battery's losses and the supply; 1 if c is not one of those options. */
 static int battery_option(struct size_args *a, int c)
 {
-	int rc;
-
 	switch (c) {
-	case 'B':
-		rc = battery_parse(optarg, &a->bm.bat);
-		if (rc == -ERANGE) {
-			log_err(MOD, "--battery '%s': out of range (at most %.0f kWh and %.0f V)",
-				optarg, BATTERY_MAX_WH / 1000, BATTERY_MAX_V);
-			return EXIT_USAGE;
-		}
-		if (rc)
-			return bad_arg("--battery '%s': expected e.g. 3000mAh@3.7V or 11.1Wh", optarg);
-		a->have_battery = 1;
-		return 0;
 	case 'U':
-		return parse_frac_opt("--usable", optarg, &a->bm.usable_frac, 0) ? EXIT_USAGE : 0;
+		return parse_frac_opt("--usable", optarg, &a->ra.bm.usable_frac, 0) ? EXIT_USAGE : 0;
 	case 'R':
-		return parse_frac_opt("--regulator", optarg, &a->bm.regulator_eff, 0) ? EXIT_USAGE : 0;
+		return parse_frac_opt("--regulator", optarg, &a->ra.bm.regulator_eff, 0) ? EXIT_USAGE : 0;
 	case 'S':
-		return parse_frac_opt("--self-discharge", optarg, &a->bm.self_discharge_month, 1)
+		return parse_frac_opt("--self-discharge", optarg, &a->ra.bm.self_discharge_month, 1)
 			       ? EXIT_USAGE : 0;
 	case 'V':
 		if (parse_double(optarg, &a->supply_v) || a->supply_v <= 0)
@@ -545,16 +530,8 @@ static int workload_option(struct size_args *a, int c)
 			return bad_arg("--power-off=%s: expected the drive's share of the idle "
 				       "power, e.g. 100%% (a meter on the drive alone) or 40%%", optarg);
 		return 0;
-	case 'l':
-		a->labels = xrealloc(a->labels, (a->nlabels + 1) * sizeof(*a->labels));
-		a->labels[a->nlabels++] = optarg;
-		return 0;
-	case 'h':
-		usage(stdout);
-		return ARGS_HELP;
 	default:
-		usage(stderr);
-		return EXIT_USAGE;
+		return result_option(&a->ra, c, optarg);
 	}
 }
 
@@ -573,9 +550,7 @@ static int parse_args(int argc, char **argv, struct size_args *a)
 	};
 	int c, rc;
 
-	a->bm.usable_frac = BATTERY_DEFAULT_USABLE;
-	a->bm.regulator_eff = BATTERY_DEFAULT_REGULATOR;
-	a->bm.self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE;
+	result_args_init(&a->ra, MOD, usage, NULL);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		rc = battery_option(a, c);
@@ -584,10 +559,8 @@ static int parse_args(int argc, char **argv, struct size_args *a)
 		if (rc)
 			return rc;
 	}
-	if (!a->have_battery)
+	if (!a->ra.have_battery)
 		return bad_arg("%s", "--battery is required (e.g. --battery 3000mAh@3.7V)");
-	if (optind >= argc)
-		return bad_arg("%s", "no result files given");
 	return 0;
 }
 
@@ -600,19 +573,16 @@ int cmd_size(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = parse_args(argc, argv, &a);
-	if (!rc && rr_set_load(&set, argv + optind, (size_t)(argc - optind), a.labels, a.nlabels))
-		rc = EXIT_USAGE;
-	free(a.labels);
+	rc = result_args_load(&a.ra, parse_args(argc, argv, &a), argc, argv, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
-	print_header(&a.bm, &a.wl);
+	print_header(&a.ra.bm, &a.wl);
 	sz = xcalloc(set.nres, sizeof(*sz));
 	for (i = 0; i < set.nres && rc == EXIT_OK; i++) {
-		if (size_compute(&set.res[i], &a.wl, &a.bm, a.supply_v, &sz[i]))
+		if (size_compute(&set.res[i], &a.wl, &a.ra.bm, a.supply_v, &sz[i]))
 			rc = EXIT_USAGE;
 		else
-			print_sizing(&sz[i], &a.wl, &a.bm, a.supply_v);
+			print_sizing(&sz[i], &a.wl, &a.ra.bm, a.supply_v);
 	}
 	if (rc == EXIT_OK)
 		print_summary(sz, set.nres);

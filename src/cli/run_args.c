@@ -64,7 +64,9 @@ const struct opt_desc run_options[] = {
 	{ .name = "allow-raw-device", .type = OPT_FLAG, .off = ROFF(run.allow_raw_device),
 	  .help = "allow a block device as target: writes DESTROY its data", .group = G_RUN },
 	{ .name = "force", .type = OPT_FLAG, .off = ROFF(run.force),
-	  .help = "skip the safety checks (mounted device, low free space)", .group = G_RUN },
+	  .help = "skip the safety checks (mounted device, low free space) and let write "
+		  "jobs overwrite an existing file (never extended for a read job)",
+	  .group = G_RUN },
 	{ .name = "same-size", .type = OPT_FLAG, .off = ROFF(run.same_size),
 	  .help = "size=auto: calibrate each job once before the first round and keep that "
 		  "size for every round (default: calibrate before each round)",

@@ -208,20 +208,29 @@ void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk)
 	double io_s = 0, other_s = 0;
 	uint64_t total = 0;
 	struct speed_ref ref;
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN];
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], moved[FMT_LEN * 2];
 	unsigned loops = 0;
-	size_t i;
+	size_t i, nauto = 0;
 
 	find_reference(dir, disk, &ref);
 	for (i = 0; i < cfg->njobs; i++) {
 		total += job_bytes(&cfg->jobs[i]);
 		loops += job_loops(&cfg->jobs[i]);
 		other_s += phases_s(&cfg->jobs[i], metered) * job_loops(&cfg->jobs[i]);
+		nauto += cfg->jobs[i].size_auto_ns != 0;
 	}
-	fprintf(fp, "plan: %zu job%s (%u loop%s in all) on %s%s%s%s: %s moved; size is per "
+	/* size=auto jobs move what their calibration chooses: not known yet, so not "0 B". */
+	if (!nauto)
+		snprintf(moved, sizeof(moved), "%s moved", fmt_size(total, a, sizeof(a)));
+	else if (nauto == cfg->njobs)
+		snprintf(moved, sizeof(moved), "bytes moved chosen by size=auto");
+	else
+		snprintf(moved, sizeof(moved), "%s moved, plus what size=auto chooses for %zu",
+			 fmt_size(total, a, sizeof(a)), nauto);
+	fprintf(fp, "plan: %zu job%s (%u loop%s in all) on %s%s%s%s: %s; size is per "
 		    "thread, moves = size x threads x loops (x rounds)\n",
 		cfg->njobs, cfg->njobs == 1 ? "" : "s", loops, loops == 1 ? "" : "s", ro->target,
-		*disk ? " (" : "", disk, *disk ? ")" : "", fmt_size(total, a, sizeof(a)));
+		*disk ? " (" : "", disk, *disk ? ")" : "", moved);
 	fprintf(fp, "%-*s  %-9s %8s %5s %7s %10s %5s %10s  %s\n", nw, "job", "rw", "bs", "depth",
 		"threads", "size", "loops", "moves", "est. I/O time");
 	for (i = 0; i < cfg->njobs; i++)

@@ -69,6 +69,26 @@ char *text_clean(char *s)
 	return s;
 }
 
+char *text_escape_invalid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	char *out = xmalloc(strlen((const char *)p) * 4 + 1), *o = out;
+	size_t n;
+
+	while (*p) {
+		n = utf8_len(p);
+		if (!n) {
+			o += sprintf(o, "\\x%02x", *p++);
+			continue;
+		}
+		memcpy(o, p, n);
+		o += n;
+		p += n;
+	}
+	*o = '\0';
+	return out;
+}
+
 char *text_clean_dup(const char *s)
 {
 	return text_clean(xstrdup(s ? s : ""));

@@ -13,6 +13,12 @@
  * nor be rejected as JSON when written back. Returns s.
  */
 char *text_clean(char *s);
+/*
+ * A copy (xmalloc'd) where each byte that is not part of valid UTF-8 is written "\xNN":
+ * a kernel log line in another encoding is kept, readable and valid JSON, with nothing
+ * of it lost or guessed.
+ */
+char *text_escape_invalid(const char *s);
 /* A cleaned copy (xmalloc'd). */
 char *text_clean_dup(const char *s);
 /* Whether s is valid UTF-8 without control characters (what text_clean leaves). */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -311,6 +312,125 @@ const char *fmt_sig(double v, int sig, char *buf, size_t len)
 		decimals = FMT_SIG_MAX_DECIMALS;
 	snprintf(buf, len, "%.*f", decimals, v);
 	return buf;
+}
+
+int fd_reopen(int fd, int flags)
+{
+	char path[32];
+	int nfd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	nfd = open(path, flags | O_CLOEXEC | O_NOCTTY);
+	return nfd < 0 ? -errno : nfd;
+}
+
+int output_open(const char *path, int replace)
+{
+	struct stat st;
+	int fd, err;
+
+	/* O_NONBLOCK: opening a FIFO put there must not wait for a reader. */
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY |
+				(replace ? 0 : O_EXCL), 0644);
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &st) ? -errno : !S_ISREG(st.st_mode) ? -EINVAL : 0;
+	if (!err && (fcntl(fd, F_SETFL, 0) || (st.st_size && ftruncate(fd, 0))))
+		err = -errno;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int output_check(const char *path, int replace)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode))
+		return replace ? -ELOOP : -EEXIST;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return replace ? 0 : -EEXIST;
+}
+
+FILE *output_fopen(const char *path, int replace)
+{
+	int fd = output_open(path, replace);
+	FILE *fp;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	fp = fdopen(fd, "w");
+	if (!fp) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return fp;
+}
+
+const char *output_strerror(int err)
+{
+	switch (err) {
+	case -EEXIST:
+		return "already exists (choose another path, or --force to replace it)";
+	case -ELOOP:
+		return "a symbolic link: iowatt does not write through one";
+	case -EISDIR:
+		return "a directory";
+	case -EINVAL:
+		return "not a regular file";
+	default:
+		return strerror(-err);
+	}
+}
+
+int mem_available(uint64_t *bytes, const char **what)
+{
+	unsigned long long kib, pages;
+	uint64_t best = UINT64_MAX;
+	struct rlimit rl;
+	char line[128];
+	FILE *fp;
+
+	*what = NULL;
+	fp = fopen("/proc/meminfo", "re");
+	if (fp) {
+		while (fgets(line, sizeof(line), fp))
+			if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+				best = (uint64_t)kib * 1024;
+				*what = "MemAvailable";
+				break;
+			}
+		fclose(fp);
+	}
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+		uint64_t used = 0, lim = (uint64_t)rl.rlim_cur;
+
+		fp = fopen("/proc/self/statm", "re");
+		if (fp) {
+			if (fscanf(fp, "%llu", &pages) == 1)
+				used = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+			fclose(fp);
+		}
+		if ((lim > used ? lim - used : 0) < best) {
+			best = lim > used ? lim - used : 0;
+			*what = "ulimit -v";
+		}
+	}
+	if (!*what)
+		return -ENOENT;
+	*bytes = best;
+	return 0;
 }
 
 int read_text_file(const char *path, char *buf, size_t len)

@@ -75,6 +75,36 @@ int atomic_file_open(struct atomic_file *af, const char *path);
 int atomic_file_commit(struct atomic_file *af);
 void atomic_file_abort(struct atomic_file *af);
 
+/*
+ * A new open file description of the file `fd` refers to, with other flags (O_DIRECT, a
+ * different access mode): opened through /proc/self/fd/N, so a path swapped since (a
+ * symlink in a world-writable directory) cannot redirect it. -errno, not logged.
+ */
+int fd_reopen(int fd, int flags);
+
+/*
+ * An output file iowatt writes: created new (O_EXCL), or with `replace` an existing
+ * regular file truncated; never through a symbolic link (O_NOFOLLOW) and never a FIFO,
+ * device or directory. fd or -errno (not logged): -EEXIST exists, -ELOOP a symlink,
+ * -EISDIR a directory, -EINVAL another kind of file.
+ */
+int output_open(const char *path, int replace);
+/* What output_open would refuse, checked without creating anything (before any I/O, so
+ * a refused output costs no benchmark): 0 or the same -errno. */
+int output_check(const char *path, int replace);
+/* The same as a stdio stream; NULL with errno set. */
+FILE *output_fopen(const char *path, int replace);
+/* Why output_open refused, for "PATH: why" messages: "already exists (... --force to
+ * replace it)", "a directory", strerror() for the rest. */
+const char *output_strerror(int err);
+
+/*
+ * Memory this process can still allocate: the smaller of the kernel's MemAvailable and
+ * what RLIMIT_AS (ulimit -v) leaves above the current address space. `what` names the
+ * limit that decided ("MemAvailable", "ulimit -v"). -errno if neither is known.
+ */
+int mem_available(uint64_t *bytes, const char **what);
+
 /* mkdir -p; 0 or -errno. */
 int mkdir_p(const char *path, unsigned mode);
 

@@ -84,11 +84,19 @@ static double pct(const struct report_dir *d, double p)
 	return d ? pct_of(&d->clat, p) : NAN;
 }
 
-/* valid, INVALID: first reason. */
-static void verdict(const struct report_validity *v, char *buf, size_t len)
+/* valid, INVALID: first reason. A job that did not finish is never valid, whatever its
+ * validity says (a result file from elsewhere may say anything). */
+static void verdict(const struct report_validity *v, int status, char *buf, size_t len)
 {
 	if (!v) {
 		snprintf(buf, len, "-");
+		return;
+	}
+	if (v->valid && status != REPORT_OK) {
+		snprintf(buf, len, "INVALID: the job %s",
+			 status == REPORT_INTERRUPTED ? "was interrupted"
+			 : status == REPORT_FAILED    ? "failed"
+						      : "did not finish");
 		return;
 	}
 	if (v->valid) {
@@ -203,7 +211,7 @@ static void plan_layout(const struct run_report *r, struct layout *lo)
 
 static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 			const struct report_power *p, const struct report_efficiency *e,
-			const struct report_validity *v)
+			const struct report_validity *v, int status)
 {
 	char c[5][CELL], name[CELL], vd[VERDICT_MAX];
 
@@ -211,7 +219,7 @@ static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 		meter_short(spec, name, sizeof(name));
 		fprintf(fp, "  %-*s", lo->mw, name);
 	}
-	verdict(v, vd, sizeof(vd));
+	verdict(v, status, vd, sizeof(vd));
 	fprintf(fp, " %7s %7s %8s %6s %8s  %s", fmt_sig(p ? p->active_w : NAN, SIG_POWER, c[0], CELL),
 		fmt_sig(p ? p->active_ma : NAN, SIG_ENERGY, c[1], CELL),
 		fmt_sig(e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, c[4], CELL),
@@ -295,15 +303,15 @@ static void print_row(FILE *fp, const struct layout *lo, const struct job_report
 	print_temps(fp, lo, j);
 	if (lo->power && lo->meters && j->nmeters)
 		print_power(fp, lo, j->meters[0].spec, &j->meters[0].power,
-			    &j->meters[0].efficiency, &j->meters[0].validity);
+			    &j->meters[0].efficiency, &j->meters[0].validity, j->status);
 	else if (lo->power)
 		print_power(fp, lo, j->power ? j->power->meter : NULL, j->power, j->efficiency,
-			    j->validity);
+			    j->validity, j->status);
 	fputc('\n', fp);
 	for (m = 1; lo->power && lo->meters && m < j->nmeters; m++) {
 		pad_to_power(fp, lo);
 		print_power(fp, lo, j->meters[m].spec, &j->meters[m].power,
-			    &j->meters[m].efficiency, &j->meters[m].validity);
+			    &j->meters[m].efficiency, &j->meters[m].validity, j->status);
 		fputc('\n', fp);
 	}
 	print_sub_io(fp, lo, j);

@@ -111,6 +111,7 @@ struct report_meter {
 	int emulated, manual;
 	double period_ms;
 	uint64_t samples, frames_bad, gaps, reconnects, overruns;
+	uint64_t out_of_range; /* readings dropped as impossible */
 };
 
 struct report_files {
@@ -122,6 +123,8 @@ struct report_event {
 	uint64_t t_ns, t_end_ns;
 	int kind; /* enum event_kind */
 	char *source, *text;
+	char *end_source; /* NULL: the span ends at its own source's end (or t_end_ns is its
+			   * own); else the source whose state ended it ("rpi_volt") */
 };
 
 /* A resolved job option; keys come from the job option table. */
@@ -176,6 +179,11 @@ struct report_marker {
 
 /* Each figure's expanded uncertainty (k = 2, about 95 %) sits in FIGURE_u95, in the
  * figure's unit: NAN where the meter declares no accuracy (docs/energy.md). */
+/* A count per phase. */
+struct report_phase_counts {
+	uint64_t idle, active, tail;
+};
+
 struct report_power {
 	char *meter;
 	double idle_w, idle_w_u95, active_w, active_w_u95, active_ma, active_ma_u95, peak_ma;
@@ -185,6 +193,7 @@ struct report_power {
 	double energy_tail_net_j, energy_tail_net_j_u95;
 	double energy_net_j, energy_net_j_u95, charge_mah, charge_mah_u95;
 	char *note; /* NULL: no note */
+	struct report_phase_counts out_of_range; /* readings dropped as impossible */
 };
 
 struct report_efficiency {

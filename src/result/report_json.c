@@ -10,6 +10,7 @@
 #include "core/events.h"
 #include "core/input.h"
 #include "core/log.h"
+#include "core/text.h"
 #include "core/util.h"
 #include "result/report.h"
 #include "result/report_schema.h"
@@ -20,25 +21,22 @@
 
 static json_t *obj_json(const void *base, const struct report_schema *sc);
 
-/* Text from sysfs or the kernel log is not always UTF-8: such bytes become '?' rather
- * than the key being lost. */
+/* Text from sysfs or the kernel log is not always UTF-8: such bytes are kept escaped
+ * ("\xff") rather than the key being lost. */
 static json_t *str_json(const char *s)
 {
 	json_t *v;
-	char *copy, *p;
+	char *copy;
 
 	if (!s)
 		return json_null();
 	v = json_string(s);
 	if (v)
 		return v;
-	copy = xstrdup(s);
-	for (p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
+	copy = text_escape_invalid(s);
 	v = json_string(copy);
 	free(copy);
-	return v;
+	return v ? v : json_null();
 }
 
 /* JSON has no NaN: a figure that cannot be computed is null. */

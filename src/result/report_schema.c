@@ -184,6 +184,7 @@ static const struct report_field meter_fields[] = {
 	FIELD(T, "gaps", gaps, RF_U64),
 	FIELD(T, "reconnects", reconnects, RF_U64),
 	FIELD(T, "overruns", overruns, RF_U64),
+	FIELD(T, "out_of_range", out_of_range, RF_U64),
 };
 #undef T
 SCHEMA(report_meter_schema, struct report_meter, meter_fields);
@@ -203,6 +204,7 @@ static const struct report_field event_fields[] = {
 	FIELD(T, "kind", kind, RF_EVKIND),
 	FIELD(T, "source", source, RF_STR),
 	FIELD(T, "text", text, RF_STR),
+	FIELD(T, "end_source", end_source, RF_STR, .absent = RF_OMIT),
 };
 #undef T
 static SCHEMA(event_schema, struct report_event, event_fields);
@@ -265,6 +267,15 @@ static const struct report_field marker_fields[] = {
 #undef T
 static SCHEMA(marker_schema, struct report_marker, marker_fields);
 
+#define T struct report_phase_counts
+static const struct report_field phase_counts_fields[] = {
+	FIELD(T, "idle", idle, RF_U64),
+	FIELD(T, "active", active, RF_U64),
+	FIELD(T, "tail", tail, RF_U64),
+};
+#undef T
+static SCHEMA(phase_counts_schema, struct report_phase_counts, phase_counts_fields);
+
 #define T struct report_power
 static const struct report_field power_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
@@ -282,6 +293,7 @@ static const struct report_field power_fields[] = {
 	FIGURE(T, energy_net_j),
 	FIGURE(T, charge_mah),
 	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),
+	FIELD(T, "out_of_range", out_of_range, RF_OBJ, .sub = &phase_counts_schema),
 };
 #undef T
 SCHEMA(report_power_schema, struct report_power, power_fields);

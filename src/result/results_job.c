@@ -38,7 +38,8 @@ int rr_valid(const struct job_report *j)
 {
 	int valid = j->validity ? j->validity->valid : -1;
 
-	if (j->status != REPORT_OK && valid < 0)
+	/* Whatever a result file claims, a job that did not finish is not valid. */
+	if (j->status != REPORT_OK)
 		valid = 0;
 	return valid;
 }

@@ -186,8 +186,12 @@ static void tail_track(struct energy_job *ej, const struct meter_sample *s, doub
 	ej->in_band = in;
 }
 
-/* A hole of lost samples ends at s: every window it overlaps is hit. */
-static void count_loss(struct energy_job *ej, const struct meter_sample *s)
+/*
+ * A hole ends at s: samples lost (ring full, device) or readings dropped as impossible
+ * (meter_sample_check). Every window it overlaps is hit: losses count holes, out_of_range
+ * the readings (at least one: a sample read back from a file keeps only the flag).
+ */
+static void count_hole(struct energy_job *ej, const struct meter_sample *s)
 {
 	uint64_t t0 = ej->have_prev ? ej->prev.t_ns : s->t_ns;
 	struct phase_acc *pa;
@@ -195,8 +199,12 @@ static void count_loss(struct energy_job *ej, const struct meter_sample *s)
 
 	for (i = 0; i < PHASE_COUNT; i++) {
 		pa = &ej->ph[i];
-		if (pa->begun && s->t_ns >= pa->t_start_ns && (!pa->t_end_ns || t0 < pa->t_end_ns))
+		if (!pa->begun || s->t_ns < pa->t_start_ns || (pa->t_end_ns && t0 >= pa->t_end_ns))
+			continue;
+		if (s->flags & SAMPLE_AFTER_LOSS)
 			pa->losses++;
+		if (s->flags & SAMPLE_AFTER_DROP)
+			pa->out_of_range += s->dropped_before ? s->dropped_before : 1;
 	}
 }
 
@@ -210,8 +218,8 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 		ej->out_of_order++;
 		return;
 	}
-	if (s->flags & SAMPLE_AFTER_LOSS)
-		count_loss(ej, s);
+	if (s->flags & (SAMPLE_AFTER_LOSS | SAMPLE_AFTER_DROP))
+		count_hole(ej, s);
 	unc_sample_of(&ej->acc, s, &u);
 	if (ej->have_prev && s->t_ns > ej->prev.t_ns) {
 		w0 = sample_w(&ej->prev);
@@ -346,8 +354,10 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	es->coverage = ratio(ac->covered_s, es->active_s);
 	es->coverage_idle = ratio(id->covered_s, es->idle_s);
 	es->coverage_tail = ratio(tl->covered_s, es->tail_s);
-	for (i = 0; i < PHASE_COUNT; i++)
+	for (i = 0; i < PHASE_COUNT; i++) {
 		es->losses[i] = ej->ph[i].losses;
+		es->out_of_range[i] = ej->ph[i].out_of_range;
+	}
 }
 
 /*
@@ -427,10 +437,23 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 	static const char *const phase_names[PHASE_COUNT] = { "idle", "active", "tail" };
 	char reason[REASON_MAX];
 	int valid = 1, i;
+	double gap_s;
 
 	v->coverage = es->coverage;
 	v->samples_active = es->samples_active;
-	if (es->samples_active < min_samples) {
+	gap_s = isfinite(es->coverage) && es->active_s > 0 ? es->active_s * (1 - es->coverage) : 0;
+	if (es->samples_active < min_samples && es->period_ns &&
+	    gap_s * 1e9 >= 2.0 * (double)es->period_ns) {
+		/* Too few samples because the meter went quiet (a stall, a disconnect): the
+		 * job's length was not the problem, the gap was. */
+		snprintf(reason, sizeof(reason),
+			 "active phase has %" PRIu64 " samples (< %u): the meter gave none for "
+			 "%.1f s of it (a stall or disconnect, about %.0f samples lost)",
+			 es->samples_active, min_samples, gap_s,
+			 floor(gap_s * 1e9 / (double)es->period_ns));
+		report_validity_add(v, reason);
+		valid = 0;
+	} else if (es->samples_active < min_samples) {
 		if (es->period_ns)
 			snprintf(reason, sizeof(reason),
 				 "active phase has %" PRIu64 " samples (< %u): at %.3g Hz a job "
@@ -440,8 +463,8 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 				 remedy ? remedy : DEFAULT_REMEDY);
 		else
 			snprintf(reason, sizeof(reason),
-				 "active phase has %" PRIu64 " samples (< %u); " DEFAULT_REMEDY,
-				 es->samples_active, min_samples);
+				 "active phase has %" PRIu64 " samples (< %u); %s",
+				 es->samples_active, min_samples, remedy ? remedy : DEFAULT_REMEDY);
 		report_validity_add(v, reason);
 		valid = 0;
 	}
@@ -459,6 +482,16 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 		snprintf(reason, sizeof(reason),
 			 "meter samples lost %" PRIu64 " time(s) in the %s phase (ring full or "
 			 "the device dropped them)", es->losses[i], phase_names[i]);
+		report_validity_add(v, reason);
+		valid = 0;
+	}
+	for (i = 0; i < PHASE_COUNT; i++) {
+		if (!es->out_of_range[i])
+			continue;
+		snprintf(reason, sizeof(reason),
+			 "%" PRIu64 " meter reading(s) in the %s phase could not be true (out "
+			 "of the meter's range, or W not V x A) and were dropped: see the events",
+			 es->out_of_range[i], phase_names[i]);
 		report_validity_add(v, reason);
 		valid = 0;
 	}

@@ -26,6 +26,7 @@ struct phase_acc {
 	double peak_a, min_v, peak_w;
 	uint64_t samples;	       /* samples whose timestamp falls in the window */
 	uint64_t losses;	       /* holes of lost samples that overlap the window */
+	uint64_t out_of_range;	       /* impossible readings dropped in holes overlapping it */
 	int has_v, has_a, has_w;
 	double w_s, a_s, vt_s;	       /* time each quantity was integrated over (a meter
 					* may lack V, or W) */
@@ -94,6 +95,7 @@ struct energy_summary {
 	double span_s[PHASE_COUNT][UNC_CH_COUNT];
 	uint64_t samples[PHASE_COUNT];
 	uint64_t losses[PHASE_COUNT]; /* holes of lost samples (ring full, device) per phase */
+	uint64_t out_of_range[PHASE_COUNT]; /* readings dropped as impossible, per phase */
 };
 
 void energy_summarize(const struct energy_job *ej, struct energy_summary *es);

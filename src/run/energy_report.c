@@ -28,6 +28,9 @@ void energy_power_fill(struct report_power *p, const struct energy_summary *es,
 	p->energy_active_j_u95 = p->energy_tail_j_u95 = p->energy_net_j_u95 = NAN;
 	p->energy_tail_net_j_u95 = NAN;
 	p->charge_mah_u95 = NAN;
+	p->out_of_range.idle = es->out_of_range[PHASE_IDLE];
+	p->out_of_range.active = es->out_of_range[PHASE_ACTIVE];
+	p->out_of_range.tail = es->out_of_range[PHASE_TAIL];
 	p->note = es->has_voltage ? NULL
 				  : xstrdup("meter reports no voltage: energy unknown, charge only");
 }

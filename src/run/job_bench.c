@@ -45,7 +45,7 @@ static int bj_start(void *arg, uint64_t *t_active_ns)
 {
 	struct bench_job *bj = arg;
 
-	bj->start_err = bench_start(bj->jo, bj->rc->tg.path, &bj->b);
+	bj->start_err = bench_start_fd(bj->jo, bj->rc->tg.fd, bj->rc->tg.path, &bj->b);
 	if (bj->start_err)
 		return bj->start_err;
 	/*

@@ -25,29 +25,141 @@ static char *sibling_path(const char *json_path, const char *suffix)
 
 static FILE *open_csv(const char *path, const char *header, int force)
 {
-	FILE *fp = fopen(path, force ? "w" : "wx");
+	FILE *fp = output_fopen(path, force);
 
 	if (!fp) {
-		log_err(NULL, "%s: %s%s", path, strerror(errno),
-			errno == EEXIST ? " (use another --json-out, or --force to replace it)" : "");
+		log_err(NULL, "%s: %s", path, output_strerror(-errno));
 		return NULL;
 	}
 	fputs(header, fp);
 	return fp;
 }
 
+/* dir/name with dir resolved ("x.json" -> "/cwd/x.json"), or NULL if dir does not exist. */
+static char *canonical(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *real, *out = NULL;
+
+	dir = slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path)
+		    : xstrdup(".");
+	real = realpath(dir, NULL);
+	if (real)
+		out = xasprintf("%s/%s", real, slash ? slash + 1 : path);
+	free(real);
+	free(dir);
+	return out;
+}
+
+/* The output path names the --target (the same file, or the same path once resolved). */
+static int same_as_target(const char *out, const char *target)
+{
+	struct stat a, b;
+	char *ca, *cb;
+	int same;
+
+	if (!stat(out, &a) && !stat(target, &b))
+		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	ca = canonical(out);
+	cb = canonical(target);
+	same = ca && cb && !strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	return same;
+}
+
+/* The nearest existing directory above path must be one iowatt may create files in. */
+static int check_parent(const char *opt, const char *path)
+{
+	char *dir = xstrdup(path), *slash;
+	struct stat st;
+	int err = 0;
+
+	for (;;) {
+		slash = strrchr(dir, '/');
+		if (!slash) {
+			snprintf(dir, strlen(dir) + 1, ".");
+			break;
+		}
+		if (slash == dir) {
+			dir[1] = '\0';
+			break;
+		}
+		*slash = '\0';
+		if (!lstat(dir, &st) || errno != ENOENT)
+			break;
+	}
+	if (stat(dir, &st))
+		err = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = -ENOTDIR;
+	else if (access(dir, W_OK | X_OK))
+		err = -errno;
+	if (err)
+		log_err(NULL, "option %s: cannot create %s: %s is %s", opt, path, dir,
+			err == -ENOTDIR ? "not a directory" : strerror(-err));
+	free(dir);
+	return err;
+}
+
+/* One output: refused as output_open would, refused if it is the target. */
+static int check_one(const char *opt, const char *path, const struct run_opts *ro, int run)
+{
+	int err = check_parent(opt, path);
+
+	if (err)
+		return err;
+	err = output_check(path, ro->force);
+	if (err) {
+		log_err(NULL, "option %s: %s: %s", opt, path, output_strerror(err));
+		return err;
+	}
+	if (run && ro->target && *ro->target && same_as_target(path, ro->target)) {
+		log_err(NULL, "option %s: %s is the --target: the test file would overwrite "
+			      "it, or its removal delete the result", opt, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int run_output_check(const struct run_opts *ro, int run)
+{
+	const char *dir = ro->output_dir ? ro->output_dir : "results";
+	char *iv, *sm;
+	struct stat st;
+	int err;
+
+	if (!ro->json_out) {
+		if (!stat(dir, &st) && !S_ISDIR(st.st_mode)) {
+			log_err(NULL, "option --output: %s is not a directory", dir);
+			return -ENOTDIR;
+		}
+		return stat(dir, &st) ? check_parent("--output", dir) : 0;
+	}
+	iv = sibling_path(ro->json_out, ".intervals.csv");
+	sm = sibling_path(ro->json_out, ro->samples_mode == SAMPLES_BINARY ? ".samples.bin"
+									 : ".samples.csv");
+	err = check_one("--json-out", ro->json_out, ro, run);
+	if (!err)
+		err = check_one("--json-out (its intervals CSV)", iv, ro, run);
+	if (!err && ro->nmeters)
+		err = check_one("--json-out (its samples file)", sm, ro, run);
+	free(iv);
+	free(sm);
+	return err;
+}
+
 /* --json-out FILE: refuse to replace it without --force, create its directory. */
 static int exact_path(struct run_output *o, const struct run_opts *ro)
 {
-	struct stat st;
 	char *slash;
 	int err;
 
 	o->json_path = xstrdup(ro->json_out);
-	if (!stat(o->json_path, &st) && !ro->force) {
-		log_err(NULL, "option --json-out: %s already exists (choose another path, "
-			      "or --force to replace it)", o->json_path);
-		return -EEXIST;
+	err = output_check(o->json_path, ro->force);
+	if (err) {
+		log_err(NULL, "option --json-out: %s: %s", o->json_path, output_strerror(err));
+		return err;
 	}
 	slash = strrchr(o->json_path, '/');
 	if (!slash || slash == o->json_path)
@@ -147,6 +259,7 @@ static const struct {
 	{ SAMPLE_EMULATED, "emulated" }, { SAMPLE_MANUAL, "manual" },
 	{ SAMPLE_AFTER_GAP, "after_gap" }, { SAMPLE_W_COMPUTED, "w_computed" },
 	{ SAMPLE_RAIL_SUM, "rail_sum" }, { SAMPLE_AFTER_LOSS, "after_loss" },
+	{ SAMPLE_AFTER_DROP, "after_dropped" },
 };
 
 static void put_flags(FILE *fp, uint32_t bits)
@@ -310,7 +423,7 @@ static void replay_binary(FILE *fp, unsigned meter,
 	while (fread(&r, sizeof(r), 1, fp) == 1) {
 		if (r.meter != meter)
 			continue;
-		x = (struct meter_sample){ r.t_ns, r.v, r.a, r.w, r.flags };
+		x = (struct meter_sample){ .t_ns = r.t_ns, .v = r.v, .a = r.a, .w = r.w, .flags = r.flags };
 		feed(feed_arg, &x);
 	}
 }

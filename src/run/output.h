@@ -36,6 +36,13 @@ struct run_output {
 	struct sample_binner *bins; /* per meter; bin_ns 0: every sample as it comes */
 };
 
+/*
+ * Before any I/O: every output path (--json-out and its CSVs, or --output) is one
+ * run_output_open will be allowed to create: not existing unless --force, never a
+ * directory, symlink or FIFO, in a directory iowatt may write, and (run != 0) not the
+ * --target. 0 or -errno (logged, naming the option).
+ */
+int run_output_check(const struct run_opts *ro, int run);
 /* Paths from --json-out or --output and the profile's stem; the CSVs are created (samples
  * only with meters, in the form --samples and the meters' rates ask for). 0 or -errno
  * (logged, naming the option). */

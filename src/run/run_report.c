@@ -72,20 +72,34 @@ static struct run_event *recorded(struct report_builder *rb, size_t *n)
 	return evs;
 }
 
-/* An event's span; an undervoltage lasts until its source's END event (or still does). */
+/*
+ * An event's span; an undervoltage lasts until its source's END event (or still does).
+ * The Pi's kernel rate-limits "Under-voltage detected" and "Voltage normalised" apart (3
+ * per 5 min each), so a kmsg span may never see its end line: where rpi_volt is in the
+ * run, the return of its alarm to 0 ends the kmsg span too, and *by names it.
+ */
 static void event_span(const struct run_event *evs, size_t n, size_t i, uint64_t *t0,
-		       uint64_t *t1)
+		       uint64_t *t1, const char **by)
 {
 	const struct run_event *ev = &evs[i];
+	int kmsg = !strcmp(ev->source, "kmsg");
 	size_t j;
 
+	*by = NULL;
 	*t0 = ev->t_ns;
 	*t1 = ev->t_end_ns ? ev->t_end_ns : ev->t_ns;
 	if (ev->kind != EV_UNDERVOLTAGE || ev->t_end_ns)
 		return;
 	for (j = i + 1; j < n; j++) {
-		if (evs[j].kind == EV_UNDERVOLTAGE_END && !strcmp(evs[j].source, ev->source)) {
+		if (evs[j].kind != EV_UNDERVOLTAGE_END)
+			continue;
+		if (!strcmp(evs[j].source, ev->source)) {
 			*t1 = evs[j].t_ns;
+			return;
+		}
+		if (kmsg && !strcmp(evs[j].source, "rpi_volt")) {
+			*t1 = evs[j].t_ns;
+			*by = "rpi_volt";
 			return;
 		}
 	}
@@ -108,16 +122,22 @@ static void job_events(struct report_builder *rb, const struct phase_times *t,
 {
 	size_t n, i;
 	struct run_event *evs = recorded(rb, &n);
+	const char *by;
 	uint64_t e0, e1;
 
 	j->events = xcalloc(n + 1, sizeof(*j->events));
 	for (i = 0; i < n; i++) {
 		const struct run_event *ev = &evs[i];
 
-		event_span(evs, n, i, &e0, &e1);
+		event_span(evs, n, i, &e0, &e1, &by);
 		if (e1 < t->idle_ns || e0 > t->tail_end_ns)
 			continue;
-		event_copy(&j->events[j->nevents++], ev);
+		event_copy(&j->events[j->nevents], ev);
+		if (by) {
+			j->events[j->nevents].t_end_ns = e1;
+			j->events[j->nevents].end_source = xstrdup(by);
+		}
+		j->nevents++;
 		if (event_invalidates(ev->kind) && e1 >= t->active_ns && e0 <= t->end_ns && !*why)
 			snprintf(why, whylen, "%s during the active phase at +%.1f s (%s: %s)",
 				 event_kind_name(ev->kind),
@@ -178,6 +198,11 @@ const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint
 {
 	if (status == REPORT_FAILED)
 		return "the job failed (see its error): its figures are partial";
+	if (status == REPORT_INTERRUPTED)
+		return "the job was interrupted";
+	/* measure: the command's length is the user's, there is no size to raise. */
+	if (!jo)
+		return "meter a command that runs longer";
 	if (stopping || !bytes)
 		return NULL;
 	return size_remedy(jo, active_s, period_ns, buf, len);
@@ -211,6 +236,14 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 			job_remedy(jc->jo, status, jc->stopping, jc->bytes, es.active_s, es.period_ns,
 				   remedy, sizeof(remedy)),
 			&f->validity);
+	/* Figures of a job that did not run to its end describe part of it, however many
+	 * samples that part had. */
+	if (status == REPORT_INTERRUPTED || status == REPORT_FAILED) {
+		f->validity.valid = 0;
+		report_validity_add(&f->validity, status == REPORT_INTERRUPTED
+			? "the job was interrupted: its figures cover only the part that ran"
+			: "the job failed: its figures cover only the part that ran");
+	}
 	if (*why) {
 		f->validity.valid = 0;
 		report_validity_add(&f->validity, why);
@@ -367,6 +400,7 @@ static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 	m->gaps = n.gaps;
 	m->reconnects = n.reconnects;
 	m->overruns = n.overruns;
+	m->out_of_range = n.out_of_range;
 }
 
 int report_builder_write(struct report_builder *rb, const struct session *s, const char *path,

@@ -3,6 +3,7 @@
 #ifndef IOWATT_SESSION_H
 #define IOWATT_SESSION_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "bench/job.h"
@@ -58,7 +59,7 @@ struct session {
 	double uv_threshold_v;	    /* a meter's voltage below this is an undervoltage */
 	struct gpio_marker *marker; /* --mark-gpio: edges at the phase boundaries, or NULL */
 	/* The run's stop signal: a meter being opened gives up when it is set. */
-	const volatile sig_atomic_t *cancel;
+	const atomic_int *cancel;
 	uint64_t mark_ns[PHASE_COUNT];
 	struct phase_times times;
 	struct session_sink sinks[SESSION_MAX_SINKS];

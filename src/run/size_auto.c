@@ -66,7 +66,7 @@ static int calibrate(struct run_ctx *rc, const struct job_opts *jo, struct size_
 		cj.runtime_ns = SIZE_AUTO_CALIB_NS;
 	rc_b = target_prepare_job(&rc->tg, &cj);
 	if (!rc_b)
-		rc_b = bench_start(&cj, rc->tg.path, &b);
+		rc_b = bench_start_fd(&cj, rc->tg.fd, rc->tg.path, &b);
 	if (rc_b)
 		return rc_b;
 	progress_set(&rc->progress, "%s: calibrating size=auto", jo->name);

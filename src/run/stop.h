@@ -5,15 +5,17 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "run/progress.h"
 #include "run/session.h"
 
 struct run_stop {
-	/* The first SIGINT/SIGTERM/SIGHUP/SIGQUIT, 0 if none. sig_atomic_t because a target
-	 * layout polls it through target.stop_flag; only the watcher thread writes it. */
-	volatile sig_atomic_t signal;
+	/* The first SIGINT/SIGTERM/SIGHUP/SIGQUIT, 0 if none. Only the watcher thread writes
+	 * it, the main thread (and a target layout, through target.stop_flag) reads it:
+	 * atomic, as ThreadSanitizer rightly asked (volatile orders nothing between threads). */
+	atomic_int signal;
 	int on_undervoltage;	   /* --stop-on-undervoltage */
 	int undervoltage;	   /* stopped for an undervoltage */
 	struct progress *progress; /* erased before the stop is announced; may be NULL */

@@ -96,11 +96,22 @@ off:
 	return SOURCE_OFF;
 }
 
+/*
+ * On current kernels the firmware driver's get_throttled is refreshed by the
+ * raspberrypi-hwmon poll (rpi_volt): without that driver the value read may be old, and
+ * the record says so, once, where its flags are used.
+ */
+#define THR_STALE_NOTE "rpi_volt (raspberrypi-hwmon) is absent: get_throttled is the fallback, " \
+		       "and on current kernels only that driver's poll refreshes it, so its " \
+		       "flags may be stale"
+
 /* Bits already set are history from before the run: only changes are events. */
 static int thr_start(struct source *src)
 {
 	struct throttled *t = src->priv;
 
+	log_warn(MOD, "%s", THR_STALE_NOTE);
+	event_pushf(src->events, EV_INFO, 0, src->drv->name, "%s", THR_STALE_NOTE);
 	if (t->last & THR_UV)
 		event_pushf(src->events, EV_UNDERVOLTAGE, 0, src->drv->name,
 			    "under-voltage already present at start (0x%x)", t->last);
@@ -179,7 +190,8 @@ static void thr_describe(const char *root, FILE *out)
 			     "is used instead)\n", path);
 	else
 		fprintf(out, "      %s: watched, also for capping, throttling and soft temperature "
-			     "limit (deprecated attribute: one WARN in dmesg)\n", path);
+			     "limit (deprecated attribute: one WARN in dmesg; without rpi_volt "
+			     "its flags may be stale)\n", path);
 }
 
 const struct source_driver source_get_throttled = {
