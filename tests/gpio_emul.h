@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <linux/gpio.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ struct gemu_edge {
  * when the client object is finalized.
  */
 struct gemu {
-	GMutex lock;
+	pthread_mutex_t lock; /* not GMutex: its futexes are invisible to ThreadSanitizer */
 	int value[GEMU_LINES];
 	int is_out[GEMU_LINES];
 	int requested[GEMU_LINES];
@@ -217,7 +218,7 @@ static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient
 	int err = 0;
 
 	(void)b;
-	g_mutex_lock(&g->lock);
+	pthread_mutex_lock(&g->lock);
 	if (req == GPIO_GET_CHIPINFO_IOCTL) {
 		struct gpiochip_info *ci;
 
@@ -285,7 +286,7 @@ static inline gboolean gemu_chip_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClient
 	umockdev_ioctl_client_complete(cl, res, err);
 	if (d)
 		g_object_unref(d);
-	g_mutex_unlock(&g->lock);
+	pthread_mutex_unlock(&g->lock);
 	return TRUE;
 }
 
@@ -300,7 +301,7 @@ static inline void gemu_release(gpointer p)
 	struct gemu_handle *h = p;
 	struct gemu *g = h->g;
 
-	g_mutex_lock(&g->lock);
+	pthread_mutex_lock(&g->lock);
 	if (!h->ev_gen) {
 		g->requested[h->off] = 0;
 		g->is_out[h->off] = 0;
@@ -309,7 +310,7 @@ static inline void gemu_release(gpointer p)
 		g->requested[h->off] = 0;
 		g->ev_line = -1;
 	}
-	g_mutex_unlock(&g->lock);
+	pthread_mutex_unlock(&g->lock);
 	g_free(h);
 }
 
@@ -319,12 +320,12 @@ static inline void gemu_attach(struct gemu *g, UMockdevIoctlClient *cl, GQueue *
 	struct gemu_handle *h = g_new0(struct gemu_handle, 1);
 	unsigned v;
 
-	g_mutex_lock(&g->lock);
+	pthread_mutex_lock(&g->lock);
 	v = GPOINTER_TO_UINT(g_queue_pop_head(pending));
 	h->g = g;
 	h->off = (v & 0xff) - 1;
 	h->ev_gen = v >> 8;
-	g_mutex_unlock(&g->lock);
+	pthread_mutex_unlock(&g->lock);
 	g_object_set_data_full(G_OBJECT(cl), "handle", h, gemu_release);
 }
 
@@ -392,14 +393,14 @@ static inline gboolean gemu_handle_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClie
 	int err = 0;
 
 	(void)b;
-	g_mutex_lock(&g->lock);
+	pthread_mutex_lock(&g->lock);
 	if (!h) {
 		res = -1;
 		err = EBADF;
 	} else {
 		res = gemu_value_ioctl(g, h->off, req, arg, 1, &err);
 	}
-	g_mutex_unlock(&g->lock);
+	pthread_mutex_unlock(&g->lock);
 	umockdev_ioctl_client_complete(cl, res, err);
 	return TRUE;
 }
@@ -425,7 +426,7 @@ static inline gboolean gemu_event_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClien
 	int err = 0;
 
 	(void)b;
-	g_mutex_lock(&g->lock);
+	pthread_mutex_lock(&g->lock);
 	if (!h) {
 		res = -1;
 		err = EBADF;
@@ -434,7 +435,7 @@ static inline gboolean gemu_event_ioctl(UMockdevIoctlBase *b, UMockdevIoctlClien
 		if (!res)
 			g->value_reads[h->off]++;
 	}
-	g_mutex_unlock(&g->lock);
+	pthread_mutex_unlock(&g->lock);
 	umockdev_ioctl_client_complete(cl, res, err);
 	return TRUE;
 }
@@ -450,7 +451,7 @@ static inline UMockdevTestbed *gemu_start(struct gemu *g)
 	int master;
 
 	memset(g, 0, sizeof(*g));
-	g_mutex_init(&g->lock);
+	pthread_mutex_init(&g->lock, NULL);
 	g_queue_init(&g->pending);
 	g_queue_init(&g->pending_ev);
 	g->tb = tb;
@@ -505,9 +506,9 @@ static inline UMockdevTestbed *gemu_start(struct gemu *g)
 
 static inline void gemu_set(struct gemu *g, int line, int value)
 {
-	g_mutex_lock(&g->lock);
+	pthread_mutex_lock(&g->lock);
 	g->value[line] = value;
-	g_mutex_unlock(&g->lock);
+	pthread_mutex_unlock(&g->lock);
 }
 
 /*
@@ -522,7 +523,7 @@ static inline int gemu_edge(struct gemu *g, int line, int value, uint64_t t_ns)
 	unsigned want;
 	int wrote = 0;
 
-	g_mutex_lock(&g->lock);
+	pthread_mutex_lock(&g->lock);
 	want = value ? GPIOEVENT_REQUEST_RISING_EDGE : GPIOEVENT_REQUEST_FALLING_EDGE;
 	if (g->value[line] != value && g->ev_line == line && (g->ev_flags & want) && g->ev_v2) {
 		memset(&ev2, 0, sizeof(ev2));
@@ -540,7 +541,7 @@ static inline int gemu_edge(struct gemu *g, int line, int value, uint64_t t_ns)
 			      sizeof(ev)) == (ssize_t)sizeof(ev);
 	}
 	g->value[line] = value;
-	g_mutex_unlock(&g->lock);
+	pthread_mutex_unlock(&g->lock);
 	return wrote;
 }
 

@@ -94,6 +94,8 @@ run_for() { # seconds name command...
 
 # Leaks inside libraries iowatt cannot fix (tests/lsan.supp says which and why).
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# Races inside umockdev and glib that TSan cannot see ordered (tests/tsan.supp).
+export TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp:print_suppressions=0${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 
 case ${ASAN_OPTIONS:-} in
 *detect_leaks=0*) echo "note: LeakSanitizer is off here (ASAN_OPTIONS=$ASAN_OPTIONS): leaks are not checked" ;;

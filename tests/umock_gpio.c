@@ -29,11 +29,11 @@ static int levels(int line, int from, struct gemu_edge *out, int max)
 {
 	int i, n = 0;
 
-	g_mutex_lock(&g.lock);
+	pthread_mutex_lock(&g.lock);
 	for (i = from; i < g.nlog && n < max; i++)
 		if (g.log[i].line == line)
 			out[n++] = g.log[i];
-	g_mutex_unlock(&g.lock);
+	pthread_mutex_unlock(&g.lock);
 	return n;
 }
 
@@ -42,9 +42,9 @@ static int locked(const int *field)
 {
 	int v;
 
-	g_mutex_lock(&g.lock);
+	pthread_mutex_lock(&g.lock);
 	v = *field;
-	g_mutex_unlock(&g.lock);
+	pthread_mutex_unlock(&g.lock);
 	return v;
 }
 
@@ -58,9 +58,9 @@ static void test_marker(void)
 	is_int(gpio_marker_open("gpiochip0:17", &m), 0, "marker on gpiochip0:17");
 	n = levels(17, 0, e, 8);
 	ok(n == 1 && e[0].value == 0, "requested as output, driven low");
-	g_mutex_lock(&g.lock);
+	pthread_mutex_lock(&g.lock);
 	ok(g.is_out[17], "the chip sees an output line");
-	g_mutex_unlock(&g.lock);
+	pthread_mutex_unlock(&g.lock);
 
 	from = locked(&g.nlog);
 	t0 = now_ns();
@@ -85,9 +85,9 @@ static void test_marker(void)
 	ok(n == 1 && e[0].value == 0, "active->tail: line low");
 	ok(e[0].t_ns >= t1, "falling edge after the rising one");
 	gpio_marker_close(m);
-	g_mutex_lock(&g.lock);
+	pthread_mutex_lock(&g.lock);
 	ok(g.value[17] == 0, "closed: line left low");
-	g_mutex_unlock(&g.lock);
+	pthread_mutex_unlock(&g.lock);
 
 	is_int(gpio_marker_open("gpiochip0:MARK", &m), 0, "marker by line name");
 	gpio_marker_close(m);
@@ -150,11 +150,11 @@ static void test_uv_edges(void)
 	is_int(uv_open("gpiochip0:35,active_low", &s), 0, "uv input on gpiochip0:35, active low");
 	if (!s)
 		return;
-	g_mutex_lock(&g.lock);
+	pthread_mutex_lock(&g.lock);
 	ok(g.ev_line == UV_LINE && g.ev_flags == GPIOEVENT_REQUEST_BOTH_EDGES &&
 		   (g.ev_handleflags & GPIOHANDLE_REQUEST_INPUT) && !g.is_out[UV_LINE],
 	   "libgpiod asked the chip for a line event request on both edges, as an input");
-	g_mutex_unlock(&g.lock);
+	pthread_mutex_unlock(&g.lock);
 	is_int(locked(&g.value_reads[UV_LINE]), 1, "the level was read once, at start");
 	is_int(test_events_pop(&ev, 1), 0, "released line: no event");
 

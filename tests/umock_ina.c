@@ -24,9 +24,9 @@ static struct ina_chip chip;
 #define LOCKED(expr)                                                                       \
 	({                                                                                 \
 		long long v_;                                                              \
-		g_mutex_lock(&chip.lock);                                                  \
+		pthread_mutex_lock(&chip.lock);                                                  \
 		v_ = (long long)(expr);                                                    \
-		g_mutex_unlock(&chip.lock);                                                \
+		pthread_mutex_unlock(&chip.lock);                                                \
 		v_;                                                                        \
 	})
 
@@ -100,19 +100,19 @@ static void test_ina219(void)
 	/* OVF: the next conversion's maths overflowed: dropped and counted */
 	bad = dev->frames_bad;
 	emu_set(&chip, INA219, 5000, 1250);
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	chip.ovf_once = 1;
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 	ret = read1(dev, &s);
 	is_int(dev->frames_bad - bad, 1, "OVF sample dropped and counted as bad");
 	ok(ret == 1 && fabs(s.a - 0.5) < 1e-9, "the next sample is delivered");
 
 	/* brown-out: Cal back to 0, config to its default */
 	test_events_drain();
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	emu_reset(&chip);
 	chip.cal_writes = 0;
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 	ret = read1(dev, &s);
 	is_int(LOCKED(chip.reg[INA_REG_CAL]), 4096, "calibration read back 0: reprogrammed");
 	is_int(LOCKED(chip.cal_writes), 1, "... with one calibration write");
@@ -120,17 +120,17 @@ static void test_ina219(void)
 	ok(ret == 1 && fabs(s.w - 2.5) < 1e-9, "readings right again after the reset");
 
 	/* the bus NACKs: link lost, then the core's reopen recovers */
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	chip.nack = 1;
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 	capture_begin(&cap, 2);
 	ret = read1(dev, &s);
 	capture_end(&cap);
 	is_int(ret, -EREMOTEIO, "NACK -> -EREMOTEIO (link lost, core makes a gap)");
 	meter_close(dev);
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	chip.nack = 0;
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 	ret = meter_open(dev);
 	if (!ret)
 		ret = dev->drv->start(dev);
@@ -147,18 +147,18 @@ static void test_open_errors(void)
 	int ret;
 
 	emu_set(&chip, INA219, 0, 0);
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	chip.busy = 1;
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 	capture_begin(&cap, 2);
 	ret = tdev_open("ina219:/dev/i2c-1@0x40,shunt=0.1,max_current=3.2", "", &dev);
 	log = capture_end(&cap);
 	is_int(ret, -EBUSY, "address claimed by a kernel driver -> -EBUSY");
 	ok(strstr(log, "0x40 on /dev/i2c-1 is claimed by a kernel driver (ina219); use --meter hwmon:ina219 instead") != NULL,
 	   "message points to the hwmon source");
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	chip.busy = 0;
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 
 	capture_begin(&cap, 2);
 	ret = tdev_open("ina219:/dev/i2c-1@0x41,shunt=0.1,max_current=3.2", "", &dev);
@@ -239,15 +239,15 @@ static void test_ina226(void)
 		read1(dev, &s);
 	is_int(LOCKED(chip.stale_reads), 0, "data read only after CVRF");
 	bad = dev->frames_bad;
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	chip.ovf_once = 1;
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 	read1(dev, &s);
 	is_int(dev->frames_bad - bad, 1, "Mask/Enable OVF: dropped and counted");
 	test_events_drain();
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	emu_reset(&chip);
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 	ret = read1(dev, &s);
 	ok(ret == 1 && LOCKED(chip.reg[INA_REG_CAL]) == 2560 && LOCKED(chip.reg[INA_REG_CONFIG]) == 0x42DF,
 	   "reset: calibration and config reprogrammed");
@@ -274,9 +274,9 @@ static void test_ina260(void)
 	ok(ret == 1 && fabs(s.v - 12.0) < 1e-9 && fabs(s.a - 1.0) < 1e-9 && fabs(s.w - 12.0) < 1e-9,
 	   "12 V, 1 A, 12 W (got %.4g V %.4g A %.4g W)", s.v, s.a, s.w);
 	test_events_drain();
-	g_mutex_lock(&chip.lock);
+	pthread_mutex_lock(&chip.lock);
 	emu_reset(&chip);
-	g_mutex_unlock(&chip.lock);
+	pthread_mutex_unlock(&chip.lock);
 	/* no calibration register: the periodic config read-back finds the reset */
 	sleep_ns(NS_PER_SEC + 10 * NS_PER_MS);
 	read1(dev, &s);
