@@ -52,7 +52,8 @@ active = (ph["active"]["t_end_ns"] - ph["active"]["t_start_ns"]) / 1e6
 layout = (ph["active"]["t_start_ns"] - ph["idle"]["t_end_ns"]) / 1e9
 assert j["io_source"] == "fio"
 assert j["read"]["io_bytes"] == fio["read"]["io_bytes"] == 32 << 20
-assert abs(active - fio["job_runtime"]) < 30, (active, fio["job_runtime"])
+# Not a timing window: both ends come from fio's own stamps, which are whole ms.
+assert abs(active - fio["job_runtime"]) <= 2, (active, fio["job_runtime"], fio.get("job_start"))
 assert layout > 1.0, layout
 assert j["read"]["clat_ns"]["percentile"]["50.000000"] == fio["read"]["clat_ns"]["percentile"]["50.000000"]
 print("# fio: active %.0f ms = job_runtime %d ms; %.1f s of layout before it in no phase"

@@ -105,13 +105,22 @@ d = json.load(open(sys.argv[1]))
 d["jobs"][0]["size_auto"]["size"] *= 4
 json.dump(d, open(sys.argv[2], "w"))
 EOF
-quick "$T_TMP/s2.json" --size auto:500ms --same-size --same-size-as "$T_TMP/other.json"
+# The rule, not the loaded machine's rate: the size is the larger of this run's own choice
+# (bs x 2^k for its calibrated rate) and the other run's; at auto:100ms against four times
+# a 500 ms size, the other run's wins unless this calibration ran 20 times faster.
+quick "$T_TMP/s2.json" --size auto:100ms --same-size --same-size-as "$T_TMP/other.json"
 ok $? "--same-size --same-size-as another run with a larger size"
-check "the larger size wins, and the result says where it came from" -- python3 - \
+check "the larger of the two sizes wins, and the result says where it came from" -- python3 - \
 	"$T_TMP/s2.json" "$size" "$T_TMP/other.json" <<'EOF'
 import json, sys
-a = json.load(open(sys.argv[1]))["jobs"][0]["size_auto"]
-assert a["size"] == 4 * int(sys.argv[2]) and a["from"] == sys.argv[3], a
+j = json.load(open(sys.argv[1]))["jobs"][0]
+a, bs, other = j["size_auto"], j["options"]["bs"], 4 * int(sys.argv[2])
+own = bs
+while own < a["rate_bytes_per_s"] * a["target_s"]:
+    own <<= 1
+want, frm = (other, sys.argv[3]) if other > own else (own, "calibration")
+assert a["size"] == want and a["from"] == frm and j["options"]["size"] == want, (a, own, other)
+print("# own size %d, the other run's %d: %s won" % (own, other, frm))
 EOF
 "$IOWATT" run --target "$fast" --no-meter --rw read --size auto:0.5us --json-out \
 	"$T_TMP/bad.json" >"$T_TMP/bad.out" 2>&1

@@ -240,29 +240,41 @@ static struct report_sync *fio_sync(json_t *jobs)
 }
 
 /*
- * fio's own I/O window in ms since the epoch: it ends at the report's timestamp_ms and
- * lasts the longest job_runtime of each group, groups one after another (job_start,
- * where fio has it, says when the first began). Its file layout comes before.
+ * fio's own I/O window in ms since the epoch. Where fio stamps each job's start (job_start,
+ * taken after the file layout: Debian 13's fio 3.39 has it, Debian 12's 3.33 not), the
+ * window runs from the first start to the last start + job_runtime. Older fio stamps only
+ * its report (timestamp_ms), written after the jobs end: the window is then the longest
+ * job_runtime of each group, groups one after another, before that stamp; it lies late by
+ * the report's delay (65 ms in a run of fio 3.39 here), never longer.
  */
 static int fio_window_ms(json_t *root, json_t *jobs, double *start_ms, double *end_ms)
 {
-	double group_max[64] = { 0 }, len = 0, first = 0, js;
+	double group_max[64] = { 0 }, len = 0, first = 0, last = 0, js, rt;
 	json_t *job;
-	size_t i;
+	size_t i, stamped = 0;
 	int64_t g;
 
-	*end_ms = json_num(root, "timestamp_ms");
-	if (!(*end_ms > 0))
-		return -ENOENT;
 	json_array_foreach(jobs, i, job) {
 		g = json_integer_value(json_object_get(job, "groupid"));
 		if (g < 0 || g >= (int64_t)ARRAY_SIZE(group_max))
 			g = 0;
-		group_max[g] = fmax(group_max[g], json_num(job, "job_runtime"));
+		rt = json_num(job, "job_runtime");
+		group_max[g] = fmax(group_max[g], rt);
 		js = json_num(job, "job_start");
-		if (js > 0 && (!first || js < first))
-			first = js;
+		if (!(js > 0))
+			continue;
+		stamped++;
+		first = first > 0 ? fmin(first, js) : js;
+		last = fmax(last, js + rt);
 	}
+	if (stamped && stamped == json_array_size(jobs)) {
+		*start_ms = first;
+		*end_ms = last;
+		return first < last ? 0 : -ENOENT;
+	}
+	*end_ms = json_num(root, "timestamp_ms");
+	if (!(*end_ms > 0))
+		return -ENOENT;
 	for (i = 0; i < ARRAY_SIZE(group_max); i++)
 		len += group_max[i];
 	*start_ms = first > 0 ? first : *end_ms - len;
