@@ -101,6 +101,9 @@ int sandbox_confines(void)
 #endif
 }
 
+/* Added to the errno the child reports when the kernel refused the filter, not the exec. */
+#define FILTER_REFUSED 0x10000
+
 /* In the child: only async-signal-safe calls until exec; errno goes back on errfd. */
 static void child(char *const argv[], const int fds[3], pid_t parent, int errfd,
 		  const struct sock_fprog *prog)
@@ -113,11 +116,14 @@ static void child(char *const argv[], const int fds[3], pid_t parent, int errfd,
 		if (fds[i] >= 0 && fds[i] != i && dup2(fds[i], i) < 0)
 			goto fail;
 	if (prog && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-		     prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog)))
-		goto fail;
+		     prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, prog))) {
+		err = errno + FILTER_REFUSED;
+		goto report;
+	}
 	execvp(argv[0], argv);
 fail:
 	err = errno;
+report:
 	if (write(errfd, &err, sizeof(err)) < 0)
 		_exit(127);
 	_exit(127);
@@ -161,6 +167,13 @@ int sandbox_spawn(char *const argv[], int fd0, int fd1, int fd2, pid_t *pid)
 	close(errpipe[0]);
 	if (err == ENOENT)
 		return -ENOENT; /* the caller knows which package has it */
+	if (err >= FILTER_REFUSED) {
+		err -= FILTER_REFUSED;
+		log_err(MOD, "cannot start %s: this system refuses the seccomp filter that keeps it "
+			"from starting processes (%s; qemu-user cannot install one), and it is never "
+			"run unconfined", argv[0], strerror(err));
+		return -err;
+	}
 	if (err) {
 		log_err(MOD, "cannot start %s: %s", argv[0], strerror(err));
 		return -err;
