@@ -71,7 +71,13 @@ ok $? "size: a result whose options are garbage models nothing, said clearly"
 # --- the HTML report
 if "$IOWATT" report --help >/dev/null 2>&1; then
 	"$IOWATT" report -o "$T_TMP/rep" "${F[@]}" >/dev/null 2>"$T_TMP/rep.err"
-	ok $? "report of the hostile corpus exits 0"
+	rc=$?
+	if t_emulated; then # no chart there (gnuplot runs only under seccomp): the page without
+		[ $rc -eq 1 ] && grep -q "wrote $T_TMP/rep/report.html" "$T_TMP/rep.err"
+		ok $? "report of the hostile corpus writes its page (exit 1 under qemu-user: no charts)"
+	else
+		ok $rc "report of the hostile corpus exits 0"
+	fi
 	check "the page holds no payload markup or control character" -- \
 		python3 "$H" html "$T_TMP/rep/report.html"
 else
