@@ -7,7 +7,7 @@ import base64, json, os, subprocess, sys, time
 
 page, shot, udd = sys.argv[1], sys.argv[2], sys.argv[3]
 chromium = os.environ.get("CHROMIUM", "chromium")
-TIMEOUT = 60
+TIMEOUT = int(os.environ.get("REPORT_CHECK_TIMEOUT", "60"))
 
 to_r, to_w = os.pipe()      # we write commands, chromium reads fd 3
 from_r, from_w = os.pipe()  # chromium writes fd 4, we read
@@ -27,7 +27,7 @@ proc = subprocess.Popen(
     [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
      "--disable-background-networking", "--disable-component-update", "--disable-sync",
      "--user-data-dir=" + udd, "--remote-debugging-pipe", "--hide-scrollbars",
-     "--window-size=1280,900", "about:blank"],
+     "--window-size=1280,900"] + os.environ.get("CHROMIUM_FLAGS", "").split() + ["about:blank"],
     preexec_fn=child_fds, close_fds=False, stdin=subprocess.DEVNULL,
     stdout=subprocess.DEVNULL, stderr=open(os.path.join(udd, "..", "chromium.log"), "w") if os.environ.get("CHROMIUM_LOG") else subprocess.DEVNULL)
 os.close(to_r)
