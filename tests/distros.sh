@@ -153,7 +153,7 @@ SKIPS=()
 SKIPS_ALL=()
 TREES=()
 run_system() {
-	local sys=$1 arch=${1##*-} root=$DIR/$1 env t0 demo check line dlog clog deb
+	local sys=$1 arch=${1##*-} root=$DIR/$1 env t0 demo check line dlog clog deb tree
 	host_tools || return 1
 	if ! make_chroot "$sys"; then
 		RESULTS+=("| $sys | chroot failed | - | - |")
@@ -163,6 +163,8 @@ run_system() {
 	mount_chroot "$root"
 	MOUNTED+=("$root")
 	copy_tree "$root"
+	# The tree as copied: the run takes hours, and the working tree may move meanwhile.
+	tree="$(git -C "$TREE" describe --always --dirty 2>/dev/null) $(date -u +%Y-%m-%d)"
 	# Under qemu-user LeakSanitizer cannot stop the threads it scans (no ptrace) and each
 	# test runs many times slower: leak checks off, longer per-test timeout. Natively too
 	# the per-test bound is longer than the host's 50 s: the matrix runs niced on a machine
@@ -209,7 +211,7 @@ run_system() {
 		     { t = "" }' "$clog" | sed -E 's/^([^:]+): [0-9]+ # skip /\1: /' | sort -u)
 	echo "| $sys | $demo | $check | $deb |" >"$DIR/logs/$sys.row"
 	printf '%s\n' "${SKIPS[@]}" | grep "^$sys: " >"$DIR/logs/$sys.skips"
-	echo "$(git -C "$TREE" describe --always --dirty 2>/dev/null) $(date -u +%Y-%m-%d)" >"$DIR/logs/$sys.tree"
+	echo "$tree" >"$DIR/logs/$sys.tree"
 	echo "$sys: make demo $demo; make check $check; package $deb"
 	umount_chroot "$root"
 }
