@@ -65,8 +65,8 @@ if "$IOWATT" meters --help 2>&1 | grep -q "^  sigrok: "; then
 	# as impossible (counted, with an event), the positive half keeps its shape. Full
 	# unwinding on malloc, so tests/lsan.supp sees libsigrok's frames under glib's (which has
 	# no frame pointers) and only libsigrok's own leak is let through.
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0" \
-		timeout 30 "$IOWATT" probe --meter "sigrok:demo,channel=A1,rate=1000" --seconds 2 \
+	SR_ASAN="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+	ASAN_OPTIONS=$SR_ASAN timeout 30 "$IOWATT" probe --meter "sigrok:demo,channel=A1,rate=1000" --seconds 2 \
 		--csv "$T/sigrok.csv" >"$T/sigrok.out" 2>&1
 	ok $? "probe of libsigrok's demo device exits 0"
 	grep -q "Demo device (sigrok)" "$T/sigrok.out"
@@ -97,9 +97,13 @@ PY
 	ok $rc "iowatt meters lists libsigrok's scan: the demo device, said to be a test signal"
 	[ $rc -eq 0 ] || sed 's/^/#   /' "$T/sigrok.scan"
 	spec=$(sed -n 's/^    spec: \(sigrok:demo\)$/\1/p' "$T/sigrok.scan")
-	timeout 30 "$IOWATT" probe --meter "${spec:-none},channel=A0,rate=1000" --seconds 1 \
-		>"$T/listed.out" 2>&1 && grep -q "Demo device (sigrok)" "$T/listed.out"
-	ok $? "the spec it prints opens that device"
+	# Unwound fully as above, so libsigrok's own leak (every probe of sigrok:demo with
+	# Debian 13's glib, tests/lsan.supp) is let through here too.
+	ASAN_OPTIONS=$SR_ASAN timeout 30 "$IOWATT" probe --meter "${spec:-none},channel=A0,rate=1000" \
+		--seconds 1 >"$T/listed.out" 2>&1 && grep -q "Demo device (sigrok)" "$T/listed.out"
+	rc=$?
+	ok $rc "the spec it prints opens that device"
+	[ $rc -eq 0 ] || grep -v "dropped as impossible" "$T/listed.out" | tail -n 12 | sed 's/^/#   /'
 	"$IOWATT" probe --meter "sigrok:no-such-driver" --seconds 1 >/dev/null 2>"$T/err"
 	[ $? -ne 0 ] && grep -q "has no driver 'no-such-driver'" "$T/err"
 	ok $? "an unknown libsigrok driver is named"
