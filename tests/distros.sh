@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the README's `make demo` and `make check` in debootstrap chroots of other Debian systems.
 #
-#   tests/distros.sh -d DIR [-o docs/platforms.md] [-r] [-p] [-c] [-D | -C] [SYSTEM...]
+#   tests/distros.sh -d DIR [-o docs/platforms.md] [-r] [-p] [-c] [-D | -C | -P] [SYSTEM...]
 #
 # SYSTEM is SUITE-ARCH (default: trixie-amd64 trixie-arm64 bookworm-armhf bookworm-arm64).
 # Chroots are made once and cached in DIR; the tree is copied in afresh on every run. Foreign
@@ -13,7 +13,8 @@
 # built (dpkg-buildpackage -b, then lintian) on amd64 systems; -p builds it under qemu too.
 # -c only creates the chroots (debootstrap, qemu), to run them later one at a time.
 # -D runs make demo only (a first look at a system: under qemu, make check takes hours);
-# -C runs make check only, keeping the demo's cell from the system's last row.
+# -C runs make check only, -P the package only (-p implied), keeping the other cells from
+# the system's last row.
 # Each test gets CHROOT_TEST_TIMEOUT s (150) natively, QEMU_TEST_TIMEOUT s (300) under qemu.
 set -u
 cd "$(dirname "$0")/.."
@@ -26,7 +27,8 @@ DEB_ALL=0
 CREATE_ONLY=0
 DEMO_ONLY=0
 CHECK_ONLY=0
-while getopts "d:o:rpcDCh" o; do
+PKG_ONLY=0
+while getopts "d:o:rpcDCPh" o; do
 	case $o in
 	d) DIR=$OPTARG ;;
 	o) OUT=$OPTARG ;;
@@ -35,7 +37,8 @@ while getopts "d:o:rpcDCh" o; do
 	c) CREATE_ONLY=1 ;;
 	D) DEMO_ONLY=1 ;;
 	C) CHECK_ONLY=1 ;;
-	*) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	P) PKG_ONLY=1 ;;
+	*) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -145,6 +148,18 @@ build_deb() { # root log
 	echo "$f, $(($(stat -c %s "$1/root/deb/$f") / 1024)) KiB, lintian: $(grep -cE '^E: ' "$2") errors, $(grep -cE '^W: ' "$2") warnings"
 }
 
+# A cell of the system's last row, for a run that does not measure it again (-C, -P),
+# marked with the tree it was measured on unless it already is.
+last_cell() { # system column
+	local c
+	c=$(awk -F' [|] ' -v n="$2" 'NR == 1 { print $n }' "$DIR/logs/$1.row" 2>/dev/null)
+	case $c in
+	"" | not\ run* | not\ built*) echo "not run" ;;
+	*"(tree "*) echo "$c" ;;
+	*) echo "$c (tree $(cut -d' ' -f1 "$DIR/logs/$1.tree" 2>/dev/null))" ;;
+	esac
+}
+
 # The figures of one log: "N passed, N failed, N skipped".
 counts() { grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1; }
 
@@ -177,10 +192,8 @@ run_system() {
 	fi
 	dlog=$DIR/logs/$sys-demo.log
 	clog=$DIR/logs/$sys-check.log
-	if [ $CHECK_ONLY -eq 1 ]; then
-		# The demo's cell as the last run measured it, with that run's tree.
-		demo=$(awk -F' [|] ' 'NR == 1 { print $2 }' "$DIR/logs/$sys.row" 2>/dev/null)
-		demo="${demo:-not run} (-C: tree $(cut -d' ' -f1 "$DIR/logs/$sys.tree" 2>/dev/null))"
+	if [ $CHECK_ONLY -eq 1 ] || [ $PKG_ONLY -eq 1 ]; then
+		demo=$(last_cell "$sys" 2)
 	else
 		say "$sys: make demo (log $dlog)"
 		t0=$(date +%s)
@@ -194,6 +207,9 @@ run_system() {
 		check="not run (-D)"
 		deb="not built (-D)"
 		: >"$clog"
+	elif [ $PKG_ONLY -eq 1 ]; then
+		check=$(last_cell "$sys" 3)
+		deb=$(build_deb "$root" "$DIR/logs/$sys-deb.log")
 	else
 		say "$sys: make check (log $clog)"
 		t0=$(date +%s)
