@@ -15,8 +15,14 @@ measure_one ppk2 ",vdd=5000" 3 --volts 5.0 --cable-ohms 0
 # overflows (its truth log says so) and the loss is the emulator's, not the reader's.
 drops=$(grep -c ',overflow$' "$T/ppk2.truth")
 lost=$(jget "$T/ppk2.json" "d['meters'][0]['overruns']")
-[ "$drops" -gt 0 ] || [ "$lost" = 0 ]
-ok $? "ppk2: no sample lost at 100 kS/s by the reader ($lost lost, emulator overflowed $drops times)"
+# Under qemu-user every instruction is translated (and here sanitized): 100 kS/s is then a
+# claim about the emulator's speed, not iowatt's (bookworm-armhf: 8245 of 350000 lost).
+if t_emulated; then
+	skip "under qemu-user the emulated CPU cannot keep up with 100 kS/s ($lost lost, emulator overflowed $drops times)"
+else
+	[ "$drops" -gt 0 ] || [ "$lost" = 0 ]
+	ok $? "ppk2: no sample lost at 100 kS/s by the reader ($lost lost, emulator overflowed $drops times)"
+fi
 [ "$drops" -eq 0 ] || echo "# note: the emulator's buffer overflowed $drops times on this loaded machine: the reader's loss-free run was not checked"
 head -n 1 "$T/ppk2.samples.csv" | grep -q ',n,v_min,v_max,a_min,a_max,w_min,w_max$'
 ok $? "ppk2: the samples file is binned (min/mean/max columns)"
