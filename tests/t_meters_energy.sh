@@ -15,10 +15,11 @@ measure_one ppk2 ",vdd=5000" 3 --volts 5.0 --cable-ohms 0
 # overflows (its truth log says so) and the loss is the emulator's, not the reader's.
 drops=$(grep -c ',overflow$' "$T/ppk2.truth")
 lost=$(jget "$T/ppk2.json" "d['meters'][0]['overruns']")
-# Under qemu-user every instruction is translated (and here sanitized): 100 kS/s is then a
-# claim about the emulator's speed, not iowatt's (bookworm-armhf: 8245 of 350000 lost).
-if t_emulated; then
-	skip "under qemu-user the emulated CPU cannot keep up with 100 kS/s ($lost lost, emulator overflowed $drops times)"
+# Under qemu-user every instruction is translated (and here sanitized): a loss there is a
+# claim about the emulator's speed, not iowatt's (trixie-arm64 kept up, bookworm-armhf lost
+# 8245 of 350000), so it skips with the count instead of failing.
+if t_emulated && [ "$drops" -eq 0 ] && [ "$lost" != 0 ]; then
+	skip "under qemu-user the emulated CPU did not keep up with 100 kS/s ($lost lost)"
 else
 	[ "$drops" -gt 0 ] || [ "$lost" = 0 ]
 	ok $? "ppk2: no sample lost at 100 kS/s by the reader ($lost lost, emulator overflowed $drops times)"
