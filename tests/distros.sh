@@ -209,6 +209,7 @@ run_system() {
 		: >"$clog"
 	elif [ $PKG_ONLY -eq 1 ]; then
 		check=$(last_cell "$sys" 3)
+		say "$sys: dpkg-buildpackage -b (log $DIR/logs/$sys-deb.log)"
 		deb=$(build_deb "$root" "$DIR/logs/$sys-deb.log")
 	else
 		say "$sys: make check (log $clog)"
