@@ -192,7 +192,7 @@ $IOWATT compare "$T_TMP/loops.json" >"$T_TMP/loops.txt" 2>/dev/null
 grep -q " $name #2 " "$T_TMP/loops.txt" && ! grep -q "#2#2\|#2 #2\|#1" "$T_TMP/loops.txt"
 ok $? "the table names the second loop '$name #2' once and the first plainly (no #1)"
 if t_emulated; then
-	skip "under qemu-user no chart can be drawn (gnuplot runs only under seccomp)"
+	t_skip_charts
 else
 	$IOWATT plot "$T_TMP/loops.json" --format dumb --chart efficiency -o "$T_TMP/loops-plot" >/dev/null 2>&1
 	grep -rq "#2" "$T_TMP/loops-plot" 2>/dev/null

@@ -42,10 +42,10 @@ demo_pid=""
 [ "$rc" -eq 130 ]
 ok $? "the demo exits 130 as the interrupted run did (rc=$rc)"
 [ $rc -eq 130 ] || sed 's/^/#   /' "$T_TMP/demo.out" | tail -20
-if t_emulated; then # no chart there (gnuplot runs only under seccomp): the demo says so
+if t_emulated; then # no chart there: the demo says so
 	grep -q "demo: could not draw the charts" "$T_TMP/demo.out"
 	ok $? "under qemu-user the demo says it could not draw the charts"
-	skip "under qemu-user no chart can be drawn (gnuplot runs only under seccomp)"
+	t_skip_charts
 	grep -q "^report: $out/report.html (without its charts" "$T_TMP/demo.out" &&
 		[ -s "$out/report.html" ]
 	ok $? "and writes the report page, saying it has no charts"

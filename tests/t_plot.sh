@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # iowatt plot: every chart renders from the golden results to PNG, SVG and dumb text.
 . "$(dirname "$0")/lib.sh"
-# iowatt runs gnuplot only under a seccomp filter (src/core/sandbox.c), and qemu-user
-# cannot install one (prctl: EINVAL): there no chart can be drawn, by design.
-if t_emulated; then
-	echo "1..0 # skip under qemu-user seccomp filters cannot be installed (EINVAL), and iowatt runs gnuplot only confined"
-	exit 0
-fi
+t_charts_or_skip_all
 G=$REPO/tests/data/golden
 FILES="$G/sd-sandisk-ultra.json $G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json $G/nvme-netac.json"
 

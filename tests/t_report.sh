@@ -11,20 +11,14 @@ if ! command -v gnuplot >/dev/null; then
 	exit
 fi
 
-# Under qemu-user no chart can be drawn (gnuplot runs only under seccomp, which qemu-user
-# cannot install): report writes its page without them and exits 1, and the chart checks
-# skip with that reason. Chromium's GPU and zygote processes do not start there (it aborts,
-# "GPU process isn't usable"), so it runs them in its own process, and answers slower.
+# Under qemu-user the chart checks skip (tests/lib.sh), and Chromium's GPU and zygote
+# processes do not start (it aborts, "GPU process isn't usable"), so it runs them in its
+# own process, and answers slower.
 EMU=0
 if t_emulated; then
 	EMU=1
 	export CHROMIUM_FLAGS="--in-process-gpu --no-zygote" REPORT_CHECK_TIMEOUT=300
 fi
-NO_CHARTS="under qemu-user no chart can be drawn (gnuplot runs only under seccomp)"
-# report's exit for a page written: 0, or 1 under qemu-user (the page without its charts).
-page_rc() { # RC LOG DIR
-	if [ $EMU -eq 1 ]; then [ "$1" -eq 1 ] && grep -q "wrote $3/report.html" "$2"; else [ "$1" -eq 0 ]; fi
-}
 
 # jq-like look-ups in report_check.py's JSON: val FILE EXPR (python on `d`).
 val() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
@@ -32,7 +26,7 @@ val() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(
 # --- the page
 mkdir -p "$T_TMP/tmp"
 TMPDIR=$T_TMP/tmp $IOWATT report -o "$T_TMP/out" $FILES >"$T_TMP/out.log" 2>&1
-page_rc $? "$T_TMP/out.log" "$T_TMP/out"
+t_report_written $? "$T_TMP/out.log" "$T_TMP/out"
 ok $? "report writes a page from four results"
 page=$T_TMP/out/report.html
 [ -s "$page" ] && [ "$(ls -A "$T_TMP/out")" = "report.html" ] && [ -z "$(ls -A "$T_TMP/tmp")" ]
@@ -56,8 +50,7 @@ check "the page loads in headless Chromium and is captured" -- \
 	sh -c "python3 '$REPO/tests/report_check.py' '$page' '$T_TMP/page.png' '$T_TMP/udd' >'$T_TMP/page.json'"
 j=$T_TMP/page.json
 if [ $EMU -eq 1 ]; then
-	skip "$NO_CHARTS"
-	skip "$NO_CHARTS"
+	t_skip_charts 2
 else
 	[ "$(val "$j" 'd["figures"]')" = 8 ] && [ "$(val "$j" 'd["svgs_drawn"]')" = 8 ]
 	ok $? "eight charts drawn as inline SVG (efficiency, perf-power, latency, battery, 4 timelines)"
@@ -112,7 +105,7 @@ for src, dst, key in ((sys.argv[1], sys.argv[2], "emulated"), (sys.argv[3], sys.
     json.dump(d, open(dst, "w"))
 PY
 $IOWATT report -o "$T_TMP/labels" "$T_TMP/emu.json" "$T_TMP/man.json" 2>"$T_TMP/labels.log"
-page_rc $? "$T_TMP/labels.log" "$T_TMP/labels"
+t_report_written $? "$T_TMP/labels.log" "$T_TMP/labels"
 ok $? "a page of an emulated and a manual meter"
 python3 "$REPO/tests/report_check.py" "$T_TMP/labels/report.html" "$T_TMP/labels.png" "$T_TMP/udd2" >"$T_TMP/labels.json"
 val "$T_TMP/labels.json" 'd["body_text"]' >"$T_TMP/labels.txt"
@@ -148,7 +141,7 @@ for j in d["jobs"]:
 json.dump(d, open(dst, "w"))
 PY
 $IOWATT report -o "$T_TMP/hostile" "$T_TMP/hostile.json" >/dev/null 2>"$T_TMP/hostile.log"
-page_rc $? "$T_TMP/hostile.log" "$T_TMP/hostile"
+t_report_written $? "$T_TMP/hostile.log" "$T_TMP/hostile"
 ok $? "a page of a result whose every string is markup"
 python3 "$REPO/tests/report_check.py" "$T_TMP/hostile/report.html" "$T_TMP/hostile.png" "$T_TMP/udd3" >"$T_TMP/hostile.out"
 hj=$T_TMP/hostile.out
@@ -159,7 +152,7 @@ n=$(val "$hj" 'd["body_text"].count("<script>alert(1)</script><img src=x onerror
 [ "$n" -ge 10 ]
 ok $? "the strings are shown as text ($n times), not parsed as markup"
 if [ $EMU -eq 1 ]; then
-	skip "$NO_CHARTS"
+	t_skip_charts
 else
 	[ "$(val "$hj" 'd["figures"]')" -ge 4 ] && [ "$(val "$hj" 'd["svgs_drawn"]')" = "$(val "$hj" 'd["figures"]')" ]
 	ok $? "the charts of hostile labels are still inlined and drawn"

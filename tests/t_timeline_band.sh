@@ -4,12 +4,7 @@
 # follows the reading (a current step widens it) and, for a meter with current ranges, the
 # range each reading falls in.
 . "$(dirname "$0")/lib.sh"
-# iowatt runs gnuplot only under a seccomp filter (src/core/sandbox.c), and qemu-user
-# cannot install one (prctl: EINVAL): there no chart can be drawn, by design.
-if t_emulated; then
-	echo "1..0 # skip under qemu-user seccomp filters cannot be installed (EINVAL), and iowatt runs gnuplot only confined"
-	exit 0
-fi
+t_charts_or_skip_all
 
 if ! command -v gnuplot >/dev/null; then
 	skip "gnuplot not installed"
