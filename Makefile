@@ -123,7 +123,7 @@ LIBS       := $(PKG_LIBS) $(AIO_LIBS) $(CMARK_LIBS) -lpthread -lm $(ATOMIC_LIB)
 METER_DIRS := meters/um meters/ina2xx meters/board meters/manual meters/fnirsi meters/atorch \
               meters/ppk2 $(if $(filter NETTLE,$(HAVE_FEATURES)),meters/tc66) \
               $(if $(filter SIGROK,$(HAVE_FEATURES)),meters/sigrok)
-SRC_DIRS  := src/core src/bench src/sources src/result src/run src/report src/cli \
+SRC_DIRS  := src/core src/io src/sources src/result src/run src/report src/cli \
              meters/core meters/transport meters/emu $(METER_DIRS)
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/energy_md.o
@@ -156,7 +156,7 @@ $(O)/config.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 	@$(foreach f,$(MISSING),echo 'iowatt: building without $(MISSING_$(f))';)
 
-$(O)/src/sources/gpio_gpiod1.o $(O)/src/bench/engine_libaio.o: TIME64 :=
+$(O)/src/sources/gpio_gpiod1.o $(O)/src/io/engine_libaio.o: TIME64 :=
 
 # Every object sees config.h; it changes only when the version or the features do.
 $(LIB_OBJS) $(O)/src/cli/main.o: $(O)/config.h

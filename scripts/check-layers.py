@@ -9,7 +9,7 @@ import sys
 LAYERS = [
     ("core", ["src/core"]),
     ("transport", ["meters/transport"]),
-    ("bench", ["src/bench"]),
+    ("io", ["src/io"]),
     ("metercore", ["meters", "meters/core", "meters/emu"]),
     ("drivers", None),  # any other meters/<dir>: one directory per driver family
     ("sources", ["src/sources"]),
@@ -22,14 +22,14 @@ LAYERS = [
 DEPS = {
     "core": set(),
     "transport": {"core"},
-    "bench": {"core"},
+    "io": {"core"},
     "metercore": {"core", "transport"},
     "drivers": {"core", "transport", "metercore"},
     "sources": {"core"},
-    "result": {"core", "bench"},
-    "run": {"core", "bench", "metercore", "sources", "result"},
-    "report": {"core", "bench", "result"},
-    "cli": {"core", "transport", "bench", "metercore", "drivers", "sources", "result", "run", "report"},
+    "result": {"core", "io"},
+    "run": {"core", "io", "metercore", "sources", "result"},
+    "report": {"core", "io", "result"},
+    "cli": {"core", "transport", "io", "metercore", "drivers", "sources", "result", "run", "report"},
 }
 
 # Known upward includes still being removed; each entry is "file -> header". Empty when done.

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "bench/engine.h"
+#include "io/engine.h"
 #include "tap.h"
 
 #define MAX_TEST_ENGINES 8

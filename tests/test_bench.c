@@ -16,10 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
-#include "bench/engine.h"
-#include "bench/job.h"
-#include "bench/pattern.h"
+#include "io/bench.h"
+#include "io/engine.h"
+#include "io/job.h"
+#include "io/pattern.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "engines_util.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "argv.h"
-#include "bench/engine.h"
+#include "io/engine.h"
 #include "capture.h"
 #include "cli/run_args.h"
 #include "core/log.h"

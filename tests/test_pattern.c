@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/job.h"
-#include "bench/pattern.h"
+#include "io/job.h"
+#include "io/pattern.h"
 #include "tap.h"
 
 #define BS 4096ull

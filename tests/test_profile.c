@@ -10,7 +10,7 @@
 
 #include "argv.h"
 #include "capture.h"
-#include "bench/engine.h"
+#include "io/engine.h"
 #include "cli/profile.h"
 #include "core/log.h"
 #include "core/options.h"

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bench/stats.h"
+#include "io/stats.h"
 #include "tap.h"
 
 #define N_SAMPLES 200000

@@ -9,8 +9,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
-#include "bench/target.h"
+#include "io/bench.h"
+#include "io/target.h"
 #include "core/util.h"
 #include "capture.h"
 #include "tap.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
+#include "io/bench.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
 #include "cli/run_plan.h"

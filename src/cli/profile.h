@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "bench/job.h"
+#include "io/job.h"
 
 /* Load an INI profile into jobs (defaults + [global] + sections). */
 int profile_load(const char *path, struct job_opts **jobs, size_t *njobs);

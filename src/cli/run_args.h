@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "bench/job.h"
+#include "io/job.h"
 
 /* The run option table (command line only; never read from a profile). */
 extern const struct opt_desc run_options[];

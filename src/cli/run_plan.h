@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench/job.h"
+#include "io/job.h"
 
 /*
  * The whole disk under --target ("sda"), from stat alone: nothing is opened or created.

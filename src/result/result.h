@@ -5,8 +5,8 @@
 
 #include <jansson.h>
 
-#include "bench/bench.h"
-#include "bench/job.h"
+#include "io/bench.h"
+#include "io/job.h"
 #include "result/report.h"
 
 /* Resolved job options, keys as fio spells them (duration keys end in _ns). */

@@ -3,7 +3,7 @@
 #ifndef IOWATT_CONTEXT_H
 #define IOWATT_CONTEXT_H
 
-#include "bench/target.h"
+#include "io/target.h"
 #include "result/report.h"
 
 /* The report's context (host, device, filesystem, target); sysfs_root "" = real. */

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bench/job.h"
+#include "io/job.h"
 #include "run/sample_bins.h"
 #include "run/session.h"
 

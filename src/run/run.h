@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "bench/job.h"
-#include "bench/target.h"
+#include "io/job.h"
+#include "io/target.h"
 #include "run/output.h"
 #include "run/progress.h"
 #include "run/run_report.h"

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "bench/job.h"
+#include "io/job.h"
 #include "result/report.h"
 #include "run/session.h"
 #include "sources/sources.h"

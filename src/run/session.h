@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "bench/job.h"
+#include "io/job.h"
 #include "core/events.h"
 #include "core/phase.h"
 #include "core/util.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/bench.h"
+#include "io/bench.h"
 #include "core/log.h"
 #include "core/options.h"
 #include "core/util.h"

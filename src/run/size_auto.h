@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "bench/job.h"
+#include "io/job.h"
 #include "result/report.h"
 
 struct run_ctx;

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "bench/job.h"
-#include "bench/stats.h"
+#include "io/job.h"
+#include "io/stats.h"
 
 enum bench_status { BENCH_OK = 0, BENCH_FAILED, BENCH_INTERRUPTED };
 

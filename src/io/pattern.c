@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bench/job.h"
-#include "bench/pattern.h"
+#include "io/job.h"
+#include "io/pattern.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {

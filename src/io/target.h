@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "bench/job.h"
+#include "io/job.h"
 
 struct target {
 	char *path;	     /* the file I/O goes to, for messages: all I/O goes through fd */

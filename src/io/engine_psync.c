@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bench/engine.h"
-#include "bench/job.h"
+#include "io/engine.h"
+#include "io/job.h"
 #include "core/util.h"
 
 struct psync_ctx {

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "bench/target.h"
+#include "io/target.h"
 
 /* "sda1", "tmpfs at /dev/shm", "ext4 at /mnt/sd": how messages name the target. */
 const char *target_where(const struct target *tg, char *buf, size_t len);

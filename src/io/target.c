@@ -15,8 +15,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "bench/target.h"
-#include "bench/target_int.h"
+#include "io/target.h"
+#include "io/target_int.h"
 #include "core/blockdev.h"
 #include "core/log.h"
 #include "core/util.h"

@@ -8,11 +8,11 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
-#include "bench/bench.h"
-#include "bench/engine.h"
-#include "bench/job.h"
-#include "bench/pattern.h"
-#include "bench/stats.h"
+#include "io/bench.h"
+#include "io/engine.h"
+#include "io/job.h"
+#include "io/pattern.h"
+#include "io/stats.h"
 
 #define CACHELINE 64
 

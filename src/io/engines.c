@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "bench/engine.h"
+#include "io/engine.h"
 
 /* Each engine is one file; the registry declares what it lists. */
 extern const struct io_engine engine_io_uring;

@@ -9,8 +9,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "bench/target.h"
-#include "bench/target_int.h"
+#include "io/target.h"
+#include "io/target_int.h"
 #include "core/log.h"
 #include "core/util.h"
 

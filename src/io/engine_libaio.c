@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/engine.h"
-#include "bench/job.h"
+#include "io/engine.h"
+#include "io/job.h"
 #include "core/log.h"
 #include "core/util.h"
 

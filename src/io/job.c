@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/engine.h"
-#include "bench/job.h"
+#include "io/engine.h"
+#include "io/job.h"
 #include "core/log.h"
 #include "core/options.h"
 #include "core/steady.h"

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/bench_priv.h"
+#include "io/bench_priv.h"
 #include "core/log.h"
 #include "core/util.h"
 

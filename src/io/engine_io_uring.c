@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "bench/engine.h"
-#include "bench/job.h"
+#include "io/engine.h"
+#include "io/job.h"
 #include "core/log.h"
 #include "core/util.h"
 

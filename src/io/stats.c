@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/stats.h"
+#include "io/stats.h"
 
 const double lat_default_percentiles[] = {1,  5,  10, 20, 30,	40,   50,    60,   70,
 					  80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};

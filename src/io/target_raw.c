@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/target_int.h"
+#include "io/target_int.h"
 #include "core/blockdev.h"
 #include "core/log.h"
 
