@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events_util.h"
 #include "capture.h"
-#include "core/util.h"
+#include "events_util.h"
 #include "meters/meter-internal.h"
 
 /*

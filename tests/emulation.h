@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "core/util.h"
+#include "core/files.h"
 
 #define KERNEL_ARCH "/proc/sys/kernel/arch"
 

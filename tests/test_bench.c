@@ -16,13 +16,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/mem.h"
+#include "core/units.h"
+#include "engines_util.h"
 #include "io/bench.h"
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/pattern.h"
-#include "core/log.h"
-#include "core/util.h"
-#include "engines_util.h"
 #include "result/result.h"
 #include "tap.h"
 

@@ -6,7 +6,7 @@
 #include <sys/sysmacros.h>
 
 #include "core/blockdev.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "run/context.h"
 #include "tap.h"
 

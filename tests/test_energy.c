@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "run/energy.h"
 #include "run/run_report.h"
 #include "tap.h"

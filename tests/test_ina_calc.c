@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "meters/ina2xx/ina2xx.h"
 #include "tap.h"
 

@@ -10,14 +10,14 @@
 #include <sys/resource.h>
 
 #include "capture.h"
-#include "events_util.h"
+#include "core/clock.h"
 #include "core/events.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "emulation.h"
+#include "events_util.h"
 #include "meters/emu/emu.h"
 #include "meters/meter-internal.h"
 #include "run/energy.h"
-#include "emulation.h"
 #include "tap.h"
 
 /* stderr of the call under test, to check its messages */

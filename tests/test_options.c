@@ -7,14 +7,15 @@
 #include <string.h>
 
 #include "argv.h"
-#include "io/engine.h"
 #include "capture.h"
 #include "cli/run_args.h"
+#include "core/clock.h"
 #include "core/log.h"
 #include "core/options.h"
-#include "core/util.h"
-#include "result/result.h"
+#include "core/units.h"
 #include "engines_util.h"
+#include "io/engine.h"
+#include "result/result.h"
 #include "tap.h"
 
 /* A value each type accepts and one it must refuse. */

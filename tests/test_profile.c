@@ -10,11 +10,12 @@
 
 #include "argv.h"
 #include "capture.h"
-#include "io/engine.h"
 #include "cli/profile.h"
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/options.h"
-#include "core/util.h"
+#include "io/engine.h"
 #include "tap.h"
 
 static char repo[PATH_MAX];

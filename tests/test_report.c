@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "result/report.h"
 #include "result/result.h"
 #include "tap.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "run/sample_bins.h"
 #include "tap.h"
 

@@ -8,10 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "events_util.h"
+#include "core/clock.h"
 #include "core/events.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "events_util.h"
 #include "sources/gpio_line.h"
 #include "sources/kmsg.h"
 #include "sources/source-internal.h"

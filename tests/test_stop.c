@@ -3,7 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "run/stop.h"
 #include "tap.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "result/report.h"
 #include "result/report_summary.h"
 #include "tap.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "board_util.h"
+#include "core/clock.h"
 #include "meters/transport/sysfs.h"
 #include "tap.h"
 

@@ -9,10 +9,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "capture.h"
+#include "core/clock.h"
 #include "io/bench.h"
 #include "io/target.h"
-#include "core/util.h"
-#include "capture.h"
 #include "tap.h"
 
 static struct capture capt;

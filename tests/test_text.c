@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "core/input.h"
+#include "core/mem.h"
 #include "core/text.h"
-#include "core/util.h"
 #include "result/report.h"
 #include "tap.h"
 

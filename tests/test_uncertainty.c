@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "meters/ina2xx/ina2xx.h"
 #include "run/energy.h"
 #include "run/uncertainty.h"

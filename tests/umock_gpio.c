@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "events_util.h"
 #include "board_util.h"
 #include "core/events.h"

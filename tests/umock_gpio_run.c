@@ -11,6 +11,8 @@
 
 #include "board_util.h"
 #include "cli/commands.h"
+#include "core/clock.h"
+#include "core/mem.h"
 #include "gpio_emul.h"
 #include "sources/gpio.h"
 #include "tap.h"

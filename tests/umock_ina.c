@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "core/clock.h"
 #include "events_util.h"
 #include "board_util.h"
 #include "core/events.h"

@@ -12,8 +12,8 @@
 
 #include <umockdev.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
 #include "meters/meter.h"
 #include "meters/transport/serial.h"
 #include "meters/um/um.h"

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/atorch/atorch.h"
 #include "meters/transport/serial.h"
 

@@ -2,7 +2,7 @@
 /* The ATORCH side of `iowatt emulate`: a 36-byte report pushed every second, commands answered. */
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "meters/atorch/atorch.h"
 #include "meters/emu/emu.h"
 

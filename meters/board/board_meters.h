@@ -3,6 +3,7 @@
 #ifndef IOWATT_BOARD_METERS_H
 #define IOWATT_BOARD_METERS_H
 
+#include "core/clock.h"
 #include "meters/meter-internal.h"
 
 extern const struct meter_driver meter_hwmon;

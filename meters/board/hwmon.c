@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
+#include "core/files.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/board/board_meters.h"
 #include "meters/ina-datasheet.h"
 #include "meters/transport/sysfs.h"

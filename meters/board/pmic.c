@@ -9,8 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/board/board_meters.h"
 #include "meters/transport/sysfs.h"
 

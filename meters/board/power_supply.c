@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/board/board_meters.h"
 #include "meters/transport/sysfs.h"
 

@@ -10,9 +10,10 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/events.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/core/meter_core.h"
 
 #define MOD "meter"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/core/meter_core.h"
 
 /* The names of the drivers that found nothing, on one line. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/core/meter_core.h"
 
 #define MOD "meter"

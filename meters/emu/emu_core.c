@@ -11,8 +11,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/emu/emu_int.h"
 #include "meters/emu/emu_registry.h"
 #include "meters/meter.h"

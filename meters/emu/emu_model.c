@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "core/diskstats.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "meters/emu/emu_model.h"
 
 #define BYTES_PER_MB 1e6

@@ -7,8 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/files.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/emu/emu_registry.h"
 #include "meters/transport/serial.h"
 

@@ -5,8 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/fnirsi/fnirsi.h"
 #include "meters/transport/hid.h"
 

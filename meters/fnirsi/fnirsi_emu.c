@@ -2,7 +2,7 @@
 /* The FNB58 side of `iowatt emulate`: hidraw bytes on a pty, a report every 40 ms once started. */
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "meters/emu/emu.h"
 #include "meters/fnirsi/fnirsi.h"
 

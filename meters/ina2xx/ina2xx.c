@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/ina2xx/ina2xx_priv.h"
 #include "meters/transport/i2c.h"
 #include "meters/transport/sysfs.h"

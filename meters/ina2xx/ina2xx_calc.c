@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "meters/ina2xx/ina2xx.h"
 
 #define INA219_BRNG_LOW_V 16

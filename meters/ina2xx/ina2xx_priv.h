@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "core/clock.h"
 #include "meters/ina2xx/ina2xx.h"
 #include "meters/meter-internal.h"
 

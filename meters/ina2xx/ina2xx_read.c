@@ -4,9 +4,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "core/clock.h"
 #include "core/events.h"
 #include "core/log.h"
-#include "core/util.h"
 #include "meters/ina2xx/ina2xx_priv.h"
 #include "meters/transport/i2c.h"
 

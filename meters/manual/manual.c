@@ -4,9 +4,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/phase.h"
-#include "core/util.h"
 #include "meters/meter-internal.h"
 
 #define MOD "manual"

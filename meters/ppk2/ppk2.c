@@ -7,9 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/sysfs.h"
-#include "core/util.h"
 #include "meters/ppk2/ppk2.h"
 #include "meters/transport/serial.h"
 

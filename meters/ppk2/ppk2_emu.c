@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "meters/emu/emu.h"
 #include "meters/ppk2/ppk2.h"
 

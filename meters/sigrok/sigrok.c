@@ -12,9 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/text.h"
-#include "core/util.h"
 #include "meters/meter-internal.h"
 
 #define MOD "sigrok"

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/tc66/tc66.h"
 #include "meters/transport/serial.h"
 

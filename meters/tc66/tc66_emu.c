@@ -2,7 +2,7 @@
 /* The TC66C side of `iowatt emulate`: "getva" in, 192 AES-encrypted bytes out, some broken. */
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "meters/emu/emu.h"
 #include "meters/tc66/tc66.h"
 

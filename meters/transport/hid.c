@@ -11,9 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/sysfs.h"
-#include "core/util.h"
 #include "meters/transport/hid.h"
 #include "meters/transport/serial.h"
 

@@ -16,7 +16,7 @@
 #endif
 
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/transport/serial.h"
 
 #define MOD "serial"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "meters/transport/sysfs.h"
 
 int sysfs_attr_open(struct sysfs_attr *a, const char *fullpath)

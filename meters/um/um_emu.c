@@ -2,7 +2,7 @@
 /* The UM24C/UM25C/UM34C side of `iowatt emulate`: 0xF0 in, a 130-byte reply out, some broken. */
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "meters/emu/emu.h"
 #include "meters/um/um.h"
 

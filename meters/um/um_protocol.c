@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "meters/um/um.h"
 
 static uint16_t be16(const uint8_t *p)

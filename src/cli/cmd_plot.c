@@ -11,8 +11,9 @@
 
 #include "cli/commands.h"
 #include "cli/result_args.h"
+#include "core/files.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "core/version.h"
 #include "report/plot.h"
 

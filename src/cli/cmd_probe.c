@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/clock.h"
 #include "core/events.h"
+#include "core/files.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "meters/meter.h"
 #include "run/energy.h"
 #include "run/stop.h"

@@ -11,8 +11,10 @@
 
 #include "cli/commands.h"
 #include "cli/result_args.h"
+#include "core/files.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "core/version.h"
 #include "report/html.h"
 #include "report/plot.h"

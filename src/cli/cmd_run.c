@@ -7,12 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io/bench.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
 #include "cli/run_plan.h"
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "core/units.h"
+#include "io/bench.h"
 #include "report/summary.h"
 #include "result/report_summary.h"
 #include "run/context.h"

@@ -10,9 +10,10 @@
 #include "cli/commands.h"
 #include "cli/result_args.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/phase.h"
 #include "core/text.h"
-#include "core/util.h"
+#include "core/units.h"
 #include "report/battery.h"
 #include "result/results_read.h"
 

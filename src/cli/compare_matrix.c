@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "cli/compare.h"
+#include "core/mem.h"
 #include "core/text.h"
-#include "core/util.h"
+#include "core/units.h"
 
 #define CELL 64
 /* iozone's order; any other operation follows in the order the results have it. */

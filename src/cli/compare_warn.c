@@ -5,7 +5,7 @@
 
 #include "cli/compare.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 
 #define MOD "compare"
 

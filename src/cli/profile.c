@@ -15,8 +15,8 @@
 #include "cli/run_args.h"
 #include "core/input.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/options.h"
-#include "core/util.h"
 #include "core/version.h"
 
 #define MOD "profile"

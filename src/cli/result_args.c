@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/result_args.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 
 void result_args_init(struct result_args *ra, const char *mod, void (*usage)(FILE *fp),
 		      const char *battery)

@@ -10,8 +10,8 @@
 #include "cli/profile.h"
 #include "cli/run_args.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/options.h"
-#include "core/util.h"
 
 #define MOD "options"
 

@@ -14,7 +14,7 @@
 #include "cli/run_plan.h"
 #include "core/blockdev.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/units.h"
 #include "result/report.h"
 
 #define FMT_LEN 32

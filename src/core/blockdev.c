@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/blockdev.h"
-#include "core/util.h"
+#include "core/files.h"
 
 const char *blockdev_path(char *out, size_t len, const char *root, const char *rel)
 {

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/events.h"
-#include "core/util.h"
+#include "core/mem.h"
 
 /* Informational events a queue holds before it drops the oldest of them. The main loop
  * drains every 50 ms, so this is seconds of a flapping source. */

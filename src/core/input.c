@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "core/input.h"
-#include "core/util.h"
+#include "core/mem.h"
 
 #define INPUT_MIN_BUF 4096
 

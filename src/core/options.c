@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Table-driven parse, range checks, defaults and formatting of every option type. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -7,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/options.h"
-#include "core/util.h"
+#include "core/units.h"
+#include "core/units.h"
 
 static int name_eq(const char *table_name, const char *norm)
 {
@@ -508,4 +512,14 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 		break;
 	}
 	return buf;
+}
+
+void opt_name_normalize(char *s)
+{
+	for (; *s; s++) {
+		if (*s == '-')
+			*s = '_';
+		else
+			*s = (char)tolower((unsigned char)*s);
+	}
 }

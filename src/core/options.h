@@ -85,4 +85,7 @@ void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n);
 /* The same table as troff for a man page: .SS per group, .TP per option. */
 void opt_print_man(FILE *fp, const struct opt_desc *table, size_t n);
 
+/* Normalise an option name: dashes become underscores, lower case. */
+void opt_name_normalize(char *s);
+
 #endif

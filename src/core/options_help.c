@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "core/options.h"
-#include "core/util.h"
 
 /* Edit distance, capped: names are short and the table is small. */
 static unsigned edit_distance(const char *a, const char *b)

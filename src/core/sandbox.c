@@ -23,8 +23,8 @@
 #endif
 
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/sandbox.h"
-#include "core/util.h"
 
 #define MOD "sandbox"
 /* The private directories iowatt makes are two levels deep (run/chart/file). */

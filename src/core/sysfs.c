@@ -11,9 +11,10 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "core/files.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/sysfs.h"
-#include "core/util.h"
 
 /* A hwmon chip's `name` attribute: the kernel limits it to a short identifier. */
 #define HWMON_NAME_LEN 64

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "core/text.h"
-#include "core/util.h"
 
 #define ASCII_DEL 0x7f
 #define UTF8_CONT(b) (((b) & 0xC0) == 0x80)

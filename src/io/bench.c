@@ -10,9 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/bench_priv.h"
+#include "core/clock.h"
+#include "core/files.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "core/units.h"
+#include "io/bench_priv.h"
 
 #define BUF_ALIGN 4096
 /* Per pool: bounds memory for big blocks at depth (1 MiB x QD32 would be 32 MiB). */

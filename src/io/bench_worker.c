@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "io/bench_priv.h"
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "io/bench_priv.h"
 
 /* How long a paced or capped reap may block before the loop looks at the clock again. */
 #define REAP_TIMEOUT_NS (100 * NS_PER_MS)

@@ -10,10 +10,13 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "core/clock.h"
+#include "core/files.h"
+#include "core/log.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "io/engine.h"
 #include "io/job.h"
-#include "core/log.h"
-#include "core/util.h"
 
 #define MOD "io_uring"
 #define G_URING "io_uring engine options (ioengine=io_uring)"

@@ -8,10 +8,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/mem.h"
 #include "io/engine.h"
 #include "io/job.h"
-#include "core/log.h"
-#include "core/util.h"
 
 /*
  * The completion ring the kernel maps at the address io_setup returns (fs/aio.c, stable

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/mem.h"
 #include "io/engine.h"
 #include "io/job.h"
-#include "core/util.h"
 
 struct psync_ctx {
 	int fd;

@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/engine.h"
-#include "io/job.h"
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/options.h"
 #include "core/steady.h"
-#include "core/util.h"
+#include "core/units.h"
+#include "io/engine.h"
+#include "io/job.h"
 
 #define MOD "job"
 /* "configs/x.ini:12: job 'SEQ1M'": a path, a line and a job name. */

@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
+#include "core/mem.h"
+#include "core/options.h"
+#include "core/units.h"
 #include "io/engine.h"
 #include "io/job.h"
-#include "core/log.h"
-#include "core/options.h"
-#include "core/util.h"
 
 #define MOD "job"
 #define JOFF(f) offsetof(struct job_opts, f)

@@ -15,11 +15,12 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "io/target.h"
-#include "io/target_int.h"
 #include "core/blockdev.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "core/units.h"
+#include "io/target.h"
+#include "io/target_int.h"
 
 #define MOD "target"
 /* The PID of the run that created a file target: a later run can name a file left by a

@@ -9,10 +9,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "core/files.h"
+#include "core/log.h"
+#include "core/units.h"
 #include "io/target.h"
 #include "io/target_int.h"
-#include "core/log.h"
-#include "core/util.h"
 
 #define MOD "target"
 #define LAYOUT_CHUNK MIB

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/events.h"
-#include "core/util.h"
+#include "core/units.h"
 #include "report/html.h"
 #include "report/plot.h"
 

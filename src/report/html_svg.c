@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "report/html.h"
 
 #define MOD "report"

@@ -7,8 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/files.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "report/plot.h"
 
 #define MOD "plot"

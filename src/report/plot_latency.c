@@ -7,7 +7,6 @@
 
 #include "core/events.h"
 #include "core/log.h"
-#include "core/util.h"
 #include "report/plot.h"
 
 #define MOD "plot"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "report/plot.h"
 #include "result/report_summary.h"
 

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/sandbox.h"
 #include "core/text.h"
-#include "core/util.h"
 #include "report/plot.h"
 
 #define MOD "plot"

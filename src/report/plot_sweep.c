@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "report/plot.h"
 
 #define MOD "plot"

@@ -9,8 +9,8 @@
 #include "core/events.h"
 #include "core/input.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/phase.h"
-#include "core/util.h"
 #include "report/plot.h"
 
 #define MOD "plot"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/units.h"
 #include "report/summary.h"
 
 #define CELL 48

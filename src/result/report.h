@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/util.h"
+#include "core/units.h"
 
 #define RESULT_SCHEMA_VERSION 1
 

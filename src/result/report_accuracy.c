@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "result/report.h"
 
 struct report_accuracy *report_accuracy_from(const struct meter_accuracy *acc)

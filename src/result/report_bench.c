@@ -3,7 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/mem.h"
 #include "result/result.h"
 
 static void lat_fill(struct report_lat *l, const struct lat_stats *ls)

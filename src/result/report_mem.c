@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "result/report.h"
 #include "result/report_schema.h"
 

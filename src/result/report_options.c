@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/mem.h"
 #include "core/options.h"
-#include "core/util.h"
 #include "result/result.h"
 
 static void set_int(struct report_opt *o, int64_t v)

@@ -10,8 +10,8 @@
 
 #include "core/events.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/text.h"
-#include "core/util.h"
 #include "result/report.h"
 #include "result/report_schema.h"
 

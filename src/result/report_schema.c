@@ -2,7 +2,7 @@
 /* The result document's key tables: the one place that pairs JSON keys with report fields. */
 #include <stddef.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "result/report.h"
 #include "result/report_schema.h"
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "core/steady.h"
 #include "core/tstat.h"
-#include "core/util.h"
 #include "result/report_summary.h"
 #include "result/results_read.h"
 

@@ -10,8 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/files.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "result/result.h"
 
 #define MOD "result"

@@ -8,8 +8,8 @@
 #include <strings.h>
 
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/text.h"
-#include "core/util.h"
 #include "result/report_summary.h"
 #include "result/results_read.h"
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/util.h"
+#include "core/units.h"
 #include "result/report.h"
 
 #define RR_LABEL_MAX 200

@@ -8,7 +8,8 @@
 #include <sys/utsname.h>
 
 #include "core/blockdev.h"
-#include "core/util.h"
+#include "core/files.h"
+#include "core/mem.h"
 #include "run/context.h"
 
 /* ROOT/rel into buf; 0 or -errno. */

@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "core/blockdev.h"
-#include "core/util.h"
+#include "core/files.h"
+#include "core/mem.h"
 #include "run/context.h"
 
 #define SECTOR_BYTES 512

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
 #include "run/energy.h"
 
 /*

@@ -2,7 +2,7 @@
 /* A meter's energy summary and efficiency as the report's power and efficiency objects. */
 #include <math.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "run/energy.h"
 
 #define J_PER_MWH 3.6

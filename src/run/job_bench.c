@@ -5,7 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/units.h"
 #include "result/result.h"
 #include "run/run.h"
 

@@ -10,8 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "run/measure_io.h"
 
 #define MOD "measure"

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "core/clock.h"
 #include "run/progress.h"
 
 /* Often enough to look live, seldom enough not to flicker over a slow ssh link. */

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/units.h"
 #include "run/run.h"
 
 /* A meter that delivers nothing must not hang the idle phase this long past its length. */

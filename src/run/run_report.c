@@ -8,7 +8,8 @@
 #include <time.h>
 
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "core/version.h"
 #include "result/report_summary.h"
 #include "result/result.h"

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "run/session.h"
 
 /* Voltage a rail must have shown before the 5 V USB threshold applies to it. */

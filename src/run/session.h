@@ -6,10 +6,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "io/job.h"
+#include "core/clock.h"
 #include "core/events.h"
 #include "core/phase.h"
-#include "core/util.h"
+#include "io/job.h"
 #include "meters/meter.h"
 #include "run/energy.h"
 #include "sources/gpio.h"

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/bench.h"
+#include "core/clock.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/options.h"
-#include "core/util.h"
+#include "core/units.h"
+#include "io/bench.h"
 #include "run/run.h"
 #include "run/size_auto.h"
 

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "core/clock.h"
 #include "io/job.h"
 #include "result/report.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "run/uncertainty.h"
 
 #define J_PER_MWH 3.6

@@ -9,10 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/events.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/sysfs.h"
-#include "core/util.h"
 #include "sources/source-internal.h"
 
 #define MOD "get_throttled"

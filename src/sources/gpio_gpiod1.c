@@ -5,7 +5,8 @@
 #include <gpiod.h>
 #include <stdlib.h>
 
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/mem.h"
 #include "sources/gpio_lib.h"
 
 /* libgpiod 1.x hands out a line owned by its chip: the request is that line. */

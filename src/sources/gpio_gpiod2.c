@@ -5,7 +5,7 @@
 #include <gpiod.h>
 #include <stdlib.h>
 
-#include "core/util.h"
+#include "core/mem.h"
 #include "sources/gpio_lib.h"
 
 struct gpio_lib_req {

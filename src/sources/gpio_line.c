@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/sysfs.h"
-#include "core/util.h"
 #include "sources/gpio_lib.h"
 
 #define MOD "gpio"

@@ -2,8 +2,9 @@
 /* GPIO phase marker output: a pulse at each job's start, high through the measured phase. */
 #include <stdlib.h>
 
+#include "core/clock.h"
+#include "core/mem.h"
 #include "core/phase.h"
-#include "core/util.h"
 #include "sources/gpio.h"
 #include "sources/gpio_line.h"
 

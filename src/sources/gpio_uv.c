@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/events.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "sources/gpio_line.h"
 #include "sources/source-internal.h"
 

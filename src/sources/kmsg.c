@@ -11,7 +11,7 @@
 
 #include "core/events.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "sources/kmsg.h"
 #include "sources/source-internal.h"
 

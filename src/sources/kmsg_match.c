@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/events.h"
+#include "core/mem.h"
 #include "core/sysfs.h"
-#include "core/util.h"
 #include "sources/kmsg.h"
 
 #define USB_PREFIX "usb "

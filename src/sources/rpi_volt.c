@@ -10,8 +10,8 @@
 
 #include "core/events.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/sysfs.h"
-#include "core/util.h"
 #include "sources/source-internal.h"
 
 #define MOD "rpi_volt"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "sources/sources.h"
 
 /* open() found nothing to watch here (absent, not asked for, or unreadable and said so). */

@@ -10,8 +10,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/log.h"
-#include "core/util.h"
+#include "core/mem.h"
 #include "sources/source-internal.h"
 
 #define MOD "sources"

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: durations ("30s", "1.5m", "250ms", bare numbers) and numbers. */
+#include "core/clock.h"
+#include "core/mem.h"
+#include "core/units.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

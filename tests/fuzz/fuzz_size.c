@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: sizes ("4k", "1.5GiB", "2300") parse without UB and print back. */
+#include "core/units.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
