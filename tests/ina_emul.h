@@ -15,7 +15,7 @@
 
 #include <umockdev.h>
 
-#include "meters/ina2xx/ina2xx.h"
+#include "meters/ina2xx/ina2xx_protocol.h"
 
 /*
  * The chip converts continuously: conversion k completes at t0 + k * conv_ns, where

@@ -14,7 +14,7 @@ rc=$?
 ok $? "an include from core up to run is reported"
 
 cp "$REPO/src/core/log.c" "$T_TMP/tree/src/core/log.c"
-printf '#include "meters/um/um.h"\n' >>"$T_TMP/tree/meters/board/hwmon.c"
+printf '#include "meters/um/um_protocol.h"\n' >>"$T_TMP/tree/meters/board/hwmon.c"
 python3 "$REPO/scripts/check-layers.py" "$T_TMP/tree" >"$T_TMP/side.out" 2>&1
 [ $? -ne 0 ] && grep -q "another driver's folder" "$T_TMP/side.out"
 ok $? "a driver including another driver's header is reported"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "meters/atorch/atorch.h"
+#include "meters/atorch/atorch_protocol.h"
 #include "tap.h"
 
 static void test_command(void)

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "meters/fnirsi/fnirsi.h"
+#include "meters/fnirsi/fnirsi_protocol.h"
 #include "tap.h"
 
 static void test_crc(void)

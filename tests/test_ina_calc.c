@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "meters/ina2xx/ina2xx.h"
+#include "meters/ina2xx/ina2xx_protocol.h"
 #include "tap.h"
 
 static int setup(struct ina_request *r, struct ina_setup *s, char *err)

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "meters/ppk2/ppk2.h"
+#include "meters/ppk2/ppk2_protocol.h"
 #include "tap.h"
 
 /* A dump in the shape a device gives (keys as Nordic and IRNAS read them, a VDD line,

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "meters/meter-internal.h"
-#include "meters/um/um.h"
+#include "meters/um/um_protocol.h"
 #include "tap.h"
 
 /* What the UM driver publishes for a model at open. */

@@ -7,7 +7,7 @@
 #include "tap.h"
 
 #ifdef HAVE_NETTLE
-#include "meters/tc66/tc66.h"
+#include "meters/tc66/tc66_protocol.h"
 
 /* tests/data/tc66c/NAME.hex: 192 bytes as hex lines. */
 static int load_hex(const char *name, uint8_t out[TC66_REPLY_LEN])

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "meters/um/um.h"
+#include "meters/um/um_protocol.h"
 #include "tap.h"
 
 /* Frames are built here byte by byte, not with um_encode, so a shared bug cannot hide. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "meters/ina2xx/ina2xx.h"
+#include "meters/ina2xx/ina2xx_protocol.h"
 #include "run/energy.h"
 #include "run/uncertainty.h"
 #include "tap.h"

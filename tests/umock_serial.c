@@ -16,7 +16,7 @@
 #include "core/log.h"
 #include "meters/meter.h"
 #include "meters/transport/serial.h"
-#include "meters/um/um.h"
+#include "meters/um/um_protocol.h"
 #include "tap.h"
 #include "umock_asan.h"
 #include "umock_env.h"

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "meters/atorch/atorch.h"
+#include "meters/atorch/atorch_protocol.h"
 
 #define CK_XOR 0x44
 #define CK_FIRST 2

@@ -4,7 +4,7 @@
 
 #include "core/clock.h"
 #include "meters/emu/emu.h"
-#include "meters/fnirsi/fnirsi.h"
+#include "meters/fnirsi/fnirsi_protocol.h"
 
 #define REPORT_NS (40 * NS_PER_MS)
 /* The firmware stops streaming without a poll (OpenFNB58 calls it a watchdog); the real

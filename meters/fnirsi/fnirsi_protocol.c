@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "meters/fnirsi/fnirsi.h"
+#include "meters/fnirsi/fnirsi_protocol.h"
 
 #define CRC_POLY 0x39
 #define CRC_INIT 0x42

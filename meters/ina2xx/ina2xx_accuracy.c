@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "meters/ina-datasheet.h"
-#include "meters/ina2xx/ina2xx.h"
+#include "meters/ina2xx/ina2xx_protocol.h"
 #include "meters/meter.h"
 
 /* TI states no noise per reading: iowatt takes one ADC step, divided by the square root

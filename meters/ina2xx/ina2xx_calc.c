@@ -8,7 +8,7 @@
 #include "core/clock.h"
 #include "core/mem.h"
 #include "core/units.h"
-#include "meters/ina2xx/ina2xx.h"
+#include "meters/ina2xx/ina2xx_protocol.h"
 
 #define INA219_BRNG_LOW_V 16
 #define INA219_BRNG_HIGH_V 32

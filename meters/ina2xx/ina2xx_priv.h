@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "core/clock.h"
-#include "meters/ina2xx/ina2xx.h"
+#include "meters/ina2xx/ina2xx_protocol.h"
 #include "meters/meter-internal.h"
 
 #define CAL_CHECK_NS NS_PER_SEC

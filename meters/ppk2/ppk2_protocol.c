@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "meters/ppk2/ppk2.h"
+#include "meters/ppk2/ppk2_protocol.h"
 
 #define ADC_BITS 14
 #define ADC_MASK ((1u << ADC_BITS) - 1)

@@ -5,7 +5,7 @@
 #include <nettle/aes.h>
 #include <string.h>
 
-#include "meters/tc66/tc66.h"
+#include "meters/tc66/tc66_protocol.h"
 
 /* The fixed key of the vendor's application (sigrok rdtech-tc, TheHWcave, jedie). */
 static const uint8_t tc66_key[AES256_KEY_SIZE] = {

@@ -8,7 +8,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "meters/transport/serial.h"
-#include "meters/um/um.h"
+#include "meters/um/um_protocol.h"
 
 #define MOD "um"
 /* Opening /dev/rfcomm0 starts the Bluetooth connection; a page and the RFCOMM setup

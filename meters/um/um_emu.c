@@ -4,7 +4,7 @@
 
 #include "core/clock.h"
 #include "meters/emu/emu.h"
-#include "meters/um/um.h"
+#include "meters/um/um_protocol.h"
 
 /* What the emulated meter shows besides V and A. */
 #define UM_EMU_TEMP_C 27

@@ -5,7 +5,7 @@
 #include <strings.h>
 
 #include "core/mem.h"
-#include "meters/um/um.h"
+#include "meters/um/um_protocol.h"
 
 static uint16_t be16(const uint8_t *p)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: a UM tester's byte stream through resync, frame checks and decoding. */
 #include "fuzz.h"
-#include "meters/um/um.h"
+#include "meters/um/um_protocol.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

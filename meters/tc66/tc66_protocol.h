@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* RDTech TC66/TC66C replies: AES-256-ECB (from a crypto library), pac blocks, CRC-16, decode. */
-#ifndef IOWATT_TC66_H
-#define IOWATT_TC66_H
+#ifndef IOWATT_TC66_PROTOCOL_H
+#define IOWATT_TC66_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>

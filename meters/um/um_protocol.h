@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* RDTech UM24C/UM25C/UM34C wire format: model table, frame check, decode, resync, encode. */
-#ifndef IOWATT_UM_H
-#define IOWATT_UM_H
+#ifndef IOWATT_UM_PROTOCOL_H
+#define IOWATT_UM_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* FNIRSI FNB48/FNB48S/FNB58/C1 HID reports: models, CRC-8, commands, decoding, encoding. */
-#ifndef IOWATT_FNIRSI_H
-#define IOWATT_FNIRSI_H
+#ifndef IOWATT_FNIRSI_PROTOCOL_H
+#define IOWATT_FNIRSI_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>

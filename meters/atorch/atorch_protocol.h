@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ATORCH USB and DC meters' pushed reports: checksum, layouts, resync, commands, encoding. */
-#ifndef IOWATT_ATORCH_H
-#define IOWATT_ATORCH_H
+#ifndef IOWATT_ATORCH_PROTOCOL_H
+#define IOWATT_ATORCH_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Nordic PPK2 wire format: commands, metadata and calibration, sample words, current. */
-#ifndef IOWATT_PPK2_H
-#define IOWATT_PPK2_H
+#ifndef IOWATT_PPK2_PROTOCOL_H
+#define IOWATT_PPK2_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>

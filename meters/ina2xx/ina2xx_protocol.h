@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* INA219/INA226/INA260 register maths: configuration, calibration and raw-to-unit decoding. */
-#ifndef IOWATT_INA2XX_H
-#define IOWATT_INA2XX_H
+#ifndef IOWATT_INA2XX_PROTOCOL_H
+#define IOWATT_INA2XX_PROTOCOL_H
 
 #include <stddef.h>
 #include <stdint.h>
