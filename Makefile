@@ -171,7 +171,7 @@ BIN := $(O)/iowatt
 endif
 
 .PHONY: all test check demo deps check-deps lint format install uninstall man clean tests \
-	tsan fuzz fuzz-bins
+	tsan fuzz fuzz-bins structure
 all: $(BIN)
 
 $(BIN): $(O)/src/cli/main.o $(LIB_OBJS)
@@ -237,6 +237,11 @@ check:
 	$(MAKE) SANITIZE=1 WERROR=1 O=build-san tests
 	if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) CC=$(FUZZ_CC) FUZZ=1 O=build-fuzz fuzz-bins; fi
 	O=build-san FUZZ_O=build-fuzz tests/run.sh
+
+# The shape of the product code for before/after tables: folders, lines, arrows and circles
+# (includes, and links read from these objects), longest functions, duplicates.
+structure: $(O)/src/cli/main.o $(LIB_OBJS)
+	python3 scripts/structure.py --objects $(O)
 
 demo:
 	tests/deps.sh --runtime

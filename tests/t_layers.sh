@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# The folder tree is the architecture: no #include points up a layer (scripts/check-layers.py).
+# The folder tree is the architecture: no #include and no link reference points up a layer
+# (scripts/check-layers.py; links read with nm from the build's objects, $O).
 . "$(dirname "$0")/lib.sh"
 
 check "no include points up a layer" -- python3 "$REPO/scripts/check-layers.py" "$REPO"
+
+case ${O:-build} in /*) OBJ=${O} ;; *) OBJ=$REPO/${O:-build} ;; esac
+if [ -f "$OBJ/src/core/log.o" ]; then
+	check "no link reference points up a layer ($OBJ)" -- \
+		python3 "$REPO/scripts/check-layers.py" "$REPO" --objects "$OBJ"
+else
+	skip "no objects in $OBJ to read links from (build first)"
+fi
 
 # The check itself must catch a violation: copy the tree and add an upward include.
 mkdir -p "$T_TMP/tree"
@@ -18,5 +27,30 @@ printf '#include "meters/um/um_protocol.h"\n' >>"$T_TMP/tree/meters/board/hwmon.
 python3 "$REPO/scripts/check-layers.py" "$T_TMP/tree" >"$T_TMP/side.out" 2>&1
 [ $? -ne 0 ] && grep -q "another driver's folder" "$T_TMP/side.out"
 ok $? "a driver including another driver's header is reported"
+
+# Links: a tiny tree whose files name each other through their own externs, which the
+# include check cannot see. run -> core is allowed; core -> run and driver -> driver are not.
+L=$T_TMP/links
+mkdir -p "$L/src/core" "$L/src/run" "$L/meters/um" "$L/meters/board"
+printf 'int run_fn(void);\nint core_fn(void);\nint core_fn(void) { return run_fn(); }\n' >"$L/src/core/low.c"
+printf 'int core_fn(void);\nint run_fn(void);\nint run_fn(void) { return core_fn() + 1; }\n' >"$L/src/run/high.c"
+printf 'int board_fn(void);\nint um_fn(void);\nint um_fn(void) { return board_fn(); }\n' >"$L/meters/um/um.c"
+printf 'int board_fn(void);\nint board_fn(void) { return 2; }\n' >"$L/meters/board/board.c"
+built=0
+for f in src/core/low src/run/high meters/um/um meters/board/board; do
+	mkdir -p "$(dirname "$L/obj/$f")"
+	${CC:-cc} -c -o "$L/obj/$f.o" "$L/$f.c" || built=1
+done
+python3 "$REPO/scripts/check-layers.py" "$L" --objects "$L/obj" >"$T_TMP/links.out" 2>&1
+rc=$?
+[ $built -eq 0 ] && [ $rc -ne 0 ] &&
+	grep -qx 'not ok - src/core/low.c -> src/run/high.c (run_fn)' "$T_TMP/links.out"
+st=$?
+ok $st "a link from core up to run is reported"
+[ $st -eq 0 ] || sed 's/^/#   /' "$T_TMP/links.out"
+grep -qx 'not ok - meters/um/um.c -> meters/board/board.c (board_fn)' "$T_TMP/links.out"
+ok $? "a driver linking to another driver's folder is reported"
+! grep -q 'src/run/high.c -> src/core/low.c' "$T_TMP/links.out"
+ok $? "a link from run down to core is not reported"
 
 done_testing
