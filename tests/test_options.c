@@ -15,7 +15,7 @@
 #include "core/units.h"
 #include "engines_util.h"
 #include "io/engine.h"
-#include "result/result.h"
+#include "result/result_bench.h"
 #include "tap.h"
 
 /* A value each type accepts and one it must refuse. */

@@ -11,7 +11,7 @@
 #include "capture.h"
 #include "core/mem.h"
 #include "result/report.h"
-#include "result/result.h"
+#include "result/result_bench.h"
 #include "tap.h"
 
 static char dir[] = "/var/tmp/iowatt-test-report.XXXXXX";

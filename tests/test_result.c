@@ -11,7 +11,7 @@
 
 #include "capture.h"
 #include "report/summary.h"
-#include "result/result.h"
+#include "result/result_bench.h"
 #include "tap.h"
 
 static struct capture capt;

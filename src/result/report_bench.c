@@ -5,7 +5,7 @@
 
 #include "core/clock.h"
 #include "core/mem.h"
-#include "result/result.h"
+#include "result/result_bench.h"
 
 static void lat_fill(struct report_lat *l, const struct lat_stats *ls)
 {

@@ -14,7 +14,7 @@
 #include "core/text.h"
 #include "result/report.h"
 #include "result/report_schema.h"
-#include "result/result.h"
+#include "result/result_bench.h"
 
 #define MOD "result"
 #define PCT_KEY_LEN 32

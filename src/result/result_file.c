@@ -13,7 +13,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
-#include "result/result.h"
+#include "result/result_bench.h"
 
 #define MOD "result"
 /* Enough digits for any figure we print, without 22.800000000000001 noise. */

@@ -12,7 +12,7 @@
 #include "core/units.h"
 #include "core/version.h"
 #include "result/report_summary.h"
-#include "result/result.h"
+#include "result/result_bench.h"
 #include "run/run_report.h"
 #include "run/uncertainty.h"
 

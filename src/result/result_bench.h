@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Filling the report from a benchmark job; the result file's name and atomic write. */
-#ifndef IOWATT_RESULT_H
-#define IOWATT_RESULT_H
+#ifndef IOWATT_RESULT_BENCH_H
+#define IOWATT_RESULT_BENCH_H
 
 #include <jansson.h>
 
