@@ -725,7 +725,7 @@ static int limit_aio_events(void)
 static void busy_aio_child(int out)
 {
 	struct bench_result *res = malloc(sizeof(*res));
-	struct job_report j;
+	struct job_result j;
 	struct job_opts jo;
 	int rc;
 
@@ -741,8 +741,8 @@ static void busy_aio_child(int out)
 	fprintf(stderr, "rc=%d status=%d depth=%u ios=%" PRIu64 "\n", rc, res->status, res->depth,
 		res->dir[DDIR_READ].total_ios);
 	memset(&j, 0, sizeof(j));
-	report_job_from_bench(&j, &jo, 1, res);
-	fprintf(stderr, "reported iodepth=%" PRId64 "\n", report_opt_find(&j, "iodepth")->i);
+	result_job_from_bench(&j, &jo, 1, res);
+	fprintf(stderr, "reported iodepth=%" PRId64 "\n", result_opt_find(&j, "iodepth")->i);
 	_exit(0);
 }
 

@@ -41,17 +41,17 @@ static void expect(json_t *c, const char *tree, const struct want *w, size_t n)
 }
 
 /* The context as the result document has it (and the report's memory freed). */
-static json_t *as_json(struct report_context *c)
+static json_t *as_json(struct result_context *c)
 {
-	struct run_report r;
+	struct run_result r;
 	json_t *doc, *ctx;
 
 	memset(&r, 0, sizeof(r));
 	r.context = c;
-	doc = report_to_json(&r);
+	doc = result_to_json(&r);
 	ctx = json_incref(json_object_get(doc, "context"));
 	json_decref(doc);
-	report_free(&r);
+	result_free(&r);
 	return ctx;
 }
 
@@ -222,7 +222,7 @@ static void test_real(void)
 {
 	char disk[64], part[64];
 	struct stat st;
-	struct report_context *rc;
+	struct result_context *rc;
 	json_t *c, *dev;
 
 	c = as_json(context_collect(NULL, ""));

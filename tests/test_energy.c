@@ -9,13 +9,13 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "run/energy.h"
-#include "run/run_report.h"
+#include "run/result_builder.h"
 #include "tap.h"
 
-/* A report to hang validity objects on, so that report_free releases their reasons. */
-struct report_run_holder {
-	struct run_report r;
-	struct job_report *j;
+/* A report to hang validity objects on, so that result_free releases their reasons. */
+struct result_run_holder {
+	struct run_result r;
+	struct job_result *j;
 };
 
 /* A realistic monotonic origin, so the sums see large timestamps as in a run. */
@@ -367,7 +367,7 @@ static void test_pipeline(void)
 	is_dbl(ef.uah_per_mb, 1111.111111 / 500, 1e-6, "uAh per MB");
 
 	{
-		struct report_power p = { 0 };
+		struct result_power p = { 0 };
 
 		energy_power_fill(&p, &es, "um25c:/dev/rfcomm0");
 		is_dbl(p.energy_active_mwh, 20 / 3.6, 1e-9, "mWh = J / 3.6");
@@ -382,20 +382,20 @@ static void test_pipeline(void)
 }
 
 /* A fresh validity for each check; the previous one's reasons are freed. */
-static struct report_validity *fresh(struct report_run_holder *h)
+static struct result_validity *fresh(struct result_run_holder *h)
 {
-	report_free(&h->r);
+	result_free(&h->r);
 	memset(&h->r, 0, sizeof(h->r));
-	h->j = report_add_job(&h->r);
+	h->j = result_add_job(&h->r);
 	h->j->validity = xcalloc(1, sizeof(*h->j->validity));
 	return h->j->validity;
 }
 
 static void test_validity(void)
 {
-	struct report_run_holder h = { 0 };
+	struct result_run_holder h = { 0 };
 	struct energy_summary es = { 0 };
-	struct report_validity *v;
+	struct result_validity *v;
 	int valid;
 
 	es.period_ns = 500 * NS_PER_MS;
@@ -450,7 +450,7 @@ static void test_validity(void)
 	valid = energy_validity(&es, 20, 0.95, NULL, v);
 	ok(valid && v->valid && v->nreasons == 0 && v->samples_active == 20,
 	   "20 samples and 95 %% coverage: valid, no reasons");
-	report_free(&h.r);
+	result_free(&h.r);
 }
 
 static void test_no_voltage_and_json(void)
@@ -458,8 +458,8 @@ static void test_no_voltage_and_json(void)
 	struct energy_job ej;
 	struct energy_summary es;
 	struct efficiency ef;
-	struct report_run_holder h = { 0 };
-	struct report_power *pw;
+	struct result_run_holder h = { 0 };
+	struct result_power *pw;
 	json_t *doc, *job, *p, *e, *v;
 	int i;
 
@@ -482,14 +482,14 @@ static void test_no_voltage_and_json(void)
 
 	/* Through the serialiser, as the run writes them. */
 	memset(&h.r, 0, sizeof(h.r));
-	h.j = report_add_job(&h.r);
+	h.j = result_add_job(&h.r);
 	pw = h.j->power = xcalloc(1, sizeof(*h.j->power));
 	energy_power_fill(pw, &es, "ina219:/dev/i2c-1");
 	h.j->efficiency = xcalloc(1, sizeof(*h.j->efficiency));
 	energy_efficiency_fill(h.j->efficiency, &ef);
 	h.j->validity = xcalloc(1, sizeof(*h.j->validity));
 	energy_validity(&es, 20, 0.95, NULL, h.j->validity);
-	doc = report_to_json(&h.r);
+	doc = result_to_json(&h.r);
 	job = json_array_get(json_object_get(doc, "jobs"), 0);
 	p = json_object_get(job, "power");
 	e = json_object_get(job, "efficiency");
@@ -520,7 +520,7 @@ static void test_no_voltage_and_json(void)
 		   json_array_size(json_object_get(v, "reasons")) == 0,
 	   "validity JSON");
 	json_decref(doc);
-	report_free(&h.r);
+	result_free(&h.r);
 }
 
 /* Idle, active and tail of 1 s each at 100 Hz, 0.5 W; samples at1 and at2 (-1: none)
@@ -551,10 +551,10 @@ static void three_phases(struct energy_job *ej, int at1, int at2, uint32_t flags
  * phase it overlaps, and only those. */
 static void test_losses(void)
 {
-	struct report_run_holder h = { 0 };
+	struct result_run_holder h = { 0 };
 	struct energy_job ej;
 	struct energy_summary es;
-	struct report_validity *v;
+	struct result_validity *v;
 	struct meter_sample s;
 	int valid;
 
@@ -581,18 +581,18 @@ static void test_losses(void)
 	energy_summarize(&ej, &es);
 	ok(es.losses[PHASE_IDLE] == 1 && es.losses[PHASE_ACTIVE] == 1,
 	   "a hole across a boundary hits both phases");
-	report_free(&h.r);
+	result_free(&h.r);
 }
 
 /* Readings dropped as impossible before a sample count in the phases their hole overlaps,
  * go into the result per phase, and make the phase invalid with a reason that says so. */
 static void test_out_of_range(void)
 {
-	struct report_run_holder h = { 0 };
+	struct result_run_holder h = { 0 };
 	struct energy_job ej;
 	struct energy_summary es;
-	struct report_validity *v;
-	struct report_power p;
+	struct result_validity *v;
+	struct result_power p;
 	int valid;
 
 	/* 3 readings dropped before sample 150, inside the active phase */
@@ -612,7 +612,7 @@ static void test_out_of_range(void)
 	   "the result's power.out_of_range carries them per phase");
 	free(p.meter);
 	free(p.note);
-	report_free(&h.r);
+	result_free(&h.r);
 }
 
 /* Size advice a person types; none for a failed job. */
@@ -626,21 +626,21 @@ static void test_remedy(void)
 	jo.bs = 16 * MIB;
 	jo.size = 96 * MIB;
 	/* 96 MiB in 1 s at 2 Hz: 20 samples need 10 s, x1.25 -> 1200 MiB -> 2 GiB. */
-	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 1.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	r = job_remedy(&jo, RESULT_OK, 0, jo.size, 1.0, 500 * NS_PER_MS, buf, sizeof(buf));
 	is_str(r, "try --size 2G", "a power of two, in G");
-	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 4.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	r = job_remedy(&jo, RESULT_OK, 0, jo.size, 4.0, 500 * NS_PER_MS, buf, sizeof(buf));
 	is_str(r, "try --size 512M", "a power of two, in M (300 MiB wanted)");
 	jo.bs = 2300;
 	jo.size = 2300 * 1000;
 	/* 2.3 MB in 1 s: 28.75 MB wanted; whole MB of whole 2300 B records: 23 MB x 2. */
-	r = job_remedy(&jo, REPORT_OK, 0, jo.size, 1.0, 500 * NS_PER_MS, buf, sizeof(buf));
+	r = job_remedy(&jo, RESULT_OK, 0, jo.size, 1.0, 500 * NS_PER_MS, buf, sizeof(buf));
 	is_str(r, "try --size 46MB", "bs=2300: 23 MB holds whole records; doubled to enough");
 	ok(46 * MB % 2300 == 0, "and 46 MB is a multiple of bs");
-	r = job_remedy(&jo, REPORT_FAILED, 0, 4096, 0.001, 500 * NS_PER_MS, buf, sizeof(buf));
+	r = job_remedy(&jo, RESULT_FAILED, 0, 4096, 0.001, 500 * NS_PER_MS, buf, sizeof(buf));
 	ok(r && !strstr(r, "--size") && strstr(r, "failed"), "a failed job gets no size advice");
-	r = job_remedy(&jo, REPORT_INTERRUPTED, 1, 4096, 0.1, 500 * NS_PER_MS, buf, sizeof(buf));
+	r = job_remedy(&jo, RESULT_INTERRUPTED, 1, 4096, 0.1, 500 * NS_PER_MS, buf, sizeof(buf));
 	ok(r && !strstr(r, "size") && strstr(r, "interrupted"), "a stopped job neither: %s", r);
-	r = job_remedy(NULL, REPORT_OK, 0, 4096, 0.5, 500 * NS_PER_MS, buf, sizeof(buf));
+	r = job_remedy(NULL, RESULT_OK, 0, 4096, 0.5, 500 * NS_PER_MS, buf, sizeof(buf));
 	ok(r && !strstr(r, "size") && !strstr(r, "loops"), "measure (no job): %s", r);
 }
 

@@ -317,15 +317,15 @@ static void test_help(void)
 /* A job's options as the result document has them. */
 static json_t *options_json(const struct job_opts *jo)
 {
-	struct run_report r;
+	struct run_result r;
 	json_t *doc, *o;
 
 	memset(&r, 0, sizeof(r));
-	report_job_options(report_add_job(&r), jo);
-	doc = report_to_json(&r);
+	result_job_options(result_add_job(&r), jo);
+	doc = result_to_json(&r);
 	o = json_incref(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "options"));
 	json_decref(doc);
-	report_free(&r);
+	result_free(&r);
 	return o;
 }
 

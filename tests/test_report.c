@@ -10,7 +10,7 @@
 
 #include "capture.h"
 #include "core/mem.h"
-#include "result/report.h"
+#include "result/result.h"
 #include "result/result_bench.h"
 #include "tap.h"
 
@@ -230,7 +230,7 @@ static int contains(json_t *want, json_t *got, const char *where, size_t *leaves
 static void round_trip(json_t *doc, const char *name, struct paths *seen)
 {
 	char a[300], b[300];
-	struct run_report r1, r2;
+	struct run_result r1, r2;
 	json_t *back;
 	size_t leaves = 0;
 	int same;
@@ -238,18 +238,18 @@ static void round_trip(json_t *doc, const char *name, struct paths *seen)
 
 	snprintf(a, sizeof(a), "%s/%s.a", dir, base);
 	snprintf(b, sizeof(b), "%s/%s.b", dir, base);
-	if (!ok(report_from_json(doc, name, &r1) == 0, "%s reads into the model", name))
+	if (!ok(result_from_json(doc, name, &r1) == 0, "%s reads into the model", name))
 		return;
-	back = report_to_json(&r1);
+	back = result_to_json(&r1);
 	same = back && contains(doc, back, "", &leaves);
 	ok(same, "%s: all %zu values survive the model", name, leaves);
 	json_paths(back, "", seen);
 	json_decref(back);
-	ok(report_write(a, &r1) == 0 && report_load(a, &r2) == 0 && report_write(b, &r2) == 0,
+	ok(result_write(a, &r1) == 0 && result_load(a, &r2) == 0 && result_write(b, &r2) == 0,
 	   "%s: written, read back, written again", name);
 	ok(same_file(a, b), "%s: the two writes are byte-identical", name);
-	report_free(&r1);
-	report_free(&r2);
+	result_free(&r1);
+	result_free(&r2);
 	unlink(a);
 	unlink(b);
 }
@@ -284,7 +284,7 @@ static void test_docs_keys(struct paths *seen)
 	json_t *doc = docs_document();
 	size_t i, missing = 0, extra = 0, unseen = 0;
 
-	report_key_paths(paths_add, &ser);
+	result_key_paths(paths_add, &ser);
 	ok(doc != NULL, "docs/results.md examples parse");
 	if (!doc)
 		return;
@@ -315,14 +315,14 @@ static void test_docs_keys(struct paths *seen)
 static void test_errors(void)
 {
 	struct capture c;
-	struct run_report r;
+	struct run_result r;
 	json_t *doc = json_pack("{s:i,s:[{s:s,s:{s:s}}]}", "schema_version", 1, "jobs", "jobname",
 				"x", "power", "active_w", "high");
 	const char *msg;
 	int rc;
 
 	capture_begin(&c, 2);
-	rc = report_from_json(doc, "bad.json", &r);
+	rc = result_from_json(doc, "bad.json", &r);
 	msg = capture_end(&c);
 	ok(rc == -EINVAL && strstr(msg, "bad.json: jobs[0].power.active_w: expected a number"),
 	   "a wrong type is refused, naming file and key");
@@ -332,7 +332,7 @@ static void test_errors(void)
 	doc = json_pack("{s:i,s:[{s:s,s:[{s:s}]}]}", "schema_version", 1, "jobs", "jobname", "x",
 			"events", "kind", "volcano");
 	capture_begin(&c, 2);
-	rc = report_from_json(doc, "ev.json", &r);
+	rc = result_from_json(doc, "ev.json", &r);
 	msg = capture_end(&c);
 	ok(rc == -EINVAL && strstr(msg, "jobs[0].events[0].kind"), "an unknown event kind is named");
 	json_decref(doc);
@@ -341,19 +341,19 @@ static void test_errors(void)
 /* A figure that cannot be computed is null, wherever it is. */
 static void test_nan_is_null(void)
 {
-	struct run_report r;
-	struct job_report *j;
+	struct run_result r;
+	struct job_result *j;
 	json_t *doc, *val;
 
 	memset(&r, 0, sizeof(r));
 	r.schema_version = RESULT_SCHEMA_VERSION;
-	j = report_add_job(&r);
+	j = result_add_job(&r);
 	j->jobname = xstrdup("j");
 	j->validity = xcalloc(1, sizeof(*j->validity));
 	j->validity->coverage = NAN;
 	j->power = xcalloc(1, sizeof(*j->power));
 	j->power->active_w = INFINITY;
-	doc = report_to_json(&r);
+	doc = result_to_json(&r);
 	val = json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "validity");
 	ok(json_is_null(json_object_get(val, "coverage")), "NaN coverage is written null");
 	ok(json_is_array(json_object_get(val, "reasons")), "an empty reasons list is written []");
@@ -366,7 +366,7 @@ static void test_nan_is_null(void)
 		   !json_object_size(json_object_get(doc, "context")),
 	   "a run without a target has an empty context");
 	json_decref(doc);
-	report_free(&r);
+	result_free(&r);
 }
 
 int main(void)

@@ -105,15 +105,15 @@ static int same_shape(json_t *want, json_t *got, const char *where)
 /* A job filled from the bench, as the result document has it. */
 static json_t *job_json(const struct job_opts *jo, unsigned loop, const struct bench_result *br)
 {
-	struct run_report r;
+	struct run_result r;
 	json_t *doc, *job;
 
 	memset(&r, 0, sizeof(r));
-	report_job_from_bench(report_add_job(&r), jo, loop, br);
-	doc = report_to_json(&r);
+	result_job_from_bench(result_add_job(&r), jo, loop, br);
+	doc = result_to_json(&r);
 	job = json_incref(json_array_get(json_object_get(doc, "jobs"), 0));
 	json_decref(doc);
-	report_free(&r);
+	result_free(&r);
 	return job;
 }
 
@@ -204,26 +204,26 @@ static void test_write_load(void)
 	json_t *a = json_pack("{s:i, s:s, s:[]}", "schema_version", 1, "status", "ok", "jobs");
 	json_t *b = json_pack("{s:i, s:s, s:[]}", "schema_version", 1, "status", "failed", "jobs");
 	json_t *notdoc = json_integer(5);
-	struct run_report loaded;
+	struct run_result loaded;
 	const char *msg;
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/sub/r.json", dir);
-	is_int(result_write(path, a), 0, "result_write creates the directory and the file");
-	is_int(report_load(path, &loaded), 0, "and it loads back");
-	is_int(loaded.status, REPORT_OK, "with its content");
-	report_free(&loaded);
-	is_int(result_write(path, b), 0, "a second write replaces it");
-	report_load(path, &loaded);
-	is_int(loaded.status, REPORT_FAILED, "with the new content");
-	report_free(&loaded);
+	is_int(result_file_write(path, a), 0, "result_file_write creates the directory and the file");
+	is_int(result_load(path, &loaded), 0, "and it loads back");
+	is_int(loaded.status, RESULT_OK, "with its content");
+	result_free(&loaded);
+	is_int(result_file_write(path, b), 0, "a second write replaces it");
+	result_load(path, &loaded);
+	is_int(loaded.status, RESULT_FAILED, "with the new content");
+	result_free(&loaded);
 	snprintf(bad, sizeof(bad), "%s/sub", dir);
 	capture_begin(&capt, 2);
-	ok(result_write(path, notdoc) < 0, "a write that fails reports it");
+	ok(result_file_write(path, notdoc) < 0, "a write that fails reports it");
 	capture_end(&capt);
-	report_load(path, &loaded);
-	is_int(loaded.status, REPORT_FAILED, "and the old file is left as it was");
-	report_free(&loaded);
+	result_load(path, &loaded);
+	is_int(loaded.status, RESULT_FAILED, "and the old file is left as it was");
+	result_free(&loaded);
 	is_int(count_tmp_files(bad), 0, "no temporary file is left behind");
 
 	snprintf(bad, sizeof(bad), "%s/bad.json", dir);
@@ -231,27 +231,27 @@ static void test_write_load(void)
 	fputs("{\n  \"schema_version\": 1,\n  \"jobs\": [1, 2,]\n}\n", fp);
 	fclose(fp);
 	capture_begin(&capt, 2);
-	ok(report_load(bad, &loaded) == -EINVAL && !loaded.jobs, "malformed JSON is refused");
+	ok(result_load(bad, &loaded) == -EINVAL && !loaded.jobs, "malformed JSON is refused");
 	msg = capture_end(&capt);
 	ok(strstr(msg, bad) && strstr(msg, ":3:"), "the error names file:line:column");
 	fp = fopen(bad, "w");
 	fputs("{\"schema_version\": 99, \"jobs\": []}\n", fp);
 	fclose(fp);
 	capture_begin(&capt, 2);
-	is_int(report_load(bad, &loaded), -EPROTONOSUPPORT, "a future schema_version is refused");
+	is_int(result_load(bad, &loaded), -EPROTONOSUPPORT, "a future schema_version is refused");
 	msg = capture_end(&capt);
 	ok(strstr(msg, "99") && strstr(msg, "newer"), "saying it is newer than this iowatt");
 	fp = fopen(bad, "w");
 	fputs("{\"jobs\": []}\n", fp);
 	fclose(fp);
 	capture_begin(&capt, 2);
-	ok(report_load(bad, &loaded) < 0, "a JSON file without schema_version is refused");
+	ok(result_load(bad, &loaded) < 0, "a JSON file without schema_version is refused");
 	capture_end(&capt);
 	fp = fopen(bad, "w");
 	fputs("{\"schema_version\": 1}\n", fp);
 	fclose(fp);
 	capture_begin(&capt, 2);
-	ok(report_load(bad, &loaded) == -EINVAL, "a result without a jobs array is refused");
+	ok(result_load(bad, &loaded) == -EINVAL, "a result without a jobs array is refused");
 	msg = capture_end(&capt);
 	ok(strstr(msg, "no \"jobs\" array") != NULL, "saying so");
 	unlink(bad);
@@ -282,17 +282,17 @@ static void test_default_path(void)
 /* The summary table of a document, as text; caller frees. */
 static char *summary_of(json_t *doc)
 {
-	struct run_report r;
+	struct run_result r;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp;
 
-	if (report_from_json(doc, "docs/results.md", &r))
+	if (result_from_json(doc, "docs/results.md", &r))
 		return strdup("");
 	fp = open_memstream(&buf, &len);
-	report_print_summary(fp, &r);
+	summary_print_summary(fp, &r);
 	fclose(fp);
-	report_free(&r);
+	result_free(&r);
 	return buf;
 }
 

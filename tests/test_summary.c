@@ -5,14 +5,14 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "result/report.h"
-#include "result/report_summary.h"
+#include "result/result.h"
+#include "result/result_summary.h"
 #include "tap.h"
 
-static struct job_report *entry(struct run_report *r, const char *name, unsigned round,
+static struct job_result *entry(struct run_result *r, const char *name, unsigned round,
 				int status, int valid, double j_per_gb, double u95, double iops)
 {
-	struct job_report *j = report_add_job(r);
+	struct job_result *j = result_add_job(r);
 
 	j->jobname = xstrdup(name);
 	j->round = round;
@@ -30,28 +30,28 @@ static struct job_report *entry(struct run_report *r, const char *name, unsigned
 	j->options = xcalloc(1, sizeof(*j->options));
 	j->noptions = 1;
 	j->options[0].key = xstrdup("steady");
-	j->options[0].type = REPORT_OPT_STR;
+	j->options[0].type = RESULT_OPT_STR;
 	j->options[0].s = xstrdup("j_per_gb");
 	return j;
 }
 
 int main(void)
 {
-	struct run_report r;
-	const struct report_job_summary *s;
-	const struct report_stat *st;
-	struct report_steady sd;
+	struct run_result r;
+	const struct result_job_summary *s;
+	const struct result_stat *st;
+	struct result_steady sd;
 
 	memset(&r, 0, sizeof(r));
-	entry(&r, "A", 1, REPORT_OK, 1, 10.0, 0.2, 100);
-	entry(&r, "A", 2, REPORT_OK, 0, 99.0, 0.2, 100);	   /* INVALID: left out */
-	entry(&r, "A", 3, REPORT_FAILED, 1, 50.0, 0.2, 100);	   /* failed: left out */
-	entry(&r, "A", 4, REPORT_OK, 1, 12.0, 0.4, 100);
-	entry(&r, "A", 5, REPORT_INTERRUPTED, 1, 1.0, 0.2, 100);  /* interrupted: left out */
-	entry(&r, "A", 6, REPORT_OK, 1, 11.0, 0.3, 100);
-	report_summarize(&r);
+	entry(&r, "A", 1, RESULT_OK, 1, 10.0, 0.2, 100);
+	entry(&r, "A", 2, RESULT_OK, 0, 99.0, 0.2, 100);	   /* INVALID: left out */
+	entry(&r, "A", 3, RESULT_FAILED, 1, 50.0, 0.2, 100);	   /* failed: left out */
+	entry(&r, "A", 4, RESULT_OK, 1, 12.0, 0.4, 100);
+	entry(&r, "A", 5, RESULT_INTERRUPTED, 1, 1.0, 0.2, 100);  /* interrupted: left out */
+	entry(&r, "A", 6, RESULT_OK, 1, 11.0, 0.3, 100);
+	result_summarize(&r);
 	ok(r.nsummary == 1, "one job, one summary");
-	s = report_summary_find(&r, "A");
+	s = result_summary_find(&r, "A");
 	ok(s && s->entries == 6 && s->valid == 3 && s->invalid == 3,
 	   "6 entries: 3 counted, 3 left out (invalid, failed, interrupted)");
 	st = &s->figures.j_per_gb;
@@ -61,16 +61,16 @@ int main(void)
 	is_dbl(st->u95, 0.3, 1e-12, "u95: the counted rounds' mean measurement uncertainty");
 	ok(s->steady && !s->steady->first_round && !s->steady->reached,
 	   "3 counted rounds: too few for a steady window");
-	ok(report_steady_of(&r, "A", &sd) == -1 && !strcmp(sd.metric, "j_per_gb"),
+	ok(result_steady_of(&r, "A", &sd) == -1 && !strcmp(sd.metric, "j_per_gb"),
 	   "no verdict yet, on the metric steady= names");
 	free(sd.metric);
-	report_free(&r);
+	result_free(&r);
 
 	memset(&r, 0, sizeof(r));
-	entry(&r, "B", 1, REPORT_OK, 1, 10.0, 0.2, 100);
-	entry(&r, "C", 1, REPORT_OK, 1, 10.0, 0.2, 100);
-	report_summarize(&r);
+	entry(&r, "B", 1, RESULT_OK, 1, 10.0, 0.2, 100);
+	entry(&r, "C", 1, RESULT_OK, 1, 10.0, 0.2, 100);
+	result_summarize(&r);
 	ok(!r.summary && !r.nsummary, "every job ran once: no summary");
-	report_free(&r);
+	result_free(&r);
 	return done_testing();
 }

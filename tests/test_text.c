@@ -9,7 +9,7 @@
 #include "core/input.h"
 #include "core/mem.h"
 #include "core/text.h"
-#include "result/report.h"
+#include "result/result.h"
 #include "tap.h"
 
 static char *clean(const char *s)
@@ -114,8 +114,8 @@ static void test_input(void)
  */
 static void test_invalid_utf8(void)
 {
-	struct run_report r;
-	struct report_event *ev;
+	struct run_result r;
+	struct result_event *ev;
 	json_t *doc, *evs, *text;
 	char *s;
 
@@ -130,14 +130,14 @@ static void test_invalid_utf8(void)
 	ev->kind = 0;
 	ev->source = xstrdup("kmsg");
 	ev->text = xstrdup("Under-voltage \xff\xfe detected");
-	doc = report_to_json(&r);
+	doc = result_to_json(&r);
 	evs = doc ? json_object_get(doc, "events") : NULL;
 	text = evs ? json_object_get(json_array_get(evs, 0), "text") : NULL;
 	ok(text && !strcmp(json_string_value(text), "Under-voltage \\xff\\xfe detected"),
 	   "the result keeps the kernel line, escaped: %s",
 	   text ? json_string_value(text) : "(lost)");
 	json_decref(doc);
-	report_free(&r);
+	result_free(&r);
 }
 
 int main(void)

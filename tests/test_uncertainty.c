@@ -80,9 +80,9 @@ static void test_ranges(void)
 /* A job's figures as the run fills them, from its summary, for the tests below. */
 struct figures {
 	struct energy_summary es;
-	struct report_power p;
-	struct report_efficiency e;
-	struct report_validity v;
+	struct result_power p;
+	struct result_efficiency e;
+	struct result_validity v;
 };
 
 static void figures_of(struct energy_job *ej, uint64_t bytes, uint64_t ios,

@@ -16,7 +16,7 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "report/html.h"
-#include "result/report_summary.h"
+#include "result/result_summary.h"
 #include "result/results_read.h"
 
 #define MOD "compare"
@@ -35,8 +35,8 @@ enum { FROM_JOB, FROM_POWER, FROM_EFF };
  */
 struct row {
 	const struct rr_result *r;
-	const struct job_report *j;	     /* the entry, or the job's first with a summary */
-	const struct report_job_summary *s;  /* NULL: a single entry */
+	const struct job_result *j;	     /* the entry, or the job's first with a summary */
+	const struct result_job_summary *s;  /* NULL: a single entry */
 	const char *name; /* "NAME #2" for a loop */
 	int valid;
 	double key, half; /* the ranking figure and half its 95 % interval (NAN: none) */
@@ -51,7 +51,7 @@ struct column {
 	const char *head;
 	int from;		     /* FROM_POWER / FROM_EFF: a double at off; FROM_JOB: fn */
 	size_t off;
-	double (*fn)(const struct job_report *j);
+	double (*fn)(const struct job_result *j);
 	double scale;		     /* table/markdown value = field * scale */
 	const char *fmt;	     /* printf format, or NULL: sig significant digits */
 	int sig;
@@ -59,7 +59,7 @@ struct column {
 	int brief;		     /* shown in table and markdown */
 	const char *per_w;	     /* a mA-based figure: its W-based counterpart's key */
 	/* Shown in table and markdown when a row has it (a mixed job's directions). */
-	int (*shown)(const struct job_report *j);
+	int (*shown)(const struct job_result *j);
 	size_t u95_off;		     /* FROM_POWER / FROM_EFF: the figure's FIGURE_u95 */
 };
 
@@ -72,43 +72,43 @@ struct compare_args {
 	int fmt;
 };
 
-static double p99_ns(const struct job_report *j)
+static double p99_ns(const struct job_result *j)
 {
 	return rr_lat_ns(j, 99);
 }
 
 /* A mixed job's directions apart, and a synced job's sync calls (fio's "sync"). */
-static double read_iops(const struct job_report *j)
+static double read_iops(const struct job_result *j)
 {
 	return rr_dir_iops(j, 0);
 }
 
-static double write_iops(const struct job_report *j)
+static double write_iops(const struct job_result *j)
 {
 	return rr_dir_iops(j, 1);
 }
 
-static double read_p99_ns(const struct job_report *j)
+static double read_p99_ns(const struct job_result *j)
 {
 	return rr_dir_lat_ns(j, 0, 99);
 }
 
-static double write_p99_ns(const struct job_report *j)
+static double write_p99_ns(const struct job_result *j)
 {
 	return rr_dir_lat_ns(j, 1, 99);
 }
 
-static double sync_p99_ns(const struct job_report *j)
+static double sync_p99_ns(const struct job_result *j)
 {
 	return rr_sync_lat_ns(j, 99);
 }
 
-static int has_soc_c(const struct job_report *j)
+static int has_soc_c(const struct job_result *j)
 {
 	return !isnan(rr_soc_max_c(j));
 }
 
-static int has_drive_c(const struct job_report *j)
+static int has_drive_c(const struct job_result *j)
 {
 	return !isnan(rr_drive_max_c(j));
 }
@@ -119,11 +119,11 @@ static int has_drive_c(const struct job_report *j)
 #define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL, NULL, 0 }
 #define WHEN(k, h, fn, sc, f, lb, when) { k, h, FROM_JOB, 0, fn, sc, f, lb, 0, NULL, when, 0 }
 #define POWER(k, h, field, sc, f, lb, br, pw)                                               \
-	{ k, h, FROM_POWER, offsetof(struct report_power, field), NULL, sc, f, lb, br, pw, NULL, \
-	  offsetof(struct report_power, field##_u95) }
+	{ k, h, FROM_POWER, offsetof(struct result_power, field), NULL, sc, f, lb, br, pw, NULL, \
+	  offsetof(struct result_power, field##_u95) }
 #define EFF(k, h, field, sc, f, lb, br, pw)                                                 \
-	{ k, h, FROM_EFF, offsetof(struct report_efficiency, field), NULL, sc, f, lb, br, pw,    \
-	  NULL, offsetof(struct report_efficiency, field##_u95) }
+	{ k, h, FROM_EFF, offsetof(struct result_efficiency, field), NULL, sc, f, lb, br, pw,    \
+	  NULL, offsetof(struct result_efficiency, field##_u95) }
 
 static const struct column columns[] = {
 	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, FMT("%.1f"), 0, 1),
@@ -156,7 +156,7 @@ static const struct column columns[] = {
 
 #define P99_COLUMN (&columns[2])
 
-static double col_value(const struct column *c, const struct job_report *j)
+static double col_value(const struct column *c, const struct job_result *j)
 {
 	const void *obj;
 
@@ -169,17 +169,17 @@ static double col_value(const struct column *c, const struct job_report *j)
 /* A row's figure: the entry's, or the mean over its rounds. */
 static double row_value(const struct column *c, const struct row *rw)
 {
-	const struct report_stat *st;
+	const struct result_stat *st;
 
 	if (!rw->s)
 		return col_value(c, rw->j);
-	st = report_summary_stat(rw->s, c->key);
+	st = result_summary_stat(rw->s, c->key);
 	return st ? st->mean : col_value(c, rw->j);
 }
 
 /*
  * Half the row's 95 % interval of a figure: the entry's measurement uncertainty, or over
- * rounds the spread and the measurement uncertainty together (report_stat_u95). NAN for
+ * rounds the spread and the measurement uncertainty together (result_stat_u95). NAN for
  * a single entry's performance figures, which have no interval.
  */
 static double row_half(const struct column *c, const struct row *rw)
@@ -187,7 +187,7 @@ static double row_half(const struct column *c, const struct row *rw)
 	const void *obj;
 
 	if (rw->s)
-		return report_stat_u95(report_summary_stat(rw->s, c->key));
+		return result_stat_u95(result_summary_stat(rw->s, c->key));
 	if (c->from == FROM_JOB)
 		return NAN;
 	obj = c->from == FROM_POWER ? (const void *)rr_power(rw->j) : (const void *)rr_eff(rw->j);
@@ -221,7 +221,7 @@ const char *compare_column_head(const struct column *c)
 	return c->head;
 }
 
-double compare_value(const struct column *c, const struct job_report *j)
+double compare_value(const struct column *c, const struct job_result *j)
 {
 	return col_value(c, j);
 }
@@ -265,12 +265,12 @@ static void fmt_value(const struct column *c, double v, char *buf, size_t len)
 }
 
 /* One cell as text for the table/markdown; "-" when the value is missing. */
-static void cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
+static void cell(const struct column *c, const struct job_result *j, char *buf, size_t len)
 {
 	fmt_value(c, col_value(c, j), buf, len);
 }
 
-void compare_cell(const struct column *c, const struct job_report *j, char *buf, size_t len)
+void compare_cell(const struct column *c, const struct job_result *j, char *buf, size_t len)
 {
 	cell(c, j, buf, len);
 }
@@ -609,9 +609,9 @@ static const struct column *group_sort(const struct column *sort, const struct r
 }
 
 /* A job with rounds is one row, its summary's, on its first entry; NULL: not a row. */
-static int row_of(const struct rr_result *r, const struct job_report *j, struct row *rw)
+static int row_of(const struct rr_result *r, const struct job_result *j, struct row *rw)
 {
-	const struct report_job_summary *s = j->jobname ? report_summary_find(&r->rep, j->jobname)
+	const struct result_job_summary *s = j->jobname ? result_summary_find(&r->rep, j->jobname)
 							 : NULL;
 
 	if (s && rr_find_job(r, j->jobname) != j)

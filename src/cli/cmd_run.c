@@ -16,7 +16,7 @@
 #include "core/units.h"
 #include "io/bench.h"
 #include "report/summary.h"
-#include "result/report_summary.h"
+#include "result/result_summary.h"
 #include "run/context.h"
 #include "run/run.h"
 
@@ -33,7 +33,7 @@ static void checkpoint(struct run_ctx *rc)
 
 	if (rc->checkpoint_ns && now - rc->checkpoint_ns < CHECKPOINT_MIN_NS)
 		return;
-	report_builder_write(&rc->rb, rc->session, rc->out.json_path, REPORT_RUNNING);
+	result_builder_write(&rc->rb, rc->session, rc->out.json_path, RESULT_RUNNING);
 	rc->checkpoint_ns = now_ns();
 }
 
@@ -165,7 +165,7 @@ static void begin_report(struct run_ctx *rc, int argc, char **argv, int measure)
 {
 	const struct run_opts *ro = &rc->cfg->run;
 	char *cmd = command_line(argc, argv, measure);
-	struct report_start st = {
+	struct result_start st = {
 		.command = cmd, .profile = ro->profile, .t0_ns = rc->t0_ns, .session = rc->session,
 		.intervals_path = rc->out.intervals_path,
 		.samples_path = rc->session->nmeters ? rc->out.samples_path : NULL,
@@ -173,10 +173,10 @@ static void begin_report(struct run_ctx *rc, int argc, char **argv, int measure)
 
 	if (rc->have_target)
 		st.context = context_collect(&rc->tg, ro->sysfs_root ? ro->sysfs_root : "");
-	report_builder_begin(&rc->rb, &st);
+	result_builder_begin(&rc->rb, &st);
 	free(cmd);
 	session_add_sink(rc->session, &run_output_sink_ops, &rc->out);
-	session_add_sink(rc->session, &report_builder_sink_ops, &rc->rb);
+	session_add_sink(rc->session, &result_builder_sink_ops, &rc->rb);
 	session_add_sink(rc->session, &run_stop_sink_ops, &rc->stop);
 	session_add_sink(rc->session, &progress_sink_ops, &rc->progress);
 }
@@ -221,7 +221,7 @@ static unsigned job_rounds(const struct job_opts *jo)
 static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 {
 	const struct job_opts *jo = &rc->jobs[j];
-	struct run_report *rep = &rc->rb.rep;
+	struct run_result *rep = &rc->rb.rep;
 	unsigned loop;
 	int err, finished = 1;
 
@@ -230,7 +230,7 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 		err = target_prepare_job(&rc->tg, jo);
 	if (err) {
 		rc->any_failed |= !run_should_stop(rc);
-		report_builder_unprepared(&rc->rb, jo, round, err, run_should_stop(rc));
+		result_builder_unprepared(&rc->rb, jo, round, err, run_should_stop(rc));
 		checkpoint(rc);
 		return;
 	}
@@ -246,12 +246,12 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 /* repeat_until_steady: after its round, a job that reached steady state is done. */
 static int now_steady(struct run_ctx *rc, const struct job_opts *jo, unsigned round)
 {
-	struct report_steady st;
+	struct result_steady st;
 	int rc_steady;
 
 	if (!jo->repeat_until_steady)
 		return 0;
-	rc_steady = report_steady_of(&rc->rb.rep, jo->name, &st);
+	rc_steady = result_steady_of(&rc->rb.rep, jo->name, &st);
 	if (rc_steady == 1)
 		log_info(NULL, "job '%s': steady on %s after round %u (rounds %u-%u within "
 			       "%.1f %% of their mean, fit line %.1f %%): no more rounds",
@@ -315,17 +315,17 @@ static void run_jobs(struct run_ctx *rc, int measure)
 /* Drain what the meters still hold, write the final document, print the summary. */
 static int finish(struct run_ctx *rc)
 {
-	int status = run_should_stop(rc) ? REPORT_INTERRUPTED
-		     : rc->any_failed	  ? REPORT_FAILED : REPORT_OK;
+	int status = run_should_stop(rc) ? RESULT_INTERRUPTED
+		     : rc->any_failed	  ? RESULT_FAILED : RESULT_OK;
 	int err;
 
 	session_stop(rc->session);
 	sources_stop(rc->sources);
 	session_pump(rc->session, now_ns() + SESSION_FEED_LAG_NS);
-	report_builder_events(&rc->rb);
+	result_builder_events(&rc->rb);
 	run_take_temps(rc);
-	err = report_builder_write(&rc->rb, rc->session, rc->out.json_path, status);
-	report_print_summary(stdout, &rc->rb.rep);
+	err = result_builder_write(&rc->rb, rc->session, rc->out.json_path, status);
+	summary_print_summary(stdout, &rc->rb.rep);
 	if (!err)
 		printf("result: %s\n", rc->out.json_path);
 	printf("series: %s\n", rc->out.intervals_path);
@@ -354,7 +354,7 @@ static void tear_down(struct run_ctx *rc)
 	run_output_close(&rc->out);
 	if (rc->have_target)
 		target_cleanup(&rc->tg);
-	report_builder_free(&rc->rb);
+	result_builder_free(&rc->rb);
 	run_stop_unwatch(&rc->stop);
 }
 
@@ -392,7 +392,7 @@ static int run_main(int argc, char **argv, int measure)
 	err = run_stop_watch(&rc.stop, target_cleanup_signal_safe);
 	rc.session = session_new(cfg.run.uv_threshold_v);
 	rc.session->cancel = &rc.stop.signal;
-	report_builder_init(&rc.rb);
+	result_builder_init(&rc.rb);
 	if (!err)
 		err = set_up(&rc, argc, argv, measure);
 	if (!err) {

@@ -30,7 +30,7 @@ struct workload {
 
 struct sizing {
 	const struct rr_result *r;
-	const struct job_report *wjob, *rjob, *recjob, *dutyjob, *base;
+	const struct job_result *wjob, *rjob, *recjob, *dutyjob, *base;
 	double write_j, read_j, rec_j, duty_j, supply_v;
 	double on_s; /* --power-off: seconds a day the drive is on */
 	struct load_model lm;
@@ -50,7 +50,7 @@ static double clamp_workload(const struct sizing *sz)
 	return fmax(0, sz->write_j) + fmax(0, sz->rec_j) + fmax(0, sz->read_j) + fmax(0, sz->duty_j);
 }
 
-static void note_invalid(const struct rr_result *r, const struct job_report *j)
+static void note_invalid(const struct rr_result *r, const struct job_result *j)
 {
 	char reasons[RR_REASONS_MAX];
 
@@ -61,7 +61,7 @@ static void note_invalid(const struct rr_result *r, const struct job_report *j)
 	       rr_job_name(r, j), *reasons ? reasons : "see the result");
 }
 
-static void job_line(const struct rr_result *r, const char *what, const struct job_report *j,
+static void job_line(const struct rr_result *r, const char *what, const struct job_result *j,
 		     const char *detail)
 {
 	char bs[32];
@@ -70,7 +70,7 @@ static void job_line(const struct rr_result *r, const char *what, const struct j
 	       fmt_size(rr_bs(j), bs, sizeof(bs)), rr_valid(j) == 0 ? ", INVALID" : "", detail);
 }
 
-static double records_per_day(const struct workload *wl, const struct job_report *j)
+static double records_per_day(const struct workload *wl, const struct job_result *j)
 {
 	return wl->rec_per_day * battery_ios_per_record(wl->rec_bytes, rr_bs(j));
 }
@@ -131,7 +131,7 @@ static int pick_base(const struct rr_result *r, const struct workload *wl, struc
 	return !sz->base || isnan(rr_power(sz->base)->idle_w) ? -EINVAL : 0;
 }
 
-static double tail_s(const struct job_report *j)
+static double tail_s(const struct job_result *j)
 {
 	uint64_t t0, t1;
 
@@ -169,7 +169,7 @@ static double on_seconds(const struct workload *wl, const struct sizing *sz)
  */
 static void size_u95(const struct workload *wl, struct sizing *sz)
 {
-	const struct report_power *dp;
+	const struct result_power *dp;
 	double frac;
 
 	if (sz->wjob)

@@ -18,9 +18,9 @@ const char *compare_column_key(const struct column *c);
 /* Its unit as the table shows it ("MB/s"). */
 const char *compare_column_head(const struct column *c);
 /* The job's figure in the result's units; NAN where it has none. */
-double compare_value(const struct column *c, const struct job_report *j);
+double compare_value(const struct column *c, const struct job_result *j);
 /* The figure as table and markdown print it ("-" when missing). */
-void compare_cell(const struct column *c, const struct job_report *j, char *buf, size_t len);
+void compare_cell(const struct column *c, const struct job_result *j, char *buf, size_t len);
 /* A CSV field, quoted where it needs to be, then ',' or a newline when last. */
 void compare_csv_str(FILE *fp, const char *s, int last);
 

@@ -76,7 +76,7 @@ static void collect(struct matrix *m, const struct rr_result *res, size_t nres)
 	memset(m, 0, sizeof(*m));
 	for (r = 0; r < nres; r++) {
 		for (k = 0; k < res[r].rep.njobs; k++) {
-			const struct job_report *j = &res[r].rep.jobs[k];
+			const struct job_result *j = &res[r].rep.jobs[k];
 
 			if (!rr_bs(j) || !strcmp(rr_rw(j), "?"))
 				continue;
@@ -100,12 +100,12 @@ static void collect(struct matrix *m, const struct rr_result *res, size_t nres)
 }
 
 /* The first loop of the job of that operation and record size. */
-static const struct job_report *cell_job(const struct rr_result *r, const char *op, uint64_t bs)
+static const struct job_result *cell_job(const struct rr_result *r, const char *op, uint64_t bs)
 {
 	size_t k;
 
 	for (k = 0; k < r->rep.njobs; k++) {
-		const struct job_report *j = &r->rep.jobs[k];
+		const struct job_result *j = &r->rep.jobs[k];
 
 		if (rr_bs(j) == bs && !strcmp(rr_rw(j), op) && j->loop <= 1)
 			return j;
@@ -143,7 +143,7 @@ static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix 
 	for (k = 0; k < m->nrecs; k++) {
 		fprintf(fp, md ? "| %-8s " : "%-8s", fmt_size(m->recs[k], buf, sizeof(buf)));
 		for (i = 0; i < m->nops; i++) {
-			const struct job_report *j = cell_job(r, m->ops[i], m->recs[k]);
+			const struct job_result *j = cell_job(r, m->ops[i], m->recs[k]);
 
 			if (j)
 				compare_cell(metric, j, buf, sizeof(buf));
@@ -175,7 +175,7 @@ static void print_csv(FILE *fp, const struct rr_set *set, const struct column *m
 			compare_csv_str(fp, set->res[r].label, 0);
 			fprintf(fp, "%s,%" PRIu64, compare_column_key(metric), m.recs[k]);
 			for (i = 0; i < m.nops; i++) {
-				const struct job_report *j = cell_job(&set->res[r], m.ops[i], m.recs[k]);
+				const struct job_result *j = cell_job(&set->res[r], m.ops[i], m.recs[k]);
 
 				v = j ? compare_value(metric, j) : NAN;
 				if (isnan(v))

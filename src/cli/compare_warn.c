@@ -21,16 +21,16 @@ static int option_ignored(const char *key)
 	return 0;
 }
 
-static int same_option(const struct report_opt *a, const struct report_opt *b)
+static int same_option(const struct result_opt *a, const struct result_opt *b)
 {
 	if (a->type != b->type)
 		return 0;
 	switch (a->type) {
-	case REPORT_OPT_INT:
+	case RESULT_OPT_INT:
 		return a->i == b->i;
-	case REPORT_OPT_REAL:
+	case RESULT_OPT_REAL:
 		return a->d == b->d;
-	case REPORT_OPT_STR:
+	case RESULT_OPT_STR:
 		return !strcmp(a->s, b->s);
 	default:
 		return 1;
@@ -45,32 +45,32 @@ static void add_key(char *diff, size_t size, const char *key)
 }
 
 /* The option keys that differ between two runs of a job, ", "-joined into diff. */
-static void option_diff(const struct job_report *ref, const struct job_report *j, char *diff,
+static void option_diff(const struct job_result *ref, const struct job_result *j, char *diff,
 			size_t size)
 {
-	const struct report_opt *o;
+	const struct result_opt *o;
 	size_t i;
 
 	diff[0] = '\0';
 	for (i = 0; i < ref->noptions; i++) {
-		o = report_opt_find(j, ref->options[i].key);
+		o = result_opt_find(j, ref->options[i].key);
 		if (!option_ignored(ref->options[i].key) && !(o && same_option(o, &ref->options[i])))
 			add_key(diff, size, ref->options[i].key);
 	}
 	for (i = 0; i < j->noptions; i++)
-		if (!option_ignored(j->options[i].key) && !report_opt_find(ref, j->options[i].key))
+		if (!option_ignored(j->options[i].key) && !result_opt_find(ref, j->options[i].key))
 			add_key(diff, size, j->options[i].key);
 }
 
 void compare_warn_options(const struct rr_set *set, const char *name)
 {
-	const struct job_report *ref = NULL;
+	const struct job_result *ref = NULL;
 	const struct rr_result *refr = NULL;
 	char diff[256];
 	size_t i;
 
 	for (i = 0; i < set->nres; i++) {
-		const struct job_report *j = rr_find_job(&set->res[i], name);
+		const struct job_result *j = rr_find_job(&set->res[i], name);
 
 		if (!j)
 			continue;

@@ -15,7 +15,7 @@
 #include "core/blockdev.h"
 #include "core/log.h"
 #include "core/units.h"
-#include "result/report.h"
+#include "result/result.h"
 
 #define FMT_LEN 32
 /* Earlier results read to find the device's speed: the newest ones are enough. */
@@ -23,7 +23,7 @@
 
 /* An earlier result on the same device, and when it was written. */
 struct speed_ref {
-	struct run_report rep;
+	struct run_result rep;
 	char path[PATH_MAX];
 	int have;
 };
@@ -71,7 +71,7 @@ static void find_reference(const char *dir, const char *disk, struct speed_ref *
 	char path[PATH_MAX];
 	int level = log_get_level(), seen = 0;
 	DIR *d = opendir(dir);
-	struct run_report rep;
+	struct run_result rep;
 
 	memset(ref, 0, sizeof(*ref));
 	if (!d || !*disk) {
@@ -83,54 +83,54 @@ static void find_reference(const char *dir, const char *disk, struct speed_ref *
 	while ((de = readdir(d)) && seen < PLAN_MAX_RESULTS) {
 		if (!is_json(de->d_name) ||
 		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
-		    stat(path, &st) || st.st_mtime < best || report_load(path, &rep))
+		    stat(path, &st) || st.st_mtime < best || result_load(path, &rep))
 			continue;
 		seen++;
 		if (rep.context && rep.context->device && rep.context->device->name &&
 		    !strcmp(rep.context->device->name, disk)) {
 			if (ref->have)
-				report_free(&ref->rep);
+				result_free(&ref->rep);
 			ref->rep = rep;
 			ref->have = 1;
 			best = st.st_mtime;
 			snprintf(ref->path, sizeof(ref->path), "%s", path);
 			continue;
 		}
-		report_free(&rep);
+		result_free(&rep);
 	}
 	log_set_level(level);
 	closedir(d);
 }
 
-static const struct report_opt *opt_of(const struct job_report *j, const char *key)
+static const struct result_opt *opt_of(const struct job_result *j, const char *key)
 {
-	return report_opt_find(j, key);
+	return result_opt_find(j, key);
 }
 
-static int64_t opt_int(const struct job_report *j, const char *key)
+static int64_t opt_int(const struct job_result *j, const char *key)
 {
-	const struct report_opt *o = opt_of(j, key);
+	const struct result_opt *o = opt_of(j, key);
 
-	return o && o->type == REPORT_OPT_INT ? o->i : -1;
+	return o && o->type == RESULT_OPT_INT ? o->i : -1;
 }
 
 /* Bytes per second the earlier result measured for this job: same name, else same mode
  * and block size; 0 if it has none. */
 static double known_speed(const struct speed_ref *ref, const struct job_opts *jo)
 {
-	const struct job_report *j, *like = NULL;
-	const struct report_opt *rw;
+	const struct job_result *j, *like = NULL;
+	const struct result_opt *rw;
 	size_t i;
 
 	for (i = 0; ref->have && i < ref->rep.njobs; i++) {
 		j = &ref->rep.jobs[i];
-		if (j->status != REPORT_OK || !j->read || !j->write ||
+		if (j->status != RESULT_OK || !j->read || !j->write ||
 		    j->read->bw_bytes + j->write->bw_bytes == 0)
 			continue;
 		if (j->jobname && !strcmp(j->jobname, jo->name))
 			return (double)(j->read->bw_bytes + j->write->bw_bytes);
 		rw = opt_of(j, "rw");
-		if (!like && rw && rw->type == REPORT_OPT_STR && !strcmp(rw->s, rw_name(jo->rw)) &&
+		if (!like && rw && rw->type == RESULT_OPT_STR && !strcmp(rw->s, rw_name(jo->rw)) &&
 		    opt_int(j, "bs") == (int64_t)jo->bs)
 			like = j;
 	}
@@ -249,5 +249,5 @@ void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk)
 			metered ? "; idle baselines and tails alone take at least " : "",
 			metered ? b : "");
 	if (ref.have)
-		report_free(&ref.rep);
+		result_free(&ref.rep);
 }

@@ -31,7 +31,7 @@ static void row(FILE *fp, const char *key, const char *value)
 
 static void row_int(FILE *fp, const char *key, int64_t v, const char *unit)
 {
-	if (v == REPORT_NULL_INT)
+	if (v == RESULT_NULL_INT)
 		return;
 	fprintf(fp, "<tr><th>%s</th><td>%" PRId64 "%s</td></tr>\n", key, v, unit);
 }
@@ -40,7 +40,7 @@ static void row_size(FILE *fp, const char *key, int64_t bytes)
 {
 	char buf[32];
 
-	if (bytes == REPORT_NULL_INT || bytes <= 0)
+	if (bytes == RESULT_NULL_INT || bytes <= 0)
 		return;
 	fmt_size((uint64_t)bytes, buf, sizeof(buf));
 	row(fp, key, buf);
@@ -51,7 +51,7 @@ static void badge(FILE *fp, const char *cls, const char *text)
 	fprintf(fp, " <span class=\"badge %s\">%s</span>", cls, text);
 }
 
-static void usb_rows(FILE *fp, const struct report_usb *u)
+static void usb_rows(FILE *fp, const struct result_usb *u)
 {
 	char buf[160];
 
@@ -75,14 +75,14 @@ static void pcie_link_row(FILE *fp, const char *key, const char *speed, int64_t 
 
 	if (!speed)
 		return;
-	if (width != REPORT_NULL_INT)
+	if (width != RESULT_NULL_INT)
 		snprintf(buf, sizeof(buf), "%s x%" PRId64, speed, width);
 	else
 		snprintf(buf, sizeof(buf), "%s", speed);
 	row(fp, key, buf);
 }
 
-static void pcie_rows(FILE *fp, const struct report_pcie *p)
+static void pcie_rows(FILE *fp, const struct result_pcie *p)
 {
 	row(fp, "PCIe address", p->address);
 	row(fp, "PCIe device", p->vid_pid);
@@ -90,7 +90,7 @@ static void pcie_rows(FILE *fp, const struct report_pcie *p)
 	pcie_link_row(fp, "PCIe link (max)", p->max_link_speed, p->max_link_width);
 }
 
-static void mmc_rows(FILE *fp, const struct report_mmc *m)
+static void mmc_rows(FILE *fp, const struct result_mmc *m)
 {
 	row(fp, "card type", m->type);
 	row(fp, "card name", m->name);
@@ -100,7 +100,7 @@ static void mmc_rows(FILE *fp, const struct report_mmc *m)
 	row(fp, "card firmware", m->fwrev);
 }
 
-static void device_rows(FILE *fp, const struct report_device *d)
+static void device_rows(FILE *fp, const struct result_device *d)
 {
 	row(fp, "vendor", d->vendor);
 	row(fp, "model", d->model);
@@ -110,7 +110,7 @@ static void device_rows(FILE *fp, const struct report_device *d)
 	row_size(fp, "capacity", d->size_bytes);
 	row_int(fp, "logical block", d->logical_block_size, " B");
 	row_int(fp, "physical block", d->physical_block_size, " B");
-	if (d->rotational != REPORT_NULL_BOOL)
+	if (d->rotational != RESULT_NULL_BOOL)
 		row(fp, "rotational", d->rotational ? "yes" : "no");
 	if (d->usb)
 		usb_rows(fp, d->usb);
@@ -124,7 +124,7 @@ static void device_rows(FILE *fp, const struct report_device *d)
 
 static void context_rows(FILE *fp, const struct rr_result *r)
 {
-	const struct report_context *c = r->rep.context;
+	const struct result_context *c = r->rep.context;
 
 	row(fp, "link", r->link);
 	if (c && c->device)
@@ -168,7 +168,7 @@ void html_devices(FILE *fp, const struct rr_set *set)
 	fputs("</div>\n</section>\n", fp);
 }
 
-static void meter_row(FILE *fp, const struct rr_result *r, const struct report_meter *m)
+static void meter_row(FILE *fp, const struct rr_result *r, const struct result_meter *m)
 {
 	char name[RR_LABEL_MAX];
 
@@ -227,12 +227,12 @@ void html_meters(FILE *fp, const struct rr_set *set)
 	fputs("</section>\n", fp);
 }
 
-static void job_events(FILE *fp, const struct rr_result *r, const struct job_report *j)
+static void job_events(FILE *fp, const struct rr_result *r, const struct job_result *j)
 {
 	size_t k;
 
 	for (k = 0; k < j->nevents; k++) {
-		const struct report_event *ev = &j->events[k];
+		const struct result_event *ev = &j->events[k];
 
 		fprintf(fp, "%s%s at %.1f s", k ? "; " : "", event_kind_name(ev->kind),
 			((double)ev->t_ns - (double)r->rep.t0_ns) / NS_PER_S_F);
@@ -244,7 +244,7 @@ static void job_events(FILE *fp, const struct rr_result *r, const struct job_rep
 	}
 }
 
-static void job_row(FILE *fp, const struct rr_result *r, const struct job_report *j)
+static void job_row(FILE *fp, const struct rr_result *r, const struct job_result *j)
 {
 	char reasons[RR_REASONS_MAX], bs[32];
 	int valid = rr_valid(j);
@@ -254,7 +254,7 @@ static void job_row(FILE *fp, const struct rr_result *r, const struct job_report
 	fputs("</td><td>", fp);
 	html_text(fp, rr_rw(j));
 	fprintf(fp, "</td><td class=\"num\">%s</td><td>%s", rr_bs(j) ? fmt_size(rr_bs(j), bs, sizeof(bs)) : "-",
-		report_status_name(j->status));
+		result_status_name(j->status));
 	if (j->error) {
 		fputs(": ", fp);
 		html_text(fp, j->error);

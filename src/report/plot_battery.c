@@ -35,9 +35,9 @@ struct bline {
 /* One device's line: days of battery over MiB written per day, with its job's figures, and
  * the days' 95 % interval from their idle power's and energy's (NaN: unknown). */
 static void battery_line(FILE *fp, const struct battery_model *bm, const struct rr_result *r,
-			 const struct job_report *j, struct bline *bl)
+			 const struct job_result *j, struct bline *bl)
 {
-	const struct report_power *p = rr_power(j);
+	const struct result_power *p = rr_power(j);
 	double jpg = fmax(0, rr_net_j_per_gb(j)), u_jpg = rr_net_j_per_gb_u95(j), max_bpd, bpd;
 	struct load_model lm = { 0 };
 	struct battery_life life;
@@ -193,7 +193,7 @@ int plot_battery(struct plot_ctx *ctx)
 	fprintf(ch.meta, "array LINE[%zu]\narray LDEV[%zu]\n", set->nres, set->nres);
 	for (i = 0; i < set->nres; i++) {
 		const struct rr_result *r = &set->res[i];
-		const struct job_report *j = r->has_power ? rr_pick_job(r, 1, RR_STREAM_BS, NULL) : NULL;
+		const struct job_result *j = r->has_power ? rr_pick_job(r, 1, RR_STREAM_BS, NULL) : NULL;
 		char *title;
 
 		if (!j || isnan(rr_power(j)->idle_w) || isnan(rr_net_j_per_gb(j))) {

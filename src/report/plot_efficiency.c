@@ -9,7 +9,7 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "report/plot.h"
-#include "result/report_summary.h"
+#include "result/result_summary.h"
 
 #define MOD "plot"
 #define EFF_MIN_WIDTH_PX 1200
@@ -36,7 +36,7 @@ static uint64_t job_bs(const struct rr_set *set, const char *name)
 	size_t i;
 
 	for (i = 0; i < set->nres; i++) {
-		const struct job_report *j = rr_find_job(&set->res[i], name);
+		const struct job_result *j = rr_find_job(&set->res[i], name);
 
 		if (j && set->res[i].has_power)
 			return rr_bs(j);
@@ -112,11 +112,11 @@ static void put_interval(FILE *fp, double v, double half)
 
 /* A bar's figures: over rounds their mean, with half the 95 % interval as its error bar;
  * a single run's own figure with its measurement uncertainty. 1 if it has an interval. */
-static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_report *j,
+static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_result *j,
 			  const struct bar_pos *pos, const double *lo_iops, double lo_jpg)
 {
-	double u_ipm, u_jpg, ipm = report_job_figure(&r->rep, j, "iops_per_ma", &u_ipm);
-	double jpg = report_job_figure(&r->rep, j, "j_per_gb", &u_jpg);
+	double u_ipm, u_jpg, ipm = result_job_figure(&r->rep, j, "iops_per_ma", &u_ipm);
+	double jpg = result_job_figure(&r->rep, j, "j_per_gb", &u_jpg);
 	int valid = rr_valid(j);
 
 	fprintf(fp, "%.6f %.6f", pos->x_panel, pos->x_all);
@@ -151,8 +151,8 @@ static void bar_bottoms(const struct rr_set *set, const struct eff_jobs *ej, dou
 	*lo_jpg = INFINITY;
 	for (n = 0; n < ej->n; n++) {
 		for (i = 0; i < set->nres; i++) {
-			const struct job_report *j = rr_find_job(&set->res[i], ej->names[n]);
-			const struct report_efficiency *e;
+			const struct job_result *j = rr_find_job(&set->res[i], ej->names[n]);
+			const struct result_efficiency *e;
 
 			if (!j || !set->res[i].has_power)
 				continue;
@@ -201,7 +201,7 @@ static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs 
 		slot = 0;
 		for (i = 0; i < set->nres; i++) {
 			const struct rr_result *r = &set->res[i];
-			const struct job_report *j;
+			const struct job_result *j;
 			double off;
 
 			if (!r->has_power)

@@ -15,12 +15,12 @@
  * What makes a job's latencies doubtful: it did not finish, or its device dropped off the
  * bus during it. Power validity (too few samples, undervoltage) says nothing about them.
  */
-static const char *latency_problem(const struct job_report *j)
+static const char *latency_problem(const struct job_result *j)
 {
 	size_t i;
 
-	if (j->status != REPORT_OK)
-		return report_status_name(j->status);
+	if (j->status != RESULT_OK)
+		return result_status_name(j->status);
 	for (i = 0; i < j->nevents; i++)
 		if (j->events[i].kind == EV_USB_DISCONNECT)
 			return event_kind_name(EV_USB_DISCONNECT);
@@ -28,7 +28,7 @@ static const char *latency_problem(const struct job_report *j)
 }
 
 /* One bar group's row; 1 when the job has latency percentiles. */
-static int latency_row(FILE *fp, const struct rr_result *r, const struct job_report *j, double x)
+static int latency_row(FILE *fp, const struct rr_result *r, const struct job_result *j, double x)
 {
 	double p50 = rr_lat_ns(j, 50), p99 = rr_lat_ns(j, 99), p999 = rr_lat_ns(j, 99.9), top;
 	const char *problem = latency_problem(j);
@@ -69,7 +69,7 @@ int plot_latency(struct plot_ctx *ctx)
 	fprintf(fp, "# x p50_ms p99_ms p999_ms device problem label_y\n");
 	for (n = 0; n < nnames; n++) {
 		for (i = 0; i < set->nres; i++) {
-			const struct job_report *j = rr_find_job(&set->res[i], names[n]);
+			const struct job_result *j = rr_find_job(&set->res[i], names[n]);
 
 			if (j)
 				rows += latency_row(fp, &set->res[i], j,

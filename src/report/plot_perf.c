@@ -8,7 +8,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "report/plot.h"
-#include "result/report_summary.h"
+#include "result/result_summary.h"
 
 #define MOD "plot"
 #define PERF_MBPS_MIN_BS 65536 /* at or above: the job is about bandwidth, below: IOPS */
@@ -245,7 +245,7 @@ static void panel_points(struct panel *pn, const struct rr_set *set, const char 
 	size_t i;
 
 	for (i = 0; i < set->nres; i++) {
-		const struct job_report *j = rr_find_job(&set->res[i], name);
+		const struct job_result *j = rr_find_job(&set->res[i], name);
 
 		if (!j || !set->res[i].has_power)
 			continue;
@@ -255,9 +255,9 @@ static void panel_points(struct panel *pn, const struct rr_set *set, const char 
 		p = &pn->pts[pn->np++];
 		memset(p, 0, sizeof(*p));
 		/* over rounds the means, with their intervals; else the run's own */
-		p->x = report_job_figure(&set->res[i].rep, j, "active_w", &p->ux);
-		p->y = pn->mbps ? report_job_figure(&set->res[i].rep, j, "bw_bytes", &p->uy) / 1e6
-				: report_job_figure(&set->res[i].rep, j, "iops", &p->uy);
+		p->x = result_job_figure(&set->res[i].rep, j, "active_w", &p->ux);
+		p->y = pn->mbps ? result_job_figure(&set->res[i].rep, j, "bw_bytes", &p->uy) / 1e6
+				: result_job_figure(&set->res[i].rep, j, "iops", &p->uy);
 		if (pn->mbps)
 			p->uy /= 1e6;
 		p->valid = rr_valid(j) != 0;

@@ -31,13 +31,13 @@ static int op_index(const char *rw)
 
 /* The job of a result that ran operation op at record size bs: its first valid loop, else
  * its first. */
-static const struct job_report *sweep_job(const struct rr_result *r, int op, uint64_t bs)
+static const struct job_result *sweep_job(const struct rr_result *r, int op, uint64_t bs)
 {
-	const struct job_report *first = NULL;
+	const struct job_result *first = NULL;
 	size_t i;
 
 	for (i = 0; i < r->rep.njobs; i++) {
-		const struct job_report *j = &r->rep.jobs[i];
+		const struct job_result *j = &r->rep.jobs[i];
 
 		if (op_index(rr_rw(j)) != op || rr_bs(j) != bs || !(rr_bw_bytes(j) > 0))
 			continue;
@@ -62,7 +62,7 @@ static size_t op_sizes(const struct rr_result *r, int op, uint64_t *sizes)
 	size_t i, k, n = 0;
 
 	for (i = 0; i < r->rep.njobs && n < SWEEP_MAX_SIZES; i++) {
-		const struct job_report *j = &r->rep.jobs[i];
+		const struct job_result *j = &r->rep.jobs[i];
 
 		if (op_index(rr_rw(j)) != op || !rr_bs(j) || !(rr_bw_bytes(j) > 0))
 			continue;
@@ -84,7 +84,7 @@ static int sweep_line(FILE *fp, const struct rr_result *r, int op, const uint64_
 
 	fprintf(fp, "# %s: %s\n", r->label, ops[op]);
 	for (k = 0; k < n; k++) {
-		const struct job_report *j = sweep_job(r, op, sizes[k]);
+		const struct job_result *j = sweep_job(r, op, sizes[k]);
 
 		fprintf(fp, "%llu", (unsigned long long)sizes[k]);
 		plot_put_num(fp, rr_bw_bytes(j) / 1e6);

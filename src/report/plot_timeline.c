@@ -138,7 +138,7 @@ static double band_half(const struct meter_accuracy *acc, char **f, double w)
 
 /* samples.csv -> power.dat, one index block per meter: t, W and the band's edges.
  * Returns the meters seen. */
-static int write_samples(const char *path, const struct run_report *rep, struct plot_chart *ch,
+static int write_samples(const char *path, const struct run_result *rep, struct plot_chart *ch,
 			 long *rows, double *max_w, int *band)
 {
 	struct meter_accuracy acc[TL_MAX_METERS];
@@ -155,7 +155,7 @@ static int write_samples(const char *path, const struct run_report *rep, struct 
 	if (!path)
 		return -EINVAL;
 	for (k = 0; k < TL_MAX_METERS; k++)
-		report_accuracy_get(k < rep->nmeters ? rep->meters[k].accuracy : NULL, &acc[k]);
+		result_accuracy_get(k < rep->nmeters ? rep->meters[k].accuracy : NULL, &acc[k]);
 	fp = input_fopen(path, INPUT_NOFOLLOW, 0, &err);
 	if (!fp)
 		return err;
@@ -223,7 +223,7 @@ static int short_jobs(const struct rr_result *r, FILE *meta, double *max_mb)
 	int n = 0;
 
 	for (i = 0; i < r->rep.njobs; i++) {
-		const struct job_report *j = &r->rep.jobs[i];
+		const struct job_result *j = &r->rep.jobs[i];
 
 		rr_phase(j, PHASE_ACTIVE, &t0, &t1);
 		if (!t0 || !t1 || !(rr_bw_bytes(j) > 0))
@@ -243,7 +243,7 @@ static int short_jobs(const struct rr_result *r, FILE *meta, double *max_mb)
 
 /* The job's name over its active phase, with its tail energy when it has one. */
 /* Returns the label's length in characters. */
-static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_report *j)
+static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_result *j)
 {
 	const char *invalid = rr_valid(j) == 0 ? " INVALID" : "";
 	double tail_net_j = rr_power(j)->energy_tail_net_j, tail_j = rr_power(j)->energy_tail_j;
@@ -321,7 +321,7 @@ static void display_name(int kind, char *buf, size_t len)
 			buf[i] = ' ';
 }
 
-static void cluster_add(struct event_cluster *c, const struct report_event *ev)
+static void cluster_add(struct event_cluster *c, const struct result_event *ev)
 {
 	char name[48];
 	size_t len = strlen(c->text);
@@ -354,7 +354,7 @@ static void cluster_flush(FILE *meta, const struct event_cluster *c)
 		      "textcolor rgb '#%06X'\n", c->t, c->bad ? 0xC00000u : 0x505050u);
 }
 
-static void event_mark(FILE *meta, const struct report_event *ev, const struct rr_result *r,
+static void event_mark(FILE *meta, const struct result_event *ev, const struct rr_result *r,
 		       double span, struct event_cluster *c)
 {
 	double t = secs(ev->t_ns, r->rep.t0_ns);
@@ -371,14 +371,14 @@ static void event_mark(FILE *meta, const struct report_event *ev, const struct r
 
 static int event_cmp(const void *a, const void *b)
 {
-	const struct report_event *x = *(const struct report_event *const *)a;
-	const struct report_event *y = *(const struct report_event *const *)b;
+	const struct result_event *x = *(const struct result_event *const *)a;
+	const struct result_event *y = *(const struct result_event *const *)b;
 
 	return x->t_ns < y->t_ns ? -1 : x->t_ns > y->t_ns;
 }
 
 /* An event a job already listed (jobs list those overlapping their windows). */
-static int event_seen(const struct report_event *ev, const struct report_event *const *seen,
+static int event_seen(const struct result_event *ev, const struct result_event *const *seen,
 		      size_t n)
 {
 	size_t i;
@@ -396,7 +396,7 @@ static int event_seen(const struct report_event *ev, const struct report_event *
  */
 static void event_marks(FILE *meta, const struct rr_result *r)
 {
-	const struct report_event **seen = NULL;
+	const struct result_event **seen = NULL;
 	struct event_cluster c = { .t = -INFINITY };
 	double span = run_span_s(r);
 	size_t i, k, nseen = 0;
@@ -407,7 +407,7 @@ static void event_marks(FILE *meta, const struct rr_result *r)
 	}
 	for (i = 0; !r->rep.events && i < r->rep.njobs; i++) {
 		for (k = 0; k < r->rep.jobs[i].nevents; k++) {
-			const struct report_event *ev = &r->rep.jobs[i].events[k];
+			const struct result_event *ev = &r->rep.jobs[i].events[k];
 
 			if (event_seen(ev, seen, nseen))
 				continue;
@@ -478,7 +478,7 @@ static int write_temps(struct plot_chart *ch, const struct rr_result *r, struct 
 		return -EIO;
 	fprintf(fp, "# t soc_c drive_c\n");
 	for (i = 0; i < r->rep.ntemp_series; i++) {
-		const struct report_temp_sample *ts = &r->rep.temp_series[i];
+		const struct result_temp_sample *ts = &r->rep.temp_series[i];
 
 		fprintf(fp, "%.4f", secs(ts->t_ns, r->rep.t0_ns));
 		plot_put_num(fp, ts->soc_c);

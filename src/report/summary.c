@@ -64,12 +64,12 @@ static const char *fmt_temp(double c, char *buf, size_t len)
 #define DIR_NUM(d, field) ((d) ? (double)(d)->field : NAN)
 
 /* Latency of the direction that did most of the I/Os (reads for a 70/30 mix). */
-static const struct report_dir *busier_dir(const struct job_report *j)
+static const struct result_dir *busier_dir(const struct job_result *j)
 {
 	return DIR_NUM(j->write, total_ios) > DIR_NUM(j->read, total_ios) ? j->write : j->read;
 }
 
-static double pct_of(const struct report_lat *l, double p)
+static double pct_of(const struct result_lat *l, double p)
 {
 	size_t i;
 
@@ -79,23 +79,23 @@ static double pct_of(const struct report_lat *l, double p)
 	return NAN;
 }
 
-static double pct(const struct report_dir *d, double p)
+static double pct(const struct result_dir *d, double p)
 {
 	return d ? pct_of(&d->clat, p) : NAN;
 }
 
 /* valid, INVALID: first reason. A job that did not finish is never valid, whatever its
  * validity says (a result file from elsewhere may say anything). */
-static void verdict(const struct report_validity *v, int status, char *buf, size_t len)
+static void verdict(const struct result_validity *v, int status, char *buf, size_t len)
 {
 	if (!v) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	if (v->valid && status != REPORT_OK) {
+	if (v->valid && status != RESULT_OK) {
 		snprintf(buf, len, "INVALID: the job %s",
-			 status == REPORT_INTERRUPTED ? "was interrupted"
-			 : status == REPORT_FAILED    ? "failed"
+			 status == RESULT_INTERRUPTED ? "was interrupted"
+			 : status == RESULT_FAILED    ? "failed"
 						      : "did not finish");
 		return;
 	}
@@ -118,7 +118,7 @@ static void verdict(const struct report_validity *v, int status, char *buf, size
 }
 
 /* The headline figure's U95 as a share of it: "0.2%", "<0.1%", "-" when not known. */
-static const char *fmt_u95(const struct report_validity *v, char *buf, size_t len)
+static const char *fmt_u95(const struct result_validity *v, char *buf, size_t len)
 {
 	double u = v && v->uncertainty ? v->uncertainty->u95_rel : NAN;
 
@@ -132,7 +132,7 @@ static const char *fmt_u95(const struct report_validity *v, char *buf, size_t le
 }
 
 /* "3" or "3.2" (round 3, loop 2) when the run had rounds. */
-static const char *fmt_run(const struct job_report *j, int rounds, char *buf, size_t len)
+static const char *fmt_run(const struct job_result *j, int rounds, char *buf, size_t len)
 {
 	if (rounds)
 		snprintf(buf, len, "%u.%u", j->round ? j->round : 1, j->loop);
@@ -168,7 +168,7 @@ static void meter_short(const char *spec, char *buf, size_t len)
 	snprintf(buf, len, "%.*s:%.*s", (int)(colon - spec), spec, (int)n, conn);
 }
 
-static int job_name_width(const struct run_report *r)
+static int job_name_width(const struct run_result *r)
 {
 	size_t i;
 	int w = MIN_NAME_WIDTH, n;
@@ -181,7 +181,7 @@ static int job_name_width(const struct run_report *r)
 	return w;
 }
 
-static void plan_layout(const struct run_report *r, struct layout *lo)
+static void plan_layout(const struct run_result *r, struct layout *lo)
 {
 	char name[CELL];
 	size_t i, m;
@@ -192,7 +192,7 @@ static void plan_layout(const struct run_report *r, struct layout *lo)
 	lo->meters = r->nmeters > 1;
 	lo->mw = (int)strlen("meter");
 	for (i = 0; i < r->njobs; i++) {
-		const struct job_report *j = &r->jobs[i];
+		const struct job_result *j = &r->jobs[i];
 
 		lo->power |= j->power != NULL;
 		lo->rounds |= j->round > 1;
@@ -210,8 +210,8 @@ static void plan_layout(const struct run_report *r, struct layout *lo)
 }
 
 static void print_power(FILE *fp, const struct layout *lo, const char *spec,
-			const struct report_power *p, const struct report_efficiency *e,
-			const struct report_validity *v, int status)
+			const struct result_power *p, const struct result_efficiency *e,
+			const struct result_validity *v, int status)
 {
 	char c[5][CELL], name[CELL], vd[VERDICT_MAX];
 
@@ -226,7 +226,7 @@ static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 		fmt_sig(e ? e->iops_per_ma : NAN, SIG_RATE, c[3], CELL), vd);
 }
 
-static void print_temps(FILE *fp, const struct layout *lo, const struct job_report *j)
+static void print_temps(FILE *fp, const struct layout *lo, const struct job_result *j)
 {
 	char c[CELL];
 
@@ -259,7 +259,7 @@ static void pad_to_power(FILE *fp, const struct layout *lo)
 }
 
 static void print_sub_dir(FILE *fp, const struct layout *lo, const char *what,
-			  const struct report_dir *d)
+			  const struct result_dir *d)
 {
 	fprintf(fp, "%-*s %4s  %-11s", lo->nw, what, "", "");
 	print_perf(fp, (double)d->bw_bytes / 1e6, d->iops, pct(d, 50), pct(d, 99));
@@ -271,9 +271,9 @@ static void print_sub_dir(FILE *fp, const struct layout *lo, const char *what,
  * fdatasync/fsync calls (per second and their latency), which the page-cache write
  * latency above them hides.
  */
-static void print_sub_io(FILE *fp, const struct layout *lo, const struct job_report *j)
+static void print_sub_io(FILE *fp, const struct layout *lo, const struct job_result *j)
 {
-	const struct report_sync *s = j->sync;
+	const struct result_sync *s = j->sync;
 	double secs;
 
 	if (j->read && j->write && j->read->total_ios && j->write->total_ios) {
@@ -289,16 +289,16 @@ static void print_sub_io(FILE *fp, const struct layout *lo, const struct job_rep
 	fputc('\n', fp);
 }
 
-static void print_row(FILE *fp, const struct layout *lo, const struct job_report *j)
+static void print_row(FILE *fp, const struct layout *lo, const struct job_result *j)
 {
-	const struct report_dir *dir = busier_dir(j);
+	const struct result_dir *dir = busier_dir(j);
 	double iops = DIR_NUM(j->read, iops) + DIR_NUM(j->write, iops);
 	double mbps = (DIR_NUM(j->read, bw_bytes) + DIR_NUM(j->write, bw_bytes)) / 1e6;
 	char run[CELL];
 	size_t m;
 
 	fprintf(fp, "%-*s %4s  %-11s", lo->nw, j->jobname ? j->jobname : "?",
-		fmt_run(j, lo->rounds, run, sizeof(run)), report_status_name(j->status));
+		fmt_run(j, lo->rounds, run, sizeof(run)), result_status_name(j->status));
 	print_perf(fp, mbps, iops, pct(dir, 50), pct(dir, 99));
 	print_temps(fp, lo, j);
 	if (lo->power && lo->meters && j->nmeters)
@@ -318,7 +318,7 @@ static void print_row(FILE *fp, const struct layout *lo, const struct job_report
 }
 
 /* The meters by name: which figures came from what. */
-static void print_meters(FILE *fp, const struct run_report *r, const struct layout *lo)
+static void print_meters(FILE *fp, const struct run_result *r, const struct layout *lo)
 {
 	char name[CELL];
 	size_t m;
@@ -331,7 +331,7 @@ static void print_meters(FILE *fp, const struct run_report *r, const struct layo
 	}
 }
 
-static void print_header(FILE *fp, const struct run_report *r, const struct layout *lo)
+static void print_header(FILE *fp, const struct run_result *r, const struct layout *lo)
 {
 	fputc('\n', fp);
 	if (r->emulated)
@@ -356,7 +356,7 @@ static void print_header(FILE *fp, const struct run_report *r, const struct layo
 }
 
 /* measure: where a command's I/O figures came from, or that it has none. */
-static void print_io_source(FILE *fp, const struct job_report *j)
+static void print_io_source(FILE *fp, const struct job_result *j)
 {
 	const char *name = j->jobname ? j->jobname : "?";
 
@@ -373,7 +373,7 @@ static void print_io_source(FILE *fp, const struct job_report *j)
 			    "phase (all I/O of that device; no latencies)\n", name);
 }
 
-void report_print_summary(FILE *fp, const struct run_report *r)
+void summary_print_summary(FILE *fp, const struct run_result *r)
 {
 	struct layout lo;
 	size_t i;
@@ -393,6 +393,6 @@ void report_print_summary(FILE *fp, const struct run_report *r)
 	if (lo.power)
 		fprintf(fp, "+-95%%: the J/GB's measurement uncertainty (k = 2) from the meter's "
 			    "declared accuracy (docs/energy.md)\n");
-	report_print_notes(fp, r);
-	report_print_rounds(fp, r, lo.nw);
+	summary_print_notes(fp, r);
+	summary_print_rounds(fp, r, lo.nw);
 }

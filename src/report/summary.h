@@ -5,12 +5,12 @@
 
 #include <stdio.h>
 
-#include "result/report.h"
+#include "result/result.h"
 
-void report_print_summary(FILE *fp, const struct run_report *r);
+void summary_print_summary(FILE *fp, const struct run_result *r);
 /* The notes under the table: size=auto's choices, a board-level meter's share of CPU. */
-void report_print_notes(FILE *fp, const struct run_report *r);
+void summary_print_notes(FILE *fp, const struct run_result *r);
 /* Each job over its rounds (r->summary), names padded to nw; nothing without rounds. */
-void report_print_rounds(FILE *fp, const struct run_report *r, int nw);
+void summary_print_rounds(FILE *fp, const struct run_result *r, int nw);
 
 #endif

@@ -10,13 +10,13 @@
  * A meter on the board's supply measures the CPU that runs the benchmark as well as the
  * drive: say how much of it there was, from the jobs' own CPU time.
  */
-static void print_cpu_note(FILE *fp, const struct run_report *r)
+static void print_cpu_note(FILE *fp, const struct run_result *r)
 {
 	double cpu_s = 0, active_s = 0, per_io = 0;
 	size_t i, n = 0;
 
 	for (i = 0; i < r->njobs; i++) {
-		const struct job_report *j = &r->jobs[i];
+		const struct job_result *j = &r->jobs[i];
 
 		if (!j->cpu || !j->phases || !j->phases->active || !isfinite(j->cpu->process_s))
 			continue;
@@ -40,9 +40,9 @@ static void print_cpu_note(FILE *fp, const struct run_report *r)
 }
 
 /* size=auto: each job's chosen size and why, once per job and size. */
-static void print_sizes(FILE *fp, const struct run_report *r)
+static void print_sizes(FILE *fp, const struct run_result *r)
 {
-	const struct job_report *j, *prev;
+	const struct job_result *j, *prev;
 	size_t i, k;
 
 	for (i = 0; i < r->njobs; i++) {
@@ -59,7 +59,7 @@ static void print_sizes(FILE *fp, const struct run_report *r)
 	}
 }
 
-void report_print_notes(FILE *fp, const struct run_report *r)
+void summary_print_notes(FILE *fp, const struct run_result *r)
 {
 	print_cpu_note(fp, r);
 	print_sizes(fp, r);

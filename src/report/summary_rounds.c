@@ -12,7 +12,7 @@
 
 /* "23.9 +-0.4": the mean with the interval's half width, both to SIG digits of the mean;
  * a job with one valid round has a mean only. */
-static const char *fmt_ci(const struct report_stat *s, char *buf, size_t len)
+static const char *fmt_ci(const struct result_stat *s, char *buf, size_t len)
 {
 	char m[CELL / 2 - 4], h[CELL / 2 - 4];
 	double half = (s->ci95_hi - s->ci95_lo) / 2, decimals;
@@ -33,7 +33,7 @@ static const char *fmt_ci(const struct report_stat *s, char *buf, size_t len)
 	return buf;
 }
 
-static void steady_text(const struct report_steady *st, char *buf, size_t len)
+static void steady_text(const struct result_steady *st, char *buf, size_t len)
 {
 	if (!st) {
 		snprintf(buf, len, "-");
@@ -46,7 +46,7 @@ static void steady_text(const struct report_steady *st, char *buf, size_t len)
 	}
 }
 
-static int any_power(const struct run_report *r)
+static int any_power(const struct run_result *r)
 {
 	size_t i;
 
@@ -56,7 +56,7 @@ static int any_power(const struct run_report *r)
 	return 0;
 }
 
-void report_print_rounds(FILE *fp, const struct run_report *r, int nw)
+void summary_print_rounds(FILE *fp, const struct run_result *r, int nw)
 {
 	char c[6][CELL], st[2 * CELL + 64], valid[CELL];
 	int power = any_power(r);
@@ -70,8 +70,8 @@ void report_print_rounds(FILE *fp, const struct run_report *r, int nw)
 		fprintf(fp, " %16s %16s %16s", "W", "J/GB", "IOPS/mA");
 	fprintf(fp, "  steady state\n");
 	for (i = 0; i < r->nsummary; i++) {
-		const struct report_job_summary *s = &r->summary[i];
-		struct report_stat mbps = s->figures.bw_bytes;
+		const struct result_job_summary *s = &r->summary[i];
+		struct result_stat mbps = s->figures.bw_bytes;
 
 		mbps.mean /= 1e6;
 		mbps.ci95_lo /= 1e6;

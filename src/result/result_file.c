@@ -59,7 +59,7 @@ char *result_default_path(const char *dir, const char *stem)
 	return path;
 }
 
-int result_write(const char *path, json_t *root)
+int result_file_write(const char *path, json_t *root)
 {
 	struct atomic_file af;
 	char *copy = xstrdup(path), *dir;

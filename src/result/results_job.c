@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The figures a table or chart wants of one job, read off the report with NAN for none. */
+/* The figures a table or chart wants of one job, read off the result with NAN for none. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,38 +8,38 @@
 #include "core/phase.h"
 #include "result/results_read.h"
 
-static const struct report_power no_power = {
+static const struct result_power no_power = {
 	.idle_w = NAN, .active_w = NAN, .active_ma = NAN, .peak_ma = NAN, .active_v = NAN,
 	.min_v = NAN, .energy_active_j = NAN, .energy_active_mwh = NAN, .energy_tail_j = NAN,
 	.energy_tail_mwh = NAN, .energy_tail_net_j = NAN, .energy_net_j = NAN, .charge_mah = NAN,
 };
 
-static const struct report_efficiency no_efficiency = {
+static const struct result_efficiency no_efficiency = {
 	.iops_per_ma = NAN, .iops_per_w = NAN, .mbps_per_w = NAN, .j_per_gb = NAN,
 	.j_per_gb_net = NAN, .uj_per_io = NAN, .uah_per_io = NAN, .uah_per_mb = NAN,
 };
 
-const struct report_power *rr_power(const struct job_report *j)
+const struct result_power *rr_power(const struct job_result *j)
 {
 	return j->power ? j->power : &no_power;
 }
 
-const struct report_efficiency *rr_eff(const struct job_report *j)
+const struct result_efficiency *rr_eff(const struct job_result *j)
 {
 	return j->efficiency ? j->efficiency : &no_efficiency;
 }
 
-int rr_has_power(const struct job_report *j)
+int rr_has_power(const struct job_result *j)
 {
 	return j->power && !isnan(j->power->active_w);
 }
 
-int rr_valid(const struct job_report *j)
+int rr_valid(const struct job_result *j)
 {
 	int valid = j->validity ? j->validity->valid : -1;
 
 	/* Whatever a result file claims, a job that did not finish is not valid. */
-	if (j->status != REPORT_OK)
+	if (j->status != RESULT_OK)
 		valid = 0;
 	return valid;
 }
@@ -53,7 +53,7 @@ static void append_reason(char *buf, size_t len, const char *text)
 	snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
-void rr_reasons(const struct job_report *j, char *buf, size_t len)
+void rr_reasons(const struct job_result *j, char *buf, size_t len)
 {
 	size_t i;
 
@@ -63,39 +63,39 @@ void rr_reasons(const struct job_report *j, char *buf, size_t len)
 	for (i = 0; i < j->nevents; i++)
 		if (event_invalidates(j->events[i].kind))
 			append_reason(buf, len, event_kind_name(j->events[i].kind));
-	if (j->status != REPORT_OK)
-		append_reason(buf, len, report_status_name(j->status));
+	if (j->status != RESULT_OK)
+		append_reason(buf, len, result_status_name(j->status));
 }
 
 /* A direction's figure, 0 for a direction the job does not have. */
 #define DIR_SUM(j, field)                                                   \
 	(((j)->read ? (double)(j)->read->field : 0) + ((j)->write ? (double)(j)->write->field : 0))
 
-double rr_bw_bytes(const struct job_report *j)
+double rr_bw_bytes(const struct job_result *j)
 {
 	return DIR_SUM(j, bw_bytes);
 }
 
-double rr_iops(const struct job_report *j)
+double rr_iops(const struct job_result *j)
 {
 	return DIR_SUM(j, iops);
 }
 
-double rr_io_bytes(const struct job_report *j)
+double rr_io_bytes(const struct job_result *j)
 {
 	return DIR_SUM(j, io_bytes);
 }
 
-double rr_total_ios(const struct job_report *j)
+double rr_total_ios(const struct job_result *j)
 {
 	return DIR_SUM(j, total_ios);
 }
 
-double rr_lat_ns(const struct job_report *j, double pct)
+double rr_lat_ns(const struct job_result *j, double pct)
 {
 	double r_ios = j->read ? (double)j->read->total_ios : 0;
 	double w_ios = j->write ? (double)j->write->total_ios : 0;
-	const struct report_dir *d = w_ios > r_ios ? j->write : j->read;
+	const struct result_dir *d = w_ios > r_ios ? j->write : j->read;
 	size_t i;
 
 	for (i = 0; d && i < d->clat.npct; i++)
@@ -104,14 +104,14 @@ double rr_lat_ns(const struct job_report *j, double pct)
 	return NAN;
 }
 
-static const struct report_dir *dir_of(const struct job_report *j, int ddir)
+static const struct result_dir *dir_of(const struct job_result *j, int ddir)
 {
-	const struct report_dir *d = ddir ? j->write : j->read;
+	const struct result_dir *d = ddir ? j->write : j->read;
 
 	return d && d->total_ios ? d : NULL;
 }
 
-static double lat_pct(const struct report_lat *l, double pct)
+static double lat_pct(const struct result_lat *l, double pct)
 {
 	size_t i;
 
@@ -121,84 +121,84 @@ static double lat_pct(const struct report_lat *l, double pct)
 	return NAN;
 }
 
-double rr_dir_iops(const struct job_report *j, int ddir)
+double rr_dir_iops(const struct job_result *j, int ddir)
 {
-	const struct report_dir *d = dir_of(j, ddir);
+	const struct result_dir *d = dir_of(j, ddir);
 
 	return d ? d->iops : NAN;
 }
 
-double rr_dir_lat_ns(const struct job_report *j, int ddir, double pct)
+double rr_dir_lat_ns(const struct job_result *j, int ddir, double pct)
 {
-	const struct report_dir *d = dir_of(j, ddir);
+	const struct result_dir *d = dir_of(j, ddir);
 
 	return d ? lat_pct(&d->clat, pct) : NAN;
 }
 
-double rr_sync_lat_ns(const struct job_report *j, double pct)
+double rr_sync_lat_ns(const struct job_result *j, double pct)
 {
 	return rr_syncs(j) ? lat_pct(&j->sync->lat, pct) : NAN;
 }
 
-int rr_mixed(const struct job_report *j)
+int rr_mixed(const struct job_result *j)
 {
 	return dir_of(j, 0) && dir_of(j, 1);
 }
 
-int rr_syncs(const struct job_report *j)
+int rr_syncs(const struct job_result *j)
 {
-	const struct report_opt *o = report_opt_find(j, "fdatasync");
+	const struct result_opt *o = result_opt_find(j, "fdatasync");
 
 	/* The final end_fsync alone is one call, not a synced workload. */
-	return j->sync && j->sync->total_ios && o && o->type == REPORT_OPT_INT && o->i > 0;
+	return j->sync && j->sync->total_ios && o && o->type == RESULT_OPT_INT && o->i > 0;
 }
 
-double rr_soc_max_c(const struct job_report *j)
+double rr_soc_max_c(const struct job_result *j)
 {
 	return j->temperatures ? j->temperatures->soc_c.max : NAN;
 }
 
-double rr_drive_max_c(const struct job_report *j)
+double rr_drive_max_c(const struct job_result *j)
 {
 	return j->temperatures ? j->temperatures->drive_c.max : NAN;
 }
 
-const char *rr_rw(const struct job_report *j)
+const char *rr_rw(const struct job_result *j)
 {
-	const struct report_opt *o = report_opt_find(j, "rw");
+	const struct result_opt *o = result_opt_find(j, "rw");
 
-	return o && o->type == REPORT_OPT_STR ? o->s : "?";
+	return o && o->type == RESULT_OPT_STR ? o->s : "?";
 }
 
-uint64_t rr_bs(const struct job_report *j)
+uint64_t rr_bs(const struct job_result *j)
 {
-	const struct report_opt *o = report_opt_find(j, "bs");
+	const struct result_opt *o = result_opt_find(j, "bs");
 
-	if (o && o->type == REPORT_OPT_INT && o->i > 0)
+	if (o && o->type == RESULT_OPT_INT && o->i > 0)
 		return (uint64_t)o->i;
 	/* A stranger's file may hold 1e300: only a value that fits converts. */
-	if (o && o->type == REPORT_OPT_REAL && o->d > 0 && o->d < 0x1p63)
+	if (o && o->type == RESULT_OPT_REAL && o->d > 0 && o->d < 0x1p63)
 		return (uint64_t)o->d;
 	return 0;
 }
 
-int rr_writes(const struct job_report *j)
+int rr_writes(const struct job_result *j)
 {
 	const char *rw = rr_rw(j);
 
 	return strstr(rw, "write") || !strcmp(rw, "randrw") || !strcmp(rw, "rw");
 }
 
-int rr_reads(const struct job_report *j)
+int rr_reads(const struct job_result *j)
 {
 	const char *rw = rr_rw(j);
 
 	return strstr(rw, "read") || !strcmp(rw, "randrw") || !strcmp(rw, "rw");
 }
 
-void rr_phase(const struct job_report *j, int phase, uint64_t *t_start, uint64_t *t_end)
+void rr_phase(const struct job_result *j, int phase, uint64_t *t_start, uint64_t *t_end)
 {
-	const struct report_span *s = NULL;
+	const struct result_span *s = NULL;
 
 	if (j->phases)
 		s = phase == PHASE_IDLE ? j->phases->idle
@@ -207,9 +207,9 @@ void rr_phase(const struct job_report *j, int phase, uint64_t *t_start, uint64_t
 	*t_end = s ? s->t_end_ns : 0;
 }
 
-double rr_net_j_per_gb(const struct job_report *j)
+double rr_net_j_per_gb(const struct job_result *j)
 {
-	const struct report_power *p = rr_power(j);
+	const struct result_power *p = rr_power(j);
 	double gb = rr_io_bytes(j) / 1e9;
 
 	if (!isnan(rr_eff(j)->j_per_gb_net))
@@ -219,7 +219,7 @@ double rr_net_j_per_gb(const struct job_report *j)
 	return NAN;
 }
 
-double rr_net_j_per_gb_u95(const struct job_report *j)
+double rr_net_j_per_gb_u95(const struct job_result *j)
 {
 	double gb = rr_io_bytes(j) / 1e9;
 
@@ -228,14 +228,14 @@ double rr_net_j_per_gb_u95(const struct job_report *j)
 	return gb > 0 ? rr_power(j)->energy_net_j_u95 / gb : NAN;
 }
 
-double rr_net_j_per_io_u95(const struct job_report *j)
+double rr_net_j_per_io_u95(const struct job_result *j)
 {
 	double ios = rr_total_ios(j);
 
 	return ios > 0 ? rr_power(j)->energy_net_j_u95 / ios : NAN;
 }
 
-double rr_net_j_per_io(const struct job_report *j)
+double rr_net_j_per_io(const struct job_result *j)
 {
 	double ios = rr_total_ios(j);
 

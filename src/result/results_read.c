@@ -10,7 +10,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/text.h"
-#include "result/report_summary.h"
+#include "result/result_summary.h"
 #include "result/results_read.h"
 
 #define MOD "results"
@@ -28,7 +28,7 @@
  */
 static void name_loops(struct rr_result *r)
 {
-	const struct run_report *rep = &r->rep;
+	const struct run_result *rep = &r->rep;
 	char round[16];
 	size_t i;
 
@@ -46,7 +46,7 @@ static void name_loops(struct rr_result *r)
 	}
 }
 
-static double pcie_gen(const struct report_pcie *p)
+static double pcie_gen(const struct result_pcie *p)
 {
 	/* "8.0 GT/s PCIe" from sysfs current_link_speed */
 	double gts = atof(p->current_link_speed ? p->current_link_speed : "0");
@@ -55,7 +55,7 @@ static double pcie_gen(const struct report_pcie *p)
 	       : gts > 0 ? 1 : NAN;
 }
 
-static void link_name(const struct report_device *dev, char *buf, size_t len)
+static void link_name(const struct result_device *dev, char *buf, size_t len)
 {
 	double gen, width;
 
@@ -67,7 +67,7 @@ static void link_name(const struct report_device *dev, char *buf, size_t len)
 			 dev->usb->speed ? dev->usb->speed : "");
 	} else if (dev->pcie) {
 		gen = pcie_gen(dev->pcie);
-		width = dev->pcie->current_link_width == REPORT_NULL_INT
+		width = dev->pcie->current_link_width == RESULT_NULL_INT
 				? NAN : (double)dev->pcie->current_link_width;
 		if (!isnan(gen) && !isnan(width))
 			snprintf(buf, len, "PCIe Gen%.0f x%.0f", gen, width);
@@ -88,7 +88,7 @@ static const char *or_empty(const char *s)
 }
 
 /* "Vendor Model (link)", the model alone when it starts with the vendor, else the file. */
-static void device_label(struct rr_result *r, const struct report_device *dev)
+static void device_label(struct rr_result *r, const struct result_device *dev)
 {
 	const char *vendor = dev ? or_empty(dev->vendor) : "", *model = dev ? or_empty(dev->model) : "";
 	const char *p;
@@ -111,7 +111,7 @@ static void device_label(struct rr_result *r, const struct report_device *dev)
 }
 
 /* "ext4 noatime": the type and the mount options that change the figures. */
-static void filesystem_name(struct rr_result *r, const struct report_filesystem *fs)
+static void filesystem_name(struct rr_result *r, const struct result_filesystem *fs)
 {
 	static const char *const notable[] = { "noatime", "relatime", "discard", "sync", "data=" };
 	const char *opts = fs ? or_empty(fs->mount_options) : "", *p;
@@ -136,7 +136,7 @@ static void meter_names(struct rr_result *r)
 	r->emulated = r->rep.emulated;
 	r->meter[0] = '\0';
 	for (i = 0; i < r->rep.nmeters; i++) {
-		const struct report_meter *m = &r->rep.meters[i];
+		const struct result_meter *m = &r->rep.meters[i];
 		const char *drv = m->driver ? m->driver : "?";
 
 		len = strlen(r->meter);
@@ -151,8 +151,8 @@ static void meter_names(struct rr_result *r)
 
 static void describe(struct rr_result *r)
 {
-	const struct report_context *ctx = r->rep.context;
-	const struct report_device *dev = ctx ? ctx->device : NULL;
+	const struct result_context *ctx = r->rep.context;
+	const struct result_device *dev = ctx ? ctx->device : NULL;
 
 	snprintf(r->transport, sizeof(r->transport), "%s", dev ? or_empty(dev->transport) : "");
 	link_name(dev, r->link, sizeof(r->link));
@@ -168,7 +168,7 @@ static int load_one(struct rr_result *r, const char *path)
 
 	memset(r, 0, sizeof(*r));
 	r->path = xstrdup(path);
-	rc = report_load(path, &r->rep);
+	rc = result_load(path, &r->rep);
 	if (rc)
 		return rc;
 	for (i = 0; i < r->rep.njobs; i++)
@@ -253,7 +253,7 @@ void rr_set_free(struct rr_set *set)
 			free(set->res[i].names[j]);
 		free(set->res[i].names);
 		free(set->res[i].path);
-		report_free(&set->res[i].rep);
+		result_free(&set->res[i].rep);
 	}
 	for (i = 0; i < set->ndevices; i++)
 		free(set->devices[i]);
@@ -269,12 +269,12 @@ size_t rr_job_names(const struct rr_set *set, const char ***names)
 
 	for (i = 0; i < set->nres; i++) {
 		for (j = 0; j < set->res[i].rep.njobs; j++) {
-			const struct job_report *jr = &set->res[i].rep.jobs[j];
+			const struct job_result *jr = &set->res[i].rep.jobs[j];
 			const char *nm = set->res[i].names[j];
 
 			/* A job with rounds is summed up over them: its first entry stands
 			 * for all, so later rounds get no name of their own. */
-			if (jr->jobname && report_summary_find(&set->res[i].rep, jr->jobname) &&
+			if (jr->jobname && result_summary_find(&set->res[i].rep, jr->jobname) &&
 			    rr_find_job(&set->res[i], jr->jobname) != jr)
 				continue;
 			for (k = 0; k < n; k++)
@@ -290,17 +290,17 @@ size_t rr_job_names(const struct rr_set *set, const char ***names)
 	return n;
 }
 
-const char *rr_job_name(const struct rr_result *r, const struct job_report *j)
+const char *rr_job_name(const struct rr_result *r, const struct job_result *j)
 {
 	return r->names[j - r->rep.jobs];
 }
 
-static const char *jobname(const struct job_report *j)
+static const char *jobname(const struct job_result *j)
 {
 	return j->jobname ? j->jobname : "?";
 }
 
-const struct job_report *rr_find_job(const struct rr_result *r, const char *name)
+const struct job_result *rr_find_job(const struct rr_result *r, const char *name)
 {
 	size_t i;
 
@@ -313,7 +313,7 @@ const struct job_report *rr_find_job(const struct rr_result *r, const char *name
 	return NULL;
 }
 
-void rr_meter_name(const struct report_meter *m, char *buf, size_t len)
+void rr_meter_name(const struct result_meter *m, char *buf, size_t len)
 {
 	const char *model = m->model && *m->model ? m->model : m->driver ? m->driver : "meter";
 	const char *conn = m->spec ? strchr(m->spec, ':') : NULL, *base, *end, *slash;
@@ -364,15 +364,15 @@ char *rr_companion_path(const struct rr_result *r, const char *kind)
  * finished; valid before invalid; then the block size closest (in ratio) to want_bs;
  * then pure direction before mixed (randrw).
  */
-const struct job_report *rr_pick_job(const struct rr_result *r, int writes, uint64_t want_bs,
+const struct job_result *rr_pick_job(const struct rr_result *r, int writes, uint64_t want_bs,
 				     const char *force)
 {
-	const struct job_report *best = NULL;
+	const struct job_result *best = NULL;
 	double best_score = INFINITY, score;
 	size_t i;
 
 	for (i = 0; i < r->rep.njobs; i++) {
-		const struct job_report *j = &r->rep.jobs[i];
+		const struct job_result *j = &r->rep.jobs[i];
 
 		if (force) {
 			/* "NAME #2" picks a loop; a plain NAME its first */
@@ -380,7 +380,7 @@ const struct job_report *rr_pick_job(const struct rr_result *r, int writes, uint
 				return rr_has_power(j) ? j : NULL;
 			continue;
 		}
-		if (!rr_has_power(j) || j->status != REPORT_OK || !rr_bs(j))
+		if (!rr_has_power(j) || j->status != RESULT_OK || !rr_bs(j))
 			continue;
 		if (writes ? !rr_writes(j) : !rr_reads(j))
 			continue;

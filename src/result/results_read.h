@@ -7,14 +7,14 @@
 #include <stdint.h>
 
 #include "core/units.h"
-#include "result/report.h"
+#include "result/result.h"
 
 #define RR_LABEL_MAX 200
 #define RR_REASONS_MAX 256
 
 struct rr_result {
 	char *path;
-	struct run_report rep;
+	struct run_result rep;
 	char **names;	     /* per job: "NAME #2" for its second loop, else its jobname */
 	char label[RR_LABEL_MAX]; /* device name: --label, or vendor model (transport, link) */
 	char transport[16];
@@ -45,13 +45,13 @@ void rr_set_free(struct rr_set *set);
  * (a summary) only by its first entry's name. Caller frees array. */
 size_t rr_job_names(const struct rr_set *set, const char ***names);
 /* The job of that name ("NAME #2" for a loop, or a plain job name: its first loop). */
-const struct job_report *rr_find_job(const struct rr_result *r, const char *name);
+const struct job_result *rr_find_job(const struct rr_result *r, const char *name);
 /* A job's name in tables and charts ("NAME #2" for a second loop). */
-const char *rr_job_name(const struct rr_result *r, const struct job_report *j);
+const char *rr_job_name(const struct rr_result *r, const struct job_result *j);
 
 /* A meter as a reader knows it: its model and the port it sat on ("UM25C on rfcomm0"),
  * not its spec with every parameter. */
-void rr_meter_name(const struct report_meter *m, char *buf, size_t len);
+void rr_meter_name(const struct result_meter *m, char *buf, size_t len);
 
 /* Path of a companion CSV ("intervals" or "samples"), always beside the result; caller
  * frees. NULL (logged) when the result names a file elsewhere. */
@@ -64,51 +64,51 @@ char *rr_companion_path(const struct rr_result *r, const char *kind);
  * power figures, finished, valid before invalid, closest bs in ratio, pure direction
  * before mixed. force names a job to use instead. NULL when none qualifies.
  */
-const struct job_report *rr_pick_job(const struct rr_result *r, int writes, uint64_t want_bs,
+const struct job_result *rr_pick_job(const struct rr_result *r, int writes, uint64_t want_bs,
 				     const char *force);
 
 /*
  * Per-job figures (results_job.c). Where the document has none, numbers are NAN and the
  * power/efficiency objects are all NAN; a direction that is absent moves nothing.
  */
-const struct report_power *rr_power(const struct job_report *j);
-const struct report_efficiency *rr_eff(const struct job_report *j);
+const struct result_power *rr_power(const struct job_result *j);
+const struct result_efficiency *rr_eff(const struct job_result *j);
 /* Power figures present: a power object with an active_w. */
-int rr_has_power(const struct job_report *j);
+int rr_has_power(const struct job_result *j);
 /* 1 valid, 0 invalid (or not finished), -1 when no meter judged it. */
-int rr_valid(const struct job_report *j);
+int rr_valid(const struct job_result *j);
 /* Validity reasons, invalidating events and a not-ok status, "; "-joined. */
-void rr_reasons(const struct job_report *j, char *buf, size_t len);
+void rr_reasons(const struct job_result *j, char *buf, size_t len);
 /* Both directions together. */
-double rr_bw_bytes(const struct job_report *j);
-double rr_iops(const struct job_report *j);
-double rr_io_bytes(const struct job_report *j);
-double rr_total_ios(const struct job_report *j);
+double rr_bw_bytes(const struct job_result *j);
+double rr_iops(const struct job_result *j);
+double rr_io_bytes(const struct job_result *j);
+double rr_total_ios(const struct job_result *j);
 /* A completion latency percentile (50, 99, 99.9) of the direction with more I/Os. */
-double rr_lat_ns(const struct job_report *j, double pct);
+double rr_lat_ns(const struct job_result *j, double pct);
 /* One direction (enum ddir: 0 read, 1 write): IOPS and a latency percentile; NAN when it
  * moved nothing. Sync calls (fdatasync/fsync): a latency percentile, NAN without any. */
-double rr_dir_iops(const struct job_report *j, int ddir);
-double rr_dir_lat_ns(const struct job_report *j, int ddir, double pct);
-double rr_sync_lat_ns(const struct job_report *j, double pct);
+double rr_dir_iops(const struct job_result *j, int ddir);
+double rr_dir_lat_ns(const struct job_result *j, int ddir, double pct);
+double rr_sync_lat_ns(const struct job_result *j, double pct);
 /* Moved data both ways (randrw); synced as it went (fdatasync=N, not only end_fsync). */
-int rr_mixed(const struct job_report *j);
-int rr_syncs(const struct job_report *j);
+int rr_mixed(const struct job_result *j);
+int rr_syncs(const struct job_result *j);
 /* The highest SoC / drive temperature during the job, C; NAN if not recorded. */
-double rr_soc_max_c(const struct job_report *j);
-double rr_drive_max_c(const struct job_report *j);
+double rr_soc_max_c(const struct job_result *j);
+double rr_drive_max_c(const struct job_result *j);
 /* From the options: rw ("?" if absent), bs (0), and which directions it moves. */
-const char *rr_rw(const struct job_report *j);
-uint64_t rr_bs(const struct job_report *j);
-int rr_writes(const struct job_report *j);
-int rr_reads(const struct job_report *j);
+const char *rr_rw(const struct job_result *j);
+uint64_t rr_bs(const struct job_result *j);
+int rr_writes(const struct job_result *j);
+int rr_reads(const struct job_result *j);
 /* A phase's window (enum phase); 0 if the job has none. */
-void rr_phase(const struct job_report *j, int phase, uint64_t *t_start, uint64_t *t_end);
+void rr_phase(const struct job_result *j, int phase, uint64_t *t_start, uint64_t *t_end);
 /* Energy above idle per GB (j_per_gb_net, else energy_net_j / GB) and per I/O; NAN if unknown. */
-double rr_net_j_per_gb(const struct job_report *j);
-double rr_net_j_per_io(const struct job_report *j);
+double rr_net_j_per_gb(const struct job_result *j);
+double rr_net_j_per_io(const struct job_result *j);
 /* Their 95 % half widths (the results' _u95); NAN when the result has none. */
-double rr_net_j_per_gb_u95(const struct job_report *j);
-double rr_net_j_per_io_u95(const struct job_report *j);
+double rr_net_j_per_gb_u95(const struct job_result *j);
+double rr_net_j_per_io_u95(const struct job_result *j);
 
 #endif

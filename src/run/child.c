@@ -126,11 +126,11 @@ static const struct run_activity_ops child_activity = {
 };
 
 /* How the command ended, into the job; 1 if that makes the run a failure. */
-static int child_result(const struct child *c, struct job_report *j)
+static int child_result(const struct child *c, struct job_result *j)
 {
-	j->status = c->err || c->forwarded ? REPORT_INTERRUPTED : REPORT_OK;
+	j->status = c->err || c->forwarded ? RESULT_INTERRUPTED : RESULT_OK;
 	if (c->err && c->err != -EINTR) {
-		j->status = REPORT_FAILED;
+		j->status = RESULT_FAILED;
 		j->error = xstrdup(strerror(-c->err));
 		return 1;
 	}
@@ -143,13 +143,13 @@ static int child_result(const struct child *c, struct job_report *j)
 	/* The figures are kept either way; a command that failed is not a clean run. */
 	if (c->forwarded || (WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0))
 		return 0;
-	j->status = REPORT_FAILED;
+	j->status = RESULT_FAILED;
 	j->error = xstrdup(WIFEXITED(c->status) ? "the command exited non-zero"
 						: "the command was killed");
 	return 1;
 }
 
-static void command_line(struct job_report *j, char **argv)
+static void command_line(struct job_result *j, char **argv)
 {
 	size_t n = 0;
 
@@ -164,7 +164,7 @@ static void command_line(struct job_report *j, char **argv)
  * The command's I/O: fio's figures when it wrote JSON, else the target's counters; with
  * fio, the active phase becomes fio's own I/O, its file layout before it in no phase.
  */
-static void command_io(struct run_ctx *rc, struct child *c, struct job_report *j,
+static void command_io(struct run_ctx *rc, struct child *c, struct job_result *j,
 		       uint64_t *bytes, uint64_t *ios)
 {
 	const struct phase_times *t = &rc->session->times;
@@ -195,13 +195,13 @@ void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 {
 	struct child c = { .rc = rc, .argv = argv, .pid = -1, .err = -EINTR };
 	struct temps t_start;
-	struct job_report *j;
+	struct job_result *j;
 	uint64_t bytes, ios;
 
 	if (measure_io_init(&c.io, argv, rc->io_disk, rc->cfg->run.sysfs_root))
 		c.io.fio = 0;
 	run_phases(rc, jo, &child_activity, &c, &t_start);
-	j = report_add_job(&rc->rb.rep);
+	j = result_add_job(&rc->rb.rep);
 	j->jobname = xstrdup(jo->name);
 	j->round = 1;
 	j->loop = 1;

@@ -20,7 +20,7 @@ static int read_root(const char *root, const char *rel, char *buf, size_t len)
 	return read_text_file(blockdev_path(path, sizeof(path), root, rel), buf, len);
 }
 
-/* sysfs gives "" for what it does not know: that is null in the report. */
+/* sysfs gives "" for what it does not know: that is null in the result. */
 static char *str_or_null(const char *s)
 {
 	return s && *s ? xstrdup(s) : NULL;
@@ -193,7 +193,7 @@ static int64_t memory_bytes(const char *root)
 {
 	char path[PATH_MAX], *line = NULL;
 	unsigned long long kb;
-	int64_t out = REPORT_NULL_INT;
+	int64_t out = RESULT_NULL_INT;
 	size_t cap = 0;
 	FILE *fp;
 
@@ -211,9 +211,9 @@ static int64_t memory_bytes(const char *root)
 	return out;
 }
 
-static struct report_host *host_info(const char *root)
+static struct result_host *host_info(const char *root)
 {
-	struct report_host *h = xcalloc(1, sizeof(*h));
+	struct result_host *h = xcalloc(1, sizeof(*h));
 	struct utsname un;
 	char buf[256];
 	long nproc;
@@ -233,14 +233,14 @@ static struct report_host *host_info(const char *root)
 	if (!read_root(root, "/sys/devices/system/cpu/online", buf, sizeof(buf)) &&
 	    count_cpu_list(buf) > 0)
 		nproc = count_cpu_list(buf);
-	h->cpus = nproc > 0 ? nproc : REPORT_NULL_INT;
+	h->cpus = nproc > 0 ? nproc : RESULT_NULL_INT;
 	h->memory_bytes = memory_bytes(root);
 	return h;
 }
 
-static struct report_filesystem *filesystem_info(const struct target *tg)
+static struct result_filesystem *filesystem_info(const struct target *tg)
 {
-	struct report_filesystem *fs;
+	struct result_filesystem *fs;
 
 	if (!tg || tg->is_blockdev || !tg->fstype[0])
 		return NULL;
@@ -252,9 +252,9 @@ static struct report_filesystem *filesystem_info(const struct target *tg)
 	return fs;
 }
 
-static struct report_target *target_info(const struct target *tg)
+static struct result_target *target_info(const struct target *tg)
 {
-	struct report_target *t;
+	struct result_target *t;
 
 	if (!tg || !tg->path)
 		return NULL;
@@ -265,10 +265,10 @@ static struct report_target *target_info(const struct target *tg)
 	return t;
 }
 
-struct report_context *context_collect(const struct target *tg, const char *sysfs_root)
+struct result_context *context_collect(const struct target *tg, const char *sysfs_root)
 {
 	const char *root = sysfs_root ? sysfs_root : "";
-	struct report_context *c = xcalloc(1, sizeof(*c));
+	struct result_context *c = xcalloc(1, sizeof(*c));
 
 	c->host = host_info(root);
 	if (tg && tg->blockdev[0])

@@ -32,7 +32,7 @@ static const char *join(char *out, size_t len, const char *dir, const char *name
 	return out;
 }
 
-/* sysfs gives "" for what it does not know: that is null in the report. */
+/* sysfs gives "" for what it does not know: that is null in the result. */
 static char *str_or_null(const char *s)
 {
 	return s && *s ? xstrdup(s) : NULL;
@@ -54,7 +54,7 @@ static int64_t file_int(const char *dir, const char *name)
 	char path[PATH_MAX];
 	long long v;
 
-	return read_int_file(join(path, sizeof(path), dir, name), &v) ? REPORT_NULL_INT : v;
+	return read_int_file(join(path, sizeof(path), dir, name), &v) ? RESULT_NULL_INT : v;
 }
 
 /*
@@ -125,10 +125,10 @@ static char *vid_pid(const char *dir, const char *vname, const char *pname)
  * The first USB device above the disk is the bridge (or the stick's own controller);
  * its interface's driver says whether UAS or plain usb-storage carries the commands.
  */
-static struct report_usb *usb_info(const char *real)
+static struct result_usb *usb_info(const char *real)
 {
 	char dir[PATH_MAX], iface[PATH_MAX], link[PATH_MAX], probe[PATH_MAX], *slash;
-	struct report_usb *u;
+	struct result_usb *u;
 	size_t n;
 	ssize_t ln;
 
@@ -157,10 +157,10 @@ static struct report_usb *usb_info(const char *real)
 }
 
 /* The nearest PCI function with link attributes: the NVMe drive's own endpoint. */
-static struct report_pcie *pcie_info(const char *start)
+static struct result_pcie *pcie_info(const char *start)
 {
 	char dir[PATH_MAX];
-	struct report_pcie *p;
+	struct result_pcie *p;
 
 	if (up_find(start, "current_link_speed", dir, sizeof(dir)))
 		return NULL;
@@ -174,9 +174,9 @@ static struct report_pcie *pcie_info(const char *start)
 	return p;
 }
 
-static struct report_mmc *mmc_info(const char *dir)
+static struct result_mmc *mmc_info(const char *dir)
 {
-	struct report_mmc *m = xcalloc(1, sizeof(*m));
+	struct result_mmc *m = xcalloc(1, sizeof(*m));
 
 	m->cid = file_str(dir, "cid");
 	m->name = file_str(dir, "name");
@@ -190,16 +190,16 @@ static struct report_mmc *mmc_info(const char *dir)
 	return m;
 }
 
-static struct report_loop *loop_info(const char *root, const char *disk)
+static struct result_loop *loop_info(const char *root, const char *disk)
 {
 	char buf[PATH_MAX];
-	struct report_loop *l = xcalloc(1, sizeof(*l));
+	struct result_loop *l = xcalloc(1, sizeof(*l));
 
 	if (blockdev_attr(root, disk, "loop/backing_file", buf, sizeof(buf)))
 		buf[0] = '\0';
 	l->backing_file = str_or_null(buf);
 	if (blockdev_attr(root, disk, "loop/dio", buf, sizeof(buf)))
-		l->direct_io = REPORT_NULL_BOOL;
+		l->direct_io = RESULT_NULL_BOOL;
 	else
 		l->direct_io = buf[0] == '1';
 	return l;
@@ -221,7 +221,7 @@ static int is(const char *tr, const char *name)
 }
 
 /* Model and vendor live on the SCSI device, the NVMe controller or the SD card's CID. */
-static void set_model_vendor(struct report_device *d, const char *tr, const char *dev,
+static void set_model_vendor(struct result_device *d, const char *tr, const char *dev,
 			     const char *ctrl)
 {
 	int scsi = is(tr, "usb") || is(tr, "sata") || is(tr, "scsi");
@@ -240,10 +240,10 @@ static int64_t attr_int(const char *root, const char *disk, const char *attr, ui
 {
 	unsigned long long v;
 
-	return blockdev_attr_u64(root, disk, attr, &v) ? REPORT_NULL_INT : (int64_t)(v * scale);
+	return blockdev_attr_u64(root, disk, attr, &v) ? RESULT_NULL_INT : (int64_t)(v * scale);
 }
 
-static void set_links(struct report_device *d, const char *root, const char *disk,
+static void set_links(struct result_device *d, const char *root, const char *disk,
 		      const char *tr, const char *real, const char *dev, const char *ctrl)
 {
 	d->usb = is(tr, "usb") ? usb_info(real) : NULL;
@@ -252,11 +252,11 @@ static void set_links(struct report_device *d, const char *root, const char *dis
 	d->loop = is(tr, "loop") ? loop_info(root, disk) : NULL;
 }
 
-struct report_device *context_device(const char *root, const char *disk, const char *part)
+struct result_device *context_device(const char *root, const char *disk, const char *part)
 {
 	char devpath[PATH_MAX], real[PATH_MAX], ctrl[PATH_MAX] = "", buf[64], rel[128];
 	char path[PATH_MAX], dev[PATH_MAX];
-	struct report_device *d;
+	struct result_device *d;
 	const char *tr;
 
 	if (blockdev_devpath(root, disk, devpath, sizeof(devpath)))
@@ -276,7 +276,7 @@ struct report_device *context_device(const char *root, const char *disk, const c
 	if (!blockdev_attr(root, disk, "queue/rotational", buf, sizeof(buf)))
 		d->rotational = buf[0] == '1';
 	else
-		d->rotational = REPORT_NULL_BOOL;
+		d->rotational = RESULT_NULL_BOOL;
 	/* "size" counts 512-byte sectors whatever the logical block size is */
 	d->size_bytes = attr_int(root, disk, "size", SECTOR_BYTES);
 	d->logical_block_size = attr_int(root, disk, "queue/logical_block_size", 1);

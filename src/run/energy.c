@@ -431,7 +431,7 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 #define DEFAULT_REMEDY "raise size or loops"
 
 int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
-		    const char *remedy, struct report_validity *v)
+		    const char *remedy, struct result_validity *v)
 {
 	static const char *const phase_names[PHASE_COUNT] = { "idle", "active", "tail" };
 	char reason[REASON_MAX];
@@ -450,7 +450,7 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 			 "%.1f s of it (a stall or disconnect, about %.0f samples lost)",
 			 es->samples_active, min_samples, gap_s,
 			 floor(gap_s * 1e9 / (double)es->period_ns));
-		report_validity_add(v, reason);
+		result_validity_add(v, reason);
 		valid = 0;
 	} else if (es->samples_active < min_samples) {
 		if (es->period_ns)
@@ -464,7 +464,7 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 			snprintf(reason, sizeof(reason),
 				 "active phase has %" PRIu64 " samples (< %u); %s",
 				 es->samples_active, min_samples, remedy ? remedy : DEFAULT_REMEDY);
-		report_validity_add(v, reason);
+		result_validity_add(v, reason);
 		valid = 0;
 	}
 	if (!(es->coverage >= min_coverage)) {
@@ -472,7 +472,7 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 			 "meter covered %.1f %% of the active phase (< %.0f %%): gaps longer "
 			 "than 2 periods or samples missing at its ends",
 			 isfinite(es->coverage) ? es->coverage * 100 : 0.0, min_coverage * 100);
-		report_validity_add(v, reason);
+		result_validity_add(v, reason);
 		valid = 0;
 	}
 	for (i = 0; i < PHASE_COUNT; i++) {
@@ -481,7 +481,7 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 		snprintf(reason, sizeof(reason),
 			 "meter samples lost %" PRIu64 " time(s) in the %s phase (ring full or "
 			 "the device dropped them)", es->losses[i], phase_names[i]);
-		report_validity_add(v, reason);
+		result_validity_add(v, reason);
 		valid = 0;
 	}
 	for (i = 0; i < PHASE_COUNT; i++) {
@@ -491,7 +491,7 @@ int energy_validity(const struct energy_summary *es, unsigned min_samples, doubl
 			 "%" PRIu64 " meter reading(s) in the %s phase could not be true (out "
 			 "of the meter's range, or W not V x A) and were dropped: see the events",
 			 es->out_of_range[i], phase_names[i]);
-		report_validity_add(v, reason);
+		result_validity_add(v, reason);
 		valid = 0;
 	}
 	v->valid = valid;

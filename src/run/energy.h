@@ -7,7 +7,7 @@
 
 #include "core/phase.h"
 #include "meters/meter.h"
-#include "result/report.h"
+#include "result/result.h"
 #include "run/energy_unc.h"
 
 /* A job's figures are valid with at least this many samples in its active phase and
@@ -132,11 +132,11 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
  * replaces "raise size or loops" when the caller knows better. Returns valid.
  */
 int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
-		    const char *remedy, struct report_validity *v);
+		    const char *remedy, struct result_validity *v);
 
-/* The report's power and efficiency objects; NAN stays NAN (written null). */
-void energy_power_fill(struct report_power *p, const struct energy_summary *es,
+/* The result's power and efficiency objects; NAN stays NAN (written null). */
+void energy_power_fill(struct result_power *p, const struct energy_summary *es,
 		       const char *meter_spec);
-void energy_efficiency_fill(struct report_efficiency *e, const struct efficiency *ef);
+void energy_efficiency_fill(struct result_efficiency *e, const struct efficiency *ef);
 
 #endif

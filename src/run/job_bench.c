@@ -162,13 +162,13 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, 
 {
 	struct bench_job bj = { .rc = rc, .jo = jo, .round = round, .loop = loop };
 	struct temps t_start;
-	struct job_report *j;
+	struct job_result *j;
 
 	run_phases(rc, jo, &bench_activity, &bj, &t_start);
 	if (!bj.ran)
 		not_started(&bj, rc->session->times.active_ns);
-	j = report_add_job(&rc->rb.rep);
-	report_job_from_bench(j, jo, loop, &bj.br);
+	j = result_add_job(&rc->rb.rep);
+	result_job_from_bench(j, jo, loop, &bj.br);
 	j->round = round;
 	if (j->cpu && bj.ran)
 		j->cpu->process_s = (double)bj.cpu_ns / 1e9;

@@ -132,9 +132,9 @@ void measure_io_end(struct measure_io *mi)
 	}
 }
 
-static struct report_dir *dir_new(uint64_t bytes, uint64_t ios, double secs)
+static struct result_dir *dir_new(uint64_t bytes, uint64_t ios, double secs)
 {
-	struct report_dir *d = xcalloc(1, sizeof(*d));
+	struct result_dir *d = xcalloc(1, sizeof(*d));
 
 	d->io_bytes = bytes;
 	d->total_ios = ios;
@@ -147,7 +147,7 @@ static struct report_dir *dir_new(uint64_t bytes, uint64_t ios, double secs)
 }
 
 /* The device's counters over the active phase: I/Os and bytes, no latencies. */
-static int fill_diskstats(struct measure_io *mi, double secs, struct job_report *j)
+static int fill_diskstats(struct measure_io *mi, double secs, struct job_result *j)
 {
 	const struct diskstats *a = &mi->start, *b = &mi->end;
 
@@ -176,7 +176,7 @@ static double json_num(json_t *o, const char *key)
 }
 
 /* fio's clat_ns / lat_ns object: the same shape as the result's. */
-static void lat_from_fio(json_t *o, struct report_lat *l)
+static void lat_from_fio(json_t *o, struct result_lat *l)
 {
 	json_t *pct = json_object_get(o, "percentile"), *v;
 	const char *key;
@@ -187,7 +187,7 @@ static void lat_from_fio(json_t *o, struct report_lat *l)
 	l->stddev_ns = json_num(o, "stddev");
 	l->npct = 0;
 	json_object_foreach(pct, key, v) {
-		if (l->npct >= REPORT_MAX_PCT || !json_is_integer(v))
+		if (l->npct >= RESULT_MAX_PCT || !json_is_integer(v))
 			continue;
 		l->pct[l->npct].pct = atof(key);
 		l->pct[l->npct++].ns = (uint64_t)json_integer_value(v);
@@ -198,11 +198,11 @@ static void lat_from_fio(json_t *o, struct report_lat *l)
  * One direction over all of fio's jobs: bytes and I/Os summed, rates over fio's window
  * (secs); the latency of the job that did most of them (percentiles do not add up).
  */
-static struct report_dir *fio_dir(json_t *jobs, const char *ddir, double secs)
+static struct result_dir *fio_dir(json_t *jobs, const char *ddir, double secs)
 {
 	uint64_t bytes = 0, ios = 0, most = 0, n;
 	json_t *job, *d, *lat = NULL;
-	struct report_dir *out;
+	struct result_dir *out;
 	size_t i;
 
 	json_array_foreach(jobs, i, job) {
@@ -221,9 +221,9 @@ static struct report_dir *fio_dir(json_t *jobs, const char *ddir, double secs)
 	return out;
 }
 
-static struct report_sync *fio_sync(json_t *jobs)
+static struct result_sync *fio_sync(json_t *jobs)
 {
-	struct report_sync *s = xcalloc(1, sizeof(*s));
+	struct result_sync *s = xcalloc(1, sizeof(*s));
 	uint64_t most = 0, n;
 	json_t *job, *d;
 	size_t i;
@@ -316,7 +316,7 @@ static uint64_t mono_of_ms(double ms)
 	return (uint64_t)(ms * 1e6 + off);
 }
 
-static int fill_fio(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_report *j,
+static int fill_fio(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_result *j,
 		    struct measure_io_window *w)
 {
 	json_t *root = fio_document(mi), *jobs;
@@ -341,7 +341,7 @@ static int fill_fio(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_
 	return rc;
 }
 
-int measure_io_fill(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_report *j,
+int measure_io_fill(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_result *j,
 		    struct measure_io_window *w)
 {
 	memset(w, 0, sizeof(*w));

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "core/diskstats.h"
-#include "result/report.h"
+#include "result/result.h"
 
 /* fio's JSON kept from its stdout, at most this much (a few MB for thousands of jobs). */
 #define MEASURE_FIO_JSON_MAX (64u << 20)
@@ -57,7 +57,7 @@ void measure_io_end(struct measure_io *mi);
  * left out), else from the device's counters over the active phase [t0, t1]. Sets
  * io_source in the job and w. 0, or -ENOENT when neither source gave anything.
  */
-int measure_io_fill(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_report *j,
+int measure_io_fill(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_result *j,
 		    struct measure_io_window *w);
 void measure_io_free(struct measure_io *mi);
 

@@ -10,7 +10,7 @@
 #include "io/target.h"
 #include "run/output.h"
 #include "run/progress.h"
-#include "run/run_report.h"
+#include "run/result_builder.h"
 #include "run/session.h"
 #include "run/size_auto.h"
 #include "run/stop.h"
@@ -25,7 +25,7 @@ struct run_ctx {
 	struct session *session;   /* meters, integrators, events, phase times */
 	struct sources *sources;   /* kernel log, Pi flags, --uv-gpio, temperatures */
 	struct run_output out;	   /* the interval and sample series */
-	struct report_builder rb;  /* the result document */
+	struct result_builder rb;  /* the result document */
 	struct progress progress;  /* the live line */
 	struct run_stop stop;	   /* signals and --stop-on-undervoltage */
 	int any_failed;
@@ -54,17 +54,17 @@ struct run_activity_ops {
 /* Idle baseline, the activity, the tail; t_start gets the temperatures at the start. */
 void run_phases(struct run_ctx *rc, const struct job_opts *jo, const struct run_activity_ops *ops,
 		void *arg, struct temps *t_start);
-/* The job's report from the session and the sources, once its phases are over. */
-void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
+/* The job's result from the session and the sources, once its phases are over. */
+void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_result *j,
 		   const struct temps *t_start, uint64_t bytes, uint64_t ios);
 int run_should_stop(const struct run_ctx *rc);
 /* The temperature readings so far onto the result's series. */
 void run_take_temps(struct run_ctx *rc);
 
-/* One loop of a benchmark job in a round; appends it to the report (job_bench.c). 1 if
+/* One loop of a benchmark job in a round; appends it to the result (job_bench.c). 1 if
  * it finished its whole size. */
 int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, unsigned loop);
-/* measure: the command in the active phase; appends it to the report (child.c). */
+/* measure: the command in the active phase; appends it to the result (child.c). */
 void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv);
 
 #endif

@@ -26,7 +26,7 @@ void run_take_temps(struct run_ctx *rc)
 	struct temp_sample *t;
 	size_t n = sources_temps_take(rc->sources, &t);
 
-	report_builder_temps(&rc->rb, t, n);
+	result_builder_temps(&rc->rb, t, n);
 	free(t);
 }
 
@@ -169,7 +169,7 @@ void run_phases(struct run_ctx *rc, const struct job_opts *jo, const struct run_
 	progress_clear(&rc->progress);
 }
 
-void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_report *j,
+void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_result *j,
 		   const struct temps *t_start, uint64_t bytes, uint64_t ios)
 {
 	struct temps t_now;
@@ -182,6 +182,6 @@ void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_rep
 		sources_temps_get(rc->sources, &t_now);
 		jc.t_now = &t_now;
 	}
-	report_builder_job(&rc->rb, rc->session, &jc, j);
+	result_builder_job(&rc->rb, rc->session, &jc, j);
 	run_take_temps(rc);
 }

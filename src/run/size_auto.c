@@ -224,26 +224,26 @@ int size_auto_resolve_all(struct run_ctx *rc)
 	return rc_all;
 }
 
-static uint64_t size_of_entry(const struct job_report *j)
+static uint64_t size_of_entry(const struct job_result *j)
 {
-	const struct report_opt *o;
+	const struct result_opt *o;
 
 	if (j->size_auto)
 		return j->size_auto->size;
-	o = report_opt_find(j, "size");
-	return o && o->type == REPORT_OPT_INT && o->i > 0 ? (uint64_t)o->i : 0;
+	o = result_opt_find(j, "size");
+	return o && o->type == RESULT_OPT_INT && o->i > 0 ? (uint64_t)o->i : 0;
 }
 
 uint64_t size_auto_from_results(char *const *paths, unsigned n, const char *jobname,
 				char *from, size_t fromlen)
 {
-	struct run_report r;
+	struct run_result r;
 	uint64_t best = 0, s;
 	unsigned i;
 	size_t k;
 
 	for (i = 0; i < n; i++) {
-		if (report_load(paths[i], &r))
+		if (result_load(paths[i], &r))
 			continue;
 		for (k = 0; k < r.njobs; k++) {
 			if (!r.jobs[k].jobname || strcmp(r.jobs[k].jobname, jobname))
@@ -254,7 +254,7 @@ uint64_t size_auto_from_results(char *const *paths, unsigned n, const char *jobn
 				snprintf(from, fromlen, "%s", paths[i]);
 			}
 		}
-		report_free(&r);
+		result_free(&r);
 	}
 	return best;
 }
@@ -287,9 +287,9 @@ void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, ch
 		snprintf(buf + strlen(buf), len - strlen(buf), "; the larger size of %s", c->from);
 }
 
-struct report_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo)
+struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo)
 {
-	struct report_size_auto *r = xcalloc(1, sizeof(*r));
+	struct result_size_auto *r = xcalloc(1, sizeof(*r));
 	char reason[SIZE_AUTO_REASON_LEN];
 
 	r->requested_s = c->requested_ns ? (double)c->requested_ns / 1e9 : NAN;

@@ -7,7 +7,7 @@
 
 #include "core/clock.h"
 #include "io/job.h"
-#include "result/report.h"
+#include "result/result.h"
 
 struct run_ctx;
 
@@ -68,7 +68,7 @@ int size_auto_resolve(struct run_ctx *rc, size_t j);
 int size_auto_resolve_all(struct run_ctx *rc);
 
 /* The result's size_auto object. */
-struct report_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo);
+struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo);
 /* "1 GiB = 2^18 x 4k: 2.5 s at 420 MB/s for 20 samples of um25c:... (100 ms)" */
 void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, char *buf,
 		      size_t len);

@@ -216,7 +216,7 @@ static void dominant_text(const struct energy_summary *es, const struct headline
 	}
 }
 
-static void fill_budget(const struct headline *h, struct report_unc_budget *rb)
+static void fill_budget(const struct headline *h, struct result_unc_budget *rb)
 {
 	double s = fabs(h->unit_value);
 
@@ -229,9 +229,9 @@ static void fill_budget(const struct headline *h, struct report_unc_budget *rb)
 }
 
 static void judge(const struct energy_summary *es, const struct headline *h,
-		  const struct unc_naming *nm, double limit, struct report_validity *v)
+		  const struct unc_naming *nm, double limit, struct result_validity *v)
 {
-	struct report_uncertainty *u = xcalloc(1, sizeof(*u));
+	struct result_uncertainty *u = xcalloc(1, sizeof(*u));
 	char dom[DOMINANT_LEN];
 
 	free(v->uncertainty);
@@ -266,7 +266,7 @@ static void only_if(double value, double *u95)
 		*u95 = NAN;
 }
 
-static void power_u95(const struct energy_summary *es, struct report_power *p, struct budgets *bs)
+static void power_u95(const struct energy_summary *es, struct result_power *p, struct budgets *bs)
 {
 	double work[PHASE_COUNT], net[PHASE_COUNT], tailnet[PHASE_COUNT];
 	double active[PHASE_COUNT] = { 0, 1, 0 }, tail[PHASE_COUNT] = { 0, 0, 1 };
@@ -297,8 +297,8 @@ static void power_u95(const struct energy_summary *es, struct report_power *p, s
 }
 
 static void efficiency_u95(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
-			   const struct report_power *p, const struct budgets *bs,
-			   struct report_efficiency *e)
+			   const struct result_power *p, const struct budgets *bs,
+			   struct result_efficiency *e)
 {
 	double net[PHASE_COUNT], work_u95 = UNC_K * unc_standard(&bs->work_j), net_u95;
 	struct unc_budget b;
@@ -319,8 +319,8 @@ static void efficiency_u95(const struct energy_summary *es, uint64_t bytes, uint
 }
 
 void uncertainty_fill(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
-		      const struct unc_naming *nm, double limit, struct report_power *p,
-		      struct report_efficiency *e, struct report_validity *v)
+		      const struct unc_naming *nm, double limit, struct result_power *p,
+		      struct result_efficiency *e, struct result_validity *v)
 {
 	double work[PHASE_COUNT];
 	struct budgets bs;

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "result/report.h"
+#include "result/result.h"
 #include "run/energy.h"
 
 /* Coverage factor: U = k u_c gives about 95 % for a roughly normal combination. */
@@ -44,7 +44,7 @@ struct unc_naming {
  * (`uncertain` above it) and its dominant term in words.
  */
 void uncertainty_fill(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
-		      const struct unc_naming *nm, double limit, struct report_power *p,
-		      struct report_efficiency *e, struct report_validity *v);
+		      const struct unc_naming *nm, double limit, struct result_power *p,
+		      struct result_efficiency *e, struct result_validity *v);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A benchmark job's figures into the report, in fio's terms: directions, latency, sync. */
+/* A benchmark job's figures into the result, in fio's terms: directions, latency, sync. */
 #include <math.h>
 #include <string.h>
 
@@ -7,7 +7,7 @@
 #include "core/mem.h"
 #include "result/result_bench.h"
 
-static void lat_fill(struct report_lat *l, const struct lat_stats *ls)
+static void lat_fill(struct result_lat *l, const struct lat_stats *ls)
 {
 	size_t i;
 
@@ -16,7 +16,7 @@ static void lat_fill(struct report_lat *l, const struct lat_stats *ls)
 	l->mean_ns = ls->n ? ls->mean_ns : 0.0;
 	l->stddev_ns = ls->n > 1 ? lat_stddev(ls) : 0.0;
 	l->npct = 0;
-	for (i = 0; ls->n && i < lat_default_percentiles_count && i < REPORT_MAX_PCT; i++) {
+	for (i = 0; ls->n && i < lat_default_percentiles_count && i < RESULT_MAX_PCT; i++) {
 		l->pct[i].pct = lat_default_percentiles[i];
 		l->pct[i].ns = lat_percentile(ls, lat_default_percentiles[i]);
 		l->npct++;
@@ -24,9 +24,9 @@ static void lat_fill(struct report_lat *l, const struct lat_stats *ls)
 }
 
 /* fio reports a direction that moved nothing with zeros everywhere, runtime included. */
-static struct report_dir *dir_fill(const struct dir_result *d, uint64_t runtime_ns)
+static struct result_dir *dir_fill(const struct dir_result *d, uint64_t runtime_ns)
 {
-	struct report_dir *o = xcalloc(1, sizeof(*o));
+	struct result_dir *o = xcalloc(1, sizeof(*o));
 	double secs = (double)runtime_ns / 1e9;
 	int moved = d->total_ios && runtime_ns;
 
@@ -43,17 +43,17 @@ static int job_status(int bench_status)
 {
 	switch (bench_status) {
 	case BENCH_OK:
-		return REPORT_OK;
+		return RESULT_OK;
 	case BENCH_INTERRUPTED:
-		return REPORT_INTERRUPTED;
+		return RESULT_INTERRUPTED;
 	default:
-		return REPORT_FAILED;
+		return RESULT_FAILED;
 	}
 }
 
-static struct report_cpu *cpu_fill(const struct bench_result *br)
+static struct result_cpu *cpu_fill(const struct bench_result *br)
 {
-	struct report_cpu *c = xcalloc(1, sizeof(*c));
+	struct result_cpu *c = xcalloc(1, sizeof(*c));
 	uint64_t ios = br->dir[DDIR_READ].total_ios + br->dir[DDIR_WRITE].total_ios;
 
 	c->threads = br->threads;
@@ -65,7 +65,7 @@ static struct report_cpu *cpu_fill(const struct bench_result *br)
 	return c;
 }
 
-void report_job_from_bench(struct job_report *j, const struct job_opts *jo, unsigned loop,
+void result_job_from_bench(struct job_result *j, const struct job_opts *jo, unsigned loop,
 			   const struct bench_result *br)
 {
 	uint64_t runtime_ns = br->t_end_ns > br->t_start_ns ? br->t_end_ns - br->t_start_ns : 0;
@@ -77,14 +77,14 @@ void report_job_from_bench(struct job_report *j, const struct job_opts *jo, unsi
 		j->error = xstrdup(br->errmsg);
 	else if (br->err)
 		j->error = xstrdup(strerror(-br->err));
-	report_job_options(j, jo);
+	result_job_options(j, jo);
 	if (br->depth && br->depth < jo->iodepth) {
 		/* The kernel refused that many requests in flight: what ran, not what was asked. */
 		size_t i;
 
 		for (i = 0; i < j->noptions; i++)
 			if (!strcmp(j->options[i].key, "iodepth") &&
-			    j->options[i].type == REPORT_OPT_INT)
+			    j->options[i].type == RESULT_OPT_INT)
 				j->options[i].i = br->depth;
 	}
 	j->read = dir_fill(&br->dir[DDIR_READ], runtime_ns);

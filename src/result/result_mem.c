@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Owning the report's memory: free and deep copy by the key tables, growing the job list. */
+/* Owning the result's memory: free and deep copy by the key tables, growing the job list. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/mem.h"
-#include "result/report.h"
-#include "result/report_schema.h"
+#include "result/result.h"
+#include "result/result_schema.h"
 
-static void free_obj(void *base, const struct report_schema *sc);
+static void free_obj(void *base, const struct result_schema *sc);
 
-static void free_list(const struct report_field *f, void *base)
+static void free_list(const struct result_field *f, void *base)
 {
 	void **at = (void **)((char *)base + f->off);
 	size_t n = *(size_t *)((char *)base + f->aux), i;
@@ -20,19 +20,19 @@ static void free_list(const struct report_field *f, void *base)
 		} else if (f->type == RF_STRS) {
 			free(((char **)*at)[i]);
 		} else {
-			free(((struct report_opt *)*at)[i].key);
-			free(((struct report_opt *)*at)[i].s);
+			free(((struct result_opt *)*at)[i].key);
+			free(((struct result_opt *)*at)[i].s);
 		}
 	}
 	free(*at);
 }
 
-static void free_obj(void *base, const struct report_schema *sc)
+static void free_obj(void *base, const struct result_schema *sc)
 {
 	size_t i;
 
 	for (i = 0; i < sc->nfields; i++) {
-		const struct report_field *f = &sc->fields[i];
+		const struct result_field *f = &sc->fields[i];
 		void *at = (char *)base + f->off;
 
 		switch (f->type) {
@@ -58,20 +58,20 @@ static void free_obj(void *base, const struct report_schema *sc)
 	}
 }
 
-void report_free(struct run_report *r)
+void result_free(struct run_result *r)
 {
 	if (!r)
 		return;
-	free_obj(r, &report_run_schema);
+	free_obj(r, &result_run_schema);
 	memset(r, 0, sizeof(*r));
 }
 
-static void clone_obj(void *dst, const void *src, const struct report_schema *sc);
+static void clone_obj(void *dst, const void *src, const struct result_schema *sc);
 
-static void *clone_block(const void *src, size_t n, const struct report_field *f)
+static void *clone_block(const void *src, size_t n, const struct result_field *f)
 {
 	size_t size = f->type == RF_STRS ? sizeof(char *)
-		      : f->type == RF_OPTS ? sizeof(struct report_opt) : f->sub->size, i;
+		      : f->type == RF_OPTS ? sizeof(struct result_opt) : f->sub->size, i;
 	char *dst;
 
 	if (!src)
@@ -84,7 +84,7 @@ static void *clone_block(const void *src, size_t n, const struct report_field *f
 		} else if (f->type == RF_STRS) {
 			((char **)(void *)dst)[i] = xstrdup(((char *const *)src)[i]);
 		} else {
-			struct report_opt *o = &((struct report_opt *)(void *)dst)[i];
+			struct result_opt *o = &((struct result_opt *)(void *)dst)[i];
 
 			o->key = xstrdup(o->key);
 			o->s = o->s ? xstrdup(o->s) : NULL;
@@ -94,12 +94,12 @@ static void *clone_block(const void *src, size_t n, const struct report_field *f
 }
 
 /* dst already holds a byte copy of src: give it its own strings, objects and arrays. */
-static void clone_obj(void *dst, const void *src, const struct report_schema *sc)
+static void clone_obj(void *dst, const void *src, const struct result_schema *sc)
 {
 	size_t i;
 
 	for (i = 0; i < sc->nfields; i++) {
-		const struct report_field *f = &sc->fields[i];
+		const struct result_field *f = &sc->fields[i];
 		void **at = (void **)((char *)dst + f->off);
 		const void *from = (const char *)src + f->off;
 
@@ -129,7 +129,7 @@ static void clone_obj(void *dst, const void *src, const struct report_schema *sc
 	}
 }
 
-static void *dup_obj(const void *src, const struct report_schema *sc)
+static void *dup_obj(const void *src, const struct result_schema *sc)
 {
 	void *dst;
 
@@ -141,50 +141,50 @@ static void *dup_obj(const void *src, const struct report_schema *sc)
 	return dst;
 }
 
-void report_meters_free(struct run_report *r)
+void result_meters_free(struct run_result *r)
 {
 	size_t i;
 
 	for (i = 0; r->meters && i < r->nmeters; i++)
-		free_obj(&r->meters[i], &report_meter_schema);
+		free_obj(&r->meters[i], &result_meter_schema);
 	free(r->meters);
 	r->meters = NULL;
 	r->nmeters = 0;
 }
 
-struct report_power *report_power_dup(const struct report_power *p)
+struct result_power *result_power_dup(const struct result_power *p)
 {
-	return dup_obj(p, &report_power_schema);
+	return dup_obj(p, &result_power_schema);
 }
 
-struct report_efficiency *report_efficiency_dup(const struct report_efficiency *e)
+struct result_efficiency *result_efficiency_dup(const struct result_efficiency *e)
 {
-	return dup_obj(e, &report_efficiency_schema);
+	return dup_obj(e, &result_efficiency_schema);
 }
 
-struct report_validity *report_validity_dup(const struct report_validity *v)
+struct result_validity *result_validity_dup(const struct result_validity *v)
 {
-	return dup_obj(v, &report_validity_schema);
+	return dup_obj(v, &result_validity_schema);
 }
 
-void report_validity_add(struct report_validity *v, const char *reason)
+void result_validity_add(struct result_validity *v, const char *reason)
 {
 	v->reasons = xrealloc(v->reasons, (v->nreasons + 1) * sizeof(*v->reasons));
 	v->reasons[v->nreasons++] = xstrdup(reason);
 }
 
-struct job_report *report_add_job(struct run_report *r)
+struct job_result *result_add_job(struct run_result *r)
 {
-	struct job_report *j;
+	struct job_result *j;
 
 	r->jobs = xrealloc(r->jobs, (r->njobs + 1) * sizeof(*r->jobs));
 	j = &r->jobs[r->njobs++];
 	memset(j, 0, sizeof(*j));
-	j->exit_status = j->exit_signal = REPORT_NULL_INT;
+	j->exit_status = j->exit_signal = RESULT_NULL_INT;
 	return j;
 }
 
-const struct report_opt *report_opt_find(const struct job_report *j, const char *key)
+const struct result_opt *result_opt_find(const struct job_result *j, const char *key)
 {
 	size_t i;
 

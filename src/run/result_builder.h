@@ -6,25 +6,25 @@
 #include <stdint.h>
 
 #include "io/job.h"
-#include "result/report.h"
+#include "result/result.h"
 #include "run/session.h"
 #include "sources/sources.h"
 
 /* Informational events a run keeps (those that decide validity are always kept). */
 #define RUN_MAX_EVENTS 4096
 
-struct report_builder {
-	struct run_report rep;
+struct result_builder {
+	struct run_result rep;
 	struct event_queue *events; /* every event of the run, with the queue's drop policy */
 	int warned_full;
 };
 
 /* What the root of the document needs before the first job. */
-struct report_start {
+struct result_start {
 	const char *command, *profile;
 	uint64_t t0_ns;
 	const struct session *session;
-	struct report_context *context;	 /* taken over; NULL without a target (measure) */
+	struct result_context *context;	 /* taken over; NULL without a target (measure) */
 	const char *intervals_path, *samples_path; /* samples NULL without meters */
 };
 
@@ -46,25 +46,25 @@ struct job_close {
 const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint64_t bytes,
 		       double active_s, uint64_t period_ns, char *buf, size_t len);
 
-void report_builder_init(struct report_builder *rb);
-void report_builder_free(struct report_builder *rb);
+void result_builder_init(struct result_builder *rb);
+void result_builder_free(struct result_builder *rb);
 /* A session sink: every event into the run's record. */
-extern const struct session_sink_ops report_builder_sink_ops;
+extern const struct session_sink_ops result_builder_sink_ops;
 
-void report_builder_begin(struct report_builder *rb, const struct report_start *st);
+void result_builder_begin(struct result_builder *rb, const struct result_start *st);
 /* The job's phases, overlapping events, energy per meter, marker and temperatures. */
-void report_builder_job(struct report_builder *rb, const struct session *s,
-			const struct job_close *jc, struct job_report *j);
+void result_builder_job(struct result_builder *rb, const struct session *s,
+			const struct job_close *jc, struct job_result *j);
 /* A job whose file could not be prepared: its options and why. */
-void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo,
+void result_builder_unprepared(struct result_builder *rb, const struct job_opts *jo,
 			       unsigned round, int err, int stopped);
 /* Temperature readings (sources_temps_take) onto the run's series. */
-void report_builder_temps(struct report_builder *rb, const struct temp_sample *t, size_t n);
+void result_builder_temps(struct result_builder *rb, const struct temp_sample *t, size_t n);
 /* The run's own event list, once the run has ended. */
-void report_builder_events(struct report_builder *rb);
+void result_builder_events(struct result_builder *rb);
 /* The document with the meters' counters as they are now and the run's status
- * (enum report_status), written atomically. 0 or -errno. */
-int report_builder_write(struct report_builder *rb, const struct session *s, const char *path,
+ * (enum result_status), written atomically. 0 or -errno. */
+int result_builder_write(struct result_builder *rb, const struct session *s, const char *path,
 			 int status);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The result of a run as C types: what `run` and `measure` fill and every reader consumes. */
-#ifndef IOWATT_REPORT_H
-#define IOWATT_REPORT_H
+#ifndef IOWATT_RESULT_H
+#define IOWATT_RESULT_H
 
 #include <jansson.h>
 
@@ -16,97 +16,97 @@
 /*
  * Conventions (docs/results.md):
  * - A string is NULL where the document has null; a double is NAN where it has null (a
- *   figure that cannot be computed); an int64_t is REPORT_NULL_INT; a tri-state int is
- *   REPORT_NULL_BOOL.
+ *   figure that cannot be computed); an int64_t is RESULT_NULL_INT; a tri-state int is
+ *   RESULT_NULL_BOOL.
  * - A pointer to a struct or an array is NULL where the document leaves the key out (a
  *   job without a meter has no power). An empty array that is written has a non-NULL
  *   pointer and a count of 0.
  * - Reading an older file, a key it lacks reads as null, 0 or false.
- * All strings and arrays are owned by the report: report_free() releases them.
+ * All strings and arrays are owned by the result: result_free() releases them.
  */
-#define REPORT_NULL_INT INT64_MIN
-#define REPORT_NULL_BOOL (-1)
-#define REPORT_MAX_PCT 32
+#define RESULT_NULL_INT INT64_MIN
+#define RESULT_NULL_BOOL (-1)
+#define RESULT_MAX_PCT 32
 
-enum report_status { REPORT_OK, REPORT_FAILED, REPORT_INTERRUPTED, REPORT_RUNNING };
+enum result_status { RESULT_OK, RESULT_FAILED, RESULT_INTERRUPTED, RESULT_RUNNING };
 
-struct report_tool {
+struct result_tool {
 	char *name, *version;
 };
 
-struct report_host {
+struct result_host {
 	char *hostname, *board, *kernel, *os, *cpu;
 	int64_t cpus, memory_bytes;
 };
 
-struct report_usb {
+struct result_usb {
 	char *speed, *vid_pid, *manufacturer, *product, *bridge_vid_pid, *port, *driver;
 };
 
-struct report_pcie {
+struct result_pcie {
 	char *address, *vid_pid, *current_link_speed, *max_link_speed;
 	int64_t current_link_width, max_link_width;
 };
 
-struct report_mmc {
+struct result_mmc {
 	char *cid, *name, *manfid, *oemid, *date, *serial, *type, *fwrev, *hwrev;
 };
 
-struct report_loop {
+struct result_loop {
 	char *backing_file;
 	int direct_io; /* tri-state */
 };
 
-struct report_device {
+struct result_device {
 	char *name, *partition, *model, *vendor, *transport;
 	int rotational; /* tri-state */
 	int64_t size_bytes, logical_block_size, physical_block_size;
-	struct report_usb *usb; /* NULL: null (not behind that bus, or unreadable) */
-	struct report_pcie *pcie;
-	struct report_mmc *mmc;
-	struct report_loop *loop;
+	struct result_usb *usb; /* NULL: null (not behind that bus, or unreadable) */
+	struct result_pcie *pcie;
+	struct result_mmc *mmc;
+	struct result_loop *loop;
 };
 
-struct report_filesystem {
+struct result_filesystem {
 	char *type, *mount_point, *source, *mount_options;
 };
 
-struct report_target {
+struct result_target {
 	char *path, *kind;
 	int created;
 };
 
 /* What the numbers depend on. NULL members are null; a run without a target (measure)
  * has no context at all, written as {}. */
-struct report_context {
-	struct report_host *host;
-	struct report_device *device;
-	struct report_filesystem *filesystem;
-	struct report_target *target;
+struct result_context {
+	struct result_host *host;
+	struct result_device *device;
+	struct result_filesystem *filesystem;
+	struct result_target *target;
 };
 
 /* A meter's declared accuracy as the result keeps it (core/accuracy.h). */
-struct report_acc_range {
+struct result_acc_range {
 	double a_max;
 	struct meter_acc_q a;
 };
 
-struct report_accuracy {
+struct result_accuracy {
 	char *source; /* where the figures come from */
 	struct meter_acc_q v, a, w;
-	struct report_acc_range *ranges;
+	struct result_acc_range *ranges;
 	size_t nranges;
 };
 
-/* The result's copy of a driver's accuracy, and back (report_accuracy.c). NULL in: NULL
+/* The result's copy of a driver's accuracy, and back (result_accuracy.c). NULL in: NULL
  * out / an accuracy whose source is NULL (unknown). */
-struct report_accuracy *report_accuracy_from(const struct meter_accuracy *acc);
-void report_accuracy_get(const struct report_accuracy *ra, struct meter_accuracy *out);
+struct result_accuracy *result_accuracy_from(const struct meter_accuracy *acc);
+void result_accuracy_get(const struct result_accuracy *ra, struct meter_accuracy *out);
 
 /* One meter of the run and its link statistics. */
-struct report_meter {
+struct result_meter {
 	char *spec, *driver, *model;
-	struct report_accuracy *accuracy; /* NULL: none declared */
+	struct result_accuracy *accuracy; /* NULL: none declared */
 	int board_level; /* measures the board's supply: the CPU running iowatt included */
 	int emulated, manual;
 	double period_ms;
@@ -114,12 +114,12 @@ struct report_meter {
 	uint64_t out_of_range; /* readings dropped as impossible */
 };
 
-struct report_files {
+struct result_files {
 	char *intervals;
 	char *samples; /* NULL: no meter, no samples file */
 };
 
-struct report_event {
+struct result_event {
 	uint64_t t_ns, t_end_ns;
 	int kind; /* enum event_kind */
 	char *source, *text;
@@ -128,51 +128,51 @@ struct report_event {
 };
 
 /* A resolved job option; keys come from the job option table. */
-enum report_opt_type { REPORT_OPT_NULL, REPORT_OPT_INT, REPORT_OPT_REAL, REPORT_OPT_STR };
+enum result_opt_type { RESULT_OPT_NULL, RESULT_OPT_INT, RESULT_OPT_REAL, RESULT_OPT_STR };
 
-struct report_opt {
+struct result_opt {
 	char *key;
-	int type; /* enum report_opt_type */
+	int type; /* enum result_opt_type */
 	int64_t i;
 	double d;
 	char *s;
 };
 
-struct report_pct {
+struct result_pct {
 	double pct; /* 99.9 */
 	uint64_t ns;
 };
 
 /* fio's clat_ns / lat_ns object. */
-struct report_lat {
+struct result_lat {
 	uint64_t min_ns, max_ns;
 	double mean_ns, stddev_ns;
-	struct report_pct pct[REPORT_MAX_PCT];
+	struct result_pct pct[RESULT_MAX_PCT];
 	size_t npct;
 };
 
 /* One direction as fio reports it; runtime in ms as fio. */
-struct report_dir {
+struct result_dir {
 	uint64_t io_bytes, bw_bytes;
 	double iops;
 	uint64_t total_ios, runtime_ms;
-	struct report_lat clat;
+	struct result_lat clat;
 };
 
-struct report_sync {
+struct result_sync {
 	uint64_t total_ios;
-	struct report_lat lat;
+	struct result_lat lat;
 };
 
-struct report_span {
+struct result_span {
 	uint64_t t_start_ns, t_end_ns;
 };
 
-struct report_phases {
-	struct report_span *active, *idle, *tail;
+struct result_phases {
+	struct result_span *active, *idle, *tail;
 };
 
-struct report_marker {
+struct result_marker {
 	char *spec;
 	uint64_t pulse_ns, rise_ns, fall_ns;
 };
@@ -180,11 +180,11 @@ struct report_marker {
 /* Each figure's expanded uncertainty (k = 2, about 95 %) sits in FIGURE_u95, in the
  * figure's unit: NAN where the meter declares no accuracy (docs/energy.md). */
 /* A count per phase. */
-struct report_phase_counts {
+struct result_phase_counts {
 	uint64_t idle, active, tail;
 };
 
-struct report_power {
+struct result_power {
 	char *meter;
 	double idle_w, idle_w_u95, active_w, active_w_u95, active_ma, active_ma_u95, peak_ma;
 	double active_v, active_v_u95, min_v;
@@ -193,30 +193,30 @@ struct report_power {
 	double energy_tail_net_j, energy_tail_net_j_u95;
 	double energy_net_j, energy_net_j_u95, charge_mah, charge_mah_u95;
 	char *note; /* NULL: no note */
-	struct report_phase_counts out_of_range; /* readings dropped as impossible */
+	struct result_phase_counts out_of_range; /* readings dropped as impossible */
 };
 
-struct report_efficiency {
+struct result_efficiency {
 	double iops_per_ma, iops_per_ma_u95, iops_per_w, iops_per_w_u95;
 	double mbps_per_w, mbps_per_w_u95, j_per_gb, j_per_gb_u95, j_per_gb_net, j_per_gb_net_u95;
 	double uj_per_io, uj_per_io_u95, uah_per_io, uah_per_io_u95, uah_per_mb, uah_per_mb_u95;
 };
 
 /* The headline figure's uncertainty budget: relative standard uncertainties (k = 1). */
-struct report_unc_budget {
+struct result_unc_budget {
 	double gain, offset, resolution, noise, discretisation, baseline;
 };
 
 /* How well the job's headline figure is known, and what limits it. */
-struct report_uncertainty {
+struct result_uncertainty {
 	char *figure;	  /* "j_per_gb", or "iops_per_ma" for a meter without voltage */
 	double u95_rel;	  /* its expanded uncertainty over its value; NAN: unknown */
 	double limit;	  /* max_uncertainty: above it the job is `uncertain` */
 	char *dominant;	  /* "UM25C resolution 1 mW at 61 mW mean"; NULL: none */
-	struct report_unc_budget budget;
+	struct result_unc_budget budget;
 };
 
-struct report_validity {
+struct result_validity {
 	int valid;
 	double coverage;
 	uint64_t samples_active;
@@ -224,15 +224,15 @@ struct report_validity {
 	size_t nreasons;
 	int emulated, manual;
 	int uncertain;	/* the headline figure's u95 exceeds the limit */
-	struct report_uncertainty *uncertainty; /* NULL: not judged (older results) */
+	struct result_uncertainty *uncertainty; /* NULL: not judged (older results) */
 };
 
 /* A job's figures from one meter. */
-struct report_meter_figures {
+struct result_meter_figures {
 	char *spec;
-	struct report_power power;
-	struct report_efficiency efficiency;
-	struct report_validity validity;
+	struct result_power power;
+	struct result_efficiency efficiency;
+	struct result_validity validity;
 };
 
 /*
@@ -241,7 +241,7 @@ struct report_meter_figures {
  * is all of iowatt (meter threads, main thread) over the active phase. A meter on the
  * board's supply sees this CPU work too.
  */
-struct report_cpu {
+struct result_cpu {
 	unsigned threads;
 	double cpu_s, user_s, sys_s, per_io_us, process_s;
 };
@@ -250,7 +250,7 @@ struct report_cpu {
  * size=auto: what the calibration measured and what it chose (run/size_auto.h). Times
  * in seconds; requested_s and meter_s are NAN when there was no such need.
  */
-struct report_size_auto {
+struct result_size_auto {
 	double requested_s, meter_s, target_s;
 	char *meter; /* the slowest meter's spec; NULL: none */
 	double calibration_s;
@@ -261,48 +261,48 @@ struct report_size_auto {
 	char *reason;
 };
 
-struct report_temp {
+struct result_temp {
 	double start, end, max;
 };
 
-struct report_temps {
-	struct report_temp soc_c, drive_c;
+struct result_temps {
+	struct result_temp soc_c, drive_c;
 };
 
 /* One reading of the run's temperature series; NAN where that sensor is absent. */
-struct report_temp_sample {
+struct result_temp_sample {
 	uint64_t t_ns;
 	double soc_c, drive_c;
 };
 
-struct job_report {
+struct job_result {
 	char *jobname;
 	unsigned round; /* 1.. (--repeat); 0 in results older than rounds: read as 1 */
 	unsigned loop;
-	int status; /* enum report_status */
+	int status; /* enum result_status */
 	char *error;
-	struct report_opt *options; /* NULL for measure */
+	struct result_opt *options; /* NULL for measure */
 	size_t noptions;
-	struct report_dir *read, *write; /* NULL for an unprepared job and measure without
+	struct result_dir *read, *write; /* NULL for an unprepared job and measure without
 					  * an I/O source */
-	struct report_sync *sync;
+	struct result_sync *sync;
 	char **command; /* measure: the command line; NULL for run */
 	size_t ncommand;
 	char *io_source; /* measure: where read/write come from ("fio", "diskstats"), or NULL */
-	struct report_phases *phases;
-	int64_t exit_status, exit_signal; /* measure; REPORT_NULL_INT: left out */
-	struct report_marker *marker;
-	struct report_event *events;
+	struct result_phases *phases;
+	int64_t exit_status, exit_signal; /* measure; RESULT_NULL_INT: left out */
+	struct result_marker *marker;
+	struct result_event *events;
 	size_t nevents;
 	/* The first meter's figures; every meter's in meters[]. NULL without a meter. */
-	struct report_power *power;
-	struct report_efficiency *efficiency;
-	struct report_validity *validity;
-	struct report_meter_figures *meters;
+	struct result_power *power;
+	struct result_efficiency *efficiency;
+	struct result_validity *validity;
+	struct result_meter_figures *meters;
 	size_t nmeters;
-	struct report_temps *temperatures;
-	struct report_cpu *cpu; /* NULL for measure and a job that never started */
-	struct report_size_auto *size_auto; /* NULL: size was given */
+	struct result_temps *temperatures;
+	struct result_cpu *cpu; /* NULL for measure and a job that never started */
+	struct result_size_auto *size_auto; /* NULL: size was given */
 };
 
 /*
@@ -310,70 +310,70 @@ struct job_report {
  * u95 is the entries' mean measurement uncertainty (the meter's part, which repeating
  * does not average away); NAN for figures without one.
  */
-struct report_stat {
+struct result_stat {
 	uint64_t n;
 	double mean, stddev, cv, min, max, ci95_lo, ci95_hi, u95;
 };
 
-struct report_summary_figures {
-	struct report_stat iops, bw_bytes, clat_p50_ns, clat_p99_ns;
-	struct report_stat idle_w, active_w, active_ma, active_v, energy_active_j;
-	struct report_stat energy_tail_net_j, energy_net_j, charge_mah;
-	struct report_stat iops_per_ma, iops_per_w, mbps_per_w, j_per_gb, j_per_gb_net;
-	struct report_stat uj_per_io, uah_per_io, uah_per_mb;
+struct result_summary_figures {
+	struct result_stat iops, bw_bytes, clat_p50_ns, clat_p99_ns;
+	struct result_stat idle_w, active_w, active_ma, active_v, energy_active_j;
+	struct result_stat energy_tail_net_j, energy_net_j, charge_mah;
+	struct result_stat iops_per_ma, iops_per_w, mbps_per_w, j_per_gb, j_per_gb_net;
+	struct result_stat uj_per_io, uah_per_io, uah_per_mb;
 };
 
 /* SNIA PTS steady state over a job's rounds (steady=). */
-struct report_steady {
+struct result_steady {
 	char *metric;	/* "iops", "bw", "j_per_gb" */
 	int reached;
 	unsigned first_round, last_round; /* the window; the closest one when not reached; 0: none */
 	double mean, range_rel, slope_rel;
 };
 
-struct report_job_summary {
+struct result_job_summary {
 	char *jobname;
 	unsigned entries; /* rounds x loops run */
 	unsigned valid;	  /* those the statistics use */
 	unsigned invalid; /* left out: failed, interrupted or invalid power figures */
-	struct report_summary_figures figures;
-	struct report_steady *steady; /* NULL: no steady= */
+	struct result_summary_figures figures;
+	struct result_steady *steady; /* NULL: no steady= */
 };
 
-struct run_report {
+struct run_result {
 	int schema_version;
-	struct report_tool tool;
+	struct result_tool tool;
 	char *created, *command;
 	char *profile; /* NULL: left out (no profile) */
-	int status;    /* enum report_status */
+	int status;    /* enum result_status */
 	uint64_t t0_ns;
 	int emulated;
-	struct report_context *context;
-	struct report_meter *meters;
+	struct result_context *context;
+	struct result_meter *meters;
 	size_t nmeters;
-	struct report_files files;
-	struct job_report *jobs;
+	struct result_files files;
+	struct job_result *jobs;
 	size_t njobs;
-	/* Per job name over its rounds; NULL when every job ran once (report_summarize). */
-	struct report_job_summary *summary;
+	/* Per job name over its rounds; NULL when every job ran once (result_summarize). */
+	struct result_job_summary *summary;
 	size_t nsummary;
 	int manual;
-	struct report_event *events; /* the run's events: NULL until the run has ended */
+	struct result_event *events; /* the run's events: NULL until the run has ended */
 	size_t nevents;
 	/* Every temperature reading of the run, oldest first; NULL without a sensor. */
-	struct report_temp_sample *temp_series;
+	struct result_temp_sample *temp_series;
 	size_t ntemp_series;
 };
 
 /* The document; NULL (logged) on failure. */
-json_t *report_to_json(const struct run_report *r);
+json_t *result_to_json(const struct run_result *r);
 /*
  * Fill `out` from a document; `origin` (a file name) starts every error message, which
  * names the key: "r.json: jobs[2].power.active_w: expected a number". 0 or -EINVAL.
  * `out` is left empty on failure.
  */
-int report_from_json(json_t *root, const char *origin, struct run_report *out);
-void report_free(struct run_report *r);
+int result_from_json(json_t *root, const char *origin, struct run_result *out);
+void result_free(struct run_result *r);
 
 /* A result larger than this is refused: a year of 1 s intervals is a few MiB. */
 #define RESULT_MAX_BYTES (256ULL * MIB)
@@ -381,29 +381,29 @@ void report_free(struct run_report *r);
  * Load a result file: a regular file of at most RESULT_MAX_BYTES, schema_version
  * checked, a "jobs" array required. 0 or -errno (logged: "is a directory", ...).
  */
-int report_load(const char *path, struct run_report *out);
-/* Serialise and write atomically (result_write). 0 or -errno. */
-int report_write(const char *path, const struct run_report *r);
+int result_load(const char *path, struct run_result *out);
+/* Serialise and write atomically (result_file_write). 0 or -errno. */
+int result_write(const char *path, const struct run_result *r);
 
-/* Free the run's meter list (report_builder_write rebuilds it as the run goes). */
-void report_meters_free(struct run_report *r);
+/* Free the run's meter list (result_builder_write rebuilds it as the run goes). */
+void result_meters_free(struct run_result *r);
 
 /* Append a zeroed job (exit_status/exit_signal null); pointers to earlier jobs may move. */
-struct job_report *report_add_job(struct run_report *r);
-const char *report_status_name(int status);
+struct job_result *result_add_job(struct run_result *r);
+const char *result_status_name(int status);
 
 /* Deep copies, for the job-level figures that repeat meters[0]'s. */
-struct report_power *report_power_dup(const struct report_power *p);
-struct report_efficiency *report_efficiency_dup(const struct report_efficiency *e);
-struct report_validity *report_validity_dup(const struct report_validity *v);
+struct result_power *result_power_dup(const struct result_power *p);
+struct result_efficiency *result_efficiency_dup(const struct result_efficiency *e);
+struct result_validity *result_validity_dup(const struct result_validity *v);
 /* Append a reason (copied). */
-void report_validity_add(struct report_validity *v, const char *reason);
+void result_validity_add(struct result_validity *v, const char *reason);
 
 /* An option by name, NULL if the job has none of that name. */
-const struct report_opt *report_opt_find(const struct job_report *j, const char *key);
+const struct result_opt *result_opt_find(const struct job_result *j, const char *key);
 
 /* Every key path the serialiser can write ("jobs[].power.active_w"); keys that are data
  * (option names, percentiles) are "*". Calls fn once per path, in document order. */
-void report_key_paths(void (*fn)(const char *path, void *arg), void *arg);
+void result_key_paths(void (*fn)(const char *path, void *arg), void *arg);
 
 #endif

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The result document's key tables: the one place that pairs JSON keys with report fields. */
+/* The result document's key tables: the one place that pairs JSON keys with result fields. */
 #include <stddef.h>
 
 #include "core/mem.h"
-#include "result/report.h"
-#include "result/report_schema.h"
+#include "result/result.h"
+#include "result/result_schema.h"
 
 /* A member of struct T written under key K; order in a table is order in the document. */
 #define FIELD(T, K, M, TYPE, ...) { .key = K, .type = TYPE, .off = offsetof(T, M), __VA_ARGS__ }
@@ -12,44 +12,44 @@
 /* A figure and its expanded uncertainty beside it: "j_per_gb", "j_per_gb_u95". */
 #define FIGURE(T, M) FIELD(T, #M, M, RF_REAL), FIELD(T, #M "_u95", M##_u95, RF_REAL)
 #define SCHEMA(VAR, T, TABLE) \
-	const struct report_schema VAR = { #T, sizeof(T), TABLE, ARRAY_SIZE(TABLE) }
+	const struct result_schema VAR = { #T, sizeof(T), TABLE, ARRAY_SIZE(TABLE) }
 
 static const char *const status_names[] = {
-	[REPORT_OK] = "ok",
-	[REPORT_FAILED] = "failed",
-	[REPORT_INTERRUPTED] = "interrupted",
-	[REPORT_RUNNING] = "running",
+	[RESULT_OK] = "ok",
+	[RESULT_FAILED] = "failed",
+	[RESULT_INTERRUPTED] = "interrupted",
+	[RESULT_RUNNING] = "running",
 };
 
 #define STATUS(T, M) FIELD(T, "status", M, RF_ENUM, .names = status_names, \
 			   .nnames = ARRAY_SIZE(status_names))
 
-const char *report_status_name(int status)
+const char *result_status_name(int status)
 {
 	return status >= 0 && (size_t)status < ARRAY_SIZE(status_names) ? status_names[status]
 									 : "failed";
 }
 
-#define T struct report_tool
-static const struct report_field tool_fields[] = {
+#define T struct result_tool
+static const struct result_field tool_fields[] = {
 	FIELD(T, "name", name, RF_STR),
 	FIELD(T, "version", version, RF_STR),
 };
 #undef T
-static SCHEMA(tool_schema, struct report_tool, tool_fields);
+static SCHEMA(tool_schema, struct result_tool, tool_fields);
 
-#define T struct report_host
-static const struct report_field host_fields[] = {
+#define T struct result_host
+static const struct result_field host_fields[] = {
 	FIELD(T, "hostname", hostname, RF_STR),	FIELD(T, "board", board, RF_STR),
 	FIELD(T, "kernel", kernel, RF_STR),	FIELD(T, "os", os, RF_STR),
 	FIELD(T, "cpu", cpu, RF_STR),		FIELD(T, "cpus", cpus, RF_I64),
 	FIELD(T, "memory_bytes", memory_bytes, RF_I64),
 };
 #undef T
-static SCHEMA(host_schema, struct report_host, host_fields);
+static SCHEMA(host_schema, struct result_host, host_fields);
 
-#define T struct report_usb
-static const struct report_field usb_fields[] = {
+#define T struct result_usb
+static const struct result_field usb_fields[] = {
 	FIELD(T, "speed", speed, RF_STR),
 	FIELD(T, "vid_pid", vid_pid, RF_STR),
 	FIELD(T, "manufacturer", manufacturer, RF_STR),
@@ -59,10 +59,10 @@ static const struct report_field usb_fields[] = {
 	FIELD(T, "driver", driver, RF_STR),
 };
 #undef T
-static SCHEMA(usb_schema, struct report_usb, usb_fields);
+static SCHEMA(usb_schema, struct result_usb, usb_fields);
 
-#define T struct report_pcie
-static const struct report_field pcie_fields[] = {
+#define T struct result_pcie
+static const struct result_field pcie_fields[] = {
 	FIELD(T, "address", address, RF_STR),
 	FIELD(T, "vid_pid", vid_pid, RF_STR),
 	FIELD(T, "current_link_speed", current_link_speed, RF_STR),
@@ -71,10 +71,10 @@ static const struct report_field pcie_fields[] = {
 	FIELD(T, "max_link_width", max_link_width, RF_I64),
 };
 #undef T
-static SCHEMA(pcie_schema, struct report_pcie, pcie_fields);
+static SCHEMA(pcie_schema, struct result_pcie, pcie_fields);
 
-#define T struct report_mmc
-static const struct report_field mmc_fields[] = {
+#define T struct result_mmc
+static const struct result_field mmc_fields[] = {
 	FIELD(T, "cid", cid, RF_STR),	     FIELD(T, "name", name, RF_STR),
 	FIELD(T, "manfid", manfid, RF_STR),  FIELD(T, "oemid", oemid, RF_STR),
 	FIELD(T, "date", date, RF_STR),	     FIELD(T, "serial", serial, RF_STR),
@@ -82,18 +82,18 @@ static const struct report_field mmc_fields[] = {
 	FIELD(T, "hwrev", hwrev, RF_STR),
 };
 #undef T
-static SCHEMA(mmc_schema, struct report_mmc, mmc_fields);
+static SCHEMA(mmc_schema, struct result_mmc, mmc_fields);
 
-#define T struct report_loop
-static const struct report_field loop_fields[] = {
+#define T struct result_loop
+static const struct result_field loop_fields[] = {
 	FIELD(T, "backing_file", backing_file, RF_STR),
 	FIELD(T, "direct_io", direct_io, RF_TRI),
 };
 #undef T
-static SCHEMA(loop_schema, struct report_loop, loop_fields);
+static SCHEMA(loop_schema, struct result_loop, loop_fields);
 
-#define T struct report_device
-static const struct report_field device_fields[] = {
+#define T struct result_device
+static const struct result_field device_fields[] = {
 	FIELD(T, "name", name, RF_STR),
 	FIELD(T, "partition", partition, RF_STR),
 	FIELD(T, "model", model, RF_STR),
@@ -109,39 +109,39 @@ static const struct report_field device_fields[] = {
 	FIELD(T, "loop", loop, RF_PTR, .sub = &loop_schema),
 };
 #undef T
-static SCHEMA(device_schema, struct report_device, device_fields);
+static SCHEMA(device_schema, struct result_device, device_fields);
 
-#define T struct report_filesystem
-static const struct report_field filesystem_fields[] = {
+#define T struct result_filesystem
+static const struct result_field filesystem_fields[] = {
 	FIELD(T, "type", type, RF_STR),
 	FIELD(T, "mount_point", mount_point, RF_STR),
 	FIELD(T, "source", source, RF_STR),
 	FIELD(T, "mount_options", mount_options, RF_STR),
 };
 #undef T
-static SCHEMA(filesystem_schema, struct report_filesystem, filesystem_fields);
+static SCHEMA(filesystem_schema, struct result_filesystem, filesystem_fields);
 
-#define T struct report_target
-static const struct report_field target_fields[] = {
+#define T struct result_target
+static const struct result_field target_fields[] = {
 	FIELD(T, "path", path, RF_STR),
 	FIELD(T, "kind", kind, RF_STR),
 	FIELD(T, "created", created, RF_BOOL),
 };
 #undef T
-static SCHEMA(target_schema, struct report_target, target_fields);
+static SCHEMA(target_schema, struct result_target, target_fields);
 
-#define T struct report_context
-static const struct report_field context_fields[] = {
+#define T struct result_context
+static const struct result_field context_fields[] = {
 	FIELD(T, "host", host, RF_PTR, .sub = &host_schema, .absent = RF_OMIT),
 	FIELD(T, "device", device, RF_PTR, .sub = &device_schema),
 	FIELD(T, "filesystem", filesystem, RF_PTR, .sub = &filesystem_schema),
 	FIELD(T, "target", target, RF_PTR, .sub = &target_schema),
 };
 #undef T
-static SCHEMA(context_schema, struct report_context, context_fields);
+static SCHEMA(context_schema, struct result_context, context_fields);
 
 #define T struct meter_acc_q
-static const struct report_field acc_q_fields[] = {
+static const struct result_field acc_q_fields[] = {
 	FIELD(T, "gain", gain, RF_REAL),
 	FIELD(T, "offset", offset, RF_REAL),
 	FIELD(T, "resolution", resolution, RF_REAL),
@@ -150,16 +150,16 @@ static const struct report_field acc_q_fields[] = {
 #undef T
 static SCHEMA(acc_q_schema, struct meter_acc_q, acc_q_fields);
 
-#define T struct report_acc_range
-static const struct report_field acc_range_fields[] = {
+#define T struct result_acc_range
+static const struct result_field acc_range_fields[] = {
 	FIELD(T, "a_max", a_max, RF_REAL),
 	FIELD(T, "a", a, RF_OBJ, .sub = &acc_q_schema),
 };
 #undef T
-static SCHEMA(acc_range_schema, struct report_acc_range, acc_range_fields);
+static SCHEMA(acc_range_schema, struct result_acc_range, acc_range_fields);
 
-#define T struct report_accuracy
-static const struct report_field accuracy_fields[] = {
+#define T struct result_accuracy
+static const struct result_field accuracy_fields[] = {
 	FIELD(T, "source", source, RF_STR),
 	FIELD(T, "v", v, RF_OBJ, .sub = &acc_q_schema),
 	FIELD(T, "a", a, RF_OBJ, .sub = &acc_q_schema),
@@ -167,10 +167,10 @@ static const struct report_field accuracy_fields[] = {
 	LIST(T, "ranges", ranges, nranges, RF_ARRAY, .sub = &acc_range_schema),
 };
 #undef T
-static SCHEMA(accuracy_schema, struct report_accuracy, accuracy_fields);
+static SCHEMA(accuracy_schema, struct result_accuracy, accuracy_fields);
 
-#define T struct report_meter
-static const struct report_field meter_fields[] = {
+#define T struct result_meter
+static const struct result_field meter_fields[] = {
 	FIELD(T, "spec", spec, RF_STR),
 	FIELD(T, "driver", driver, RF_STR),
 	FIELD(T, "model", model, RF_STR),
@@ -187,18 +187,18 @@ static const struct report_field meter_fields[] = {
 	FIELD(T, "out_of_range", out_of_range, RF_U64),
 };
 #undef T
-SCHEMA(report_meter_schema, struct report_meter, meter_fields);
+SCHEMA(result_meter_schema, struct result_meter, meter_fields);
 
-#define T struct report_files
-static const struct report_field files_fields[] = {
+#define T struct result_files
+static const struct result_field files_fields[] = {
 	FIELD(T, "intervals", intervals, RF_STR),
 	FIELD(T, "samples", samples, RF_STR, .absent = RF_OMIT),
 };
 #undef T
-static SCHEMA(files_schema, struct report_files, files_fields);
+static SCHEMA(files_schema, struct result_files, files_fields);
 
-#define T struct report_event
-static const struct report_field event_fields[] = {
+#define T struct result_event
+static const struct result_field event_fields[] = {
 	FIELD(T, "t_ns", t_ns, RF_U64),
 	FIELD(T, "t_end_ns", t_end_ns, RF_U64),
 	FIELD(T, "kind", kind, RF_EVKIND),
@@ -207,10 +207,10 @@ static const struct report_field event_fields[] = {
 	FIELD(T, "end_source", end_source, RF_STR, .absent = RF_OMIT),
 };
 #undef T
-static SCHEMA(event_schema, struct report_event, event_fields);
+static SCHEMA(event_schema, struct result_event, event_fields);
 
-#define T struct report_lat
-static const struct report_field lat_fields[] = {
+#define T struct result_lat
+static const struct result_field lat_fields[] = {
 	FIELD(T, "min", min_ns, RF_U64),
 	FIELD(T, "max", max_ns, RF_U64),
 	FIELD(T, "mean", mean_ns, RF_REAL),
@@ -218,10 +218,10 @@ static const struct report_field lat_fields[] = {
 	LIST(T, "percentile", pct, npct, RF_PCT),
 };
 #undef T
-static SCHEMA(lat_schema, struct report_lat, lat_fields);
+static SCHEMA(lat_schema, struct result_lat, lat_fields);
 
-#define T struct report_dir
-static const struct report_field dir_fields[] = {
+#define T struct result_dir
+static const struct result_field dir_fields[] = {
 	FIELD(T, "io_bytes", io_bytes, RF_U64),
 	FIELD(T, "bw_bytes", bw_bytes, RF_U64),
 	FIELD(T, "iops", iops, RF_REAL),
@@ -230,54 +230,54 @@ static const struct report_field dir_fields[] = {
 	FIELD(T, "clat_ns", clat, RF_OBJ, .sub = &lat_schema),
 };
 #undef T
-static SCHEMA(dir_schema, struct report_dir, dir_fields);
+static SCHEMA(dir_schema, struct result_dir, dir_fields);
 
-#define T struct report_sync
-static const struct report_field sync_fields[] = {
+#define T struct result_sync
+static const struct result_field sync_fields[] = {
 	FIELD(T, "total_ios", total_ios, RF_U64),
 	FIELD(T, "lat_ns", lat, RF_OBJ, .sub = &lat_schema),
 };
 #undef T
-static SCHEMA(sync_schema, struct report_sync, sync_fields);
+static SCHEMA(sync_schema, struct result_sync, sync_fields);
 
-#define T struct report_span
-static const struct report_field span_fields[] = {
+#define T struct result_span
+static const struct result_field span_fields[] = {
 	FIELD(T, "t_start_ns", t_start_ns, RF_U64),
 	FIELD(T, "t_end_ns", t_end_ns, RF_U64),
 };
 #undef T
-static SCHEMA(span_schema, struct report_span, span_fields);
+static SCHEMA(span_schema, struct result_span, span_fields);
 
-#define T struct report_phases
-static const struct report_field phases_fields[] = {
+#define T struct result_phases
+static const struct result_field phases_fields[] = {
 	FIELD(T, "active", active, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 	FIELD(T, "idle", idle, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 	FIELD(T, "tail", tail, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 };
 #undef T
-static SCHEMA(phases_schema, struct report_phases, phases_fields);
+static SCHEMA(phases_schema, struct result_phases, phases_fields);
 
-#define T struct report_marker
-static const struct report_field marker_fields[] = {
+#define T struct result_marker
+static const struct result_field marker_fields[] = {
 	FIELD(T, "spec", spec, RF_STR),
 	FIELD(T, "pulse_ns", pulse_ns, RF_U64),
 	FIELD(T, "rise_ns", rise_ns, RF_U64),
 	FIELD(T, "fall_ns", fall_ns, RF_U64),
 };
 #undef T
-static SCHEMA(marker_schema, struct report_marker, marker_fields);
+static SCHEMA(marker_schema, struct result_marker, marker_fields);
 
-#define T struct report_phase_counts
-static const struct report_field phase_counts_fields[] = {
+#define T struct result_phase_counts
+static const struct result_field phase_counts_fields[] = {
 	FIELD(T, "idle", idle, RF_U64),
 	FIELD(T, "active", active, RF_U64),
 	FIELD(T, "tail", tail, RF_U64),
 };
 #undef T
-static SCHEMA(phase_counts_schema, struct report_phase_counts, phase_counts_fields);
+static SCHEMA(phase_counts_schema, struct result_phase_counts, phase_counts_fields);
 
-#define T struct report_power
-static const struct report_field power_fields[] = {
+#define T struct result_power
+static const struct result_field power_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
 	FIGURE(T, idle_w),
 	FIGURE(T, active_w),
@@ -296,10 +296,10 @@ static const struct report_field power_fields[] = {
 	FIELD(T, "out_of_range", out_of_range, RF_OBJ, .sub = &phase_counts_schema),
 };
 #undef T
-SCHEMA(report_power_schema, struct report_power, power_fields);
+SCHEMA(result_power_schema, struct result_power, power_fields);
 
-#define T struct report_efficiency
-static const struct report_field efficiency_fields[] = {
+#define T struct result_efficiency
+static const struct result_field efficiency_fields[] = {
 	FIGURE(T, iops_per_ma),
 	FIGURE(T, iops_per_w),
 	FIGURE(T, mbps_per_w),
@@ -310,10 +310,10 @@ static const struct report_field efficiency_fields[] = {
 	FIGURE(T, uah_per_mb),
 };
 #undef T
-SCHEMA(report_efficiency_schema, struct report_efficiency, efficiency_fields);
+SCHEMA(result_efficiency_schema, struct result_efficiency, efficiency_fields);
 
-#define T struct report_unc_budget
-static const struct report_field budget_fields[] = {
+#define T struct result_unc_budget
+static const struct result_field budget_fields[] = {
 	FIELD(T, "gain", gain, RF_REAL),
 	FIELD(T, "offset", offset, RF_REAL),
 	FIELD(T, "resolution", resolution, RF_REAL),
@@ -322,10 +322,10 @@ static const struct report_field budget_fields[] = {
 	FIELD(T, "baseline", baseline, RF_REAL),
 };
 #undef T
-static SCHEMA(budget_schema, struct report_unc_budget, budget_fields);
+static SCHEMA(budget_schema, struct result_unc_budget, budget_fields);
 
-#define T struct report_uncertainty
-static const struct report_field uncertainty_fields[] = {
+#define T struct result_uncertainty
+static const struct result_field uncertainty_fields[] = {
 	FIELD(T, "figure", figure, RF_STR),
 	FIELD(T, "u95_rel", u95_rel, RF_REAL),
 	FIELD(T, "limit", limit, RF_REAL),
@@ -333,10 +333,10 @@ static const struct report_field uncertainty_fields[] = {
 	FIELD(T, "budget", budget, RF_OBJ, .sub = &budget_schema),
 };
 #undef T
-static SCHEMA(uncertainty_schema, struct report_uncertainty, uncertainty_fields);
+static SCHEMA(uncertainty_schema, struct result_uncertainty, uncertainty_fields);
 
-#define T struct report_validity
-static const struct report_field validity_fields[] = {
+#define T struct result_validity
+static const struct result_field validity_fields[] = {
 	FIELD(T, "valid", valid, RF_BOOL),
 	FIELD(T, "coverage", coverage, RF_REAL),
 	FIELD(T, "samples_active", samples_active, RF_U64),
@@ -348,37 +348,37 @@ static const struct report_field validity_fields[] = {
 	      .absent = RF_OMIT),
 };
 #undef T
-SCHEMA(report_validity_schema, struct report_validity, validity_fields);
+SCHEMA(result_validity_schema, struct result_validity, validity_fields);
 
-#define T struct report_meter_figures
-static const struct report_field figures_fields[] = {
+#define T struct result_meter_figures
+static const struct result_field figures_fields[] = {
 	FIELD(T, "spec", spec, RF_STR),
-	FIELD(T, "power", power, RF_OBJ, .sub = &report_power_schema),
-	FIELD(T, "efficiency", efficiency, RF_OBJ, .sub = &report_efficiency_schema),
-	FIELD(T, "validity", validity, RF_OBJ, .sub = &report_validity_schema),
+	FIELD(T, "power", power, RF_OBJ, .sub = &result_power_schema),
+	FIELD(T, "efficiency", efficiency, RF_OBJ, .sub = &result_efficiency_schema),
+	FIELD(T, "validity", validity, RF_OBJ, .sub = &result_validity_schema),
 };
 #undef T
-static SCHEMA(figures_schema, struct report_meter_figures, figures_fields);
+static SCHEMA(figures_schema, struct result_meter_figures, figures_fields);
 
-#define T struct report_temp
-static const struct report_field temp_fields[] = {
+#define T struct result_temp
+static const struct result_field temp_fields[] = {
 	FIELD(T, "start", start, RF_REAL),
 	FIELD(T, "end", end, RF_REAL),
 	FIELD(T, "max", max, RF_REAL),
 };
 #undef T
-static SCHEMA(temp_schema, struct report_temp, temp_fields);
+static SCHEMA(temp_schema, struct result_temp, temp_fields);
 
-#define T struct report_temps
-static const struct report_field temps_fields[] = {
+#define T struct result_temps
+static const struct result_field temps_fields[] = {
 	FIELD(T, "soc_c", soc_c, RF_OBJ, .sub = &temp_schema),
 	FIELD(T, "drive_c", drive_c, RF_OBJ, .sub = &temp_schema),
 };
 #undef T
-static SCHEMA(temps_schema, struct report_temps, temps_fields);
+static SCHEMA(temps_schema, struct result_temps, temps_fields);
 
-#define T struct report_cpu
-static const struct report_field cpu_fields[] = {
+#define T struct result_cpu
+static const struct result_field cpu_fields[] = {
 	FIELD(T, "threads", threads, RF_UINT),
 	FIELD(T, "cpu_s", cpu_s, RF_REAL),
 	FIELD(T, "user_s", user_s, RF_REAL),
@@ -387,10 +387,10 @@ static const struct report_field cpu_fields[] = {
 	FIELD(T, "process_s", process_s, RF_REAL),
 };
 #undef T
-static SCHEMA(cpu_schema, struct report_cpu, cpu_fields);
+static SCHEMA(cpu_schema, struct result_cpu, cpu_fields);
 
-#define T struct report_size_auto
-static const struct report_field size_auto_fields[] = {
+#define T struct result_size_auto
+static const struct result_field size_auto_fields[] = {
 	FIELD(T, "requested_s", requested_s, RF_REAL),
 	FIELD(T, "meter_s", meter_s, RF_REAL),
 	FIELD(T, "target_s", target_s, RF_REAL),
@@ -404,20 +404,20 @@ static const struct report_field size_auto_fields[] = {
 	FIELD(T, "reason", reason, RF_STR),
 };
 #undef T
-static SCHEMA(size_auto_schema, struct report_size_auto, size_auto_fields);
+static SCHEMA(size_auto_schema, struct result_size_auto, size_auto_fields);
 
-#define T struct report_temp_sample
-static const struct report_field temp_sample_fields[] = {
+#define T struct result_temp_sample
+static const struct result_field temp_sample_fields[] = {
 	FIELD(T, "t_ns", t_ns, RF_U64),
 	FIELD(T, "soc_c", soc_c, RF_REAL),
 	FIELD(T, "drive_c", drive_c, RF_REAL),
 };
 #undef T
-static SCHEMA(temp_sample_schema, struct report_temp_sample, temp_sample_fields);
+static SCHEMA(temp_sample_schema, struct result_temp_sample, temp_sample_fields);
 
-#define T struct job_report
+#define T struct job_result
 #define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
-static const struct report_field job_fields[] = {
+static const struct result_field job_fields[] = {
 	FIELD(T, "jobname", jobname, RF_STR),
 	FIELD(T, "round", round, RF_UINT),
 	FIELD(T, "loop", loop, RF_UINT),
@@ -434,9 +434,9 @@ static const struct report_field job_fields[] = {
 	OPT("exit_signal", exit_signal, RF_I64, NULL),
 	OPT("marker", marker, RF_PTR, &marker_schema),
 	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
-	OPT("power", power, RF_PTR, &report_power_schema),
-	OPT("efficiency", efficiency, RF_PTR, &report_efficiency_schema),
-	OPT("validity", validity, RF_PTR, &report_validity_schema),
+	OPT("power", power, RF_PTR, &result_power_schema),
+	OPT("efficiency", efficiency, RF_PTR, &result_efficiency_schema),
+	OPT("validity", validity, RF_PTR, &result_validity_schema),
 	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &figures_schema, .absent = RF_OMIT),
 	OPT("temperatures", temperatures, RF_PTR, &temps_schema),
 	OPT("cpu", cpu, RF_PTR, &cpu_schema),
@@ -444,10 +444,10 @@ static const struct report_field job_fields[] = {
 };
 #undef OPT
 #undef T
-static SCHEMA(job_schema, struct job_report, job_fields);
+static SCHEMA(job_schema, struct job_result, job_fields);
 
-#define T struct report_stat
-static const struct report_field stat_fields[] = {
+#define T struct result_stat
+static const struct result_field stat_fields[] = {
 	FIELD(T, "n", n, RF_U64),
 	FIELD(T, "mean", mean, RF_REAL),
 	FIELD(T, "stddev", stddev, RF_REAL),
@@ -459,11 +459,11 @@ static const struct report_field stat_fields[] = {
 	FIELD(T, "u95", u95, RF_REAL),
 };
 #undef T
-static SCHEMA(stat_schema, struct report_stat, stat_fields);
+static SCHEMA(stat_schema, struct result_stat, stat_fields);
 
-#define T struct report_summary_figures
+#define T struct result_summary_figures
 #define STAT(M) FIELD(T, #M, M, RF_OBJ, .sub = &stat_schema)
-static const struct report_field summary_figures_fields[] = {
+static const struct result_field summary_figures_fields[] = {
 	STAT(iops),		STAT(bw_bytes),		 STAT(clat_p50_ns),
 	STAT(clat_p99_ns),	STAT(idle_w),		 STAT(active_w),
 	STAT(active_ma),	STAT(active_v),		 STAT(energy_active_j),
@@ -474,10 +474,10 @@ static const struct report_field summary_figures_fields[] = {
 };
 #undef STAT
 #undef T
-static SCHEMA(summary_figures_schema, struct report_summary_figures, summary_figures_fields);
+static SCHEMA(summary_figures_schema, struct result_summary_figures, summary_figures_fields);
 
-#define T struct report_steady
-static const struct report_field steady_fields[] = {
+#define T struct result_steady
+static const struct result_field steady_fields[] = {
 	FIELD(T, "metric", metric, RF_STR),
 	FIELD(T, "reached", reached, RF_BOOL),
 	FIELD(T, "first_round", first_round, RF_UINT),
@@ -487,10 +487,10 @@ static const struct report_field steady_fields[] = {
 	FIELD(T, "slope_rel", slope_rel, RF_REAL),
 };
 #undef T
-static SCHEMA(steady_schema, struct report_steady, steady_fields);
+static SCHEMA(steady_schema, struct result_steady, steady_fields);
 
-#define T struct report_job_summary
-static const struct report_field job_summary_fields[] = {
+#define T struct result_job_summary
+static const struct result_field job_summary_fields[] = {
 	FIELD(T, "jobname", jobname, RF_STR),
 	FIELD(T, "entries", entries, RF_UINT),
 	FIELD(T, "valid", valid, RF_UINT),
@@ -499,10 +499,10 @@ static const struct report_field job_summary_fields[] = {
 	FIELD(T, "steady", steady, RF_PTR, .sub = &steady_schema, .absent = RF_OMIT),
 };
 #undef T
-static SCHEMA(job_summary_schema, struct report_job_summary, job_summary_fields);
+static SCHEMA(job_summary_schema, struct result_job_summary, job_summary_fields);
 
-#define T struct run_report
-static const struct report_field run_fields[] = {
+#define T struct run_result
+static const struct result_field run_fields[] = {
 	FIELD(T, "schema_version", schema_version, RF_INT),
 	FIELD(T, "tool", tool, RF_OBJ, .sub = &tool_schema),
 	FIELD(T, "created", created, RF_STR),
@@ -512,7 +512,7 @@ static const struct report_field run_fields[] = {
 	FIELD(T, "t0_ns", t0_ns, RF_U64),
 	FIELD(T, "emulated", emulated, RF_BOOL),
 	FIELD(T, "context", context, RF_PTR, .sub = &context_schema, .absent = RF_EMPTY_OBJ),
-	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &report_meter_schema),
+	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &result_meter_schema),
 	FIELD(T, "files", files, RF_OBJ, .sub = &files_schema),
 	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &job_schema),
 	LIST(T, "summary", summary, nsummary, RF_ARRAY, .sub = &job_summary_schema,
@@ -523,4 +523,4 @@ static const struct report_field run_fields[] = {
 	     .sub = &temp_sample_schema, .absent = RF_OMIT),
 };
 #undef T
-SCHEMA(report_run_schema, struct run_report, run_fields);
+SCHEMA(result_run_schema, struct run_result, run_fields);

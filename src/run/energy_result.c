@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A meter's energy summary and efficiency as the report's power and efficiency objects. */
+/* A meter's energy summary and efficiency as the result's power and efficiency objects. */
 #include <math.h>
 
 #include "core/mem.h"
@@ -7,7 +7,7 @@
 
 #define J_PER_MWH 3.6
 
-void energy_power_fill(struct report_power *p, const struct energy_summary *es,
+void energy_power_fill(struct result_power *p, const struct energy_summary *es,
 		       const char *meter_spec)
 {
 	p->meter = xstrdup(meter_spec ? meter_spec : "");
@@ -35,7 +35,7 @@ void energy_power_fill(struct report_power *p, const struct energy_summary *es,
 				  : xstrdup("meter reports no voltage: energy unknown, charge only");
 }
 
-void energy_efficiency_fill(struct report_efficiency *e, const struct efficiency *ef)
+void energy_efficiency_fill(struct result_efficiency *e, const struct efficiency *ef)
 {
 	e->iops_per_ma = ef->iops_per_ma;
 	e->iops_per_w = ef->iops_per_w;

@@ -8,7 +8,7 @@
 #include "core/mem.h"
 #include "core/steady.h"
 #include "core/tstat.h"
-#include "result/report_summary.h"
+#include "result/result_summary.h"
 #include "result/results_read.h"
 
 enum { FROM_JOB, FROM_POWER, FROM_EFF };
@@ -16,29 +16,29 @@ enum { FROM_JOB, FROM_POWER, FROM_EFF };
 /* A summary figure and where an entry keeps it (and its u95, if it has one). */
 struct figure_src {
 	const char *key; /* the summary's key, the same as the entry's figure */
-	size_t off;	 /* in struct report_summary_figures */
+	size_t off;	 /* in struct result_summary_figures */
 	int from;
-	double (*fn)(const struct job_report *j);
-	size_t val_off, u95_off; /* in report_power / report_efficiency */
+	double (*fn)(const struct job_result *j);
+	size_t val_off, u95_off; /* in result_power / result_efficiency */
 	int has_u95;
 };
 
-static double p50_ns(const struct job_report *j)
+static double p50_ns(const struct job_result *j)
 {
 	return rr_lat_ns(j, 50);
 }
 
-static double p99_ns(const struct job_report *j)
+static double p99_ns(const struct job_result *j)
 {
 	return rr_lat_ns(j, 99);
 }
 
-#define SOFF(m) offsetof(struct report_summary_figures, m)
+#define SOFF(m) offsetof(struct result_summary_figures, m)
 #define JOB(m, fn) { #m, SOFF(m), FROM_JOB, fn, 0, 0, 0 }
-#define POWER(m) { #m, SOFF(m), FROM_POWER, NULL, offsetof(struct report_power, m), \
-		   offsetof(struct report_power, m##_u95), 1 }
-#define EFF(m) { #m, SOFF(m), FROM_EFF, NULL, offsetof(struct report_efficiency, m), \
-		 offsetof(struct report_efficiency, m##_u95), 1 }
+#define POWER(m) { #m, SOFF(m), FROM_POWER, NULL, offsetof(struct result_power, m), \
+		   offsetof(struct result_power, m##_u95), 1 }
+#define EFF(m) { #m, SOFF(m), FROM_EFF, NULL, offsetof(struct result_efficiency, m), \
+		 offsetof(struct result_efficiency, m##_u95), 1 }
 
 static const struct figure_src figures[] = {
 	JOB(iops, rr_iops),	  JOB(bw_bytes, rr_bw_bytes), JOB(clat_p50_ns, p50_ns),
@@ -50,35 +50,35 @@ static const struct figure_src figures[] = {
 	EFF(uah_per_io),	  EFF(uah_per_mb),
 };
 
-static const void *figure_obj(const struct figure_src *f, const struct job_report *j)
+static const void *figure_obj(const struct figure_src *f, const struct job_result *j)
 {
 	return f->from == FROM_POWER ? (const void *)rr_power(j) : (const void *)rr_eff(j);
 }
 
-static double figure_value(const struct figure_src *f, const struct job_report *j)
+static double figure_value(const struct figure_src *f, const struct job_result *j)
 {
 	if (f->from == FROM_JOB)
 		return f->fn(j);
 	return *(const double *)(const void *)((const char *)figure_obj(f, j) + f->val_off);
 }
 
-static double figure_u95(const struct figure_src *f, const struct job_report *j)
+static double figure_u95(const struct figure_src *f, const struct job_result *j)
 {
 	if (!f->has_u95)
 		return NAN;
 	return *(const double *)(const void *)((const char *)figure_obj(f, j) + f->u95_off);
 }
 
-int report_entry_counts(const struct job_report *j)
+int result_entry_counts(const struct job_result *j)
 {
-	return j->status == REPORT_OK && rr_valid(j) != 0;
+	return j->status == RESULT_OK && rr_valid(j) != 0;
 }
 
 /* The entries of one job, in run order (rounds, then loops). Caller frees. */
-static const struct job_report **entries_of(const struct run_report *r, const char *name,
+static const struct job_result **entries_of(const struct run_result *r, const char *name,
 					    size_t *n)
 {
-	const struct job_report **out = xcalloc(r->njobs + 1, sizeof(*out));
+	const struct job_result **out = xcalloc(r->njobs + 1, sizeof(*out));
 	size_t i;
 
 	*n = 0;
@@ -88,15 +88,15 @@ static const struct job_report **entries_of(const struct run_report *r, const ch
 	return out;
 }
 
-static void stat_of(const struct figure_src *f, const struct job_report *const *e, size_t n,
-		    struct report_stat *st)
+static void stat_of(const struct figure_src *f, const struct job_result *const *e, size_t n,
+		    struct result_stat *st)
 {
 	double *x = xcalloc(n + 1, sizeof(*x)), u_sum = 0;
 	struct tstat t;
 	size_t i, k = 0, nu = 0;
 
 	for (i = 0; i < n; i++) {
-		if (!report_entry_counts(e[i]))
+		if (!result_entry_counts(e[i]))
 			continue;
 		x[k++] = figure_value(f, e[i]);
 		if (isfinite(figure_u95(f, e[i]))) {
@@ -117,14 +117,14 @@ static void stat_of(const struct figure_src *f, const struct job_report *const *
 	st->u95 = nu && nu == t.n ? u_sum / (double)nu : NAN;
 }
 
-static const char *steady_metric_of(const struct job_report *j)
+static const char *steady_metric_of(const struct job_result *j)
 {
-	const struct report_opt *o = report_opt_find(j, "steady");
+	const struct result_opt *o = result_opt_find(j, "steady");
 
-	return o && o->type == REPORT_OPT_STR && o->s && strcmp(o->s, "none") ? o->s : NULL;
+	return o && o->type == RESULT_OPT_STR && o->s && strcmp(o->s, "none") ? o->s : NULL;
 }
 
-static double metric_value(const char *metric, const struct job_report *j)
+static double metric_value(const char *metric, const struct job_result *j)
 {
 	if (!strcmp(metric, "iops"))
 		return rr_iops(j);
@@ -133,9 +133,9 @@ static double metric_value(const char *metric, const struct job_report *j)
 	return rr_eff(j)->j_per_gb;
 }
 
-int report_steady_of(const struct run_report *r, const char *jobname, struct report_steady *out)
+int result_steady_of(const struct run_result *r, const char *jobname, struct result_steady *out)
 {
-	const struct job_report **e;
+	const struct job_result **e;
 	const char *metric = NULL;
 	struct steady_window w;
 	unsigned *round;
@@ -156,7 +156,7 @@ int report_steady_of(const struct run_report *r, const char *jobname, struct rep
 	x = xcalloc(n + 1, sizeof(*x));
 	round = xcalloc(n + 1, sizeof(*round));
 	for (i = 0; i < n; i++) {
-		if (!report_entry_counts(e[i]))
+		if (!result_entry_counts(e[i]))
 			continue;
 		round[k] = e[i]->round ? e[i]->round : 1;
 		x[k++] = metric_value(metric, e[i]);
@@ -176,34 +176,34 @@ int report_steady_of(const struct run_report *r, const char *jobname, struct rep
 	return rc;
 }
 
-static void summarize_job(const struct run_report *r, const char *name,
-			  struct report_job_summary *s)
+static void summarize_job(const struct run_result *r, const char *name,
+			  struct result_job_summary *s)
 {
-	struct report_steady st;
-	const struct job_report **e;
+	struct result_steady st;
+	const struct job_result **e;
 	size_t n, i;
 
 	e = entries_of(r, name, &n);
 	s->jobname = xstrdup(name);
 	s->entries = (unsigned)n;
 	for (i = 0; i < n; i++) {
-		if (report_entry_counts(e[i]))
+		if (result_entry_counts(e[i]))
 			s->valid++;
 		else
 			s->invalid++;
 	}
 	for (i = 0; i < ARRAY_SIZE(figures); i++)
 		stat_of(&figures[i], e, n,
-			(struct report_stat *)(void *)((char *)&s->figures + figures[i].off));
+			(struct result_stat *)(void *)((char *)&s->figures + figures[i].off));
 	free(e);
-	report_steady_of(r, name, &st);
+	result_steady_of(r, name, &st);
 	if (!st.metric)
 		return;
 	s->steady = xcalloc(1, sizeof(*s->steady));
 	*s->steady = st;
 }
 
-static void summary_free(struct run_report *r)
+static void summary_free(struct run_result *r)
 {
 	size_t i;
 
@@ -218,9 +218,9 @@ static void summary_free(struct run_report *r)
 	r->nsummary = 0;
 }
 
-void report_summarize(struct run_report *r)
+void result_summarize(struct run_result *r)
 {
-	const struct job_report **e;
+	const struct job_result **e;
 	size_t i, k, n, repeated = 0;
 	int seen;
 
@@ -245,7 +245,7 @@ void report_summarize(struct run_report *r)
 	}
 }
 
-double report_entry_figure(const struct job_report *j, const char *key, double *u95)
+double result_entry_figure(const struct job_result *j, const char *key, double *u95)
 {
 	size_t i;
 
@@ -261,31 +261,31 @@ double report_entry_figure(const struct job_report *j, const char *key, double *
 	return NAN;
 }
 
-double report_job_figure(const struct run_report *r, const struct job_report *j, const char *key,
+double result_job_figure(const struct run_result *r, const struct job_result *j, const char *key,
 			 double *u95)
 {
-	const struct report_job_summary *s = j->jobname ? report_summary_find(r, j->jobname) : NULL;
-	const struct report_stat *st = report_summary_stat(s, key);
+	const struct result_job_summary *s = j->jobname ? result_summary_find(r, j->jobname) : NULL;
+	const struct result_stat *st = result_summary_stat(s, key);
 
 	if (!st)
-		return report_entry_figure(j, key, u95);
+		return result_entry_figure(j, key, u95);
 	if (u95)
-		*u95 = report_stat_u95(st);
+		*u95 = result_stat_u95(st);
 	return st->mean;
 }
 
-const struct report_stat *report_summary_stat(const struct report_job_summary *s, const char *key)
+const struct result_stat *result_summary_stat(const struct result_job_summary *s, const char *key)
 {
 	size_t i;
 
 	for (i = 0; s && i < ARRAY_SIZE(figures); i++)
 		if (!strcmp(figures[i].key, key))
-			return (const struct report_stat *)(const void *)((const char *)&s->figures +
+			return (const struct result_stat *)(const void *)((const char *)&s->figures +
 									   figures[i].off);
 	return NULL;
 }
 
-double report_stat_u95(const struct report_stat *st)
+double result_stat_u95(const struct result_stat *st)
 {
 	double ci;
 
@@ -299,7 +299,7 @@ double report_stat_u95(const struct report_stat *st)
 	return hypot(ci, st->u95);
 }
 
-const struct report_job_summary *report_summary_find(const struct run_report *r,
+const struct result_job_summary *result_summary_find(const struct run_result *r,
 						     const char *jobname)
 {
 	size_t i;

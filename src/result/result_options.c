@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A job's resolved options into the report, driven by the job option table. */
+/* A job's resolved options into the result, driven by the job option table. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,14 +8,14 @@
 #include "core/options.h"
 #include "result/result_bench.h"
 
-static void set_int(struct report_opt *o, int64_t v)
+static void set_int(struct result_opt *o, int64_t v)
 {
-	o->type = REPORT_OPT_INT;
+	o->type = RESULT_OPT_INT;
 	o->i = v;
 }
 
 /* One option's value; 0 when the type never appears in a job (command-line only). */
-static int opt_value(const struct job_opts *jo, const struct opt_desc *d, struct report_opt *o)
+static int opt_value(const struct job_opts *jo, const struct opt_desc *d, struct result_opt *o)
 {
 	const void *p = (const char *)jo + d->off;
 
@@ -25,9 +25,9 @@ static int opt_value(const struct job_opts *jo, const struct opt_desc *d, struct
 			set_int(o, job_end_fsync(jo));
 		else if (*(const int *)p >= 0)
 			set_int(o, *(const int *)p);
-		return 1; /* REPORT_OPT_NULL when unset */
+		return 1; /* RESULT_OPT_NULL when unset */
 	case OPT_ENUM:
-		o->type = REPORT_OPT_STR;
+		o->type = RESULT_OPT_STR;
 		o->s = xstrdup(d->choices[*(const int *)p].name);
 		return 1;
 	case OPT_UINT:
@@ -45,11 +45,11 @@ static int opt_value(const struct job_opts *jo, const struct opt_desc *d, struct
 		return 1;
 	case OPT_DOUBLE:
 	case OPT_PERCENT:
-		o->type = REPORT_OPT_REAL;
+		o->type = RESULT_OPT_REAL;
 		o->d = *(const double *)p;
 		return 1;
 	case OPT_STR:
-		o->type = REPORT_OPT_STR;
+		o->type = RESULT_OPT_STR;
 		o->s = xstrdup((const char *)p);
 		return 1;
 	default:
@@ -65,7 +65,7 @@ static int opt_value(const struct job_opts *jo, const struct opt_desc *d, struct
  * key ("idle_ns"), as every time in the result does. "Auto" values are resolved so the
  * file says what ran: end_fsync becomes 0/1, filesize 0 becomes size.
  */
-void report_job_options(struct job_report *j, const struct job_opts *jo)
+void result_job_options(struct job_result *j, const struct job_opts *jo)
 {
 	size_t i, n;
 	const struct opt_desc *table = job_option_table(&n);
@@ -74,7 +74,7 @@ void report_job_options(struct job_report *j, const struct job_opts *jo)
 	j->noptions = 0;
 	for (i = 0; i < n; i++) {
 		const struct opt_desc *d = &table[i];
-		struct report_opt *o = &j->options[j->noptions];
+		struct result_opt *o = &j->options[j->noptions];
 
 		if (!job_option_applies(jo, d) || !opt_value(jo, d, o))
 			continue;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The report as a JSON document, walking the key tables; loading and writing result files. */
+/* The result as a JSON document, walking the key tables; loading and writing result files. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,14 +12,14 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/text.h"
-#include "result/report.h"
-#include "result/report_schema.h"
+#include "result/result.h"
+#include "result/result_schema.h"
 #include "result/result_bench.h"
 
 #define MOD "result"
 #define PCT_KEY_LEN 32
 
-static json_t *obj_json(const void *base, const struct report_schema *sc);
+static json_t *obj_json(const void *base, const struct result_schema *sc);
 
 /* Text from sysfs or the kernel log is not always UTF-8: such bytes are kept escaped
  * ("\xff") rather than the key being lost. */
@@ -45,7 +45,7 @@ static json_t *real_json(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-static json_t *pct_json(const struct report_pct *pct, size_t n)
+static json_t *pct_json(const struct result_pct *pct, size_t n)
 {
 	json_t *o = json_object();
 	char key[PCT_KEY_LEN];
@@ -62,21 +62,21 @@ static json_t *pct_json(const struct report_pct *pct, size_t n)
 	return o;
 }
 
-static json_t *opt_json(const struct report_opt *opt)
+static json_t *opt_json(const struct result_opt *opt)
 {
 	switch (opt->type) {
-	case REPORT_OPT_INT:
+	case RESULT_OPT_INT:
 		return json_integer((json_int_t)opt->i);
-	case REPORT_OPT_REAL:
+	case RESULT_OPT_REAL:
 		return real_json(opt->d);
-	case REPORT_OPT_STR:
+	case RESULT_OPT_STR:
 		return str_json(opt->s);
 	default:
 		return json_null();
 	}
 }
 
-static json_t *opts_json(const struct report_opt *opts, size_t n)
+static json_t *opts_json(const struct result_opt *opts, size_t n)
 {
 	json_t *o = json_object();
 	size_t i;
@@ -104,7 +104,7 @@ static json_t *strs_json(char *const *strs, size_t n)
 	return a;
 }
 
-static json_t *array_json(const char *elems, size_t n, const struct report_schema *sc)
+static json_t *array_json(const char *elems, size_t n, const struct result_schema *sc)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -118,22 +118,22 @@ static json_t *array_json(const char *elems, size_t n, const struct report_schem
 	return a;
 }
 
-static size_t count_at(const void *base, const struct report_field *f)
+static size_t count_at(const void *base, const struct result_field *f)
 {
 	return *(const size_t *)((const char *)base + f->aux);
 }
 
-static const void *ptr_at(const void *base, const struct report_field *f)
+static const void *ptr_at(const void *base, const struct result_field *f)
 {
 	return *(const void *const *)((const char *)base + f->off);
 }
 
-static json_t *enum_json(int v, const struct report_field *f)
+static json_t *enum_json(int v, const struct result_field *f)
 {
 	return v >= 0 && (size_t)v < f->nnames ? json_string(f->names[v]) : json_null();
 }
 
-static json_t *scalar_json(const void *p, const struct report_field *f)
+static json_t *scalar_json(const void *p, const struct result_field *f)
 {
 	switch (f->type) {
 	case RF_STR:
@@ -143,7 +143,7 @@ static json_t *scalar_json(const void *p, const struct report_field *f)
 	case RF_UINT:
 		return json_integer((json_int_t) * (const unsigned *)p);
 	case RF_I64:
-		return *(const int64_t *)p == REPORT_NULL_INT ? json_null()
+		return *(const int64_t *)p == RESULT_NULL_INT ? json_null()
 							       : json_integer(*(const int64_t *)p);
 	case RF_INT:
 		return json_integer(*(const int *)p);
@@ -162,7 +162,7 @@ static json_t *scalar_json(const void *p, const struct report_field *f)
 	}
 }
 
-static json_t *field_json(const void *base, const struct report_field *f)
+static json_t *field_json(const void *base, const struct result_field *f)
 {
 	const char *p = (const char *)base + f->off;
 
@@ -178,7 +178,7 @@ static json_t *field_json(const void *base, const struct report_field *f)
 	case RF_STRS:
 		return strs_json(ptr_at(base, f), count_at(base, f));
 	case RF_PCT:
-		return pct_json((const struct report_pct *)p, count_at(base, f));
+		return pct_json((const struct result_pct *)p, count_at(base, f));
 	case RF_OPTS:
 		return opts_json(ptr_at(base, f), count_at(base, f));
 	default:
@@ -186,24 +186,24 @@ static json_t *field_json(const void *base, const struct report_field *f)
 	}
 }
 
-static int omitted(const void *base, const struct report_field *f)
+static int omitted(const void *base, const struct result_field *f)
 {
 	const char *p = (const char *)base + f->off;
 
 	if (f->absent != RF_OMIT)
 		return 0;
 	if (f->type == RF_I64)
-		return *(const int64_t *)p == REPORT_NULL_INT;
+		return *(const int64_t *)p == RESULT_NULL_INT;
 	return *(const void *const *)p == NULL;
 }
 
-static json_t *obj_json(const void *base, const struct report_schema *sc)
+static json_t *obj_json(const void *base, const struct result_schema *sc)
 {
 	json_t *o = json_object();
 	size_t i;
 
 	for (i = 0; o && i < sc->nfields; i++) {
-		const struct report_field *f = &sc->fields[i];
+		const struct result_field *f = &sc->fields[i];
 
 		if (omitted(base, f))
 			continue;
@@ -216,23 +216,23 @@ static json_t *obj_json(const void *base, const struct report_schema *sc)
 	return o;
 }
 
-json_t *report_to_json(const struct run_report *r)
+json_t *result_to_json(const struct run_result *r)
 {
-	json_t *root = obj_json(r, &report_run_schema);
+	json_t *root = obj_json(r, &result_run_schema);
 
 	if (!root)
 		log_err(MOD, "cannot build the result document: out of memory");
 	return root;
 }
 
-int report_write(const char *path, const struct run_report *r)
+int result_write(const char *path, const struct run_result *r)
 {
-	json_t *root = report_to_json(r);
+	json_t *root = result_to_json(r);
 	int rc;
 
 	if (!root)
 		return -ENOMEM;
-	rc = result_write(path, root);
+	rc = result_file_write(path, root);
 	json_decref(root);
 	return rc;
 }
@@ -262,7 +262,7 @@ static int check_version(json_t *root, const char *path)
 	return 0;
 }
 
-int report_load(const char *path, struct run_report *out)
+int result_load(const char *path, struct run_result *out)
 {
 	json_error_t jerr;
 	json_t *root;
@@ -284,18 +284,18 @@ int report_load(const char *path, struct run_report *out)
 	}
 	rc = check_version(root, path);
 	if (!rc)
-		rc = report_from_json(root, path, out);
+		rc = result_from_json(root, path, out);
 	json_decref(root);
 	return rc;
 }
 
-static void paths_of(const struct report_schema *sc, const char *prefix,
+static void paths_of(const struct result_schema *sc, const char *prefix,
 		     void (*fn)(const char *path, void *arg), void *arg)
 {
 	size_t i;
 
 	for (i = 0; i < sc->nfields; i++) {
-		const struct report_field *f = &sc->fields[i];
+		const struct result_field *f = &sc->fields[i];
 		char *path = *prefix ? xasprintf("%s.%s", prefix, f->key) : xstrdup(f->key);
 		char *sub;
 
@@ -315,7 +315,7 @@ static void paths_of(const struct report_schema *sc, const char *prefix,
 	}
 }
 
-void report_key_paths(void (*fn)(const char *path, void *arg), void *arg)
+void result_key_paths(void (*fn)(const char *path, void *arg), void *arg)
 {
-	paths_of(&report_run_schema, "", fn, arg);
+	paths_of(&result_run_schema, "", fn, arg);
 }

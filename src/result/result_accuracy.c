@@ -4,11 +4,11 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "result/report.h"
+#include "result/result.h"
 
-struct report_accuracy *report_accuracy_from(const struct meter_accuracy *acc)
+struct result_accuracy *result_accuracy_from(const struct meter_accuracy *acc)
 {
-	struct report_accuracy *ra;
+	struct result_accuracy *ra;
 	unsigned i;
 
 	if (!acc || !acc->source)
@@ -27,7 +27,7 @@ struct report_accuracy *report_accuracy_from(const struct meter_accuracy *acc)
 	return ra;
 }
 
-void report_accuracy_get(const struct report_accuracy *ra, struct meter_accuracy *out)
+void result_accuracy_get(const struct result_accuracy *ra, struct meter_accuracy *out)
 {
 	size_t i;
 

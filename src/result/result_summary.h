@@ -3,41 +3,41 @@
 #ifndef IOWATT_REPORT_SUMMARY_H
 #define IOWATT_REPORT_SUMMARY_H
 
-#include "result/report.h"
+#include "result/result.h"
 
 /*
  * (Re)build r->summary from r->jobs: for each job name (in order of first appearance),
- * the statistics of every figure over its entries that count (report_entry_counts), and
+ * the statistics of every figure over its entries that count (result_entry_counts), and
  * its steady state when it has steady=. Leaves summary NULL when every job ran once.
  */
-void report_summarize(struct run_report *r);
+void result_summarize(struct run_result *r);
 /* An entry counts when it finished and no meter judged it invalid. */
-int report_entry_counts(const struct job_report *j);
+int result_entry_counts(const struct job_result *j);
 /*
  * The job's steady state over its counted entries so far: 1 reached, 0 not (out says
  * how close the best window came), -1 no verdict yet (no steady=, or fewer rounds than
  * a window). out->metric is the caller's to free (NULL without steady=).
  */
-int report_steady_of(const struct run_report *r, const char *jobname, struct report_steady *out);
+int result_steady_of(const struct run_result *r, const char *jobname, struct result_steady *out);
 /* One entry's figure by its summary key ("j_per_gb", "iops", "active_w"), and its _u95
  * in *u95 (NAN: none); NAN for a key the summary has not. */
-double report_entry_figure(const struct job_report *j, const char *key, double *u95);
+double result_entry_figure(const struct job_result *j, const char *key, double *u95);
 /*
  * A job's figure as charts show it: over its rounds the summary's mean with half its 95 %
- * interval (report_stat_u95), else the entry's with its _u95. u95 may be NULL.
+ * interval (result_stat_u95), else the entry's with its _u95. u95 may be NULL.
  */
-double report_job_figure(const struct run_report *r, const struct job_report *j, const char *key,
+double result_job_figure(const struct run_result *r, const struct job_result *j, const char *key,
 			 double *u95);
 /* A summary figure by its key ("j_per_gb", "iops"), NULL if the summary has none. */
-const struct report_stat *report_summary_stat(const struct report_job_summary *s, const char *key);
+const struct result_stat *result_summary_stat(const struct result_job_summary *s, const char *key);
 /*
  * How far the mean may be from the truth at 95 %: the run-to-run spread (half the Student
  * t interval) and the rounds' measurement uncertainty, which repeating does not shrink,
  * in quadrature; whichever is known when only one is. NAN without either.
  */
-double report_stat_u95(const struct report_stat *st);
+double result_stat_u95(const struct result_stat *st);
 /* The summary of jobname, NULL if none. */
-const struct report_job_summary *report_summary_find(const struct run_report *r,
+const struct result_job_summary *result_summary_find(const struct run_result *r,
 						     const char *jobname);
 
 #endif

@@ -11,46 +11,46 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "core/version.h"
-#include "result/report_summary.h"
+#include "result/result_summary.h"
 #include "result/result_bench.h"
-#include "run/run_report.h"
+#include "run/result_builder.h"
 #include "run/uncertainty.h"
 
 /* Headroom on the size that would just give enough samples at the measured throughput. */
 #define SIZE_HEADROOM 1.25
 #define REASON_MAX 256
 
-static struct report_span *span_new(uint64_t t0, uint64_t t1)
+static struct result_span *span_new(uint64_t t0, uint64_t t1)
 {
-	struct report_span *s = xcalloc(1, sizeof(*s));
+	struct result_span *s = xcalloc(1, sizeof(*s));
 
 	s->t_start_ns = t0;
 	s->t_end_ns = t1;
 	return s;
 }
 
-static void set_span(struct report_span **at, uint64_t t0, uint64_t t1)
+static void set_span(struct result_span **at, uint64_t t0, uint64_t t1)
 {
 	free(*at);
 	*at = span_new(t0, t1);
 }
 
-void report_builder_init(struct report_builder *rb)
+void result_builder_init(struct result_builder *rb)
 {
 	memset(rb, 0, sizeof(*rb));
 	rb->events = event_queue_new_cap(RUN_MAX_EVENTS);
 }
 
-void report_builder_free(struct report_builder *rb)
+void result_builder_free(struct result_builder *rb)
 {
-	report_free(&rb->rep);
+	result_free(&rb->rep);
 	event_queue_free(rb->events);
 	rb->events = NULL;
 }
 
 static void record_event(void *arg, const struct run_event *ev)
 {
-	struct report_builder *rb = arg;
+	struct result_builder *rb = arg;
 
 	event_push(rb->events, ev);
 	if (event_queue_dropped(rb->events) && !rb->warned_full) {
@@ -60,10 +60,10 @@ static void record_event(void *arg, const struct run_event *ev)
 	}
 }
 
-const struct session_sink_ops report_builder_sink_ops = { .event = record_event };
+const struct session_sink_ops result_builder_sink_ops = { .event = record_event };
 
 /* The record as an array, oldest first; caller frees. */
-static struct run_event *recorded(struct report_builder *rb, size_t *n)
+static struct run_event *recorded(struct result_builder *rb, size_t *n)
 {
 	struct run_event *evs;
 
@@ -107,7 +107,7 @@ static void event_span(const struct run_event *evs, size_t n, size_t i, uint64_t
 	*t1 = UINT64_MAX; /* still under-voltage */
 }
 
-static void event_copy(struct report_event *out, const struct run_event *ev)
+static void event_copy(struct result_event *out, const struct run_event *ev)
 {
 	out->t_ns = ev->t_ns;
 	out->t_end_ns = ev->t_end_ns;
@@ -118,8 +118,8 @@ static void event_copy(struct report_event *out, const struct run_event *ev)
 
 /* Attach the events that overlap the job's phases; why says what invalidates its active
  * phase ("" if nothing does). */
-static void job_events(struct report_builder *rb, const struct phase_times *t,
-		       struct job_report *j, char *why, size_t whylen)
+static void job_events(struct result_builder *rb, const struct phase_times *t,
+		       struct job_result *j, char *why, size_t whylen)
 {
 	size_t n, i;
 	struct run_event *evs = recorded(rb, &n);
@@ -197,9 +197,9 @@ static const char *size_remedy(const struct job_opts *jo, double active_s, uint6
 const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint64_t bytes,
 		       double active_s, uint64_t period_ns, char *buf, size_t len)
 {
-	if (status == REPORT_FAILED)
+	if (status == RESULT_FAILED)
 		return "the job failed (see its error): its figures are partial";
-	if (status == REPORT_INTERRUPTED)
+	if (status == RESULT_INTERRUPTED)
 		return "the job was interrupted";
 	/* measure: the command's length is the user's, there is no size to raise. */
 	if (!jo)
@@ -219,7 +219,7 @@ static void model_word(const char *model, char *buf, size_t len)
 
 /* One meter's power, efficiency and validity for the job. */
 static void meter_figures(const struct session_meter *sm, const struct job_close *jc,
-			  int status, const char *why, struct report_meter_figures *f)
+			  int status, const char *why, struct result_meter_figures *f)
 {
 	const struct meter_info *in = meter_info(sm->dev);
 	struct energy_summary es;
@@ -239,15 +239,15 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 			&f->validity);
 	/* Figures of a job that did not run to its end describe part of it, however many
 	 * samples that part had. */
-	if (status == REPORT_INTERRUPTED || status == REPORT_FAILED) {
+	if (status == RESULT_INTERRUPTED || status == RESULT_FAILED) {
 		f->validity.valid = 0;
-		report_validity_add(&f->validity, status == REPORT_INTERRUPTED
+		result_validity_add(&f->validity, status == RESULT_INTERRUPTED
 			? "the job was interrupted: its figures cover only the part that ran"
 			: "the job failed: its figures cover only the part that ran");
 	}
 	if (*why) {
 		f->validity.valid = 0;
-		report_validity_add(&f->validity, why);
+		result_validity_add(&f->validity, why);
 	}
 	f->validity.emulated = !!in->emulated;
 	f->validity.manual = !!in->manual;
@@ -257,7 +257,7 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 }
 
 /* power / efficiency / validity per meter; the first meter's also at the job's top level. */
-static void job_energy(const struct session *s, const struct job_close *jc, struct job_report *j,
+static void job_energy(const struct session *s, const struct job_close *jc, struct job_result *j,
 		       const char *why)
 {
 	unsigned m;
@@ -265,12 +265,12 @@ static void job_energy(const struct session *s, const struct job_close *jc, stru
 	j->meters = xcalloc(s->nmeters, sizeof(*j->meters));
 	for (m = 0; m < s->nmeters; m++)
 		meter_figures(&s->meters[m], jc, j->status, why, &j->meters[j->nmeters++]);
-	j->power = report_power_dup(&j->meters[0].power);
-	j->efficiency = report_efficiency_dup(&j->meters[0].efficiency);
-	j->validity = report_validity_dup(&j->meters[0].validity);
+	j->power = result_power_dup(&j->meters[0].power);
+	j->efficiency = result_efficiency_dup(&j->meters[0].efficiency);
+	j->validity = result_validity_dup(&j->meters[0].validity);
 }
 
-static void job_marker(const struct session *s, const char *spec, struct job_report *j)
+static void job_marker(const struct session *s, const char *spec, struct job_result *j)
 {
 	j->marker = xcalloc(1, sizeof(*j->marker));
 	j->marker->spec = xstrdup(spec);
@@ -279,16 +279,16 @@ static void job_marker(const struct session *s, const char *spec, struct job_rep
 	j->marker->fall_ns = s->mark_ns[PHASE_TAIL];
 }
 
-static void job_temps(const struct temps *t_start, const struct temps *now, struct job_report *j)
+static void job_temps(const struct temps *t_start, const struct temps *now, struct job_result *j)
 {
 	j->temperatures = xcalloc(1, sizeof(*j->temperatures));
-	j->temperatures->soc_c = (struct report_temp){ t_start->soc_c, now->soc_c, now->soc_max_c };
+	j->temperatures->soc_c = (struct result_temp){ t_start->soc_c, now->soc_c, now->soc_max_c };
 	j->temperatures->drive_c =
-		(struct report_temp){ t_start->drive_c, now->drive_c, now->drive_max_c };
+		(struct result_temp){ t_start->drive_c, now->drive_c, now->drive_max_c };
 }
 
-void report_builder_job(struct report_builder *rb, const struct session *s,
-			const struct job_close *jc, struct job_report *j)
+void result_builder_job(struct result_builder *rb, const struct session *s,
+			const struct job_close *jc, struct job_result *j)
 {
 	const struct phase_times *t = &s->times;
 	char why[REASON_MAX] = "";
@@ -309,9 +309,9 @@ void report_builder_job(struct report_builder *rb, const struct session *s,
 		job_temps(jc->t_start, jc->t_now, j);
 }
 
-void report_builder_begin(struct report_builder *rb, const struct report_start *st)
+void result_builder_begin(struct result_builder *rb, const struct result_start *st)
 {
-	struct run_report *r = &rb->rep;
+	struct run_result *r = &rb->rep;
 	char created[32], *copy;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -325,7 +325,7 @@ void report_builder_begin(struct report_builder *rb, const struct report_start *
 	r->created = xstrdup(created);
 	r->command = xstrdup(st->command);
 	r->profile = st->profile ? xstrdup(st->profile) : NULL;
-	r->status = REPORT_RUNNING;
+	r->status = RESULT_RUNNING;
 	r->t0_ns = st->t0_ns;
 	for (m = 0; m < st->session->nmeters; m++) {
 		r->emulated |= !!meter_info(st->session->meters[m].dev)->emulated;
@@ -343,22 +343,22 @@ void report_builder_begin(struct report_builder *rb, const struct report_start *
 	r->jobs = xcalloc(1, sizeof(*r->jobs));
 }
 
-void report_builder_unprepared(struct report_builder *rb, const struct job_opts *jo,
+void result_builder_unprepared(struct result_builder *rb, const struct job_opts *jo,
 			       unsigned round, int err, int stopped)
 {
-	struct job_report *j = report_add_job(&rb->rep);
+	struct job_result *j = result_add_job(&rb->rep);
 
 	j->jobname = xstrdup(jo->name);
 	j->round = round;
 	j->loop = 1;
-	j->status = stopped ? REPORT_INTERRUPTED : REPORT_FAILED;
+	j->status = stopped ? RESULT_INTERRUPTED : RESULT_FAILED;
 	j->error = xstrdup(stopped ? "stopped while preparing the file" : strerror(-err));
-	report_job_options(j, jo);
+	result_job_options(j, jo);
 }
 
-void report_builder_temps(struct report_builder *rb, const struct temp_sample *t, size_t n)
+void result_builder_temps(struct result_builder *rb, const struct temp_sample *t, size_t n)
 {
-	struct run_report *r = &rb->rep;
+	struct run_result *r = &rb->rep;
 	size_t i;
 
 	if (!n)
@@ -366,12 +366,12 @@ void report_builder_temps(struct report_builder *rb, const struct temp_sample *t
 	r->temp_series = xrealloc(r->temp_series, (r->ntemp_series + n) * sizeof(*r->temp_series));
 	for (i = 0; i < n; i++)
 		r->temp_series[r->ntemp_series++] =
-			(struct report_temp_sample){ t[i].t_ns, t[i].soc_c, t[i].drive_c };
+			(struct result_temp_sample){ t[i].t_ns, t[i].soc_c, t[i].drive_c };
 }
 
-void report_builder_events(struct report_builder *rb)
+void result_builder_events(struct result_builder *rb)
 {
-	struct run_report *r = &rb->rep;
+	struct run_result *r = &rb->rep;
 	struct run_event *evs = recorded(rb, &r->nevents);
 	size_t i;
 
@@ -382,7 +382,7 @@ void report_builder_events(struct report_builder *rb)
 	free(evs);
 }
 
-static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
+static void meter_fill(struct result_meter *m, const struct meter_dev *dev)
 {
 	const struct meter_info *in = meter_info(dev);
 	struct meter_counters n;
@@ -391,7 +391,7 @@ static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 	m->spec = xstrdup(in->spec);
 	m->driver = xstrdup(in->driver);
 	m->model = xstrdup(in->model);
-	m->accuracy = report_accuracy_from(&in->accuracy);
+	m->accuracy = result_accuracy_from(&in->accuracy);
 	m->board_level = !!in->board_level;
 	m->emulated = !!in->emulated;
 	m->manual = !!in->manual;
@@ -404,18 +404,18 @@ static void meter_fill(struct report_meter *m, const struct meter_dev *dev)
 	m->out_of_range = n.out_of_range;
 }
 
-int report_builder_write(struct report_builder *rb, const struct session *s, const char *path,
+int result_builder_write(struct result_builder *rb, const struct session *s, const char *path,
 			 int status)
 {
-	struct run_report *r = &rb->rep;
+	struct run_result *r = &rb->rep;
 	size_t m;
 
-	report_meters_free(r);
+	result_meters_free(r);
 	r->meters = xcalloc(s->nmeters + 1, sizeof(*r->meters));
 	r->nmeters = s->nmeters;
 	for (m = 0; m < s->nmeters; m++)
 		meter_fill(&r->meters[m], s->meters[m].dev);
 	r->status = status;
-	report_summarize(r);
-	return report_write(path, r);
+	result_summarize(r);
+	return result_write(path, r);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A result document read into the report, walking the key tables; errors name the key. */
+/* A result document read into the result, walking the key tables; errors name the key. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -12,8 +12,8 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/text.h"
-#include "result/report.h"
-#include "result/report_schema.h"
+#include "result/result.h"
+#include "result/result_schema.h"
 
 #define MOD "result"
 
@@ -53,7 +53,7 @@ static int expected(const struct rpath *p, const char *what)
 	return -EINVAL;
 }
 
-static int read_obj(json_t *o, void *base, const struct report_schema *sc, struct rpath *p);
+static int read_obj(json_t *o, void *base, const struct result_schema *sc, struct rpath *p);
 
 static int read_u64(json_t *v, uint64_t max, uint64_t *out, struct rpath *p)
 {
@@ -83,7 +83,7 @@ static int read_str(json_t *v, char **out, struct rpath *p)
 	return 0;
 }
 
-static int read_enum(json_t *v, const struct report_field *f, int *out, struct rpath *p)
+static int read_enum(json_t *v, const struct result_field *f, int *out, struct rpath *p)
 {
 	size_t i;
 
@@ -115,7 +115,7 @@ static int read_evkind(json_t *v, int *out, struct rpath *p)
 static int read_bool(json_t *v, int tri, int *out, struct rpath *p)
 {
 	if (!v || json_is_null(v)) {
-		*out = tri ? REPORT_NULL_BOOL : 0;
+		*out = tri ? RESULT_NULL_BOOL : 0;
 		return v && !tri ? expected(p, "true or false") : 0;
 	}
 	if (!json_is_boolean(v))
@@ -124,7 +124,7 @@ static int read_bool(json_t *v, int tri, int *out, struct rpath *p)
 	return 0;
 }
 
-static int read_int(json_t *v, const struct report_field *f, void *at, struct rpath *p)
+static int read_int(json_t *v, const struct result_field *f, void *at, struct rpath *p)
 {
 	uint64_t u;
 	int rc;
@@ -137,7 +137,7 @@ static int read_int(json_t *v, const struct report_field *f, void *at, struct rp
 		*(unsigned *)at = (unsigned)u;
 		return rc;
 	case RF_I64:
-		*(int64_t *)at = REPORT_NULL_INT;
+		*(int64_t *)at = RESULT_NULL_INT;
 		if (!v || json_is_null(v))
 			return 0;
 		if (!json_is_integer(v))
@@ -167,7 +167,7 @@ static int read_real(json_t *v, double *out, struct rpath *p)
 	return 0;
 }
 
-static int read_pct(json_t *v, struct report_pct *pct, size_t *n, struct rpath *p)
+static int read_pct(json_t *v, struct result_pct *pct, size_t *n, struct rpath *p)
 {
 	const char *key;
 	json_t *x;
@@ -176,7 +176,7 @@ static int read_pct(json_t *v, struct report_pct *pct, size_t *n, struct rpath *
 	*n = 0;
 	if (!v || json_is_null(v))
 		return 0;
-	if (!json_is_object(v) || json_object_size(v) > REPORT_MAX_PCT)
+	if (!json_is_object(v) || json_object_size(v) > RESULT_MAX_PCT)
 		return expected(p, "an object of at most 32 percentiles");
 	json_object_foreach(v, key, x) {
 		pct[*n].pct = strtod(key, &end);
@@ -187,26 +187,26 @@ static int read_pct(json_t *v, struct report_pct *pct, size_t *n, struct rpath *
 	return 0;
 }
 
-static int read_opt(json_t *x, struct report_opt *o)
+static int read_opt(json_t *x, struct result_opt *o)
 {
 	if (json_is_integer(x)) {
-		o->type = REPORT_OPT_INT;
+		o->type = RESULT_OPT_INT;
 		o->i = json_integer_value(x);
 	} else if (json_is_real(x)) {
-		o->type = REPORT_OPT_REAL;
+		o->type = RESULT_OPT_REAL;
 		o->d = json_real_value(x);
 	} else if (json_is_string(x)) {
-		o->type = REPORT_OPT_STR;
+		o->type = RESULT_OPT_STR;
 		o->s = text_clean_dup(json_string_value(x));
 	} else if (json_is_null(x)) {
-		o->type = REPORT_OPT_NULL;
+		o->type = RESULT_OPT_NULL;
 	} else {
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static int read_opts(json_t *v, struct report_opt **opts, size_t *n, struct rpath *p)
+static int read_opts(json_t *v, struct result_opt **opts, size_t *n, struct rpath *p)
 {
 	const char *key;
 	json_t *x;
@@ -248,7 +248,7 @@ static int read_strs(json_t *v, char ***strs, size_t *n, struct rpath *p)
 	return 0;
 }
 
-static int read_array(json_t *v, const struct report_field *f, void *base, struct rpath *p)
+static int read_array(json_t *v, const struct result_field *f, void *base, struct rpath *p)
 {
 	char **elems = (char **)((char *)base + f->off);
 	size_t *n = (size_t *)((char *)base + f->aux), i, old;
@@ -273,7 +273,7 @@ static int read_array(json_t *v, const struct report_field *f, void *base, struc
 	return 0;
 }
 
-static int read_ptr(json_t *v, const struct report_field *f, void *base, struct rpath *p)
+static int read_ptr(json_t *v, const struct result_field *f, void *base, struct rpath *p)
 {
 	void **ptr = (void **)((char *)base + f->off);
 
@@ -286,7 +286,7 @@ static int read_ptr(json_t *v, const struct report_field *f, void *base, struct 
 	return read_obj(v, *ptr, f->sub, p);
 }
 
-static int read_field(json_t *v, const struct report_field *f, void *base, struct rpath *p)
+static int read_field(json_t *v, const struct result_field *f, void *base, struct rpath *p)
 {
 	void *at = (char *)base + f->off;
 
@@ -324,7 +324,7 @@ static int read_field(json_t *v, const struct report_field *f, void *base, struc
 }
 
 /* o NULL: the object is absent, every field takes its absent value. */
-static int read_obj(json_t *o, void *base, const struct report_schema *sc, struct rpath *p)
+static int read_obj(json_t *o, void *base, const struct result_schema *sc, struct rpath *p)
 {
 	size_t i, old;
 	int rc;
@@ -342,14 +342,14 @@ static int read_obj(json_t *o, void *base, const struct report_schema *sc, struc
 	return 0;
 }
 
-int report_from_json(json_t *root, const char *origin, struct run_report *out)
+int result_from_json(json_t *root, const char *origin, struct run_result *out)
 {
 	struct rpath p = { .origin = origin ? origin : "result" };
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = read_obj(root, out, &report_run_schema, &p);
+	rc = read_obj(root, out, &result_run_schema, &p);
 	if (rc)
-		report_free(out);
+		result_free(out);
 	return rc;
 }
