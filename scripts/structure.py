@@ -9,7 +9,8 @@ What is counted, where it is not obvious:
 - lines: physical lines of .c and .h files; a folder is one that holds any.
 - function length: the lines strictly between a function body's opening and closing brace.
 - arrows back up: includes and link references that check-layers.py reports as pointing up
-  (its ALLOW sets included: they are still arrows); and two kinds inside one folder:
+  (its ALLOW sets included: they are still arrows), with the LAYERS and DEPS of the measured
+  tree's own scripts/check-layers.py, as folders move; and two kinds inside one folder:
   "include 2-cycles", a file including a header of its folder whose own includes reach the
   file's own header (x.c/x.h are one unit x); "includes a caller's header", x.c including y.h
   while y.c uses symbols of x.c (the header is named after the file above it).
@@ -32,10 +33,15 @@ import shutil
 import subprocess
 import sys
 
-_spec = importlib.util.spec_from_file_location(
-    "check_layers", os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-layers.py"))
-layers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(layers)
+
+def load_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+layers = load_module(os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-layers.py"), "layers")
 
 PRODUCT = ("src/", "meters/")
 ENTRY_POINTS = {"main", "LLVMFuzzerTestOneInput"}
@@ -206,6 +212,10 @@ def duplicates(root):
 
 def measure(root, objdir, with_duplicates):
     os.chdir(root)
+    # Folders move between the trees compared: each is measured with its own layer map.
+    if os.path.isfile("scripts/check-layers.py"):
+        tree_layers = load_module("scripts/check-layers.py", "tree_layers")
+        layers.LAYERS, layers.DEPS = tree_layers.LAYERS, tree_layers.DEPS
     files = layers.product_files()
     funcs = {f: functions(f) for f in files if f.endswith(".c")}
     res = {"tree": os.getcwd(), "files": len(files), "rooms": rooms(files)}
