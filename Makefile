@@ -119,12 +119,13 @@ ATOMIC_LIB := $(shell echo 'int main(void){return 0;}' | $(CC) -x c - -latomic -
                 2>/dev/null && echo -latomic)
 LIBS       := $(PKG_LIBS) $(AIO_LIBS) $(CMARK_LIBS) -lpthread -lm $(ATOMIC_LIB)
 
-# One folder per meter family; a family whose library is missing is left out.
+# One folder per meter family; a family whose library is missing is left out (its rows in
+# meters/registry/registry.c sit under the same HAVE_*).
 METER_DIRS := meters/um meters/ina2xx meters/board meters/manual meters/fnirsi meters/atorch \
               meters/ppk2 $(if $(filter NETTLE,$(HAVE_FEATURES)),meters/tc66) \
               $(if $(filter SIGROK,$(HAVE_FEATURES)),meters/sigrok)
 SRC_DIRS  := src/core src/io src/sources src/result src/run src/report src/cli \
-             meters/core meters/transport meters/emu $(METER_DIRS)
+             meters/core meters/transport meters/emu $(METER_DIRS) meters/registry
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/energy_md.o
 TEST_SRCS := $(wildcard tests/test_*.c)

@@ -133,9 +133,9 @@ struct meter_dev {
 #define METER_COUNT(field) atomic_fetch_add_explicit(&(field), 1, memory_order_relaxed)
 #define METER_LOAD(field) atomic_load_explicit(&(field), memory_order_relaxed)
 
-/* The explicit registry (meters/core/registry.c), NULL-terminated. */
-extern const struct meter_driver *const meter_drivers[];
-const struct meter_driver *meter_driver_find(const char *name);
+/* The driver of meters (a table of struct meter_entry, meters/meter.h) called name, or NULL. */
+const struct meter_driver *meter_driver_find(const struct meter_entry *meters, const char *name);
+/* The driver's i-th model row, or NULL past the last. */
 const struct meter_model *meter_driver_model(const struct meter_driver *drv, size_t i);
 /* The driver's model row called name (case-insensitive), or NULL. */
 const struct meter_model *meter_driver_model_by_name(const struct meter_driver *drv,

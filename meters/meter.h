@@ -11,8 +11,22 @@
 #include "core/accuracy.h"
 
 struct event_queue;
+struct meter_driver;
+struct emu_protocol;
 /* One meter from one spec; its fields are the drivers' business (meters/meter-internal.h). */
 struct meter_dev;
+
+/*
+ * One meter iowatt knows: its driver and the emulators of its models (`iowatt emulate
+ * NAME`), NULL after the last. The table of them, ended by a row whose driver is NULL, is
+ * the registry (meters/registry/registry.h), above every driver folder: the layers above
+ * it pass it down to the lookups of the meter core, which cannot link to it.
+ */
+#define METER_EMULATORS_MAX 2
+struct meter_entry {
+	const struct meter_driver *driver;
+	const struct emu_protocol *emulators[METER_EMULATORS_MAX];
+};
 
 /* One reading. Quantities a meter lacks are NAN. */
 struct meter_sample {
@@ -96,12 +110,14 @@ struct meter_counters {
 };
 
 /*
- * Spec "DRIVER:CONNECTION[,key=value...]" -> dev, not opened. Every key is checked
+ * Spec "DRIVER:CONNECTION[,key=value...]" -> dev, not opened; DRIVER is one of meters'
+ * drivers (the registry, or a test's own table). Every key is checked
  * against the driver's parameter table (known, applies to this driver, well-formed, in
  * range) and the driver's own cross-checks run, all before any device is touched:
  * -EINVAL (or -ERANGE) after one message naming the spec and the key.
  */
-int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev **out);
+int meter_parse_spec(const struct meter_entry *meters, const char *spec, const char *sysfs_root,
+		     struct meter_dev **out);
 /* Where gap, reconnect and reset events go (NULL: nowhere). Set before meter_open(). */
 void meter_set_events(struct meter_dev *dev, struct event_queue *q);
 /* meter_open() gives up with -ECANCELED, quietly, once *flag is non-zero: a Ctrl-C must
@@ -135,13 +151,13 @@ void meter_close(struct meter_dev *dev);
  * 0.59 V, 28.5 C"): its length, 0 when the driver keeps none. Any thread. */
 size_t meter_extras(const struct meter_dev *dev, char *buf, size_t len);
 
-/* "um25c, um34c, manual, ..." for error messages. */
-void meter_driver_names(char *buf, size_t len);
+/* "um25c, um34c, manual, ..." for error messages: the drivers of meters. */
+void meter_driver_names(const struct meter_entry *meters, char *buf, size_t len);
 /* Every driver: spec syntax, parameters (key, type, default, help), models and ranges. */
-void meter_drivers_describe(FILE *out);
+void meter_drivers_describe(const struct meter_entry *meters, FILE *out);
 /* One line per driver: its spec form and keys. */
-void meter_drivers_summary(FILE *out);
+void meter_drivers_summary(const struct meter_entry *meters, FILE *out);
 /* What each driver finds on this machine, with a spec to paste (iowatt meters). */
-void meter_drivers_scan(const char *sysfs_root, FILE *out);
+void meter_drivers_scan(const struct meter_entry *meters, const char *sysfs_root, FILE *out);
 
 #endif

@@ -10,6 +10,7 @@
 #include "capture.h"
 #include "events_util.h"
 #include "meters/meter-internal.h"
+#include "meters/registry/registry.h"
 
 /*
  * Parse spec as the run does (its keys checked against the driver's table), open it
@@ -23,7 +24,7 @@ static inline int tdev_open(const char *spec, const char *root, struct meter_dev
 	int ret;
 
 	*out = NULL;
-	ret = meter_parse_spec(spec, root, &dev);
+	ret = meter_parse_spec(meter_registry, spec, root, &dev);
 	if (ret)
 		return ret;
 	meter_set_events(dev, test_queue());

@@ -17,6 +17,7 @@
 #include "events_util.h"
 #include "meters/emu/emu.h"
 #include "meters/meter-internal.h"
+#include "meters/registry/registry.h"
 #include "run/energy.h"
 #include "tap.h"
 
@@ -154,13 +155,19 @@ static int wait_samples(struct meter_dev *dev, uint64_t want)
 	return METER_LOAD(dev->samples) + METER_LOAD(dev->overruns) >= want;
 }
 
+/* A spec against the registry, as the run parses it. */
+static int parse_spec(const char *spec, const char *sysfs_root, struct meter_dev **out)
+{
+	return meter_parse_spec(meter_registry, spec, sysfs_root, out);
+}
+
 static void test_specs(void)
 {
 	struct meter_dev *dev = NULL;
 	const char *log;
 	int rc;
 
-	ok(!meter_parse_spec("um25c:/dev/rfcomm0,interval=500ms", "", &dev), "um25c spec parses");
+	ok(!parse_spec("um25c:/dev/rfcomm0,interval=500ms", "", &dev), "um25c spec parses");
 	if (dev) {
 		is_str(dev->drv->name, "um25c", "driver um25c");
 		is_str(dev->conn, "/dev/rfcomm0", "connection");
@@ -168,7 +175,7 @@ static void test_specs(void)
 		ok(!meter_param(dev, "nope"), "absent param is NULL");
 		meter_free(dev);
 	}
-	ok(!meter_parse_spec("manual:idle_ma=85,active_ma=310,v=5.05", "", &dev),
+	ok(!parse_spec("manual:idle_ma=85,active_ma=310,v=5.05", "", &dev),
 	   "manual spec parses");
 	if (dev) {
 		is_str(dev->conn, "", "manual has no connection");
@@ -176,53 +183,53 @@ static void test_specs(void)
 		is_str(meter_param(dev, "v"), "5.05", "v param");
 		meter_free(dev);
 	}
-	ok(!meter_parse_spec("um:/dev/ttyUSB0", "/tmp/root", &dev), "um auto spec parses");
+	ok(!parse_spec("um:/dev/ttyUSB0", "/tmp/root", &dev), "um auto spec parses");
 	if (dev) {
 		is_str(dev->sysfs_root, "/tmp/root", "sysfs root kept");
 		meter_free(dev);
 	}
-	ok(meter_parse_spec("nosuch:/dev/x", "", &dev) == -EINVAL && !dev, "unknown driver refused");
-	ok(meter_parse_spec("", "", &dev) == -EINVAL, "empty spec refused");
-	ok(meter_parse_spec("um25c:/dev/x,novalue", "", &dev) == -EINVAL, "key without = refused");
-	ok(meter_parse_spec("um25c:/dev/x,a=1,a=2", "", &dev) == -EINVAL, "repeated key refused");
-	ok(meter_parse_spec("um25c:/dev/x,=1", "", &dev) == -EINVAL, "empty key refused");
+	ok(parse_spec("nosuch:/dev/x", "", &dev) == -EINVAL && !dev, "unknown driver refused");
+	ok(parse_spec("", "", &dev) == -EINVAL, "empty spec refused");
+	ok(parse_spec("um25c:/dev/x,novalue", "", &dev) == -EINVAL, "key without = refused");
+	ok(parse_spec("um25c:/dev/x,a=1,a=2", "", &dev) == -EINVAL, "repeated key refused");
+	ok(parse_spec("um25c:/dev/x,=1", "", &dev) == -EINVAL, "empty key refused");
 
 	/* Keys are checked against the driver's table while parsing, before any open(). */
 	capture_begin(&capt, 2);
-	rc = meter_parse_spec("um25c:/nonexistent/x,colour=red", "", &dev);
+	rc = parse_spec("um25c:/nonexistent/x,colour=red", "", &dev);
 	log = capture_end(&capt);
 	ok(rc == -EINVAL && !dev, "an unknown key is refused at parse time");
 	ok(strstr(log, "um25c:/nonexistent/x,colour=red") && strstr(log, "'colour'") &&
 		   strstr(log, "interval, timeout, baud"),
 	   "... naming the spec, the key and the keys the driver accepts");
 	capture_begin(&capt, 2);
-	rc = meter_parse_spec("um25c:/dev/x,interval=20ms", "", &dev);
+	rc = parse_spec("um25c:/dev/x,interval=20ms", "", &dev);
 	log = capture_end(&capt);
 	ok(rc == -EINVAL && strstr(log, "interval=20ms") && strstr(log, "100 ms"),
 	   "interval under 100 ms refused, the bound said");
 	capture_begin(&capt, 2);
-	rc = meter_parse_spec("um25c:/dev/x,baud=fast", "", &dev);
+	rc = parse_spec("um25c:/dev/x,baud=fast", "", &dev);
 	log = capture_end(&capt);
 	ok(rc == -EINVAL && strstr(log, "baud=fast") && strstr(log, "whole number"),
 	   "a non-number where a number goes");
 	capture_begin(&capt, 2);
-	rc = meter_parse_spec("um25c:,interval=1s", "", &dev);
+	rc = parse_spec("um25c:,interval=1s", "", &dev);
 	log = capture_end(&capt);
 	ok(rc == -EINVAL && strstr(log, "no connection") && strstr(log, "um25c:/dev/rfcomm0"),
 	   "a serial meter without a port gets an example");
 	capture_begin(&capt, 2);
-	rc = meter_parse_spec("manual:idle_ma=85,v=5", "", &dev);
+	rc = parse_spec("manual:idle_ma=85,v=5", "", &dev);
 	log = capture_end(&capt);
 	ok(rc == -EINVAL && strstr(log, "active_ma= is required"), "manual wants active_ma");
 	capture_begin(&capt, 2);
-	rc = meter_parse_spec("manual:idle_ma=x,active_ma=1,v=5", "", &dev);
+	rc = parse_spec("manual:idle_ma=x,active_ma=1,v=5", "", &dev);
 	log = capture_end(&capt);
 	ok(rc == -EINVAL && strstr(log, "idle_ma=x"), "manual refuses a non-number");
 	capture_begin(&capt, 2);
-	rc = meter_parse_spec("manual:/dev/x,idle_ma=1,active_ma=1,v=5", "", &dev);
+	rc = parse_spec("manual:/dev/x,idle_ma=1,active_ma=1,v=5", "", &dev);
 	log = capture_end(&capt);
 	ok(rc == -EINVAL && strstr(log, "'/dev/x'"), "manual takes no connection");
-	ok(!meter_parse_spec("um25c:/dev/x", "", &dev), "defaults come from the table");
+	ok(!parse_spec("um25c:/dev/x", "", &dev), "defaults come from the table");
 	if (dev) {
 		is_int(meter_param_ns(dev, "interval"), 500 * NS_PER_MS, "interval default 500ms");
 		is_int(meter_param_int(dev, "baud"), 115200, "baud default 115200");
@@ -238,12 +245,13 @@ static void test_descriptors(void)
 {
 	const struct meter_param_desc *d;
 	const struct meter_driver *drv;
+	const struct emu_protocol *emu;
 	char why[200], buf[32768] = "";
 	FILE *f;
 	size_t i;
 	int bad = 0, bad_default = 0, keys = 0;
 
-	for (i = 0; (drv = meter_drivers[i]); i++) {
+	for (i = 0; (drv = meter_registry[i].driver); i++) {
 		if (!drv->name || !drv->desc || !drv->open || !drv->close ||
 		    !(drv->flags & METER_DRV_PUSH) != !!drv->read || !drv->example ||
 		    (drv->conn_rule == METER_CONN_REQUIRED && !drv->conn)) {
@@ -267,23 +275,21 @@ static void test_descriptors(void)
 	is_int(bad, 0, "every driver has a name, help, ops and well-formed key rows");
 	is_int(bad_default, 0, "every default passes its own row's check (%d keys)", keys);
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
-	meter_drivers_describe(f);
+	meter_drivers_describe(meter_registry, f);
 	fclose(f);
-	for (i = 0, bad = 0; (drv = meter_drivers[i]); i++)
+	for (i = 0, bad = 0; (drv = meter_registry[i].driver); i++)
 		for (d = drv->params; d && d->key; d++)
 			bad += !strstr(buf, d->key);
 	is_int(bad, 0, "the description lists every key of every driver");
 	ok(strstr(buf, "UM25C") && strstr(buf, "0-5 A") && strstr(buf, "4 to 24 V"),
 	   "... and the UM25C's range");
 	ok(strstr(buf, "brng=16|32") && strstr(buf, "(default 500ms)"), "... types and defaults");
-	is_str(meter_driver_model_by_name(meter_driver_find("um"), "um34c")->name, "UM34C",
+	is_str(meter_driver_model_by_name(meter_driver_find(meter_registry, "um"), "um34c")->name, "UM34C",
 	       "models are found by name");
-	for (i = 0, bad = 0; emu_protocols[i]; i++) {
-		drv = meter_driver_find(emu_protocols[i]->driver ? emu_protocols[i]->driver
-								  : emu_protocols[i]->name);
-		if (!drv || !meter_driver_model_by_name(drv, emu_protocols[i]->title) ||
-		    !emu_protocols[i]->summary || !emu_protocols[i]->input ||
-		    !emu_protocols[i]->push_ns != !emu_protocols[i]->push)
+	for (i = 0, bad = 0; (emu = meter_emulator(meter_registry, i)); i++) {
+		drv = meter_driver_find(meter_registry, emu->driver ? emu->driver : emu->name);
+		if (!drv || !meter_driver_model_by_name(drv, emu->title) || !emu->summary ||
+		    !emu->input || !emu->push_ns != !emu->push)
 			bad++;
 	}
 	ok(i >= 3 && !bad, "every emulator is named after a driver that reads its model (%zu)", i);
@@ -836,7 +842,7 @@ static void test_manual(void)
 	uint64_t end;
 	int got = 0;
 
-	ok(!meter_parse_spec("manual:idle_ma=85,active_ma=310,v=5.05,tail_ma=120", "", &dev),
+	ok(!parse_spec("manual:idle_ma=85,active_ma=310,v=5.05,tail_ma=120", "", &dev),
 	   "manual spec");
 	ok(!meter_open(dev), "manual opens");
 	is_str(meter_info(dev)->model, "manual (hand readings)", "manual model string");

@@ -8,6 +8,7 @@
 
 #include "board_util.h"
 #include "core/clock.h"
+#include "meters/registry/registry.h"
 #include "meters/transport/sysfs.h"
 #include "tap.h"
 
@@ -231,7 +232,7 @@ static void test_scan(void)
 	char buf[4096] = "";
 	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
 
-	meter_drivers_scan(root, f);
+	meter_drivers_scan(meter_registry, root, f);
 	fclose(f);
 	ok(strstr(buf, "--meter hwmon:ina226") && !strstr(buf, "hwmon:coretemp"),
 	   "scan lists power-capable hwmon chips only");

@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "meters/meter.h"
+#include "meters/registry/registry.h"
 #include "meters/transport/serial.h"
 #include "meters/um/um_protocol.h"
 #include "tap.h"
@@ -234,7 +235,7 @@ static void run_meter(const char *spec, uint16_t reply_id, double v, double a,
 	emu.v = v;
 	emu.a = a;
 	pthread_mutex_unlock(&emu.lock);
-	ok(!meter_parse_spec(spec, "", &dev), "%s parses", spec);
+	ok(!meter_parse_spec(meter_registry, spec, "", &dev), "%s parses", spec);
 	if (!dev)
 		return;
 	if (!ok(!meter_open(dev), "%s opens through the emulated CH340", spec)) {

@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "meters/atorch/atorch.h"
 #include "meters/atorch/atorch_protocol.h"
 #include "meters/transport/serial.h"
 

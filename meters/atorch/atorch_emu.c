@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "meters/atorch/atorch.h"
 #include "meters/atorch/atorch_protocol.h"
 #include "meters/emu/emu.h"
 

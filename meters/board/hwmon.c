@@ -9,6 +9,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "meters/board/board.h"
 #include "meters/board/board_meters.h"
 #include "meters/ina-datasheet.h"
 #include "meters/transport/sysfs.h"

@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "meters/board/board.h"
 #include "meters/board/board_meters.h"
 #include "meters/transport/sysfs.h"
 

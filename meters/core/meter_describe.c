@@ -11,7 +11,7 @@
 /* The names of the drivers that found nothing, on one line. */
 #define SCAN_NONE_LEN 512
 
-void meter_driver_names(char *buf, size_t len)
+void meter_driver_names(const struct meter_entry *meters, char *buf, size_t len)
 {
 	size_t i, off = 0;
 	int n;
@@ -19,8 +19,8 @@ void meter_driver_names(char *buf, size_t len)
 	if (!len)
 		return;
 	buf[0] = '\0';
-	for (i = 0; meter_drivers[i] && off < len; i++) {
-		n = snprintf(buf + off, len - off, "%s%s", i ? ", " : "", meter_drivers[i]->name);
+	for (i = 0; meters[i].driver && off < len; i++) {
+		n = snprintf(buf + off, len - off, "%s%s", i ? ", " : "", meters[i].driver->name);
 		if (n < 0)
 			break;
 		off += (size_t)n;
@@ -92,23 +92,23 @@ static void describe_one(const struct meter_driver *drv, FILE *out)
 		describe_model(m, out);
 }
 
-void meter_drivers_describe(FILE *out)
+void meter_drivers_describe(const struct meter_entry *meters, FILE *out)
 {
 	size_t i;
 
-	for (i = 0; meter_drivers[i]; i++)
-		describe_one(meter_drivers[i], out);
+	for (i = 0; meters[i].driver; i++)
+		describe_one(meters[i].driver, out);
 }
 
 /* "  um25c:CONNECTION  interval= timeout= baud=": one line per driver. */
-void meter_drivers_summary(FILE *out)
+void meter_drivers_summary(const struct meter_entry *meters, FILE *out)
 {
 	const struct meter_param_desc *d;
 	const struct meter_driver *drv;
 	char head[64];
 	size_t i;
 
-	for (i = 0; (drv = meter_drivers[i]); i++) {
+	for (i = 0; (drv = meters[i].driver); i++) {
 		snprintf(head, sizeof(head), "%s:%s", drv->name,
 			 drv->conn_rule == METER_CONN_NONE ? "" : "CONNECTION");
 		fprintf(out, "  %-24s", head);
@@ -121,28 +121,28 @@ void meter_drivers_summary(FILE *out)
 }
 
 /* A driver's heading only over what it found; those that found nothing on one line. */
-void meter_drivers_scan(const char *sysfs_root, FILE *out)
+void meter_drivers_scan(const struct meter_entry *meters, const char *sysfs_root, FILE *out)
 {
 	char none[SCAN_NONE_LEN] = "", *buf;
+	const struct meter_driver *drv;
 	size_t i, len, used = 0;
 	FILE *mem;
 
-	for (i = 0; meter_drivers[i]; i++) {
-		if (!meter_drivers[i]->scan)
+	for (i = 0; (drv = meters[i].driver); i++) {
+		if (!drv->scan)
 			continue;
 		buf = NULL;
 		len = 0;
 		mem = open_memstream(&buf, &len);
 		if (!mem)
 			continue;
-		meter_drivers[i]->scan(sysfs_root, mem);
+		drv->scan(sysfs_root, mem);
 		fclose(mem);
 		if (len)
-			fprintf(out, "%s (%s):\n%s", meter_drivers[i]->name, meter_drivers[i]->desc,
-				buf);
+			fprintf(out, "%s (%s):\n%s", drv->name, drv->desc, buf);
 		else if (used < sizeof(none))
 			used += (size_t)snprintf(none + used, sizeof(none) - used, "%s%s",
-						 used ? ", " : "", meter_drivers[i]->name);
+						 used ? ", " : "", drv->name);
 		free(buf);
 	}
 	if (*none)

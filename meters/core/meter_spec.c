@@ -58,13 +58,14 @@ static int spec_add_param(struct meter_dev *dev, const char *spec, char *item)
 }
 
 /* The driver a spec's prefix names, or NULL after listing the known ones. */
-static const struct meter_driver *spec_driver(const char *spec, const char *prefix)
+static const struct meter_driver *spec_driver(const struct meter_entry *meters, const char *spec,
+					      const char *prefix)
 {
-	const struct meter_driver *drv = meter_driver_find(prefix);
+	const struct meter_driver *drv = meter_driver_find(meters, prefix);
 	char names[NAMES_LEN];
 
 	if (!drv) {
-		meter_driver_names(names, sizeof(names));
+		meter_driver_names(meters, names, sizeof(names));
 		log_err(MOD, "meter '%s': unknown driver '%s' (known: %s)", spec, prefix, names);
 	}
 	return drv;
@@ -93,7 +94,8 @@ static int spec_items(struct meter_dev *dev, const char *spec, char *rest)
 	return 0;
 }
 
-int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev **out)
+int meter_parse_spec(const struct meter_entry *meters, const char *spec, const char *sysfs_root,
+		     struct meter_dev **out)
 {
 	const struct meter_driver *drv;
 	struct meter_dev *dev;
@@ -110,7 +112,7 @@ int meter_parse_spec(const char *spec, const char *sysfs_root, struct meter_dev 
 	rest = colon ? colon + 1 : copy + strlen(copy);
 	if (colon)
 		*colon = '\0';
-	drv = spec_driver(spec, copy);
+	drv = spec_driver(meters, spec, copy);
 	if (!drv) {
 		free(copy);
 		return -EINVAL;

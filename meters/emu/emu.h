@@ -10,6 +10,7 @@
 
 struct emu;
 struct meter_accuracy;
+struct meter_entry;
 
 /*
  * One emulated meter, as data plus the hooks of the protocol it speaks (the meter
@@ -34,9 +35,11 @@ struct emu_protocol {
 	const struct meter_accuracy *accuracy;
 };
 
-/* The emulator table (meters/emu/emulators.c), NULL-terminated. */
-extern const struct emu_protocol *const emu_protocols[];
-const struct emu_protocol *emu_protocol_find(const char *name);
+/* The i-th emulator of meters (meters/registry/registry.h), in row order; NULL past the
+ * last. */
+const struct emu_protocol *meter_emulator(const struct meter_entry *meters, size_t i);
+/* The emulator of meters called name (`iowatt emulate NAME`), or NULL. */
+const struct emu_protocol *emu_protocol_find(const struct meter_entry *meters, const char *name);
 
 /* What the emulated meter measures: its last internal update and running totals. */
 struct emu_reading {
@@ -78,13 +81,13 @@ struct emu_signals {
 };
 
 /*
- * `iowatt emulate` (src/cli/cmd_emulate.c): argv -> an emulator, 1 after printing help,
- * or -EINVAL after naming the option. emu_run() serves until the duration ends or
- * sig->stop is set: 0 or -errno.
+ * `iowatt emulate` (src/cli/cmd_emulate.c): argv -> an emulator of one of meters'
+ * emulators, 1 after printing help, or -EINVAL after naming the option. emu_run() serves
+ * until the duration ends or sig->stop is set: 0 or -errno.
  */
-int emu_from_args(int argc, char **argv, struct emu **out);
+int emu_from_args(const struct meter_entry *meters, int argc, char **argv, struct emu **out);
 int emu_run(struct emu *e, struct emu_signals *sig);
 void emu_free(struct emu *e);
-void emu_usage(FILE *fp);
+void emu_usage(const struct meter_entry *meters, FILE *fp);
 
 #endif

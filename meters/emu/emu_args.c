@@ -45,34 +45,36 @@
 #define WHY_LEN 160
 #define NAMES_LEN 256
 
-/* "um24c, um25c, um34c" */
-static void proto_names(const char *sep, char *buf, size_t len)
+/* "um25c, um24c, um34c" */
+static void proto_names(const struct meter_entry *meters, const char *sep, char *buf, size_t len)
 {
+	const struct emu_protocol *p;
 	size_t i, off = 0;
 	int n;
 
 	buf[0] = '\0';
-	for (i = 0; emu_protocols[i] && off < len; i++) {
-		n = snprintf(buf + off, len - off, "%s%s", i ? sep : "", emu_protocols[i]->name);
+	for (i = 0; (p = meter_emulator(meters, i)) && off < len; i++) {
+		n = snprintf(buf + off, len - off, "%s%s", i ? sep : "", p->name);
 		if (n < 0)
 			break;
 		off += (size_t)n;
 	}
 }
 
-void emu_usage(FILE *fp)
+void emu_usage(const struct meter_entry *meters, FILE *fp)
 {
+	const struct emu_protocol *p;
 	char names[NAMES_LEN];
 	size_t i;
 
-	proto_names("|", names, sizeof(names));
+	proto_names(meters, "|", names, sizeof(names));
 	fprintf(fp, "usage: iowatt emulate %s --link PATH [options]\n\n", names);
 	fprintf(fp,
 		"An EMULATED meter on a pseudo-terminal, speaking its protocol as the real\n"
 		"meter does. Every iowatt output that reads it says EMULATED. Point a meter\n"
 		"spec at PATH, e.g. --meter um25c:PATH.\n\n");
-	for (i = 0; emu_protocols[i]; i++)
-		fprintf(fp, "  %-10s %s\n", emu_protocols[i]->name, emu_protocols[i]->summary);
+	for (i = 0; (p = meter_emulator(meters, i)); i++)
+		fprintf(fp, "  %-10s %s\n", p->name, p->summary);
 	fprintf(fp,
 		"\n"
 		"  --link PATH         symlink to the pty (required; only a stale link of a\n"
@@ -251,7 +253,8 @@ static int opt_run(struct emu *e, int c, const char *arg, const char **truth_pat
 }
 
 /* Options, then the one argument: the meter; -EINVAL after naming what is wrong. */
-static int parse(int argc, char **argv, struct emu *e, const char **truth_path)
+static int parse(const struct meter_entry *meters, int argc, char **argv, struct emu *e,
+		 const char **truth_path)
 {
 	char names[NAMES_LEN];
 	int c, rc = 0;
@@ -259,7 +262,7 @@ static int parse(int argc, char **argv, struct emu *e, const char **truth_path)
 	optind = 1;
 	while (!rc && (c = getopt_long(argc, argv, "h", emu_opts, NULL)) != -1) {
 		if (c == OPT_HELP) {
-			emu_usage(stdout);
+			emu_usage(meters, stdout);
 			return 1;
 		}
 		if (c == '?')
@@ -268,8 +271,8 @@ static int parse(int argc, char **argv, struct emu *e, const char **truth_path)
 	}
 	if (rc)
 		return rc;
-	proto_names(", ", names, sizeof(names));
-	e->proto = optind < argc ? emu_protocol_find(argv[optind]) : NULL;
+	proto_names(meters, ", ", names, sizeof(names));
+	e->proto = optind < argc ? emu_protocol_find(meters, argv[optind]) : NULL;
 	if (!e->proto) {
 		if (optind < argc)
 			log_err(MOD, "unknown meter '%s' (%s)", argv[optind], names);
@@ -319,13 +322,13 @@ static struct emu *emu_defaults(void)
 	return e;
 }
 
-int emu_from_args(int argc, char **argv, struct emu **out)
+int emu_from_args(const struct meter_entry *meters, int argc, char **argv, struct emu **out)
 {
 	struct emu *e = emu_defaults();
 	int rc;
 
 	*out = NULL;
-	rc = parse(argc, argv, e, &e->truth_path);
+	rc = parse(meters, argc, argv, e, &e->truth_path);
 	e->rng = seed_mix(e->rng);
 	if (rc) {
 		emu_free(e);

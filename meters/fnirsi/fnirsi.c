@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "meters/fnirsi/fnirsi.h"
 #include "meters/fnirsi/fnirsi_protocol.h"
 #include "meters/transport/hid.h"
 

@@ -4,6 +4,7 @@
 
 #include "core/clock.h"
 #include "meters/emu/emu.h"
+#include "meters/fnirsi/fnirsi.h"
 #include "meters/fnirsi/fnirsi_protocol.h"
 
 #define REPORT_NS (40 * NS_PER_MS)

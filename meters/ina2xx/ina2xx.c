@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "meters/ina2xx/ina2xx.h"
 #include "meters/ina2xx/ina2xx_priv.h"
 #include "meters/transport/i2c.h"
 #include "meters/transport/sysfs.h"

@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/phase.h"
+#include "meters/manual/manual.h"
 #include "meters/meter-internal.h"
 
 #define MOD "manual"

@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/sysfs.h"
+#include "meters/ppk2/ppk2.h"
 #include "meters/ppk2/ppk2_protocol.h"
 #include "meters/transport/serial.h"
 

@@ -5,6 +5,7 @@
 
 #include "core/clock.h"
 #include "meters/emu/emu.h"
+#include "meters/ppk2/ppk2.h"
 #include "meters/ppk2/ppk2_protocol.h"
 
 #define PUSH_NS (10 * NS_PER_MS)

@@ -17,6 +17,7 @@
 #include "core/mem.h"
 #include "core/text.h"
 #include "meters/meter-internal.h"
+#include "meters/sigrok/sigrok.h"
 
 #define MOD "sigrok"
 #define BATCH 1024

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "meters/tc66/tc66.h"
 #include "meters/tc66/tc66_protocol.h"
 #include "meters/transport/serial.h"
 

@@ -4,6 +4,7 @@
 
 #include "core/clock.h"
 #include "meters/emu/emu.h"
+#include "meters/tc66/tc66.h"
 #include "meters/tc66/tc66_protocol.h"
 
 #define CMD_MAX 32

@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "meters/transport/serial.h"
+#include "meters/um/um.h"
 #include "meters/um/um_protocol.h"
 
 #define MOD "um"

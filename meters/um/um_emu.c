@@ -4,6 +4,7 @@
 
 #include "core/clock.h"
 #include "meters/emu/emu.h"
+#include "meters/um/um.h"
 #include "meters/um/um_protocol.h"
 
 /* What the emulated meter shows besides V and A. */

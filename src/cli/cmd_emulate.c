@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "meters/emu/emu.h"
+#include "meters/registry/registry.h"
 
 static struct emu_signals emu_sig;
 
@@ -25,7 +26,7 @@ int cmd_emulate(int argc, char **argv)
 	struct emu *e;
 	int rc;
 
-	rc = emu_from_args(argc, argv, &e);
+	rc = emu_from_args(meter_registry, argc, argv, &e);
 	if (rc)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	memset(&sa, 0, sizeof(sa));

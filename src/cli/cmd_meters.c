@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "meters/emu/emu_registry.h"
 #include "meters/meter.h"
+#include "meters/registry/registry.h"
 #include "meters/transport/serial.h"
 #include "sources/sources.h"
 
@@ -22,7 +23,7 @@ static void meters_usage(FILE *fp)
 		    "with a --meter spec to paste for each.\n\n"
 		    "Meter specs are DRIVER:CONNECTION[,key=value...]. The drivers, their keys\n"
 		    "(checked before any meter is opened) and the models they read:\n\n");
-	meter_drivers_describe(fp);
+	meter_drivers_describe(meter_registry, fp);
 }
 
 /* RFCOMM ports have no USB parent, so libserialport's listing may leave them out. */
@@ -75,13 +76,13 @@ int cmd_meters(int argc, char **argv)
 	printf("iowatt emulators (EMULATED, not real meters):\n");
 	if (!emureg_list(stdout))
 		printf("  (none; 'iowatt emulate um25c --link PATH' starts one)\n");
-	meter_drivers_scan(sysfs_root, stdout);
+	meter_drivers_scan(meter_registry, sysfs_root, stdout);
 	printf("Event sources (undervoltage, throttling, kernel log, GPIO) and temperatures:\n");
 	sources_describe(sysfs_root, stdout);
 	printf("Hand readings of a display-only tester:\n"
 	       "    spec: manual:idle_ma=85,active_ma=310,v=5.05[,tail_ma=...]\n");
 	printf("Meter drivers and their keys (iowatt meters --help says what each means):\n");
-	meter_drivers_summary(stdout);
+	meter_drivers_summary(meter_registry, stdout);
 	fflush(stdout);
 	return EXIT_OK;
 }

@@ -16,6 +16,7 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "meters/meter.h"
+#include "meters/registry/registry.h"
 #include "run/energy.h"
 #include "run/stop.h"
 
@@ -195,7 +196,7 @@ static int probe_open(struct probe *pr, const char *spec, const char *sysfs_root
 {
 	int rc;
 
-	rc = meter_parse_spec(spec, sysfs_root, &pr->dev);
+	rc = meter_parse_spec(meter_registry, spec, sysfs_root, &pr->dev);
 	if (rc)
 		return -EINVAL;
 	pr->q = event_queue_new();

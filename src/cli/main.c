@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/version.h"
 #include "meters/meter.h"
+#include "meters/registry/registry.h"
 
 struct command {
 	const char *name;
@@ -78,7 +79,7 @@ static int help_cmd(int argc, char **argv)
 			profile_names(list, sizeof(list));
 			print_words(list);
 		} else if (!strcmp(argv[3], "meters")) {
-			meter_driver_names(list, sizeof(list));
+			meter_driver_names(meter_registry, list, sizeof(list));
 			print_words(list);
 		} else {
 			log_err(NULL, "help --complete: commands, profiles or meters, not '%s'",

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "meters/registry/registry.h"
 #include "run/session.h"
 
 /* Voltage a rail must have shown before the 5 V USB threshold applies to it. */
@@ -35,7 +36,7 @@ int session_add_meters(struct session *s, char *const *specs, unsigned n, const 
 
 	/* Every spec first: a typo in the second must not cost the first one's Bluetooth link. */
 	for (i = 0; i < n && s->nmeters < MAX_METERS; i++) {
-		err = meter_parse_spec(specs[i], sysfs_root ? sysfs_root : "", &dev);
+		err = meter_parse_spec(meter_registry, specs[i], sysfs_root ? sysfs_root : "", &dev);
 		if (err)
 			return err;
 		meter_set_events(dev, s->queue);
