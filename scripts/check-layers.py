@@ -21,6 +21,7 @@ LAYERS = [
     ("registry", ["meters/registry"]),  # the table of every driver and emulator
     ("sources", ["src/sources"]),
     ("result", ["src/result"]),
+    ("analysis", ["src/analysis"]),
     ("run", ["src/run"]),
     ("report", ["src/report"]),
     ("cli", ["src/cli"]),
@@ -35,10 +36,11 @@ DEPS = {
     "registry": {"core", "transport", "metercore", "drivers"},
     "sources": {"core"},
     "result": {"core", "io"},
-    "run": {"core", "io", "metercore", "registry", "sources", "result"},
-    "report": {"core", "io", "result"},
-    "cli": {"core", "transport", "io", "metercore", "drivers", "registry", "sources", "result", "run",
-            "report"},
+    "analysis": {"core", "result"},
+    "run": {"core", "io", "metercore", "registry", "sources", "result", "analysis"},
+    "report": {"core", "io", "result", "analysis"},
+    "cli": {"core", "transport", "io", "metercore", "drivers", "registry", "sources", "result",
+            "analysis", "run", "report"},
 }
 
 # Known upward includes still being removed; each entry is "file -> header". Empty when done.

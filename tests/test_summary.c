@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/repeats.h"
 #include "core/mem.h"
 #include "result/result.h"
-#include "result/result_summary.h"
 #include "tap.h"
 
 static struct job_result *entry(struct run_result *r, const char *name, unsigned round,

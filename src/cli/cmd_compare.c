@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/repeats.h"
+#include "analysis/results_read.h"
 #include "cli/commands.h"
 #include "cli/compare.h"
 #include "cli/result_args.h"
@@ -16,8 +18,6 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "report/html.h"
-#include "result/result_summary.h"
-#include "result/results_read.h"
 
 #define MOD "compare"
 #define CELL 224

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/repeats.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
 #include "cli/run_plan.h"
@@ -16,7 +17,6 @@
 #include "core/units.h"
 #include "io/bench.h"
 #include "report/summary.h"
-#include "result/result_summary.h"
 #include "run/context.h"
 #include "run/run.h"
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/results_read.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
 #include "core/log.h"
@@ -15,7 +16,6 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "report/battery.h"
-#include "result/results_read.h"
 
 #define MOD "size"
 

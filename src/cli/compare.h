@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "result/results_read.h"
+#include "analysis/results_read.h"
 
 enum compare_format { FMT_TABLE, FMT_MD, FMT_CSV };
 

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/results_read.h"
 #include "report/battery.h"
-#include "result/results_read.h"
 
 struct result_args {
 	const char *mod;	    /* the command, for messages */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "result/results_read.h"
+#include "analysis/results_read.h"
 
 /*
  * Text from results as HTML text or a double-quoted attribute value: & < > " ' escaped,

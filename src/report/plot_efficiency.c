@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/repeats.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/units.h"
 #include "report/plot.h"
-#include "result/result_summary.h"
 
 #define MOD "plot"
 #define EFF_MIN_WIDTH_PX 1200

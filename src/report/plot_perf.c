@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/repeats.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "report/plot.h"
-#include "result/result_summary.h"
 
 #define MOD "plot"
 #define PERF_MBPS_MIN_BS 65536 /* at or above: the job is about bandwidth, below: IOPS */

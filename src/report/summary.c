@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/results_read.h"
 #include "core/units.h"
 #include "report/summary.h"
-#include "result/results_read.h"
 
 #define CELL 64
 /* The verdict is the row's last column; a longer reason is cut here (the file has it all). */

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/repeats.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/units.h"
 #include "core/version.h"
-#include "result/result_summary.h"
 #include "result/result_bench.h"
 #include "run/result_builder.h"
 #include "run/uncertainty.h"

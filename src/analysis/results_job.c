@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/results_read.h"
 #include "core/events.h"
 #include "core/phase.h"
-#include "result/results_read.h"
 
 static const struct result_power no_power = {
 	.idle_w = NAN, .active_w = NAN, .active_ma = NAN, .peak_ma = NAN, .active_v = NAN,

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/repeats.h"
+#include "analysis/results_read.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/text.h"
-#include "result/result_summary.h"
-#include "result/results_read.h"
 
 #define MOD "results"
 /* PCIe link generation from its transfer rate (GT/s): Gen1 2.5, Gen2 5, Gen3 8, Gen4 16, Gen5 32. */

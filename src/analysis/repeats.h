@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Each job over its rounds: statistics of every figure, and steady state as SNIA PTS judges it. */
-#ifndef IOWATT_REPORT_SUMMARY_H
-#define IOWATT_REPORT_SUMMARY_H
+#ifndef IOWATT_ANALYSIS_REPEATS_H
+#define IOWATT_ANALYSIS_REPEATS_H
 
 #include "result/result.h"
 

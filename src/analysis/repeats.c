@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/repeats.h"
+#include "analysis/results_read.h"
 #include "core/mem.h"
 #include "core/steady.h"
 #include "core/tstat.h"
-#include "result/result_summary.h"
-#include "result/results_read.h"
 
 enum { FROM_JOB, FROM_POWER, FROM_EFF };
 

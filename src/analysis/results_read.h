@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Several loaded results, named per device, and the per-job figures charts and tables use. */
-#ifndef IOWATT_RESULTS_READ_H
-#define IOWATT_RESULTS_READ_H
+#ifndef IOWATT_ANALYSIS_RESULTS_READ_H
+#define IOWATT_ANALYSIS_RESULTS_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
