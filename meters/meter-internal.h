@@ -239,7 +239,17 @@ void meter_std_assumed_accuracy(struct meter_info *info, double v_step, double a
  * "(emulated)", another pty "via pty bridge" (socat, ser2net), a real port the name. */
 void meter_std_serial_label(const struct meter_dev *dev, struct meter_info *info,
 			    const char *model);
-/* close() for drivers whose priv is one allocation with nothing open. */
+/* close() for drivers whose priv is one allocation with nothing open; the last step of the
+ * others' close(), once they closed what priv holds. */
 void meter_std_free_priv(struct meter_dev *dev);
+/*
+ * scan() for meters that are entries of one sysfs class directory (power_supply, i2c-dev
+ * buses, RAPL zones): for each entry of dir under sysfs_root whose name starts with
+ * prefix, in natural order, show() prints its lines given the entry's attribute attr
+ * ("type", "name"), or NULL where that cannot be read.
+ */
+void meter_std_scan_sysfs(const char *sysfs_root, const char *dir, const char *prefix,
+			  const char *attr, FILE *out,
+			  void (*show)(FILE *out, const char *entry, const char *attr_val));
 
 #endif

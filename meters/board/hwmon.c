@@ -298,11 +298,9 @@ static void hwmon_close(struct meter_dev *dev)
 {
 	struct hwmon_priv *p = dev->priv;
 
-	if (!p)
-		return;
-	sysfs_attr_close_all(p->ch, CH_COUNT);
-	free(p);
-	dev->priv = NULL;
+	if (p)
+		sysfs_attr_close_all(p->ch, CH_COUNT);
+	meter_std_free_priv(dev);
 }
 
 static void hwmon_scan(const char *root, FILE *out)

@@ -2,7 +2,6 @@
 /* Linux power_supply class meter (batteries, USB-PD, UPS): voltage, current, power, energy. */
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/clock.h"
@@ -145,28 +144,20 @@ static void psy_close(struct meter_dev *dev)
 {
 	struct psy_priv *p = dev->priv;
 
-	if (!p)
-		return;
-	sysfs_attr_close_all(p->at, PSY_COUNT);
-	free(p);
-	dev->priv = NULL;
+	if (p)
+		sysfs_attr_close_all(p->at, PSY_COUNT);
+	meter_std_free_priv(dev);
+}
+
+static void psy_show(FILE *out, const char *name, const char *type)
+{
+	fprintf(out, "  power_supply %s (%s)\n      --meter power_supply:%s\n", name,
+		type ? type : "?", name);
 }
 
 static void psy_scan(const char *root, FILE *out)
 {
-	char path[300], type[32];
-	char **names;
-	int n, i;
-
-	n = sysfs_list(root, "/sys/class/power_supply", "", &names);
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/sys/class/power_supply/%s/type", names[i]);
-		if (sysfs_read_str(root, path, type, sizeof(type)) < 0)
-			snprintf(type, sizeof(type), "?");
-		fprintf(out, "  power_supply %s (%s)\n      --meter power_supply:%s\n", names[i],
-			type, names[i]);
-	}
-	sysfs_list_free(names, n);
+	meter_std_scan_sysfs(root, "/sys/class/power_supply", "", "type", out, psy_show);
 }
 
 const struct meter_driver meter_power_supply = {

@@ -119,27 +119,21 @@ static void rapl_close(struct meter_dev *dev)
 {
 	struct rapl_priv *p = dev->priv;
 
-	if (!p)
-		return;
-	sysfs_attr_close(&p->energy);
-	free(p);
-	dev->priv = NULL;
+	if (p)
+		sysfs_attr_close(&p->energy);
+	meter_std_free_priv(dev);
+}
+
+/* A zone without a readable name has no spec to paste: it is left out. */
+static void rapl_show(FILE *out, const char *zone, const char *name)
+{
+	if (name)
+		fprintf(out, "  RAPL %s (%s)\n      --meter rapl:%s\n", zone, name, name);
 }
 
 static void rapl_scan(const char *root, FILE *out)
 {
-	char path[300], name[64];
-	char **z;
-	int n, i;
-
-	n = sysfs_list(root, RAPL_DIR, "intel-rapl:", &z);
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), RAPL_DIR "/%s/name", z[i]);
-		if (sysfs_read_str(root, path, name, sizeof(name)) < 0)
-			continue;
-		fprintf(out, "  RAPL %s (%s)\n      --meter rapl:%s\n", z[i], name, name);
-	}
-	sysfs_list_free(z, n);
+	meter_std_scan_sysfs(root, RAPL_DIR, "intel-rapl:", "name", out, rapl_show);
 }
 
 const struct meter_driver meter_rapl = {

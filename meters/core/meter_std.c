@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers most drivers share (as libsigrok's std.c): model labels, ranges, a plain close. */
+/* Helpers most drivers share (as libsigrok's std.c): model labels, ranges, close, sysfs scan. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
+#include "core/sysfs.h"
 #include "meters/emu/emu_registry.h"
 #include "meters/meter-internal.h"
 #include "meters/transport/serial.h"
+
+/* A class attribute scan() shows: a power_supply's type, a bus's or a zone's name. */
+#define SCAN_ATTR_LEN 64
 
 void meter_std_range(struct meter_info *info, const struct meter_model *m)
 {
@@ -52,6 +57,22 @@ void meter_std_free_priv(struct meter_dev *dev)
 {
 	free(dev->priv);
 	dev->priv = NULL;
+}
+
+void meter_std_scan_sysfs(const char *sysfs_root, const char *dir, const char *prefix,
+			  const char *attr, FILE *out,
+			  void (*show)(FILE *out, const char *entry, const char *attr_val))
+{
+	char path[PATH_MAX], val[SCAN_ATTR_LEN];
+	char **names;
+	int n, i;
+
+	n = sysfs_list(sysfs_root, dir, prefix, &names);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, names[i], attr);
+		show(out, names[i], sysfs_read_str(sysfs_root, path, val, sizeof(val)) ? NULL : val);
+	}
+	sysfs_list_free(names, n);
 }
 
 int meter_log_level(const struct meter_dev *dev, int level)

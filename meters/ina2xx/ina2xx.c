@@ -282,29 +282,22 @@ static void ina_close(struct meter_dev *dev)
 {
 	struct ina_priv *p = dev->priv;
 
-	if (!p)
-		return;
-	i2c_close(p->fd);
-	free(p);
-	dev->priv = NULL;
+	if (p)
+		i2c_close(p->fd);
+	meter_std_free_priv(dev);
+}
+
+/* bus is "i2c-N": i2cdetect wants the N. */
+static void ina_show(FILE *out, const char *bus, const char *name)
+{
+	fprintf(out, "  i2c bus /dev/%s (%s): ina219:/dev/%s@0x40,shunt=0.1,max_current=3.2"
+		     "  (or ina226:/ina260:; find the address with i2cdetect -y %s)\n",
+		bus, name ? name : "?", bus, bus + 4);
 }
 
 static void ina_scan(const char *sysfs_root, FILE *out)
 {
-	char path[128], name[64];
-	char **bus;
-	int n, i;
-
-	n = sysfs_list(sysfs_root, "/sys/class/i2c-dev", "i2c-", &bus);
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/sys/class/i2c-dev/%s/name", bus[i]);
-		if (sysfs_read_str(sysfs_root, path, name, sizeof(name)) < 0)
-			snprintf(name, sizeof(name), "?");
-		fprintf(out, "  i2c bus /dev/%s (%s): ina219:/dev/%s@0x40,shunt=0.1,max_current=3.2"
-			     "  (or ina226:/ina260:; find the address with i2cdetect -y %s)\n",
-			bus[i], name, bus[i], bus[i] + 4);
-	}
-	sysfs_list_free(bus, n);
+	meter_std_scan_sysfs(sysfs_root, "/sys/class/i2c-dev", "i2c-", "name", out, ina_show);
 }
 
 #define INA_DRIVER(chip, text, models, spec_example, scan_fn)                             \
