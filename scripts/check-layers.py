@@ -35,7 +35,7 @@ DEPS = {
     "drivers": {"core", "transport", "metercore"},
     "registry": {"core", "transport", "metercore", "drivers"},
     "sources": {"core"},
-    "result": {"core", "io"},
+    "result": {"core"},
     "analysis": {"core", "result"},
     "run": {"core", "io", "metercore", "registry", "sources", "result", "analysis"},
     "report": {"core", "io", "result", "analysis"},

@@ -25,7 +25,7 @@
 #include "io/engine.h"
 #include "io/job.h"
 #include "io/pattern.h"
-#include "result/result_bench.h"
+#include "run/result_from_bench.h"
 #include "tap.h"
 
 

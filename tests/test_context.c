@@ -7,6 +7,7 @@
 
 #include "core/blockdev.h"
 #include "core/mem.h"
+#include "result/result_json.h"
 #include "run/context.h"
 #include "tap.h"
 

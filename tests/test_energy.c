@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/mem.h"
 #include "core/units.h"
+#include "result/result_json.h"
 #include "run/energy.h"
 #include "run/result_builder.h"
 #include "tap.h"

@@ -15,7 +15,8 @@
 #include "core/units.h"
 #include "engines_util.h"
 #include "io/engine.h"
-#include "result/result_bench.h"
+#include "result/result_json.h"
+#include "run/result_from_bench.h"
 #include "tap.h"
 
 /* A value each type accepts and one it must refuse. */

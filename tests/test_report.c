@@ -10,8 +10,7 @@
 
 #include "capture.h"
 #include "core/mem.h"
-#include "result/result.h"
-#include "result/result_bench.h"
+#include "result/result_json.h"
 #include "tap.h"
 
 static char dir[] = "/var/tmp/iowatt-test-report.XXXXXX";

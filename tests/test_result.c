@@ -11,7 +11,8 @@
 
 #include "capture.h"
 #include "report/summary.h"
-#include "result/result_bench.h"
+#include "result/result_json.h"
+#include "run/result_from_bench.h"
 #include "tap.h"
 
 static struct capture capt;

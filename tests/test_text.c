@@ -9,7 +9,7 @@
 #include "core/input.h"
 #include "core/mem.h"
 #include "core/text.h"
-#include "result/result.h"
+#include "result/result_json.h"
 #include "tap.h"
 
 static char *clean(const char *s)

@@ -3,12 +3,10 @@
 #ifndef IOWATT_RESULT_H
 #define IOWATT_RESULT_H
 
-#include <jansson.h>
-
-#include "core/accuracy.h"
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/accuracy.h"
 #include "core/units.h"
 
 #define RESULT_SCHEMA_VERSION 1
@@ -365,14 +363,6 @@ struct run_result {
 	size_t ntemp_series;
 };
 
-/* The document; NULL (logged) on failure. */
-json_t *result_to_json(const struct run_result *r);
-/*
- * Fill `out` from a document; `origin` (a file name) starts every error message, which
- * names the key: "r.json: jobs[2].power.active_w: expected a number". 0 or -EINVAL.
- * `out` is left empty on failure.
- */
-int result_from_json(json_t *root, const char *origin, struct run_result *out);
 void result_free(struct run_result *r);
 
 /* A result larger than this is refused: a year of 1 s intervals is a few MiB. */
@@ -384,6 +374,8 @@ void result_free(struct run_result *r);
 int result_load(const char *path, struct run_result *out);
 /* Serialise and write atomically (result_file_write). 0 or -errno. */
 int result_write(const char *path, const struct run_result *r);
+/* "results/iowatt-20261129-204912-quick.json" under dir; caller frees. */
+char *result_default_path(const char *dir, const char *stem);
 
 /* Free the run's meter list (result_builder_write rebuilds it as the run goes). */
 void result_meters_free(struct run_result *r);

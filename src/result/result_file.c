@@ -13,7 +13,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
-#include "result/result_bench.h"
+#include "result/result_json.h"
 
 #define MOD "result"
 /* Enough digits for any figure we print, without 22.800000000000001 noise. */

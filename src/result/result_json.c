@@ -12,9 +12,8 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/text.h"
-#include "result/result.h"
+#include "result/result_json.h"
 #include "result/result_schema.h"
-#include "result/result_bench.h"
 
 #define MOD "result"
 #define PCT_KEY_LEN 32

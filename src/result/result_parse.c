@@ -12,7 +12,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/text.h"
-#include "result/result.h"
+#include "result/result_json.h"
 #include "result/result_schema.h"
 
 #define MOD "result"

@@ -7,7 +7,7 @@
 
 #include "core/clock.h"
 #include "core/units.h"
-#include "result/result_bench.h"
+#include "run/result_from_bench.h"
 #include "run/run.h"
 
 #define ETA_LEN 32

@@ -11,7 +11,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
-#include "result/result_bench.h"
+#include "result/result.h"
 #include "run/output.h"
 
 /* "dir/x.json" -> "dir/x" + suffix */

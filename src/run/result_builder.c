@@ -4,6 +4,7 @@
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,8 +13,8 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "core/version.h"
-#include "result/result_bench.h"
 #include "run/result_builder.h"
+#include "run/result_from_bench.h"
 #include "run/uncertainty.h"
 
 /* Headroom on the size that would just give enough samples at the measured throughput. */

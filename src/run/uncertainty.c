@@ -2,6 +2,7 @@
 /* Each power and efficiency figure's expanded uncertainty, from its phases' parts. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/mem.h"

@@ -5,7 +5,7 @@
 
 #include "core/clock.h"
 #include "core/mem.h"
-#include "result/result_bench.h"
+#include "run/result_from_bench.h"
 
 static void lat_fill(struct result_lat *l, const struct lat_stats *ls)
 {

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Filling the result from a benchmark job; the result file's name and atomic write. */
-#ifndef IOWATT_RESULT_BENCH_H
-#define IOWATT_RESULT_BENCH_H
-
-#include <jansson.h>
+/* Filling a job's result from a benchmark job: its resolved options and fio's figures. */
+#ifndef IOWATT_RUN_RESULT_FROM_BENCH_H
+#define IOWATT_RUN_RESULT_FROM_BENCH_H
 
 #include "io/bench.h"
 #include "io/job.h"
@@ -18,9 +16,5 @@ void result_job_options(struct job_result *j, const struct job_opts *jo);
  */
 void result_job_from_bench(struct job_result *j, const struct job_opts *jo, unsigned loop,
 			   const struct bench_result *br);
-/* "results/iowatt-20261129-204912-quick.json" under dir; caller frees. */
-char *result_default_path(const char *dir, const char *stem);
-/* Atomic: temp file, fsync, rename. */
-int result_file_write(const char *path, json_t *root);
 
 #endif
