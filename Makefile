@@ -128,13 +128,13 @@ SRC_DIRS  := src/core src/io src/sources src/result src/analysis src/run src/rep
              meters/core meters/transport meters/emu $(METER_DIRS) meters/registry
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/energy_md.o
-TEST_SRCS := $(wildcard tests/test_*.c)
-TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
 # Tests that need umockdev's library link it; they are built only where it exists.
 HAVE_UMOCKDEV := $(call PKG_OK,umockdev-1.0,0.17)
-UMOCK_SRCS := $(wildcard tests/umock_*.c)
+UMOCK_SRCS := $(wildcard tests/umock/umock_*.c)
 ifeq ($(HAVE_UMOCKDEV),1)
-UMOCK_BINS := $(UMOCK_SRCS:tests/%.c=$(O)/tests/%)
+UMOCK_BINS := $(UMOCK_SRCS:tests/umock/%.c=$(O)/tests/%)
 endif
 UMOCK_CFLAGS := $(if $(HAVE_UMOCKDEV),$(shell $(PKG_CONFIG) --cflags umockdev-1.0 2>/dev/null))
 UMOCK_LIBS   := $(if $(HAVE_UMOCKDEV),$(shell $(PKG_CONFIG) --libs umockdev-1.0 2>/dev/null))
@@ -198,15 +198,21 @@ $(O)/gen/energy_md.c: docs/energy.md
 $(O)/gen/%.o: $(O)/gen/%.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(O)/tests/%: tests/%.c $(O)/libiowatt.a
+$(O)/tests/test_%: tests/unit/test_%.c $(O)/libiowatt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/lib -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS)
 
-$(O)/tests/umock_%: tests/umock_%.c $(O)/libiowatt.a
+$(O)/tests/umock_%: tests/umock/umock_%.c $(O)/libiowatt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(UMOCK_CFLAGS) -Itests -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS) $(UMOCK_LIBS)
+	$(CC) $(ALL_CFLAGS) $(UMOCK_CFLAGS) -Itests/lib -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS) $(UMOCK_LIBS)
 
 tests: $(BIN) $(TEST_BINS) $(UMOCK_BINS)
+
+# Test sources were tests/test_*.c and tests/umock_*.c before tests/ was split by kind: a
+# build directory from then has dependency files naming them. Without these empty rules
+# make stops there ("No rule to make target"); with them it rebuilds those binaries, which
+# rewrites their dependency files.
+tests/test_%.c tests/umock_%.c: ;
 
 # Fuzz targets: tests/fuzz/fuzz_NAME.c, seed corpora from tests/data (tests/fuzz/run.sh).
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
@@ -216,7 +222,7 @@ FUZZ_CC ?= clang
 
 $(O)/fuzz/%: tests/fuzz/%.c $(O)/libiowatt.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -fsanitize=fuzzer -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/lib -fsanitize=fuzzer -o $@ $< $(O)/libiowatt.a $(LDFLAGS) $(LIBS)
 
 fuzz-bins: $(FUZZ_BINS)
 
@@ -254,7 +260,8 @@ lint:
 		-D_GNU_SOURCE -Isrc -I. src meters
 
 format:
-	clang-format -i $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.[ch])) meters/*.h tests/*.[ch]
+	clang-format -i $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.[ch])) meters/*.h \
+		$(wildcard tests/unit/*.[ch] tests/umock/*.[ch] tests/lib/*.[ch])
 
 # Debian's layout: make install PREFIX=/usr DESTDIR=... (the .deb does exactly this).
 BINDIR      ?= $(PREFIX)/bin

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # INA2xx sampling rate: samples/s at each ADC setting against the conversion-time limit.
 #
-# The chip is the register model in tests/ina_emul.h served through umockdev on
+# The chip is the register model in tests/umock/ina_emul.h served through umockdev on
 # /dev/i2c-1. It answers at once (no 100/400 kHz bus), so what is measured is the driver's
 # pacing: sleep most of a conversion, then poll the conversion-ready flag. The ratio is
 # samples/s over 1/conversion-time (target >= 0.90). "cpu" is the reading thread's CPU

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Shared by bench scripts: a loop-device ext4 target and the emulated meter, cleaned at exit.
 # Source after setting BENCH (the script's name, for messages).
-. "$(dirname "${BASH_SOURCE[0]}")/../tests/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../tests/lib/lib.sh"
 
 bench_die() { # code message
 	echo "$BENCH: $2" >&2

@@ -4,7 +4,7 @@
 #
 # usage: bench/meter-push.sh [SECONDS]     (default 3 s per rate; no root needed)
 #
-# The driver is the fake push driver of tests/test_meter_core.c: its thread makes samples
+# The driver is the fake push driver of tests/unit/test_meter_core.c: its thread makes samples
 # at the rate, hands them over every 2 ms without timestamps (the core's sample clock
 # stamps them), and the main thread drains the ring every 10 ms as a run does. Columns:
 # samples/s delivered, samples lost to ring overruns, stall gaps, timestamps out of order,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Fails when a document names a repository path that is not in the tree (tests/t_docs.sh).
+"""Fails when a document names a repository path that is not in the tree (tests/cli/t_docs.sh).
 
 Usage: check-doc-paths.py ROOT DOC.md...
 
@@ -11,7 +11,7 @@ document that still names the old path sends its reader nowhere. Checked, in eac
   top-level folder of the tree (src/, tests/, docs/ ...), is a top-level file (Makefile),
   or has a folder and a source file's extension (run/energy.c: the include root src/, as
   an #include names it). A glob (plots/*.gp) must match something.
-Left alone: placeholders (meters/<family>/, tests/t_NAME.sh, DIR/report.html), outputs
+Left alone: placeholders (meters/<family>/, tests/cli/t_NAME.sh, DIR/report.html), outputs
 a run writes (results/, charts/, build*/), absolute paths and URLs.
 """
 import glob
@@ -25,7 +25,7 @@ TOP_FILES = {"Makefile", "README.md", "VERSION"}
 SOURCE_EXT = re.compile(r"\.(c|h|sh|py|md|gp|ini|json|csv|supp|rules|png|svg|xml)$")
 OUTPUTS = ("results/", "charts/", "build/", "build-", "/", "~", "./", "../")
 # What splits a backquoted span into words: spaces and the punctuation of command lines
-# and prose around a path (`--json-out=FILE`, `(see tests/lib.sh)`, `a, b`).
+# and prose around a path (`--json-out=FILE`, `(see tests/lib/lib.sh)`, `a, b`).
 SPLIT = re.compile(r"[\s=\"'(\[\]|,;]+")
 
 

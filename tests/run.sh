@@ -123,7 +123,7 @@ if [ "$mode" != "--unit" ] && [ -n "${FUZZ_O:-}" ]; then
 fi
 
 if [ "$mode" != "--unit" ]; then
-	for t in tests/t_*.sh; do
+	for t in tests/cli/t_*.sh; do
 		[ -f "$t" ] || continue
 		run_one "$(basename "$t")" bash "$t"
 	done

@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# iowatt compare: table and CSV against expected files, ranking direction, comparability warnings.
+. "$(dirname "$0")/../lib/lib.sh"
+cd "$REPO" || exit 1
+G=tests/data/golden
+FILES="$G/sd-sandisk-ultra.json $G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json $G/nvme-netac.json"
+
+$IOWATT compare $FILES >"$T_TMP/table.txt" 2>"$T_TMP/table.err"
+ok $? "compare prints a table"
+diff -u $G/compare.txt "$T_TMP/table.txt" >"$T_TMP/d1"
+ok $? "table matches tests/data/golden/compare.txt"
+sed 's/^/#   /' "$T_TMP/d1" | head -n 20
+$IOWATT compare --format csv --by j_per_gb $FILES >"$T_TMP/out.csv" 2>/dev/null
+ok $? "compare --format csv --by j_per_gb"
+diff -u $G/compare-j_per_gb.csv "$T_TMP/out.csv" >"$T_TMP/d2"
+ok $? "CSV matches tests/data/golden/compare-j_per_gb.csv"
+sed 's/^/#   /' "$T_TMP/d2" | head -n 20
+
+# Ranking is within each job and direction-aware; computed here from the CSV itself.
+python3 - "$T_TMP/out.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = 0
+for job in {r["job"] for r in rows}:
+    ranked = sorted((r for r in rows if r["job"] == job and r["rank"]), key=lambda r: int(r["rank"]))
+    vals = [float(r["j_per_gb"]) for r in ranked]
+    if vals != sorted(vals):
+        print("# %s: j_per_gb not ascending by rank: %s" % (job, vals)); bad = 1
+    for r in rows:
+        if r["job"] == job and r["valid"] == "false" and r["rank"]:
+            print("# invalid row ranked: %s" % r["device"]); bad = 1
+sys.exit(bad)
+PY
+ok $? "--by j_per_gb ranks lower first, invalid rows unranked"
+python3 - "$G/nvme-netac.json" "$T_TMP/out.csv" <<'PY'
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["file"].endswith("nvme-netac.json")]
+for j in doc["jobs"]:
+    r = next(r for r in rows if r["job"] == j["jobname"])
+    for k in ("iops_per_ma", "j_per_gb", "j_per_gb_net", "uj_per_io"):
+        assert abs(float(r[k]) - j["efficiency"][k]) < 1e-9, (k, r[k])
+    assert abs(float(r["active_w"]) - j["power"]["active_w"]) < 1e-9
+    assert int(r["bw_bytes"]) == j["read"]["bw_bytes"] + j["write"]["bw_bytes"]
+PY
+ok $? "CSV columns carry the result's own values under its key names"
+head -1 "$T_TMP/out.csv" | grep -q "iops_per_ma,iops_per_ma_u95,iops_per_w,iops_per_w_u95,mbps_per_w,mbps_per_w_u95,j_per_gb,j_per_gb_u95,j_per_gb_net"
+ok $? "CSV header uses the result's key names, each with its interval's _u95"
+
+$IOWATT compare --format md --by iops $FILES >"$T_TMP/md.txt" 2>/dev/null
+ok $? "compare --format md"
+head -1 "$T_TMP/md.txt" | grep -q "| iops_per_ma | j_per_gb |" && sed -n 2p "$T_TMP/md.txt" | grep -q '^|-----:|:-'
+ok $? "markdown table: key-name header and alignment row"
+[ "$(grep -c '^| 1 ' "$T_TMP/md.txt")" -eq 4 ]
+ok $? "one rank 1 per job"
+grep "^| 1 " "$T_TMP/md.txt" | grep -q "RND4K-Q32T1-read" && grep "^| 1 .*RND4K-Q32T1-read" "$T_TMP/md.txt" | grep -q Netac
+ok $? "--by iops: the NVMe wins random reads"
+
+grep -q "different meters" "$T_TMP/table.err"
+ok $? "warns that the results used different meters"
+! grep -q "different options" "$T_TMP/table.err"
+ok $? "no options warning when the jobs match"
+
+# Same jobs with a different block size, from an emulated meter.
+python3 - "$G/nvme-netac.json" "$T_TMP/emu.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["emulated"] = True
+d["meters"][0]["emulated"] = True
+d["jobs"][0]["options"]["bs"] = 131072
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare $G/sd-sandisk-ultra.json "$T_TMP/emu.json" >"$T_TMP/emu.out" 2>"$T_TMP/emu.err"
+ok $? "compare with an emulated result"
+grep -q "EMULATED meter" "$T_TMP/emu.err"
+ok $? "warns about the emulated meter"
+grep Netac "$T_TMP/emu.out" | grep -q "(emulated)"
+ok $? "emulated rows are labelled in the table"
+grep -q "job 'SEQ1M-Q8T1-read' ran with different options .*(bs)" "$T_TMP/emu.err"
+ok $? "warns about different job options and names the option"
+
+# Rails of different voltage (the SD card and NVMe on 3.3 V, the USB devices on 5 V):
+# IOPS per mA is not ranked across them; IOPS per W is, and compare says so.
+$IOWATT compare --format csv --by iops_per_ma $FILES >"$T_TMP/rail.csv" 2>"$T_TMP/rail.err"
+python3 - "$T_TMP/rail.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = 0
+for job in {r["job"] for r in rows}:
+    ranked = sorted((r for r in rows if r["job"] == job and r["rank"]), key=lambda r: int(r["rank"]))
+    w = [float(r["iops_per_w"]) for r in ranked]
+    if w != sorted(w, reverse=True):
+        print("# %s: not ranked by iops_per_w: %s" % (job, w)); bad = 1
+sys.exit(bad)
+PY
+ok $? "3.3 V and 5 V rails: --by iops_per_ma ranks by iops_per_w"
+grep -q "rails of different voltage.*ranked by iops_per_w, not iops_per_ma" "$T_TMP/rail.err"
+ok $? "and says why on stderr"
+grep -q "ranked by iops_per_w instead where the rows' rails differ in voltage: SEQ1M-Q8T1-read" \
+	$G/compare.txt && head -1 $G/compare.txt | grep -q "IOPS/W"
+ok $? "the table's footer names the jobs ranked by IOPS/W and shows that column"
+SAME="$G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json"
+$IOWATT compare --format csv --by iops_per_ma $SAME >"$T_TMP/same.csv" 2>"$T_TMP/same.err"
+python3 - "$T_TMP/same.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for job in {r["job"] for r in rows}:
+    ranked = sorted((r for r in rows if r["job"] == job and r["rank"]), key=lambda r: int(r["rank"]))
+    ma = [float(r["iops_per_ma"]) for r in ranked]
+    assert ma == sorted(ma, reverse=True), (job, ma)
+PY
+ok $? "two 5 V USB devices: ranked by iops_per_ma itself"
+! grep -q "rails of different voltage" "$T_TMP/same.err"
+ok $? "and no rail warning"
+
+# A randrw job with syncs and a temperature: each direction, the sync latency and the
+# highest temperature get columns of their own, in the table only because a row has them.
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/mixed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["jobs"][2]
+j["options"]["rw"] = "randrw"
+j["options"]["fdatasync"] = 16
+w = json.loads(json.dumps(j["read"]))
+w["iops"], w["total_ios"], w["clat_ns"]["percentile"]["99.000000"] = 123.0, 4000, 7500000
+j["write"] = w
+j["sync"] = {"total_ios": 250, "lat_ns": {"min": 1, "max": 1, "mean": 1.0, "stddev": 0.0,
+             "percentile": {"50.000000": 3000000, "99.000000": 4600000}}}
+j["temperatures"] = {"soc_c": {"start": 70.0, "end": 75.0, "max": 78.4},
+                     "drive_c": {"start": None, "end": None, "max": None}}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare "$T_TMP/mixed.json" >"$T_TMP/mixed.txt" 2>/dev/null
+head -1 "$T_TMP/mixed.txt" | grep -q "r IOPS  w IOPS  r p99 ms  w p99 ms  sync p99 ms" &&
+	head -1 "$T_TMP/mixed.txt" | grep -q "SoC C" && ! head -1 "$T_TMP/mixed.txt" | grep -q "disk C"
+ok $? "a mixed, synced, warm job adds read/write, sync and SoC columns (no empty drive column)"
+grep "RND4K-Q32T1-read" "$T_TMP/mixed.txt" | grep -q " 123 .* 7.50 .* 4.60 .*78.4"
+ok $? "with its write IOPS, write p99, sync p99 and highest SoC temperature"
+! head -1 $G/compare.txt | grep -q "r IOPS\\|sync p99\\|disk C" && head -1 $G/compare.txt | grep -q "SoC C"
+ok $? "results without mixed or synced jobs or a drive sensor have none of those columns"
+$IOWATT compare --format csv "$T_TMP/mixed.json" 2>/dev/null | python3 -c '
+import csv, sys
+r = [x for x in csv.DictReader(sys.stdin) if x["job"] == "RND4K-Q32T1-read"][0]
+assert float(r["write_iops"]) == 123 and float(r["sync_lat_p99_ns"]) == 4600000 and float(r["soc_c_max"]) == 78.4, r
+assert float(r["read_iops"]) > 0'
+ok $? "the CSV carries read_iops, write_iops, sync_lat_p99_ns and soc_c_max"
+
+# Without power data: performance columns only, no crash.
+python3 "$REPO/tests/data/golden/strip_power.py" "$G/sd-sandisk-ultra.json" "$T_TMP/nopower.json"
+$IOWATT compare --format csv "$T_TMP/nopower.json" $G/nvme-netac.json >"$T_TMP/np.csv" 2>"$T_TMP/np.err"
+ok $? "a result without power data compares"
+grep -q "no power data" "$T_TMP/np.err" && grep "nopower" "$T_TMP/np.csv" | head -1 | grep -q "^,SanDisk"
+ok $? "its rows are unranked by iops_per_ma and a note says why"
+
+echo '{"schema_version": 1, "jobs": [}' >"$T_TMP/bad.json"
+$IOWATT compare "$T_TMP/bad.json" 2>"$T_TMP/e1"
+[ $? -eq 2 ] && grep -q "bad.json:1:[0-9]*: " "$T_TMP/e1"
+ok $? "malformed JSON: exit 2, file:line named"
+echo '{"schema_version": 2, "jobs": []}' >"$T_TMP/v2.json"
+$IOWATT compare "$T_TMP/v2.json" 2>"$T_TMP/e2"
+[ $? -eq 2 ] && grep -q "v2.json: schema_version 2" "$T_TMP/e2"
+ok $? "newer schema: exit 2, file named"
+echo '{"jobs": []}' >"$T_TMP/nov.json"
+$IOWATT compare "$T_TMP/nov.json" 2>"$T_TMP/e3"
+[ $? -eq 2 ] && grep -q "nov.json: not an iowatt result" "$T_TMP/e3"
+ok $? "no schema_version: exit 2, file named"
+$IOWATT compare --by speed $FILES 2>"$T_TMP/e4"
+[ $? -eq 2 ] && grep -q -- "--by 'speed'" "$T_TMP/e4"
+ok $? "unknown --by metric is named"
+$IOWATT compare --format xml $FILES 2>"$T_TMP/e5"
+[ $? -eq 2 ] && grep -q -- "--format 'xml'" "$T_TMP/e5"
+ok $? "unknown --format is named"
+$IOWATT compare 2>/dev/null
+[ $? -eq 2 ]
+ok $? "no files: usage error"
+
+# A job run with loops=2 is two rows, each named with its loop, both charted.
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/loops.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+j2 = copy.deepcopy(d["jobs"][0])
+j2["loop"] = 2
+j2["efficiency"]["iops_per_ma"] = d["jobs"][0]["efficiency"]["iops_per_ma"] / 2
+d["jobs"].insert(1, j2)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+name=$(jget "$G/sd-sandisk-ultra.json" 'd["jobs"][0]["jobname"]')
+$IOWATT compare "$T_TMP/loops.json" --format csv >"$T_TMP/loops.csv" 2>/dev/null
+grep -q ",$name," "$T_TMP/loops.csv" && grep -q ",$name #2," "$T_TMP/loops.csv"
+ok $? "each loop of a job is its own row ($name, $name #2)"
+$IOWATT compare "$T_TMP/loops.json" >"$T_TMP/loops.txt" 2>/dev/null
+grep -q " $name #2 " "$T_TMP/loops.txt" && ! grep -q "#2#2\|#2 #2\|#1" "$T_TMP/loops.txt"
+ok $? "the table names the second loop '$name #2' once and the first plainly (no #1)"
+if t_emulated; then
+	t_skip_charts
+else
+	$IOWATT plot "$T_TMP/loops.json" --format dumb --chart efficiency -o "$T_TMP/loops-plot" >/dev/null 2>&1
+	grep -rq "#2" "$T_TMP/loops-plot" 2>/dev/null
+	ok $? "and its own group in the efficiency chart"
+fi
+
+# Intervals: two devices 2 % apart with +-5 % intervals cannot be told apart; a third 50 %
+# better can. Made from one result with hand-set figures and u95s.
+python3 - "$G/nvme-netac.json" "$T_TMP" <<'PY'
+import json, sys
+src, out = sys.argv[1], sys.argv[2]
+for name, scale in (("a", 1.0), ("b", 1.02), ("c", 1.5)):
+    d = json.load(open(src))
+    for j in d["jobs"]:
+        for e in [j["efficiency"]] + [m["efficiency"] for m in j.get("meters", [])]:
+            e["iops_per_ma"] *= scale
+            e["iops_per_ma_u95"] = 0.05 * e["iops_per_ma"]
+    json.dump(d, open("%s/%s.json" % (out, name), "w"))
+PY
+$IOWATT compare --label "$T_TMP/a.json=A" --label "$T_TMP/b.json=B" --label "$T_TMP/c.json=C" \
+	"$T_TMP/a.json" "$T_TMP/b.json" "$T_TMP/c.json" >"$T_TMP/tie.txt" 2>/dev/null
+ok $? "compare three results with intervals"
+check "C ranks 1; B 2 % ahead of A with +-5 % intervals: A is indistinguishable from B" -- \
+	python3 - "$T_TMP/tie.txt" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if "SEQ1M-Q8T1-read" in l]
+got = {r[1]: r[0] for r in rows}
+assert got == {"C": "1", "B": "2", "A": "\u22482"}, got
+PY
+check "the table says what the interval and the mark mean" -- \
+	grep -q "indistinguishable at 95 % from the row ranked N" "$T_TMP/tie.txt"
+check "the interval column shows +-5 %" -- \
+	python3 -c 'import sys; r=[l.split() for l in open(sys.argv[1]) if "SEQ1M-Q8T1-read" in l and " C " in l][0]; i=r.index("+-0.0575") if "+-0.0575" in r else -1; print(r); assert i > 0' "$T_TMP/tie.txt"
+$IOWATT compare --format csv "$T_TMP/a.json" "$T_TMP/b.json" >"$T_TMP/tie.csv" 2>/dev/null
+check "CSV: indistinguishable_from names the rank, the _u95 column the half width" -- \
+	python3 - "$T_TMP/tie.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["job"] == "SEQ1M-Q8T1-read"]
+assert sorted(r["indistinguishable_from"] for r in rows) == ["", "1"], rows
+for r in rows:
+    assert abs(float(r["iops_per_ma_u95"]) - 0.05 * float(r["iops_per_ma"])) < 1e-9, r
+PY
+
+$IOWATT compare --format md --label "$T_TMP/a.json=A" --label "$T_TMP/b.json=B" \
+	--label "$T_TMP/c.json=C" "$T_TMP/a.json" "$T_TMP/b.json" "$T_TMP/c.json" \
+	>"$T_TMP/tie.md" 2>/dev/null
+check "markdown: the +-95% column beside the ranking figure, A marked ≈2" -- \
+	python3 - "$T_TMP/tie.md" <<'PY'
+import sys
+rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in open(sys.argv[1])]
+h = rows[0]
+i = h.index("iops_per_ma")
+assert h[i + 1] == "+-95%", h
+got = {r[1]: (r[0], float(r[i]), float(r[i + 1].lstrip("+-"))) for r in rows[2:] if r[2] == "SEQ1M-Q8T1-read"}
+assert {k: v[0] for k, v in got.items()} == {"C": "1", "B": "2", "A": "\u22482"}, got
+for rank, v, u in got.values():
+    assert abs(u - 0.05 * v) <= 0.005 * v, (v, u)  # both printed to 3 digits
+PY
+
+# The charts draw the same intervals: efficiency bars' error bars and battery bands.
+mkdir -p "$T_TMP/tmpe"
+TMPDIR=$T_TMP/tmpe $IOWATT plot --keep-data --format dumb --chart efficiency,battery,perf-power \
+	"$T_TMP/a.json" "$T_TMP/c.json" >/dev/null 2>"$T_TMP/keep.err"
+kept=$(sed -n 's/.*kept in //p' "$T_TMP/keep.err")
+check "efficiency.dat: each bar's IOPS/mA interval is the figure -+ its u95" -- \
+	python3 - "$kept/efficiency/efficiency.dat" <<'PY'
+import sys
+n = 0
+for line in open(sys.argv[1]):
+    if line.startswith("#") or not line.strip():
+        continue
+    f = line.split()
+    v, lo, hi = float(f[2]), float(f[-4]), float(f[-3])
+    assert abs(lo - 0.95 * v) < 1e-4 * v and abs(hi - 1.05 * v) < 1e-4 * v, f
+    n += 1
+assert n > 0
+PY
+check "battery.dat: a days interval beside each point (unknown here: no idle_w_u95)" -- \
+	awk 'NF == 4 && $3 == "NaN" && $4 == "NaN" {ok = 1} END {exit !ok}' "$kept/battery/battery.dat"
+check "perf.dat: the points carry their interval columns" -- \
+	awk '!/^#/ && NF >= 18 {ok = 1} END {exit !ok}' "$kept/perf-power/perf.dat"
+
+done_testing
