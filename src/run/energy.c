@@ -3,9 +3,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "run/energy.h"
+
+#define J_PER_MWH 3.6
 
 /*
  * Without a floor a meter that reads 0.000 W at idle (or a 0 A baseline) would never
@@ -296,7 +300,7 @@ static double ratio(double num, double den)
 }
 
 /* The phases' uncertainty parts; the last sample of a phase still open counts as is. */
-static void unc_summarize(const struct energy_job *ej, struct energy_summary *es)
+static void unc_summarize(const struct energy_job *ej, struct energy_phases *es)
 {
 	struct unc_phase up;
 	int p, c;
@@ -313,12 +317,13 @@ static void unc_summarize(const struct energy_job *ej, struct energy_summary *es
 	}
 }
 
-void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
+void energy_summarize(const struct energy_job *ej, struct energy_phases *es,
+		      struct result_power *p)
 {
 	const struct phase_acc *id = &ej->ph[PHASE_IDLE];
 	const struct phase_acc *ac = &ej->ph[PHASE_ACTIVE];
 	const struct phase_acc *tl = &ej->ph[PHASE_TAIL];
-	double tail_j, coef[PHASE_COUNT];
+	double coef[PHASE_COUNT];
 	int i;
 
 	memset(es, 0, sizeof(*es));
@@ -331,25 +336,26 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 	es->samples_tail = tl->samples;
 	es->has_voltage = id->has_v || ac->has_v || tl->has_v || id->has_w || ac->has_w;
 
-	es->idle_w = ratio(id->energy_j, id->w_s);
-	es->active_w = ratio(ac->energy_j, ac->w_s);
-	es->active_ma = ratio(ac->charge_c, ac->a_s) * 1e3;
-	es->peak_ma = ac->peak_a * 1e3;
-	es->active_v = ratio(ac->v_s, ac->vt_s);
-	es->min_v = ac->min_v;
+	p->idle_w = ratio(id->energy_j, id->w_s);
+	p->active_w = ratio(ac->energy_j, ac->w_s);
+	p->active_ma = ratio(ac->charge_c, ac->a_s) * 1e3;
+	p->peak_ma = ac->peak_a * 1e3;
+	p->active_v = ratio(ac->v_s, ac->vt_s);
+	p->min_v = ac->min_v;
 
 	es->energy_idle_j = phase_energy(id);
-	es->energy_active_j = phase_energy(ac);
-	tail_j = tl->begun ? phase_energy(tl) : 0;
-	es->energy_tail_j = tail_j;
-	es->charge_mah = ac->has_a && ac->a_s >= ac->span_s * (1 - 1e-9) ? ac->charge_c / 3.6
+	p->energy_active_j = phase_energy(ac);
+	p->energy_active_mwh = p->energy_active_j / J_PER_MWH;
+	p->energy_tail_j = tl->begun ? phase_energy(tl) : 0;
+	p->energy_tail_mwh = p->energy_tail_j / J_PER_MWH;
+	p->charge_mah = ac->has_a && ac->a_s >= ac->span_s * (1 - 1e-9) ? ac->charge_c / 3.6
 									: NAN;
 
 	unc_summarize(ej, es);
 	energy_tail_net_coef(es, coef);
-	es->energy_tail_net_j = tl->begun ? energy_combined(es, coef) : 0;
+	p->energy_tail_net_j = tl->begun ? energy_combined(es, p, coef) : 0;
 	energy_net_coef(es, coef);
-	es->energy_net_j = energy_combined(es, coef);
+	p->energy_net_j = energy_combined(es, p, coef);
 	es->coverage = ratio(ac->covered_s, es->active_s);
 	es->coverage_idle = ratio(id->covered_s, es->idle_s);
 	es->coverage_tail = ratio(tl->covered_s, es->tail_s);
@@ -357,6 +363,12 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
 		es->losses[i] = ej->ph[i].losses;
 		es->out_of_range[i] = ej->ph[i].out_of_range;
 	}
+	p->out_of_range.idle = es->out_of_range[PHASE_IDLE];
+	p->out_of_range.active = es->out_of_range[PHASE_ACTIVE];
+	p->out_of_range.tail = es->out_of_range[PHASE_TAIL];
+	free(p->note);
+	p->note = es->has_voltage ? NULL
+				  : xstrdup("meter reports no voltage: energy unknown, charge only");
 }
 
 /*
@@ -364,12 +376,12 @@ void energy_summarize(const struct energy_job *ej, struct energy_summary *es)
  * is that integral times T / that time. A phase of no length subtracts nothing, even
  * without an idle phase.
  */
-static double idle_times(const struct energy_summary *es, double t_s)
+static double idle_times(const struct energy_phases *es, double t_s)
 {
 	return t_s > 0 ? -ratio(t_s, es->span_s[PHASE_IDLE][UNC_W]) : 0;
 }
 
-void energy_tail_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+void energy_tail_net_coef(const struct energy_phases *es, double coef[PHASE_COUNT])
 {
 	coef[PHASE_IDLE] = idle_times(es, es->tail_s);
 	coef[PHASE_ACTIVE] = 0;
@@ -378,34 +390,35 @@ void energy_tail_net_coef(const struct energy_summary *es, double coef[PHASE_COU
 
 /* The tail's idle share is what the drive draws anyway: only what it spent above idle
  * after the last I/O belongs to the work (docs/energy.md). */
-void energy_work_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+void energy_work_coef(const struct energy_phases *es, double coef[PHASE_COUNT])
 {
 	energy_tail_net_coef(es, coef);
 	coef[PHASE_ACTIVE] = 1;
 }
 
-void energy_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT])
+void energy_net_coef(const struct energy_phases *es, double coef[PHASE_COUNT])
 {
 	energy_work_coef(es, coef);
 	coef[PHASE_IDLE] = idle_times(es, es->tail_s + es->active_s);
 }
 
-double energy_combined(const struct energy_summary *es, const double coef[PHASE_COUNT])
+double energy_combined(const struct energy_phases *es, const struct result_power *p,
+		       const double coef[PHASE_COUNT])
 {
 	/* idle: its integral over the time W was known, which is what idle_w averages */
-	const double e[PHASE_COUNT] = { es->idle_w * es->span_s[PHASE_IDLE][UNC_W],
-					es->energy_active_j, es->energy_tail_j };
+	const double e[PHASE_COUNT] = { p->idle_w * es->span_s[PHASE_IDLE][UNC_W],
+					p->energy_active_j, p->energy_tail_j };
 	double sum = 0;
-	int p;
+	int ph;
 
-	for (p = 0; p < PHASE_COUNT; p++)
-		if (coef[p] != 0)
-			sum += coef[p] * e[p];
+	for (ph = 0; ph < PHASE_COUNT; ph++)
+		if (coef[ph] != 0)
+			sum += coef[ph] * e[ph];
 	return sum;
 }
 
-void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
-			struct efficiency *ef)
+void efficiency_compute(const struct energy_phases *es, const struct result_power *p,
+			uint64_t bytes, uint64_t ios, struct result_efficiency *e)
 {
 	double iops = ios ? ratio((double)ios, es->active_s) : NAN;
 	double mbps = bytes ? ratio((double)bytes / 1e6, es->active_s) : NAN;
@@ -413,24 +426,24 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
 	double work[PHASE_COUNT], work_j;
 
 	energy_work_coef(es, work);
-	work_j = energy_combined(es, work);
-	double charge_uah = es->charge_mah * 1e3;
+	work_j = energy_combined(es, p, work);
+	double charge_uah = p->charge_mah * 1e3;
 
-	ef->iops_per_ma = ratio(iops, es->active_ma);
-	ef->iops_per_w = ratio(iops, es->active_w);
-	ef->mbps_per_w = ratio(mbps, es->active_w);
-	ef->j_per_gb = bytes ? work_j / gb : NAN;
-	ef->j_per_gb_net = bytes ? es->energy_net_j / gb : NAN;
-	ef->uj_per_io = ios ? work_j * 1e6 / (double)ios : NAN;
-	ef->uah_per_io = ios ? charge_uah / (double)ios : NAN;
-	ef->uah_per_mb = bytes ? charge_uah / ((double)bytes / 1e6) : NAN;
+	e->iops_per_ma = ratio(iops, p->active_ma);
+	e->iops_per_w = ratio(iops, p->active_w);
+	e->mbps_per_w = ratio(mbps, p->active_w);
+	e->j_per_gb = bytes ? work_j / gb : NAN;
+	e->j_per_gb_net = bytes ? p->energy_net_j / gb : NAN;
+	e->uj_per_io = ios ? work_j * 1e6 / (double)ios : NAN;
+	e->uah_per_io = ios ? charge_uah / (double)ios : NAN;
+	e->uah_per_mb = bytes ? charge_uah / ((double)bytes / 1e6) : NAN;
 }
 
 /* Reasons are short but carry their numbers, so a longer line is a bug, not truncation. */
 #define REASON_MAX 200
 #define DEFAULT_REMEDY "raise size or loops"
 
-int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
+int energy_validity(const struct energy_phases *es, unsigned min_samples, double min_coverage,
 		    const char *remedy, struct result_validity *v)
 {
 	static const char *const phase_names[PHASE_COUNT] = { "idle", "active", "tail" };

@@ -79,10 +79,12 @@ int energy_tail_settled(struct energy_job *ej, double tol, uint64_t hold_ns);
  */
 uint64_t energy_tail_finish(struct energy_job *ej, uint64_t t_cut, int settled);
 
-struct energy_summary {
-	double idle_w, active_w, active_ma, peak_ma, active_v, min_v;
-	double energy_active_j, energy_tail_j, energy_net_j, charge_mah;
-	double energy_tail_net_j; /* the tail above idle: energy_tail_j - idle_w x tail_s */
+/*
+ * What the integrals say about a job's phases besides its figures: their lengths,
+ * coverage, samples, losses, and the parts of each integral's uncertainty. The figures
+ * themselves are the result's (struct result_power, struct result_efficiency).
+ */
+struct energy_phases {
 	double energy_idle_j, tail_s, active_s;
 	double coverage;	 /* active phase, 0..1 */
 	uint64_t samples_active, samples_idle, samples_tail;
@@ -98,14 +100,13 @@ struct energy_summary {
 	uint64_t out_of_range[PHASE_COUNT]; /* readings dropped as impossible, per phase */
 };
 
-void energy_summarize(const struct energy_job *ej, struct energy_summary *es);
-
-struct efficiency {
-	double iops_per_ma, iops_per_w, mbps_per_w;
-	/* (active + tail above idle) and (active + tail) net of idle, per GB = 1e9 B */
-	double j_per_gb, j_per_gb_net;
-	double uj_per_io, uah_per_io, uah_per_mb;
-};
+/*
+ * The job's phases into es, and its power figures straight into p: every figure but the
+ * _u95 (uncertainty_fill), the meter (the caller's) and the note, which says why a meter
+ * without voltage has no energy (p->note is replaced: p must start zeroed).
+ */
+void energy_summarize(const struct energy_job *ej, struct energy_phases *es,
+		      struct result_power *p);
 
 /*
  * The energies the figures are made of, as coefficients of the phases' energy integrals
@@ -114,15 +115,20 @@ struct efficiency {
  * net of idle (energy_net_j, j_per_gb_net). The one definition both the figures and their
  * uncertainties use.
  */
-void energy_tail_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
-void energy_work_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
-void energy_net_coef(const struct energy_summary *es, double coef[PHASE_COUNT]);
-/* sum of coef[p] x the phase's energy; NAN if a phase it needs has none. */
-double energy_combined(const struct energy_summary *es, const double coef[PHASE_COUNT]);
+void energy_tail_net_coef(const struct energy_phases *es, double coef[PHASE_COUNT]);
+void energy_work_coef(const struct energy_phases *es, double coef[PHASE_COUNT]);
+void energy_net_coef(const struct energy_phases *es, double coef[PHASE_COUNT]);
+/* sum of coef[p] x the phase's energy (p's idle_w, energy_active_j, energy_tail_j); NAN if
+ * a phase it needs has none. */
+double energy_combined(const struct energy_phases *es, const struct result_power *p,
+		       const double coef[PHASE_COUNT]);
 
-/* bytes and ios moved in the active phase; active_s its length. NAN where undefined. */
-void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
-			struct efficiency *ef);
+/*
+ * The efficiency figures straight into e (their _u95: uncertainty_fill): bytes and ios
+ * moved in the active phase, over p's figures. NAN where undefined.
+ */
+void efficiency_compute(const struct energy_phases *es, const struct result_power *p,
+			uint64_t bytes, uint64_t ios, struct result_efficiency *e);
 
 /*
  * Validity: >= min_samples in the active phase, coverage >= min_coverage, no samples lost
@@ -131,12 +137,7 @@ void efficiency_compute(const struct energy_summary *es, uint64_t bytes, uint64_
  * has 12 samples (< 20): at 10 Hz a job needs >= 2 s; raise size or loops"); remedy
  * replaces "raise size or loops" when the caller knows better. Returns valid.
  */
-int energy_validity(const struct energy_summary *es, unsigned min_samples, double min_coverage,
+int energy_validity(const struct energy_phases *es, unsigned min_samples, double min_coverage,
 		    const char *remedy, struct result_validity *v);
-
-/* The result's power and efficiency objects; NAN stays NAN (written null). */
-void energy_power_fill(struct result_power *p, const struct energy_summary *es,
-		       const char *meter_spec);
-void energy_efficiency_fill(struct result_efficiency *e, const struct efficiency *ef);
 
 #endif

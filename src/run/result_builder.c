@@ -223,16 +223,14 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 			  int status, const char *why, struct result_meter_figures *f)
 {
 	const struct meter_info *in = meter_info(sm->dev);
-	struct energy_summary es;
-	struct efficiency ef;
+	struct energy_phases es;
 	char remedy[64], model[METER_MODEL_LEN];
 	struct unc_naming nm = { model, &in->accuracy, in->period_ns };
 
-	energy_summarize(&sm->ej, &es);
-	efficiency_compute(&es, jc->bytes, jc->ios, &ef);
 	f->spec = xstrdup(in->spec);
-	energy_power_fill(&f->power, &es, in->spec);
-	energy_efficiency_fill(&f->efficiency, &ef);
+	f->power.meter = xstrdup(in->spec);
+	energy_summarize(&sm->ej, &es, &f->power);
+	efficiency_compute(&es, &f->power, jc->bytes, jc->ios, &f->efficiency);
 	f->validity.reasons = xcalloc(1, sizeof(char *));
 	energy_validity(&es, ENERGY_MIN_SAMPLES, ENERGY_MIN_COVERAGE,
 			job_remedy(jc->jo, status, jc->stopping, jc->bytes, es.active_s, es.period_ns,

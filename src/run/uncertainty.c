@@ -14,7 +14,7 @@
 #define DOMINANT_LEN 160
 #define SQRT3 1.7320508075688772
 
-void unc_combine(const struct energy_summary *es, int ch, const double coef[PHASE_COUNT],
+void unc_combine(const struct energy_phases *es, int ch, const double coef[PHASE_COUNT],
 		 struct unc_budget *b)
 {
 	int p, phases = 0, others = 0;
@@ -75,7 +75,7 @@ static double ratio(double num, double den)
 }
 
 /* U95 of a phase mean (W, A or V over one phase) in `scale` units of the mean. */
-static double mean_u95(const struct energy_summary *es, int phase, int ch, double scale,
+static double mean_u95(const struct energy_phases *es, int phase, int ch, double scale,
 		       struct unc_budget *b)
 {
 	double coef[PHASE_COUNT] = { 0 };
@@ -87,7 +87,7 @@ static double mean_u95(const struct energy_summary *es, int phase, int ch, doubl
 	return UNC_K * unc_standard(b);
 }
 
-static double sum_u95(const struct energy_summary *es, int ch, const double coef[PHASE_COUNT],
+static double sum_u95(const struct energy_phases *es, int ch, const double coef[PHASE_COUNT],
 		      double scale, struct unc_budget *b)
 {
 	double c[PHASE_COUNT];
@@ -164,8 +164,9 @@ static double gain_pct(const struct meter_accuracy *acc, int ch, double amps)
 }
 
 /* The largest term of the budget, in words a user can act on. */
-static void dominant_text(const struct energy_summary *es, const struct headline *h,
-			  const struct unc_naming *nm, char *buf, size_t len)
+static void dominant_text(const struct energy_phases *es, const struct result_power *p,
+			  const struct headline *h, const struct unc_naming *nm, char *buf,
+			  size_t len)
 {
 	const struct unc_terms *t = &es->unc[h->phase][h->ch];
 	const double parts[] = { h->b.gain, h->b.offset, h->b.resolution, h->b.noise,
@@ -183,16 +184,16 @@ static void dominant_text(const struct energy_summary *es, const struct headline
 		}
 	}
 	if (h->ch == UNC_W)
-		mean = h->phase == PHASE_IDLE ? es->idle_w : es->active_w;
+		mean = h->phase == PHASE_IDLE ? p->idle_w : p->active_w;
 	else if (h->ch == UNC_A)
-		mean = es->active_ma / MA_PER_A;
+		mean = p->active_ma / MA_PER_A;
 	else
-		mean = es->active_v;
+		mean = p->active_v;
 	fmt_si(mean, unit, m, sizeof(m));
 	switch (k) {
 	case 0:
 		snprintf(buf, len, "%s gain %.2g %% of reading", model,
-			 gain_pct(nm ? nm->acc : NULL, h->ch, es->active_ma / MA_PER_A));
+			 gain_pct(nm ? nm->acc : NULL, h->ch, p->active_ma / MA_PER_A));
 		break;
 	case 1:
 		fmt_si(ratio(t->offset, span) * SQRT3, unit, a, sizeof(a));
@@ -229,8 +230,9 @@ static void fill_budget(const struct headline *h, struct result_unc_budget *rb)
 	rb->baseline = ratio(h->b.baseline, s);
 }
 
-static void judge(const struct energy_summary *es, const struct headline *h,
-		  const struct unc_naming *nm, double limit, struct result_validity *v)
+static void judge(const struct energy_phases *es, const struct result_power *p,
+		  const struct headline *h, const struct unc_naming *nm, double limit,
+		  struct result_validity *v)
 {
 	struct result_uncertainty *u = xcalloc(1, sizeof(*u));
 	char dom[DOMINANT_LEN];
@@ -250,7 +252,7 @@ static void judge(const struct energy_summary *es, const struct headline *h,
 		u->dominant = xstrdup("meter accuracy not declared by its driver");
 		return;
 	}
-	dominant_text(es, h, nm, dom, sizeof(dom));
+	dominant_text(es, p, h, nm, dom, sizeof(dom));
 	u->dominant = xstrdup(dom);
 	v->uncertain = isfinite(u->u95_rel) && u->u95_rel > limit;
 }
@@ -267,7 +269,7 @@ static void only_if(double value, double *u95)
 		*u95 = NAN;
 }
 
-static void power_u95(const struct energy_summary *es, struct result_power *p, struct budgets *bs)
+static void power_u95(const struct energy_phases *es, struct result_power *p, struct budgets *bs)
 {
 	double work[PHASE_COUNT], net[PHASE_COUNT], tailnet[PHASE_COUNT];
 	double active[PHASE_COUNT] = { 0, 1, 0 }, tail[PHASE_COUNT] = { 0, 0, 1 };
@@ -297,7 +299,7 @@ static void power_u95(const struct energy_summary *es, struct result_power *p, s
 	only_if(p->charge_mah, &p->charge_mah_u95);
 }
 
-static void efficiency_u95(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
+static void efficiency_u95(const struct energy_phases *es, uint64_t bytes, uint64_t ios,
 			   const struct result_power *p, const struct budgets *bs,
 			   struct result_efficiency *e)
 {
@@ -319,7 +321,7 @@ static void efficiency_u95(const struct energy_summary *es, uint64_t bytes, uint
 	only_if(e->uj_per_io, &e->uj_per_io_u95);
 }
 
-void uncertainty_fill(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
+void uncertainty_fill(const struct energy_phases *es, uint64_t bytes, uint64_t ios,
 		      const struct unc_naming *nm, double limit, struct result_power *p,
 		      struct result_efficiency *e, struct result_validity *v)
 {
@@ -332,12 +334,12 @@ void uncertainty_fill(const struct energy_summary *es, uint64_t bytes, uint64_t 
 	efficiency_u95(es, bytes, ios, p, &bs, e);
 	energy_work_coef(es, work);
 	pick(&h, "j_per_gb", e->j_per_gb, e->j_per_gb_u95, &bs.work_j,
-	     energy_combined(es, work), UNC_W, PHASE_ACTIVE);
+	     energy_combined(es, p, work), UNC_W, PHASE_ACTIVE);
 	pick(&h, "iops_per_ma", e->iops_per_ma, e->iops_per_ma_u95, &bs.active_ma, p->active_ma,
 	     UNC_A, PHASE_ACTIVE);
 	pick(&h, "energy_active_j", p->energy_active_j, p->energy_active_j_u95, &bs.active_j,
 	     p->energy_active_j, UNC_W, PHASE_ACTIVE);
 	pick(&h, "charge_mah", p->charge_mah, p->charge_mah_u95, &bs.charge, p->charge_mah,
 	     UNC_A, PHASE_ACTIVE);
-	judge(es, &h, nm, limit, v);
+	judge(es, p, &h, nm, limit, v);
 }

@@ -26,7 +26,7 @@ struct unc_budget {
  * add in quadrature. The idle phase's random parts are the `baseline` term when the
  * figure also draws on another phase.
  */
-void unc_combine(const struct energy_summary *es, int ch, const double coef[PHASE_COUNT],
+void unc_combine(const struct energy_phases *es, int ch, const double coef[PHASE_COUNT],
 		 struct unc_budget *b);
 /* sqrt of the sum of squares; NAN when not known. */
 double unc_standard(const struct unc_budget *b);
@@ -39,11 +39,12 @@ struct unc_naming {
 };
 
 /*
- * Fill the _u95 keys of p and e, and v's uncertainty: the headline figure (j_per_gb, else
- * iops_per_ma, else energy_active_j, else charge_mah), its relative U95 against limit
- * (`uncertain` above it) and its dominant term in words.
+ * Fill every _u95 of p and e, from es and their figures (the one place a _u95 is set),
+ * and v's uncertainty: the headline figure (j_per_gb, else iops_per_ma, else
+ * energy_active_j, else charge_mah), its relative U95 against limit (`uncertain` above
+ * it) and its dominant term in words.
  */
-void uncertainty_fill(const struct energy_summary *es, uint64_t bytes, uint64_t ios,
+void uncertainty_fill(const struct energy_phases *es, uint64_t bytes, uint64_t ios,
 		      const struct unc_naming *nm, double limit, struct result_power *p,
 		      struct result_efficiency *e, struct result_validity *v);
 

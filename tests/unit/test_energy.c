@@ -42,7 +42,8 @@ static int rel_ok(double got, double want, double rel)
 static void test_constant(void)
 {
 	struct energy_job ej;
-	struct energy_summary es;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
 	int i;
 
 	/* 5 V x 0.5 A with no W register: W comes from V x A. Windows fall between samples. */
@@ -56,26 +57,27 @@ static void test_constant(void)
 			energy_phase_end(&ej, PHASE_TAIL, at(9.5));
 		feed(&ej, 0.05 + i * 0.1, 5.0, 0.5, NAN);
 	}
-	energy_summarize(&ej, &es);
-	ok(rel_ok(es.energy_active_j, 2.5 * (7.3009 - 3.0071), 1e-9),
-	   "constant 2.5 W over an exact active window is P x T (%.12g J)", es.energy_active_j);
-	ok(rel_ok(es.energy_tail_j, 2.5 * (9.5 - 7.3009), 1e-9), "tail energy is P x T");
+	energy_summarize(&ej, &es, &pf);
+	ok(rel_ok(pf.energy_active_j, 2.5 * (7.3009 - 3.0071), 1e-9),
+	   "constant 2.5 W over an exact active window is P x T (%.12g J)", pf.energy_active_j);
+	ok(rel_ok(pf.energy_tail_j, 2.5 * (9.5 - 7.3009), 1e-9), "tail energy is P x T");
 	ok(rel_ok(es.energy_idle_j, 2.5 * (3.0071 - 1.013), 1e-9), "idle energy is P x T");
-	ok(rel_ok(es.idle_w, 2.5, 1e-9) && rel_ok(es.active_w, 2.5, 1e-9), "idle and active W");
-	ok(rel_ok(es.charge_mah, 500.0 * (7.3009 - 3.0071) / 3600, 1e-9), "charge in mAh");
-	is_dbl(es.energy_net_j, 0, 1e-9, "net energy of a flat load is zero");
+	ok(rel_ok(pf.idle_w, 2.5, 1e-9) && rel_ok(pf.active_w, 2.5, 1e-9), "idle and active W");
+	ok(rel_ok(pf.charge_mah, 500.0 * (7.3009 - 3.0071) / 3600, 1e-9), "charge in mAh");
+	is_dbl(pf.energy_net_j, 0, 1e-9, "net energy of a flat load is zero");
 	is_dbl(es.coverage, 1.0, 1e-12, "full coverage");
 	is_int(es.samples_active, 43, "samples with timestamps inside the active window");
-	is_dbl(es.active_v, 5.0, 1e-12, "mean V");
-	is_dbl(es.min_v, 5.0, 0, "min V");
-	is_dbl(es.peak_ma, 500.0, 1e-9, "peak mA");
+	is_dbl(pf.active_v, 5.0, 1e-12, "mean V");
+	is_dbl(pf.min_v, 5.0, 0, "min V");
+	is_dbl(pf.peak_ma, 500.0, 1e-9, "peak mA");
 	ok(es.has_voltage, "meter has voltage");
 }
 
 static void test_ramp(void)
 {
 	struct energy_job ej;
-	struct energy_summary es;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
 	int i;
 
 	/* W = t^2 sampled each second: the trapezoid sum, not the true integral (8/3). */
@@ -84,16 +86,17 @@ static void test_ramp(void)
 	for (i = 0; i <= 2; i++)
 		feed(&ej, i, NAN, NAN, (double)(i * i));
 	energy_phase_end(&ej, PHASE_ACTIVE, at(2));
-	energy_summarize(&ej, &es);
-	is_dbl(es.energy_active_j, 3.0, 1e-12, "samples of t^2 give the exact trapezoid sum");
-	is_dbl(es.active_w, 1.5, 1e-12, "time-weighted mean W");
-	ok(isnan(es.charge_mah), "no current: charge is NAN");
+	energy_summarize(&ej, &es, &pf);
+	is_dbl(pf.energy_active_j, 3.0, 1e-12, "samples of t^2 give the exact trapezoid sum");
+	is_dbl(pf.active_w, 1.5, 1e-12, "time-weighted mean W");
+	ok(isnan(pf.charge_mah), "no current: charge is NAN");
 }
 
 static void test_boundary_split(void)
 {
 	struct energy_job ej;
-	struct energy_summary es;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
 
 	/* 1 W at 0 s, 3 W at 1 s; active from 0.25 s: W(0.25) = 1.5 by interpolation.
 	 * idle = (1 + 1.5) / 2 * 0.25 = 0.3125; active = (1.5 + 3) / 2 * 0.75 = 1.6875. */
@@ -103,9 +106,9 @@ static void test_boundary_split(void)
 	energy_phase_begin(&ej, PHASE_ACTIVE, at(0.25));
 	energy_phase_end(&ej, PHASE_ACTIVE, at(1));
 	feed(&ej, 1, NAN, NAN, 3.0);
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	is_dbl(es.energy_idle_j, 0.3125, 1e-12, "idle part of a cut segment");
-	is_dbl(es.energy_active_j, 1.6875, 1e-12, "active part of a cut segment");
+	is_dbl(pf.energy_active_j, 1.6875, 1e-12, "active part of a cut segment");
 	is_int(es.samples_idle, 1, "sample at 0 s is idle");
 	is_int(es.samples_active, 0, "sample at the active end is not in it (half-open)");
 
@@ -116,15 +119,16 @@ static void test_boundary_split(void)
 	energy_phase_begin(&ej, PHASE_ACTIVE, at(1));
 	energy_phase_end(&ej, PHASE_ACTIVE, at(2));
 	feed(&ej, 4, NAN, NAN, 4.0);
-	energy_summarize(&ej, &es);
-	is_dbl(es.energy_active_j, 2.75, 1e-12, "window inside one segment");
+	energy_summarize(&ej, &es, &pf);
+	is_dbl(pf.energy_active_j, 2.75, 1e-12, "window inside one segment");
 	is_dbl(es.coverage, 1.0, 1e-12, "window inside one short segment is covered");
 }
 
 static void test_outside_windows(void)
 {
 	struct energy_job ej;
-	struct energy_summary es;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
 	int i;
 
 	energy_job_init(&ej, NS_PER_SEC);
@@ -138,12 +142,12 @@ static void test_outside_windows(void)
 			energy_phase_end(&ej, PHASE_ACTIVE, at(7.5));
 		feed(&ej, i, 5, 0.2, NAN);
 	}
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	is_dbl(es.energy_idle_j, 2.5, 1e-12, "idle from its start, not from the first sample");
-	is_dbl(es.energy_active_j, 2.5, 1e-12, "active ends at its end despite later samples");
+	is_dbl(pf.energy_active_j, 2.5, 1e-12, "active ends at its end despite later samples");
 	is_int(es.samples_active, 3, "samples at 5, 6, 7 s are active");
 	is_int(es.samples_idle, 2, "samples at 3, 4 s are idle");
-	is_dbl(es.energy_tail_j, 0, 0, "no tail opened: zero tail");
+	is_dbl(pf.energy_tail_j, 0, 0, "no tail opened: zero tail");
 
 	/* Out-of-order samples are dropped and counted. */
 	feed(&ej, 9.5, 5, 10, NAN);
@@ -156,7 +160,8 @@ static void test_outside_windows(void)
 static void test_coverage(void)
 {
 	struct energy_job ej;
-	struct energy_summary es;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
 	int i;
 
 	/* 10 Hz for 10 s, nothing between 3 s and 5 s: a 2 s segment (> 2 periods). */
@@ -166,9 +171,9 @@ static void test_coverage(void)
 		if (i <= 30 || i >= 50)
 			feed(&ej, i * 0.1, 5, 0.2, NAN);
 	energy_phase_end(&ej, PHASE_ACTIVE, at(10));
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	is_dbl(es.coverage, 0.8, 1e-9, "a 2 s gap in 10 s leaves 80 %% coverage");
-	is_dbl(es.energy_active_j, 10, 1e-9, "the gap is still integrated linearly");
+	is_dbl(pf.energy_active_j, 10, 1e-9, "the gap is still integrated linearly");
 
 	/* A gap of exactly 2 periods still counts as covered. */
 	energy_job_init(&ej, 100 * NS_PER_MS);
@@ -176,7 +181,7 @@ static void test_coverage(void)
 	feed(&ej, 0, 5, 0.2, NAN);
 	feed(&ej, 0.2, 5, 0.2, NAN);
 	energy_phase_end(&ej, PHASE_ACTIVE, at(0.2));
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	is_dbl(es.coverage, 1.0, 1e-9, "segment of 2 periods is covered");
 
 	/* The active phase starts 1 s before the first sample: that second is uncovered. */
@@ -185,10 +190,10 @@ static void test_coverage(void)
 	for (i = 10; i <= 100; i++)
 		feed(&ej, i * 0.1, 5, 0.2, NAN);
 	energy_phase_end(&ej, PHASE_ACTIVE, at(10));
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	is_dbl(es.coverage, 0.9, 1e-9, "phase start before the sampled span is uncovered");
-	is_dbl(es.energy_active_j, 9, 1e-9, "only the sampled span is integrated");
-	ok(isnan(es.charge_mah) == 0, "charge over the sampled span");
+	is_dbl(pf.energy_active_j, 9, 1e-9, "only the sampled span is integrated");
+	ok(isnan(pf.charge_mah) == 0, "charge over the sampled span");
 }
 
 static void test_tail(void)
@@ -286,7 +291,8 @@ static void test_tail_end(void)
 {
 	static const double tail_w[] = { 3.0, 2.0, 1.0, 1.0, 1.0, 1.02 };
 	struct energy_job ej;
-	struct energy_summary es;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
 	uint64_t end;
 
 	tail_job(&ej, tail_w, 5);
@@ -295,20 +301,20 @@ static void test_tail_end(void)
 	is_int((int64_t)end, (int64_t)at(22), "the tail ends where power settled (22 s), not "
 	       "after the hold");
 	feed(&ej, 25, NAN, NAN, tail_w[5]);
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	is_dbl(es.tail_s, 2, 1e-9, "tail lasts 2 s");
-	is_dbl(es.energy_tail_j, 2.5 + 1.5, 1e-9, "tail energy: trapezoids 20..22 s only");
-	is_dbl(es.energy_tail_net_j, 4 - 1 * 2, 1e-9, "tail above idle = 4 J - 1 W x 2 s");
+	is_dbl(pf.energy_tail_j, 2.5 + 1.5, 1e-9, "tail energy: trapezoids 20..22 s only");
+	is_dbl(pf.energy_tail_net_j, 4 - 1 * 2, 1e-9, "tail above idle = 4 J - 1 W x 2 s");
 	is_int(es.samples_tail, 2, "the samples at 20 and 21 s are the tail's");
-	is_dbl(es.energy_net_j, 29 + 4 - 1 * 12, 1e-9, "net = active 29 + tail 4 - 1 W x 12 s");
+	is_dbl(pf.energy_net_j, 29 + 4 - 1 * 12, 1e-9, "net = active 29 + tail 4 - 1 W x 12 s");
 
 	/* Never settled: the tail runs to the cut (tail_max), all of it counted. */
 	tail_job(&ej, tail_w, 2);
 	end = energy_tail_finish(&ej, at(21.5), 0);
 	is_int((int64_t)end, (int64_t)at(21.5), "not settled: the tail ends at the cut");
 	feed(&ej, 22, NAN, NAN, tail_w[2]);
-	energy_summarize(&ej, &es);
-	is_dbl(es.energy_tail_j, 2.5 + 0.5 * 0.5 * (2.0 + 1.5), 1e-9,
+	energy_summarize(&ej, &es, &pf);
+	is_dbl(pf.energy_tail_j, 2.5 + 0.5 * 0.5 * (2.0 + 1.5), 1e-9,
 	       "tail to the cut, interpolated at it");
 
 	/* Settled on the first tail sample: only the piece before it is tail. */
@@ -317,17 +323,18 @@ static void test_tail_end(void)
 
 		tail_job(&ej, flat, 4);
 		energy_tail_finish(&ej, at(23), energy_tail_settled(&ej, 0.05, 2 * NS_PER_SEC));
-		energy_summarize(&ej, &es);
+		energy_summarize(&ej, &es, &pf);
 		is_dbl(es.tail_s, 0, 1e-9, "power already at idle when the job ended: no tail");
-		is_dbl(es.energy_tail_net_j, 0, 1e-9, "and nothing above idle");
+		is_dbl(pf.energy_tail_net_j, 0, 1e-9, "and nothing above idle");
 	}
 }
 
 static void test_pipeline(void)
 {
 	struct energy_job ej;
-	struct energy_summary es;
-	struct efficiency ef;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
+	struct result_efficiency ef;
 	int i;
 
 	/* Idle 1 W, active 2 W, tail 1 W, all 5 V; clean steps as two samples at one
@@ -345,38 +352,32 @@ static void test_pipeline(void)
 	for (i = 40; i <= 44; i++)
 		feed(&ej, i * 0.5, 5, 0.2, NAN);
 	energy_phase_end(&ej, PHASE_TAIL, at(22));
-	energy_summarize(&ej, &es);
-	is_dbl(es.idle_w, 1, 1e-12, "pipeline idle W");
-	is_dbl(es.active_w, 2, 1e-12, "pipeline active W");
-	is_dbl(es.energy_active_j, 20, 1e-9, "pipeline active J");
-	is_dbl(es.energy_tail_j, 2, 1e-9, "pipeline tail J");
-	is_dbl(es.energy_net_j, 10, 1e-9, "net = 20 + 2 - 1 W x 12 s");
-	is_dbl(es.active_ma, 400, 1e-9, "active mA");
-	is_dbl(es.charge_mah, 4000.0 / 3600, 1e-12, "charge = 400 mA x 10 s");
+	energy_summarize(&ej, &es, &pf);
+	is_dbl(pf.idle_w, 1, 1e-12, "pipeline idle W");
+	is_dbl(pf.active_w, 2, 1e-12, "pipeline active W");
+	is_dbl(pf.energy_active_j, 20, 1e-9, "pipeline active J");
+	is_dbl(pf.energy_tail_j, 2, 1e-9, "pipeline tail J");
+	is_dbl(pf.energy_net_j, 10, 1e-9, "net = 20 + 2 - 1 W x 12 s");
+	is_dbl(pf.active_ma, 400, 1e-9, "active mA");
+	is_dbl(pf.charge_mah, 4000.0 / 3600, 1e-12, "charge = 400 mA x 10 s");
 	is_int(es.samples_active, 20, "20 samples at 2 Hz in 10 s");
 
 	/* 1000 I/Os, 5e8 B in 10 s: 100 IOPS, 50 MB/s. */
-	efficiency_compute(&es, 500000000ULL, 1000, &ef);
+	efficiency_compute(&es, &pf, 500000000ULL, 1000, &ef);
 	is_dbl(ef.iops_per_ma, 0.25, 1e-12, "IOPS per mA = 100 / 400");
 	is_dbl(ef.iops_per_w, 50, 1e-9, "IOPS per W = 100 / 2");
 	is_dbl(ef.mbps_per_w, 25, 1e-9, "MB/s per W = 50 / 2");
-	is_dbl(es.energy_tail_net_j, 0, 1e-9, "tail at idle power: nothing above idle");
+	is_dbl(pf.energy_tail_net_j, 0, 1e-9, "tail at idle power: nothing above idle");
 	is_dbl(ef.j_per_gb, 40, 1e-9, "J/GB = (active 20 + tail above idle 0) / 0.5");
 	is_dbl(ef.j_per_gb_net, 20, 1e-9, "J/GB net = 10 / 0.5");
 	is_dbl(ef.uj_per_io, 20000, 1e-6, "uJ per I/O = 20 J / 1000");
 	is_dbl(ef.uah_per_io, 1111.111111 / 1000, 1e-6, "uAh per I/O");
 	is_dbl(ef.uah_per_mb, 1111.111111 / 500, 1e-6, "uAh per MB");
 
-	{
-		struct result_power p = { 0 };
-
-		energy_power_fill(&p, &es, "um25c:/dev/rfcomm0");
-		is_dbl(p.energy_active_mwh, 20 / 3.6, 1e-9, "mWh = J / 3.6");
-		is_dbl(p.energy_net_j, 10, 1e-9, "net J in the report");
-		ok(!p.note, "no note when the meter has voltage");
-		free(p.meter);
-	}
-	efficiency_compute(&es, 0, 0, &ef);
+	is_dbl(pf.energy_active_mwh, 20 / 3.6, 1e-9, "mWh = J / 3.6");
+	is_dbl(pf.energy_net_j, 10, 1e-9, "net J in the report");
+	ok(!pf.note, "no note when the meter has voltage");
+	efficiency_compute(&es, &pf, 0, 0, &ef);
 	ok(isnan(ef.iops_per_ma) && isnan(ef.j_per_gb) && isnan(ef.uj_per_io) &&
 		   isnan(ef.uah_per_mb),
 	   "no I/O: efficiency undefined (NAN)");
@@ -395,7 +396,7 @@ static struct result_validity *fresh(struct result_run_holder *h)
 static void test_validity(void)
 {
 	struct result_run_holder h = { 0 };
-	struct energy_summary es = { 0 };
+	struct energy_phases es = { 0 };
 	struct result_validity *v;
 	int valid;
 
@@ -457,8 +458,9 @@ static void test_validity(void)
 static void test_no_voltage_and_json(void)
 {
 	struct energy_job ej;
-	struct energy_summary es;
-	struct efficiency ef;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
+	struct result_efficiency ef;
 	struct result_run_holder h = { 0 };
 	struct result_power *pw;
 	json_t *doc, *job, *p, *e, *v;
@@ -472,12 +474,12 @@ static void test_no_voltage_and_json(void)
 			energy_phase_end(&ej, PHASE_ACTIVE, at(26));
 		feed(&ej, i, NAN, 0.5, NAN);
 	}
-	energy_summarize(&ej, &es);
-	ok(rel_ok(es.charge_mah, 500.0 * 24 / 3600, 1e-12), "V-less meter: charge holds");
-	ok(isnan(es.energy_active_j) && isnan(es.active_w) && isnan(es.energy_net_j),
+	energy_summarize(&ej, &es, &pf);
+	ok(rel_ok(pf.charge_mah, 500.0 * 24 / 3600, 1e-12), "V-less meter: charge holds");
+	ok(isnan(pf.energy_active_j) && isnan(pf.active_w) && isnan(pf.energy_net_j),
 	   "V-less meter: energy is NAN, no invented volts");
 	ok(!es.has_voltage, "summary says the meter has no voltage");
-	efficiency_compute(&es, 1000000, 100, &ef);
+	efficiency_compute(&es, &pf, 1000000, 100, &ef);
 	ok(isnan(ef.iops_per_w) && isfinite(ef.iops_per_ma) && isfinite(ef.uah_per_io),
 	   "V-less meter: per-mA and per-charge figures only");
 
@@ -485,9 +487,10 @@ static void test_no_voltage_and_json(void)
 	memset(&h.r, 0, sizeof(h.r));
 	h.j = result_add_job(&h.r);
 	pw = h.j->power = xcalloc(1, sizeof(*h.j->power));
-	energy_power_fill(pw, &es, "ina219:/dev/i2c-1");
+	*pw = pf;
+	pw->meter = xstrdup("ina219:/dev/i2c-1");
 	h.j->efficiency = xcalloc(1, sizeof(*h.j->efficiency));
-	energy_efficiency_fill(h.j->efficiency, &ef);
+	*h.j->efficiency = ef;
 	h.j->validity = xcalloc(1, sizeof(*h.j->validity));
 	energy_validity(&es, 20, 0.95, NULL, h.j->validity);
 	doc = result_to_json(&h.r);
@@ -554,14 +557,15 @@ static void test_losses(void)
 {
 	struct result_run_holder h = { 0 };
 	struct energy_job ej;
-	struct energy_summary es;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
 	struct result_validity *v;
 	struct meter_sample s;
 	int valid;
 
 	/* two holes inside the active phase */
 	three_phases(&ej, 150, 160, SAMPLE_AFTER_LOSS, 0);
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	ok(es.losses[PHASE_ACTIVE] == 2 && !es.losses[PHASE_IDLE] && !es.losses[PHASE_TAIL],
 	   "two holes are counted in the active phase only (%llu %llu %llu)",
 	   (unsigned long long)es.losses[0], (unsigned long long)es.losses[1],
@@ -579,7 +583,7 @@ static void test_losses(void)
 	s = (struct meter_sample){ .t_ns = at(1.05), .v = 5, .a = 0.1, .w = 0.5,
 				   .flags = SAMPLE_AFTER_LOSS };
 	energy_feed(&ej, &s);
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	ok(es.losses[PHASE_IDLE] == 1 && es.losses[PHASE_ACTIVE] == 1,
 	   "a hole across a boundary hits both phases");
 	result_free(&h.r);
@@ -591,14 +595,14 @@ static void test_out_of_range(void)
 {
 	struct result_run_holder h = { 0 };
 	struct energy_job ej;
-	struct energy_summary es;
+	struct energy_phases es;
+	struct result_power pf = { 0 };
 	struct result_validity *v;
-	struct result_power p;
 	int valid;
 
 	/* 3 readings dropped before sample 150, inside the active phase */
 	three_phases(&ej, 150, -1, SAMPLE_AFTER_DROP, 3);
-	energy_summarize(&ej, &es);
+	energy_summarize(&ej, &es, &pf);
 	ok(es.out_of_range[PHASE_ACTIVE] == 3 && !es.out_of_range[PHASE_IDLE] &&
 		   !es.out_of_range[PHASE_TAIL],
 	   "3 dropped readings count in the active phase only");
@@ -607,12 +611,9 @@ static void test_out_of_range(void)
 	ok(!valid && v->nreasons == 1 &&
 		   strstr(v->reasons[0], "3 meter reading(s) in the active phase could not be true"),
 	   "the phase is not valid and says why: %s", v->nreasons ? v->reasons[0] : "");
-	memset(&p, 0, sizeof(p));
-	energy_power_fill(&p, &es, "x");
-	ok(p.out_of_range.active == 3 && !p.out_of_range.idle && !p.out_of_range.tail,
+	ok(pf.out_of_range.active == 3 && !pf.out_of_range.idle && !pf.out_of_range.tail,
 	   "the result's power.out_of_range carries them per phase");
-	free(p.meter);
-	free(p.note);
+	free(pf.note);
 	result_free(&h.r);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/mem.h"
 #include "meters/ina2xx/ina2xx_protocol.h"
 #include "run/energy.h"
 #include "run/uncertainty.h"
@@ -79,7 +80,7 @@ static void test_ranges(void)
 
 /* A job's figures as the run fills them, from its summary, for the tests below. */
 struct figures {
-	struct energy_summary es;
+	struct energy_phases es;
 	struct result_power p;
 	struct result_efficiency e;
 	struct result_validity v;
@@ -88,13 +89,10 @@ struct figures {
 static void figures_of(struct energy_job *ej, uint64_t bytes, uint64_t ios,
 		       const struct unc_naming *nm, struct figures *f)
 {
-	struct efficiency ef;
-
 	memset(f, 0, sizeof(*f));
-	energy_summarize(ej, &f->es);
-	efficiency_compute(&f->es, bytes, ios, &ef);
-	energy_power_fill(&f->p, &f->es, "um:x");
-	energy_efficiency_fill(&f->e, &ef);
+	f->p.meter = xstrdup("um:x");
+	energy_summarize(ej, &f->es, &f->p);
+	efficiency_compute(&f->es, &f->p, bytes, ios, &f->e);
 	uncertainty_fill(&f->es, bytes, ios, nm, 0.05, &f->p, &f->e, &f->v);
 }
 
@@ -154,7 +152,7 @@ static void test_worked_example(void)
 	gain = e_j * sqrt(0.0005 * 0.0005 + 0.001 * 0.001) / sqrt(3);
 	u_c = sqrt(gain * gain + off * off + res2 + noise2 + disc2);
 
-	is_dbl(f.es.energy_active_j, 3.002, 1e-12, "active energy: 3.002 J");
+	is_dbl(f.p.energy_active_j, 3.002, 1e-12, "active energy: 3.002 J");
 	is_dbl(e_j, 3.002, 1e-12, "the weights sum the same energy");
 	is_dbl(gain, 0.00193778, 1e-8, "gain term 1.938 mJ");
 	is_dbl(off, 0.00241122, 1e-8, "offset term 2.411 mJ");
@@ -201,7 +199,7 @@ static void test_net_and_steady(void)
 	/* 60 mW steady: the 1 mW step rounds every reading the same way, u = q/sqrt(12) */
 	is_dbl(f.es.unc[PHASE_ACTIVE][UNC_W].res_sys, 5.0 * 0.001 / sqrt(12), 1e-12,
 	       "a steady reading's rounding does not average: 5 s x 1 mW / sqrt(12)");
-	ok(fabs(f.es.energy_net_j) < 1e-12, "net energy of a constant load is 0");
+	ok(fabs(f.p.energy_net_j) < 1e-12, "net energy of a constant load is 0");
 	ok(f.p.energy_net_j_u95 < f.p.energy_active_j_u95 / 2,
 	   "net u95 %.3g J < active u95 %.3g J: the offset cancels", f.p.energy_net_j_u95,
 	   f.p.energy_active_j_u95);
