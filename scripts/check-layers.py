@@ -37,7 +37,7 @@ DEPS = {
     "sources": {"core"},
     "result": {"core"},
     "analysis": {"core", "result"},
-    "run": {"core", "io", "metercore", "registry", "sources", "result", "analysis"},
+    "run": {"core", "io", "metercore", "registry", "sources", "result", "analysis", "report"},
     "report": {"core", "io", "result", "analysis"},
     "cli": {"core", "transport", "io", "metercore", "drivers", "registry", "sources", "result",
             "analysis", "run", "report"},

@@ -1,41 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* `iowatt run` and `iowatt measure`: set up target, meters and outputs, run every job. */
-#include <errno.h>
-#include <libgen.h>
-#include <stdlib.h>
+/* `iowatt run` and `iowatt measure`: parse the command line, run, map how it ended to a status. */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "analysis/repeats.h"
 #include "cli/commands.h"
 #include "cli/run_args.h"
-#include "cli/run_plan.h"
-#include "core/clock.h"
-#include "core/log.h"
 #include "core/mem.h"
-#include "core/units.h"
-#include "io/bench.h"
-#include "report/summary.h"
-#include "run/context.h"
-#include "run/run.h"
-
-/*
- * The result is rewritten while the run goes on so that a crash keeps what was done; at
- * most once a second, or a run of many short loops spends its time rewriting a growing
- * file (1200 loops took 113 s against 12.8 s for 300).
- */
-#define CHECKPOINT_MIN_NS 1000000000ull
-
-static void checkpoint(struct run_ctx *rc)
-{
-	uint64_t now = now_ns();
-
-	if (rc->checkpoint_ns && now - rc->checkpoint_ns < CHECKPOINT_MIN_NS)
-		return;
-	result_builder_write(&rc->rb, rc->session, rc->out.json_path, RESULT_RUNNING);
-	rc->checkpoint_ns = now_ns();
-}
+#include "run/run_loop.h"
 
 static char *command_line(int argc, char **argv, int measure)
 {
@@ -54,326 +27,24 @@ static char *command_line(int argc, char **argv, int measure)
 	return s;
 }
 
-static char *profile_stem(const struct run_config *cfg, int measure)
+/* A signal wins (the user's stop, also during set-up), then a set-up failure's errno. */
+static int exit_code(int err, const struct run_outcome *o)
 {
-	char *copy, *base, *dot, *stem;
-
-	if (measure)
-		return xstrdup("measure");
-	if (!cfg->run.profile)
-		return xstrdup("cli");
-	copy = xstrdup(cfg->run.profile);
-	base = basename(copy);
-	dot = strrchr(base, '.');
-	if (dot && dot != base)
-		*dot = '\0';
-	stem = xstrdup(base);
-	free(copy);
-	return stem;
-}
-
-/* A 2 Hz tester needs 10 s of active phase for enough samples: say so before the run. */
-static void announce_meters(const struct session *s)
-{
-	unsigned m;
-	char a[32], b[32];
-	int emulated = 0;
-
-	for (m = 0; m < s->nmeters; m++) {
-		const struct meter_info *in = meter_info(s->meters[m].dev);
-		uint64_t need = ENERGY_MIN_SAMPLES * in->period_ns;
-
-		log_info(NULL, "meter %s: %s%s, one reading every %s: a job needs an active "
-			       "phase of at least %s for a valid result (%u samples); shorter jobs "
-			       "are reported invalid with the size that would do",
-			 in->spec, in->model, in->emulated ? " [EMULATED]" : "",
-			 fmt_duration(in->period_ns, a, sizeof(a)), fmt_duration(need, b, sizeof(b)),
-			 ENERGY_MIN_SAMPLES);
-		if (in->emulated && !emulated++)
-			printf("NOTE: power figures in this run come from an EMULATED meter "
-			       "(iowatt emulate), not from hardware.\n");
-		if (in->manual)
-			printf("NOTE: power figures from %s are hand readings (manual meter).\n",
-			       in->spec);
-	}
-}
-
-/* The target file or device, checked against every job before anything runs. */
-static int open_target(struct run_ctx *rc)
-{
-	const struct run_config *cfg = rc->cfg;
-	const char *limit;
-	uint64_t avail;
-	size_t j;
-	int err;
-
-	/* Before the file exists: buffers that cannot be had leave nothing to clean up. */
-	if (!mem_available(&avail, &limit))
-		for (j = 0; j < cfg->njobs; j++)
-			if ((err = bench_check_memory(&cfg->jobs[j], avail, limit)))
-				return err;
-	err = target_open(&rc->tg, &cfg->run, cfg->jobs, cfg->njobs);
-	if (err)
-		return err;
-	rc->have_target = 1;
-	rc->tg.stop_flag = &rc->stop.signal; /* Ctrl-C also stops a long layout */
-	for (j = 0; j < cfg->njobs; j++) {
-		err = target_check_job(&rc->tg, &cfg->jobs[j]);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* measure --target: the disk whose counters give the command's I/O; nothing is opened. */
-static int measure_disk(struct run_ctx *rc)
-{
-	const struct run_opts *ro = &rc->cfg->run;
-	int err = run_plan_disk(ro->target, ro->sysfs_root, rc->io_disk, sizeof(rc->io_disk));
-
-	if (err)
-		log_err(NULL, "option --target %s: no block device under it (%s): its I/O cannot "
-			"be counted", ro->target, strerror(-err));
-	return err;
-}
-
-/* The marker output and the event sources (kernel log, Pi flags, --uv-gpio, temperatures). */
-static int open_sources(struct run_ctx *rc)
-{
-	const struct run_opts *ro = &rc->cfg->run;
-	struct sources_config sc = {
-		.sysfs_root = ro->sysfs_root ? ro->sysfs_root : "",
-		.kmsg_path = ro->kmsg_path ? ro->kmsg_path : "/dev/kmsg",
-		.kmsg_replay = ro->kmsg_path && strcmp(ro->kmsg_path, "/dev/kmsg") != 0,
-		.target_blockdev = rc->have_target ? rc->tg.blockdev : "",
-		.uv_gpio = ro->uv_gpio,
-		.events = rc->session->queue,
-	};
-	int err;
-
-	if (ro->mark_gpio) {
-		err = gpio_marker_open(ro->mark_gpio, &rc->session->marker);
-		if (err)
-			return err;
-	}
-	err = sources_open(&sc, &rc->sources);
-	return err ? err : sources_start(rc->sources);
-}
-
-/* The document's root, and the session's sinks: sample series, event record, stop, line. */
-static void begin_report(struct run_ctx *rc, int argc, char **argv, int measure)
-{
-	const struct run_opts *ro = &rc->cfg->run;
-	char *cmd = command_line(argc, argv, measure);
-	struct result_start st = {
-		.command = cmd, .profile = ro->profile, .t0_ns = rc->t0_ns, .session = rc->session,
-		.intervals_path = rc->out.intervals_path,
-		.samples_path = rc->session->nmeters ? rc->out.samples_path : NULL,
-	};
-
-	if (rc->have_target)
-		st.context = context_collect(&rc->tg, ro->sysfs_root ? ro->sysfs_root : "");
-	result_builder_begin(&rc->rb, &st);
-	free(cmd);
-	session_add_sink(rc->session, &run_output_sink_ops, &rc->out);
-	session_add_sink(rc->session, &result_builder_sink_ops, &rc->rb);
-	session_add_sink(rc->session, &run_stop_sink_ops, &rc->stop);
-	session_add_sink(rc->session, &progress_sink_ops, &rc->progress);
-}
-
-/* Everything before the first job. 0 or -errno (logged). */
-static int set_up(struct run_ctx *rc, int argc, char **argv, int measure)
-{
-	const struct run_opts *ro = &rc->cfg->run;
-	char *stem;
-	int err;
-
-	err = run_output_check(ro, !measure);
-	if (err)
-		return err;
-	if (!measure && (err = open_target(rc)))
-		return err;
-	if (measure && ro->target && (err = measure_disk(rc)))
-		return err;
-	err = session_add_meters(rc->session, ro->meters, ro->nmeters, ro->sysfs_root);
-	if (err)
-		return err;
-	announce_meters(rc->session);
-	err = open_sources(rc);
-	if (err)
-		return err;
-	stem = profile_stem(rc->cfg, measure);
-	err = run_output_open(&rc->out, ro, stem, rc->session);
-	free(stem);
-	if (err)
-		return err;
-	begin_report(rc, argc, argv, measure);
-	return session_start(rc->session);
-}
-
-/* The rounds a job takes part in: repeat, or at most repeat_until_steady. */
-static unsigned job_rounds(const struct job_opts *jo)
-{
-	return jo->repeat_until_steady ? jo->repeat_until_steady : jo->repeat;
-}
-
-/* One job's turn in a round: size=auto resolved, then its loops back to back. */
-static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
-{
-	const struct job_opts *jo = &rc->jobs[j];
-	struct run_result *rep = &rc->rb.rep;
-	unsigned loop;
-	int err, finished = 1;
-
-	err = size_auto_resolve(rc, j);
-	if (!err)
-		err = target_prepare_job(&rc->tg, jo);
-	if (err) {
-		rc->any_failed |= !run_should_stop(rc);
-		result_builder_unprepared(&rc->rb, jo, round, err, run_should_stop(rc));
-		checkpoint(rc);
-		return;
-	}
-	for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
-		finished &= run_job_loop(rc, jo, round, loop);
-		if (rc->cfg->jobs[j].size_auto_ns)
-			rep->jobs[rep->njobs - 1].size_auto = size_auto_report(&rc->sizes[j], jo);
-		checkpoint(rc);
-	}
-	target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
-}
-
-/* repeat_until_steady: after its round, a job that reached steady state is done. */
-static int now_steady(struct run_ctx *rc, const struct job_opts *jo, unsigned round)
-{
-	struct result_steady st;
-	int rc_steady;
-
-	if (!jo->repeat_until_steady)
-		return 0;
-	rc_steady = result_steady_of(&rc->rb.rep, jo->name, &st);
-	if (rc_steady == 1)
-		log_info(NULL, "job '%s': steady on %s after round %u (rounds %u-%u within "
-			       "%.1f %% of their mean, fit line %.1f %%): no more rounds",
-			 jo->name, st.metric, round, st.first_round, st.last_round,
-			 st.range_rel * 100, st.slope_rel * 100);
-	free(st.metric);
-	return rc_steady == 1;
-}
-
-/*
- * Rounds: every job once, then again (A B C, A B C ...), so that warming up, a filling
- * cache or a drifting supply spreads over all jobs instead of landing on the last ones.
- */
-/* The plan, before anything runs (the disk from the opened target). */
-static void print_plan(const struct run_ctx *rc)
-{
-	run_plan_print(stdout, rc->cfg, rc->tg.blockdev);
-	fflush(stdout);
-}
-
-static void run_jobs(struct run_ctx *rc, int measure)
-{
-	const struct run_config *cfg = rc->cfg;
-	unsigned round, rounds = 0;
-	unsigned char *done;
-	size_t j;
-
-	if (measure) {
-		if (cfg->njobs && !run_should_stop(rc))
-			run_command(rc, &cfg->jobs[0], cfg->cmd_argv);
-		return;
-	}
-	done = xcalloc(cfg->njobs + 1, 1);
-	rc->jobs = xcalloc(cfg->njobs + 1, sizeof(*rc->jobs));
-	rc->sizes = xcalloc(cfg->njobs + 1, sizeof(*rc->sizes));
-	for (j = 0; j < cfg->njobs; j++) {
-		rc->jobs[j] = cfg->jobs[j];
-		if (job_rounds(&cfg->jobs[j]) > rounds)
-			rounds = job_rounds(&cfg->jobs[j]);
-	}
-	/* --same-size: every size=auto job is sized before anything is measured; a job whose
-	 * calibration failed tries again at its turn and is reported there */
-	if (cfg->run.same_size)
-		size_auto_resolve_all(rc);
-	for (round = 1; round <= rounds && !run_should_stop(rc); round++) {
-		for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
-			const struct job_opts *jo = &cfg->jobs[j];
-
-			if (done[j] || round > job_rounds(jo))
-				continue;
-			if (rounds > 1)
-				log_info(NULL, "round %u of %u: job '%s'", round, job_rounds(jo),
-					 jo->name);
-			run_job_round(rc, j, round);
-			done[j] = now_steady(rc, jo, round);
-		}
-	}
-	free(done);
-}
-
-/* Drain what the meters still hold, write the final document, print the summary. */
-static int finish(struct run_ctx *rc)
-{
-	int status = run_should_stop(rc) ? RESULT_INTERRUPTED
-		     : rc->any_failed	  ? RESULT_FAILED : RESULT_OK;
-	int err;
-
-	session_stop(rc->session);
-	sources_stop(rc->sources);
-	session_pump(rc->session, now_ns() + SESSION_FEED_LAG_NS);
-	result_builder_events(&rc->rb);
-	run_take_temps(rc);
-	err = result_builder_write(&rc->rb, rc->session, rc->out.json_path, status);
-	summary_print_summary(stdout, &rc->rb.rep);
-	if (!err)
-		printf("result: %s\n", rc->out.json_path);
-	printf("series: %s\n", rc->out.intervals_path);
-	if (rc->session->nmeters)
-		printf("samples: %s\n", rc->out.samples_path);
-	fflush(stdout);
-	return err;
-}
-
-static int exit_code(const struct run_ctx *rc, int write_err)
-{
-	if (rc->stop.signal == SIGINT)
+	if (o->signal == SIGINT)
 		return EXIT_SIGINT;
-	if (rc->stop.signal)
-		return 128 + rc->stop.signal; /* 143 for SIGTERM, 129 for SIGHUP */
-	return rc->stop.undervoltage || rc->any_failed || write_err ? EXIT_FAIL : EXIT_OK;
-}
-
-/* Sources push into the session's queue: they go first. */
-static void tear_down(struct run_ctx *rc)
-{
-	free(rc->jobs);
-	free(rc->sizes);
-	sources_close(rc->sources);
-	session_free(rc->session);
-	run_output_close(&rc->out);
-	if (rc->have_target)
-		target_cleanup(&rc->tg);
-	result_builder_free(&rc->rb);
-	run_stop_unwatch(&rc->stop);
-}
-
-/* --dry-run: the plan only; the target is looked at, never opened. */
-static int dry_run(struct run_config *cfg)
-{
-	char disk[64];
-
-	run_plan_disk(cfg->run.target, cfg->run.sysfs_root, disk, sizeof(disk));
-	run_plan_print(stdout, cfg, disk);
-	run_config_free(cfg);
-	return EXIT_OK;
+	if (o->signal)
+		return 128 + o->signal; /* 143 for SIGTERM, 129 for SIGHUP */
+	if (err && !o->ran)
+		return exit_code_for_errno(err);
+	return o->undervoltage || o->any_failed || err ? EXIT_FAIL : EXIT_OK;
 }
 
 static int run_main(int argc, char **argv, int measure)
 {
 	struct run_config cfg;
-	struct run_ctx rc;
-	int err, code;
+	struct run_outcome out;
+	char *cmd;
+	int err;
 
 	memset(&cfg, 0, sizeof(cfg));
 	err = run_config_parse(argc, argv, &cfg, measure);
@@ -381,35 +52,11 @@ static int run_main(int argc, char **argv, int measure)
 		run_config_free(&cfg);
 		return err == 1 ? EXIT_OK : EXIT_USAGE;
 	}
-	if (cfg.run.dry_run)
-		return dry_run(&cfg);
-	memset(&rc, 0, sizeof(rc));
-	rc.cfg = &cfg;
-	rc.t0_ns = now_ns();
-	rc.progress.enabled = cfg.run.progress < 0 ? isatty(STDERR_FILENO) : cfg.run.progress;
-	rc.stop.on_undervoltage = cfg.run.stop_on_undervoltage;
-	rc.stop.progress = &rc.progress;
-	err = run_stop_watch(&rc.stop, target_cleanup_signal_safe);
-	rc.session = session_new(cfg.run.uv_threshold_v);
-	rc.session->cancel = &rc.stop.signal;
-	result_builder_init(&rc.rb);
-	if (!err)
-		err = set_up(&rc, argc, argv, measure);
-	if (!err) {
-		if (!measure)
-			print_plan(&rc);
-		run_jobs(&rc, measure);
-		code = exit_code(&rc, finish(&rc));
-	} else {
-		session_stop(rc.session);
-		sources_stop(rc.sources);
-		/* A signal during set-up (a slow layout, a meter that does not answer) is the
-		 * user's stop, not a failure of the set-up. */
-		code = rc.stop.signal ? exit_code(&rc, 0) : exit_code_for_errno(err);
-	}
-	tear_down(&rc);
+	cmd = command_line(argc, argv, measure);
+	err = run_execute(&cfg, cmd, measure, &out);
+	free(cmd);
 	run_config_free(&cfg);
-	return code;
+	return exit_code(err, &out);
 }
 
 int cmd_run(int argc, char **argv)

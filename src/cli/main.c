@@ -4,11 +4,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/profile.h"
 #include "core/log.h"
 #include "core/version.h"
 #include "meters/meter.h"
 #include "meters/registry/registry.h"
+#include "run/profile.h"
 
 struct command {
 	const char *name;

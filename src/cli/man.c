@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "cli/commands.h"
-#include "cli/run_args.h"
+#include "cli/run_help.h"
 #include "core/version.h"
 
 void man_page(FILE *fp, const struct command_doc *cmds, size_t n)

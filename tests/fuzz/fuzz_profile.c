@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: INI job profiles ([global], sections, every job key) through the reader. */
-#include "cli/profile.h"
 #include "fuzz.h"
+#include "run/profile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

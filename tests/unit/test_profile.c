@@ -10,12 +10,12 @@
 
 #include "argv.h"
 #include "capture.h"
-#include "cli/profile.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/options.h"
 #include "io/engine.h"
+#include "run/profile.h"
 #include "tap.h"
 
 static char repo[PATH_MAX];

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "cli/run_plan.h"
+#include "run/run_plan.h"
 #include "core/blockdev.h"
 #include "core/log.h"
 #include "core/units.h"

@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/profile.h"
-#include "cli/run_args.h"
 #include "core/input.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/options.h"
 #include "core/version.h"
+#include "run/profile.h"
+#include "run/run_options.h"
 
 #define MOD "profile"
 

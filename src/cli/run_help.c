@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* The `run` and `measure` --help, and run's options for the man page. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/run_help.h"
+#include "core/mem.h"
+#include "core/options.h"
+#include "run/profile.h"
+#include "run/run_options.h"
+
+/* Run options that mean nothing to measure: it runs no profile and writes no scratch file. */
+int run_option_run_only(const struct opt_desc *d)
+{
+	static const char *const run_only[] = { "profile",	   "jobs",	"dry-run",
+						"keep",		   "allow-raw-device",
+						"same-size",	   "same-size-as" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(run_only); i++)
+		if (!strcmp(d->name, run_only[i]))
+			return 1;
+	return 0;
+}
+
+#define MEASURE_TARGET_HELP                                                                 \
+	"count the I/O of the device under PATH (a directory, file or block device on it; "  \
+	"nothing is created) from /proc/diskstats; fio's own JSON figures win when it writes " \
+	"them"
+#define MEASURE_NO_METER_HELP "I/O figures only, no power"
+#define MEASURE_FORCE_HELP "replace an existing --json-out file and its CSVs"
+
+/* The options `run` (or `measure`) takes: run options, then job options. Caller frees. */
+static struct opt_desc *help_table(int measure, size_t *count)
+{
+	size_t njob, i, n = 0;
+	const struct opt_desc *jt = job_option_table(&njob);
+	struct opt_desc *sel = xcalloc(run_options_count + njob, sizeof(*sel));
+
+	for (i = 0; i < run_options_count; i++) {
+		if (measure && run_option_run_only(&run_options[i]))
+			continue;
+		sel[n] = run_options[i];
+		if (measure && !strcmp(sel[n].name, "target"))
+			sel[n].help = MEASURE_TARGET_HELP;
+		if (measure && !strcmp(sel[n].name, "no-meter"))
+			sel[n].help = MEASURE_NO_METER_HELP;
+		if (measure && !strcmp(sel[n].name, "force"))
+			sel[n].help = MEASURE_FORCE_HELP;
+		n++;
+	}
+	for (i = 0; i < njob; i++)
+		if (!measure || job_option_is_phase(&jt[i]))
+			sel[n++] = jt[i];
+	*count = n;
+	return sel;
+}
+
+void run_options_man(FILE *fp)
+{
+	size_t n;
+	struct opt_desc *sel = help_table(0, &n);
+
+	opt_print_man(fp, sel, n);
+	free(sel);
+}
+
+void run_help_print(FILE *fp, int measure)
+{
+	struct opt_desc *sel;
+	char names[512];
+	size_t n;
+
+	if (measure)
+		fprintf(fp, "usage: iowatt measure [OPTIONS] [--] COMMAND [ARGS...]\n\n"
+			    "Meters COMMAND: an idle baseline, the command, then the tail until "
+			    "power settles.\n");
+	else {
+		profile_names(names, sizeof(names));
+		fprintf(fp, "usage: iowatt run [PROFILE] --target PATH [OPTIONS] [JOB OPTIONS]\n"
+			    "       iowatt run --target DIR --rw randread --bs 4k --iodepth 32 "
+			    "--size 256m\n\n"
+			    "PROFILE is an INI file or the name of a shipped one%s%s.\n"
+			    "Job options given as flags override every job of the profile.\n",
+			names[0] ? ":\n  " : "", names);
+	}
+	if (measure)
+		fprintf(fp, "Options take dashes or underscores alike (--tail-hold = --tail_hold), "
+			    "as\n--opt VALUE or --opt=VALUE. Times: 500ms, 10s, 2m (a bare number is "
+			    "seconds).\n");
+	else
+		fprintf(fp, "Options take dashes or underscores alike (--rate-iops = --rate_iops), "
+			    "as\n--opt VALUE or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g, 1MiB (base 1024), "
+			    "50MB (base\n1000). Times: 500ms, 10s, 2m (a bare number is seconds).\n");
+	sel = help_table(measure, &n);
+	opt_print_help(fp, sel, n);
+	free(sel);
+}

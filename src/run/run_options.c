@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* The run option table: target, meters, event sources and outputs of one run, as data. */
+#include <stddef.h>
+
+#include "core/mem.h"
+#include "core/options.h"
+#include "run/run_options.h"
+
+#define ROFF(f) offsetof(struct run_args, f)
+#define G_RUN "Run options (command line only: a shared profile never picks the device)"
+#define G_OUT "Output"
+
+/* In the order of enum samples_mode (run/output.h). */
+static const struct opt_choice samples_choices[] = {
+	{ "auto", "CSV; meters at >= 10 samples per bin as min/mean/max bins" },
+	{ "raw", "CSV, every sample" },
+	{ "binary", "NAME.samples.bin: every sample as a 40-byte record" },
+	{ NULL, NULL },
+};
+
+const struct opt_desc run_options[] = {
+	{ .name = "target", .type = OPT_STRP, .off = ROFF(run.target), .metavar = "PATH",
+	  .help = "directory (a scratch file is created there and removed), file, or block "
+		  "device (needs --allow-raw-device)",
+	  .group = G_RUN },
+	{ .name = "profile", .type = OPT_STRP, .off = ROFF(run.profile), .shortopt = 'p',
+	  .metavar = "PROFILE", .help = "profile file or name (also the first argument)",
+	  .group = G_RUN },
+	{ .name = "jobs", .type = OPT_STRP, .off = ROFF(run.jobs_filter), .metavar = "A,B",
+	  .help = "run only these sections of the profile", .group = G_RUN },
+	{ .name = "meter", .type = OPT_STRLIST, .off = ROFF(run.meters), .size = MAX_METERS,
+	  .count_off = ROFF(run.nmeters), .metavar = "SPEC",
+	  .help = "meter DRIVER:CONNECTION[,key=value] (repeatable; `iowatt meters --help` "
+		  "lists drivers and keys)",
+	  .group = G_RUN },
+	{ .name = "dry-run", .type = OPT_FLAG, .off = ROFF(run.dry_run),
+	  .help = "print the plan (jobs, bytes moved, estimated time) and stop: nothing is "
+		  "opened, created or written",
+	  .group = G_RUN },
+	{ .name = "no-meter", .type = OPT_FLAG, .off = ROFF(run.no_meter),
+	  .help = "measure I/O only, no power", .group = G_RUN },
+	{ .name = "keep", .type = OPT_FLAG, .off = ROFF(run.keep),
+	  .help = "keep the scratch file after the run", .group = G_RUN },
+	{ .name = "allow-raw-device", .type = OPT_FLAG, .off = ROFF(run.allow_raw_device),
+	  .help = "allow a block device as target: writes DESTROY its data", .group = G_RUN },
+	{ .name = "force", .type = OPT_FLAG, .off = ROFF(run.force),
+	  .help = "skip the safety checks (mounted device, low free space) and let write "
+		  "jobs overwrite an existing file (never extended for a read job)",
+	  .group = G_RUN },
+	{ .name = "same-size", .type = OPT_FLAG, .off = ROFF(run.same_size),
+	  .help = "size=auto: calibrate each job once before the first round and keep that "
+		  "size for every round (default: calibrate before each round)",
+	  .group = G_RUN },
+	{ .name = "same-size-as", .type = OPT_STRLIST, .off = ROFF(run.same_size_as),
+	  .size = MAX_SAME_SIZE_FILES, .count_off = ROFF(run.nsame_size_as), .metavar = "RESULT",
+	  .help = "size=auto, --same-size: no smaller than a job of the same name used in "
+		  "RESULT (another device's run): every device gets the largest size (repeatable)",
+	  .group = G_RUN },
+	{ .name = "stop-on-undervoltage", .type = OPT_FLAG, .off = ROFF(run.stop_on_undervoltage),
+	  .help = "stop the run at the first undervoltage event", .group = G_RUN },
+	{ .name = "uv-threshold", .type = OPT_DOUBLE, .off = ROFF(run.uv_threshold_v),
+	  .def = "4.75", .min = 0.5, .max = 60, .metavar = "VOLTS",
+	  .help = "a meter voltage below this is an undervoltage event", .group = G_RUN },
+	{ .name = "uv-gpio", .type = OPT_STRP, .off = ROFF(run.uv_gpio),
+	  .metavar = "CHIP:LINE[,active_low]", .help = "GPIO line that signals undervoltage",
+	  .group = G_RUN },
+	{ .name = "mark-gpio", .type = OPT_STRP, .off = ROFF(run.mark_gpio),
+	  .metavar = "CHIP:LINE", .help = "GPIO line driven high during each active phase",
+	  .group = G_RUN },
+	{ .name = "kmsg", .type = OPT_STRP, .off = ROFF(run.kmsg_path), .def = "/dev/kmsg",
+	  .metavar = "PATH|none", .help = "kernel log to watch for undervoltage and USB resets",
+	  .group = G_RUN },
+	{ .name = "sysfs-root", .type = OPT_STRP, .off = ROFF(run.sysfs_root), .def = "",
+	  .metavar = "DIR", .help = "read sysfs under DIR instead of /sys (tests)",
+	  .group = G_RUN },
+	{ .name = "output", .type = OPT_STRP, .off = ROFF(run.output_dir), .shortopt = 'o',
+	  .def = "results", .metavar = "DIR", .help = "directory for result files",
+	  .group = G_OUT },
+	{ .name = "json-out", .type = OPT_STRP, .off = ROFF(run.json_out), .metavar = "FILE",
+	  .help = "write the JSON result exactly here", .group = G_OUT },
+	{ .name = "samples", .type = OPT_ENUM, .off = ROFF(run.samples_mode), .def = "auto",
+	  .choices = samples_choices, .metavar = "MODE",
+	  .help = "the samples file: auto bins fast meters (>= 10 samples per --samples-bin) "
+		  "into min/mean/max rows", .group = G_OUT },
+	{ .name = "samples-bin", .type = OPT_DURATION, .off = ROFF(run.samples_bin_ns),
+	  .def = "1ms", .min = 1e4, .max = 6e10, .metavar = "TIME",
+	  .help = "bin width of --samples auto (energy always integrates every sample)",
+	  .group = G_OUT },
+	{ .name = "progress", .type = OPT_FLAG, .off = ROFF(run.progress), .def = "auto",
+	  .help = "show progress on stderr (auto: when stderr is a terminal)",
+	  .group = G_OUT },
+	{ .name = "no-progress", .type = OPT_NOFLAG, .off = ROFF(run.progress),
+	  .help = "never show progress", .group = G_OUT },
+	{ .name = "quiet", .type = OPT_COUNT, .off = ROFF(quiet), .shortopt = 'q',
+	  .help = "only warnings and errors (twice: errors only)", .group = G_OUT },
+	{ .name = "verbose", .type = OPT_COUNT, .off = ROFF(verbose), .shortopt = 'v',
+	  .help = "debug messages", .group = G_OUT },
+	{ .name = "help", .type = OPT_FLAG, .off = ROFF(help), .shortopt = 'h',
+	  .help = "show this help", .group = G_OUT },
+};
+
+const size_t run_options_count = ARRAY_SIZE(run_options);
