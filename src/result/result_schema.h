@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The result document's key tables: the one place that pairs JSON keys with result fields. */
-#ifndef IOWATT_REPORT_SCHEMA_H
-#define IOWATT_REPORT_SCHEMA_H
+#ifndef IOWATT_RESULT_SCHEMA_H
+#define IOWATT_RESULT_SCHEMA_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Building the result document as the run goes: the run's events, each job's figures. */
-#ifndef IOWATT_RUN_REPORT_H
-#define IOWATT_RUN_REPORT_H
+#ifndef IOWATT_RUN_RESULT_BUILDER_H
+#define IOWATT_RUN_RESULT_BUILDER_H
 
 #include <stdint.h>
 
