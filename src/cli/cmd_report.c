@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/compare.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
 #include "core/files.h"
@@ -75,7 +76,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		log_err(MOD, "-o DIR is required: the directory the page goes to");
 		return EXIT_USAGE;
 	}
-	if (a->by && !compare_metric_known(a->by)) {
+	if (a->by && !compare_column_find(a->by)) {
 		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", a->by);
 		return EXIT_USAGE;
 	}
@@ -274,7 +275,7 @@ static int write_page(const struct report_args *a, const struct rr_set *set,
 	}
 	page_head(af.fp, a, set);
 	fputs("<section id=\"compare\">\n<h2>Comparison</h2>\n", af.fp);
-	rc = compare_html(af.fp, set, a->by);
+	rc = html_compare(af.fp, set, a->by);
 	fputs("</section>\n", af.fp);
 	charts = write_charts(af.fp, ctx);
 	html_devices(af.fp, set);

@@ -16,16 +16,13 @@ int cmd_compare(int argc, char **argv);
 int cmd_size(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-struct rr_set;
 struct plot_ctx;
 
 /*
- * Shared with `report`: compare's table as HTML (by: a metric key, NULL for the default),
- * and plot's charts (mask: PLOT_CH_* bits) into ctx->outdir through a private data
- * directory (plot_datadir_make / plot_datadir_remove). Each returns 0 or -errno (logged).
+ * Shared with `report`: plot's charts (mask: PLOT_CH_* bits) into ctx->outdir through a
+ * private data directory (plot_datadir_make / plot_datadir_remove). Each returns 0 or
+ * -errno (logged).
  */
-int compare_html(FILE *fp, const struct rr_set *set, const char *by);
-int compare_metric_known(const char *key);
 enum {
 	PLOT_CH_EFFICIENCY = 1, PLOT_CH_TIMELINE = 2, PLOT_CH_PERF = 4, PLOT_CH_LATENCY = 8,
 	PLOT_CH_BATTERY = 16, PLOT_CH_SWEEP = 32, PLOT_CH_ALL = 63

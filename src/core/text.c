@@ -180,16 +180,3 @@ char *text_md_escape(const char *s, char *buf, size_t len)
 	/* A cut inside a character leaves a broken sequence at the end. */
 	return text_clean(buf);
 }
-
-void text_md_cell(FILE *fp, const char *s)
-{
-	char *c = text_clean_dup(s);
-	const char *p;
-
-	for (p = c; *p; p++) {
-		if (md_special(*p))
-			fputc('\\', fp);
-		fputc(*p, fp);
-	}
-	free(c);
-}

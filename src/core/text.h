@@ -35,9 +35,8 @@ char *text_fit(const char *s, size_t max, char *buf, size_t len);
  * apostrophe. For text fields only: numbers are printed as numbers.
  */
 void text_csv_field(FILE *fp, const char *s);
-/* Markdown text (a table cell): cleaned, and | \ ` * _ [ ] < > escaped by a backslash. */
-void text_md_cell(FILE *fp, const char *s);
-/* Into a buffer: the markdown cell text of s, cut to len. Returns buf. */
+/* Markdown text (a table cell) into a buffer: cleaned, and | \ ` * _ [ ] < > escaped by a
+ * backslash, cut to len. Returns buf. */
 char *text_md_escape(const char *s, char *buf, size_t len);
 
 #endif

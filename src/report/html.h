@@ -27,6 +27,12 @@ int html_svg_inline(FILE *out, const char *svg, size_t len, const char *id_prefi
 /* The methods section: docs/energy.md, embedded at build time, as HTML. */
 void html_methods(FILE *fp);
 
+/*
+ * compare's table as HTML, ranked by the metric key by (NULL: iops_per_ma), every text cell
+ * escaped. 0, or -EINVAL for an unknown metric (logged).
+ */
+int html_compare(FILE *fp, const struct rr_set *set, const char *by);
+
 /* The page's sections about the results: devices, meters, jobs and their validity. */
 void html_devices(FILE *fp, const struct rr_set *set);
 void html_meters(FILE *fp, const struct rr_set *set);

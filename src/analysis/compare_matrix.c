@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/compare.h"
+#include "analysis/compare.h"
 #include "core/mem.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -114,7 +114,7 @@ static const struct job_result *cell_job(const struct rr_result *r, const char *
 }
 
 static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix *m,
-		       const struct column *metric, int md)
+		       const struct compare_column *metric, int md)
 {
 	char buf[CELL], label[RR_LABEL_MAX * 2];
 	size_t i, k;
@@ -128,7 +128,7 @@ static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix 
 		text_md_escape(r->label, label, sizeof(label));
 	fprintf(fp, md ? "**%s**: %s (`%s`) by record size and operation\n\n"
 		       : "%s: %s (%s) by record size and operation\n",
-		md ? label : r->label, compare_column_head(metric), compare_column_key(metric));
+		md ? label : r->label, metric->head, metric->key);
 	fprintf(fp, md ? "| %-8s " : "%-8s", "record");
 	for (i = 0; i < m->nops; i++)
 		fprintf(fp, md ? "| %*s " : "  %*s", w,
@@ -157,7 +157,7 @@ static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix 
 }
 
 /* Long enough for a spreadsheet: a row per device and record size, the result's units. */
-static void print_csv(FILE *fp, const struct rr_set *set, const struct column *metric)
+static void print_csv(FILE *fp, const struct rr_set *set, const struct compare_column *metric)
 {
 	struct matrix m;
 	size_t r, i, k;
@@ -173,7 +173,7 @@ static void print_csv(FILE *fp, const struct rr_set *set, const struct column *m
 	for (r = 0; r < set->nres; r++) {
 		for (k = 0; k < m.nrecs; k++) {
 			compare_csv_str(fp, set->res[r].label, 0);
-			fprintf(fp, "%s,%" PRIu64, compare_column_key(metric), m.recs[k]);
+			fprintf(fp, "%s,%" PRIu64, metric->key, m.recs[k]);
 			for (i = 0; i < m.nops; i++) {
 				const struct job_result *j = cell_job(&set->res[r], m.ops[i], m.recs[k]);
 
@@ -189,8 +189,8 @@ static void print_csv(FILE *fp, const struct rr_set *set, const struct column *m
 	}
 }
 
-void compare_print_matrix(FILE *fp, const struct rr_set *set, const struct column *metric,
-			  int fmt)
+void compare_print_matrix(FILE *fp, const struct rr_set *set,
+			  const struct compare_column *metric, int fmt)
 {
 	struct matrix m;
 	size_t r;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/compare.h"
+#include "analysis/compare.h"
 #include "core/log.h"
 #include "core/mem.h"
 

@@ -2,7 +2,7 @@
 /* Ranks that an interval cannot tell apart: compare's "indistinguishable at 95 %". */
 #include <math.h>
 
-#include "cli/compare.h"
+#include "analysis/compare.h"
 
 /*
  * Rows already in rank order. A row whose 95 % interval overlaps that of the first row of

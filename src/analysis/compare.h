@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* Comparing results: metrics by key, rows per device and job ranked within each job, cells. */
+#ifndef IOWATT_COMPARE_H
+#define IOWATT_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/repeats.h"
+#include "analysis/results_read.h"
+
+enum compare_format { FMT_TABLE, FMT_MD, FMT_CSV };
+
+/* A text cell of the table; a row has at most COMPARE_MAX_CELLS of them. */
+#define COMPARE_CELL 224
+#define COMPARE_MAX_CELLS 32
+/* Text columns around the metrics: rank, device, job before; valid, link, filesystem,
+ * meter after. */
+#define COMPARE_LEAD_CELLS 3
+#define COMPARE_TRAIL_CELLS 4
+
+enum { FROM_JOB, FROM_POWER, FROM_EFF };
+
+/* A metric: CSV/markdown header is the result's key name; the table shows units. */
+struct compare_column {
+	const char *key;
+	const char *head;
+	int from;		     /* FROM_POWER / FROM_EFF: a double at off; FROM_JOB: fn */
+	size_t off;
+	double (*fn)(const struct job_result *j);
+	double scale;		     /* table/markdown value = field * scale */
+	const char *fmt;	     /* printf format, or NULL: sig significant digits */
+	int sig;
+	int lower_better;
+	int brief;		     /* shown in table and markdown */
+	const char *per_w;	     /* a mA-based figure: its W-based counterpart's key */
+	/* Shown in table and markdown when a row has it (a mixed job's directions). */
+	int (*shown)(const struct job_result *j);
+	size_t u95_off;		     /* FROM_POWER / FROM_EFF: the figure's FIGURE_u95 */
+};
+
+/* Every metric, in the CSV's order (compare_columns.c). */
+extern const struct compare_column compare_columns[];
+extern const size_t compare_ncolumns;
+
+/*
+ * A row is one job of one result: its entry, or with rounds (--repeat) the summary over
+ * them, whose figures are the means and whose intervals hold the rounds' spread too.
+ */
+struct compare_row {
+	const struct rr_result *r;
+	const struct job_result *j;	     /* the entry, or the job's first with a summary */
+	const struct result_job_summary *s;  /* NULL: a single entry */
+	const char *name; /* "NAME #2" for a loop */
+	int valid;
+	double key, half; /* the ranking figure and half its 95 % interval (NAN: none) */
+	int rank; /* 0: not ranked (invalid or no value) */
+	int tie;  /* the rank this row cannot be told apart from, 0 if none */
+	const struct compare_column *ranked_by; /* the sort column, or its W-based counterpart */
+};
+
+/* Rows already ranked, and what a table of them shows. */
+struct compare_table {
+	struct compare_row *rows;
+	size_t nrows;
+	const struct compare_column *sort;
+	/* The table's metric columns: the brief ones, the ranking ones, those some row has. */
+	const struct compare_column *cols[COMPARE_MAX_CELLS];
+	size_t ncols;
+	char rail[1024]; /* the jobs ranked by sort->per_w instead, ", "-joined ("" if none) */
+	int ties;	 /* some row cannot be told apart from another */
+};
+
+/* What `iowatt compare` prints once its results are loaded. */
+struct compare_opts {
+	const struct compare_column *sort; /* the ranking metric (--by) */
+	const char *out_path;		   /* -o FILE, NULL: stdout */
+	int matrix;			   /* --matrix: iozone's table per result */
+	int fmt;			   /* enum compare_format */
+};
+
+/* A metric by its key (the --by names, and "p99"), NULL if there is none. */
+const struct compare_column *compare_column_find(const char *key);
+/* The job's figure in the result's units; NAN where it has none. */
+double compare_value(const struct compare_column *c, const struct job_result *j);
+/* The figure as table and markdown print it ("-" when missing). */
+void compare_cell(const struct compare_column *c, const struct job_result *j, char *buf,
+		  size_t len);
+/* A value in the column's units as table and markdown print it; "-" when NAN. */
+void compare_format_value(const struct compare_column *c, double v, char *buf, size_t len);
+/* A row's figure: the entry's, or the mean over its rounds. */
+double compare_row_value(const struct compare_column *c, const struct compare_row *rw);
+/* Half the row's 95 % interval of a figure (NAN: none). */
+double compare_row_half(const struct compare_column *c, const struct compare_row *rw);
+
+/* Rows grouped by job name in order of first appearance, each group ranked by sort (or
+ * its W-based counterpart where the rows' rails differ); free with compare_table_free. */
+void compare_table_build(struct compare_table *t, const struct rr_set *set,
+			 const struct compare_column *sort);
+void compare_table_free(struct compare_table *t);
+
+/* The head cells (md: key names for unscaled metrics); the count. */
+size_t compare_head_cells(const struct compare_table *t, char cells[][COMPARE_CELL], int md);
+/* A row's cells as table, markdown and HTML show them; the count. */
+size_t compare_row_cells(const struct compare_table *t, const struct compare_row *rw,
+			 char cells[][COMPARE_CELL]);
+/* Device, job and the text columns at the end are left-aligned; numbers right. */
+int compare_cell_left(size_t k, size_t n);
+
+/*
+ * Rows value[0..n) in rank order (rank 0: not ranked), half their 95 % intervals: tie[i]
+ * is the rank of the row i cannot be told apart from (their intervals overlap), else 0
+ * (compare_rank.c).
+ */
+void compare_ties(const double *value, const double *half, const int *rank, size_t n, int *tie);
+
+/* On stderr: the job ran with different options in two results (the keys named). */
+void compare_warn_options(const struct rr_set *set, const char *name);
+/* On stderr: results metered by different meters, and every emulated or manual one. */
+void compare_warn_meters(const struct rr_set *set);
+
+/* A CSV field, quoted where it needs to be, then ',' or a newline when last. */
+void compare_csv_str(FILE *fp, const char *s, int last);
+/*
+ * iozone's view of a record sweep, one table per result: a row per record size (bs), a
+ * column per operation (write, rewrite, read, reread, randread, randwrite, then any
+ * other), each cell the metric of that job's first loop.
+ */
+void compare_print_matrix(FILE *fp, const struct rr_set *set,
+			  const struct compare_column *metric, int fmt);
+
+/*
+ * `iowatt compare` after its options: the warnings (options, meters, no power data) on
+ * stderr, then the ranked table, markdown or CSV, or the matrix, into o->out_path or
+ * stdout. 0, or -errno when the output file cannot be written (logged).
+ */
+int compare_results(const struct rr_set *set, const struct compare_opts *o);
+
+#endif

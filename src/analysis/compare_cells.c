@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* compare's cells: a ranked row and the head as text, for the table, markdown and HTML alike. */
+#include <math.h>
+#include <stdio.h>
+
+#include "analysis/compare.h"
+
+static const char *valid_text(int valid)
+{
+	return valid > 0 ? "yes" : valid == 0 ? "NO" : "-";
+}
+
+static void meter_text(const struct rr_result *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", r->meter, r->emulated ? " (emulated)" : "",
+		 r->manual ? " (manual)" : "");
+}
+
+/* "+-0.27" in the column's units, "-" without an interval. */
+static void half_cell(const struct compare_column *c, const struct compare_row *rw, char *buf,
+		      size_t len)
+{
+	double h = compare_row_half(c, rw);
+	char v[COMPARE_CELL / 2];
+
+	if (isnan(h)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	compare_format_value(c, h, v, sizeof(v));
+	snprintf(buf, len, "+-%s", v);
+}
+
+/* "1", "≈1" (cannot be told apart from rank 1), "-" (not ranked). */
+static void rank_cell(const struct compare_row *rw, char *buf, size_t len)
+{
+	if (rw->tie)
+		snprintf(buf, len, "\u2248%d", rw->tie);
+	else if (rw->rank)
+		snprintf(buf, len, "%d", rw->rank);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The ranking column's 95 % interval follows it. */
+size_t compare_row_cells(const struct compare_table *t, const struct compare_row *rw,
+			 char cells[][COMPARE_CELL])
+{
+	size_t k = 0, i;
+
+	rank_cell(rw, cells[k++], COMPARE_CELL);
+	snprintf(cells[k++], COMPARE_CELL, "%s", rw->r->label);
+	if (rw->s)
+		snprintf(cells[k++], COMPARE_CELL, "%s (%u of %u rounds)", rw->name, rw->s->valid,
+			 rw->s->entries);
+	else
+		snprintf(cells[k++], COMPARE_CELL, "%s", rw->name);
+	for (i = 0; i < t->ncols; i++) {
+		compare_format_value(t->cols[i], compare_row_value(t->cols[i], rw), cells[k++],
+				     COMPARE_CELL);
+		if (t->cols[i] == t->sort)
+			half_cell(t->cols[i], rw, cells[k++], COMPARE_CELL);
+	}
+	snprintf(cells[k++], COMPARE_CELL, "%s", valid_text(rw->valid));
+	snprintf(cells[k++], COMPARE_CELL, "%s", *rw->r->link ? rw->r->link : rw->r->transport);
+	snprintf(cells[k++], COMPARE_CELL, "%s", rw->r->filesystem);
+	meter_text(rw->r, cells[k++], COMPARE_CELL);
+	return k;
+}
+
+int compare_cell_left(size_t k, size_t n)
+{
+	return k == 1 || k == 2 || k >= n - 3;
+}
+
+size_t compare_head_cells(const struct compare_table *t, char cells[][COMPARE_CELL], int md)
+{
+	static const char *const lead[COMPARE_LEAD_CELLS] = { "rank", "device", "job" };
+	static const char *const trail[COMPARE_TRAIL_CELLS] = { "valid", "link", "filesystem",
+								"meter" };
+	size_t i, n = 0;
+
+	for (i = 0; i < COMPARE_LEAD_CELLS; i++)
+		snprintf(cells[n++], COMPARE_CELL, "%s", lead[i]);
+	for (i = 0; i < t->ncols; i++) {
+		snprintf(cells[n++], COMPARE_CELL, "%s",
+			 md && t->cols[i]->scale == 1 ? t->cols[i]->key : t->cols[i]->head);
+		if (t->cols[i] == t->sort)
+			snprintf(cells[n++], COMPARE_CELL, "+-95%%");
+	}
+	for (i = 0; i < COMPARE_TRAIL_CELLS; i++)
+		snprintf(cells[n++], COMPARE_CELL, "%s", trail[i]);
+	return n;
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/* `iowatt compare`'s output: the ranked rows as an aligned table, markdown or CSV, or a matrix. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "core/log.h"
+#include "core/mem.h"
+#include "core/text.h"
+
+#define MOD "compare"
+
+/* Characters a cell takes on screen: UTF-8 continuation bytes take none ("≈1" is 2). */
+static size_t text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* s padded to width w on the left or right, by characters, not bytes. */
+static void pad_cell(FILE *fp, const char *s, size_t w, int left)
+{
+	size_t pad = w > text_width(s) ? w - text_width(s) : 0;
+
+	if (!left)
+		fprintf(fp, "%*s", (int)pad, "");
+	fputs(s, fp);
+	if (left)
+		fprintf(fp, "%*s", (int)pad, "");
+}
+
+static void print_line(FILE *fp, char cells[][COMPARE_CELL], const size_t *w, size_t n, int md)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (md) {
+			fputs("| ", fp);
+			pad_cell(fp, cells[k], w[k], 1);
+			fputc(' ', fp);
+		} else {
+			pad_cell(fp, cells[k], k + 1 < n ? w[k] : 0, compare_cell_left(k, n));
+			fputs(k + 1 < n ? "  " : "\n", fp);
+		}
+	}
+	if (md)
+		fprintf(fp, "|\n");
+}
+
+/* A '|' in a device or job name would end its cell: escaped. */
+static void md_escape_cells(char cells[][COMPARE_CELL], size_t n)
+{
+	char buf[COMPARE_CELL];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		text_md_escape(cells[k], buf, sizeof(buf));
+		memcpy(cells[k], buf, sizeof(buf));
+	}
+}
+
+static void print_md_rule(FILE *fp, const size_t *w, size_t n)
+{
+	size_t k, i;
+
+	for (k = 0; k < n; k++) {
+		fprintf(fp, "|%s", compare_cell_left(k, n) ? ":" : "-");
+		for (i = 0; i < w[k]; i++)
+			fputc('-', fp);
+		fprintf(fp, "%s", compare_cell_left(k, n) ? "-" : ":");
+	}
+	fprintf(fp, "|\n");
+}
+
+static void print_text(FILE *fp, const struct compare_table *t, int md)
+{
+	char (*cells)[COMPARE_CELL] = xcalloc(COMPARE_MAX_CELLS, COMPARE_CELL);
+	size_t w[COMPARE_MAX_CELLS], n, i, k, nh;
+
+	nh = compare_head_cells(t, cells, md);
+	for (k = 0; k < nh; k++)
+		w[k] = text_width(cells[k]);
+	for (i = 0; i < t->nrows; i++) {
+		n = compare_row_cells(t, &t->rows[i], cells);
+		if (md)
+			md_escape_cells(cells, n);
+		for (k = 0; k < n; k++)
+			if (text_width(cells[k]) > w[k])
+				w[k] = text_width(cells[k]);
+	}
+	compare_head_cells(t, cells, md);
+	print_line(fp, cells, w, nh, md);
+	if (md)
+		print_md_rule(fp, w, nh);
+	for (i = 0; i < t->nrows; i++) {
+		n = compare_row_cells(t, &t->rows[i], cells);
+		if (md)
+			md_escape_cells(cells, n);
+		print_line(fp, cells, w, n, md);
+	}
+	free(cells);
+}
+
+/* Text fields only: quoted as needed, formulas neutralised (core/text.h). */
+void compare_csv_str(FILE *fp, const char *s, int last)
+{
+	text_csv_field(fp, s);
+	fputc(last ? '\n' : ',', fp);
+}
+
+static void csv_number(FILE *fp, double v)
+{
+	if (isnan(v))
+		fprintf(fp, ",");
+	else
+		fprintf(fp, "%.10g,", v);
+}
+
+static void csv_row(FILE *fp, const struct compare_row *rw)
+{
+	char reasons[RR_REASONS_MAX];
+	size_t k;
+
+	if (rw->rank)
+		fprintf(fp, "%d,", rw->rank);
+	else
+		fprintf(fp, ",");
+	compare_csv_str(fp, rw->r->label, 0);
+	compare_csv_str(fp, rw->name, 0);
+	fprintf(fp, "%u,", rw->j->loop);
+	if (rw->s)
+		fprintf(fp, "%u,", rw->s->valid);
+	else
+		fprintf(fp, ",");
+	if (rw->tie)
+		fprintf(fp, "%d,", rw->tie);
+	else
+		fprintf(fp, ",");
+	compare_csv_str(fp, rr_rw(rw->j), 0);
+	fprintf(fp, "%llu,", (unsigned long long)rr_bs(rw->j));
+	for (k = 0; k < compare_ncolumns; k++) {
+		csv_number(fp, compare_row_value(&compare_columns[k], rw));
+		csv_number(fp, compare_row_half(&compare_columns[k], rw));
+	}
+	fprintf(fp, "%s,", rw->valid > 0 ? "true" : rw->valid == 0 ? "false" : "");
+	rr_reasons(rw->j, reasons, sizeof(reasons));
+	compare_csv_str(fp, reasons, 0);
+	compare_csv_str(fp, rw->r->transport, 0);
+	compare_csv_str(fp, rw->r->link, 0);
+	compare_csv_str(fp, rw->r->filesystem, 0);
+	compare_csv_str(fp, rw->r->meter, 0);
+	fprintf(fp, "%s,", rw->r->emulated ? "true" : "false");
+	compare_csv_str(fp, rw->r->path, 1);
+}
+
+static void print_csv(FILE *fp, const struct compare_row *rows, size_t nrows)
+{
+	size_t i, k;
+
+	fprintf(fp, "rank,device,job,loop,rounds,indistinguishable_from,rw,bs,");
+	for (k = 0; k < compare_ncolumns; k++)
+		fprintf(fp, "%s,%s_u95,", compare_columns[k].key, compare_columns[k].key);
+	fprintf(fp, "valid,reasons,transport,link,filesystem,meter,emulated,file\n");
+	for (i = 0; i < nrows; i++)
+		csv_row(fp, &rows[i]);
+}
+
+/* What the ranks mean, and which jobs were ranked by the W-based figure instead. */
+static void print_footer(FILE *fp, const struct compare_column *sort, const char *rail, int ties)
+{
+	fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
+		sort->key, sort->lower_better ? "lower" : "higher");
+	fprintf(fp, "+-95%%: half the figure's 95 %% interval: the meter's uncertainty, and over "
+		    "rounds the run-to-run spread too\n");
+	if (ties)
+		fprintf(fp, "\u2248N: indistinguishable at 95 %% from the row ranked N (their "
+			    "intervals overlap): not ranked apart\n");
+	if (*rail)
+		fprintf(fp, "ranked by %s instead where the rows' rails differ in voltage: %s\n",
+			sort->per_w, rail);
+}
+
+/* The table, markdown or CSV, or the matrix; the rail warning first. */
+static void print_table(FILE *fp, const struct compare_opts *o, const struct rr_set *set,
+			const struct compare_table *t)
+{
+	if (o->matrix)
+		compare_print_matrix(fp, set, o->sort, o->fmt);
+	else if (o->fmt == FMT_CSV)
+		print_csv(fp, t->rows, t->nrows);
+	else
+		print_text(fp, t, o->fmt == FMT_MD);
+	if (o->fmt == FMT_TABLE && !o->matrix)
+		print_footer(fp, o->sort, t->rail, t->ties);
+}
+
+/* The table of set into o->out_path or stdout. 0 or -errno (logged). */
+static int write_table(const struct compare_opts *o, const struct rr_set *set,
+		       const struct compare_table *t)
+{
+	FILE *fp = stdout;
+	int err;
+
+	if (*t->rail && !o->matrix)
+		log_warn(MOD, "rows of %s were measured on rails of different voltage (3.3 V, 5 V, "
+			      "...): ranked by %s, not %s, since a mA at a higher voltage is more "
+			      "power", t->rail, o->sort->per_w, o->sort->key);
+	if (o->out_path) {
+		fp = fopen(o->out_path, "w");
+		if (!fp) {
+			err = -errno;
+			log_err(MOD, "-o %s: %s", o->out_path, strerror(-err));
+			return err;
+		}
+	}
+	print_table(fp, o, set, t);
+	if (fp != stdout && fclose(fp)) {
+		err = -errno;
+		log_err(MOD, "-o %s: %s", o->out_path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int compare_results(const struct rr_set *set, const struct compare_opts *o)
+{
+	const char **names = NULL;
+	struct compare_table t;
+	size_t nnames, i;
+	int err;
+
+	compare_table_build(&t, set, o->sort);
+	nnames = rr_job_names(set, &names);
+	for (i = 0; i < nnames; i++)
+		compare_warn_options(set, names[i]);
+	free(names);
+	compare_warn_meters(set);
+	for (i = 0; i < set->nres; i++)
+		if (!set->res[i].has_power)
+			log_info(MOD, "%s: no power data (run without a meter): power columns are "
+				 "empty", set->res[i].path);
+	err = write_table(o, set, &t);
+	compare_table_free(&t);
+	return err;
+}
