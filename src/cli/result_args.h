@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/battery.h"
 #include "analysis/results_read.h"
-#include "report/battery.h"
 
 struct result_args {
 	const char *mod;	    /* the command, for messages */

@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
+#include "analysis/battery.h"
 #include "analysis/results_read.h"
 #include "core/sandbox.h"
-#include "report/battery.h"
 
 enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_DUMB };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: `size` and `plot` values: battery, rate, records, duty cycle, fractions. */
+#include "analysis/battery.h"
 #include "fuzz.h"
-#include "report/battery.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "report/battery.h"
+#include "analysis/battery.h"
 #include "tap.h"
 
 static void test_parse_battery(void)

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/battery.h"
 #include "core/clock.h"
 #include "core/mem.h"
 #include "core/units.h"
-#include "report/battery.h"
 
 void battery_life_compute(const struct battery_model *bm, const struct load_model *lm,
 			  struct battery_life *out)

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Battery sizing from results: the jobs that model a workload, the daily energy, the life. */
+#ifndef IOWATT_SIZING_H
+#define IOWATT_SIZING_H
+
+#include <stdint.h>
+
+#include "analysis/battery.h"
+#include "analysis/results_read.h"
+
+/* What is written and read a day, and how the drive is kept: the command line's workload. */
+struct size_workload {
+	double write_bpd, read_bpd;	  /* bytes per day */
+	uint64_t rec_bytes;		  /* --records */
+	double rec_per_day;
+	double duty_active_s, duty_period_s; /* --duty */
+	const char *job;		  /* --job NAME: use it for everything */
+	double off_share;		  /* --power-off: share of idle the drive is; 0: on */
+};
+
+/* One result sized: the jobs that model each part of the workload, the load and the life. */
+struct sizing {
+	const struct rr_result *r;
+	const struct job_result *wjob, *rjob, *recjob, *dutyjob, *base;
+	double write_j, read_j, rec_j, duty_j, supply_v;
+	double on_s; /* --power-off: seconds a day the drive is on */
+	struct load_model lm;
+	struct battery_life life;
+	/* 95 % half widths: of each workload part (J/day), the inputs, the life */
+	double write_u, read_u, rec_u, duty_u;
+	struct load_u95 lu;
+	struct life_u95 lifeu;
+};
+
+/* --records: I/Os a day at job j's block size. */
+double sizing_records_per_day(const struct size_workload *wl, const struct job_result *j);
+/*
+ * Choose the jobs of r that model wl (--job: that one) and compute the battery life with
+ * its 95 % interval; supply_v_opt > 0 replaces the meter's mean voltage. 0 or -EINVAL
+ * (logged: no power data, no such job, no job that fits, missing energy figures).
+ */
+int sizing_compute(const struct rr_result *r, const struct size_workload *wl,
+		   const struct battery_model *bm, double supply_v_opt, struct sizing *sz);
+
+/*
+ * `iowatt size` after its options: the battery and the model, each result sized with the
+ * jobs, energy, life and warnings, then the ranking by days on stdout. 0, or -EINVAL when
+ * a result cannot be sized (logged; the results before it are printed).
+ */
+int sizing_print_results(const struct rr_set *set, const struct size_workload *wl,
+			 const struct battery_model *bm, double supply_v_opt);
+
+#endif
