@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 struct emu;
+struct opt_desc;
 struct meter_accuracy;
 struct meter_entry;
 
@@ -81,13 +82,17 @@ struct emu_signals {
 };
 
 /*
- * `iowatt emulate` (src/cli/cmd_emulate.c): argv -> an emulator of one of meters'
- * emulators, 1 after printing help, or -EINVAL after naming the option. emu_run() serves
+ * `iowatt emulate` (src/cli/cmd_emulate.c): argv, parsed as line says (its options are
+ * emu_options()) -> an emulator of one of meters' emulators, 1 after printing help, or
+ * -EINVAL after naming the option. emu_run() serves
  * until the duration ends or sig->stop is set: 0 or -errno.
  */
-int emu_from_args(const struct meter_entry *meters, int argc, char **argv, struct emu **out);
+struct cmdline;
+int emu_from_args(const struct meter_entry *meters, const struct cmdline *line, int argc,
+		  char **argv, struct emu **out);
 int emu_run(struct emu *e, struct emu_signals *sig);
 void emu_free(struct emu *e);
-void emu_usage(const struct meter_entry *meters, FILE *fp);
+/* The options of `iowatt emulate`, which line (src/cli/cmd_emulate.c) documents. */
+const struct opt_desc *emu_options(size_t *n);
 
 #endif

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* `iowatt meters`: what this machine has to measure with, each with a spec to paste. */
-#include <getopt.h>
 #include <glob.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/cmdline.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "meters/emu/emu_registry.h"
 #include "meters/meter.h"
 #include "meters/registry/registry.h"
@@ -15,15 +17,40 @@
 
 #define MOD "meters"
 
-static void meters_usage(FILE *fp)
+/* The drivers, their keys and models: after the options in --help and the man page. */
+static void meters_epilog(FILE *fp)
 {
-	fprintf(fp, "usage: iowatt meters [--sysfs-root DIR]\n\n"
-		    "Lists serial ports (USB VID:PID, maker, product), Bluetooth /dev/rfcomm*\n"
-		    "ports, running iowatt emulators, and what each meter driver finds here,\n"
-		    "with a --meter spec to paste for each.\n\n"
-		    "Meter specs are DRIVER:CONNECTION[,key=value...]. The drivers, their keys\n"
+	fprintf(fp, "Meter specs are DRIVER:CONNECTION[,key=value...]. The drivers, their keys\n"
 		    "(checked before any meter is opened) and the models they read:\n\n");
 	meter_drivers_describe(meter_registry, fp);
+}
+
+struct meters_args {
+	const char *sysfs_root;
+};
+
+static const struct opt_desc meters_opts[] = {
+	{ .name = "sysfs-root", .type = OPT_STRREF, .off = offsetof(struct meters_args, sysfs_root),
+	  .def = "", .metavar = "DIR", .help = "read sysfs under DIR instead of /sys (tests)",
+	  .complete = "dir" },
+	OPT_HELP_ROW(NULL),
+};
+
+static const struct cmdline meters_cmd = {
+	.name = "meters",
+	.summary = "list meters and flag sources this machine has",
+	.synopsis = "[--sysfs-root DIR]",
+	.about = "Lists serial ports (USB VID:PID, maker, product), Bluetooth /dev/rfcomm* "
+		 "ports, running iowatt emulators, and what each meter driver finds here, with "
+		 "a --meter spec to paste for each.",
+	.opts = meters_opts,
+	.nopts = ARRAY_SIZE(meters_opts),
+	.epilog = meters_epilog,
+};
+
+const struct cmdline *meters_cmdline(void)
+{
+	return &meters_cmd;
 }
 
 /* RFCOMM ports have no USB parent, so libserialport's listing may leave them out. */
@@ -44,31 +71,15 @@ static void list_rfcomm(FILE *out)
 
 int cmd_meters(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sysfs-root", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *sysfs_root = "";
-	int c;
+	struct meters_args a;
+	struct cmdline_parse p = { .cmd = &meters_cmd, .base = &a };
+	int rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			sysfs_root = optarg;
-			break;
-		case 'h':
-			meters_usage(stdout);
-			return EXIT_OK;
-		default:
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		log_err(MOD, "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	opt_apply_defaults(meters_opts, ARRAY_SIZE(meters_opts), &a);
+	rc = cmdline_read(&p, argc, argv);
+	cmdline_parse_free(&p);
+	if (rc)
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	printf("Serial ports:\n");
 	serial_list_ports(stdout);
 	printf("Bluetooth serial (RFCOMM):\n");
@@ -76,9 +87,9 @@ int cmd_meters(int argc, char **argv)
 	printf("iowatt emulators (EMULATED, not real meters):\n");
 	if (!emureg_list(stdout))
 		printf("  (none; 'iowatt emulate um25c --link PATH' starts one)\n");
-	meter_drivers_scan(meter_registry, sysfs_root, stdout);
+	meter_drivers_scan(meter_registry, a.sysfs_root, stdout);
 	printf("Event sources (undervoltage, throttling, kernel log, GPIO) and temperatures:\n");
-	sources_describe(sysfs_root, stdout);
+	sources_describe(a.sysfs_root, stdout);
 	printf("Hand readings of a display-only tester:\n"
 	       "    spec: manual:idle_ma=85,active_ma=310,v=5.05[,tail_ma=...]\n");
 	printf("Meter drivers and their keys (iowatt meters --help says what each means):\n");

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* `iowatt probe --meter SPEC`: live readings, once a second, to check wiring before a run. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "core/clock.h"
+#include "core/cmdline.h"
 #include "core/events.h"
 #include "core/files.h"
 #include "core/log.h"
@@ -41,22 +42,6 @@ struct probe {
 	FILE *csv;
 	struct run_stop stop;
 };
-
-static void probe_usage(FILE *fp)
-{
-	fprintf(fp, "usage: iowatt probe --meter SPEC [--seconds N] [--csv FILE [--force]]\n"
-		    "                    [--sysfs-root DIR]\n\n"
-		    "Live readings of one meter, one line per second (per sample for meters\n"
-		    "slower than that): volts, mA, W, running mWh, samples per second, bad\n"
-		    "frames, gaps and reconnects. Ctrl-C ends it.\n"
-		    "  --meter SPEC     e.g. um25c:/dev/rfcomm0, um:/dev/ttyUSB0,interval=500ms,\n"
-		    "                   manual:idle_ma=85,active_ma=310,v=5.05\n"
-		    "  --seconds N      stop after N seconds (default: until Ctrl-C)\n"
-		    "  --csv FILE       also write every sample: t_ns,v,a,w,flags (a new file;\n"
-		    "                   never through a symbolic link)\n"
-		    "  --force          replace an existing --csv file\n"
-		    "  --sysfs-root DIR read sysfs meters under DIR (tests)\n");
-}
 
 static void probe_add(struct probe_acc *pa, const struct meter_sample *s, uint64_t period_ns,
 		      FILE *csv)
@@ -131,61 +116,83 @@ static void probe_events(struct event_queue *q)
  * means it. */
 #define PROBE_SECONDS_MAX (366.0 * 86400.0)
 
-static int probe_parse(int argc, char **argv, const char **spec, double *seconds,
-		       const char **sysfs_root, const char **csv_path, int *force)
-{
-	static const struct option opts[] = {
-		{ "meter", required_argument, NULL, 'm' },
-		{ "seconds", required_argument, NULL, 's' },
-		{ "sysfs-root", required_argument, NULL, 'r' },
-		{ "csv", required_argument, NULL, 'c' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+/* What the command line asks for. */
+struct probe_args {
+	const char *spec, *sysfs_root, *csv_path;
+	double seconds; /* 0: until a signal */
+	int force;
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:s:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			*spec = optarg;
-			break;
-		case 's':
-			if (parse_double(optarg, seconds) || *seconds <= 0 ||
-			    *seconds > PROBE_SECONDS_MAX) {
-				log_err(MOD, "option --seconds '%s': expected a positive number of "
-					"seconds up to a year (%.0f)", optarg, PROBE_SECONDS_MAX);
-				return -EINVAL;
-			}
-			break;
-		case 'r':
-			*sysfs_root = optarg;
-			break;
-		case 'c':
-			*csv_path = optarg;
-			break;
-		case 'f':
-			*force = 1;
-			break;
-		case 'h':
-			probe_usage(stdout);
-			return 1;
-		default:
-			return -EINVAL;
-		}
-	}
-	if (optind < argc) {
-		log_err(MOD, "unexpected argument '%s'", argv[optind]);
+static int parse_seconds(const struct opt_desc *d, void *base, const char *value, char *why,
+			 size_t len)
+{
+	double *seconds = (double *)(void *)((char *)base + d->off);
+
+	if (parse_double(value, seconds) || *seconds <= 0 || *seconds > PROBE_SECONDS_MAX) {
+		snprintf(why, len, "expected a positive number of seconds up to a year (%.0f)",
+			 PROBE_SECONDS_MAX);
 		return -EINVAL;
 	}
-	if (!*spec) {
+	return 0;
+}
+
+#define POFF(f) offsetof(struct probe_args, f)
+
+static const struct opt_desc probe_opts[] = {
+	{ .name = "meter", .type = OPT_STRREF, .off = POFF(spec), .shortopt = 'm',
+	  .metavar = "SPEC",
+	  .help = "the meter (required), e.g. um25c:/dev/rfcomm0, um:/dev/ttyUSB0,interval=500ms, "
+		  "manual:idle_ma=85,active_ma=310,v=5.05 (`iowatt meters` lists them)",
+	  .complete = "meters" },
+	{ .name = "seconds", .type = OPT_FUNC, .parse = parse_seconds, .off = POFF(seconds),
+	  .shortopt = 's', .metavar = "N", .help = "stop after N seconds (default: until Ctrl-C)" },
+	{ .name = "csv", .type = OPT_STRREF, .off = POFF(csv_path), .metavar = "FILE",
+	  .help = "also write every sample: t_ns,v,a,w,flags (a new file; never through a "
+		  "symbolic link)",
+	  .complete = "file" },
+	{ .name = "force", .type = OPT_FLAG, .off = POFF(force),
+	  .help = "replace an existing --csv file" },
+	{ .name = "sysfs-root", .type = OPT_STRREF, .off = POFF(sysfs_root), .def = "",
+	  .metavar = "DIR", .help = "read sysfs meters under DIR (tests)", .complete = "dir" },
+	OPT_HELP_ROW(NULL),
+};
+
+static const struct cmdline probe_cmd = {
+	.name = "probe",
+	.summary = "show live readings of a meter to check the wiring",
+	.synopsis = "--meter SPEC [--seconds N] [--csv FILE [--force]] [--sysfs-root DIR]",
+	.about = "Live readings of one meter, one line per second (per sample for meters slower "
+		 "than that): volts, mA, W, running mWh, samples per second, bad frames, gaps "
+		 "and reconnects. Ctrl-C ends it.",
+	.opts = probe_opts,
+	.nopts = ARRAY_SIZE(probe_opts),
+};
+
+const struct cmdline *probe_cmdline(void)
+{
+	return &probe_cmd;
+}
+
+/* 0, 1 after printing --help, or -EINVAL after naming what is wrong. */
+static int probe_parse(int argc, char **argv, struct probe_args *a)
+{
+	struct cmdline_parse p = { .cmd = &probe_cmd, .base = a };
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	opt_apply_defaults(probe_opts, ARRAY_SIZE(probe_opts), a);
+	rc = cmdline_read(&p, argc, argv);
+	cmdline_parse_free(&p);
+	if (rc)
+		return rc;
+	if (!a->spec) {
 		log_err(MOD, "--meter SPEC is required (see 'iowatt meters' for specs)");
 		return -EINVAL;
 	}
-	if (*csv_path && (c = output_check(*csv_path, *force))) {
-		log_err(MOD, "option --csv: %s: %s", *csv_path, output_strerror(c));
-		return c == -EEXIST || c == -ELOOP || c == -EISDIR || c == -EINVAL ? -EINVAL : c;
+	rc = a->csv_path ? output_check(a->csv_path, a->force) : 0;
+	if (rc) {
+		log_err(MOD, "option --csv: %s: %s", a->csv_path, output_strerror(rc));
+		return rc == -EEXIST || rc == -ELOOP || rc == -EISDIR || rc == -EINVAL ? -EINVAL : rc;
 	}
 	return 0;
 }
@@ -282,26 +289,25 @@ static int probe_totals(struct probe *pr)
 
 int cmd_probe(int argc, char **argv)
 {
+	struct probe_args a;
 	struct probe pr;
-	const char *spec = NULL, *sysfs_root = "", *csv_path = NULL;
-	double seconds = 0;
-	int rc, force = 0;
+	int rc;
 
-	rc = probe_parse(argc, argv, &spec, &seconds, &sysfs_root, &csv_path, &force);
+	rc = probe_parse(argc, argv, &a);
 	if (rc)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	memset(&pr, 0, sizeof(pr));
 	rc = run_stop_watch(&pr.stop, NULL);
 	if (!rc)
-		rc = probe_open(&pr, spec, sysfs_root, csv_path, force);
+		rc = probe_open(&pr, a.spec, a.sysfs_root, a.csv_path, a.force);
 	if (!rc) {
-		probe_loop(&pr, seconds);
+		probe_loop(&pr, a.seconds);
 		rc = probe_totals(&pr);
 	}
 	meter_free(pr.dev);
 	event_queue_free(pr.q);
 	if (pr.csv && fclose(pr.csv)) {
-		log_err(MOD, "--csv %s: %s", csv_path, strerror(errno));
+		log_err(MOD, "--csv %s: %s", a.csv_path, strerror(errno));
 		rc = rc ? rc : -EIO;
 	}
 	run_stop_unwatch(&pr.stop);

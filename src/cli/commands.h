@@ -34,14 +34,29 @@ void plot_datadir_remove(struct plot_ctx *ctx, int keep);
 /* EXIT_OK, or EXIT_FAIL when gnuplot is missing or failed. */
 int plot_draw(struct plot_ctx *ctx, int mask);
 
-/* A command as the man page and completion list it. */
-struct command_doc {
-	const char *name;
-	const char *summary;
-};
+struct cmdline;
 
-/* man.c: the whole iowatt.1 page in troff. */
-void man_page(FILE *fp, const struct command_doc *cmds, size_t n);
+/* A command as main runs it and `iowatt help` documents it (main.c's table). */
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	/* Its command line as data: options, synopsis, summary (cli/<cmd>, core/cmdline.h). */
+	const struct cmdline *(*line)(void);
+	const char *summary; /* while line is NULL (a command still on getopt) */
+};
+extern const struct command commands[];
+/* The commands' command lines, each next to its command. */
+const struct cmdline *probe_cmdline(void);
+const struct cmdline *meters_cmdline(void);
+const struct cmdline *emulate_cmdline(void);
+extern const size_t ncommands;
+
+/* The program's usage: the commands and their summaries (help.c). */
+void commands_usage(FILE *fp);
+/* `iowatt help [--man | --complete LIST | --complete-words CWORD WORD...]` (help.c). */
+int cmd_help(int argc, char **argv);
+/* man.c: the whole iowatt.1 page in troff, a section per command. */
+void man_page(FILE *fp);
 
 /* Exit codes, chosen in one place. */
 enum {

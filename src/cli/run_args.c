@@ -7,6 +7,7 @@
 
 #include "cli/run_args.h"
 #include "cli/run_help.h"
+#include "core/cmdline.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/options.h"
@@ -19,9 +20,8 @@ struct parse_state {
 	struct run_args a;
 	struct job_setting *flags; /* job flags, applied to every job once they exist */
 	size_t nflags;
-	const char *positional;
+	struct cmdline_parse line; /* the profile, or measure's command, in its operands */
 	int measure;
-	int cmd_at; /* argv index of the measured command, 0 = none */
 };
 
 /* Job flags are checked on a scratch job as they come, so errors name the flag at once. */
@@ -67,150 +67,71 @@ static int take_option(struct parse_state *ps, const struct opt_desc *rd,
 	return 0;
 }
 
-/* --name, --name=value or --name value; *i advances past a consumed value. */
-static int parse_long(struct parse_state *ps, int argc, char **argv, int *i)
+/* The parser's table holds run's options before the job's: a name is run's first. */
+static int take_parsed(struct cmdline_parse *p, const struct opt_desc *d, const char *value,
+		       const char *spelled)
 {
-	const char *arg = argv[*i] + 2, *eq = strchr(arg, '='), *value = NULL;
-	const struct opt_desc *rd, *jd = NULL, *jt;
-	char name[64];
-	size_t n = eq ? (size_t)(eq - arg) : strlen(arg), njob;
+	struct parse_state *ps = p->ctx;
+	const struct opt_desc *rd = opt_find(run_options, run_options_count, d->name), *jt, *jd;
+	size_t njob;
 
-	if (n >= sizeof(name)) {
-		log_err(MOD, "unknown option --%.*s", (int)n, arg);
-		return -EINVAL;
-	}
-	memcpy(name, arg, n);
-	name[n] = '\0';
+	if (rd)
+		return take_option(ps, rd, NULL, value, spelled);
 	jt = job_option_table(&njob);
-	rd = opt_find(run_options, run_options_count, name);
-	if (!rd)
-		jd = opt_find(jt, njob, name);
-	if (!rd && !jd) {
-		const char *hint = opt_suggest(run_options, run_options_count, name);
-
-		if (!hint)
-			hint = opt_suggest(jt, njob, name);
-		if (hint)
-			log_err(MOD, "unknown option --%s; did you mean --%s?", name, hint);
-		else
-			log_err(MOD, "unknown option --%s (iowatt %s --help lists them)", name,
-				ps->measure ? "measure" : "run");
-		return -EINVAL;
-	}
-	if (opt_takes_value(rd ? rd : jd)) {
-		if (eq) {
-			value = eq + 1;
-		} else if (*i + 1 < argc) {
-			value = argv[++*i];
-		} else {
-			log_err(MOD, "option --%s needs a value", name);
-			return -EINVAL;
-		}
-	} else if (eq) {
-		log_err(MOD, "option --%s takes no value", name);
-		return -EINVAL;
-	}
-	return take_option(ps, rd, jd, value, name);
+	jd = opt_find(jt, njob, d->name);
+	return take_option(ps, NULL, jd, value, spelled);
 }
 
-/* -q, -vv, -o DIR, -oDIR. */
-static int parse_short(struct parse_state *ps, int argc, char **argv, int *i)
-{
-	const char *p = argv[*i] + 1, *value;
-	const struct opt_desc *d;
-	size_t k;
-
-	for (; *p; p++) {
-		d = NULL;
-		for (k = 0; k < run_options_count; k++)
-			if (run_options[k].shortopt == *p)
-				d = &run_options[k];
-		if (!d) {
-			log_err(MOD, "unknown option -%c (iowatt %s --help lists them)", *p,
-				ps->measure ? "measure" : "run");
-			return -EINVAL;
-		}
-		if (!opt_takes_value(d)) {
-			if (take_option(ps, d, NULL, NULL, d->name))
-				return -EINVAL;
-			continue;
-		}
-		if (p[1]) {
-			value = p + 1;
-		} else if (*i + 1 < argc) {
-			value = argv[++*i];
-		} else {
-			log_err(MOD, "option -%c needs a value", *p);
-			return -EINVAL;
-		}
-		return take_option(ps, d, NULL, value, d->name);
-	}
-	return 0;
-}
-
+/* Options, then the profile (run) or the command (measure) among the operands. */
 static int parse_argv(struct parse_state *ps, int argc, char **argv)
 {
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			if (!ps->measure) {
-				log_err(MOD, "'--' is for iowatt measure: iowatt run takes a profile "
-					"and options");
-				return -EINVAL;
-			}
-			ps->cmd_at = i + 1;
-			return 0;
-		}
-		if (a[0] == '-' && a[1] == '-') {
-			if (parse_long(ps, argc, argv, &i))
-				return -EINVAL;
-		} else if (a[0] == '-' && a[1]) {
-			if (parse_short(ps, argc, argv, &i))
-				return -EINVAL;
-		} else if (ps->measure) {
-			/* Like env(1): options end at the command. */
-			ps->cmd_at = i;
-			return 0;
-		} else if (ps->positional) {
-			log_err(MOD, "more than one profile given ('%s' and '%s')", ps->positional,
-				a);
-			return -EINVAL;
-		} else {
-			ps->positional = a;
-		}
+	ps->line.cmd = run_cmdline(ps->measure);
+	/* measure knows run's options too, to say why they do not apply */
+	ps->line.opts = run_cmdline(0)->opts;
+	ps->line.nopts = run_cmdline(0)->nopts;
+	ps->line.take = take_parsed;
+	ps->line.ctx = ps;
+	if (cmdline_parse(&ps->line, argc, argv))
+		return -EINVAL;
+	if (ps->line.dashdash && !ps->measure) {
+		log_err(MOD, "'--' is for iowatt measure: iowatt run takes a profile and options");
+		return -EINVAL;
+	}
+	if (!ps->measure && ps->line.noperands > 1) {
+		log_err(MOD, "more than one profile given ('%s' and '%s')", ps->line.operands[0],
+			ps->line.operands[1]);
+		return -EINVAL;
 	}
 	return 0;
 }
 
-static int build_measure(struct parse_state *ps, int argc, char **argv, struct run_config *cfg)
+static int build_measure(struct parse_state *ps, struct run_config *cfg)
 {
 	int i;
 
-	if (ps->positional || ps->a.run.profile) {
+	if (ps->a.run.profile) {
 		log_err(MOD, "measure meters a command and takes no profile");
 		return -EINVAL;
 	}
-	if (!ps->cmd_at || ps->cmd_at >= argc) {
+	if (!ps->line.noperands) {
 		log_err(MOD, "measure needs a command: iowatt measure [OPTIONS] -- COMMAND "
 			"[ARGS...]");
 		return -EINVAL;
 	}
-	cfg->cmd_argc = argc - ps->cmd_at;
+	cfg->cmd_argc = (int)ps->line.noperands;
 	cfg->cmd_argv = xcalloc((size_t)cfg->cmd_argc + 1, sizeof(char *));
 	for (i = 0; i < cfg->cmd_argc; i++)
-		cfg->cmd_argv[i] = xstrdup(argv[ps->cmd_at + i]);
+		cfg->cmd_argv[i] = xstrdup(ps->line.operands[i]);
 	return run_config_measure_job(cfg, ps->flags, ps->nflags);
 }
 
 static int build_run(struct parse_state *ps, struct run_config *cfg)
 {
 	const char *prof = ps->a.run.profile;
+	const char *positional = ps->line.noperands ? ps->line.operands[0] : NULL;
 
-	if (ps->positional && prof) {
-		log_err(MOD, "two profiles given ('%s' and -p %s)", ps->positional, prof);
+	if (positional && prof) {
+		log_err(MOD, "two profiles given ('%s' and -p %s)", positional, prof);
 		return -EINVAL;
 	}
 	if (!cfg->run.target) {
@@ -219,9 +140,9 @@ static int build_run(struct parse_state *ps, struct run_config *cfg)
 			"--target /mnt/usb");
 		return -EINVAL;
 	}
-	if (ps->positional) {
+	if (positional) {
 		free(cfg->run.profile);
-		cfg->run.profile = xstrdup(ps->positional);
+		cfg->run.profile = xstrdup(positional);
 	}
 	return run_config_jobs(cfg, ps->flags, ps->nflags);
 }
@@ -241,8 +162,8 @@ int run_config_parse(int argc, char **argv, struct run_config *cfg, int measure_
 	cfg->run = ps.a.run; /* the strings now belong to cfg */
 	if (rc)
 		goto out;
-	if (ps.a.help) {
-		run_help_print(stdout, measure_mode);
+	if (ps.line.help) {
+		cmdline_help(stdout, ps.line.cmd);
 		rc = 1;
 		goto out;
 	}
@@ -253,8 +174,9 @@ int run_config_parse(int argc, char **argv, struct run_config *cfg, int measure_
 		rc = -EINVAL;
 		goto out;
 	}
-	rc = measure_mode ? build_measure(&ps, argc, argv, cfg) : build_run(&ps, cfg);
+	rc = measure_mode ? build_measure(&ps, cfg) : build_run(&ps, cfg);
 out:
+	cmdline_parse_free(&ps.line);
 	free(ps.flags);
 	if (rc)
 		run_config_free(cfg);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The `run` and `measure` --help, and run's options for the man page. */
+/* `run` and `measure` as data: the options, synopsis and text --help, man and completion print. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/run_help.h"
+#include "core/cmdline.h"
 #include "core/mem.h"
 #include "core/options.h"
 #include "run/profile.h"
@@ -57,43 +57,48 @@ static struct opt_desc *help_table(int measure, size_t *count)
 	return sel;
 }
 
-void run_options_man(FILE *fp)
-{
-	size_t n;
-	struct opt_desc *sel = help_table(0, &n);
+#define RUN_SYNOPSIS                                                                        \
+	"[PROFILE] --target PATH [OPTIONS] [JOB OPTIONS]\n"                                  \
+	"--target DIR --rw randread --bs 4k --iodepth 32 --size 256m"
+#define RUN_ABOUT                                                                           \
+	"Runs each job of PROFILE (an INI file, or the name of a shipped one: %s) or the one " \
+	"job the flags describe, metering power in the same run. Job options given as flags " \
+	"override every job of the profile.\n\n"                                              \
+	"Options take dashes or underscores alike (--rate-iops = --rate_iops), as --opt VALUE " \
+	"or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g, 1MiB (base 1024), 50MB (base 1000). Times: " \
+	"500ms, 10s, 2m (a bare number is seconds)."
+#define MEASURE_ABOUT                                                                       \
+	"Meters COMMAND: an idle baseline, the command, then the tail until power settles.\n\n" \
+	"Options take dashes or underscores alike (--tail-hold = --tail_hold), as --opt VALUE " \
+	"or --opt=VALUE. Times: 500ms, 10s, 2m (a bare number is seconds)."
 
-	opt_print_man(fp, sel, n);
-	free(sel);
-}
-
-void run_help_print(FILE *fp, int measure)
+const struct cmdline *run_cmdline(int measure)
 {
-	struct opt_desc *sel;
+	static struct cmdline cmd[2];
+	static char *about;
 	char names[512];
-	size_t n;
+	struct cmdline *c = &cmd[measure ? 1 : 0];
 
-	if (measure)
-		fprintf(fp, "usage: iowatt measure [OPTIONS] [--] COMMAND [ARGS...]\n\n"
-			    "Meters COMMAND: an idle baseline, the command, then the tail until "
-			    "power settles.\n");
-	else {
+	if (c->name)
+		return c;
+	c->opts = help_table(measure, &c->nopts);
+	if (measure) {
+		c->name = "measure";
+		c->summary = "meter any command: iowatt measure --meter SPEC -- CMD ARGS...";
+		c->synopsis = "[OPTIONS] [--] COMMAND [ARGS...]";
+		c->about = MEASURE_ABOUT;
+		c->operands = "COMMAND [ARGS...]";
+		c->operands_complete = "command";
+		c->operands_end_options = 1;
+	} else {
 		profile_names(names, sizeof(names));
-		fprintf(fp, "usage: iowatt run [PROFILE] --target PATH [OPTIONS] [JOB OPTIONS]\n"
-			    "       iowatt run --target DIR --rw randread --bs 4k --iodepth 32 "
-			    "--size 256m\n\n"
-			    "PROFILE is an INI file or the name of a shipped one%s%s.\n"
-			    "Job options given as flags override every job of the profile.\n",
-			names[0] ? ":\n  " : "", names);
+		about = xasprintf(RUN_ABOUT, names[0] ? names : "none found");
+		c->name = "run";
+		c->summary = "run a job profile or inline job, metering power in the same run";
+		c->synopsis = RUN_SYNOPSIS;
+		c->about = about;
+		c->operands = "PROFILE";
+		c->operands_complete = "profiles file:*.ini";
 	}
-	if (measure)
-		fprintf(fp, "Options take dashes or underscores alike (--tail-hold = --tail_hold), "
-			    "as\n--opt VALUE or --opt=VALUE. Times: 500ms, 10s, 2m (a bare number is "
-			    "seconds).\n");
-	else
-		fprintf(fp, "Options take dashes or underscores alike (--rate-iops = --rate_iops), "
-			    "as\n--opt VALUE or --opt=VALUE. Sizes: 2300, 4k, 1m, 2g, 1MiB (base 1024), "
-			    "50MB (base\n1000). Times: 500ms, 10s, 2m (a bare number is seconds).\n");
-	sel = help_table(measure, &n);
-	opt_print_help(fp, sel, n);
-	free(sel);
+	return c;
 }

@@ -13,7 +13,6 @@
 #include "core/mem.h"
 #include "core/options.h"
 #include "core/units.h"
-#include "core/units.h"
 
 static int name_eq(const char *table_name, const char *norm)
 {
@@ -124,10 +123,32 @@ static int range_ok(const struct opt_desc *d, double v)
 	return v >= d->min && (!d->max || v <= d->max);
 }
 
-static int range_err(const struct opt_desc *d, const char *value, const char *for_key,
-		     char *err, size_t errlen)
+/*
+ * Where a value's error goes and how it reads: opt_set() says "bad size 'x': expected
+ * ...", opt_set_for() adds " for 'KEY'", and opt_set_reason() gives the reason alone to a
+ * caller that names the option and the value itself ("--seconds 'x': expected ...").
+ */
+struct why {
+	const char *value, *key;
+	int reason_only;
+	char *buf;
+	size_t len;
+};
+
+/* LEAD 'VALUE'[ for 'KEY']SEP REASON, or REASON alone; returns rc. */
+static int say(const struct why *w, int rc, const char *lead, const char *sep, const char *reason)
 {
-	char lo[32], hi[32];
+	if (w->reason_only)
+		snprintf(w->buf, w->len, "%s", reason);
+	else
+		snprintf(w->buf, w->len, "%s%s'%s'%s%s%s%s%s", lead, lead[0] ? " " : "", w->value,
+			 w->key ? " for '" : "", w->key ? w->key : "", w->key ? "'" : "", sep, reason);
+	return rc;
+}
+
+static int range_err(const struct opt_desc *d, const struct why *w)
+{
+	char lo[32], hi[32], reason[96];
 
 	opt_format_number(d, d->min, lo, sizeof(lo));
 	if (d->max)
@@ -136,9 +157,8 @@ static int range_err(const struct opt_desc *d, const char *value, const char *fo
 		snprintf(hi, sizeof(hi), "%u", UINT32_MAX);
 	else
 		hi[0] = '\0';
-	snprintf(err, errlen, "'%s'%s%s%s out of range %s..%s", value, for_key ? " for '" : "",
-		 for_key ? for_key : "", for_key ? "'" : "", lo, hi);
-	return -ERANGE;
+	snprintf(reason, sizeof(reason), "out of range %s..%s", lo, hi);
+	return say(w, -ERANGE, "", " ", reason);
 }
 
 static void choice_list(const struct opt_choice *c, char *buf, size_t len)
@@ -208,20 +228,18 @@ static const char *type_expect(const struct opt_desc *d, char *buf, size_t len)
 	}
 }
 
-static int bad_value(const struct opt_desc *d, const char *value, const char *for_key, char *err,
-		     size_t errlen)
+static int bad_value(const struct opt_desc *d, const struct why *w)
 {
-	char exp[320];
+	char exp[320], lead[32];
 
-	snprintf(err, errlen, "bad %s '%s'%s%s%s: %s", type_noun(d->type), value,
-		 for_key ? " for '" : "", for_key ? for_key : "", for_key ? "'" : "",
-		 type_expect(d, exp, sizeof(exp)));
-	return -EINVAL;
+	snprintf(lead, sizeof(lead), "bad %s", type_noun(d->type));
+	return say(w, -EINVAL, lead, ": ", type_expect(d, exp, sizeof(exp)));
 }
 
 int opt_takes_value(const struct opt_desc *d)
 {
-	return d->type != OPT_FLAG && d->type != OPT_NOFLAG && d->type != OPT_COUNT;
+	return d->type != OPT_FLAG && d->type != OPT_NOFLAG && d->type != OPT_COUNT &&
+	       d->type != OPT_HELP;
 }
 
 static int parse_percent(const char *value, double *out)
@@ -247,9 +265,9 @@ static int parse_percent(const char *value, double *out)
 	return 0;
 }
 
-static int set_number(const struct opt_desc *d, void *p, const char *value, const char *for_key,
-		      char *err, size_t errlen)
+static int set_number(const struct opt_desc *d, void *p, const struct why *w)
 {
+	char reason[64];
 	uint64_t u = 0;
 	double x = 0;
 	int rc;
@@ -257,34 +275,33 @@ static int set_number(const struct opt_desc *d, void *p, const char *value, cons
 	switch (d->type) {
 	case OPT_UINT:
 	case OPT_U64:
-		rc = parse_u64(value, &u);
+		rc = parse_u64(w->value, &u);
 		x = (double)u;
 		break;
 	case OPT_SIZE:
-		rc = parse_size(value, &u);
+		rc = parse_size(w->value, &u);
 		x = (double)u;
 		break;
 	case OPT_DURATION:
-		rc = parse_duration_ns(value, NS_PER_SEC, &u);
+		rc = parse_duration_ns(w->value, NS_PER_SEC, &u);
 		x = (double)u;
 		break;
 	case OPT_PERCENT:
-		rc = parse_percent(value, &x);
+		rc = parse_percent(w->value, &x);
 		break;
 	default:
-		rc = parse_double(value, &x);
+		rc = parse_double(w->value, &x);
 		break;
 	}
 	if (rc == -ERANGE) {
-		snprintf(err, errlen, "'%s'%s%s%s out of range: too large for a %s", value,
-			 for_key ? " for '" : "", for_key ? for_key : "", for_key ? "'" : "",
+		snprintf(reason, sizeof(reason), "out of range: too large for a %s",
 			 type_noun(d->type));
-		return -ERANGE;
+		return say(w, -ERANGE, "", " ", reason);
 	}
 	if (rc)
-		return bad_value(d, value, for_key, err, errlen);
+		return bad_value(d, w);
 	if (!range_ok(d, x) || (d->type == OPT_UINT && u > UINT32_MAX))
-		return range_err(d, value, for_key, err, errlen);
+		return range_err(d, w);
 	if (d->type == OPT_UINT)
 		*(unsigned *)p = (unsigned)u;
 	else if (d->type == OPT_DOUBLE || d->type == OPT_PERCENT)
@@ -295,44 +312,92 @@ static int set_number(const struct opt_desc *d, void *p, const char *value, cons
 }
 
 /* "auto" or "auto:2s" for a size that may be chosen by the run (auto_off). */
-static int set_auto(const struct opt_desc *d, void *base, const char *value, const char *key,
-		    char *err, size_t errlen)
+static int set_auto(const struct opt_desc *d, void *base, const struct why *w)
 {
 	uint64_t *at = (uint64_t *)(void *)((char *)base + d->auto_off), ns = OPT_AUTO_BARE;
+	const char *value = w->value;
+	struct why named = *w;
 
 	if (value[4] && (value[4] != ':' || parse_duration_ns(value + 5, NS_PER_SEC, &ns) ||
 			 ns < NS_PER_MS)) {
-		snprintf(err, errlen, "bad value '%s' for '%s': expected auto or auto:SECONDS "
-			 "(at least 1ms), e.g. auto:5s", value, key ? key : d->name);
-		return -EINVAL;
+		named.key = w->key ? w->key : d->name;
+		return say(&named, -EINVAL, "bad value", ": ",
+			   "expected auto or auto:SECONDS (at least 1ms), e.g. auto:5s");
 	}
 	*at = ns;
 	return 0;
 }
 
-int opt_set_for(const struct opt_desc *d, void *base, const char *value, const char *key,
-		char *err, size_t errlen)
+/* OPT_FUNC: the option's own parser, which gives the reason alone. */
+static int set_func(const struct opt_desc *d, void *base, const struct why *w)
 {
+	char reason[256];
+	int rc;
+
+	reason[0] = '\0';
+	rc = d->parse(d, base, w->value, reason, sizeof(reason));
+	if (rc)
+		return say(w, rc, "bad value", ": ", reason[0] ? reason : "not accepted");
+	return 0;
+}
+
+static int set_string(const struct opt_desc *d, void *base, const struct why *w)
+{
+	char reason[64];
 	void *p = field(d, base);
 	unsigned *count;
+
+	switch (d->type) {
+	case OPT_STR:
+		if (strlen(w->value) >= d->size) {
+			snprintf(reason, sizeof(reason), "too long (at most %zu characters)",
+				 d->size - 1);
+			return say(w, -EINVAL, "", " is ", reason);
+		}
+		strcpy((char *)p, w->value);
+		return 0;
+	case OPT_STRP:
+		free(*(char **)p);
+		*(char **)p = xstrdup(w->value);
+		return 0;
+	case OPT_STRREF:
+		*(const char **)p = w->value;
+		return 0;
+	default: /* OPT_STRLIST */
+		count = (unsigned *)((char *)base + d->count_off);
+		if (*count >= d->size) {
+			snprintf(w->buf, w->len, "given more than %zu times", d->size);
+			return -EINVAL;
+		}
+		((char **)p)[(*count)++] = xstrdup(w->value);
+		return 0;
+	}
+}
+
+static int set_value(const struct opt_desc *d, void *base, const struct why *w)
+{
+	void *p = field(d, base);
 	int i, rc;
 
-	if (!value && opt_takes_value(d)) {
-		snprintf(err, errlen, "needs a value");
+	if (!w->value && opt_takes_value(d)) {
+		snprintf(w->buf, w->len, "needs a value");
 		return -EINVAL;
 	}
 	if (d->type == OPT_SIZE && d->auto_off) {
-		if (!strncmp(value, "auto", 4))
-			return set_auto(d, base, value, key, err, errlen);
-		rc = set_number(d, p, value, key, err, errlen);
+		if (!strncmp(w->value, "auto", 4))
+			return set_auto(d, base, w);
+		rc = set_number(d, p, w);
 		if (!rc)
 			*(uint64_t *)(void *)((char *)base + d->auto_off) = 0;
 		return rc;
 	}
+	/* Any type may list what it takes; an enum's index is the choice. */
+	if (d->choices && opt_takes_value(d) && choice_index(d->choices, w->value) < 0)
+		return bad_value(d, w);
 	switch (d->type) {
 	case OPT_BOOL:
-		if (parse_bool(value, (int *)p))
-			return bad_value(d, value, key, err, errlen);
+		if (parse_bool(w->value, (int *)p))
+			return bad_value(d, w);
 		return 0;
 	case OPT_FLAG:
 		*(int *)p = 1;
@@ -343,42 +408,43 @@ int opt_set_for(const struct opt_desc *d, void *base, const char *value, const c
 	case OPT_COUNT:
 		(*(int *)p)++;
 		return 0;
+	case OPT_HELP:
+		return 0;
 	case OPT_ENUM:
-		i = choice_index(d->choices, value);
-		if (i < 0)
-			return bad_value(d, value, key, err, errlen);
+		i = choice_index(d->choices, w->value);
 		*(int *)p = i;
 		return 0;
+	case OPT_FUNC:
+		return set_func(d, base, w);
 	case OPT_STR:
-		if (d->choices && choice_index(d->choices, value) < 0)
-			return bad_value(d, value, key, err, errlen);
-		if (strlen(value) >= d->size) {
-			snprintf(err, errlen, "'%s' is too long (at most %zu characters)", value,
-				 d->size - 1);
-			return -EINVAL;
-		}
-		strcpy((char *)p, value);
-		return 0;
 	case OPT_STRP:
-		free(*(char **)p);
-		*(char **)p = xstrdup(value);
-		return 0;
+	case OPT_STRREF:
 	case OPT_STRLIST:
-		count = (unsigned *)((char *)base + d->count_off);
-		if (*count >= d->size) {
-			snprintf(err, errlen, "given more than %zu times", d->size);
-			return -EINVAL;
-		}
-		((char **)p)[(*count)++] = xstrdup(value);
-		return 0;
+		return set_string(d, base, w);
 	default:
-		return set_number(d, p, value, key, err, errlen);
+		return set_number(d, p, w);
 	}
+}
+
+int opt_set_for(const struct opt_desc *d, void *base, const char *value, const char *key,
+		char *err, size_t errlen)
+{
+	struct why w = { .value = value, .key = key, .buf = err, .len = errlen };
+
+	return set_value(d, base, &w);
 }
 
 int opt_set(const struct opt_desc *d, void *base, const char *value, char *err, size_t errlen)
 {
 	return opt_set_for(d, base, value, NULL, err, errlen);
+}
+
+int opt_set_reason(const struct opt_desc *d, void *base, const char *value, char *err,
+		   size_t errlen)
+{
+	struct why w = { .value = value, .reason_only = 1, .buf = err, .len = errlen };
+
+	return set_value(d, base, &w);
 }
 
 void opt_apply_defaults(const struct opt_desc *table, size_t n, void *base)
@@ -419,7 +485,12 @@ void opt_apply_defaults(const struct opt_desc *table, size_t n, void *base)
 			free(*(char **)p);
 			*(char **)p = NULL;
 			break;
+		case OPT_STRREF:
+			*(const char **)p = NULL;
+			break;
 		case OPT_STRLIST:
+		case OPT_FUNC: /* its own layout: the command's zeroing, then def if any */
+		case OPT_HELP:
 			break;
 		}
 		/* A flag's def only documents the unset state for --help. */
@@ -500,7 +571,12 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 		snprintf(buf, len, "%s", (const char *)p);
 		break;
 	case OPT_STRP:
+	case OPT_STRREF:
 		snprintf(buf, len, "%s", *(char *const *)p ? *(char *const *)p : "");
+		break;
+	case OPT_FUNC: /* what it parsed into is its own business */
+	case OPT_HELP:
+		buf[0] = '\0';
 		break;
 	case OPT_STRLIST:
 		list = p;

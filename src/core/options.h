@@ -23,6 +23,9 @@ enum opt_type {
 	OPT_FLAG,    /* int set to 1, takes no value */
 	OPT_NOFLAG,  /* int set to 0, takes no value (--no-progress) */
 	OPT_COUNT,   /* int incremented, takes no value (-v -v) */
+	OPT_STRREF,  /* const char * to the argument itself (or def): nothing copied or freed */
+	OPT_FUNC,    /* parsed by the option's own parse() (a battery, a list of charts) */
+	OPT_HELP,    /* --help: no storage, the parser notes it */
 };
 
 /*
@@ -35,6 +38,16 @@ struct opt_choice {
 	const char *name;
 	const char *help;
 };
+
+struct opt_desc;
+
+/*
+ * OPT_FUNC's parser: the value into base (where d->off says, or wherever the option
+ * writes). 0, or -EINVAL/-ERANGE with the reason alone in err ("expected e.g. 11.1Wh"):
+ * the caller names the option and the value.
+ */
+typedef int (*opt_parse_fn)(const struct opt_desc *d, void *base, const char *value, char *err,
+			    size_t errlen);
 
 struct opt_desc {
 	const char *name;  /* canonical, underscores: "rate_iops" */
@@ -56,7 +69,22 @@ struct opt_desc {
 	 * number clears it. 0 = no auto.
 	 */
 	size_t auto_off;
+	opt_parse_fn parse; /* OPT_FUNC */
+	/* The value of `--name` given alone (`--power-off` = `--power-off=100%`); then only
+	 * `--name=VALUE` gives another. NULL: a value is required. */
+	const char *bare;
+	/*
+	 * What a value is, for shell completion: NULL (free text; choices complete by
+	 * themselves), "file", "file:GLOB", "dir", "command", or a word list the program
+	 * names ("meters", "profiles"); several separated by spaces.
+	 */
+	const char *complete;
 };
+
+/* Every command's --help (-h), in the table's group (NULL where it has none). */
+#define OPT_HELP_ROW(grp)                                                                   \
+	{ .name = "help", .type = OPT_HELP, .shortopt = 'h', .help = "show this help",      \
+	  .group = (grp) }
 
 /* What "auto" without a duration stores at auto_off. */
 #define OPT_AUTO_BARE 1
@@ -73,6 +101,9 @@ int opt_set(const struct opt_desc *d, void *base, const char *value, char *err, 
 /* Same, with the key as the user spelled it in the message ("bad size 'x' for 'bs': ..."). */
 int opt_set_for(const struct opt_desc *d, void *base, const char *value, const char *key,
 		char *err, size_t errlen);
+/* Same, with the reason alone ("out of range 1..100"): the caller names option and value. */
+int opt_set_reason(const struct opt_desc *d, void *base, const char *value, char *err,
+		   size_t errlen);
 /* Whether the option takes a value on the command line (not OPT_FLAG/NOFLAG/COUNT). */
 int opt_takes_value(const struct opt_desc *d);
 /* Frees OPT_STRP / OPT_STRLIST strings of a struct filled from table. */
@@ -82,8 +113,12 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 /* A number in the option's unit as a user writes it: "4k", "100ms", "5%". */
 const char *opt_format_number(const struct opt_desc *d, double v, char *buf, size_t len);
 void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n);
+/* Words of text from column col, later lines indented to indent, lines up to width. */
+void opt_print_wrapped(FILE *fp, const char *text, int col, int indent, int width);
 /* The same table as troff for a man page: .SS per group, .TP per option. */
 void opt_print_man(FILE *fp, const struct opt_desc *table, size_t n);
+/* Text for troff: a leading dot or quote would be a request, a backslash an escape. */
+void opt_man_text(FILE *fp, const char *s);
 
 /* Normalise an option name: dashes become underscores, lower case. */
 void opt_name_normalize(char *s);

@@ -84,7 +84,10 @@ static const char *metavar(const struct opt_desc *d)
 		return "SPEC";
 	case OPT_STR:
 	case OPT_STRP:
+	case OPT_STRREF:
 		return "STR";
+	case OPT_FUNC:
+		return "VALUE";
 	default:
 		return "";
 	}
@@ -107,20 +110,35 @@ static void help_extras(const struct opt_desc *d, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s..%s", used ? "; " : "", lo,
 					 hi);
 	}
+	if (d->bare && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%salone: %s", used ? "; " : "",
+					 d->bare);
 	if (d->alias && used < len)
 		snprintf(buf + used, len - used, "%salso --%s", used ? "; " : "", d->alias);
 }
 
-/* Words of text from column `indent`, lines up to HELP_WIDTH. */
+/* "--name VALUE", or "--name[=VALUE]" when the value may be left out. */
+static void name_and_value(const struct opt_desc *d, char *buf, size_t len)
+{
+	if (!opt_takes_value(d))
+		snprintf(buf, len, "--%s", d->name);
+	else if (d->bare)
+		snprintf(buf, len, "--%s[=%s]", d->name, metavar(d));
+	else
+		snprintf(buf, len, "--%s %s", d->name, metavar(d));
+}
+
+/* Options' help wraps here: the text starts at column 32. */
 #define HELP_WIDTH 100
-static void print_wrapped(FILE *fp, const char *text, int col, int indent)
+
+void opt_print_wrapped(FILE *fp, const char *text, int col, int indent, int width)
 {
 	const char *p = text;
 
 	while (*p) {
 		int n = (int)strcspn(p, " ");
 
-		if (col > indent && col + 1 + n > HELP_WIDTH) {
+		if (col > indent && col + 1 + n > width) {
 			fprintf(fp, "\n%*s", indent, "");
 			col = indent;
 		} else if (col > indent) {
@@ -152,11 +170,10 @@ void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 			fprintf(fp, "\n%s:\n", group);
 		}
 		if (d->shortopt)
-			w = snprintf(left, sizeof(left), "  -%c, --%s", d->shortopt, d->name);
+			w = snprintf(left, sizeof(left), "  -%c, ", d->shortopt);
 		else
-			w = snprintf(left, sizeof(left), "      --%s", d->name);
-		if (opt_takes_value(d))
-			snprintf(left + w, sizeof(left) - (size_t)w, " %s", metavar(d));
+			w = snprintf(left, sizeof(left), "      ");
+		name_and_value(d, left + w, sizeof(left) - (size_t)w);
 		help_extras(d, extras, sizeof(extras));
 		snprintf(text, sizeof(text), "%s%s%s%s", d->help ? d->help : "",
 			 extras[0] ? " [" : "", extras, extras[0] ? "]" : "");
@@ -164,16 +181,16 @@ void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 			fprintf(fp, "%s\n%32s", left, "");
 		else
 			fprintf(fp, "%-32s", left);
-		print_wrapped(fp, text, 32, 32);
+		opt_print_wrapped(fp, text, 32, 32, HELP_WIDTH);
 		for (c = d->choices; c && c->name; c++) {
 			fprintf(fp, "%34s%-11s ", "", c->name);
-			print_wrapped(fp, c->help ? c->help : "", 46, 46);
+			opt_print_wrapped(fp, c->help ? c->help : "", 46, 46, HELP_WIDTH);
 		}
 	}
 }
 
 /* Text for troff: a leading dot or quote would be a request, a backslash an escape. */
-static void man_text(FILE *fp, const char *s)
+void opt_man_text(FILE *fp, const char *s)
 {
 	if (*s == '.' || *s == '\'')
 		fputs("\\&", fp);
@@ -200,34 +217,34 @@ void opt_print_man(FILE *fp, const struct opt_desc *table, size_t n)
 		if (d->group && (!group || strcmp(group, d->group))) {
 			group = d->group;
 			fputs(".SS \"", fp);
-			man_text(fp, group);
+			opt_man_text(fp, group);
 			fputs("\"\n", fp);
 		}
 		fputs(".TP\n", fp);
 		if (d->shortopt)
 			fprintf(fp, "\\fB\\-%c\\fR, ", d->shortopt);
 		fputs("\\fB\\-\\-", fp);
-		man_text(fp, d->name);
+		opt_man_text(fp, d->name);
 		fputs("\\fR", fp);
 		if (opt_takes_value(d)) {
-			fputs(" \\fI", fp);
-			man_text(fp, metavar(d));
-			fputs("\\fR", fp);
+			fputs(d->bare ? "[=\\fI" : " \\fI", fp);
+			opt_man_text(fp, metavar(d));
+			fputs(d->bare ? "\\fR]" : "\\fR", fp);
 		}
 		fputc('\n', fp);
-		man_text(fp, d->help ? d->help : "");
+		opt_man_text(fp, d->help ? d->help : "");
 		help_extras(d, extras, sizeof(extras));
 		if (extras[0]) {
 			fputs(" [", fp);
-			man_text(fp, extras);
+			opt_man_text(fp, extras);
 			fputc(']', fp);
 		}
 		fputc('\n', fp);
 		for (c = d->choices; c && c->name; c++) {
 			fputs(".RS\n.TP\n.B ", fp);
-			man_text(fp, c->name);
+			opt_man_text(fp, c->name);
 			fputc('\n', fp);
-			man_text(fp, c->help ? c->help : "");
+			opt_man_text(fp, c->help ? c->help : "");
 			fputs("\n.RE\n", fp);
 		}
 	}

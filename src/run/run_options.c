@@ -22,17 +22,17 @@ const struct opt_desc run_options[] = {
 	{ .name = "target", .type = OPT_STRP, .off = ROFF(run.target), .metavar = "PATH",
 	  .help = "directory (a scratch file is created there and removed), file, or block "
 		  "device (needs --allow-raw-device)",
-	  .group = G_RUN },
+	  .group = G_RUN, .complete = "file" },
 	{ .name = "profile", .type = OPT_STRP, .off = ROFF(run.profile), .shortopt = 'p',
 	  .metavar = "PROFILE", .help = "profile file or name (also the first argument)",
-	  .group = G_RUN },
+	  .group = G_RUN, .complete = "profiles file:*.ini" },
 	{ .name = "jobs", .type = OPT_STRP, .off = ROFF(run.jobs_filter), .metavar = "A,B",
 	  .help = "run only these sections of the profile", .group = G_RUN },
 	{ .name = "meter", .type = OPT_STRLIST, .off = ROFF(run.meters), .size = MAX_METERS,
 	  .count_off = ROFF(run.nmeters), .metavar = "SPEC",
 	  .help = "meter DRIVER:CONNECTION[,key=value] (repeatable; `iowatt meters --help` "
 		  "lists drivers and keys)",
-	  .group = G_RUN },
+	  .group = G_RUN, .complete = "meters" },
 	{ .name = "dry-run", .type = OPT_FLAG, .off = ROFF(run.dry_run),
 	  .help = "print the plan (jobs, bytes moved, estimated time) and stop: nothing is "
 		  "opened, created or written",
@@ -55,7 +55,7 @@ const struct opt_desc run_options[] = {
 	  .size = MAX_SAME_SIZE_FILES, .count_off = ROFF(run.nsame_size_as), .metavar = "RESULT",
 	  .help = "size=auto, --same-size: no smaller than a job of the same name used in "
 		  "RESULT (another device's run): every device gets the largest size (repeatable)",
-	  .group = G_RUN },
+	  .group = G_RUN, .complete = "file:*.json" },
 	{ .name = "stop-on-undervoltage", .type = OPT_FLAG, .off = ROFF(run.stop_on_undervoltage),
 	  .help = "stop the run at the first undervoltage event", .group = G_RUN },
 	{ .name = "uv-threshold", .type = OPT_DOUBLE, .off = ROFF(run.uv_threshold_v),
@@ -69,15 +69,15 @@ const struct opt_desc run_options[] = {
 	  .group = G_RUN },
 	{ .name = "kmsg", .type = OPT_STRP, .off = ROFF(run.kmsg_path), .def = "/dev/kmsg",
 	  .metavar = "PATH|none", .help = "kernel log to watch for undervoltage and USB resets",
-	  .group = G_RUN },
+	  .group = G_RUN, .complete = "file" },
 	{ .name = "sysfs-root", .type = OPT_STRP, .off = ROFF(run.sysfs_root), .def = "",
 	  .metavar = "DIR", .help = "read sysfs under DIR instead of /sys (tests)",
-	  .group = G_RUN },
+	  .group = G_RUN, .complete = "dir" },
 	{ .name = "output", .type = OPT_STRP, .off = ROFF(run.output_dir), .shortopt = 'o',
 	  .def = "results", .metavar = "DIR", .help = "directory for result files",
-	  .group = G_OUT },
+	  .group = G_OUT, .complete = "dir" },
 	{ .name = "json-out", .type = OPT_STRP, .off = ROFF(run.json_out), .metavar = "FILE",
-	  .help = "write the JSON result exactly here", .group = G_OUT },
+	  .help = "write the JSON result exactly here", .group = G_OUT, .complete = "file" },
 	{ .name = "samples", .type = OPT_ENUM, .off = ROFF(run.samples_mode), .def = "auto",
 	  .choices = samples_choices, .metavar = "MODE",
 	  .help = "the samples file: auto bins fast meters (>= 10 samples per --samples-bin) "
@@ -95,8 +95,7 @@ const struct opt_desc run_options[] = {
 	  .help = "only warnings and errors (twice: errors only)", .group = G_OUT },
 	{ .name = "verbose", .type = OPT_COUNT, .off = ROFF(verbose), .shortopt = 'v',
 	  .help = "debug messages", .group = G_OUT },
-	{ .name = "help", .type = OPT_FLAG, .off = ROFF(help), .shortopt = 'h',
-	  .help = "show this help", .group = G_OUT },
+	OPT_HELP_ROW(G_OUT),
 };
 
 const size_t run_options_count = ARRAY_SIZE(run_options);

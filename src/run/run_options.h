@@ -16,7 +16,6 @@ struct run_args {
 	struct run_opts run;
 	int quiet;
 	int verbose;
-	int help;
 };
 
 /*

@@ -26,13 +26,15 @@ ok $? "the binary is executable, data files are not"
 grep -qx quick "$T_TMP/profiles"
 ok $? "the installed binary lists the installed profiles"
 
-# Every option `iowatt run --help` prints is in the man page, and nothing else is.
+# Every option `iowatt run --help` prints is in the man page's section of run, and nothing
+# else is (t_options_agree.sh checks every command's section, and completion, alike).
 man1=$D/$P/share/man/man1/iowatt.1
 "$IOWATT" run --help | grep -oE -- '^(  -[a-z], |      )--[a-z][a-z0-9_-]*' | sed -E 's/.*--//' | sort -u >"$T_TMP/help.opts"
-sed -nE 's/^(\\fB\\-[a-z]\\fR, )?\\fB\\-\\-([a-z0-9_\\-]+)\\fR.*/\2/p' "$man1" | sed 's/\\-/-/g' | sort -u >"$T_TMP/man.opts"
+awk '$0 == ".SH \"IOWATT RUN\"" { on = 1; next } /^\.SH/ { on = 0 } on' "$man1" |
+	sed -nE 's/^(\\fB\\-[a-z]\\fR, )?\\fB\\-\\-([a-z0-9_\\-]+)\\fR.*/\2/p' | sed 's/\\-/-/g' | sort -u >"$T_TMP/man.opts"
 [ -s "$T_TMP/help.opts" ] && cmp -s "$T_TMP/help.opts" "$T_TMP/man.opts"
 same=$?
-ok $same "the man page lists exactly the options of run --help ($(wc -l <"$T_TMP/help.opts") options)"
+ok $same "the man page's run section lists exactly the options of run --help ($(wc -l <"$T_TMP/help.opts") options)"
 [ $same -eq 0 ] || diff "$T_TMP/help.opts" "$T_TMP/man.opts" | head -n 10 | sed 's/^/#   /'
 for c in $("$IOWATT" help --complete commands); do
 	grep -q "^\.B $c\$" "$man1" || { echo "# $c missing"; false; }
@@ -61,7 +63,7 @@ ok $? "completion: --meter um2<TAB> gives the driver um25c:"
 PATH=$D/$P/bin:$PATH complete_words iowatt run qu | grep -qx quick
 ok $? "completion: iowatt run qu<TAB> gives the shipped profile quick"
 PATH=$D/$P/bin:$PATH complete_words iowatt run --rate-i | grep -qx -- --rate-iops
-ok $? "completion: options come from run --help"
+ok $? "completion: run's options from the binary's table, with dashes"
 
 grep -q 'SUBSYSTEM=="gpio".*GROUP="gpio"' "$D/etc/udev/rules.d/60-iowatt.rules" &&
 	grep -q 'SUBSYSTEM=="hidraw".*2e3c.*GROUP="plugdev"' "$D/etc/udev/rules.d/60-iowatt.rules"

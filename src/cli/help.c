@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/* `iowatt help`: the commands, the man page and bash completion's answers, from the tables. */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/cmdline.h"
+#include "core/log.h"
+#include "core/version.h"
+#include "meters/emu/emu.h"
+#include "meters/meter.h"
+#include "meters/registry/registry.h"
+#include "run/profile.h"
+
+#define LIST_LEN 1024
+
+static const char *summary(const struct command *c)
+{
+	return c->line ? c->line()->summary : c->summary;
+}
+
+void commands_usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "iowatt %s: storage benchmark and power meter in one run\n\n"
+		    "usage: iowatt COMMAND [OPTIONS]\n\ncommands:\n", iowatt_version);
+	for (i = 0; i < ncommands; i++)
+		fprintf(fp, "  %-9s %s\n", commands[i].name, summary(&commands[i]));
+	fprintf(fp, "\n'iowatt COMMAND --help' shows a command's options.\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ncommands; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* Comma-separated names as one word a line, each with suffix, for the shell. */
+static void print_words(FILE *fp, const char *list, const char *suffix)
+{
+	const char *p = list;
+	size_t n;
+
+	while (*p) {
+		p += strspn(p, ", ");
+		n = strcspn(p, ", ");
+		if (n)
+			fprintf(fp, "%.*s%s\n", (int)n, p, suffix);
+		p += n;
+	}
+}
+
+/*
+ * A meter spec, DRIVER:CONNECTION: the drivers (no space after the colon), then the
+ * serial and HID devices this machine has after "DRIVER:".
+ */
+static void complete_meter(FILE *fp, const char *cur)
+{
+	static const char *const ports[] = { "/dev/ttyUSB*", "/dev/ttyACM*", "/dev/rfcomm*",
+					     "/dev/hidraw*" };
+	const char *colon = strchr(cur, ':');
+	char list[LIST_LEN];
+	glob_t g;
+	size_t i, k;
+
+	if (!colon) {
+		meter_driver_names(meter_registry, list, sizeof(list));
+		print_words(fp, list, ":");
+		fprintf(fp, "@nospace\n");
+		return;
+	}
+	for (i = 0; i < sizeof(ports) / sizeof(ports[0]); i++) {
+		if (glob(ports[i], 0, NULL, &g))
+			continue;
+		for (k = 0; k < g.gl_pathc; k++)
+			fprintf(fp, "%.*s%s\n", (int)(colon + 1 - cur), cur, g.gl_pathv[k]);
+		globfree(&g);
+	}
+}
+
+/* The word lists options and operands name in their `complete` (core/cmdline.h). */
+static void complete_list(FILE *fp, const char *name, const char *cur)
+{
+	const struct emu_protocol *p;
+	char list[LIST_LEN];
+	size_t i;
+
+	if (!strcmp(name, "profiles")) {
+		profile_names(list, sizeof(list));
+		print_words(fp, list, "");
+	} else if (!strcmp(name, "meters")) {
+		complete_meter(fp, cur);
+	} else if (!strcmp(name, "emulators")) {
+		for (i = 0; (p = meter_emulator(meter_registry, i)); i++)
+			fprintf(fp, "%s\n", p->name);
+	} else if (!strcmp(name, "commands")) {
+		for (i = 0; i < ncommands; i++)
+			fprintf(fp, "%s\n", commands[i].name);
+	}
+}
+
+/* `help --complete-words CWORD WORD...`: what bash's completion asks at each TAB. */
+static int complete_words(int cword, char **words, int nwords)
+{
+	const struct command *c;
+
+	if (cword <= 1) {
+		complete_list(stdout, "commands", "");
+		printf("--help\n--version\n");
+		return EXIT_OK;
+	}
+	c = nwords > 1 ? find_command(words[1]) : NULL;
+	if (!c)
+		printf("@file\n");
+	else if (!c->line)
+		printf("@help-options\n"); /* still on getopt: its --help has the options */
+	else
+		cmdline_complete(stdout, c->line(), cword, words, nwords, complete_list);
+	return EXIT_OK;
+}
+
+int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc >= 2 && !strcmp(argv[1], "--man")) {
+		man_page(stdout);
+		return EXIT_OK;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "--complete-words"))
+		return complete_words(atoi(argv[2]), argv + 3, argc - 3);
+	if (argc >= 3 && !strcmp(argv[1], "--complete")) {
+		if (strcmp(argv[2], "commands") && strcmp(argv[2], "profiles") &&
+		    strcmp(argv[2], "meters") && strcmp(argv[2], "emulators")) {
+			log_err(NULL, "help --complete: commands, profiles, meters or emulators, "
+				"not '%s'", argv[2]);
+			return EXIT_USAGE;
+		}
+		if (!strcmp(argv[2], "meters")) {
+			char list[LIST_LEN];
+
+			meter_driver_names(meter_registry, list, sizeof(list));
+			print_words(stdout, list, "");
+		} else {
+			complete_list(stdout, argv[2], "");
+		}
+		return EXIT_OK;
+	}
+	c = argc >= 2 ? find_command(argv[1]) : NULL;
+	if (c && c->line) {
+		cmdline_help(stdout, c->line());
+		return EXIT_OK;
+	}
+	if (c)
+		return c->fn(2, (char *[]){ argv[1], "--help", NULL });
+	commands_usage(stdout);
+	return EXIT_OK;
+}
