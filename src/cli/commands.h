@@ -16,24 +16,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_size(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-struct plot_ctx;
-
-/*
- * Shared with `report`: plot's charts (mask: PLOT_CH_* bits) into ctx->outdir through a
- * private data directory (plot_datadir_make / plot_datadir_remove). Each returns 0 or
- * -errno (logged).
- */
-enum {
-	PLOT_CH_EFFICIENCY = 1, PLOT_CH_TIMELINE = 2, PLOT_CH_PERF = 4, PLOT_CH_LATENCY = 8,
-	PLOT_CH_BATTERY = 16, PLOT_CH_SWEEP = 32, PLOT_CH_ALL = 63
-};
-/* The gnuplot templates' directory (override, IOWATT_PLOTS, next to iowatt, installed). */
-char *plot_templates_dir(const char *override);
-int plot_datadir_make(struct plot_ctx *ctx);
-void plot_datadir_remove(struct plot_ctx *ctx, int keep);
-/* EXIT_OK, or EXIT_FAIL when gnuplot is missing or failed. */
-int plot_draw(struct plot_ctx *ctx, int mask);
-
 struct cmdline;
 
 /* A command as main runs it and `iowatt help` documents it (main.c's table). */

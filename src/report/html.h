@@ -6,7 +6,33 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/battery.h"
 #include "analysis/results_read.h"
+
+/* The page's file in its directory. */
+#define HTML_PAGE_NAME "report.html"
+
+/* What `iowatt report` writes once its results are loaded. */
+struct html_page_opts {
+	const char *outdir;	 /* the page's directory (-o), made if missing */
+	const char *by;		 /* the comparison's metric (--by), NULL: iops_per_ma */
+	const char *title;	 /* --title, NULL: the devices' names */
+	const char *plots_dir;	 /* --plots-dir, NULL: as plot_templates_dir finds it */
+	struct battery_model bm; /* the battery chart's battery */
+};
+
+/*
+ * html_page.c: `iowatt report` after its options. Every chart drawn as SVG into a private
+ * directory, then o->outdir/report.html written atomically: the comparison, the charts
+ * inlined, each device's context, the meters, the jobs and the methods. 0, or the first
+ * -errno (logged): the directory, a chart that could not be drawn or was refused, the page.
+ */
+int html_page_write(const struct rr_set *set, const struct html_page_opts *o);
+
+struct plot_ctx;
+/* html_charts.c: the charts section, each chart ctx wrote inlined in a fixed order (the
+ * comparisons, then each run's timeline). 0, or -EINVAL when one was refused (left out). */
+int html_charts(FILE *fp, const struct plot_ctx *ctx);
 
 /*
  * Text from results as HTML text or a double-quoted attribute value: & < > " ' escaped,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Chart making shared by the plot modules: data directory, gnuplot meta file, running it. */
+/* Charts: the set `plot` and `report` draw, and what the chart modules share to make one. */
 #ifndef IOWATT_PLOT_H
 #define IOWATT_PLOT_H
 
@@ -10,6 +10,22 @@
 #include "core/sandbox.h"
 
 enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_DUMB };
+
+/* The charts, as bits of a mask. */
+enum {
+	PLOT_CH_EFFICIENCY = 1, PLOT_CH_TIMELINE = 2, PLOT_CH_PERF = 4, PLOT_CH_LATENCY = 8,
+	PLOT_CH_BATTERY = 16, PLOT_CH_SWEEP = 32, PLOT_CH_ALL = 63
+};
+
+/* What `iowatt plot` draws once its results are loaded. */
+struct plot_opts {
+	int format;		 /* enum plot_format */
+	int mask;		 /* PLOT_CH_* bits */
+	const char *outdir;	 /* NULL: charts/, or stdout for dumb */
+	const char *plots_dir;	 /* --plots-dir, NULL: found as plot_templates_dir says */
+	int keep;		 /* --keep-data: keep the data and meta files (path logged) */
+	struct battery_model bm; /* the battery chart's battery */
+};
 
 struct plot_ctx {
 	const struct rr_set *set;
@@ -25,6 +41,29 @@ struct plot_ctx {
 	char **written;		/* chart files written into outdir (names) */
 	size_t nwritten;
 };
+
+/*
+ * plot_set.c. `iowatt plot` after its options: the templates found, o->outdir made, every
+ * chart of o->mask drawn through a private data directory; a complete set replaces the
+ * charts an earlier plot wrote there. 0, -ENOENT (no templates, or no gnuplot) or -EIO
+ * (gnuplot failed), logged.
+ */
+int plot_charts(const struct rr_set *set, const struct plot_opts *o);
+/* A chart's bit by its name (efficiency, timeline, perf-power or perf, latency, battery,
+ * sweep); 0 for none. */
+int plot_chart_bit(const char *name);
+/* The gnuplot templates' directory (override, IOWATT_PLOTS, next to iowatt, installed);
+ * NULL when it has none (logged). */
+char *plot_templates_dir(const char *override);
+/* A private data directory for the charts (ctx->datadir), and its removal (keep: left,
+ * its path logged). 0 or -errno. */
+int plot_datadir_make(struct plot_ctx *ctx);
+void plot_datadir_remove(struct plot_ctx *ctx, int keep);
+/* The charts of mask into ctx->outdir: 0, -ENOENT (no gnuplot: stops at the first chart)
+ * or -EIO (gnuplot reported an error). */
+int plot_draw(struct plot_ctx *ctx, int mask);
+/* Frees the file stems and the list of charts written. */
+void plot_ctx_free(struct plot_ctx *ctx);
 
 /* A chart being prepared: its data directory and the open meta.gp. */
 struct plot_chart {

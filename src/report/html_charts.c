@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* The report page's charts: each SVG that plot drew, in a fixed order, captioned and inlined. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/mem.h"
+#include "core/units.h"
+#include "report/html.h"
+#include "report/plot.h"
+
+#define MOD "report"
+/* A gnuplot SVG chart is a few hundred kB at most; a timeline of a long run a few MB. */
+#define SVG_MAX_BYTES (64 * MIB)
+
+/* The question each chart answers, shown above it. */
+static const char *chart_caption(const char *file)
+{
+	static const struct {
+		const char *prefix, *caption;
+	} captions[] = {
+		{ "efficiency", "Which device does the most work per mA, and spends the least energy "
+				"per GB, for each job? Hatched bars are invalid runs." },
+		{ "perf-power", "For each job, which devices are worth their power: the dashed "
+				"staircase is the Pareto front (nothing else is both faster and cheaper)." },
+		{ "latency", "How long I/Os take, typically (p50) and at worst (p99, p99.9)." },
+		{ "battery", "How many days each device lasts on a battery against how much is written "
+			     "per day." },
+		{ "sweep", "How speed and energy per byte change with the record size, per operation." },
+		{ "timeline", "What happened during the run: throughput and power over time with the "
+			      "idle, active and tail phases, and events." },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(captions); i++)
+		if (!strncmp(file, captions[i].prefix, strlen(captions[i].prefix)))
+			return captions[i].caption;
+	return "";
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	long n;
+
+	if (!fp)
+		return NULL;
+	if (!fseek(fp, 0, SEEK_END) && (n = ftell(fp)) >= 0 && (size_t)n <= SVG_MAX_BYTES &&
+	    !fseek(fp, 0, SEEK_SET)) {
+		buf = xmalloc((size_t)n + 1);
+		*len = fread(buf, 1, (size_t)n, fp);
+		buf[*len] = '\0';
+	}
+	fclose(fp);
+	return buf;
+}
+
+/* Comparisons first, then each run's timeline. */
+static int chart_rank(const char *file)
+{
+	static const char *const order[] = { "efficiency", "perf-power", "latency", "battery",
+					     "sweep" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (!strncmp(file, order[i], strlen(order[i])))
+			return (int)i;
+	return (int)ARRAY_SIZE(order);
+}
+
+static int chart_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	return chart_rank(x) - chart_rank(y);
+}
+
+int html_charts(FILE *fp, const struct plot_ctx *ctx)
+{
+	char *path, *svg, id[24];
+	size_t i, len = 0;
+	int rc = 0;
+
+	/* A stable order: timelines keep the order of the results given. */
+	for (i = 1; i < ctx->nwritten; i++) {
+		size_t k = i;
+
+		while (k && chart_cmp(&ctx->written[k - 1], &ctx->written[k]) > 0) {
+			char *t = ctx->written[k];
+
+			ctx->written[k] = ctx->written[k - 1];
+			ctx->written[--k] = t;
+		}
+	}
+
+	fputs("<section id=\"charts\">\n<h2>Charts</h2>\n", fp);
+	if (!ctx->nwritten)
+		fputs("<p class=\"warn\">No chart: gnuplot is missing or drew none (see iowatt's "
+		      "messages).</p>\n", fp);
+	for (i = 0; i < ctx->nwritten; i++) {
+		path = xasprintf("%s/%s", ctx->outdir, ctx->written[i]);
+		svg = read_file(path, &len);
+		snprintf(id, sizeof(id), "c%zu", i + 1);
+		fprintf(fp, "<figure id=\"chart-%zu\">\n<figcaption>", i + 1);
+		html_text(fp, chart_caption(ctx->written[i]));
+		fputs("</figcaption>\n", fp);
+		if (!svg || html_svg_inline(fp, svg, len, id)) {
+			log_err(MOD, "%s: not inlined: not a chart as gnuplot draws it", path);
+			fputs("<p class=\"warn\">This chart was left out: its SVG held more than a "
+			      "chart.</p>\n", fp);
+			rc = -EINVAL;
+		}
+		fputs("\n</figure>\n", fp);
+		free(svg);
+		free(path);
+	}
+	fputs("</section>\n", fp);
+	return rc;
+}
