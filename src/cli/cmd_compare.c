@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt compare: one row per device and job, ranked by a metric, as a table, markdown or CSV. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,103 +8,91 @@
 #include "analysis/results_read.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
+#include "core/cmdline.h"
 #include "core/log.h"
+#include "core/mem.h"
 
 #define MOD "compare"
 
 struct compare_args {
 	const char *by, *out_path;
 	int matrix; /* --matrix: iozone's table per result */
-	int by_given;
 	const struct compare_column *sort;
 	struct result_args ra; /* labels */
 	int fmt;
 };
 
-static void usage(FILE *fp)
-{
-	size_t i;
-	int lower;
+static const struct opt_choice format_choices[] = {
+	{ "table", "aligned columns for a terminal" },
+	{ "md", "a Markdown table" },
+	{ "markdown", "the same as md" },
+	{ "csv", "every column, with its +-95 % half-width" },
+	{ NULL, NULL },
+};
 
-	fprintf(fp, "usage: iowatt compare RESULT.json... [--by METRIC] [--format table|md|csv]\n"
-		    "                      [--label FILE=NAME]... [-o FILE] [--matrix]\n"
-		    "One row per device and job, ranked within each job by METRIC (default\n"
-		    "iops_per_ma); invalid rows are listed but not ranked.\n"
-		    "--matrix: iozone's table per device instead, a row per record size and a\n"
-		    "column per operation (write, rewrite, read, reread, randread, randwrite),\n"
-		    "each cell METRIC (default bw_bytes, as MB/s): for the record-sweep profile.\n");
-	for (lower = 0; lower < 2; lower++) {
-		fprintf(fp, "  %s is better:", lower ? "lower " : "higher");
-		for (i = 0; i < compare_ncolumns; i++)
-			if (compare_columns[i].lower_better == lower)
-				fprintf(fp, " %s", compare_columns[i].key);
-		fprintf(fp, "\n");
-	}
-}
-
-static int parse_format(const char *arg, int *fmt)
+static int parse_format(const struct opt_desc *d, void *base, const char *value, char *err,
+			size_t errlen)
 {
-	if (!strcmp(arg, "table"))
-		*fmt = FMT_TABLE;
-	else if (!strcmp(arg, "md") || !strcmp(arg, "markdown"))
-		*fmt = FMT_MD;
-	else if (!strcmp(arg, "csv"))
-		*fmt = FMT_CSV;
-	else {
-		log_err(MOD, "--format '%s': expected table, md or csv", arg);
-		return -1;
-	}
+	int *fmt = (int *)(void *)((char *)base + d->off);
+
+	(void)err;
+	(void)errlen;
+	*fmt = !strcmp(value, "csv") ? FMT_CSV : !strcmp(value, "table") ? FMT_TABLE : FMT_MD;
 	return 0;
 }
 
-/* EXIT_OK to go on, ARGS_HELP, or the exit code of a usage error. */
-static int parse_args(int argc, char **argv, struct compare_args *a)
-{
-	static const struct option opts[] = {
-		{ "by", required_argument, NULL, 'b' },	   { "format", required_argument, NULL, 'f' },
-		{ "label", required_argument, NULL, 'l' }, { "output", required_argument, NULL, 'o' },
-		{ "matrix", no_argument, NULL, 'm' },	   { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+#define COFF(f) offsetof(struct compare_args, f)
 
-	result_args_init(&a->ra, MOD, usage, NULL);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:f:l:o:h", opts, NULL)) != -1) {
-		if (c == 'b') {
-			a->by = optarg;
-			a->by_given = 1;
-		} else if (c == 'f') {
-			if (parse_format(optarg, &a->fmt))
-				return EXIT_USAGE;
-		} else if (c == 'o') {
-			a->out_path = optarg;
-		} else if (c == 'm') {
-			a->matrix = 1;
-			if (!a->by_given)
-				a->by = "bw_bytes";
-		} else if ((rc = result_option(&a->ra, c, optarg))) {
-			return rc;
-		}
-	}
-	a->sort = compare_column_find(a->by);
-	if (!a->sort) {
-		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", a->by);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+/* Not const: --by's choices are compare's metrics, filled in on first use. */
+static struct opt_desc compare_opts[] = {
+	{ .name = "by", .type = OPT_STRREF, .off = COFF(by), .shortopt = 'b', .metavar = "METRIC",
+	  .help = "rank by this metric [default iops_per_ma; with --matrix bw_bytes]" },
+	{ .name = "format", .type = OPT_FUNC, .parse = parse_format, .off = COFF(fmt),
+	  .shortopt = 'f', .def = "table", .choices = format_choices, .metavar = "FMT",
+	  .help = "how the comparison is written" },
+	RESULT_LABEL_ROW(COFF(ra), NULL),
+	{ .name = "output", .type = OPT_STRREF, .off = COFF(out_path), .shortopt = 'o',
+	  .metavar = "FILE", .help = "write it to FILE instead of stdout", .complete = "file" },
+	{ .name = "matrix", .type = OPT_FLAG, .off = COFF(matrix),
+	  .help = "iozone's table per device instead: a row per record size, a column per "
+		  "operation (write, rewrite, read, reread, randread, randwrite), each cell "
+		  "METRIC (default bw_bytes, as MB/s); for the record-sweep profile" },
+	OPT_HELP_ROW(NULL),
+};
+
+const struct cmdline *compare_cmdline(void)
+{
+	static struct cmdline line = {
+		.name = "compare",
+		.summary = "compare devices across result files",
+		.synopsis = "RESULT.json... [--by METRIC] [--format table|md|csv]\n"
+			    "RESULT.json... --matrix [--by METRIC]",
+		.about = "One row per device and job, ranked within each job by METRIC; invalid "
+			 "rows are listed but not ranked.",
+		.opts = compare_opts,
+		.nopts = ARRAY_SIZE(compare_opts),
+		.operands = "RESULT.json...",
+		.operands_complete = RESULT_FILES,
+	};
+
+	compare_opts[0].choices = result_args_metrics();
+	return &line;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = { .by = "iops_per_ma", .fmt = FMT_TABLE };
+	struct compare_args a = { 0 };
 	struct compare_opts o;
 	struct rr_set set;
 	int rc;
 
-	rc = result_args_load(&a.ra, parse_args(argc, argv, &a), argc, argv, &set);
+	result_args_init(&a.ra, MOD, NULL, NULL);
+	rc = result_args_parse(&a.ra, compare_cmdline(), &a, argc, argv, NULL, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
+	if (!a.by)
+		a.by = a.matrix ? "bw_bytes" : "iops_per_ma";
+	a.sort = compare_column_find(a.by); /* --by's choices are the columns */
 	o = (struct compare_opts){ .sort = a.sort, .out_path = a.out_path, .matrix = a.matrix,
 				   .fmt = a.fmt };
 	rc = compare_results(&set, &o) ? EXIT_FAIL : EXIT_OK;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt size: battery life per device for a workload, from measured idle power and J/GB. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,39 +10,12 @@
 #include "analysis/sizing.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
+#include "core/cmdline.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/units.h"
 
 #define MOD "size"
-
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: iowatt size --battery CAPACITY RESULT.json... [workload] [options]\n"
-		"  --battery 3000mAh@3.7V | 3Ah@3.7V | 11.1Wh     battery (required)\n"
-		"  --write 200MB/day     data written per day (MB = 10^6 B, MiB = 2^20 B; /s /min /h /day /week)\n"
-		"  --read 50MB/day       data read per day\n"
-		"  --records 4KiB@1/min  small writes: record size @ count per time unit\n"
-		"  --duty 2s/60s         drive busy (its job's active power) 2 s of every 60 s\n"
-		"  --power-off[=100%%]    drive powered off between bursts: that share of the\n"
-		"                        measured idle power (100%%: the meter saw the drive alone)\n"
-		"                        is not drawn while no I/O or tail runs\n"
-		"  --job NAME            use this job for every workload instead of the closest one\n"
-		"  --usable 85%%          usable share of the nominal capacity (cut-off, ageing)\n"
-		"  --regulator 90%%       battery -> supply conversion efficiency\n"
-		"  --self-discharge 2%%/month   of the nominal capacity\n"
-		"  --supply-v V          supply voltage of the measured system (default: meter mean)\n"
-		"  --label FILE=NAME     device name for a result file\n");
-}
-
-static int parse_frac_opt(const char *opt, const char *arg, double *out, int allow_zero)
-{
-	if (battery_parse_fraction(arg, out) || (!allow_zero && *out <= 0)) {
-		log_err(MOD, "%s '%s': expected a percentage such as 85%%", opt, arg);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /* What the command line asks for. */
 struct size_args {
@@ -51,112 +24,159 @@ struct size_args {
 	double supply_v;
 };
 
-static int bad_arg(const char *fmt, const char *arg)
+#define SOFF(f) offsetof(struct size_args, f)
+
+static double *field_double(const struct opt_desc *d, void *base)
 {
-	log_err(MOD, fmt, arg);
-	return EXIT_USAGE;
+	return (double *)(void *)((char *)base + d->off);
 }
 
-/* --write/--read: rc from battery_parse_rate(). */
-static int rate_arg(const char *opt, const char *arg, int rc)
+/* --write/--read: bytes a day. */
+static int parse_rate(const struct opt_desc *d, void *base, const char *value, char *err,
+		      size_t errlen)
 {
+	int rc = battery_parse_rate(value, field_double(d, base));
+
 	if (rc == -ERANGE)
-		log_err(MOD, "%s '%s': out of range (at most %.0f GB/s)", opt, arg,
-			BATTERY_MAX_BYTES_PER_S / 1e9);
+		snprintf(err, errlen, "out of range (at most %.0f GB/s)", BATTERY_MAX_BYTES_PER_S / 1e9);
 	else if (rc)
-		log_err(MOD, "%s '%s': expected SIZE/PERIOD, e.g. 200MB/day", opt, arg);
-	return rc ? EXIT_USAGE : 0;
+		snprintf(err, errlen, "expected SIZE/PERIOD, e.g. 200MB/day");
+	return rc;
 }
 
-/* The battery's losses and the supply; 1 if c is not one of those options. */
-static int battery_option(struct size_args *a, int c)
+static int parse_records(const struct opt_desc *d, void *base, const char *value, char *err,
+			 size_t errlen)
 {
-	switch (c) {
-	case 'U':
-		return parse_frac_opt("--usable", optarg, &a->ra.bm.usable_frac, 0) ? EXIT_USAGE : 0;
-	case 'R':
-		return parse_frac_opt("--regulator", optarg, &a->ra.bm.regulator_eff, 0) ? EXIT_USAGE : 0;
-	case 'S':
-		return parse_frac_opt("--self-discharge", optarg, &a->ra.bm.self_discharge_month, 1)
-			       ? EXIT_USAGE : 0;
-	case 'V':
-		if (parse_double(optarg, &a->supply_v) || a->supply_v <= 0)
-			return bad_arg("--supply-v '%s': expected volts, e.g. 5.0", optarg);
-		return 0;
-	default:
-		return 1;
-	}
+	struct size_workload *wl = &((struct size_args *)base)->wl;
+	int rc = battery_parse_records(value, &wl->rec_bytes, &wl->rec_per_day);
+
+	(void)d;
+	if (rc == -ERANGE)
+		snprintf(err, errlen, "out of range (at most %.0f million a second)",
+			 BATTERY_MAX_RECORDS_PER_S / 1e6);
+	else if (rc)
+		snprintf(err, errlen, "expected SIZE@COUNT/PERIOD, e.g. 4KiB@1/min");
+	return rc;
 }
 
-/* The workload and the rest; 0 or an exit code. */
-static int workload_option(struct size_args *a, int c)
+static int parse_duty(const struct opt_desc *d, void *base, const char *value, char *err,
+		      size_t errlen)
 {
-	struct size_workload *wl = &a->wl;
-	int rc;
+	struct size_workload *wl = &((struct size_args *)base)->wl;
 
-	switch (c) {
-	case 'w':
-		return rate_arg("--write", optarg, battery_parse_rate(optarg, &wl->write_bpd));
-	case 'r':
-		return rate_arg("--read", optarg, battery_parse_rate(optarg, &wl->read_bpd));
-	case 'c':
-		rc = battery_parse_records(optarg, &wl->rec_bytes, &wl->rec_per_day);
-		if (rc == -ERANGE) {
-			log_err(MOD, "--records '%s': out of range (at most %.0f million a second)",
-				optarg, BATTERY_MAX_RECORDS_PER_S / 1e6);
-			return EXIT_USAGE;
-		}
-		if (rc)
-			return bad_arg("--records '%s': expected SIZE@COUNT/PERIOD, e.g. 4KiB@1/min",
-				       optarg);
+	(void)d;
+	if (!battery_parse_duty(value, &wl->duty_active_s, &wl->duty_period_s))
 		return 0;
-	case 'd':
-		if (battery_parse_duty(optarg, &wl->duty_active_s, &wl->duty_period_s))
-			return bad_arg("--duty '%s': expected ACTIVE/PERIOD with ACTIVE <= PERIOD, "
-				       "e.g. 2s/60s", optarg);
-		return 0;
-	case 'j':
-		wl->job = optarg;
-		return 0;
-	case 'P':
-		wl->off_share = 1;
-		if (optarg && (battery_parse_fraction(optarg, &wl->off_share) ||
-			       !(wl->off_share > 0)))
-			return bad_arg("--power-off=%s: expected the drive's share of the idle "
-				       "power, e.g. 100%% (a meter on the drive alone) or 40%%", optarg);
-		return 0;
-	default:
-		return result_option(&a->ra, c, optarg);
-	}
+	snprintf(err, errlen, "expected ACTIVE/PERIOD with ACTIVE <= PERIOD, e.g. 2s/60s");
+	return -EINVAL;
 }
 
-static int parse_args(int argc, char **argv, struct size_args *a)
+/* A share of something: "85%", "0.85", "2%/month"; only self-discharge may be 0. */
+static int parse_share(const struct opt_desc *d, void *base, const char *value, char *err,
+		       size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "battery", required_argument, NULL, 'B' }, { "usable", required_argument, NULL, 'U' },
-		{ "regulator", required_argument, NULL, 'R' },
-		{ "self-discharge", required_argument, NULL, 'S' },
-		{ "supply-v", required_argument, NULL, 'V' },	{ "write", required_argument, NULL, 'w' },
-		{ "read", required_argument, NULL, 'r' },	{ "records", required_argument, NULL, 'c' },
-		{ "duty", required_argument, NULL, 'd' },	{ "job", required_argument, NULL, 'j' },
-		{ "power-off", optional_argument, NULL, 'P' },
-		{ "label", required_argument, NULL, 'l' },	{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	double *out = field_double(d, base);
 
-	result_args_init(&a->ra, MOD, usage, NULL);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		rc = battery_option(a, c);
-		if (rc == 1)
-			rc = workload_option(a, c);
-		if (rc)
-			return rc;
-	}
-	if (!a->ra.have_battery)
-		return bad_arg("%s", "--battery is required (e.g. --battery 3000mAh@3.7V)");
-	return 0;
+	if (!battery_parse_fraction(value, out) && (*out > 0 || !strcmp(d->name, "self-discharge")))
+		return 0;
+	snprintf(err, errlen, "expected a percentage such as 85%%");
+	return -EINVAL;
+}
+
+static int parse_power_off(const struct opt_desc *d, void *base, const char *value, char *err,
+			   size_t errlen)
+{
+	double *out = field_double(d, base);
+
+	if (!battery_parse_fraction(value, out) && *out > 0)
+		return 0;
+	snprintf(err, errlen, "expected the drive's share of the idle power, e.g. 100%% (a meter "
+		 "on the drive alone) or 40%%");
+	return -EINVAL;
+}
+
+static int parse_volts(const struct opt_desc *d, void *base, const char *value, char *err,
+		       size_t errlen)
+{
+	double *out = field_double(d, base);
+
+	if (!parse_double(value, out) && *out > 0)
+		return 0;
+	snprintf(err, errlen, "expected volts, e.g. 5.0");
+	return -EINVAL;
+}
+
+#define G_BATTERY "The battery"
+#define G_LOAD "The workload (none: idle only)"
+#define G_FILES "The results"
+
+static const struct opt_desc size_opts[] = {
+	RESULT_BATTERY_ROW(SOFF(ra), NULL, "the battery (required): 3000mAh@3.7V, 3Ah@3.7V or "
+					   "11.1Wh", G_BATTERY),
+	{ .name = "usable", .type = OPT_FUNC, .parse = parse_share, .off = SOFF(ra.bm.usable_frac),
+	  .def = "85%", .metavar = "PCT",
+	  .help = "usable share of the nominal capacity (cut-off, ageing)", .group = G_BATTERY },
+	{ .name = "regulator", .type = OPT_FUNC, .parse = parse_share,
+	  .off = SOFF(ra.bm.regulator_eff), .def = "90%", .metavar = "PCT",
+	  .help = "battery -> supply conversion efficiency", .group = G_BATTERY },
+	{ .name = "self-discharge", .type = OPT_FUNC, .parse = parse_share,
+	  .off = SOFF(ra.bm.self_discharge_month), .def = "2%/month", .metavar = "PCT/month",
+	  .help = "of the nominal capacity", .group = G_BATTERY },
+	{ .name = "supply-v", .type = OPT_FUNC, .parse = parse_volts, .off = SOFF(supply_v),
+	  .metavar = "V",
+	  .help = "supply voltage of the measured system (default: the meter's mean)",
+	  .group = G_BATTERY },
+	{ .name = "write", .type = OPT_FUNC, .parse = parse_rate, .off = SOFF(wl.write_bpd),
+	  .metavar = "SIZE/PERIOD",
+	  .help = "data written, e.g. 200MB/day (MB = 10^6 B, MiB = 2^20 B; per /s /min /h /day "
+		  "/week)",
+	  .group = G_LOAD },
+	{ .name = "read", .type = OPT_FUNC, .parse = parse_rate, .off = SOFF(wl.read_bpd),
+	  .metavar = "SIZE/PERIOD", .help = "data read, e.g. 50MB/day", .group = G_LOAD },
+	{ .name = "records", .type = OPT_FUNC, .parse = parse_records,
+	  .metavar = "SIZE@COUNT/PERIOD",
+	  .help = "small writes: record size @ count per time unit, e.g. 4KiB@1/min",
+	  .group = G_LOAD },
+	{ .name = "duty", .type = OPT_FUNC, .parse = parse_duty, .metavar = "ACTIVE/PERIOD",
+	  .help = "drive busy (its job's active power), e.g. 2s/60s: 2 s of every 60 s",
+	  .group = G_LOAD },
+	{ .name = "power-off", .type = OPT_FUNC, .parse = parse_power_off,
+	  .off = SOFF(wl.off_share), .bare = "100%", .metavar = "SHARE",
+	  .help = "drive powered off between bursts: that share of the measured idle power "
+		  "(100%: the meter saw the drive alone) is not drawn while no I/O or tail runs",
+	  .group = G_LOAD },
+	{ .name = "job", .type = OPT_STRREF, .off = SOFF(wl.job), .metavar = "NAME",
+	  .help = "use this job for every workload instead of the closest one", .group = G_LOAD },
+	RESULT_LABEL_ROW(SOFF(ra), G_FILES),
+	OPT_HELP_ROW(G_FILES),
+};
+
+static const struct cmdline size_cmd = {
+	.name = "size",
+	.summary = "size a battery for a workload from measured results",
+	.synopsis = "--battery CAPACITY RESULT.json... [WORKLOAD] [OPTIONS]",
+	.about = "Battery life per device for a workload, from each result's measured idle "
+		 "power and energy per gigabyte and per I/O.",
+	.opts = size_opts,
+	.nopts = ARRAY_SIZE(size_opts),
+	.operands = "RESULT.json...",
+	.operands_complete = RESULT_FILES,
+};
+
+const struct cmdline *size_cmdline(void)
+{
+	return &size_cmd;
+}
+
+/* What the table cannot say: the battery is required. */
+static int check_battery(const void *base)
+{
+	const struct size_args *a = base;
+
+	if (a->ra.have_battery)
+		return 0;
+	log_err(MOD, "--battery is required (e.g. --battery 3000mAh@3.7V)");
+	return -EINVAL;
 }
 
 int cmd_size(int argc, char **argv)
@@ -166,7 +186,8 @@ int cmd_size(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = result_args_load(&a.ra, parse_args(argc, argv, &a), argc, argv, &set);
+	result_args_init(&a.ra, MOD, NULL, NULL);
+	rc = result_args_parse(&a.ra, &size_cmd, &a, argc, argv, check_battery, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
 	rc = sizing_print_results(&set, &a.wl, &a.ra.bm, a.supply_v) ? EXIT_USAGE : EXIT_OK;

@@ -31,6 +31,8 @@ extern const struct command commands[];
 const struct cmdline *probe_cmdline(void);
 const struct cmdline *meters_cmdline(void);
 const struct cmdline *emulate_cmdline(void);
+const struct cmdline *compare_cmdline(void);
+const struct cmdline *size_cmdline(void);
 extern const size_t ncommands;
 
 /* The program's usage: the commands and their summaries (help.c). */

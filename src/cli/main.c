@@ -27,8 +27,8 @@ const struct command commands[] = {
 	{ "probe", cmd_probe, probe_cmdline, NULL },
 	{ "emulate", cmd_emulate, emulate_cmdline, NULL },
 	{ "plot", cmd_plot, NULL, "draw charts from result files (gnuplot)" },
-	{ "compare", cmd_compare, NULL, "compare devices across result files" },
-	{ "size", cmd_size, NULL, "size a battery for a workload from measured results" },
+	{ "compare", cmd_compare, compare_cmdline, NULL },
+	{ "size", cmd_size, size_cmdline, NULL },
 	{ "report", cmd_report, NULL,
 	  "one self-contained HTML page of results: table, charts, methods" },
 };

@@ -2,11 +2,14 @@
 /* The options every command that reads results shares: --label, --battery, --help, the files. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
+#include "core/cmdline.h"
 #include "core/log.h"
 #include "core/mem.h"
 
@@ -73,4 +76,82 @@ void result_args_free(struct result_args *ra)
 	free(ra->labels);
 	ra->labels = NULL;
 	ra->nlabels = 0;
+}
+
+int result_args_label(const struct opt_desc *d, void *base, const char *value, char *err,
+		      size_t errlen)
+{
+	struct result_args *ra = (struct result_args *)(void *)((char *)base + d->off);
+
+	(void)err;
+	(void)errlen;
+	ra->labels = xrealloc(ra->labels, (ra->nlabels + 1) * sizeof(*ra->labels));
+	ra->labels[ra->nlabels++] = (char *)(uintptr_t)value; /* argv's, or the table's */
+	return 0;
+}
+
+int result_args_battery(const struct opt_desc *d, void *base, const char *value, char *err,
+			size_t errlen)
+{
+	struct result_args *ra = (struct result_args *)(void *)((char *)base + d->off);
+	int rc = battery_parse(value, &ra->bm.bat);
+
+	if (rc == -ERANGE)
+		snprintf(err, errlen, "out of range (at most %.0f kWh and %.0f V)",
+			 BATTERY_MAX_WH / 1000, BATTERY_MAX_V);
+	else if (rc)
+		snprintf(err, errlen, "expected e.g. 3000mAh@3.7V or 11.1Wh");
+	else
+		ra->have_battery = 1;
+	return rc ? (rc == -ERANGE ? -ERANGE : -EINVAL) : 0;
+}
+
+/* The operands: EXIT_OK (set loaded) or EXIT_USAGE (said). */
+static int load_files(struct result_args *ra, const struct cmdline_parse *p, struct rr_set *set)
+{
+	if (!p->noperands) {
+		log_err(p->cmd->name, "no result files given");
+		cmdline_usage(stderr, p->cmd);
+		return EXIT_USAGE;
+	}
+	if (rr_set_load(set, p->operands, p->noperands, ra->labels, ra->nlabels))
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+int result_args_parse(struct result_args *ra, const struct cmdline *cmd, void *base, int argc,
+		      char **argv, int (*check)(const void *base), struct rr_set *set)
+{
+	struct cmdline_parse p = { .cmd = cmd, .base = base };
+	int rc;
+
+	opt_apply_defaults(cmd->opts, cmd->nopts, base);
+	rc = cmdline_read(&p, argc, argv);
+	if (!rc && check)
+		rc = check(base);
+	if (rc > 0)
+		rc = ARGS_HELP;
+	else if (rc < 0)
+		rc = EXIT_USAGE;
+	else
+		rc = load_files(ra, &p, set);
+	result_args_free(ra);
+	cmdline_parse_free(&p);
+	return rc;
+}
+
+const struct opt_choice *result_args_metrics(void)
+{
+	static struct opt_choice *choices;
+	size_t i;
+
+	if (choices)
+		return choices;
+	choices = xcalloc(compare_ncolumns + 1, sizeof(*choices));
+	for (i = 0; i < compare_ncolumns; i++) {
+		choices[i].name = compare_columns[i].key;
+		choices[i].help = xasprintf("%s, %s is better", compare_columns[i].head,
+					    compare_columns[i].lower_better ? "lower" : "higher");
+	}
+	return choices;
 }

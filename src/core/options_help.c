@@ -154,6 +154,17 @@ void opt_print_wrapped(FILE *fp, const char *text, int col, int indent, int widt
 	fputc('\n', fp);
 }
 
+/* The column of the choices' names: 11, or wider for a long one (metrics). */
+static int choice_width(const struct opt_choice *c)
+{
+	int w = 11;
+
+	for (; c && c->name; c++)
+		if ((int)strlen(c->name) > w)
+			w = (int)strlen(c->name);
+	return w;
+}
+
 void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 {
 	const char *group = NULL;
@@ -182,9 +193,10 @@ void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 		else
 			fprintf(fp, "%-32s", left);
 		opt_print_wrapped(fp, text, 32, 32, HELP_WIDTH);
+		w = choice_width(d->choices);
 		for (c = d->choices; c && c->name; c++) {
-			fprintf(fp, "%34s%-11s ", "", c->name);
-			opt_print_wrapped(fp, c->help ? c->help : "", 46, 46, HELP_WIDTH);
+			fprintf(fp, "%34s%-*s ", "", w, c->name);
+			opt_print_wrapped(fp, c->help ? c->help : "", 35 + w, 35 + w, HELP_WIDTH);
 		}
 	}
 }
