@@ -12,7 +12,6 @@
 #include "core/log.h"
 #include "core/mem.h"
 
-#define MOD "compare"
 
 struct compare_args {
 	const char *by, *out_path;
@@ -86,7 +85,7 @@ int cmd_compare(int argc, char **argv)
 	struct rr_set set;
 	int rc;
 
-	result_args_init(&a.ra, MOD, NULL, NULL);
+	result_args_init(&a.ra);
 	rc = result_args_parse(&a.ra, compare_cmdline(), &a, argc, argv, NULL, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;

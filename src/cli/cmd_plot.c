@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt plot: one chart per question, gnuplot templates run on data written from results. */
-#include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,45 +8,11 @@
 #include "analysis/results_read.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
-#include "core/log.h"
+#include "core/cmdline.h"
 #include "core/mem.h"
 #include "report/plot.h"
 
-#define MOD "plot"
 #define DEFAULT_BATTERY "3000mAh@3.7V"
-
-static int parse_charts(const char *arg, int *mask)
-{
-	char *copy = xstrdup(arg), *tok, *save = NULL;
-	int rc = 0, bit;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		bit = plot_chart_bit(tok);
-		if (!bit) {
-			log_err(MOD, "--chart '%s': expected efficiency, timeline, perf-power, latency, "
-				     "battery or sweep", tok);
-			rc = -EINVAL;
-			break;
-		}
-		*mask |= bit;
-	}
-	free(copy);
-	return rc;
-}
-
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: iowatt plot RESULT.json... [-o DIR] [--format png|svg|dumb] [--chart NAME]\n"
-		"  -o, --output DIR     where charts go (default: charts/; dumb without -o: stdout)\n"
-		"  --format FMT         png (default), svg, or dumb (text for terminals)\n"
-		"  --chart NAME[,NAME]  efficiency, timeline, perf-power, latency, battery, sweep\n"
-		"                       (default all; sweep when an operation ran at several record sizes)\n"
-		"  --label FILE=NAME    device name for a result file\n"
-		"  --battery SPEC       battery of the battery chart (default 3000mAh@3.7V)\n"
-		"  --plots-dir DIR      gnuplot templates (default: found next to iowatt)\n"
-		"  --keep-data          keep the generated data and gnuplot files (path printed)\n");
-}
 
 /* What the command line asks for. */
 struct plot_args {
@@ -55,59 +20,88 @@ struct plot_args {
 	struct result_args ra;	/* labels and battery */
 };
 
-/* One option; 0, the exit code of a usage error, or ARGS_HELP. */
-static int plot_option(struct plot_args *a, int c)
+static const struct opt_choice format_choices[] = {
+	{ "png", "images" },
+	{ "svg", "scalable vectors, text kept as text" },
+	{ "dumb", "text for terminals" },
+	{ "text", "the same as dumb" },
+	{ NULL, NULL },
+};
+
+/* The questions the charts answer (docs/charts.md). */
+static const struct opt_choice chart_choices[] = {
+	{ "efficiency", "work per mA and energy per GB, per job and device" },
+	{ "timeline", "speed and power over time, one per result, with phases and events" },
+	{ "perf-power", "per job, which devices are worth their power (the Pareto front)" },
+	{ "perf", "the same as perf-power" },
+	{ "latency", "p50, p99 and p99.9 latency per job" },
+	{ "battery", "days on --battery against data written per day" },
+	{ "sweep", "speed and energy per byte by record size, per operation" },
+	{ NULL, NULL },
+};
+
+static int parse_format(const struct opt_desc *d, void *base, const char *value, char *err,
+			size_t errlen)
 {
-	switch (c) {
-	case 'o':
-		a->o.outdir = optarg;
-		return 0;
-	case 'f':
-		if (!strcmp(optarg, "png"))
-			a->o.format = PLOT_PNG;
-		else if (!strcmp(optarg, "svg"))
-			a->o.format = PLOT_SVG;
-		else if (!strcmp(optarg, "dumb") || !strcmp(optarg, "text"))
-			a->o.format = PLOT_DUMB;
-		else {
-			log_err(MOD, "--format '%s': expected png, svg or dumb", optarg);
-			return EXIT_USAGE;
-		}
-		return 0;
-	case 'c':
-		return parse_charts(optarg, &a->o.mask) ? EXIT_USAGE : 0;
-	case 'P':
-		a->o.plots_dir = optarg;
-		return 0;
-	case 'k':
-		a->o.keep = 1;
-		return 0;
-	default:
-		return result_option(&a->ra, c, optarg);
-	}
+	int *format = (int *)(void *)((char *)base + d->off);
+
+	(void)err;
+	(void)errlen;
+	*format = !strcmp(value, "png") ? PLOT_PNG : !strcmp(value, "svg") ? PLOT_SVG : PLOT_DUMB;
+	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct plot_args *a)
+/* The charts' bits; the engine has checked that each name is a chart. */
+static int parse_charts(const struct opt_desc *d, void *base, const char *value, char *err,
+			size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },   { "format", required_argument, NULL, 'f' },
-		{ "chart", required_argument, NULL, 'c' },    { "label", required_argument, NULL, 'l' },
-		{ "battery", required_argument, NULL, 'B' },  { "plots-dir", required_argument, NULL, 'P' },
-		{ "keep-data", no_argument, NULL, 'k' },      { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	int *mask = (int *)(void *)((char *)base + d->off);
+	char *copy = xstrdup(value), *tok, *save = NULL;
 
-	a->o.format = PLOT_PNG;
-	result_args_init(&a->ra, MOD, usage, DEFAULT_BATTERY);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:f:c:l:h", opts, NULL)) != -1)
-		if ((rc = plot_option(a, c)))
-			return rc;
-	a->o.bm = a->ra.bm;
-	if (!a->o.mask)
-		a->o.mask = PLOT_CH_ALL;
+	(void)err;
+	(void)errlen;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		*mask |= plot_chart_bit(tok);
+	free(copy);
 	return 0;
+}
+
+#define POFF(f) offsetof(struct plot_args, f)
+
+static const struct opt_desc plot_opts[] = {
+	{ .name = "output", .type = OPT_STRREF, .off = POFF(o.outdir), .shortopt = 'o',
+	  .metavar = "DIR", .help = "where charts go (default: charts/; dumb without -o: stdout)",
+	  .complete = "dir" },
+	{ .name = "format", .type = OPT_FUNC, .parse = parse_format, .off = POFF(o.format),
+	  .shortopt = 'f', .def = "png", .choices = format_choices, .metavar = "FMT",
+	  .help = "the charts' file format" },
+	{ .name = "chart", .type = OPT_FUNC, .parse = parse_charts, .off = POFF(o.mask),
+	  .shortopt = 'c', .choices = chart_choices, .list = 1, .metavar = "NAME[,NAME]",
+	  .help = "only these charts (default: all; sweep when an operation ran at several "
+		  "record sizes)" },
+	RESULT_LABEL_ROW(POFF(ra), NULL),
+	RESULT_BATTERY_ROW(POFF(ra), DEFAULT_BATTERY, "battery of the battery chart", NULL),
+	{ .name = "plots-dir", .type = OPT_STRREF, .off = POFF(o.plots_dir), .metavar = "DIR",
+	  .help = "gnuplot templates (default: found next to iowatt)", .complete = "dir" },
+	{ .name = "keep-data", .type = OPT_FLAG, .off = POFF(o.keep),
+	  .help = "keep the generated data and gnuplot files (path printed)" },
+	OPT_HELP_ROW(NULL),
+};
+
+static const struct cmdline plot_cmd = {
+	.name = "plot",
+	.summary = "draw charts from result files (gnuplot)",
+	.synopsis = "RESULT.json... [-o DIR] [--format png|svg|dumb] [--chart NAME]",
+	.about = "One chart per question, drawn by gnuplot from the result files.",
+	.opts = plot_opts,
+	.nopts = ARRAY_SIZE(plot_opts),
+	.operands = "RESULT.json...",
+	.operands_complete = RESULT_FILES,
+};
+
+const struct cmdline *plot_cmdline(void)
+{
+	return &plot_cmd;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -117,13 +111,14 @@ int cmd_plot(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = result_args_load(&a.ra, parse_args(argc, argv, &a), argc, argv, &set);
-	if (rc) {
-		result_args_free(&a.ra);
+	result_args_init(&a.ra);
+	rc = result_args_parse(&a.ra, &plot_cmd, &a, argc, argv, NULL, &set);
+	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
-	}
+	a.o.bm = a.ra.bm;
+	if (!a.o.mask)
+		a.o.mask = PLOT_CH_ALL;
 	rc = plot_charts(&set, &a.o) ? EXIT_FAIL : EXIT_OK;
 	rr_set_free(&set);
-	result_args_free(&a.ra);
 	return rc;
 }

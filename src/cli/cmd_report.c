@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt report: one self-contained HTML page of results: charts, table, context, methods. */
-#include <getopt.h>
+#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/compare.h"
 #include "analysis/results_read.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
+#include "core/cmdline.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "report/html.h"
 
 #define MOD "report"
@@ -20,56 +22,53 @@ struct report_args {
 	struct result_args ra;	 /* labels and the battery chart's battery */
 };
 
-static void usage(FILE *fp)
+#define ROFF(f) offsetof(struct report_args, f)
+
+/* Not const: --by's choices are compare's metrics, filled in on first use. */
+static struct opt_desc report_opts[] = {
+	{ .name = "output", .type = OPT_STRREF, .off = ROFF(o.outdir), .shortopt = 'o',
+	  .metavar = "DIR", .help = "where the page goes (required)", .complete = "dir" },
+	RESULT_LABEL_ROW(ROFF(ra), NULL),
+	{ .name = "by", .type = OPT_STRREF, .off = ROFF(o.by), .metavar = "METRIC",
+	  .help = "ranking of the comparison table (as compare --by) [default iops_per_ma]" },
+	RESULT_BATTERY_ROW(ROFF(ra), DEFAULT_BATTERY, "battery of the battery chart", NULL),
+	{ .name = "title", .type = OPT_STRREF, .off = ROFF(o.title), .metavar = "TEXT",
+	  .help = "the page's title (default: the devices' names)" },
+	{ .name = "plots-dir", .type = OPT_STRREF, .off = ROFF(o.plots_dir), .metavar = "DIR",
+	  .help = "gnuplot templates (default: found next to iowatt)", .complete = "dir" },
+	OPT_HELP_ROW(NULL),
+};
+
+const struct cmdline *report_cmdline(void)
 {
-	fprintf(fp,
-		"usage: iowatt report RESULT.json... -o DIR [--label FILE=NAME]... [--by METRIC]\n"
-		"                     [--battery SPEC] [--title TEXT] [--plots-dir DIR]\n"
-		"One self-contained HTML page, DIR/" PAGE_NAME ": the comparison table, every chart as\n"
-		"inline SVG, each device's context, the meters, each job's validity and the methods.\n"
-		"It loads nothing from the network and needs no script to read.\n"
-		"  -o, --output DIR     where the page goes (required)\n"
-		"  --label FILE=NAME    device name for a result file\n"
-		"  --by METRIC          ranking of the comparison table (as compare --by)\n"
-		"  --battery SPEC       battery of the battery chart (default " DEFAULT_BATTERY ")\n"
-		"  --title TEXT         the page's title\n"
-		"  --plots-dir DIR      gnuplot templates (default: found next to iowatt)\n");
+	static const struct cmdline line = {
+		.name = "report",
+		.summary = "one self-contained HTML page of results: table, charts, methods",
+		.synopsis = "RESULT.json... -o DIR [--label FILE=NAME]... [--by METRIC]\n"
+			    "RESULT.json... -o DIR [--battery SPEC] [--title TEXT] [--plots-dir DIR]",
+		.about = "One self-contained HTML page, DIR/" PAGE_NAME ": the comparison table, "
+			 "every chart as inline SVG, each device's context, the meters, each job's "
+			 "validity and the methods. It loads nothing from the network and needs no "
+			 "script to read.",
+		.opts = report_opts,
+		.nopts = ARRAY_SIZE(report_opts),
+		.operands = "RESULT.json...",
+		.operands_complete = RESULT_FILES,
+	};
+
+	report_opts[2].choices = result_args_metrics();
+	return &line;
 }
 
-static int parse_args(int argc, char **argv, struct report_args *a)
+/* What the table cannot say: -o is required. */
+static int check_outdir(const void *base)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "label", required_argument, NULL, 'l' },
-		{ "by", required_argument, NULL, 'b' },	    { "battery", required_argument, NULL, 'B' },
-		{ "title", required_argument, NULL, 't' },  { "plots-dir", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	const struct report_args *a = base;
 
-	result_args_init(&a->ra, MOD, usage, DEFAULT_BATTERY);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:l:h", opts, NULL)) != -1) {
-		if (c == 'o')
-			a->o.outdir = optarg;
-		else if (c == 'b')
-			a->o.by = optarg;
-		else if (c == 't')
-			a->o.title = optarg;
-		else if (c == 'P')
-			a->o.plots_dir = optarg;
-		else if ((rc = result_option(&a->ra, c, optarg)))
-			return rc;
-	}
-	if (!a->o.outdir) {
-		log_err(MOD, "-o DIR is required: the directory the page goes to");
-		return EXIT_USAGE;
-	}
-	if (a->o.by && !compare_column_find(a->o.by)) {
-		log_err(MOD, "--by '%s': unknown metric (see iowatt compare --help)", a->o.by);
-		return EXIT_USAGE;
-	}
-	a->o.bm = a->ra.bm;
-	return EXIT_OK;
+	if (a->o.outdir)
+		return 0;
+	log_err(MOD, "-o DIR is required: the directory the page goes to");
+	return -EINVAL;
 }
 
 int cmd_report(int argc, char **argv)
@@ -79,9 +78,11 @@ int cmd_report(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = result_args_load(&a.ra, parse_args(argc, argv, &a), argc, argv, &set);
+	result_args_init(&a.ra);
+	rc = result_args_parse(&a.ra, report_cmdline(), &a, argc, argv, check_outdir, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
+	a.o.bm = a.ra.bm;
 	rc = html_page_write(&set, &a.o) ? EXIT_FAIL : EXIT_OK;
 	rr_set_free(&set);
 	return rc;

@@ -186,7 +186,7 @@ int cmd_size(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	result_args_init(&a.ra, MOD, NULL, NULL);
+	result_args_init(&a.ra);
 	rc = result_args_parse(&a.ra, &size_cmd, &a, argc, argv, check_battery, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;

@@ -24,7 +24,6 @@ struct command {
 	int (*fn)(int argc, char **argv);
 	/* Its command line as data: options, synopsis, summary (cli/<cmd>, core/cmdline.h). */
 	const struct cmdline *(*line)(void);
-	const char *summary; /* while line is NULL (a command still on getopt) */
 };
 extern const struct command commands[];
 /* The commands' command lines, each next to its command. */
@@ -33,6 +32,8 @@ const struct cmdline *meters_cmdline(void);
 const struct cmdline *emulate_cmdline(void);
 const struct cmdline *compare_cmdline(void);
 const struct cmdline *size_cmdline(void);
+const struct cmdline *plot_cmdline(void);
+const struct cmdline *report_cmdline(void);
 extern const size_t ncommands;
 
 /* The program's usage: the commands and their summaries (help.c). */

@@ -16,11 +16,6 @@
 
 #define LIST_LEN 1024
 
-static const char *summary(const struct command *c)
-{
-	return c->line ? c->line()->summary : c->summary;
-}
-
 void commands_usage(FILE *fp)
 {
 	size_t i;
@@ -28,7 +23,8 @@ void commands_usage(FILE *fp)
 	fprintf(fp, "iowatt %s: storage benchmark and power meter in one run\n\n"
 		    "usage: iowatt COMMAND [OPTIONS]\n\ncommands:\n", iowatt_version);
 	for (i = 0; i < ncommands; i++)
-		fprintf(fp, "  %-9s %s\n", commands[i].name, summary(&commands[i]));
+		fprintf(fp, "  %-9s %s\n", commands[i].name,
+			commands[i].line()->summary);
 	fprintf(fp, "\n'iowatt COMMAND --help' shows a command's options.\n");
 }
 
@@ -119,8 +115,6 @@ static int complete_words(int cword, char **words, int nwords)
 	c = nwords > 1 ? find_command(words[1]) : NULL;
 	if (!c)
 		printf("@file\n");
-	else if (!c->line)
-		printf("@help-options\n"); /* still on getopt: its --help has the options */
 	else
 		cmdline_complete(stdout, c->line(), cword, words, nwords, complete_list);
 	return EXIT_OK;
@@ -154,12 +148,9 @@ int cmd_help(int argc, char **argv)
 		return EXIT_OK;
 	}
 	c = argc >= 2 ? find_command(argv[1]) : NULL;
-	if (c && c->line) {
-		cmdline_help(stdout, c->line());
-		return EXIT_OK;
-	}
 	if (c)
-		return c->fn(2, (char *[]){ argv[1], "--help", NULL });
-	commands_usage(stdout);
+		cmdline_help(stdout, c->line()); /* iowatt help CMD: iowatt CMD --help */
+	else
+		commands_usage(stdout);
 	return EXIT_OK;
 }

@@ -21,16 +21,15 @@ static const struct cmdline *measure_line(void)
 }
 
 const struct command commands[] = {
-	{ "run", cmd_run, run_line, NULL },
-	{ "measure", cmd_measure, measure_line, NULL },
-	{ "meters", cmd_meters, meters_cmdline, NULL },
-	{ "probe", cmd_probe, probe_cmdline, NULL },
-	{ "emulate", cmd_emulate, emulate_cmdline, NULL },
-	{ "plot", cmd_plot, NULL, "draw charts from result files (gnuplot)" },
-	{ "compare", cmd_compare, compare_cmdline, NULL },
-	{ "size", cmd_size, size_cmdline, NULL },
-	{ "report", cmd_report, NULL,
-	  "one self-contained HTML page of results: table, charts, methods" },
+	{ "run", cmd_run, run_line },
+	{ "measure", cmd_measure, measure_line },
+	{ "meters", cmd_meters, meters_cmdline },
+	{ "probe", cmd_probe, probe_cmdline },
+	{ "emulate", cmd_emulate, emulate_cmdline },
+	{ "plot", cmd_plot, plot_cmdline },
+	{ "compare", cmd_compare, compare_cmdline },
+	{ "size", cmd_size, size_cmdline },
+	{ "report", cmd_report, report_cmdline },
 };
 
 const size_t ncommands = ARRAY_SIZE(commands);

@@ -171,10 +171,13 @@ static void complete_kinds(FILE *fp, const char *kinds, const char *cur,
 static void complete_value(FILE *fp, const struct opt_desc *d, const char *cur,
 			   void (*list)(FILE *fp, const char *name, const char *cur))
 {
+	/* a list's next item goes after what is already there */
+	const char *last = d->list ? strrchr(cur, ',') : NULL;
+	int keep = last ? (int)(last + 1 - cur) : 0;
 	const struct opt_choice *c;
 
 	for (c = d->choices; c && c->name; c++)
-		fprintf(fp, "%s\n", c->name);
+		fprintf(fp, "%.*s%s\n", keep, cur, c->name);
 	if (d->type == OPT_BOOL)
 		fprintf(fp, "0\n1\n");
 	if (d->complete)

@@ -180,6 +180,25 @@ static int choice_index(const struct opt_choice *c, const char *value)
 	return -1;
 }
 
+/* Every comma-separated item of value is a choice (and there is one). */
+static int choices_all(const struct opt_choice *c, const char *value)
+{
+	char item[64];
+	size_t n;
+
+	do {
+		n = strcspn(value, ",");
+		if (!n || n >= sizeof(item))
+			return 0;
+		memcpy(item, value, n);
+		item[n] = '\0';
+		if (choice_index(c, item) < 0)
+			return 0;
+		value += n;
+	} while (*value++ == ',');
+	return 1;
+}
+
 /* What each type expects, for "bad TYPE 'v' for 'key': expected ..." messages. */
 static const char *type_noun(enum opt_type t)
 {
@@ -223,7 +242,8 @@ static const char *type_expect(const struct opt_desc *d, char *buf, size_t len)
 		if (!d->choices)
 			return "expected a string";
 		choice_list(d->choices, list, sizeof(list));
-		snprintf(buf, len, "expected one of %s", list);
+		snprintf(buf, len, "expected %s %s", d->list ? "a comma-separated list of" : "one of",
+			 list);
 		return buf;
 	}
 }
@@ -392,7 +412,8 @@ static int set_value(const struct opt_desc *d, void *base, const struct why *w)
 		return rc;
 	}
 	/* Any type may list what it takes; an enum's index is the choice. */
-	if (d->choices && opt_takes_value(d) && choice_index(d->choices, w->value) < 0)
+	if (d->choices && opt_takes_value(d) &&
+	    (d->list ? !choices_all(d->choices, w->value) : choice_index(d->choices, w->value) < 0))
 		return bad_value(d, w);
 	switch (d->type) {
 	case OPT_BOOL:

@@ -79,6 +79,8 @@ struct opt_desc {
 	 * names ("meters", "profiles"); several separated by spaces.
 	 */
 	const char *complete;
+	/* The value is a comma-separated list of choices ("efficiency,timeline"). */
+	int list;
 };
 
 /* Every command's --help (-h), in the table's group (NULL where it has none). */
