@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Notes under the end-of-run table: what size=auto chose, what a board-level meter includes. */
+/* Notes under the end-of-run table: size=auto's choice, a board-level meter, event floods. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/events.h"
 #include "report/summary.h"
+
+/* Kinds and sources of repeated events the summary names one by one; more are counted. */
+#define FLOODS_MAX 16
 
 /*
  * A meter on the board's supply measures the CPU that runs the benchmark as well as the
@@ -59,8 +64,59 @@ static void print_sizes(FILE *fp, const struct run_result *r)
 	}
 }
 
+struct flood {
+	const struct result_event *first;
+	uint64_t count, t_last_ns;
+	int coalesced;
+};
+
+static double since_start_s(const struct run_result *r, uint64_t t_ns)
+{
+	return t_ns > r->t0_ns ? (double)(t_ns - r->t0_ns) / 1e9 : 0;
+}
+
+/*
+ * Events of one kind from one source that came in a flood (a meter dropping a reading
+ * every few samples, a flapping supply): coalesced in the result (count, t_last_ns, per
+ * phase), one line each here with how many in the whole run and when.
+ */
+static void print_floods(FILE *fp, const struct run_result *r)
+{
+	struct flood fl[FLOODS_MAX];
+	size_t i, k, n = 0, more = 0;
+
+	for (i = 0; i < r->nevents; i++) {
+		const struct result_event *ev = &r->events[i];
+
+		for (k = 0; k < n; k++)
+			if (fl[k].first->kind == ev->kind && !strcmp(fl[k].first->source, ev->source))
+				break;
+		if (k == n) {
+			if (n == FLOODS_MAX) {
+				more += result_event_count(ev);
+				continue;
+			}
+			fl[n++] = (struct flood){ ev, 0, 0, 0 };
+		}
+		fl[k].coalesced |= ev->count > 1;
+		fl[k].count += result_event_count(ev);
+		if (result_event_last_ns(ev) > fl[k].t_last_ns)
+			fl[k].t_last_ns = result_event_last_ns(ev);
+	}
+	for (k = 0; k < n; k++)
+		if (fl[k].coalesced)
+			fprintf(fp, "events: %" PRIu64 " x %s from %s, +%.1f s to +%.1f s; the first: "
+				    "%s\n", fl[k].count, event_kind_name(fl[k].first->kind),
+				fl[k].first->source, since_start_s(r, fl[k].first->t_ns),
+				since_start_s(r, fl[k].t_last_ns), fl[k].first->text);
+	if (more)
+		fprintf(fp, "events: %" PRIu64 " more of other kinds and sources (the result lists "
+			    "them)\n", more);
+}
+
 void summary_print_notes(FILE *fp, const struct run_result *r)
 {
 	print_cpu_note(fp, r);
 	print_sizes(fp, r);
+	print_floods(fp, r);
 }

@@ -119,6 +119,9 @@ struct result_files {
 
 struct result_event {
 	uint64_t t_ns, t_end_ns;
+	/* Events of one kind from one source coalesced into this one (in one phase): how
+	 * many, and the last one's time; both 0 for a single event (result_event_count). */
+	uint64_t count, t_last_ns;
 	int kind; /* enum event_kind */
 	char *source, *text;
 	char *end_source; /* NULL: the span ends at its own source's end (or t_end_ns is its
@@ -364,6 +367,17 @@ struct run_result {
 };
 
 void result_free(struct run_result *r);
+
+/* The events a result event stands for (1 unless coalesced), and the last one's time. */
+static inline uint64_t result_event_count(const struct result_event *ev)
+{
+	return ev->count ? ev->count : 1;
+}
+
+static inline uint64_t result_event_last_ns(const struct result_event *ev)
+{
+	return ev->t_last_ns > ev->t_ns ? ev->t_last_ns : ev->t_ns;
+}
 
 /* A result larger than this is refused: a year of 1 s intervals is a few MiB. */
 #define RESULT_MAX_BYTES (256ULL * MIB)

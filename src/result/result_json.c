@@ -189,6 +189,8 @@ static int omitted(const void *base, const struct result_field *f)
 {
 	const char *p = (const char *)base + f->off;
 
+	if (f->absent == RF_OMIT_ZERO)
+		return *(const uint64_t *)p == 0;
 	if (f->absent != RF_OMIT)
 		return 0;
 	if (f->type == RF_I64)

@@ -201,6 +201,8 @@ static SCHEMA(files_schema, struct result_files, files_fields);
 static const struct result_field event_fields[] = {
 	FIELD(T, "t_ns", t_ns, RF_U64),
 	FIELD(T, "t_end_ns", t_end_ns, RF_U64),
+	FIELD(T, "count", count, RF_U64, .absent = RF_OMIT_ZERO),
+	FIELD(T, "t_last_ns", t_last_ns, RF_U64, .absent = RF_OMIT_ZERO),
 	FIELD(T, "kind", kind, RF_EVKIND),
 	FIELD(T, "source", source, RF_STR),
 	FIELD(T, "text", text, RF_STR),

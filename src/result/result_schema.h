@@ -28,6 +28,7 @@ enum rf_type {
 enum rf_absent {
 	RF_ALWAYS,   /* always written (null where the value is null) */
 	RF_OMIT,     /* left out when NULL / RESULT_NULL_INT */
+	RF_OMIT_ZERO, /* RF_U64: left out when 0 (and absent reads as 0) */
 	RF_EMPTY_OBJ /* RF_PTR: NULL is written {} and {} reads as NULL */
 };
 

@@ -20,6 +20,7 @@
 /* Headroom on the size that would just give enough samples at the measured throughput. */
 #define SIZE_HEADROOM 1.25
 #define REASON_MAX 256
+#define TIMES_LEN 32
 
 static struct result_span *span_new(uint64_t t0, uint64_t t1)
 {
@@ -56,12 +57,27 @@ static void record_event(void *arg, const struct run_event *ev)
 	event_push(rb->events, ev);
 	if (event_queue_dropped(rb->events) && !rb->warned_full) {
 		rb->warned_full = 1;
-		log_warn(NULL, "more than %d events in this run: the oldest informational ones "
-			       "are not kept", RUN_MAX_EVENTS);
+		log_warn(NULL, "more than %d event entries in this run (each one kind from one "
+			       "source in one phase): the oldest informational ones are not kept",
+			 RUN_MAX_EVENTS);
 	}
 }
 
-const struct session_sink_ops result_builder_sink_ops = { .event = record_event };
+/* Each phase's events coalesce apart from the last phase's: a flood in the idle phase
+ * neither counts in nor reaches into the active phase that follows. */
+static void record_phase(void *arg, int phase, uint64_t t_ns)
+{
+	struct result_builder *rb = arg;
+
+	(void)phase;
+	(void)t_ns;
+	event_queue_seal(rb->events);
+}
+
+const struct session_sink_ops result_builder_sink_ops = {
+	.event = record_event,
+	.phase = record_phase,
+};
 
 /* The record as an array, oldest first; caller frees. */
 static struct run_event *recorded(struct result_builder *rb, size_t *n)
@@ -75,46 +91,88 @@ static struct run_event *recorded(struct result_builder *rb, size_t *n)
 }
 
 /*
+ * The end that closes an undervoltage whose last occurrence was at uv_last: the first END
+ * after it when that is known (a single END, or the first of a coalesced one after it),
+ * else a coalesced END's last (some END between closed it: the span may only grow). 0: this
+ * END closes nothing of it. Two single events pair as they come, whatever their times.
+ */
+static uint64_t end_of(const struct run_event *uv, const struct run_event *end, uint64_t uv_last)
+{
+	if (end->t_ns >= uv_last || (event_count(uv) == 1 && event_count(end) == 1))
+		return end->t_ns;
+	return event_last_ns(end) >= uv_last ? event_last_ns(end) : 0;
+}
+
+/* Does evs[j] end an undervoltage of ev's source (*by: the other source that did)? */
+static uint64_t ends_span(const struct run_event *ev, const struct run_event *e, int kmsg,
+			  uint64_t uv_last, const char **by)
+{
+	uint64_t t;
+
+	if (e->kind != EV_UNDERVOLTAGE_END)
+		return 0;
+	if (strcmp(e->source, ev->source) && !(kmsg && !strcmp(e->source, "rpi_volt")))
+		return 0;
+	t = end_of(ev, e, uv_last);
+	if (t && strcmp(e->source, ev->source))
+		*by = "rpi_volt";
+	return t;
+}
+
+/*
  * An event's span; an undervoltage lasts until its source's END event (or still does).
  * The Pi's kernel rate-limits "Under-voltage detected" and "Voltage normalised" apart (3
  * per 5 min each), so a kmsg span may never see its end line: where rpi_volt is in the
- * run, the return of its alarm to 0 ends the kmsg span too, and *by names it.
+ * run, the return of its alarm to 0 ends the kmsg span too, and *by names it. A coalesced
+ * undervoltage spans from its first occurrence to the end after its last; a coalesced END
+ * recorded before it (its first occurrence came first) may hold that end.
  */
 static void event_span(const struct run_event *evs, size_t n, size_t i, uint64_t *t0,
 		       uint64_t *t1, const char **by)
 {
 	const struct run_event *ev = &evs[i];
 	int kmsg = !strcmp(ev->source, "kmsg");
+	uint64_t last = event_last_ns(ev), t;
 	size_t j;
 
 	*by = NULL;
 	*t0 = ev->t_ns;
-	*t1 = ev->t_end_ns ? ev->t_end_ns : ev->t_ns;
+	*t1 = ev->t_end_ns > last ? ev->t_end_ns : last;
 	if (ev->kind != EV_UNDERVOLTAGE || ev->t_end_ns)
 		return;
-	for (j = i + 1; j < n; j++) {
-		if (evs[j].kind != EV_UNDERVOLTAGE_END)
-			continue;
-		if (!strcmp(evs[j].source, ev->source)) {
-			*t1 = evs[j].t_ns;
-			return;
-		}
-		if (kmsg && !strcmp(evs[j].source, "rpi_volt")) {
-			*t1 = evs[j].t_ns;
-			*by = "rpi_volt";
-			return;
-		}
-	}
+	for (j = i + 1; j < n; j++)
+		if ((t = ends_span(ev, &evs[j], kmsg, last, by)))
+			goto found;
+	for (j = 0; event_count(ev) > 1 && j < i; j++)
+		if (evs[j].count > 1 && (t = ends_span(ev, &evs[j], kmsg, last, by)))
+			goto found;
+	*by = NULL;
 	*t1 = UINT64_MAX; /* still under-voltage */
+	return;
+found:
+	*t1 = t;
 }
 
 static void event_copy(struct result_event *out, const struct run_event *ev)
 {
 	out->t_ns = ev->t_ns;
 	out->t_end_ns = ev->t_end_ns;
+	if (event_count(ev) > 1) {
+		out->count = event_count(ev);
+		out->t_last_ns = event_last_ns(ev);
+	}
 	out->kind = ev->kind;
 	out->source = xstrdup(ev->source);
 	out->text = xstrdup(ev->text);
+}
+
+/* ", 1234 times" for a coalesced event, "" for one. */
+static const char *times(const struct run_event *ev, char *buf, size_t len)
+{
+	if (event_count(ev) == 1)
+		return "";
+	snprintf(buf, len, ", %" PRIu64 " times", event_count(ev));
+	return buf;
 }
 
 /* Attach the events that overlap the job's phases; why says what invalidates its active
@@ -126,6 +184,7 @@ static void job_events(struct result_builder *rb, const struct phase_times *t,
 	struct run_event *evs = recorded(rb, &n);
 	const char *by;
 	uint64_t e0, e1;
+	char count[TIMES_LEN];
 
 	j->events = xcalloc(n + 1, sizeof(*j->events));
 	for (i = 0; i < n; i++) {
@@ -141,10 +200,10 @@ static void job_events(struct result_builder *rb, const struct phase_times *t,
 		}
 		j->nevents++;
 		if (event_invalidates(ev->kind) && e1 >= t->active_ns && e0 <= t->end_ns && !*why)
-			snprintf(why, whylen, "%s during the active phase at +%.1f s (%s: %s)",
+			snprintf(why, whylen, "%s during the active phase at +%.1f s (%s: %s)%s",
 				 event_kind_name(ev->kind),
 				 (double)(ev->t_ns > t->active_ns ? ev->t_ns - t->active_ns : 0) / 1e9,
-				 ev->source, ev->text);
+				 ev->source, ev->text, times(ev, count, sizeof(count)));
 	}
 	free(evs);
 }

@@ -141,17 +141,23 @@ void session_pump(struct session *s, uint64_t now)
 	struct run_event evs[PUMP_EVENTS];
 	uint64_t cut = now > SESSION_FEED_LAG_NS ? now - SESSION_FEED_LAG_NS : 0;
 	unsigned m, k;
-	size_t ne, i;
+	size_t ne, i, left;
 
 	for (m = 0; m < s->nmeters; m++)
 		feed_meter(s, m, cut);
-	do {
-		ne = event_pop(s->queue, evs, PUMP_EVENTS);
+	/* What is queued now, not what arrives meanwhile: a source that pushes as fast as the
+	 * sinks take must not keep the run from looking at its stop flag. */
+	left = event_queue_count(s->queue);
+	while (left) {
+		ne = event_pop(s->queue, evs, left < PUMP_EVENTS ? left : PUMP_EVENTS);
+		if (!ne)
+			break;
+		left -= ne;
 		for (i = 0; i < ne; i++)
 			for (k = 0; k < s->nsinks; k++)
 				if (s->sinks[k].ops->event)
 					s->sinks[k].ops->event(s->sinks[k].arg, &evs[i]);
-	} while (ne == PUMP_EVENTS);
+	}
 	for (k = 0; k < s->nsinks; k++)
 		if (s->sinks[k].ops->flush)
 			s->sinks[k].ops->flush(s->sinks[k].arg, now);
@@ -165,9 +171,12 @@ void session_mark(struct session *s, int phase)
 
 void session_phase(struct session *s, int phase, uint64_t t_ns)
 {
-	unsigned m;
+	unsigned m, k;
 
 	session_mark(s, phase);
+	for (k = 0; k < s->nsinks; k++)
+		if (s->sinks[k].ops->phase)
+			s->sinks[k].ops->phase(s->sinks[k].arg, phase, t_ns);
 	for (m = 0; m < s->nmeters; m++) {
 		energy_phase_begin(&s->meters[m].ej, phase, t_ns);
 		meter_set_phase(s->meters[m].dev, phase, t_ns);

@@ -22,12 +22,13 @@
 #define SESSION_MAX_SINKS 4
 
 /*
- * Where a session's data goes: each sample as it is fed, each event as it is popped, and
- * the end of every pump. Any op may be NULL.
+ * Where a session's data goes: each sample as it is fed, each event as it is popped, each
+ * phase as it begins, and the end of every pump. Any op may be NULL.
  */
 struct session_sink_ops {
 	void (*sample)(void *arg, unsigned meter, const struct meter_sample *s);
 	void (*event)(void *arg, const struct run_event *ev);
+	void (*phase)(void *arg, int phase, uint64_t t_ns);
 	void (*flush)(void *arg, uint64_t pump_ns);
 };
 

@@ -122,6 +122,26 @@ static int next_event(struct run_event *out)
 	return 0;
 }
 
+/* The bounce after t: falling edges at +1000 and +3000, the release at +2000. */
+static int bounce_seen(uint64_t t)
+{
+	struct run_event ev;
+	uint64_t low = 0, high = 0, low_first = UINT64_MAX, low_last = 0, high_t = 0;
+
+	while (low + high < 3 && next_event(&ev)) {
+		if (ev.kind == EV_UNDERVOLTAGE) {
+			low += event_count(&ev);
+			low_first = ev.t_ns < low_first ? ev.t_ns : low_first;
+			low_last = event_last_ns(&ev) > low_last ? event_last_ns(&ev) : low_last;
+		} else if (ev.kind == EV_UNDERVOLTAGE_END) {
+			high += event_count(&ev);
+			high_t = ev.t_ns;
+		}
+	}
+	return low == 2 && high == 1 && low_first == t + 1000 && low_last == t + 3000 &&
+	       high_t == t + 2000;
+}
+
 static int uv_open(const char *spec, struct sources **out)
 {
 	/* No tree: the only source is the GPIO line. */
@@ -170,14 +190,12 @@ static void test_uv_edges(void)
 	ok(next_event(&ev) && ev.kind == EV_UNDERVOLTAGE_END && ev.t_ns == t_stamp,
 	   "line released -> EV_UNDERVOLTAGE_END at its stamp");
 
-	/* Edges in quick succession (a bounce): every one, in order. */
+	/* Edges in quick succession (a bounce): every one, at its own stamp. Queued together,
+	 * the two falling edges may be one entry (one kind, one source) counting both. */
 	gemu_edge(&g, UV_LINE, 0, t_stamp + 1000);
 	gemu_edge(&g, UV_LINE, 1, t_stamp + 2000);
 	gemu_edge(&g, UV_LINE, 0, t_stamp + 3000);
-	ok(next_event(&ev) && ev.kind == EV_UNDERVOLTAGE && ev.t_ns == t_stamp + 1000 &&
-		   next_event(&ev) && ev.kind == EV_UNDERVOLTAGE_END && ev.t_ns == t_stamp + 2000 &&
-		   next_event(&ev) && ev.kind == EV_UNDERVOLTAGE && ev.t_ns == t_stamp + 3000,
-	   "three queued edges: three events in order, each at its own stamp");
+	ok(bounce_seen(t_stamp), "three queued edges: every one counted, each at its own stamp");
 
 	/* Before Linux 5.7 the v1 uAPI stamped edges with CLOCK_REALTIME. */
 	real = realtime_now();

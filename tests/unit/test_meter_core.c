@@ -478,7 +478,7 @@ static void test_impossible(void)
 	struct meter_sample buf[64];
 	struct meter_counters cn;
 	struct run_event ev[16];
-	unsigned n, i, after = 0, bad_seen = 0, dropped = 0, events = 0;
+	unsigned n, i, after = 0, bad_seen = 0, dropped = 0, events = 0, entries = 0;
 	size_t ne;
 
 	fake_reset();
@@ -512,8 +512,12 @@ static void test_impossible(void)
 	   after, dropped);
 	ne = test_events_pop(ev, 16);
 	for (i = 0; i < ne; i++)
-		events += ev[i].kind == EV_INFO && strstr(ev[i].text, "655.4 V above the FAKE24's 24 V");
+		if (ev[i].kind == EV_INFO && strstr(ev[i].text, "655.4 V above the FAKE24's 24 V")) {
+			events += (unsigned)event_count(&ev[i]);
+			entries++;
+		}
 	is_int(events, 4, "each episode is one event naming the value and the limit");
+	is_int(entries, 1, "coalesced into one entry (one kind, one source)");
 	meter_free(dev);
 }
 

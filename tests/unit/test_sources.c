@@ -230,22 +230,27 @@ static void test_kmsg_replay(const char *pi)
 				    .target_blockdev = "sda1", .kmsg_replay = 1 };
 	struct sources *fs = NULL;
 	struct run_event ev[16];
-	size_t n, i, same = 0;
+	size_t n, i, same = 0, seen = 0;
+	uint64_t k;
 
 	drain();
 	is_int(start(&cfg, &fs), 0, "replay start");
 	if (!fs)
 		return;
-	n = wait_events(ev, ARRAY_SIZE(want));
+	/* The two spellings of the undervoltage line may be one entry counting two: events
+	 * of one kind from one source coalesce while queued. */
+	n = wait_events(ev, ARRAY_SIZE(want) - 1);
 	sources_close(fs);
 	n += test_events_pop(ev + n, ARRAY_SIZE(ev) - n);
-	for (i = 0; i < n && i < ARRAY_SIZE(want); i++)
-		same += ev[i].kind == want[i] && !strcmp(ev[i].source, "kmsg");
-	ok(n == ARRAY_SIZE(want) && same == n,
+	for (i = 0; i < n; i++)
+		for (k = 0; k < event_count(&ev[i]); k++, seen++)
+			same += seen < ARRAY_SIZE(want) && ev[i].kind == want[seen] &&
+				!strcmp(ev[i].source, "kmsg");
+	ok(seen == ARRAY_SIZE(want) && same == seen,
 	   "both spellings, normalised, over-current, the target's disconnect only (%zu events)",
-	   n);
-	ok(n == ARRAY_SIZE(want) && strstr(ev[4].text, "usb 2-1.3:") && !strchr(ev[4].text, ';'),
-	   "event text is the message: %s", n > 4 ? ev[4].text : "");
+	   seen);
+	ok(n && strstr(ev[n - 1].text, "usb 2-1.3:") && !strchr(ev[n - 1].text, ';'),
+	   "event text is the message: %s", n ? ev[n - 1].text : "");
 
 	cfg.kmsg_path = DATA "/kmsg/dmesg-hub.txt";
 	cfg.target_blockdev = "sda";
