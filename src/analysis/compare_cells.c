@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* compare's cells: a ranked row and the head as text, for the table, markdown and HTML alike. */
+/* compare's cells: a ranked row and the head as text for table, markdown and HTML; CSV fields. */
 #include <math.h>
 #include <stdio.h>
 
 #include "analysis/compare.h"
+#include "core/text.h"
 
 static const char *valid_text(int valid)
 {
@@ -91,4 +92,11 @@ size_t compare_head_cells(const struct compare_table *t, char cells[][COMPARE_CE
 	for (i = 0; i < COMPARE_TRAIL_CELLS; i++)
 		snprintf(cells[n++], COMPARE_CELL, "%s", trail[i]);
 	return n;
+}
+
+/* Text fields only: quoted as needed, formulas neutralised (core/text.h). */
+void compare_csv_str(FILE *fp, const char *s, int last)
+{
+	text_csv_field(fp, s);
+	fputc(last ? '\n' : ',', fp);
 }

@@ -107,13 +107,6 @@ static void print_text(FILE *fp, const struct compare_table *t, int md)
 	free(cells);
 }
 
-/* Text fields only: quoted as needed, formulas neutralised (core/text.h). */
-void compare_csv_str(FILE *fp, const char *s, int last)
-{
-	text_csv_field(fp, s);
-	fputc(last ? '\n' : ',', fp);
-}
-
 static void csv_number(FILE *fp, double v)
 {
 	if (isnan(v))
