@@ -236,7 +236,7 @@ static int worker_setup(struct bench *b, unsigned idx, const struct bench_file *
 			const struct io_engine *eng, struct worker **out)
 {
 	const struct job_opts *jo = &b->jo;
-	uint64_t region = jo->filesize ? jo->filesize : jo->size;
+	uint64_t region = job_region(jo);
 	struct worker *w;
 	unsigned i;
 	int rc;
@@ -308,11 +308,6 @@ static int bench_create(const struct job_opts *jo, const struct bench_file *f,
 	*out = NULL;
 	if (!eng) {
 		log_err("bench", "%s: unknown ioengine '%s'", jo->name, jo->ioengine);
-		return -EINVAL;
-	}
-	if (!jo->bs || jo->size % jo->bs) {
-		log_err("bench", "%s: size %" PRIu64 " is not a multiple of bs %" PRIu64, jo->name,
-			jo->size, jo->bs);
 		return -EINVAL;
 	}
 	b = zalloc_cacheline(sizeof(*b));

@@ -37,11 +37,28 @@ int job_end_fsync(const struct job_opts *jo)
 	return rw_writes(jo->rw);
 }
 
+uint64_t job_region(const struct job_opts *jo)
+{
+	if (jo->filesize)
+		return jo->filesize;
+	if (!jo->size && jo->size_auto_ns)
+		return SIZE_AUTO_EXTENT;
+	return jo->size;
+}
+
 uint64_t job_extent(const struct job_opts *jo)
 {
-	uint64_t per = jo->filesize ? jo->filesize : jo->size;
+	return (uint64_t)(jo->numjobs ? jo->numjobs : 1) * job_region(jo);
+}
 
-	return (uint64_t)(jo->numjobs ? jo->numjobs : 1) * per;
+struct job_opts job_sized(const struct job_opts *jo, uint64_t size)
+{
+	struct job_opts sized = *jo;
+
+	sized.filesize = job_region(jo);
+	sized.size = size;
+	sized.size_auto_ns = 0;
+	return sized;
 }
 
 void job_defaults(struct job_opts *jo)
@@ -235,7 +252,7 @@ static int validate_sizes(const struct job_opts *jo)
 {
 	char w[WHERE_LEN];
 
-	if (!jo->size) {
+	if (!jo->size && !jo->size_auto_ns) {
 		log_err(MOD, "%s has no size: set size= in the profile or --size (e.g. --size 256m)",
 			where(jo, w, sizeof(w)));
 		return -EINVAL;
@@ -244,7 +261,8 @@ static int validate_sizes(const struct job_opts *jo)
 		log_err(MOD, "%s: bs must be at least 1 byte", where(jo, w, sizeof(w)));
 		return -EINVAL;
 	}
-	if (check_multiple(jo, "size", jo->size))
+	/* size=auto without a size: the region it works in is what must hold whole blocks */
+	if (check_multiple(jo, "size", jo->size ? jo->size : job_region(jo)))
 		return -EINVAL;
 	if (jo->filesize && check_multiple(jo, "filesize", jo->filesize))
 		return -EINVAL;
@@ -256,7 +274,7 @@ static int validate_sizes(const struct job_opts *jo)
 			jo->bs % KB ? "" : " (kB and MB are powers of 1000: 4k or 4KiB is 4096)");
 		return -EINVAL;
 	}
-	if (job_extent(jo) / jo->numjobs != (jo->filesize ? jo->filesize : jo->size)) {
+	if (job_extent(jo) / jo->numjobs != job_region(jo)) {
 		log_err(MOD, "%s: numjobs * filesize overflows", where(jo, w, sizeof(w)));
 		return -EINVAL;
 	}
@@ -355,11 +373,4 @@ void job_fixup(struct job_opts *jo)
 			 where(jo, w, sizeof(w)), jo->rwmixread, rw_name(jo->rw));
 	if (jo->repeat_until_steady && jo->steady == STEADY_NONE)
 		jo->steady = STEADY_IOPS;
-	/* size=auto: the job works in its size (or SIZE_AUTO_EXTENT), the run picks how much
-	 * it moves there; until then that extent is its size. */
-	if (jo->size_auto_ns) {
-		if (!jo->filesize)
-			jo->filesize = jo->size ? jo->size : SIZE_AUTO_EXTENT;
-		jo->size = jo->filesize;
-	}
 }

@@ -136,8 +136,18 @@ static inline int rw_pattern(int rw)
 const char *rw_name(int rw);
 /* The effective end_fsync (resolves -1). */
 int job_end_fsync(const struct job_opts *jo);
-/* Bytes the job's file must span: numjobs * (filesize ? filesize : size). */
+/*
+ * Bytes one thread works in: filesize, else size; a size=auto job with neither works in
+ * SIZE_AUTO_EXTENT. What the job was given stays as given: this says what it means.
+ */
+uint64_t job_region(const struct job_opts *jo);
+/* Bytes the job's file must span: numjobs * job_region(). */
 uint64_t job_extent(const struct job_opts *jo);
+/*
+ * The job moving size bytes per thread in the region it was given: what size=auto
+ * resolves to once chosen (and what its calibration runs), a fixed-size job.
+ */
+struct job_opts job_sized(const struct job_opts *jo, uint64_t size);
 
 struct io_engine;
 

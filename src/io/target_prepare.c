@@ -60,7 +60,7 @@ static int probe_odirect(struct target *tg)
 
 static int check_alignment(const struct target *tg, const struct job_opts *jo)
 {
-	uint64_t per_thread = jo->filesize ? jo->filesize : jo->size;
+	uint64_t per_thread = job_region(jo);
 	const char *dev = tg->partition[0] ? tg->partition : tg->blockdev;
 	char where[320];
 
@@ -345,7 +345,7 @@ void target_job_done(struct target *tg, const struct job_opts *jo, int finished)
 	uint64_t need = job_extent(jo);
 
 	/* Each thread must have gone over all of its region. */
-	if (!finished || rw_is_random(jo->rw) || (jo->filesize && jo->size < jo->filesize))
+	if (!finished || rw_is_random(jo->rw) || jo->size < job_region(jo))
 		return;
 	if (rw_writes(jo->rw) && tg->written_to < need)
 		tg->written_to = need;

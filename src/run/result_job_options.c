@@ -35,8 +35,11 @@ static int opt_value(const struct job_opts *jo, const struct opt_desc *d, struct
 		return 1;
 	case OPT_U64:
 	case OPT_SIZE:
-		if (d->off == offsetof(struct job_opts, filesize) && !jo->filesize)
-			set_int(o, (int64_t)jo->size);
+		/* the region it works in; a size=auto not chosen yet (its calibration failed)
+		 * says that region as its size, as before it was to run */
+		if (d->off == offsetof(struct job_opts, filesize) ||
+		    (d->off == offsetof(struct job_opts, size) && jo->size_auto_ns && !jo->size))
+			set_int(o, (int64_t)job_region(jo));
 		else
 			set_int(o, (int64_t) * (const uint64_t *)p);
 		return 1;

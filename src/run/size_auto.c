@@ -55,15 +55,13 @@ static uint64_t progress_bytes(const struct bench *b)
  */
 static int calibrate(struct run_ctx *rc, const struct job_opts *jo, struct size_choice *c)
 {
-	struct job_opts cj = *jo;
+	/* as large as it may be: the runtime cap ends it */
+	struct job_opts cj = job_sized(jo, SIZE_AUTO_MAX / jo->bs * jo->bs);
 	struct bench_result br;
 	struct bench *b;
 	uint64_t t_mid = 0, bytes_mid = 0, now, end_bytes = 0;
 	int rc_b, d;
 
-	cj.size_auto_ns = 0;
-	cj.filesize = cj.filesize ? cj.filesize : cj.size;
-	cj.size = SIZE_AUTO_MAX / cj.bs * cj.bs;
 	if (!cj.runtime_ns || cj.runtime_ns > SIZE_AUTO_CALIB_NS)
 		cj.runtime_ns = SIZE_AUTO_CALIB_NS;
 	rc_b = target_prepare_job(&rc->tg, &cj);
@@ -161,9 +159,7 @@ static void settle(struct run_ctx *rc, const struct job_opts *jo)
 /* The profile's job j with its chosen size: a fixed-size job from here on. */
 static void apply(struct run_ctx *rc, size_t j)
 {
-	rc->jobs[j] = rc->cfg->jobs[j];
-	rc->jobs[j].size = rc->sizes[j].size;
-	rc->jobs[j].size_auto_ns = 0;
+	rc->jobs[j] = job_sized(&rc->cfg->jobs[j], rc->sizes[j].size);
 }
 
 static int resolve(struct run_ctx *rc, size_t j)
@@ -300,7 +296,7 @@ struct result_size_auto *size_auto_report(const struct size_choice *c, const str
 	r->calibration_bytes = c->calib_bytes;
 	r->rate_bytes_per_s = c->rate_bps;
 	r->size = c->size;
-	r->extent = jo->filesize ? jo->filesize : jo->size;
+	r->extent = job_region(jo);
 	r->from = xstrdup(c->from);
 	size_auto_reason(c, jo, reason, sizeof(reason));
 	r->reason = xstrdup(reason);

@@ -218,6 +218,27 @@ static void test_spellings(void)
 	run_config_free(&cfg);
 }
 
+/* size=auto: the parsed job keeps what it was given; its region and its sized job say the
+ * rest (job_fixup once set size and filesize to the extent). */
+static void test_size_auto_region(void)
+{
+	struct job_opts jo, sized;
+
+	job_defaults(&jo);
+	jo.size_auto_ns = OPT_AUTO_BARE;
+	job_fixup(&jo);
+	ok(jo.size == 0 && jo.filesize == 0, "job_fixup leaves an auto size as given");
+	is_int(job_region(&jo), SIZE_AUTO_EXTENT, "size=auto alone works in SIZE_AUTO_EXTENT");
+	is_int(job_validate(&jo), 0, "and validates without a size");
+	sized = job_sized(&jo, 64 << 10);
+	ok(sized.size == 64 << 10 && sized.filesize == SIZE_AUTO_EXTENT && !sized.size_auto_ns,
+	   "sized: the chosen size, in the same region, no longer auto");
+	jo.size = 8 << 20;
+	is_int(job_region(&jo), 8 << 20, "size=auto with a size works in that size");
+	jo.filesize = 16 << 20;
+	is_int(job_sized(&jo, 4096).filesize, 16 << 20, "or in its filesize");
+}
+
 static void test_defaults(void)
 {
 	struct job_opts jo;
@@ -251,6 +272,7 @@ static void test_defaults(void)
 	is_int(job_extent(&jo), 4 << 20, "extent numjobs * size");
 	jo.filesize = 8 << 20;
 	is_int(job_extent(&jo), 32 << 20, "extent numjobs * filesize");
+	test_size_auto_region();
 
 	is_int(parse(&cfg, 0, "run", "--target", "/tmp", "--size", "1m", NULL), 0, "run parses");
 	is_str(cfg.run.output_dir, "results", "output default results");
