@@ -4,9 +4,10 @@
 #
 # usage: bench/meter-push.sh [SECONDS]     (default 3 s per rate; no root needed)
 #
-# The driver is the fake push driver of tests/unit/test_meter_core.c: its thread makes samples
-# at the rate, hands them over every 2 ms without timestamps (the core's sample clock
-# stamps them), and the main thread drains the ring every 10 ms as a run does. Columns:
+# The driver is the fake push driver of tests/lib/push_meter.h, run by test_meter_core: its
+# thread makes samples at the rate, hands them over every 2 ms without timestamps (the
+# core's sample clock stamps them), and the main thread drains the ring every 10 ms as a
+# run does. Columns:
 # samples/s delivered, samples lost to ring overruns, stall gaps, timestamps out of order,
 # the share of steps exactly one period apart, CPU of the whole process (driver thread,
 # supervisor, drain) as a share of one core, how long meter_thread_stop() took, and the

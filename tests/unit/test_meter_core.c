@@ -18,6 +18,7 @@
 #include "meters/emu/emu.h"
 #include "meters/meter-internal.h"
 #include "meters/registry/registry.h"
+#include "push_meter.h"
 #include "run/energy.h"
 #include "tap.h"
 
@@ -583,108 +584,6 @@ static void test_info_snapshot(void)
 	   "a description already handed out never changes");
 	test_events_drain();
 	meter_free(dev);
-}
-
-/*
- * A push driver: its own thread makes samples at `rate` per second, stamped by nobody
- * (t_ns 0) and numbered in a, handed to meter_deliver() every PUSH_TICK_NS as a real
- * HID or USB stream would. It can lose its link after a count, or fall silent.
- */
-#define PUSH_RATE 100000u
-#define PUSH_PERIOD_NS (NS_PER_SEC / push_rate)
-static unsigned push_rate = PUSH_RATE;
-#define PUSH_TICK_NS (2 * NS_PER_MS)
-#define PUSH_BATCH 512
-
-static struct push {
-	pthread_t th;
-	atomic_int run, paused, starts, stops, opens;
-	atomic_ullong generated; /* samples handed to meter_deliver() */
-	uint64_t fail_at;	 /* meter_deliver_error() when generated reaches it; 0: never */
-	struct meter_dev *dev;
-} pk;
-
-static void *push_thread(void *arg)
-{
-	struct meter_sample buf[PUSH_BATCH];
-	uint64_t t0 = now_ns(), next = t0, k0 = atomic_load(&pk.generated), k = k0, due;
-	unsigned n, i;
-
-	(void)arg;
-	while (atomic_load(&pk.run)) {
-		next += PUSH_TICK_NS;
-		sleep_until_ns(next);
-		if (atomic_load(&pk.paused)) {
-			t0 += PUSH_TICK_NS; /* a silent device makes no samples */
-			continue;
-		}
-		due = k0 + (now_ns() - t0) / PUSH_PERIOD_NS;
-		while (k < due) {
-			n = due - k < PUSH_BATCH ? (unsigned)(due - k) : PUSH_BATCH;
-			for (i = 0; i < n; i++) {
-				buf[i].t_ns = 0;
-				buf[i].v = 3.3;
-				buf[i].a = (double)(k + i);
-				buf[i].w = 3.3;
-				buf[i].flags = 0;
-			}
-			meter_deliver(pk.dev, buf, n);
-			k += n;
-			atomic_store(&pk.generated, k);
-			if (pk.fail_at && k >= pk.fail_at) {
-				pk.fail_at = 0;
-				meter_deliver_error(pk.dev, -EIO);
-				return NULL; /* a lost device delivers nothing more */
-			}
-		}
-	}
-	return NULL;
-}
-
-static int push_open(struct meter_dev *dev, struct meter_info *info)
-{
-	(void)dev;
-	atomic_fetch_add(&pk.opens, 1);
-	snprintf(info->model, sizeof(info->model), "push test");
-	info->period_ns = PUSH_PERIOD_NS;
-	return 0;
-}
-
-static int push_start(struct meter_dev *dev)
-{
-	pk.dev = dev;
-	atomic_store(&pk.run, 1);
-	atomic_fetch_add(&pk.starts, 1);
-	return -pthread_create(&pk.th, NULL, push_thread, NULL);
-}
-
-static void push_stop(struct meter_dev *dev)
-{
-	(void)dev;
-	atomic_store(&pk.run, 0);
-	pthread_join(pk.th, NULL);
-	atomic_fetch_add(&pk.stops, 1);
-}
-
-static void push_close(struct meter_dev *dev)
-{
-	(void)dev;
-}
-
-static const struct meter_driver push_drv = {
-	.name = "push", .desc = "test driver", .conn_rule = METER_CONN_REQUIRED,
-	.flags = METER_DRV_PUSH, .open = push_open, .start = push_start, .stop = push_stop,
-	.close = push_close,
-};
-
-static struct meter_dev *push_dev(void)
-{
-	struct meter_dev *dev = meter_dev_new(&push_drv, "p", "");
-
-	memset(&pk, 0, sizeof(pk));
-	meter_set_events(dev, test_queue());
-	test_events_drain();
-	return dev;
 }
 
 /* What a drain of the ring saw: order, spacing, numbering. */
