@@ -20,6 +20,7 @@
 #define MOD "probe"
 #define SLICE_NS (50 * NS_PER_MS)
 #define PROBE_BATCH 256
+#define TIMES_LEN 48
 
 struct probe_acc {
 	double v, a, w;		/* sums over this line */
@@ -97,15 +98,26 @@ static void probe_line(struct meter_dev *dev, struct probe_acc *pa, double t_s, 
 	pa->n = pa->nv = pa->na = pa->nw = 0;
 }
 
+/* " (x 1234 in 0.8 s)" for events coalesced while the second went by, "" for one. */
+static const char *times(const struct run_event *ev, char *buf, size_t len)
+{
+	if (event_count(ev) == 1)
+		return "";
+	snprintf(buf, len, " (x %" PRIu64 " in %.1f s)", event_count(ev),
+		 (double)(event_last_ns(ev) - ev->t_ns) / 1e9);
+	return buf;
+}
+
 static void probe_events(struct event_queue *q)
 {
 	struct run_event ev[16];
+	char count[TIMES_LEN];
 	size_t n, i;
 
 	while ((n = event_pop(q, ev, ARRAY_SIZE(ev))) > 0)
 		for (i = 0; i < n; i++)
-			printf("  event: %s %s: %s\n", event_kind_name(ev[i].kind), ev[i].source,
-			       ev[i].text);
+			printf("  event: %s %s: %s%s\n", event_kind_name(ev[i].kind), ev[i].source,
+			       ev[i].text, times(&ev[i], count, sizeof(count)));
 }
 
 /* The meter (and the CSV) for the probe. 0 or -errno (logged). */
@@ -140,10 +152,13 @@ static int probe_open(struct probe *pr, const char *spec, const char *sysfs_root
 static void probe_drain(struct probe *pr)
 {
 	struct meter_sample buf[PROBE_BATCH];
+	uint64_t before = now_ns();
 	unsigned n, i;
 
+	/* What was taken before now: a meter that delivers as fast as this loop takes must
+	 * not keep it from its stop signal. */
 	do {
-		n = meter_pop(pr->dev, buf, PROBE_BATCH, UINT64_MAX);
+		n = meter_pop(pr->dev, buf, PROBE_BATCH, before);
 		for (i = 0; i < n; i++)
 			probe_add(&pr->acc, &buf[i], meter_info(pr->dev)->period_ns, pr->csv);
 	} while (n == PROBE_BATCH);

@@ -14,6 +14,8 @@
 #define IDLE_GRACE_NS (30 * NS_PER_SEC)
 /* After the tail: room for the sample that closes its last segment. */
 #define TAIL_CLOSE_NS (100 * NS_PER_MS)
+/* ... and the most it waits for that sample once a stop was asked for. */
+#define STOP_CLOSE_NS (500 * NS_PER_MS)
 #define FMT_LEN 32
 
 int run_should_stop(const struct run_ctx *rc)
@@ -108,14 +110,18 @@ static uint64_t tail_wait(struct run_ctx *rc, const struct job_opts *jo, uint64_
 }
 
 /* The segment that crosses the tail's end needs the sample after it. Bounded, so it runs
- * after Ctrl-C too: the stopped job's last samples count. */
-static void tail_close(struct session *s, uint64_t t_tail_end)
+ * after Ctrl-C too: the stopped job's last samples count, but a slow meter's next sample
+ * is not worth more than STOP_CLOSE_NS of a stop the user asked for. */
+static void tail_close(struct run_ctx *rc, uint64_t t_tail_end)
 {
-	uint64_t bound = now_ns() + SESSION_FEED_LAG_NS + TAIL_CLOSE_NS, now;
+	struct session *s = rc->session;
+	uint64_t start = now_ns(), bound = start + SESSION_FEED_LAG_NS + TAIL_CLOSE_NS, now;
 	unsigned m;
 
 	for (m = 0; m < s->nmeters; m++)
 		bound += 2 * session_period_ns(s, m);
+	if (run_should_stop(rc) && bound > start + STOP_CLOSE_NS)
+		bound = start + STOP_CLOSE_NS;
 	for (;;) {
 		now = now_ns();
 		session_pump(s, now);
@@ -134,7 +140,7 @@ static void phase_tail(struct run_ctx *rc, const struct job_opts *jo, uint64_t t
 	if (!rc->session->nmeters)
 		return;
 	t_cut = tail_wait(rc, jo, t_end, &settled);
-	tail_close(rc->session, session_tail_end(rc->session, t_cut, settled));
+	tail_close(rc, session_tail_end(rc->session, t_cut, settled));
 }
 
 /* The active phase: the activity runs while samples and events are pumped. */

@@ -153,7 +153,11 @@ static void test_flood(void)
 	ok(atomic_load(&st.flag) && stop_ns < PUMP_MAX_NS,
 	   "a stop asked for mid-flood is seen at the next pump (%.1f ms)", (double)stop_ns / 1e6);
 
+	stop_ns = now_ns();
 	session_stop(s);
+	stop_ns = now_ns() - stop_ns;
+	ok(stop_ns < PUMP_MAX_NS, "the meter thread and its driver stop mid-flood (%.1f ms)",
+	   (double)stop_ns / 1e6);
 	session_pump(s, now_ns() + SESSION_FEED_LAG_NS);
 	meter_counters(dev, &c);
 	tally(&rb, &t);
