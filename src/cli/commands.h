@@ -18,7 +18,7 @@ int cmd_report(int argc, char **argv);
 
 struct cmdline;
 
-/* A command as main runs it and `iowatt help` documents it (main.c's table). */
+/* A command as main runs it and `iowatt help` documents it (commands.c). */
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
