@@ -33,7 +33,7 @@ const struct emu_protocol *emu_proto(const struct emu *e)
 	return e->proto;
 }
 
-int emu_in_fault(const struct emu_fault *f, double t_s)
+static int emu_in_fault(const struct emu_fault *f, double t_s)
 {
 	return f->set && t_s >= f->at_s && t_s < f->at_s + f->dur_s;
 }

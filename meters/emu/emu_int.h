@@ -55,6 +55,4 @@ struct emu {
 	size_t priv_size;
 };
 
-int emu_in_fault(const struct emu_fault *f, double t_s);
-
 #endif

@@ -69,7 +69,8 @@ static double figure_u95(const struct figure_src *f, const struct job_result *j)
 	return *(const double *)(const void *)((const char *)figure_obj(f, j) + f->u95_off);
 }
 
-int result_entry_counts(const struct job_result *j)
+/* An entry counts when it finished and no meter judged it invalid. */
+static int result_entry_counts(const struct job_result *j)
 {
 	return j->status == RESULT_OK && rr_valid(j) != 0;
 }
@@ -245,7 +246,9 @@ void result_summarize(struct run_result *r)
 	}
 }
 
-double result_entry_figure(const struct job_result *j, const char *key, double *u95)
+/* One entry's figure by its summary key ("j_per_gb", "iops", "active_w"), and its _u95
+ * in *u95 (NAN: none); NAN for a key the summary has not. */
+static double result_entry_figure(const struct job_result *j, const char *key, double *u95)
 {
 	size_t i;
 

@@ -7,21 +7,17 @@
 
 /*
  * (Re)build r->summary from r->jobs: for each job name (in order of first appearance),
- * the statistics of every figure over its entries that count (result_entry_counts), and
- * its steady state when it has steady=. Leaves summary NULL when every job ran once.
+ * the statistics of every figure over its entries that count (finished, and no meter
+ * judged them invalid), and its steady state when it has steady=. Leaves summary NULL
+ * when every job ran once.
  */
 void result_summarize(struct run_result *r);
-/* An entry counts when it finished and no meter judged it invalid. */
-int result_entry_counts(const struct job_result *j);
 /*
  * The job's steady state over its counted entries so far: 1 reached, 0 not (out says
  * how close the best window came), -1 no verdict yet (no steady=, or fewer rounds than
  * a window). out->metric is the caller's to free (NULL without steady=).
  */
 int result_steady_of(const struct run_result *r, const char *jobname, struct result_steady *out);
-/* One entry's figure by its summary key ("j_per_gb", "iops", "active_w"), and its _u95
- * in *u95 (NAN: none); NAN for a key the summary has not. */
-double result_entry_figure(const struct job_result *j, const char *key, double *u95);
 /*
  * A job's figure as charts show it: over its rounds the summary's mean with half its 95 %
  * interval (result_stat_u95), else the entry's with its _u95. u95 may be NULL.

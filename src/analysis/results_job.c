@@ -81,12 +81,12 @@ double rr_iops(const struct job_result *j)
 	return DIR_SUM(j, iops);
 }
 
-double rr_io_bytes(const struct job_result *j)
+static double rr_io_bytes(const struct job_result *j)
 {
 	return DIR_SUM(j, io_bytes);
 }
 
-double rr_total_ios(const struct job_result *j)
+static double rr_total_ios(const struct job_result *j)
 {
 	return DIR_SUM(j, total_ios);
 }

@@ -82,8 +82,6 @@ void rr_reasons(const struct job_result *j, char *buf, size_t len);
 /* Both directions together. */
 double rr_bw_bytes(const struct job_result *j);
 double rr_iops(const struct job_result *j);
-double rr_io_bytes(const struct job_result *j);
-double rr_total_ios(const struct job_result *j);
 /* A completion latency percentile (50, 99, 99.9) of the direction with more I/Os. */
 double rr_lat_ns(const struct job_result *j, double pct);
 /* One direction (enum ddir: 0 read, 1 write): IOPS and a latency percentile; NAN when it

@@ -92,7 +92,8 @@ static void free_filter(struct sock_fprog *prog)
 }
 #endif
 
-int sandbox_confines(void)
+/* Whether sandbox_spawn's children can create no process (built with libseccomp). */
+static int sandbox_confines(void)
 {
 #ifdef HAVE_SECCOMP
 	return 1;

@@ -13,8 +13,6 @@
  * 0 and *pid, or -errno (-ENOENT: no such program) after logging once.
  */
 int sandbox_spawn(char *const argv[], int fd0, int fd1, int fd2, pid_t *pid);
-/* Whether sandbox_spawn's children can create no process (built with libseccomp). */
-int sandbox_confines(void);
 
 /*
  * A private directory (mode 0700, under $TMPDIR or /tmp) that is removed however iowatt

@@ -20,7 +20,8 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t pattern_rand(struct pattern *p)
+/* Next raw 64-bit value of the generator. */
+static uint64_t pattern_rand(struct pattern *p)
 {
 	uint64_t *s = p->s;
 	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;

@@ -28,9 +28,6 @@ int pattern_init(struct pattern *p, int rw, unsigned rwmixread, uint64_t bs, uin
 /* The next I/O: its byte offset and enum ddir. */
 void pattern_next(struct pattern *p, uint64_t *offset, int *ddir);
 
-/* Next raw 64-bit value of the generator. */
-uint64_t pattern_rand(struct pattern *p);
-
 /* The seed of thread `thread` of a job: randseed + thread index. */
 uint64_t pattern_thread_seed(uint64_t randseed, unsigned thread);
 /*

@@ -29,7 +29,7 @@ struct run_ctx {
 	struct progress progress;  /* the live line */
 	struct run_stop stop;	   /* signals and --stop-on-undervoltage */
 	int any_failed;
-	/* The jobs as they run: the profile's, with size=auto resolved (run_sizes.c). */
+	/* The jobs as they run: the profile's, with size=auto resolved (size_auto.c). */
 	struct job_opts *jobs;
 	struct size_choice *sizes; /* per job; size 0 until chosen */
 	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */

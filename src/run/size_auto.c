@@ -114,8 +114,13 @@ static void choose(const struct job_opts *jo, struct size_choice *c)
 	c->size = size;
 }
 
-int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint64_t requested_ns,
-		     struct size_choice *out)
+/*
+ * Calibrate jo (its size=auto request in requested_ns) on the run's target: run it for at
+ * most SIZE_AUTO_CALIB_NS with the meters pumped but no phase open, and choose its size.
+ * 0, or -errno (logged) when the job cannot run or moved nothing.
+ */
+static int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint64_t requested_ns,
+			    struct size_choice *out)
 {
 	int err;
 
@@ -141,6 +146,74 @@ int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint64_t req
  * wait tail_hold before the idle baseline that follows, so its after-work does not enter
  * the baseline.
  */
+static uint64_t size_of_entry(const struct job_result *j)
+{
+	const struct result_opt *o;
+
+	if (j->size_auto)
+		return j->size_auto->size;
+	o = result_opt_find(j, "size");
+	return o && o->type == RESULT_OPT_INT && o->i > 0 ? (uint64_t)o->i : 0;
+}
+
+/*
+ * --same-size-as: the largest size any of the result files used for a job of this name
+ * (its size_auto or its size option); 0 if none. from names the file.
+ */
+static uint64_t size_auto_from_results(char *const *paths, unsigned n, const char *jobname,
+				       char *from, size_t fromlen)
+{
+	struct run_result r;
+	uint64_t best = 0, s;
+	unsigned i;
+	size_t k;
+
+	for (i = 0; i < n; i++) {
+		if (result_load(paths[i], &r))
+			continue;
+		for (k = 0; k < r.njobs; k++) {
+			if (!r.jobs[k].jobname || strcmp(r.jobs[k].jobname, jobname))
+				continue;
+			s = size_of_entry(&r.jobs[k]);
+			if (s > best) {
+				best = s;
+				snprintf(from, fromlen, "%s", paths[i]);
+			}
+		}
+		result_free(&r);
+	}
+	return best;
+}
+
+/* "1 GiB = 2^18 x 4k: 2.5 s at 420 MB/s for 20 samples of um25c:... (100 ms)" */
+static void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, char *buf,
+			     size_t len)
+{
+	char sz[32], bs[32], t[32], per[32], rate[32];
+	unsigned k = 0;
+	int n;
+
+	while ((jo->bs << k) < c->size && k < 63)
+		k++;
+	fmt_size(c->size, sz, sizeof(sz));
+	fmt_size(jo->bs, bs, sizeof(bs));
+	fmt_duration(c->target_ns, t, sizeof(t));
+	n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (%.2g s calibration)", sz, k, bs,
+		     t, fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)), c->calib_s);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (c->meter_ns && c->meter_ns >= c->requested_ns)
+		snprintf(buf + n, len - (size_t)n, " for %d samples of %s (%s apart)",
+			 ENERGY_MIN_SAMPLES, c->meter,
+			 fmt_duration(c->meter_period_ns, per, sizeof(per)));
+	else if (c->requested_ns)
+		snprintf(buf + n, len - (size_t)n, ", as size=auto:SECONDS asked");
+	else
+		snprintf(buf + n, len - (size_t)n, ", the default without a meter");
+	if (strcmp(c->from, "calibration"))
+		snprintf(buf + strlen(buf), len - strlen(buf), "; the larger size of %s", c->from);
+}
+
 static void settle(struct run_ctx *rc, const struct job_opts *jo)
 {
 	uint64_t until = now_ns() + jo->tail_hold_ns, now;
@@ -218,69 +291,6 @@ int size_auto_resolve_all(struct run_ctx *rc)
 	if (last)
 		settle(rc, last);
 	return rc_all;
-}
-
-static uint64_t size_of_entry(const struct job_result *j)
-{
-	const struct result_opt *o;
-
-	if (j->size_auto)
-		return j->size_auto->size;
-	o = result_opt_find(j, "size");
-	return o && o->type == RESULT_OPT_INT && o->i > 0 ? (uint64_t)o->i : 0;
-}
-
-uint64_t size_auto_from_results(char *const *paths, unsigned n, const char *jobname,
-				char *from, size_t fromlen)
-{
-	struct run_result r;
-	uint64_t best = 0, s;
-	unsigned i;
-	size_t k;
-
-	for (i = 0; i < n; i++) {
-		if (result_load(paths[i], &r))
-			continue;
-		for (k = 0; k < r.njobs; k++) {
-			if (!r.jobs[k].jobname || strcmp(r.jobs[k].jobname, jobname))
-				continue;
-			s = size_of_entry(&r.jobs[k]);
-			if (s > best) {
-				best = s;
-				snprintf(from, fromlen, "%s", paths[i]);
-			}
-		}
-		result_free(&r);
-	}
-	return best;
-}
-
-void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, char *buf,
-		      size_t len)
-{
-	char sz[32], bs[32], t[32], per[32], rate[32];
-	unsigned k = 0;
-	int n;
-
-	while ((jo->bs << k) < c->size && k < 63)
-		k++;
-	fmt_size(c->size, sz, sizeof(sz));
-	fmt_size(jo->bs, bs, sizeof(bs));
-	fmt_duration(c->target_ns, t, sizeof(t));
-	n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (%.2g s calibration)", sz, k, bs,
-		     t, fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)), c->calib_s);
-	if (n < 0 || (size_t)n >= len)
-		return;
-	if (c->meter_ns && c->meter_ns >= c->requested_ns)
-		snprintf(buf + n, len - (size_t)n, " for %d samples of %s (%s apart)",
-			 ENERGY_MIN_SAMPLES, c->meter,
-			 fmt_duration(c->meter_period_ns, per, sizeof(per)));
-	else if (c->requested_ns)
-		snprintf(buf + n, len - (size_t)n, ", as size=auto:SECONDS asked");
-	else
-		snprintf(buf + n, len - (size_t)n, ", the default without a meter");
-	if (strcmp(c->from, "calibration"))
-		snprintf(buf + strlen(buf), len - strlen(buf), "; the larger size of %s", c->from);
 }
 
 struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo)

@@ -46,19 +46,6 @@ struct size_choice {
 };
 
 /*
- * Calibrate jo (its size=auto request in requested_ns) on the run's target: run it for at
- * most SIZE_AUTO_CALIB_NS with the meters pumped but no phase open, and choose its size.
- * 0, or -errno (logged) when the job cannot run or moved nothing.
- */
-int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint64_t requested_ns,
-		     struct size_choice *out);
-/*
- * --same-size-as: the largest size any of the result files used for a job of this name
- * (its size_auto or its size option); 0 if none. from names the file.
- */
-uint64_t size_auto_from_results(char *const *paths, unsigned n, const char *jobname,
-				char *from, size_t fromlen);
-/*
  * The run's job j as it runs this round: rc->jobs[j] with size=auto resolved (calibrated
  * now, or once before round 1 with --same-size, and no smaller than --same-size-as
  * results). 0, or -errno (logged) when the calibration could not run.
@@ -69,8 +56,5 @@ int size_auto_resolve_all(struct run_ctx *rc);
 
 /* The result's size_auto object. */
 struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo);
-/* "1 GiB = 2^18 x 4k: 2.5 s at 420 MB/s for 20 samples of um25c:... (100 ms)" */
-void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, char *buf,
-		      size_t len);
 
 #endif

@@ -14,8 +14,21 @@
 #define DOMINANT_LEN 160
 #define SQRT3 1.7320508075688772
 
-void unc_combine(const struct energy_phases *es, int ch, const double coef[PHASE_COUNT],
-		 struct unc_budget *b)
+/* Standard uncertainties (k = 1) of one figure, absolute, in its unit. */
+struct unc_budget {
+	double gain, offset, resolution, noise, discretisation, baseline;
+	int known;
+};
+
+/*
+ * A figure that is a linear combination of phase integrals of one quantity:
+ * sum over phases of coef[p] x integral[p][ch]. Errors that are the same all run (gain,
+ * offset) add with their signs, so an offset cancels in an energy net of idle; the rest
+ * add in quadrature. The idle phase's random parts are the `baseline` term when the
+ * figure also draws on another phase.
+ */
+static void unc_combine(const struct energy_phases *es, int ch, const double coef[PHASE_COUNT],
+			struct unc_budget *b)
 {
 	int p, phases = 0, others = 0;
 	double res2 = 0, noise2 = 0, disc2 = 0, base2 = 0, c, r2;
@@ -60,7 +73,8 @@ void unc_combine(const struct energy_phases *es, int ch, const double coef[PHASE
 		b->known = 0;
 }
 
-double unc_standard(const struct unc_budget *b)
+/* sqrt of the sum of squares; NAN when not known. */
+static double unc_standard(const struct unc_budget *b)
 {
 	if (!b->known)
 		return NAN;

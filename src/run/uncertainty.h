@@ -13,24 +13,6 @@
 /* max_uncertainty's default (the job option's), for callers without a job. */
 #define UNC_LIMIT 0.05
 
-/* Standard uncertainties (k = 1) of one figure, absolute, in its unit. */
-struct unc_budget {
-	double gain, offset, resolution, noise, discretisation, baseline;
-	int known;
-};
-
-/*
- * A figure that is a linear combination of phase integrals of one quantity:
- * sum over phases of coef[p] x integral[p][ch]. Errors that are the same all run (gain,
- * offset) add with their signs, so an offset cancels in an energy net of idle; the rest
- * add in quadrature. The idle phase's random parts are the `baseline` term when the
- * figure also draws on another phase.
- */
-void unc_combine(const struct energy_phases *es, int ch, const double coef[PHASE_COUNT],
-		 struct unc_budget *b);
-/* sqrt of the sum of squares; NAN when not known. */
-double unc_standard(const struct unc_budget *b);
-
 /* What names a meter in the dominant term: its model's first word ("UM25C"). */
 struct unc_naming {
 	const char *model;
