@@ -38,7 +38,7 @@ DEPS = {
     "result": {"core"},
     "analysis": {"core", "result"},
     "run": {"core", "io", "metercore", "registry", "sources", "result", "analysis", "report"},
-    "report": {"core", "io", "result", "analysis"},
+    "report": {"core", "result", "analysis"},
     "cli": {"core", "transport", "io", "metercore", "drivers", "registry", "sources", "result",
             "analysis", "run", "report"},
 }

@@ -148,9 +148,15 @@ int cmd_help(int argc, char **argv)
 		return EXIT_OK;
 	}
 	c = argc >= 2 ? find_command(argv[1]) : NULL;
-	if (c)
+	if (c) {
 		cmdline_help(stdout, c->line()); /* iowatt help CMD: iowatt CMD --help */
-	else
-		commands_usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc >= 2) {
+		log_err(NULL, "help: no command '%s'", argv[1]);
+		commands_usage(stderr);
+		return EXIT_USAGE;
+	}
+	commands_usage(stdout);
 	return EXIT_OK;
 }

@@ -114,4 +114,10 @@ for cmd in $("$IOWATT" help --complete commands); do
 done
 ok $? "the man page has a section per command"
 
+# help names what it does not know and exits 2, as an unknown command does.
+"$IOWATT" help nosuch >"$T_TMP/help.out" 2>"$T_TMP/help.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "no command 'nosuch'" "$T_TMP/help.err" && [ ! -s "$T_TMP/help.out" ]
+ok $? "help with an unknown command exits 2 and names it (rc $rc)"
+
 done_testing
