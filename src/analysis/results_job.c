@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The figures a table or chart wants of one job, read off the result with NAN for none. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,24 +9,26 @@
 #include "core/events.h"
 #include "core/phase.h"
 
-static const struct result_power no_power = {
-	.idle_w = NAN, .active_w = NAN, .active_ma = NAN, .peak_ma = NAN, .active_v = NAN,
-	.min_v = NAN, .energy_active_j = NAN, .energy_active_mwh = NAN, .energy_tail_j = NAN,
-	.energy_tail_mwh = NAN, .energy_tail_net_j = NAN, .energy_net_j = NAN, .charge_mah = NAN,
-};
+/* What a job without a meter reads as: every figure and its _u95 not known. */
+static struct result_power no_power;
+static struct result_efficiency no_efficiency;
+static pthread_once_t no_meter_once = PTHREAD_ONCE_INIT;
 
-static const struct result_efficiency no_efficiency = {
-	.iops_per_ma = NAN, .iops_per_w = NAN, .mbps_per_w = NAN, .j_per_gb = NAN,
-	.j_per_gb_net = NAN, .uj_per_io = NAN, .uah_per_io = NAN, .uah_per_mb = NAN,
-};
+static void no_meter_init(void)
+{
+	result_power_unknown(&no_power);
+	result_efficiency_unknown(&no_efficiency);
+}
 
 const struct result_power *rr_power(const struct job_result *j)
 {
+	pthread_once(&no_meter_once, no_meter_init);
 	return j->power ? j->power : &no_power;
 }
 
 const struct result_efficiency *rr_eff(const struct job_result *j)
 {
+	pthread_once(&no_meter_once, no_meter_init);
 	return j->efficiency ? j->efficiency : &no_efficiency;
 }
 

@@ -402,6 +402,12 @@ const char *result_status_name(int status);
 struct result_power *result_power_dup(const struct result_power *p);
 struct result_efficiency *result_efficiency_dup(const struct result_efficiency *e);
 struct result_validity *result_validity_dup(const struct result_validity *v);
+/*
+ * Figures not measured: every figure and its _u95 NAN ("not known", never 0, which would
+ * claim an exact figure), the rest zero. By the key table, so a new figure needs no line.
+ */
+void result_power_unknown(struct result_power *p);
+void result_efficiency_unknown(struct result_efficiency *e);
 /* Append a reason (copied). */
 void result_validity_add(struct result_validity *v, const char *reason);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Owning the result's memory: free and deep copy by the key tables, growing the job list. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,26 @@ struct result_power *result_power_dup(const struct result_power *p)
 struct result_efficiency *result_efficiency_dup(const struct result_efficiency *e)
 {
 	return dup_obj(e, &result_efficiency_schema);
+}
+
+static void reals_unknown(void *base, const struct result_schema *sc)
+{
+	size_t i;
+
+	memset(base, 0, sc->size);
+	for (i = 0; i < sc->nfields; i++)
+		if (sc->fields[i].type == RF_REAL)
+			*(double *)(void *)((char *)base + sc->fields[i].off) = NAN;
+}
+
+void result_power_unknown(struct result_power *p)
+{
+	reals_unknown(p, &result_power_schema);
+}
+
+void result_efficiency_unknown(struct result_efficiency *e)
+{
+	reals_unknown(e, &result_efficiency_schema);
 }
 
 struct result_validity *result_validity_dup(const struct result_validity *v)

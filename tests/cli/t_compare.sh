@@ -151,6 +151,24 @@ $IOWATT compare --format csv "$T_TMP/nopower.json" $G/nvme-netac.json >"$T_TMP/n
 ok $? "a result without power data compares"
 grep -q "no power data" "$T_TMP/np.err" && grep "nopower" "$T_TMP/np.csv" | head -1 | grep -q "^,SanDisk"
 ok $? "its rows are unranked by iops_per_ma and a note says why"
+python3 - "$T_TMP/np.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["file"].endswith("nopower.json")]
+assert rows
+for r in rows:
+    for k in ("active_w", "idle_w", "iops_per_ma", "j_per_gb", "uah_per_mb"):
+        assert r[k] == "" and r[k + "_u95"] == "", (k, r[k], r[k + "_u95"])
+PY
+ok $? "its power figures and their _u95 are empty in the CSV (not known, not 0)"
+$IOWATT compare "$T_TMP/nopower.json" 2>/dev/null | python3 -c '
+import sys
+lines = sys.stdin.read().splitlines()
+end = lines[0].index("+-95%") + len("+-95%")
+rows = [l for l in lines[1:] if l.endswith("none")]
+assert rows
+for l in rows:
+    assert l[:end].split()[-1] == "-", l'
+ok $? "and its IOPS/mA +-95% is - in the table"
 
 echo '{"schema_version": 1, "jobs": [}' >"$T_TMP/bad.json"
 $IOWATT compare "$T_TMP/bad.json" 2>"$T_TMP/e1"
