@@ -60,6 +60,11 @@ static int take_option(struct parse_state *ps, const struct opt_desc *rd,
 			"profile and no scratch file", spelled);
 		return -EINVAL;
 	}
+	if (!ps->measure && run_option_measure_only(rd)) {
+		log_err(MOD, "option --%s is for iowatt measure: iowatt run starts no command",
+			spelled);
+		return -EINVAL;
+	}
 	if (opt_set(rd, &ps->a, value, err, sizeof(err))) {
 		log_err(MOD, "option --%s: %s", spelled, err);
 		return -EINVAL;
@@ -86,9 +91,8 @@ static int take_parsed(struct cmdline_parse *p, const struct opt_desc *d, const 
 static int parse_argv(struct parse_state *ps, int argc, char **argv)
 {
 	ps->line.cmd = run_cmdline(ps->measure);
-	/* measure knows run's options too, to say why they do not apply */
-	ps->line.opts = run_cmdline(0)->opts;
-	ps->line.nopts = run_cmdline(0)->nopts;
+	/* each knows the other's options too, to say why they do not apply */
+	ps->line.opts = run_parse_options(&ps->line.nopts);
 	ps->line.take = take_parsed;
 	ps->line.ctx = ps;
 	if (cmdline_parse(&ps->line, argc, argv))

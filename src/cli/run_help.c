@@ -24,6 +24,12 @@ int run_option_run_only(const struct opt_desc *d)
 	return 0;
 }
 
+/* Run options for measure's command alone: run has no command to signal. */
+int run_option_measure_only(const struct opt_desc *d)
+{
+	return !strcmp(d->name, "kill-after") || !strcmp(d->name, "kill-descendants");
+}
+
 #define MEASURE_TARGET_HELP                                                                 \
 	"count the I/O of the device under PATH (a directory, file or block device on it; "  \
 	"nothing is created) from /proc/diskstats; fio's own JSON figures win when it writes " \
@@ -31,15 +37,20 @@ int run_option_run_only(const struct opt_desc *d)
 #define MEASURE_NO_METER_HELP "I/O figures only, no power"
 #define MEASURE_FORCE_HELP "replace an existing --json-out file and its CSVs"
 
-/* The options `run` (or `measure`) takes: run options, then job options. Caller frees. */
-static struct opt_desc *help_table(int measure, size_t *count)
+enum table_for { FOR_RUN, FOR_MEASURE, FOR_PARSING };
+
+/* The options `run` (or `measure`) takes: run options, then job options; for parsing,
+ * both commands' (each says why the other's do not apply). Caller frees. */
+static struct opt_desc *help_table(enum table_for t, size_t *count)
 {
 	size_t njob, i, n = 0;
 	const struct opt_desc *jt = job_option_table(&njob);
 	struct opt_desc *sel = xcalloc(run_options_count + njob, sizeof(*sel));
+	int measure = t == FOR_MEASURE;
 
 	for (i = 0; i < run_options_count; i++) {
-		if (measure && run_option_run_only(&run_options[i]))
+		if ((t == FOR_MEASURE && run_option_run_only(&run_options[i])) ||
+		    (t == FOR_RUN && run_option_measure_only(&run_options[i])))
 			continue;
 		sel[n] = run_options[i];
 		if (measure && !strcmp(sel[n].name, "target"))
@@ -51,7 +62,7 @@ static struct opt_desc *help_table(int measure, size_t *count)
 		n++;
 	}
 	for (i = 0; i < njob; i++)
-		if (!measure || job_option_is_phase(&jt[i]))
+		if (t != FOR_MEASURE || job_option_is_phase(&jt[i]))
 			sel[n++] = jt[i];
 	*count = n;
 	return sel;
@@ -81,7 +92,7 @@ const struct cmdline *run_cmdline(int measure)
 
 	if (c->name)
 		return c;
-	c->opts = help_table(measure, &c->nopts);
+	c->opts = help_table(measure ? FOR_MEASURE : FOR_RUN, &c->nopts);
 	if (measure) {
 		c->name = "measure";
 		c->summary = "meter any command: iowatt measure --meter SPEC -- CMD ARGS...";
@@ -101,4 +112,15 @@ const struct cmdline *run_cmdline(int measure)
 		c->operands_complete = "profiles file:*.ini";
 	}
 	return c;
+}
+
+const struct opt_desc *run_parse_options(size_t *n)
+{
+	static struct opt_desc *all;
+	static size_t nall;
+
+	if (!all)
+		all = help_table(FOR_PARSING, &nall);
+	*n = nall;
+	return all;
 }

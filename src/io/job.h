@@ -102,6 +102,8 @@ struct run_opts {
 	int dry_run;		   /* --dry-run: print the plan, run nothing */
 	int samples_mode;	   /* --samples: enum samples_mode (run/output.h) */
 	uint64_t samples_bin_ns;   /* --samples-bin */
+	uint64_t kill_after_ns;	   /* measure --kill-after: SIGKILL the command's group after */
+	int kill_descendants;	   /* measure --kill-descendants: end what it leaves running */
 };
 
 struct run_config {

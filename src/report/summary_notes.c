@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Notes under the end-of-run table: size=auto's choice, a board-level meter, event floods. */
+/* Notes under the end-of-run table: size=auto, a board-level meter, event floods, leftovers. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -114,9 +114,28 @@ static void print_floods(FILE *fp, const struct run_result *r)
 			    "them)\n", more);
 }
 
+/* measure: processes the command left running in its process group when it returned. */
+static void print_descendants(FILE *fp, const struct run_result *r)
+{
+	const struct job_result *j;
+	size_t i;
+
+	for (i = 0; i < r->njobs; i++) {
+		j = &r->jobs[i];
+		if (!j->descendants)
+			continue;
+		fprintf(fp, "%s: %" PRIu64 " process(es) the command started still ran in its "
+			    "process group when it returned: %s\n", j->jobname ? j->jobname : "?",
+			j->descendants->running,
+			j->descendants->ended ? "ended with the group"
+					      : "left running (--kill-descendants ends them)");
+	}
+}
+
 void summary_print_notes(FILE *fp, const struct run_result *r)
 {
 	print_cpu_note(fp, r);
 	print_sizes(fp, r);
 	print_floods(fp, r);
+	print_descendants(fp, r);
 }

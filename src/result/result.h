@@ -117,6 +117,12 @@ struct result_files {
 	char *samples; /* NULL: no meter, no samples file */
 };
 
+/* Processes measure's command left running in its process group when it returned. */
+struct result_descendants {
+	uint64_t running; /* how many */
+	int ended;	  /* iowatt ended them with the group (a stop, --kill-descendants) */
+};
+
 struct result_event {
 	uint64_t t_ns, t_end_ns;
 	/* Events of one kind from one source coalesced into this one (in one phase): how
@@ -292,6 +298,7 @@ struct job_result {
 	char *io_source; /* measure: where read/write come from ("fio", "diskstats"), or NULL */
 	struct result_phases *phases;
 	int64_t exit_status, exit_signal; /* measure; RESULT_NULL_INT: left out */
+	struct result_descendants *descendants; /* measure: NULL when none was left running */
 	struct result_marker *marker;
 	struct result_event *events;
 	size_t nevents;

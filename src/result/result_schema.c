@@ -197,6 +197,14 @@ static const struct result_field files_fields[] = {
 #undef T
 static SCHEMA(files_schema, struct result_files, files_fields);
 
+#define T struct result_descendants
+static const struct result_field descendants_fields[] = {
+	FIELD(T, "running", running, RF_U64),
+	FIELD(T, "ended", ended, RF_BOOL),
+};
+#undef T
+static SCHEMA(descendants_schema, struct result_descendants, descendants_fields);
+
 #define T struct result_event
 static const struct result_field event_fields[] = {
 	FIELD(T, "t_ns", t_ns, RF_U64),
@@ -434,6 +442,7 @@ static const struct result_field job_fields[] = {
 	OPT("phases", phases, RF_PTR, &phases_schema),
 	OPT("exit_status", exit_status, RF_I64, NULL),
 	OPT("exit_signal", exit_signal, RF_I64, NULL),
+	OPT("descendants", descendants, RF_PTR, &descendants_schema),
 	OPT("marker", marker, RF_PTR, &marker_schema),
 	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
 	OPT("power", power, RF_PTR, &result_power_schema),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `iowatt measure`: a command as the active phase's activity, its signals and exit status. */
+/* `iowatt measure`: a command as the active phase's activity, its process group, its exit status. */
 #include <errno.h>
 #include <signal.h>
 #include <spawn.h>
@@ -13,26 +13,40 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "run/measure_io.h"
+#include "run/proc_group.h"
 #include "run/run.h"
 
 #define FMT_LEN 32
+/* After SIGKILL, how long the group may take to be gone before iowatt stops waiting (a
+ * process in uninterruptible sleep dies when its I/O returns). */
+#define GROUP_GONE_NS NS_PER_SEC
 
 extern char **environ;
 
+/*
+ * The command runs as the leader of a process group of its own, so that what it starts
+ * can be told apart and ended with it, and a command that ignores SIGINT cannot keep the
+ * run waiting: iowatt, not the terminal, passes a stop on to the group.
+ */
 struct child {
 	struct run_ctx *rc;
 	char **argv;
 	struct measure_io io;
-	pid_t pid;
+	pid_t pid;     /* the command, and its process group's id */
 	int status;    /* waitpid's */
 	int err;       /* -errno: could not run or wait for it; -EINTR: stopped before it ran */
-	int forwarded; /* a stop signal was passed on to it */
-	uint64_t t_active;
+	int forwarded; /* a stop signal was passed on to its group */
+	int ending;    /* its group is being ended (a stop, --kill-descendants, the terminal) */
+	int killed;    /* ... and got SIGKILL */
+	int tty;       /* it stopped to use the terminal, which it cannot have */
+	uint64_t t_active, t_end, t_ending;
+	int descendants; /* alive in its group when it returned */
+	int descendants_ended;
 };
 
 /* The command gets default signal dispositions and an empty mask: iowatt ignores SIGPIPE
- * and blocks the stop signals, and neither may be inherited across exec. Its stdout is
- * out_fd when that is not -1. */
+ * and blocks the stop signals, and neither may be inherited across exec. It leads a new
+ * process group. Its stdout is out_fd when that is not -1. */
 static int spawn_command(pid_t *pid, char **argv, int out_fd)
 {
 	posix_spawn_file_actions_t fa;
@@ -50,7 +64,9 @@ static int spawn_command(pid_t *pid, char **argv, int out_fd)
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigdefault(&attr, &def);
 	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+					    POSIX_SPAWN_SETPGROUP);
 	posix_spawn_file_actions_init(&fa);
 	if (out_fd >= 0)
 		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
@@ -73,34 +89,111 @@ static int child_start(void *arg, uint64_t *t_active_ns)
 	c->err = -err;
 	if (err)
 		log_err(NULL, "cannot run '%s': %s", c->argv[0], strerror(err));
+	else
+		atomic_store(&c->rc->stop.child_pgid, c->pid);
 	return c->err;
+}
+
+static uint64_t kill_after_ns(const struct child *c)
+{
+	return c->rc->cfg->run.kill_after_ns;
+}
+
+/* Ask the whole group to end with sig; SIGKILL follows after --kill-after. */
+static void end_group(struct child *c, int sig, uint64_t now)
+{
+	char a[FMT_LEN];
+
+	kill(-c->pid, sig);
+	if (c->ending)
+		return;
+	c->ending = 1;
+	c->t_ending = now;
+	log_info(NULL, "'%s' and its process group sent %s; SIGKILL if it still runs %s later "
+		       "(--kill-after)", c->argv[0], strsignal(sig),
+		 fmt_duration(kill_after_ns(c), a, sizeof(a)));
+}
+
+/* A group asked to end that still runs after --kill-after is killed. */
+static void escalate(struct child *c, uint64_t now)
+{
+	char a[FMT_LEN];
+
+	if (!c->ending || c->killed || now - c->t_ending < kill_after_ns(c))
+		return;
+	kill(-c->pid, SIGKILL);
+	c->killed = 1;
+	atomic_store(&c->rc->stop.child_killed, 1);
+	log_warn(NULL, "'%s': its process group still ran %s after it was asked to end: SIGKILL",
+		 c->argv[0], fmt_duration(now - c->t_ending, a, sizeof(a)));
+}
+
+/* Stopped by the terminal (SIGTTIN, SIGTTOU): away from it, it would wait for ever. */
+static void tty_stop(struct child *c, int sig, uint64_t now)
+{
+	if ((sig != SIGTTIN && sig != SIGTTOU) || c->tty)
+		return;
+	c->tty = 1;
+	log_err(NULL, "'%s' stopped to use the terminal: measure runs the command in a process "
+		"group of its own, away from the terminal (Ctrl-C reaches iowatt, which passes "
+		"it on); give it its input with < FILE", c->argv[0]);
+	end_group(c, SIGTERM, now);
+	kill(-c->pid, SIGCONT);
+}
+
+/* It returned: what it left running in its group is said, and ended if asked for. */
+static void leader_returned(struct child *c, uint64_t now)
+{
+	int n = proc_group_alive(c->pid);
+
+	c->t_end = now;
+	c->descendants = n > 0 ? n : 0;
+	if (!c->descendants || c->ending)
+		return;
+	if (c->rc->cfg->run.kill_descendants) {
+		log_info(NULL, "'%s' returned with %d process(es) of its group still running: "
+			       "ended with the group (--kill-descendants)", c->argv[0], n);
+		end_group(c, SIGTERM, now);
+		return;
+	}
+	log_warn(NULL, "'%s' returned with %d process(es) it started still running in its "
+		       "process group: left running (--kill-descendants ends them)",
+		 c->argv[0], n);
 }
 
 /* 1 once it has ended (or can no longer be waited for). */
 static int child_wait(void *arg, uint64_t timeout_ns)
 {
 	struct child *c = arg;
-	pid_t w = waitpid(c->pid, &c->status, WNOHANG);
+	uint64_t now;
+	pid_t w = waitpid(c->pid, &c->status, WNOHANG | WUNTRACED);
 
-	if (w == c->pid)
+	now = now_ns();
+	if (w == c->pid && WIFSTOPPED(c->status)) {
+		tty_stop(c, WSTOPSIG(c->status), now);
+	} else if (w == c->pid) {
+		leader_returned(c, now);
 		return 1;
-	if (w < 0 && errno != EINTR) {
+	} else if (w < 0 && errno != EINTR) {
 		c->err = -errno;
+		c->t_end = now;
 		return 1;
 	}
+	escalate(c, now);
 	sleep_ns(timeout_ns);
 	return 0;
 }
 
-/* A signal the user sent iowatt is the command's too; an undervoltage stop lets it finish. */
+/* A signal the user sent iowatt is the command's group's too; an undervoltage stop lets
+ * it finish. */
 static void child_stop(void *arg, int sig)
 {
 	struct child *c = arg;
 
 	if (sig <= 0 || c->forwarded)
 		return;
-	kill(c->pid, sig);
 	c->forwarded = 1;
+	end_group(c, sig, now_ns());
 }
 
 static void child_tick(void *arg, uint64_t now)
@@ -116,7 +209,7 @@ static void child_finish(void *arg, uint64_t *t_end_ns)
 {
 	struct child *c = arg;
 
-	*t_end_ns = now_ns();
+	*t_end_ns = c->t_end ? c->t_end : now_ns();
 	measure_io_end(&c->io);
 }
 
@@ -124,6 +217,33 @@ static const struct run_activity_ops child_activity = {
 	.start = child_start, .wait = child_wait, .stop = child_stop, .tick = child_tick,
 	.finish = child_finish,
 };
+
+/*
+ * After the tail: a group being ended (what a stopped command or one with
+ * --kill-descendants left) is waited for until it is gone, SIGKILL after --kill-after,
+ * the meters pumped meanwhile. The group is iowatt's no longer.
+ */
+static void group_done(struct child *c)
+{
+	uint64_t now, killed_at = 0;
+	int alive;
+
+	while (c->pid > 0 && c->ending && (alive = proc_group_alive(c->pid)) > 0) {
+		now = now_ns();
+		escalate(c, now);
+		if (c->killed && !killed_at)
+			killed_at = now;
+		if (killed_at && now - killed_at > GROUP_GONE_NS) {
+			log_warn(NULL, "'%s': %d process(es) of its group outlived SIGKILL",
+				 c->argv[0], alive);
+			break;
+		}
+		session_pump(c->rc->session, now);
+		sleep_ns(SESSION_PUMP_NS);
+	}
+	c->descendants_ended = c->descendants && c->ending && proc_group_alive(c->pid) <= 0;
+	atomic_store(&c->rc->stop.child_pgid, 0);
+}
 
 /* How the command ended, into the job; 1 if that makes the run a failure. */
 static int child_result(const struct child *c, struct job_result *j)
@@ -136,10 +256,21 @@ static int child_result(const struct child *c, struct job_result *j)
 	}
 	if (c->err)
 		return 0;
+	if (c->descendants) {
+		j->descendants = xcalloc(1, sizeof(*j->descendants));
+		j->descendants->running = (uint64_t)c->descendants;
+		j->descendants->ended = c->descendants_ended;
+	}
 	if (WIFEXITED(c->status))
 		j->exit_status = WEXITSTATUS(c->status);
 	else if (WIFSIGNALED(c->status))
 		j->exit_signal = WTERMSIG(c->status);
+	if (c->tty && !c->forwarded) {
+		j->status = RESULT_FAILED;
+		j->error = xstrdup("the command stopped to use the terminal, which measure does "
+				   "not give it");
+		return 1;
+	}
 	/* The figures are kept either way; a command that failed is not a clean run. */
 	if (c->forwarded || (WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0))
 		return 0;
@@ -201,6 +332,7 @@ void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 	if (measure_io_init(&c.io, argv, rc->io_disk, rc->cfg->run.sysfs_root))
 		c.io.fio = 0;
 	run_phases(rc, jo, &child_activity, &c, &t_start);
+	group_done(&c);
 	j = result_add_job(&rc->rb.rep);
 	j->jobname = xstrdup(jo->name);
 	j->round = 1;

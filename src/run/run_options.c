@@ -73,6 +73,16 @@ const struct opt_desc run_options[] = {
 	{ .name = "sysfs-root", .type = OPT_STRP, .off = ROFF(run.sysfs_root), .def = "",
 	  .metavar = "DIR", .help = "read sysfs under DIR instead of /sys (tests)",
 	  .group = G_RUN, .complete = "dir" },
+	{ .name = "kill-after", .type = OPT_DURATION, .off = ROFF(run.kill_after_ns), .def = "5s",
+	  .max = 3.6e12, .metavar = "TIME",
+	  .help = "after Ctrl-C or SIGTERM (passed on to the command's process group), "
+		  "SIGKILL the group if it still runs this long after (0: at once)",
+	  .group = G_RUN },
+	{ .name = "kill-descendants", .type = OPT_FLAG, .off = ROFF(run.kill_descendants),
+	  .help = "when the command returns, end what it left running in its process group "
+		  "(SIGTERM, SIGKILL after --kill-after); default: leave them, said in the "
+		  "result and the summary",
+	  .group = G_RUN },
 	{ .name = "output", .type = OPT_STRP, .off = ROFF(run.output_dir), .shortopt = 'o',
 	  .def = "results", .metavar = "DIR", .help = "directory for result files",
 	  .group = G_OUT, .complete = "dir" },

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Why a run stops early: a signal, seen by a watcher thread, or an undervoltage event. */
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,7 +21,7 @@ static void *watch(void *arg)
 {
 	struct run_stop *st = arg;
 	uint64_t t;
-	int sig;
+	int sig, pg;
 
 	for (;;) {
 		if (sigwait(&st->set, &sig))
@@ -35,6 +36,15 @@ static void *watch(void *arg)
 		}
 		if (t - st->first_ns < SAME_SIGNAL_NS)
 			continue;
+		pg = atomic_load(&st->child_pgid);
+		if (pg > 0) {
+			kill(-pg, SIGKILL);
+			if (!atomic_exchange(&st->child_killed, 1)) {
+				log_warn(NULL, "signal %d again: the command's process group is "
+					       "killed (SIGKILL); once more exits at once", sig);
+				continue;
+			}
+		}
 		if (st->last_resort)
 			st->last_resort();
 		_exit(EXIT_ON_SIGNAL + sig);

@@ -19,6 +19,11 @@ struct run_stop {
 	int on_undervoltage;	   /* --stop-on-undervoltage */
 	int undervoltage;	   /* stopped for an undervoltage */
 	struct progress *progress; /* erased before the stop is announced; may be NULL */
+	/* measure: the command's process group while iowatt owns it, else 0. A signal after
+	 * the first kills the group at once (the run then reaps it and writes its result);
+	 * one more exits. child_killed: the group got SIGKILL, from here or the run. */
+	atomic_int child_pgid;
+	atomic_int child_killed;
 
 	pthread_t thread;
 	int watching;
@@ -31,8 +36,9 @@ struct run_stop {
 /*
  * Block the stop signals in this thread (and so in every thread it starts later) and
  * watch them in a thread of their own: the first asks for an orderly stop; a second one
- * later than 0.5 s calls last_resort (may be NULL) and exits with 128 + the signal. Call
- * before any other thread is started. SIGPIPE is ignored. 0 or -errno.
+ * later than 0.5 s kills measure's command group if there is one (and nothing more),
+ * else calls last_resort (may be NULL) and exits with 128 + the signal. Call before any
+ * other thread is started. SIGPIPE is ignored. 0 or -errno.
  */
 int run_stop_watch(struct run_stop *st, void (*last_resort)(void));
 void run_stop_unwatch(struct run_stop *st);
