@@ -52,54 +52,50 @@ status() {
 	jget "$1" 'd["status"] + " " + d["jobs"][0]["status"] + " " + str(d["jobs"][0].get("exit_signal"))' 2>/dev/null
 }
 
+# start NAME KILL_AFTER [setsid]: measure of a command that ignores SIGINT and SIGTERM, in
+# the background (in a session of its own with setsid: a terminal's foreground group).
+start() {
+	${3:-} "$IOWATT" measure "${opts[@]}" --kill-after "$2" --json-out "$T_TMP/$1.json" \
+		-- sh -c "$IGNORES" >"$T_TMP/$1.out" 2>&1 &
+	pid=$!
+	child=$(child_of $pid)
+}
+
+# stopped NAME RC WHAT: iowatt exits with RC within the bound, its result written,
+# interrupted, the command killed, and nothing of the command's group is left.
+stopped() {
+	ends_within $pid $BOUND_S
+	[ $rc -eq "$2" ] && [ $ms -lt $((BOUND_S * 1000)) ]
+	ok $? "$3 ends it in ${ms} ms with $2 (rc=$rc; bound ${BOUND_S} s)"
+	[ "$(status "$T_TMP/$1.json")" = "interrupted interrupted 9" ]
+	ok $? "$3: the result is written, interrupted, the command killed (exit_signal 9)"
+	group_gone "$child"
+	ok $? "$3: nothing of the command's group is left"
+}
+
 # 1. Ctrl-C at a terminal reaches the whole foreground group: iowatt, not the command,
 # which has its own. It ignores the SIGINT passed on, so SIGKILL follows --kill-after.
-setsid "$IOWATT" measure "${opts[@]}" --kill-after 2s --json-out "$T_TMP/c1.json" \
-	-- sh -c "$IGNORES" >"$T_TMP/c1.out" 2>&1 &
-pid=$!
-child=$(child_of $pid)
+start c1 2s setsid
 [ -n "$child" ] && [ "$(ps -o pgid= -p "$child" | tr -d ' ')" = "$child" ]
 ok $? "the command leads a process group of its own"
 kill -INT -- "-$pid"
-ends_within $pid $BOUND_S
-[ $rc -eq 130 ] && [ $ms -lt $((BOUND_S * 1000)) ]
-ok $? "Ctrl-C ends it in ${ms} ms with 130 (rc=$rc; --kill-after 2s, bound ${BOUND_S} s)"
-[ "$(status "$T_TMP/c1.json")" = "interrupted interrupted 9" ]
-ok $? "the result is written: interrupted, the command killed (exit_signal 9)"
+stopped c1 130 "Ctrl-C (--kill-after 2s)"
 grep -q "SIGKILL" "$T_TMP/c1.out"
-ok $? "and the run said it had to kill it"
-group_gone "$child"
-ok $? "nothing of the command's group is left"
+ok $? "the run said it had to kill it"
 
 # 2. A second Ctrl-C kills the group at once, and still writes the result.
-setsid "$IOWATT" measure "${opts[@]}" --kill-after 60s --json-out "$T_TMP/c2.json" \
-	-- sh -c "$IGNORES" >"$T_TMP/c2.out" 2>&1 &
-pid=$!
-child=$(child_of $pid)
+start c2 60s setsid
 kill -INT -- "-$pid"
 sleep 1
 kill -0 $pid 2>/dev/null
 ok $? "within --kill-after (60 s) the command keeps running after the first Ctrl-C"
 kill -INT -- "-$pid"
-ends_within $pid $BOUND_S
-[ $rc -eq 130 ] && [ $ms -lt $((BOUND_S * 1000)) ]
-ok $? "a second Ctrl-C ends it in ${ms} ms with 130 (rc=$rc)"
-[ "$(status "$T_TMP/c2.json")" = "interrupted interrupted 9" ]
-ok $? "with its result, interrupted, the command killed"
-group_gone "$child"
-ok $? "and no orphan left behind"
+stopped c2 130 "a second Ctrl-C"
 
 # 3. SIGTERM to iowatt alone (timeout, systemd): passed on as SIGTERM, then SIGKILL.
-"$IOWATT" measure "${opts[@]}" --kill-after 1s --json-out "$T_TMP/t.json" \
-	-- sh -c "$IGNORES" >"$T_TMP/t.out" 2>&1 &
-pid=$!
-child=$(child_of $pid)
+start t 1s
 kill -TERM $pid
-ends_within $pid $BOUND_S
-[ $rc -eq 143 ] && [ "$(status "$T_TMP/t.json")" = "interrupted interrupted 9" ]
-ok $? "SIGTERM: 143 in ${ms} ms (rc=$rc), interrupted, the command killed after 1 s"
-group_gone "$child"
-ok $? "its group is gone too"
+stopped t 143 "SIGTERM (--kill-after 1s)"
 
 # 4. A command that returns and leaves a process running in its group: said, left.
 timeout $BOUND_S "$IOWATT" measure "${opts[@]}" --json-out "$T_TMP/d.json" \

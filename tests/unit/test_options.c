@@ -9,6 +9,7 @@
 #include "argv.h"
 #include "capture.h"
 #include "cli/run_args.h"
+#include "cli/run_help.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/options.h"
@@ -286,13 +287,18 @@ static void test_defaults(void)
 }
 
 /* Every option of the table appears in text as "--NAME" + suffix. */
-static int lists_all(const char *text, const struct opt_desc *t, size_t n, const char *suffix)
+/* Every option of t that `which` (1 run, 0 measure, -1 either) takes is in text. */
+static int lists_all_of(const char *text, const struct opt_desc *t, size_t n,
+			const char *suffix, int which)
 {
 	char flag[80];
 	size_t i;
 	int all = 1;
 
 	for (i = 0; i < n; i++) {
+		if ((which == 1 && run_option_measure_only(&t[i])) ||
+		    (which == 0 && !run_option_measure_only(&t[i])))
+			continue;
 		snprintf(flag, sizeof(flag), "--%s%s", t[i].name, suffix);
 		if (!strstr(text, flag)) {
 			all = 0;
@@ -300,6 +306,11 @@ static int lists_all(const char *text, const struct opt_desc *t, size_t n, const
 		}
 	}
 	return all;
+}
+
+static int lists_all(const char *text, const struct opt_desc *t, size_t n, const char *suffix)
+{
+	return lists_all_of(text, t, n, suffix, -1);
 }
 
 static void test_help(void)
@@ -325,7 +336,9 @@ static void test_help(void)
 	rc = run_config_parse(2, (char *[]){ "run", "--help", NULL }, &cfg, 0);
 	out = capture_end(&cap);
 	is_int(rc, 1, "run --help returns 1");
-	ok(lists_all(out, run_options, run_options_count, ""), "run help lists every run option");
+	ok(lists_all_of(out, run_options, run_options_count, "", 1),
+	   "run help lists every run option but measure's own");
+	ok(!strstr(out, "--kill-after"), "and not those (--kill-after)");
 	ok(strstr(out, "--rate_iops") && strstr(out, "Metering phases"),
 	   "run help has job options and metering phases");
 
@@ -335,6 +348,8 @@ static void test_help(void)
 	is_int(rc, 1, "measure -h returns 1");
 	ok(strstr(out, "--tail_hold") && strstr(out, "--meter"), "measure help has phases, meter");
 	ok(!strstr(out, "--bs ") && !strstr(out, "--jobs "), "but no I/O job options");
+	ok(lists_all_of(out, run_options, run_options_count, "", 0),
+	   "measure help lists measure's own options (--kill-after, --kill-descendants)");
 }
 
 /* A job's options as the result document has them. */
