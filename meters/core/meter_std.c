@@ -6,7 +6,7 @@
 
 #include "core/log.h"
 #include "core/sysfs.h"
-#include "meters/emu/emu_registry.h"
+#include "meters/emu/emu_live.h"
 #include "meters/meter-internal.h"
 #include "meters/transport/serial.h"
 
@@ -43,7 +43,7 @@ void meter_std_serial_label(const struct meter_dev *dev, struct meter_info *info
 			    const char *model)
 {
 	info->emulated = 0;
-	if (emureg_owner(dev->conn)) {
+	if (emu_live_owner(dev->conn)) {
 		info->emulated = 1;
 		snprintf(info->model, sizeof(info->model), "%s (emulated)", model);
 	} else if (serial_path_is_pty(dev->conn)) {

@@ -15,7 +15,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "meters/emu/emu_int.h"
-#include "meters/emu/emu_registry.h"
+#include "meters/emu/emu_live.h"
 #include "meters/meter.h"
 
 #define MOD "emulate"
@@ -52,7 +52,7 @@ static int link_free(const char *link)
 	if (n > 0) {
 		target[n] = '\0';
 		if (!strncmp(target, EMU_PTS_PREFIX, EMU_PTS_PREFIX_LEN)) {
-			owner = emureg_owner(link);
+			owner = emu_live_owner(link);
 			if (owner) {
 				log_err(MOD, "--link %s: served by a running emulator (pid %ld)", link,
 					(long)owner);
@@ -107,7 +107,7 @@ static int pty_up(struct emu *e)
 	if (e->priv)
 		memset(e->priv, 0, e->priv_size);
 	/* Unregistered, its figures would be read as a real meter behind a pty bridge. */
-	rc = emureg_add(e->pts, e->link, e->proto->driver ? e->proto->driver : e->proto->name);
+	rc = emu_live_add(e->pts, e->link, e->proto->driver ? e->proto->driver : e->proto->name);
 	if (rc) {
 		log_err(MOD, "cannot register the emulator, so runs could not label its figures "
 			     "EMULATED: refusing to start");
@@ -129,7 +129,7 @@ static void pty_down(struct emu *e)
 		if (!strcmp(target, e->pts))
 			unlink(e->link);
 	}
-	emureg_remove(e->pts);
+	emu_live_remove(e->pts);
 	if (e->slave >= 0)
 		close(e->slave);
 	close(e->master);

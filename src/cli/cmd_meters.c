@@ -9,7 +9,7 @@
 #include "core/cmdline.h"
 #include "core/log.h"
 #include "core/mem.h"
-#include "meters/emu/emu_registry.h"
+#include "meters/emu/emu_live.h"
 #include "meters/meter.h"
 #include "meters/registry/registry.h"
 #include "meters/transport/serial.h"
@@ -85,7 +85,7 @@ int cmd_meters(int argc, char **argv)
 	printf("Bluetooth serial (RFCOMM):\n");
 	list_rfcomm(stdout);
 	printf("iowatt emulators (EMULATED, not real meters):\n");
-	if (!emureg_list(stdout))
+	if (!emu_live_list(stdout))
 		printf("  (none; 'iowatt emulate um25c --link PATH' starts one)\n");
 	meter_drivers_scan(meter_registry, a.sysfs_root, stdout);
 	printf("Event sources (undervoltage, throttling, kernel log, GPIO) and temperatures:\n");

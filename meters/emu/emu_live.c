@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Emulator registry: one small file per emulated pty under /run/iowatt/emulators. */
+/* The live emulators: one small file per emulated pty under /run/iowatt/emulators. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
-#include "meters/emu/emu_registry.h"
+#include "meters/emu/emu_live.h"
 #include "meters/transport/serial.h"
 
 #define MOD "emulate"
@@ -20,7 +20,7 @@
  * are looked at on lookup, so a root run sees a user's emulator and the reverse.
  * IOWATT_EMU_DIR overrides both (tests).
  */
-static const char *reg_dirs(int i)
+static const char *live_dirs(int i)
 {
 	const char *env = getenv("IOWATT_EMU_DIR");
 
@@ -47,7 +47,7 @@ static int entry_name(const char *pts, char *buf, size_t len)
 	return 0;
 }
 
-int emureg_add(const char *pts, const char *link, const char *model)
+int emu_live_add(const char *pts, const char *link, const char *model)
 {
 	char name[64], *path;
 	const char *dir;
@@ -56,7 +56,7 @@ int emureg_add(const char *pts, const char *link, const char *model)
 
 	if (entry_name(pts, name, sizeof(name)))
 		return -EINVAL;
-	for (i = 0; (dir = reg_dirs(i)); i++) {
+	for (i = 0; (dir = live_dirs(i)); i++) {
 		if (mkdir_p(dir, 0755))
 			continue;
 		path = xasprintf("%s/%s", dir, name);
@@ -72,7 +72,7 @@ int emureg_add(const char *pts, const char *link, const char *model)
 	return -EACCES;
 }
 
-void emureg_remove(const char *pts)
+void emu_live_remove(const char *pts)
 {
 	char name[64], *path;
 	const char *dir;
@@ -80,7 +80,7 @@ void emureg_remove(const char *pts)
 
 	if (entry_name(pts, name, sizeof(name)))
 		return;
-	for (i = 0; (dir = reg_dirs(i)); i++) {
+	for (i = 0; (dir = live_dirs(i)); i++) {
 		path = xasprintf("%s/%s", dir, name);
 		unlink(path);
 		free(path);
@@ -102,7 +102,7 @@ static pid_t entry_pid(const char *file, char *rest, size_t len)
 	return (pid_t)pid;
 }
 
-pid_t emureg_owner(const char *path)
+pid_t emu_live_owner(const char *path)
 {
 	char name[64], pts[32], *file;
 	const char *dir;
@@ -115,7 +115,7 @@ pid_t emureg_owner(const char *path)
 	snprintf(pts, sizeof(pts), "/dev/pts/%d", n);
 	if (entry_name(pts, name, sizeof(name)))
 		return 0;
-	for (i = 0; !pid && (dir = reg_dirs(i)); i++) {
+	for (i = 0; !pid && (dir = live_dirs(i)); i++) {
 		file = xasprintf("%s/%s", dir, name);
 		pid = entry_pid(file, NULL, 0);
 		free(file);
@@ -123,7 +123,7 @@ pid_t emureg_owner(const char *path)
 	return pid;
 }
 
-int emureg_list(FILE *out)
+int emu_live_list(FILE *out)
 {
 	char rest[600], *file, *link;
 	struct dirent *de;
@@ -132,7 +132,7 @@ int emureg_list(FILE *out)
 	pid_t pid;
 	int i, n = 0;
 
-	for (i = 0; (dir = reg_dirs(i)); i++) {
+	for (i = 0; (dir = live_dirs(i)); i++) {
 		d = opendir(dir);
 		if (!d)
 			continue;
