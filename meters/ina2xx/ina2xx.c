@@ -161,21 +161,6 @@ static void ina_identify(struct meter_dev *dev, struct ina_priv *p)
 			 dev->spec, p->addr, seen, mfr, die, ina_model_name(p->model));
 }
 
-int ina_program(struct ina_priv *p)
-{
-	uint16_t back = 0;
-	int ret;
-
-	ret = i2c_write16(p->fd, p->addr, INA_REG_CONFIG, p->s.config);
-	if (!ret && p->s.cal)
-		ret = i2c_write16(p->fd, p->addr, INA_REG_CAL, p->s.cal);
-	if (!ret)
-		ret = i2c_read16(p->fd, p->addr, INA_REG_CONFIG, &back);
-	if (!ret && back != p->s.config)
-		ret = -EPROTO;
-	return ret;
-}
-
 /* A sample costs about this many register transfers: ready flag, bus, current, power. */
 #define INA_XFERS_PER_SAMPLE 4
 

@@ -12,6 +12,22 @@
 
 #define TIMER_SLACK_NS 1000UL
 
+/* Opening programs the chip and a repaired reset programs it again. */
+int ina_program(struct ina_priv *p)
+{
+	uint16_t back = 0;
+	int ret;
+
+	ret = i2c_write16(p->fd, p->addr, INA_REG_CONFIG, p->s.config);
+	if (!ret && p->s.cal)
+		ret = i2c_write16(p->fd, p->addr, INA_REG_CAL, p->s.cal);
+	if (!ret)
+		ret = i2c_read16(p->fd, p->addr, INA_REG_CONFIG, &back);
+	if (!ret && back != p->s.config)
+		ret = -EPROTO;
+	return ret;
+}
+
 static int ina_link_lost(struct meter_dev *dev, struct ina_priv *p, int err)
 {
 	log_warn("ina2xx", "%s: bus error at 0x%02x (%s): link lost", dev->spec, p->addr,
