@@ -236,6 +236,10 @@ static void job_events(FILE *fp, const struct rr_result *r, const struct job_res
 
 		fprintf(fp, "%s%s at %.1f s", k ? "; " : "", event_kind_name(ev->kind),
 			((double)ev->t_ns - (double)r->rep.t0_ns) / NS_PER_S_F);
+		/* a flood coalesced: how many, until when */
+		if (result_event_count(ev) > 1)
+			fprintf(fp, " x %" PRIu64 " to %.1f s", result_event_count(ev),
+				((double)result_event_last_ns(ev) - (double)r->rep.t0_ns) / NS_PER_S_F);
 		if (ev->text && *ev->text) {
 			fputs(" (", fp);
 			html_text(fp, ev->text);
