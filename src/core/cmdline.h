@@ -11,7 +11,7 @@
 /*
  * One command as its user sees it. --help, the man page's section and shell completion
  * are all printed from this and its option table, and the parser reads the same table, so
- * none of them can list an option another lacks (tests/t_options_agree.sh checks it).
+ * none of them can list an option another lacks (tests/cli/t_options_agree.sh checks it).
  */
 struct cmdline {
 	const char *name;     /* "probe": `iowatt probe`, and the log module of its messages */
