@@ -254,6 +254,13 @@ static int resolve(struct run_ctx *rc, size_t j)
 		snprintf(c->from, sizeof(c->from), "%s", from);
 	}
 	apply(rc, j);
+	/* A size from another result file was never checked against this job's bs: the same
+	 * checks as for a size given in the profile, naming the file it came from. */
+	if (job_validate(&rc->jobs[j])) {
+		log_err(NULL, "job '%s': size=auto: the size %" PRIu64 " taken from %s does not fit "
+			"this job", jo->name, c->size, c->from);
+		return -EINVAL;
+	}
 	size_auto_reason(c, &rc->jobs[j], reason, sizeof(reason));
 	log_info(NULL, "job '%s': size=auto: %s", jo->name, reason);
 	return 0;

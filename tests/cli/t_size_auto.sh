@@ -122,6 +122,18 @@ want, frm = (other, sys.argv[3]) if other > own else (own, "calibration")
 assert a["size"] == want and a["from"] == frm and j["options"]["size"] == want, (a, own, other)
 print("# own size %d, the other run's %d: %s won" % (own, other, frm))
 EOF
+# A size from another file is checked as one given here: one that is not a multiple of bs
+# is refused before any I/O, naming the file (the job moved less than it claimed before).
+python3 - "$T_TMP/s1.json" "$T_TMP/odd.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["jobs"][0]["size_auto"]["size"] = d["jobs"][0]["size_auto"]["size"] * 64 + 4096
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+! quick "$T_TMP/s4.json" --size auto:100ms --same-size-as "$T_TMP/odd.json" &&
+	grep -q "taken from $T_TMP/odd.json does not fit" "$T_TMP/s4.json.out" &&
+	grep -q "not a multiple of bs" "$T_TMP/s4.json.out"
+ok $? "--same-size-as a size that is not a multiple of bs is refused, naming the file"
 "$IOWATT" run --target "$fast" --no-meter --rw read --size auto:0.5us --json-out \
 	"$T_TMP/bad.json" >"$T_TMP/bad.out" 2>&1
 [ $? -eq 2 ] && grep -q "expected auto or auto:SECONDS" "$T_TMP/bad.out"
