@@ -53,6 +53,7 @@ struct compare_row {
 	const struct result_job_summary *s;  /* NULL: a single entry */
 	const char *name; /* "NAME #2" for a loop */
 	int valid;
+	int uncertain; /* valid, its headline figure's interval above the job's limit */
 	double key, half; /* the ranking figure and half its 95 % interval (NAN: none) */
 	int rank; /* 0: not ranked (invalid or no value) */
 	int tie;  /* the rank this row cannot be told apart from, 0 if none */
@@ -114,10 +115,17 @@ int compare_cell_left(size_t k, size_t n);
  */
 void compare_ties(const double *value, const double *half, const int *rank, size_t n, int *tie);
 
-/* On stderr: the job ran with different options in two results (the keys named). */
-void compare_warn_options(const struct rr_set *set, const char *name);
-/* On stderr: results metered by different meters, and every emulated or manual one. */
-void compare_warn_meters(const struct rr_set *set);
+/* A warning (info: 0) or a note (info: 1) about the rows, as one line of text. */
+typedef void (*compare_warn_fn)(void *ctx, int info, const char *text);
+/*
+ * Every warning compare prints on stderr, each handed to fn: a job run with different
+ * options in two results (the keys named: "(size)"), results metered by different meters,
+ * every emulated or manual one; as a note, a result without power data; with a table t,
+ * the jobs ranked by the W-based figure since their rails differ. The report page lists
+ * the same.
+ */
+void compare_warnings(const struct rr_set *set, const struct compare_table *t,
+		      compare_warn_fn fn, void *ctx);
 
 /* A CSV field, quoted where it needs to be, then ',' or a newline when last. */
 void compare_csv_str(FILE *fp, const char *s, int last);

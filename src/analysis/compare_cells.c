@@ -6,9 +6,11 @@
 #include "analysis/compare.h"
 #include "core/text.h"
 
-static const char *valid_text(int valid)
+static const char *valid_text(const struct compare_row *rw)
 {
-	return valid > 0 ? "yes" : valid == 0 ? "NO" : "-";
+	if (rw->valid > 0)
+		return rw->uncertain ? "UNCERTAIN" : "yes";
+	return rw->valid == 0 ? "NO" : "-";
 }
 
 static void meter_text(const struct rr_result *r, char *buf, size_t len)
@@ -62,7 +64,7 @@ size_t compare_row_cells(const struct compare_table *t, const struct compare_row
 		if (t->cols[i] == t->sort)
 			half_cell(t->cols[i], rw, cells[k++], COMPARE_CELL);
 	}
-	snprintf(cells[k++], COMPARE_CELL, "%s", valid_text(rw->valid));
+	snprintf(cells[k++], COMPARE_CELL, "%s", valid_text(rw));
 	snprintf(cells[k++], COMPARE_CELL, "%s", *rw->r->link ? rw->r->link : rw->r->transport);
 	snprintf(cells[k++], COMPARE_CELL, "%s", rw->r->filesystem);
 	meter_text(rw->r, cells[k++], COMPARE_CELL);

@@ -113,6 +113,54 @@ static const struct job_result *cell_job(const struct rr_result *r, const char *
 	return NULL;
 }
 
+/*
+ * A figure of an invalid job is marked '!' (never ranked, and often the outlier: 9.4 J/GB
+ * in a row of 60s), of an uncertain one '?'; the marks are explained under the table.
+ */
+static char cell_mark(const struct job_result *j)
+{
+	if (!j)
+		return ' ';
+	if (rr_valid(j) == 0)
+		return '!';
+	return rr_uncertain(j) ? '?' : ' ';
+}
+
+/* The word the CSV's OP_validity column has for the cell: "" when no job or no meter. */
+static const char *cell_validity(const struct job_result *j)
+{
+	int valid = j ? rr_valid(j) : -1;
+
+	if (valid < 0)
+		return "";
+	return !valid ? "invalid" : rr_uncertain(j) ? "uncertain" : "valid";
+}
+
+/* Under the grid: each marked cell, what it is and why ("16 KiB write: INVALID: ..."). */
+static void print_marks(FILE *fp, const struct rr_result *r, const struct matrix *m)
+{
+	char size[32], why[RR_REASONS_MAX];
+	size_t i, k, n = 0;
+
+	for (k = 0; k < m->nrecs; k++) {
+		for (i = 0; i < m->nops; i++) {
+			const struct job_result *j = cell_job(r, m->ops[i], m->recs[k]);
+			char mark = cell_mark(j);
+
+			if (mark == ' ')
+				continue;
+			if (!n++)
+				fprintf(fp, "!: invalid job, its figure not comparable; ?: uncertain "
+					    "figure (above the job's max_uncertainty)\n");
+			rr_verdict(j->validity, j->status, why, sizeof(why));
+			fprintf(fp, "%c %s %s: %s\n", mark, fmt_size(m->recs[k], size, sizeof(size)),
+				m->ops[i], why);
+		}
+	}
+	if (n)
+		fprintf(fp, "\n");
+}
+
 static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix *m,
 		       const struct compare_column *metric, int md)
 {
@@ -149,16 +197,19 @@ static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix 
 				compare_cell(metric, j, buf, sizeof(buf));
 			else
 				snprintf(buf, sizeof(buf), "-");
-			fprintf(fp, md ? "| %*s " : "  %*s", w, buf);
+			/* the number keeps its column; the mark trails it */
+			fprintf(fp, md ? "| %*s%c " : "  %*s%c", w - 1, buf, cell_mark(j));
 		}
 		fprintf(fp, md ? "|\n" : "\n");
 	}
 	fprintf(fp, "\n");
+	print_marks(fp, r, m);
 }
 
 /* Long enough for a spreadsheet: a row per device and record size, the result's units. */
 static void print_csv(FILE *fp, const struct rr_set *set, const struct compare_column *metric)
 {
+	char head[CELL + 16];
 	struct matrix m;
 	size_t r, i, k;
 	double v;
@@ -168,6 +219,10 @@ static void print_csv(FILE *fp, const struct rr_set *set, const struct compare_c
 	for (i = 0; i < m.nops; i++) {
 		fputc(',', fp);
 		text_csv_field(fp, m.ops[i]);
+		fputc(',', fp);
+		/* the op names are the result's: "write_validity" built as one field */
+		snprintf(head, sizeof(head), "%s_validity", m.ops[i]);
+		text_csv_field(fp, head);
 	}
 	fprintf(fp, ",file\n");
 	for (r = 0; r < set->nres; r++) {
@@ -182,6 +237,7 @@ static void print_csv(FILE *fp, const struct rr_set *set, const struct compare_c
 					fprintf(fp, ",");
 				else
 					fprintf(fp, ",%.10g", v);
+				fprintf(fp, ",%s", cell_validity(j));
 			}
 			fputc(',', fp);
 			compare_csv_str(fp, set->res[r].path, 1);

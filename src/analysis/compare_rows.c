@@ -91,6 +91,7 @@ static int row_of(const struct rr_result *r, const struct job_result *j, struct 
 	rw->j = j;
 	rw->s = s;
 	rw->valid = rr_valid(j);
+	rw->uncertain = !s && rr_uncertain(j);
 	if (s)
 		rw->valid = !s->valid ? 0 : rw->valid < 0 ? -1 : 1;
 	return 1;

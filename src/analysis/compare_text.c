@@ -142,6 +142,7 @@ static void csv_row(FILE *fp, const struct compare_row *rw)
 		csv_number(fp, compare_row_half(&compare_columns[k], rw));
 	}
 	fprintf(fp, "%s,", rw->valid > 0 ? "true" : rw->valid == 0 ? "false" : "");
+	fprintf(fp, "%s,", rw->uncertain ? "true" : rw->valid > 0 ? "false" : "");
 	rr_reasons(rw->j, reasons, sizeof(reasons));
 	compare_csv_str(fp, reasons, 0);
 	compare_csv_str(fp, rw->r->transport, 0);
@@ -159,7 +160,7 @@ static void print_csv(FILE *fp, const struct compare_row *rows, size_t nrows)
 	fprintf(fp, "rank,device,job,loop,rounds,indistinguishable_from,rw,bs,");
 	for (k = 0; k < compare_ncolumns; k++)
 		fprintf(fp, "%s,%s_u95,", compare_columns[k].key, compare_columns[k].key);
-	fprintf(fp, "valid,reasons,transport,link,filesystem,meter,emulated,file\n");
+	fprintf(fp, "valid,uncertain,reasons,transport,link,filesystem,meter,emulated,file\n");
 	for (i = 0; i < nrows; i++)
 		csv_row(fp, &rows[i]);
 }
@@ -200,10 +201,6 @@ static int write_table(const struct compare_opts *o, const struct rr_set *set,
 	FILE *fp = stdout;
 	int err;
 
-	if (*t->rail && !o->matrix)
-		log_warn(MOD, "rows of %s were measured on rails of different voltage (3.3 V, 5 V, "
-			      "...): ranked by %s, not %s, since a mA at a higher voltage is more "
-			      "power", t->rail, o->sort->per_w, o->sort->key);
 	if (o->out_path) {
 		fp = fopen(o->out_path, "w");
 		if (!fp) {
@@ -221,23 +218,23 @@ static int write_table(const struct compare_opts *o, const struct rr_set *set,
 	return 0;
 }
 
+/* compare's warnings go to stderr. */
+static void log_warning(void *ctx, int info, const char *text)
+{
+	(void)ctx;
+	if (info)
+		log_info(MOD, "%s", text);
+	else
+		log_warn(MOD, "%s", text);
+}
+
 int compare_results(const struct rr_set *set, const struct compare_opts *o)
 {
-	const char **names = NULL;
 	struct compare_table t;
-	size_t nnames, i;
 	int err;
 
 	compare_table_build(&t, set, o->sort);
-	nnames = rr_job_names(set, &names);
-	for (i = 0; i < nnames; i++)
-		compare_warn_options(set, names[i]);
-	free(names);
-	compare_warn_meters(set);
-	for (i = 0; i < set->nres; i++)
-		if (!set->res[i].has_power)
-			log_info(MOD, "%s: no power data (run without a meter): power columns are "
-				 "empty", set->res[i].path);
+	compare_warnings(set, o->matrix ? NULL : &t, log_warning, NULL);
 	err = write_table(o, set, &t);
 	compare_table_free(&t);
 	return err;

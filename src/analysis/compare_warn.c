@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* compare's warnings: when the rows of a job were not run or metered alike. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compare.h"
@@ -8,6 +9,13 @@
 #include "core/mem.h"
 
 #define MOD "compare"
+
+/* The warning built by xasprintf handed to fn, then freed. */
+static void say(compare_warn_fn fn, void *ctx, int info, char *text)
+{
+	fn(ctx, info, text);
+	free(text);
+}
 
 /* Keys whose difference does not change the workload. */
 static int option_ignored(const char *key)
@@ -62,7 +70,8 @@ static void option_diff(const struct job_result *ref, const struct job_result *j
 			add_key(diff, size, j->options[i].key);
 }
 
-void compare_warn_options(const struct rr_set *set, const char *name)
+/* The job ran with different options in two results (the keys named). */
+static void warn_options(const struct rr_set *set, const char *name, compare_warn_fn fn, void *ctx)
 {
 	const struct job_result *ref = NULL;
 	const struct rr_result *refr = NULL;
@@ -81,30 +90,54 @@ void compare_warn_options(const struct rr_set *set, const char *name)
 		}
 		option_diff(ref, j, diff, sizeof(diff));
 		if (*diff)
-			log_warn(MOD, "job '%s' ran with different options in %s and %s (%s): "
-				      "its rows are not comparable", name, refr->path,
-				 set->res[i].path, diff);
+			say(fn, ctx, 0, xasprintf("job '%s' ran with different options in %s and %s "
+						  "(%s): its rows are not comparable", name,
+						  refr->path, set->res[i].path, diff));
 	}
 }
 
-void compare_warn_meters(const struct rr_set *set)
+/* Results metered by different meters, and every emulated or manual one. */
+static void warn_meters(const struct rr_set *set, compare_warn_fn fn, void *ctx)
 {
 	size_t a;
 
 	for (a = 1; a < set->nres; a++) {
 		if (strcmp(set->res[a].meter, set->res[0].meter)) {
-			log_warn(MOD, "results were metered with different meters (%s in %s, %s in %s): "
-				      "meter accuracy and what each measured (rail, whole board) may differ",
-				 set->res[0].meter, set->res[0].path, set->res[a].meter, set->res[a].path);
+			say(fn, ctx, 0, xasprintf("results were metered with different meters (%s in "
+						  "%s, %s in %s): meter accuracy and what each "
+						  "measured (rail, whole board) may differ",
+						  set->res[0].meter, set->res[0].path,
+						  set->res[a].meter, set->res[a].path));
 			break;
 		}
 	}
 	for (a = 0; a < set->nres; a++) {
 		if (set->res[a].emulated)
-			log_warn(MOD, "%s: power figures come from an EMULATED meter, not a measurement",
-				 set->res[a].path);
+			say(fn, ctx, 0, xasprintf("%s: power figures come from an EMULATED meter, "
+						  "not a measurement", set->res[a].path));
 		if (set->res[a].manual)
-			log_warn(MOD, "%s: power figures were entered by hand (manual meter)",
-				 set->res[a].path);
+			say(fn, ctx, 0, xasprintf("%s: power figures were entered by hand (manual "
+						  "meter)", set->res[a].path));
 	}
+}
+
+void compare_warnings(const struct rr_set *set, const struct compare_table *t,
+		      compare_warn_fn fn, void *ctx)
+{
+	const char **names = NULL;
+	size_t nnames = rr_job_names(set, &names), i;
+
+	for (i = 0; i < nnames; i++)
+		warn_options(set, names[i], fn, ctx);
+	free(names);
+	warn_meters(set, fn, ctx);
+	for (i = 0; i < set->nres; i++)
+		if (!set->res[i].has_power)
+			say(fn, ctx, 1, xasprintf("%s: no power data (run without a meter): power "
+						  "columns are empty", set->res[i].path));
+	if (t && *t->rail)
+		say(fn, ctx, 0, xasprintf("rows of %s were measured on rails of different voltage "
+					  "(3.3 V, 5 V, ...): ranked by %s, not %s, since a mA at "
+					  "a higher voltage is more power", t->rail,
+					  t->sort->per_w, t->sort->key));
 }

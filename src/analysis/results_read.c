@@ -178,20 +178,50 @@ static int load_one(struct rr_result *r, const char *path)
 	return 0;
 }
 
+/* --label's FILE (up to its '=') names path: the path as given, or its base name. */
+static int label_names(const char *label, const char *path)
+{
+	const char *eq = strchr(label, '='), *base = strrchr(path, '/');
+	size_t n = eq ? (size_t)(eq - label) : 0;
+
+	base = base ? base + 1 : path;
+	return eq && ((n == strlen(path) && !strncmp(label, path, n)) ||
+		      (n == strlen(base) && !strncmp(label, base, n)));
+}
+
+/*
+ * A label whose FILE names two different results (two quick.json in two directories) would
+ * give both one name, and merge two devices into one: refused, naming both. 0 or -EINVAL.
+ */
+static int labels_unambiguous(char *const *labels, size_t nlabels, char *const *paths,
+			      size_t npaths)
+{
+	size_t l, i, first;
+
+	for (l = 0; l < nlabels; l++) {
+		for (first = 0; first < npaths && !label_names(labels[l], paths[first]); first++)
+			;
+		for (i = first + 1; i < npaths; i++) {
+			if (!label_names(labels[l], paths[i]) || !strcmp(paths[i], paths[first]))
+				continue;
+			log_err(MOD, "--label '%s': %.*s names more than one result (%s and %s): "
+				     "give the path as on the command line", labels[l],
+				(int)(strchr(labels[l], '=') - labels[l]), labels[l], paths[first],
+				paths[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int apply_label(struct rr_result *r, char *const *labels, size_t nlabels)
 {
-	size_t i, n;
-	const char *eq, *base;
+	size_t i;
+	const char *eq;
 
-	base = strrchr(r->path, '/');
-	base = base ? base + 1 : r->path;
 	for (i = 0; i < nlabels; i++) {
 		eq = strchr(labels[i], '=');
-		if (!eq)
-			continue;
-		n = (size_t)(eq - labels[i]);
-		if ((n == strlen(r->path) && !strncmp(labels[i], r->path, n)) ||
-		    (n == strlen(base) && !strncmp(labels[i], base, n))) {
+		if (eq && label_names(labels[i], r->path)) {
 			snprintf(r->label, sizeof(r->label), "%s", eq + 1);
 			text_clean(r->label);
 			return 1;
@@ -230,6 +260,8 @@ int rr_set_load(struct rr_set *set, char *const *paths, size_t npaths, char *con
 			return -EINVAL;
 		}
 	}
+	if (labels_unambiguous(labels, nlabels, paths, npaths))
+		return -EINVAL;
 	set->res = xcalloc(npaths ? npaths : 1, sizeof(*set->res));
 	for (i = 0; i < npaths; i++) {
 		set->nres++;

@@ -77,6 +77,15 @@ const struct result_efficiency *rr_eff(const struct job_result *j);
 int rr_has_power(const struct job_result *j);
 /* 1 valid, 0 invalid (or not finished), -1 when no meter judged it. */
 int rr_valid(const struct job_result *j);
+/*
+ * The run summary's verdict, which the page and compare repeat: "valid", "valid (EMULATED)",
+ * ", UNCERTAIN: j_per_gb +-12.0 % (what dominates)" after it, "INVALID: first reason";
+ * "-" without a validity. A job that did not finish is never valid, whatever its validity
+ * says (a result file from elsewhere may say anything).
+ */
+void rr_verdict(const struct result_validity *v, int status, char *buf, size_t len);
+/* Valid, but its headline figure's u95 exceeds the job's limit (validity.uncertain). */
+int rr_uncertain(const struct job_result *j);
 /* Validity reasons, invalidating events and a not-ok status, "; "-joined. */
 void rr_reasons(const struct job_result *j, char *buf, size_t len);
 /* Both directions together. */

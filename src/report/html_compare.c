@@ -12,11 +12,14 @@
 
 #define MOD "compare"
 
-/* The validity cell of an invalid row in red, numbers right-aligned. */
-static const char *td_class(size_t k, size_t n, int valid)
+/* The validity cell of an invalid row in red, of an uncertain one in amber; numbers
+ * right-aligned. */
+static const char *td_class(size_t k, size_t n, const struct compare_row *rw)
 {
-	if (k == n - COMPARE_TRAIL_CELLS && valid == 0)
+	if (k == n - COMPARE_TRAIL_CELLS && rw->valid == 0)
 		return " class=\"bad\"";
+	if (k == n - COMPARE_TRAIL_CELLS && rw->uncertain)
+		return " class=\"unc\"";
 	return compare_cell_left(k, n) ? "" : " class=\"num\"";
 }
 
@@ -29,7 +32,8 @@ static void print_html(FILE *fp, const struct compare_table *t)
 	size_t i, k, n;
 
 	n = compare_head_cells(t, cells, 0);
-	fprintf(fp, "<table class=\"grid compare\">\n<caption>ranked by %s within each job (%s is "
+	/* A wide table scrolls in its own box instead of running off the page. */
+	fprintf(fp, "<div class=\"wide\"><table class=\"grid compare\">\n<caption>ranked by %s within each job (%s is "
 		    "better); invalid rows are not ranked", sort->key,
 		sort->lower_better ? "lower" : "higher");
 	if (*t->rail) {
@@ -52,7 +56,7 @@ static void print_html(FILE *fp, const struct compare_table *t)
 		n = compare_row_cells(t, &rows[i], cells);
 		fputs("<tr>", fp);
 		for (k = 0; k < n; k++) {
-			fprintf(fp, "<td%s>", td_class(k, n, rows[i].valid));
+			fprintf(fp, "<td%s>", td_class(k, n, &rows[i]));
 			html_text(fp, cells[k]);
 			fputs("</td>", fp);
 		}
@@ -60,8 +64,38 @@ static void print_html(FILE *fp, const struct compare_table *t)
 	}
 	if (t->nrows)
 		fputs("</tbody>\n", fp);
-	fputs("</table>\n", fp);
+	fputs("</table></div>\n", fp);
 	free(cells);
+}
+
+/* One of compare's warnings as a list item. */
+static void warning_item(void *ctx, int info, const char *text)
+{
+	FILE *fp = ctx;
+
+	fprintf(fp, "<li class=\"%s\">%s", info ? "note" : "warning", info ? "note: " : "warning: ");
+	html_text(fp, text);
+	fputs("</li>\n", fp);
+}
+
+static void warning_count(void *ctx, int info, const char *text)
+{
+	(void)info;
+	(void)text;
+	++*(size_t *)ctx;
+}
+
+/* compare's warnings (what it prints on stderr), under the table. */
+static void print_warnings(FILE *fp, const struct rr_set *set, const struct compare_table *t)
+{
+	size_t n = 0;
+
+	compare_warnings(set, t, warning_count, &n);
+	if (!n)
+		return;
+	fputs("<ul class=\"warnings\">\n", fp);
+	compare_warnings(set, t, warning_item, fp);
+	fputs("</ul>\n", fp);
 }
 
 int html_compare(FILE *fp, const struct rr_set *set, const char *by)
@@ -75,6 +109,7 @@ int html_compare(FILE *fp, const struct rr_set *set, const char *by)
 	}
 	compare_table_build(&t, set, sort);
 	print_html(fp, &t);
+	print_warnings(fp, set, &t);
 	compare_table_free(&t);
 	return 0;
 }

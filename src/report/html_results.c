@@ -248,23 +248,45 @@ static void job_events(FILE *fp, const struct rr_result *r, const struct job_res
 	}
 }
 
+/* The job's size option ("1 GiB"), "-" when it has none. */
+static const char *job_size(const struct job_result *j, char *buf, size_t len)
+{
+	const struct result_opt *o = result_opt_find(j, "size");
+
+	if (!o || o->type != RESULT_OPT_INT || o->i <= 0)
+		return "-";
+	return fmt_size((uint64_t)o->i, buf, len);
+}
+
+/* The run summary's verdict, coloured: red invalid, amber uncertain, green valid. */
+static void verdict_cell(FILE *fp, const struct job_result *j)
+{
+	char verdict[RR_REASONS_MAX];
+	int valid = rr_valid(j);
+
+	rr_verdict(j->validity, j->status, verdict, sizeof(verdict));
+	fprintf(fp, "<td class=\"%s\">", valid == 0 ? "bad" : rr_uncertain(j) ? "unc" : valid > 0 ? "ok" : "");
+	html_text(fp, verdict);
+	fputs("</td>", fp);
+}
+
 static void job_row(FILE *fp, const struct rr_result *r, const struct job_result *j)
 {
-	char reasons[RR_REASONS_MAX], bs[32];
-	int valid = rr_valid(j);
+	char reasons[RR_REASONS_MAX], bs[32], size[32];
 
 	fputs("<tr><td>", fp);
 	html_text(fp, rr_job_name(r, j));
 	fputs("</td><td>", fp);
 	html_text(fp, rr_rw(j));
-	fprintf(fp, "</td><td class=\"num\">%s</td><td>%s", rr_bs(j) ? fmt_size(rr_bs(j), bs, sizeof(bs)) : "-",
+	fprintf(fp, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s",
+		rr_bs(j) ? fmt_size(rr_bs(j), bs, sizeof(bs)) : "-", job_size(j, size, sizeof(size)),
 		result_status_name(j->status));
 	if (j->error) {
 		fputs(": ", fp);
 		html_text(fp, j->error);
 	}
-	fprintf(fp, "</td><td class=\"%s\">%s</td>", valid > 0 ? "ok" : valid == 0 ? "bad" : "",
-		valid > 0 ? "valid" : valid == 0 ? "INVALID" : "-");
+	fputs("</td>", fp);
+	verdict_cell(fp, j);
 	if (j->validity && !isnan(j->validity->coverage))
 		fprintf(fp, "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%.0f %%</td>",
 			j->validity->samples_active, j->validity->coverage * 100);
@@ -290,12 +312,12 @@ void html_jobs(FILE *fp, const struct rr_set *set)
 		html_text(fp, r->label);
 		fputs(" <small>", fp);
 		html_text(fp, base_name(r->path));
-		fputs("</small></h3>\n<table class=\"grid\">\n<thead><tr><th>job</th><th>rw</th>"
-		      "<th>bs</th><th>status</th><th>validity</th><th>samples</th><th>coverage</th>"
+		fputs("</small></h3>\n<div class=\"wide\"><table class=\"grid\">\n<thead><tr><th>job</th><th>rw</th>"
+		      "<th>bs</th><th>size</th><th>status</th><th>validity</th><th>samples</th><th>coverage</th>"
 		      "<th>reasons</th><th>events</th></tr></thead>\n<tbody>\n", fp);
 		for (k = 0; k < r->rep.njobs; k++)
 			job_row(fp, r, &r->rep.jobs[k]);
-		fputs("</tbody></table>\n", fp);
+		fputs("</tbody></table></div>\n", fp);
 	}
 	fputs("</section>\n", fp);
 }

@@ -84,39 +84,6 @@ static double pct(const struct result_dir *d, double p)
 	return d ? pct_of(&d->clat, p) : NAN;
 }
 
-/* valid, INVALID: first reason. A job that did not finish is never valid, whatever its
- * validity says (a result file from elsewhere may say anything). */
-static void verdict(const struct result_validity *v, int status, char *buf, size_t len)
-{
-	if (!v) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (v->valid && status != RESULT_OK) {
-		snprintf(buf, len, "INVALID: the job %s",
-			 status == RESULT_INTERRUPTED ? "was interrupted"
-			 : status == RESULT_FAILED    ? "failed"
-						      : "did not finish");
-		return;
-	}
-	if (v->valid) {
-		/* Valid sampling of hand readings or of an emulator is not a measurement. */
-		if (v->manual)
-			snprintf(buf, len, "valid (MANUAL readings)");
-		else if (v->emulated)
-			snprintf(buf, len, "valid (EMULATED)");
-		else
-			snprintf(buf, len, "valid");
-		if (v->uncertain && v->uncertainty)
-			snprintf(buf + strlen(buf), len - strlen(buf),
-				 ", UNCERTAIN: %s +-%.1f %% (%s)", v->uncertainty->figure,
-				 v->uncertainty->u95_rel * 100,
-				 v->uncertainty->dominant ? v->uncertainty->dominant : "?");
-		return;
-	}
-	snprintf(buf, len, "INVALID%s%s", v->nreasons ? ": " : "", v->nreasons ? v->reasons[0] : "");
-}
-
 /* The headline figure's U95 as a share of it: "0.2%", "<0.1%", "-" when not known. */
 static const char *fmt_u95(const struct result_validity *v, char *buf, size_t len)
 {
@@ -219,7 +186,7 @@ static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 		meter_short(spec, name, sizeof(name));
 		fprintf(fp, "  %-*s", lo->mw, name);
 	}
-	verdict(v, status, vd, sizeof(vd));
+	rr_verdict(v, status, vd, sizeof(vd));
 	fprintf(fp, " %7s %7s %8s %6s %8s  %s", fmt_sig(p ? p->active_w : NAN, SIG_POWER, c[0], CELL),
 		fmt_sig(p ? p->active_ma : NAN, SIG_ENERGY, c[1], CELL),
 		fmt_sig(e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, c[4], CELL),

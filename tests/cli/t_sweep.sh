@@ -58,7 +58,7 @@ assert set(rows) == {"1 MiB", "4 KiB"}
 PY
 ok $? "each cell is that job's MB/s; a record size without the operation shows '-'"
 "$IOWATT" compare --matrix --format csv --by iops "$T_TMP/sweep.json" >"$T_TMP/matrix.csv" 2>/dev/null
-head -1 "$T_TMP/matrix.csv" | grep -q "^device,metric,bs,write,rewrite,read,reread,file$" &&
+head -1 "$T_TMP/matrix.csv" | grep -q "^device,metric,bs,write,write_validity,rewrite,rewrite_validity,read,read_validity,reread,reread_validity,file$" &&
 	grep -q ",iops,4096," "$T_TMP/matrix.csv"
 ok $? "the CSV matrix: a row per device and record size, --by picks the metric"
 
