@@ -127,6 +127,7 @@ struct meter_dev {
 	const atomic_int *cancel; /* meter_set_cancel(): the user's stop */
 	/* Bumped with METER_COUNT() on the sampling side, read live by the main thread. */
 	_Atomic uint64_t samples, frames_bad, gaps, reconnects, overruns, out_of_range;
+	_Atomic uint64_t counter_jumps, counter_lost;
 	struct meter_core *core;
 };
 

@@ -60,6 +60,7 @@ struct meter_range {
 };
 
 #define METER_MODEL_LEN 48
+#define METER_PROCESSING_LEN 96
 
 /*
  * A device as its driver described it at open(). The core publishes a new one after each
@@ -79,12 +80,24 @@ struct meter_info {
 	struct meter_accuracy accuracy; /* source NULL: unknown */
 	int board_level;    /* measures the board's supply: its figures include the CPU */
 	int frame_vaw;	    /* V, A and W come from one frame: W must agree with V x A */
+	/* What the driver does to the readings beyond converting them ("spike filter after
+	 * range switches ..."): the result keeps it; "" none. */
+	char processing[METER_PROCESSING_LEN];
+	/* METER_SIGNED_* bits: quantities this meter reads with their sign (a bidirectional
+	 * supply, a battery charged and discharged, an electronic load's signed current). A
+	 * negative reading of an unsigned quantity cannot be true and is dropped. */
+	unsigned signed_q;
 };
+
+#define METER_SIGNED_V (1u << 0)
+#define METER_SIGNED_A (1u << 1)
+#define METER_SIGNED_W (1u << 2)
 
 /*
  * 0 when s is a reading this meter can give; else -1 and why ("655.4 V above the UM25C's
  * 24 V"): a quantity beyond the declared range (with a 5 % margin and the reading's
- * resolution), a negative current or power (iowatt measures loads), or, for meters whose
+ * resolution), a negative voltage, current or power where the meter does not declare
+ * that quantity signed (signed_q; iowatt measures loads), or, for meters whose
  * frame holds all three, W that disagrees with V x A beyond the resolutions and 5 %.
  * The core drops such readings before they reach the ring and counts them (out_of_range).
  */
@@ -107,6 +120,10 @@ struct meter_counters {
 	uint64_t reconnects;
 	uint64_t overruns;   /* samples lost: the ring was full, or the device dropped them */
 	uint64_t out_of_range; /* readings dropped as impossible (meter_sample_check) */
+	/* Meters with a sample counter (PPK2): samples whose counter did not follow the
+	 * previous one's, and samples the counter showed lost by the vendor's rule (also in
+	 * overruns); a corrupt counter jumps without a loss. */
+	uint64_t counter_jumps, counter_lost;
 };
 
 /*

@@ -43,7 +43,8 @@ static int info_same(const struct meter_info *a, const struct meter_info *b)
 {
 	return !strcmp(a->model, b->model) && a->emulated == b->emulated &&
 	       a->manual == b->manual && a->period_ns == b->period_ns && a->lag_ns == b->lag_ns &&
-	       !memcmp(&a->range, &b->range, sizeof(a->range));
+	       !memcmp(&a->range, &b->range, sizeof(a->range)) && a->signed_q == b->signed_q &&
+	       !strcmp(a->processing, b->processing);
 }
 
 /*
@@ -118,6 +119,8 @@ void meter_counters(const struct meter_dev *dev, struct meter_counters *out)
 	out->reconnects = METER_LOAD(dev->reconnects);
 	out->overruns = METER_LOAD(dev->overruns);
 	out->out_of_range = METER_LOAD(dev->out_of_range);
+	out->counter_jumps = METER_LOAD(dev->counter_jumps);
+	out->counter_lost = METER_LOAD(dev->counter_lost);
 }
 
 void meter_set_extras(struct meter_dev *dev, const char *fmt, ...)

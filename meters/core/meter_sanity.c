@@ -47,35 +47,44 @@ int meter_sample_check(const struct meter_info *in, const struct meter_sample *s
 	const struct meter_accuracy *acc = &in->accuracy;
 	double tv = slack(&acc->v, FLOOR_V), ta = slack(&acc->a, FLOOR_A);
 	double tw = slack(&acc->w, FLOOR_W), va, tol;
+	/* A signed quantity's limit holds both ways; W is signed where V or A is. */
+	unsigned sw = METER_SIGNED_W | METER_SIGNED_V | METER_SIGNED_A;
+	double v = in->signed_q & METER_SIGNED_V ? fabs(s->v) : s->v;
+	double a = in->signed_q & METER_SIGNED_A ? fabs(s->a) : s->a;
+	double w = in->signed_q & sw ? fabs(s->w) : s->w;
 
 	if (isinf(s->v) || isinf(s->a) || isinf(s->w)) {
 		snprintf(why, len, "an infinite reading");
 		return -1;
 	}
-	if (above(s->v, r->v_max, tv)) {
-		snprintf(why, len, "%.4g V above the %s's %.4g V", s->v, in->model, r->v_max);
+	if (above(v, r->v_max, tv)) {
+		snprintf(why, len, "%.4g V %s the %s's %.4g V", s->v,
+			 s->v < 0 ? "beyond" : "above", in->model, r->v_max);
 		return -1;
 	}
-	if (s->v < -tv) {
+	if (s->v < -tv && !(in->signed_q & METER_SIGNED_V)) {
 		snprintf(why, len, "a negative voltage (%.4g V)", s->v);
 		return -1;
 	}
-	if (above(s->a, r->a_max, ta)) {
-		snprintf(why, len, "%.4g A above the %s's %.4g A", s->a, in->model, r->a_max);
+	if (above(a, r->a_max, ta)) {
+		snprintf(why, len, "%.4g A %s the %s's %.4g A", s->a,
+			 s->a < 0 ? "beyond" : "above", in->model, r->a_max);
 		return -1;
 	}
-	/* iowatt measures what a load draws: a current flowing back (a shunt wired the wrong
-	 * way round, a sign read wrong) would make energy negative and a J/GB below zero. */
-	if (s->a < -ta) {
+	/* iowatt measures what a load draws: on a meter that does not declare its current
+	 * signed, a current flowing back (a shunt wired the wrong way round, a sign read
+	 * wrong) would make energy negative and a J/GB below zero. */
+	if (s->a < -ta && !(in->signed_q & METER_SIGNED_A)) {
 		snprintf(why, len, "a negative current (%.4g A): current flowing back from the "
 			 "load (a shunt wired the wrong way round?)", s->a);
 		return -1;
 	}
-	if (above(s->w, r->w_max, tw)) {
-		snprintf(why, len, "%.4g W above the %s's %.4g W", s->w, in->model, r->w_max);
+	if (above(w, r->w_max, tw)) {
+		snprintf(why, len, "%.4g W %s the %s's %.4g W", s->w,
+			 s->w < 0 ? "beyond" : "above", in->model, r->w_max);
 		return -1;
 	}
-	if (s->w < -(tw + nz(fabs(s->v)) * ta)) {
+	if (s->w < -(tw + nz(fabs(s->v)) * ta) && !(in->signed_q & sw)) {
 		snprintf(why, len, "a negative power (%.4g W)", s->w);
 		return -1;
 	}

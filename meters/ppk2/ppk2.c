@@ -12,6 +12,7 @@
 #include "core/mem.h"
 #include "core/sysfs.h"
 #include "meters/ppk2/ppk2.h"
+#include "meters/ppk2/ppk2_filter.h"
 #include "meters/ppk2/ppk2_protocol.h"
 #include "meters/transport/serial.h"
 
@@ -45,8 +46,11 @@ struct ppk2_priv {
 	double volts;	 /* the DUT's supply for W; NAN: current only */
 	uint8_t rem[PPK2_WORD_LEN];
 	unsigned nrem;
-	int have_counter;
-	unsigned counter;
+	struct ppk2_seq seq;
+	struct ppk2_spike_filter spike;
+	uint64_t jumps_told; /* seq.jumps already added to the device's count */
+	unsigned k;	     /* samples in batch */
+	int held_from;	     /* batch index of the first sample held out of sequence; -1 none */
 	int anchored;
 	uint64_t base_ns; /* when sample 0 was taken */
 	uint64_t idx;	  /* the device's sample number of the next sample */
@@ -56,6 +60,7 @@ struct ppk2_priv {
 };
 
 static const char *const modes[] = { "ampere", "source", NULL };
+static const char *const on_off[] = { "on", "off", NULL };
 
 static const struct meter_param_desc ppk2_params[] = {
 	{ .key = "mode", .type = METER_PT_CHOICE, .def = "ampere", .choices = modes,
@@ -64,6 +69,9 @@ static const struct meter_param_desc ppk2_params[] = {
 	{ .key = "vdd", .type = METER_PT_INT, .min = PPK2_VDD_MIN_MV, .max = PPK2_VDD_MAX_MV,
 	  .help = "mV: source mode's output; ampere mode: your supply's voltage, for W "
 		  "(without it, current and charge only)" },
+	{ .key = "spike_filter", .type = METER_PT_CHOICE, .def = "on", .choices = on_off,
+	  .help = "smooth the 3 samples after a range switch as Nordic's and IRNAS's software "
+		  "do (off: the raw samples, switching transients included)" },
 	{ NULL },
 };
 
@@ -141,15 +149,23 @@ static void config(const struct meter_dev *dev, struct ppk2_priv *p)
 	p->volts = vdd ? (double)meter_param_int(dev, "vdd") / MV_PER_V : NAN;
 }
 
-/* Mode, then in source mode the output voltage; then the DUT switch closes. */
-static int set_up(struct ppk2_priv *p)
+/*
+ * The mode, then the regulator, then the DUT switch closes. Source mode: the regulator
+ * to vdd=. Ampere mode: to the VDD the metadata reports, as Nordic's software does on
+ * open, so the device and the S term agree; the same value the device already runs at,
+ * and the PPK2 sources nothing in ampere mode. Without a VDD line nothing is set.
+ */
+static int set_up(const struct meter_dev *dev, struct ppk2_priv *p)
 {
-	uint8_t reg[3] = { PPK2_REGULATOR_SET, (uint8_t)((unsigned)p->vdd_mv >> 8),
-			   (uint8_t)p->vdd_mv };
+	unsigned mv = p->mode == PPK2_MODE_SOURCE ? (unsigned)p->vdd_mv : p->cal.vdd_mv;
+	uint8_t reg[3] = { PPK2_REGULATOR_SET, (uint8_t)(mv >> 8), (uint8_t)mv };
 	int rc = send1(p, PPK2_SET_POWER_MODE, p->mode);
 
-	if (!rc && p->mode == PPK2_MODE_SOURCE)
+	if (!rc && mv >= PPK2_VDD_MIN_MV && mv <= PPK2_VDD_MAX_MV)
 		rc = send(p, reg, sizeof(reg));
+	else if (!rc)
+		log_debug(MOD, "%s: the metadata gives no VDD in %d-%d mV: no REGULATOR_SET",
+			  dev->spec, PPK2_VDD_MIN_MV, PPK2_VDD_MAX_MV);
 	if (!rc)
 		rc = send1(p, PPK2_DEVICE_RUNNING_SET, 1);
 	return rc;
@@ -170,7 +186,7 @@ static int ppk2_open(struct meter_dev *dev, struct meter_info *info)
 		rc = read_meta(dev, p);
 	if (!rc) {
 		config(dev, p);
-		rc = set_up(p);
+		rc = set_up(dev, p);
 	}
 	if (rc) {
 		if (rc != -ECANCELED)
@@ -186,11 +202,19 @@ static int ppk2_open(struct meter_dev *dev, struct meter_info *info)
 	meter_std_serial_label(dev, info, p->mode == PPK2_MODE_SOURCE ? "PPK2 source meter"
 								      : "PPK2 ampere meter");
 	meter_std_range(info, &ppk2_model);
+	snprintf(info->processing, sizeof(info->processing), "%s",
+		 strcmp(meter_param_str(dev, "spike_filter"), "off")
+			 ? "spike filter after range switches (Nordic's: alpha 0.18, 0.06 in "
+			   "range 4, 3 samples)"
+			 : "spike filter off: raw samples");
 	info->period_ns = PPK2_PERIOD_NS;
 	info->lag_ns = PPK2_LAG_NS;
 	log_debug(MOD, "%s: %s, calibrated %d, HW %u, VDD %.0f mV%s", dev->spec, info->model,
 		  p->cal.calibrated, p->cal.hw, p->vdd_mv,
 		  isnan(p->volts) ? "; no vdd=: current only" : "");
+	if (p->cal.zero_gains)
+		log_info(MOD, "meter '%s': the metadata gives a zero GI or UG (mask 0x%x): read "
+			 "as 1, as Nordic's software does", dev->spec, p->cal.zero_gains);
 	return 0;
 }
 
@@ -245,13 +269,56 @@ static void deliver(struct meter_dev *dev, struct ppk2_priv *p, unsigned k, uint
 	meter_deliver(dev, p->batch, k);
 }
 
-/* One read: samples to the core; a counter that skipped is a hole the core keeps. */
+/* The samples before the held ones to the core; the held ones move to the front. */
+static void deliver_ready(struct meter_dev *dev, struct ppk2_priv *p, uint64_t now)
+{
+	unsigned ready = p->held_from < 0 ? p->k : (unsigned)p->held_from;
+
+	if (!ready)
+		return;
+	deliver(dev, p, ready, now);
+	memmove(p->batch, p->batch + ready, (p->k - ready) * sizeof(p->batch[0]));
+	p->k -= ready;
+	if (p->held_from >= 0)
+		p->held_from = 0;
+}
+
+/* What the counter says of one sample: a hold begins or ends, or a loss is confirmed. */
+static void sequence(struct meter_dev *dev, struct ppk2_priv *p, unsigned counter,
+		     uint64_t now)
+{
+	unsigned lost;
+
+	switch (ppk2_seq_next(&p->seq, counter, &lost)) {
+	case PPK2_SEQ_HELD:
+		if (p->held_from < 0)
+			p->held_from = (int)p->k;
+		break;
+	case PPK2_SEQ_RECOVERED:
+		p->held_from = -1;
+		break;
+	case PPK2_SEQ_LOSS:
+		deliver_ready(dev, p, now);
+		p->held_from = -1;
+		meter_deliver_lost(dev, lost);
+		atomic_fetch_add_explicit(&dev->counter_lost, lost, memory_order_relaxed);
+		p->idx += lost;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * One read: samples to the core. Samples out of sequence stay in the batch until the
+ * counter says whether a loss came before them (the core's clock must skip it first).
+ */
 static int ppk2_step(struct meter_dev *dev)
 {
 	struct ppk2_priv *p = dev->priv;
 	static _Thread_local uint32_t w[BATCH + 1];
 	struct ppk2_word d;
-	unsigned gap, k = 0;
+	struct meter_sample *s;
 	uint64_t now;
 	size_t n, i;
 	int rd;
@@ -263,25 +330,22 @@ static int ppk2_step(struct meter_dev *dev)
 	n = words(p, p->rx, (size_t)rd, w, BATCH + 1);
 	for (i = 0; i < n; i++) {
 		ppk2_word_decode(w[i], &d);
-		gap = p->have_counter ? ppk2_counter_gap(p->counter, d.counter) : 0;
-		p->counter = d.counter;
-		p->have_counter = 1;
-		if (gap) {
-			deliver(dev, p, k, now);
-			k = 0;
-			meter_deliver_lost(dev, gap);
-			p->idx += gap;
-		}
-		p->batch[k].a = ppk2_amps(&p->cal, d.range, d.adc, p->vdd_mv);
-		p->batch[k].v = p->volts;
-		p->batch[k].w = p->volts * p->batch[k].a;
-		p->batch[k].flags = SAMPLE_W_COMPUTED;
-		if (++k == BATCH) {
-			deliver(dev, p, k, now);
-			k = 0;
-		}
+		sequence(dev, p, d.counter, now);
+		s = &p->batch[p->k++];
+		s->t_ns = 0;
+		s->flags = SAMPLE_W_COMPUTED;
+		s->dropped_before = 0;
+		s->a = ppk2_spike_apply(&p->spike, d.range,
+					ppk2_amps(&p->cal, d.range, d.adc, p->vdd_mv));
+		s->v = p->volts;
+		s->w = p->volts * s->a;
+		if (p->k == BATCH)
+			deliver_ready(dev, p, now);
 	}
-	deliver(dev, p, k, now);
+	deliver_ready(dev, p, now);
+	atomic_fetch_add_explicit(&dev->counter_jumps, p->seq.jumps - p->jumps_told,
+				  memory_order_relaxed);
+	p->jumps_told = p->seq.jumps;
 	return 0;
 }
 
@@ -291,7 +355,11 @@ static int ppk2_start(struct meter_dev *dev)
 	int rc;
 
 	p->nrem = 0;
-	p->have_counter = 0;
+	ppk2_seq_reset(&p->seq);
+	p->jumps_told = 0;
+	ppk2_spike_reset(&p->spike, strcmp(meter_param_str(dev, "spike_filter"), "off") != 0);
+	p->k = 0;
+	p->held_from = -1;
 	p->anchored = 0;
 	p->idx = 0;
 	rc = send1(p, PPK2_AVERAGE_START, -1);

@@ -17,6 +17,14 @@
 #define MAX_DUE PPK2_RATE_HZ
 #define LOST_MAX 50 /* a "corrupt" push loses 1..LOST_MAX samples */
 #define NS_PER_SAMPLE (1000000000ULL / PPK2_RATE_HZ)
+/*
+ * A range switch's transient, as an emulated shape (not a measured one): the samples of
+ * the switch and the two after it read this many times the current in the new range,
+ * the spike that Nordic's and IRNAS's filter smooths away. The truth log says
+ * "range_switch" with the first sample's amps.
+ */
+static const double switch_spike[] = { 4.0, 2.0, 1.3 };
+#define SPIKE_SAMPLES (sizeof(switch_spike) / sizeof(switch_spike[0]))
 
 struct ppk2_emu {
 	uint8_t cmd[8];
@@ -26,6 +34,9 @@ struct ppk2_emu {
 	unsigned counter;
 	unsigned vdd_mv;
 	int mode, dut_on; /* as last set: a real PPK2 sources VDD when both say so */
+	int have_range;
+	unsigned range;	       /* of the last sample */
+	unsigned since_switch; /* samples since the last range switch */
 	uint8_t pending[PENDING_MAX];
 	size_t npending;
 };
@@ -149,6 +160,7 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	struct ppk2_word w = { 0 };
 	uint64_t due, i, lost = 0, dropped = 0;
 	uint32_t word;
+	unsigned adc;
 	double vdd = st->vdd_mv ? st->vdd_mv : 3300, amps;
 
 	if (!st->streaming)
@@ -165,10 +177,25 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	emu_reading(e, now, &r);
 	ppk2_adc_for(&c, r.a, vdd, &w.range, &w.adc);
 	amps = ppk2_amps(&c, w.range, w.adc, vdd);
+	adc = w.adc;
+	if (due && st->have_range && w.range != st->range) {
+		st->since_switch = 0;
+		emu_truth(e, now_ns(), r.v, r.a * switch_spike[0], NAN, "range_switch");
+	} else if (!st->have_range) {
+		st->since_switch = SPIKE_SAMPLES;
+	}
+	if (due) {
+		st->have_range = 1;
+		st->range = w.range;
+	}
 	if (due && emu_corrupt(e))
 		lost = 1 + (uint64_t)(emu_rand(e) * LOST_MAX);
 	for (i = 0; i < due; i++) {
 		w.counter = st->counter++ % PPK2_COUNTER_MOD;
+		w.adc = st->since_switch < SPIKE_SAMPLES
+				? ppk2_adc_in_range(&c, w.range, r.a * switch_spike[st->since_switch++],
+						    vdd)
+				: adc;
 		if (i < lost)
 			continue;
 		if (st->npending + PPK2_WORD_LEN > PENDING_MAX) {

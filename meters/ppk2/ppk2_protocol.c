@@ -24,6 +24,7 @@
 #define RANGE_HEADROOM 0.9
 #define LINE_MAX 96
 #define META_END "END"
+#define ZERO_UG_SHIFT 8
 
 /* Nordic's documentation: 200 nA to 1 A; VDD 0.8-5 V as source or ampere meter. */
 const struct meter_model ppk2_model = {
@@ -87,7 +88,9 @@ static void meta_line(struct ppk2_cal *c, char *line)
 	} else if (klen >= 2 && line[klen - 1] >= '0' && line[klen - 1] < '0' + PPK2_RANGES) {
 		idx = line[klen - 1] - '0';
 		arr = cal_array(c, line, klen - 1);
-		if (arr && !(arr == c->r && v == 0))
+		if (arr && v == 0 && (arr == c->gi || arr == c->ug))
+			c->zero_gains |= 1u << (idx + (arr == c->ug ? ZERO_UG_SHIFT : 0));
+		else if (arr && !(arr == c->r && v == 0))
 			arr[idx] = v;
 	}
 }
@@ -175,6 +178,16 @@ static double x_for(const struct ppk2_cal *c, unsigned r, double amps, double vd
 	return disc < 0 ? 0 : (-c->gi[r] + sqrt(disc)) / (2 * c->gs[r]);
 }
 
+static double code_for(const struct ppk2_cal *c, unsigned r, double amps, double vdd_mv)
+{
+	return (x_for(c, r, amps, vdd_mv) * c->r[r] / ADC_VOLTS + c->o[r]) / ADC_SCALE;
+}
+
+static unsigned adc_clamp(double code)
+{
+	return code <= 0 ? 0 : code >= ADC_MASK ? ADC_MASK : (unsigned)lround(code);
+}
+
 void ppk2_adc_for(const struct ppk2_cal *c, double amps, double vdd_mv, unsigned *range,
 		  unsigned *adc)
 {
@@ -182,17 +195,59 @@ void ppk2_adc_for(const struct ppk2_cal *c, double amps, double vdd_mv, unsigned
 	unsigned r;
 
 	for (r = 0; r < PPK2_RANGES; r++) {
-		code = (x_for(c, r, amps, vdd_mv) * c->r[r] / ADC_VOLTS + c->o[r]) / ADC_SCALE;
+		code = code_for(c, r, amps, vdd_mv);
 		if (code <= ADC_MASK * RANGE_HEADROOM)
 			break;
 	}
 	if (r == PPK2_RANGES)
 		r = PPK2_RANGES - 1;
 	*range = r;
-	*adc = code <= 0 ? 0 : code >= ADC_MASK ? ADC_MASK : (unsigned)lround(code);
+	*adc = adc_clamp(code);
+}
+
+unsigned ppk2_adc_in_range(const struct ppk2_cal *c, unsigned range, double amps,
+			   double vdd_mv)
+{
+	return adc_clamp(code_for(c, range, amps, vdd_mv));
 }
 
 unsigned ppk2_counter_gap(unsigned prev, unsigned cur)
 {
 	return (cur - prev - 1) & (PPK2_COUNTER_MOD - 1);
+}
+
+void ppk2_seq_reset(struct ppk2_seq *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+enum ppk2_seq_event ppk2_seq_next(struct ppk2_seq *s, unsigned counter, unsigned *lost)
+{
+	enum ppk2_seq_event ev = PPK2_SEQ_IN;
+	unsigned first;
+
+	*lost = 0;
+	if (!s->have) {
+		s->have = 1;
+		s->expected = counter;
+	} else if (ppk2_counter_gap(s->prev, counter)) {
+		s->jumps++;
+	}
+	s->prev = counter;
+	if (s->held && counter == s->expected) {
+		s->held = 0;
+		ev = PPK2_SEQ_RECOVERED;
+	} else if (s->held > PPK2_SEQ_TOLERANCE) {
+		/* The hole began at the first held sample: its counter was expected - held. */
+		first = (s->expected - s->held) & (PPK2_COUNTER_MOD - 1);
+		*lost = (counter - s->held - first) & (PPK2_COUNTER_MOD - 1);
+		s->expected = counter;
+		s->held = 0;
+		ev = PPK2_SEQ_LOSS;
+	} else if (counter != s->expected) {
+		s->held++;
+		ev = PPK2_SEQ_HELD;
+	}
+	s->expected = (s->expected + 1) & (PPK2_COUNTER_MOD - 1);
+	return ev;
 }

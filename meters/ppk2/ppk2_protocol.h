@@ -40,6 +40,7 @@ struct ppk2_cal {
 	int calibrated; /* "Calibrated: 1" */
 	unsigned hw;
 	unsigned vdd_mv; /* "VDD:" line, 0 if absent */
+	unsigned zero_gains; /* bit r (GI) or 8 + r (UG): a zero read as 1 */
 };
 
 /* One decoded sample word. */
@@ -53,8 +54,11 @@ struct ppk2_word {
 void ppk2_cal_defaults(struct ppk2_cal *c);
 /*
  * The metadata reply: "key: value" lines ended by "END". Unknown keys are ignored, a
- * value that is not a number ("-nan") keeps the default, a zero R too (a division).
- * 0, or -EBADMSG without "END".
+ * value that is not a number ("-nan") keeps the default, a zero R too (a division). A
+ * zero GI or UG (a gain) is read as 1, as Nordic's software does (zero_gains says
+ * which): with it every reading of that range would be the same constant. A zero GS is
+ * kept, as IRNAS and ppk2-rs keep it: it is the quadratic term, and Nordic's 1 would add
+ * x squared (up to 1 A in range 4). 0, or -EBADMSG without "END".
  */
 int ppk2_parse_meta(const char *text, struct ppk2_cal *c);
 /* The metadata text for a calibration (the emulator). */
@@ -66,7 +70,34 @@ double ppk2_amps(const struct ppk2_cal *c, unsigned range, unsigned adc, double 
 /* The range and ADC value that read closest to amps (the emulator). */
 void ppk2_adc_for(const struct ppk2_cal *c, double amps, double vdd_mv, unsigned *range,
 		  unsigned *adc);
+/* The ADC value that reads closest to amps in a given range (clamped to full scale). */
+unsigned ppk2_adc_in_range(const struct ppk2_cal *c, unsigned range, double amps,
+			   double vdd_mv);
 /* Samples lost between two counters (mod 64: larger holes look smaller). */
 unsigned ppk2_counter_gap(unsigned prev, unsigned cur);
+
+/*
+ * The counter as Nordic's software reads it (serialDevice.ts handleRawDataSet): a sample
+ * whose counter is not the expected one is held as out of sequence, not yet a loss; one
+ * back in sequence means the held ones were corrupt words (no loss); a loss is counted
+ * only once more than PPK2_SEQ_TOLERANCE samples in a row were out of sequence, when the
+ * next one is too. The expected counter goes on by one per sample throughout.
+ */
+#define PPK2_SEQ_TOLERANCE 4
+enum ppk2_seq_event {
+	PPK2_SEQ_IN,	    /* in sequence */
+	PPK2_SEQ_HELD,	    /* out of sequence: held (the first of a run starts a hold) */
+	PPK2_SEQ_RECOVERED, /* in sequence again: the held samples were not a loss */
+	PPK2_SEQ_LOSS,	    /* the loss is confirmed: *lost samples before the first held one */
+};
+struct ppk2_seq {
+	int have;
+	unsigned expected; /* the counter the next sample should carry */
+	unsigned held;	   /* out-of-sequence samples in a row so far */
+	unsigned prev;	   /* the last sample's counter */
+	uint64_t jumps;	   /* samples whose counter did not follow the previous one's */
+};
+void ppk2_seq_reset(struct ppk2_seq *s);
+enum ppk2_seq_event ppk2_seq_next(struct ppk2_seq *s, unsigned counter, unsigned *lost);
 
 #endif

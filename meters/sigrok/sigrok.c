@@ -35,11 +35,14 @@ struct sigrok_priv {
 	int running;
 	atomic_int stopping;
 	const char *channel; /* only this channel's values, or NULL for all */
+	int loads_only;	     /* sign=unsigned: every channel reads a load's V, A, W */
 	double v, a, w;	     /* latest of each quantity */
 	int in_frame, frame_has;
 	unsigned n;
 	struct meter_sample batch[BATCH];
 };
+
+static const char *const sign_modes[] = { "auto", "unsigned", NULL };
 
 static const struct meter_param_desc sigrok_params[] = {
 	{ .key = "channel", .type = METER_PT_STRING,
@@ -47,6 +50,10 @@ static const struct meter_param_desc sigrok_params[] = {
 		  "V, A or W" },
 	{ .key = "rate", .type = METER_PT_INT, .min = 1, .max = 1e7,
 	  .help = "samples per second to ask for, where the device has a samplerate" },
+	{ .key = "sign", .type = METER_PT_CHOICE, .def = "auto", .choices = sign_modes,
+	  .help = "auto: a channel's DC V, A and W keep their sign (libsigrok's quantity and "
+		  "flags say so; an RMS value is a magnitude); unsigned: the device reads a "
+		  "load only, a negative reading is impossible and dropped" },
 	{ .key = "period", .type = METER_PT_DURATION, .def = "1s", .unit_ns = NS_PER_MS,
 	  .min = NS_PER_MS, .max = 60 * NS_PER_SEC,
 	  .help = "update period of a device without a samplerate (DMMs, supplies)" },
@@ -91,20 +98,37 @@ static double *field_of(struct sigrok_priv *p, const struct sr_analog_meaning *m
 	return NULL;
 }
 
+/*
+ * Whether a channel's readings carry a sign, from libsigrok's measured quantity and its
+ * flags: a DC voltage, current or power does (a DMM prints "-1.2 V DC", a supply or load
+ * may read current flowing back); an RMS value is a magnitude. AC readings never get here.
+ */
+static int channel_signed(const struct sigrok_priv *p, const struct sr_analog_meaning *m)
+{
+	return !p->loads_only && !(m->mqflags & SR_MQFLAG_RMS);
+}
+
 static void analog(struct sigrok_priv *p, const struct sr_datafeed_analog *an)
 {
 	double *f = field_of(p, an->meaning);
 	float stack[BATCH], *vals = stack;
 	uint32_t i;
+	int sgn;
 
 	if (!f || !an->num_samples)
 		return;
 	if (an->num_samples > BATCH)
 		vals = g_new(float, an->num_samples);
 	if (sr_analog_to_float(an, vals) == SR_OK) {
+		sgn = channel_signed(p, an->meaning);
 		/* Within a frame (a supply's V and I readback) one sample per frame; a stream
-		 * of one quantity is a sample per value. */
+		 * of one quantity is a sample per value. A magnitude below zero cannot be
+		 * true (with sign=unsigned the core drops such readings and says so). */
 		for (i = 0; i < an->num_samples; i++) {
+			if (vals[i] < 0 && !sgn && !p->loads_only) {
+				METER_COUNT(p->dev->frames_bad);
+				continue;
+			}
 			*f = vals[i];
 			if (!p->in_frame)
 				emit(p);
@@ -269,6 +293,7 @@ static int sigrok_open(struct meter_dev *dev, struct meter_info *info)
 
 	p->dev = dev;
 	p->channel = meter_param(dev, "channel");
+	p->loads_only = !strcmp(meter_param_str(dev, "sign"), "unsigned");
 	p->v = p->a = p->w = NAN;
 	atomic_init(&p->stopping, 0);
 	sr_log_loglevel_set(log_get_level() >= LOG_DEBUG ? SR_LOG_INFO : SR_LOG_ERR);
@@ -289,6 +314,7 @@ static int sigrok_open(struct meter_dev *dev, struct meter_info *info)
 	}
 	pick_channels(p);
 	info->period_ns = device_period(dev, p);
+	info->signed_q = p->loads_only ? 0 : METER_SIGNED_V | METER_SIGNED_A | METER_SIGNED_W;
 	vendor = sr_dev_inst_vendor_get(p->sdi);
 	model = sr_dev_inst_model_get(p->sdi);
 	snprintf(info->model, sizeof(info->model), "%s%s%s (sigrok)", vendor ? vendor : "",

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Notes under the end-of-run table: size=auto, a board-level meter, event floods, leftovers. */
+/* Notes under the end-of-run table: size=auto, a board-level meter, energy out, event floods, leftovers. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -114,6 +114,27 @@ static void print_floods(FILE *fp, const struct run_result *r)
 			    "them)\n", more);
 }
 
+/*
+ * A signed meter saw energy flow out of the device (a battery discharging into the
+ * supply, a load feeding back): the table's energy is the net; both directions are said.
+ */
+static void print_energy_out(FILE *fp, const struct run_result *r)
+{
+	const struct result_meter_figures *m;
+	size_t i, k;
+
+	for (i = 0; i < r->njobs; i++)
+		for (k = 0; k < r->jobs[i].nmeters; k++) {
+			m = &r->jobs[i].meters[k];
+			if (!(m->power.energy_active_out_j > 0))
+				continue;
+			fprintf(fp, "%s: energy into the device %.4g J, out of it %.4g J (net %.4g J) "
+				    "from %s\n", r->jobs[i].jobname ? r->jobs[i].jobname : "?",
+				m->power.energy_active_in_j, m->power.energy_active_out_j,
+				m->power.energy_active_j, m->spec ? m->spec : "a meter");
+		}
+}
+
 /* measure: processes the command left running in its process group when it returned. */
 static void print_descendants(FILE *fp, const struct run_result *r)
 {
@@ -136,6 +157,7 @@ void summary_print_notes(FILE *fp, const struct run_result *r)
 {
 	print_cpu_note(fp, r);
 	print_sizes(fp, r);
+	print_energy_out(fp, r);
 	print_floods(fp, r);
 	print_descendants(fp, r);
 }

@@ -110,6 +110,10 @@ struct result_meter {
 	double period_ms;
 	uint64_t samples, frames_bad, gaps, reconnects, overruns;
 	uint64_t out_of_range; /* readings dropped as impossible */
+	/* A sample counter's jumps, and the samples it showed lost (also in overruns). */
+	uint64_t counter_jumps, counter_lost;
+	char *processing; /* what the driver does to readings (a spike filter); NULL: none */
+	char *signed_q;	  /* quantities read with their sign ("V A W"); NULL: none */
 };
 
 struct result_files {
@@ -199,6 +203,9 @@ struct result_power {
 	double energy_tail_j, energy_tail_j_u95, energy_tail_mwh;
 	double energy_tail_net_j, energy_tail_net_j_u95;
 	double energy_net_j, energy_net_j_u95, charge_mah, charge_mah_u95;
+	/* The active phase's energy split by its direction (a signed meter): into the
+	 * device, and out of it, both >= 0; their difference is energy_active_j. */
+	double energy_active_in_j, energy_active_out_j;
 	char *note; /* NULL: no note */
 	struct result_phase_counts out_of_range; /* readings dropped as impossible */
 };

@@ -185,6 +185,10 @@ static const struct result_field meter_fields[] = {
 	FIELD(T, "reconnects", reconnects, RF_U64),
 	FIELD(T, "overruns", overruns, RF_U64),
 	FIELD(T, "out_of_range", out_of_range, RF_U64),
+	FIELD(T, "counter_jumps", counter_jumps, RF_U64),
+	FIELD(T, "counter_lost", counter_lost, RF_U64),
+	FIELD(T, "processing", processing, RF_STR),
+	FIELD(T, "signed", signed_q, RF_STR),
 };
 #undef T
 SCHEMA(result_meter_schema, struct result_meter, meter_fields);
@@ -297,6 +301,8 @@ static const struct result_field power_fields[] = {
 	FIELD(T, "min_v", min_v, RF_REAL),
 	FIGURE(T, energy_active_j),
 	FIELD(T, "energy_active_mwh", energy_active_mwh, RF_REAL),
+	FIELD(T, "energy_active_in_j", energy_active_in_j, RF_REAL),
+	FIELD(T, "energy_active_out_j", energy_active_out_j, RF_REAL),
 	FIGURE(T, energy_tail_j),
 	FIELD(T, "energy_tail_mwh", energy_tail_mwh, RF_REAL),
 	FIGURE(T, energy_tail_net_j),

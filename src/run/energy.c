@@ -96,6 +96,33 @@ static double trap(double p0, double p1, double len, double a, double b)
 	return 0.5 * (fa + fb) * (b - a);
 }
 
+/*
+ * The same trapezoid's parts above and below zero (out as a positive number): a segment
+ * whose ends have opposite signs is cut where the line crosses zero.
+ */
+static void trap_split(double p0, double p1, double len, double a, double b, double *in,
+		       double *out)
+{
+	double fa = p0 + (p1 - p0) * a / len;
+	double fb = p0 + (p1 - p0) * b / len;
+	double z;
+
+	if (fa >= 0 && fb >= 0) {
+		*in += 0.5 * (fa + fb) * (b - a);
+	} else if (fa <= 0 && fb <= 0) {
+		*out -= 0.5 * (fa + fb) * (b - a);
+	} else {
+		z = (b - a) * fa / (fa - fb); /* from a to the crossing */
+		if (fa > 0) {
+			*in += 0.5 * fa * z;
+			*out -= 0.5 * fb * (b - a - z);
+		} else {
+			*out -= 0.5 * fa * z;
+			*in += 0.5 * fb * (b - a - z);
+		}
+	}
+}
+
 static void integrate(struct phase_acc *pa, const struct meter_sample *s0, double w0,
 		      const struct meter_sample *s1, double w1, int covered,
 		      const struct unc_sample *u0, const struct unc_sample *u1)
@@ -116,6 +143,7 @@ static void integrate(struct phase_acc *pa, const struct meter_sample *s0, doubl
 		pa->covered_s += b - a;
 	if (isfinite(w0) && isfinite(w1)) {
 		pa->energy_j += trap(w0, w1, len, a, b);
+		trap_split(w0, w1, len, a, b, &pa->energy_in_j, &pa->energy_out_j);
 		pa->w_s += b - a;
 		pa->has_w = 1;
 	}
@@ -346,6 +374,8 @@ void energy_summarize(const struct energy_job *ej, struct energy_phases *es,
 	es->energy_idle_j = phase_energy(id);
 	p->energy_active_j = phase_energy(ac);
 	p->energy_active_mwh = p->energy_active_j / J_PER_MWH;
+	p->energy_active_in_j = isfinite(p->energy_active_j) ? ac->energy_in_j : NAN;
+	p->energy_active_out_j = isfinite(p->energy_active_j) ? ac->energy_out_j : NAN;
 	p->energy_tail_j = tl->begun ? phase_energy(tl) : 0;
 	p->energy_tail_mwh = p->energy_tail_j / J_PER_MWH;
 	p->charge_mah = ac->has_a && ac->a_s >= ac->span_s * (1 - 1e-9) ? ac->charge_c / 3.6

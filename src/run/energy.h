@@ -19,6 +19,7 @@
 struct phase_acc {
 	uint64_t t_start_ns, t_end_ns; /* t_end_ns == 0: open (extends to +inf) */
 	double energy_j;	       /* integral of W dt */
+	double energy_in_j, energy_out_j; /* its parts where W > 0 and (as >= 0) W < 0 */
 	double charge_c;	       /* integral of A dt */
 	double v_s;		       /* integral of V dt (for the time-weighted mean) */
 	double span_s;		       /* time covered by integrated segments */

@@ -440,6 +440,19 @@ void result_builder_events(struct result_builder *rb)
 	free(evs);
 }
 
+/* "V A W" for the quantities a meter reads with their sign; NULL: none. */
+static char *signed_names(unsigned q)
+{
+	char buf[8] = "";
+
+	if (!q)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s%s%s", q & METER_SIGNED_V ? "V " : "",
+		 q & METER_SIGNED_A ? "A " : "", q & METER_SIGNED_W ? "W " : "");
+	buf[strlen(buf) - 1] = '\0';
+	return xstrdup(buf);
+}
+
 static void meter_fill(struct result_meter *m, const struct meter_dev *dev)
 {
 	const struct meter_info *in = meter_info(dev);
@@ -460,6 +473,10 @@ static void meter_fill(struct result_meter *m, const struct meter_dev *dev)
 	m->reconnects = n.reconnects;
 	m->overruns = n.overruns;
 	m->out_of_range = n.out_of_range;
+	m->counter_jumps = n.counter_jumps;
+	m->counter_lost = n.counter_lost;
+	m->processing = in->processing[0] ? xstrdup(in->processing) : NULL;
+	m->signed_q = signed_names(in->signed_q);
 }
 
 int result_builder_write(struct result_builder *rb, const struct session *s, const char *path,

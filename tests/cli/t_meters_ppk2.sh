@@ -20,13 +20,17 @@ probe_spec() {
 	sed 's/^/#   /' "$T/$name.cmds"
 }
 
-# 1. The defaults never power anything: ampere mode, no regulator, never source output.
+# 1. The defaults never power anything: ampere mode, then the regulator to the VDD the
+# metadata reports (3300 mV from the emulator), as Nordic's software does on open; never
+# source mode, never source output.
 probe_spec amp ""
-grep -qx "cmd_mode_ampere nan" "$T/amp.cmds" && ! grep -q "cmd_mode_source\|cmd_regulator_set\|source_output_on" "$T/amp.cmds"
-ok $? "ppk2 (defaults): ampere mode, no VDD set, the PPK2 never sources power"
+tr '\n' ';' <"$T/amp.cmds" | grep -q "^cmd_mode_ampere nan;cmd_regulator_set 3.300000;cmd_dut_on 3.300000;" &&
+	! grep -q "cmd_mode_source\|source_output_on" "$T/amp.cmds"
+ok $? "ppk2 (defaults): ampere mode, REGULATOR_SET to the metadata's 3300 mV, the PPK2 never sources power"
 probe_spec ampv ",vdd=5000"
-grep -qx "cmd_mode_ampere nan" "$T/ampv.cmds" && ! grep -q "cmd_mode_source\|cmd_regulator_set\|source_output_on" "$T/ampv.cmds"
-ok $? "ppk2,vdd=5000 (ampere mode): vdd= is the supply's voltage for W, nothing is set or sourced"
+tr '\n' ';' <"$T/ampv.cmds" | grep -q "^cmd_mode_ampere nan;cmd_regulator_set 3.300000;cmd_dut_on 3.300000;" &&
+	! grep -q "cmd_mode_source\|source_output_on\|cmd_regulator_set 5" "$T/ampv.cmds"
+ok $? "ppk2,vdd=5000 (ampere mode): vdd= is the supply's voltage for W; the regulator gets the metadata's VDD, not vdd=; nothing sourced"
 
 # 2. mode=source with vdd: source mode, the regulator to vdd, then DUT power on; off at close.
 probe_spec src ",mode=source,vdd=3000"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* PPK2: metadata parsing, sample words, the calibration formula by hand, counter gaps. */
+/* PPK2: metadata, sample words, the formula by hand, the counter as Nordic reads it, the spike filter. */
 #include <errno.h>
 #include <string.h>
 
+#include "meters/ppk2/ppk2_filter.h"
 #include "meters/ppk2/ppk2_protocol.h"
 #include "tap.h"
 
@@ -78,9 +79,117 @@ static void test_words(void)
 	is_int(ppk2_counter_gap(5, 5), 63, "the same counter twice: 63 lost (or 127...)");
 }
 
+/* Zero gains: GI and UG read as 1 (Nordic's rule), GS kept (IRNAS, ppk2-rs). */
+static void test_zero_gains(void)
+{
+	struct ppk2_cal c;
+
+	is_int(ppk2_parse_meta("GS4: 0\nGI1: 0\nUG3: 0\nUG0: 0.5\nEND\n", &c), 0, "parses");
+	is_dbl(c.gi[1], 1.0, 0, "GI1: 0 is read as 1");
+	is_dbl(c.ug[3], 1.0, 0, "UG3: 0 is read as 1");
+	is_dbl(c.ug[0], 0.5, 0, "UG0: 0.5 is kept");
+	is_dbl(c.gs[4], 0.0, 0, "GS4: 0 is kept (the quadratic term)");
+	ok(c.zero_gains == (1u << 1 | 1u << (8 + 3)), "zero_gains names GI1 and UG3 (0x%x)",
+	   c.zero_gains);
+	is_int(ppk2_parse_meta(meta, &c), 0, "a dump without zero gains");
+	is_int(c.zero_gains, 0, "and none reported");
+}
+
+/* Feeds counters; returns the events as letters (i in, h held, r recovered, l loss) and
+ * the samples the losses counted. */
+static void seq_run(const unsigned *ctr, size_t n, char *ev, unsigned *lost_total,
+		    struct ppk2_seq *s)
+{
+	static const char letters[] = { 'i', 'h', 'r', 'l' };
+	unsigned lost;
+	size_t i;
+
+	ppk2_seq_reset(s);
+	*lost_total = 0;
+	for (i = 0; i < n; i++) {
+		ev[i] = letters[ppk2_seq_next(s, ctr[i], &lost)];
+		*lost_total += lost;
+	}
+	ev[n] = '\0';
+}
+
+static void test_sequence(void)
+{
+	/* One corrupt counter (40 in place of 12): held, then back in sequence: no loss. */
+	static const unsigned corrupt[] = { 10, 11, 40, 13, 14, 15 };
+	/* 7 samples lost after 11 (12..18): the run of out-of-sequence samples confirms it
+	 * at the sixth. */
+	static const unsigned lost7[] = { 10, 11, 19, 20, 21, 22, 23, 24, 25, 26 };
+	/* Across the wrap: 62, 63, then 3 (0, 1, 2 lost). */
+	static const unsigned wrap[] = { 61, 62, 63, 3, 4, 5, 6, 7, 8, 9 };
+	/* Four out-of-sequence words then back: within the tolerance, no loss. */
+	static const unsigned four[] = { 1, 2, 50, 51, 52, 53, 7, 8 };
+	struct ppk2_seq s;
+	char ev[16];
+	unsigned lost;
+
+	seq_run(corrupt, 6, ev, &lost, &s);
+	ok(!strcmp(ev, "iihrii") && lost == 0 && s.jumps == 2,
+	   "a corrupt counter: held, recovered, no loss, 2 raw jumps (%s, %u, %llu)", ev, lost,
+	   (unsigned long long)s.jumps);
+	seq_run(lost7, 10, ev, &lost, &s);
+	ok(!strcmp(ev, "iihhhhhlii") && lost == 7 && s.jumps == 1,
+	   "7 lost: held 5, confirmed at the 6th, 7 counted, 1 raw jump (%s, %u, %llu)", ev,
+	   lost, (unsigned long long)s.jumps);
+	seq_run(wrap, 10, ev, &lost, &s);
+	ok(!strcmp(ev, "iiihhhhhli") && lost == 3, "3 lost across the wrap at 64 (%s, %u)", ev,
+	   lost);
+	seq_run(four, 8, ev, &lost, &s);
+	ok(!strcmp(ev, "iihhhhri") && lost == 0 && s.jumps == 2,
+	   "4 out of sequence, then back: within Nordic's tolerance, no loss (%s)", ev);
+}
+
+/*
+ * The filter against hand-computed averages: 1 mA in range 2, then a switch to range 3
+ * whose first samples read a transient (50, 20 mA) before settling at 10 mA; then a
+ * switch to range 4 with 500 and 300 mA before 200 mA.
+ */
+static void test_spike_filter(void)
+{
+	static const double in[] = { 1e-3, 1e-3, 1e-3, 50e-3, 20e-3, 10e-3, 10e-3, 0.5, 0.3,
+				     0.2, 0.2 };
+	static const unsigned rng[] = { 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4 };
+	/* alpha = 0.18 from a steady 1 mA: 0.18 * 50 + 0.82 * 1 = 9.82 mA; 0.18 * 20 + 0.82 *
+	 * 9.82 = 11.6524; 0.18 * 10 + 0.82 * 11.6524 = 11.354968; then 10 mA as read. */
+	static const double ema3[] = { 9.82e-3, 11.6524e-3, 11.354968e-3 };
+	struct ppk2_spike_filter f;
+	double out[11], top, top2;
+	size_t i;
+
+	ppk2_spike_reset(&f, 1);
+	for (i = 0; i < 11; i++)
+		out[i] = ppk2_spike_apply(&f, rng[i], in[i]);
+	ok(out[0] == 1e-3 && out[1] == 1e-3 && out[2] == 1e-3, "no switch: samples as read");
+	for (i = 0; i < 3; i++)
+		is_dbl(out[3 + i], ema3[i], 1e-12, "range 2 -> 3, sample %zu after the switch: the "
+		       "alpha 0.18 average", i);
+	is_dbl(out[6], 10e-3, 0, "the 4th sample after the switch: as read");
+	/* alpha5 = 0.06 average over the same inputs up to 10 mA (index 6), by hand. */
+	top = 1e-3;
+	for (i = 1; i <= 6; i++)
+		top = 0.06 * in[i] + 0.94 * top;
+	ok(out[7] == top && out[8] == top,
+	   "range 4: the first two samples are left out, the alpha5 average holds (%.9g)", top);
+	top2 = 0.06 * 0.2 + 0.94 * top;
+	is_dbl(out[9], top2, 1e-15, "the third: averaged in with alpha5 0.06");
+	is_dbl(out[10], 0.2, 0, "then as read");
+	is_int((int)f.replaced, 6, "6 samples replaced (3 per switch)");
+	ppk2_spike_reset(&f, 0);
+	ok(ppk2_spike_apply(&f, 2, 1e-3) == 1e-3 && ppk2_spike_apply(&f, 3, 50e-3) == 50e-3,
+	   "spike_filter=off: the transient as read");
+}
+
 int main(void)
 {
 	test_meta();
+	test_zero_gains();
+	test_sequence();
+	test_spike_filter();
 	test_formula();
 	test_words();
 	return done_testing();
