@@ -11,6 +11,7 @@
 #include "core/cmdline.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/si_units.h"
 
 
 struct compare_args {
@@ -56,6 +57,7 @@ static struct opt_desc compare_opts[] = {
 	  .help = "iozone's table per device instead: a row per record size, a column per "
 		  "operation (write, rewrite, read, reread, randread, randwrite), each cell "
 		  "METRIC (default bw_bytes, as MB/s); for the record-sweep profile" },
+	SI_UNITS_OPTION(NULL),
 	OPT_HELP_ROW(NULL),
 };
 

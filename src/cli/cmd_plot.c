@@ -10,6 +10,7 @@
 #include "cli/result_args.h"
 #include "core/cmdline.h"
 #include "core/mem.h"
+#include "core/si_units.h"
 #include "report/plot.h"
 
 #define DEFAULT_BATTERY "3000mAh@3.7V"
@@ -85,6 +86,7 @@ static const struct opt_desc plot_opts[] = {
 	  .help = "gnuplot templates (default: found next to iowatt)", .complete = "dir" },
 	{ .name = "keep-data", .type = OPT_FLAG, .off = POFF(o.keep),
 	  .help = "keep the generated data and gnuplot files (path printed)" },
+	SI_UNITS_OPTION(NULL),
 	OPT_HELP_ROW(NULL),
 };
 

@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/si_units.h"
 #include "core/units.h"
 #include "run/probe.h"
 
@@ -57,6 +58,7 @@ static const struct opt_desc probe_opts[] = {
 	  .help = "replace an existing --csv file" },
 	{ .name = "sysfs-root", .type = OPT_STRREF, .off = POFF(sysfs_root), .def = "",
 	  .metavar = "DIR", .help = "read sysfs meters under DIR (tests)", .complete = "dir" },
+	SI_UNITS_OPTION(NULL),
 	OPT_HELP_ROW(NULL),
 };
 

@@ -11,6 +11,7 @@
 #include "core/cmdline.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/si_units.h"
 #include "report/html.h"
 
 #define MOD "report"
@@ -36,6 +37,7 @@ static struct opt_desc report_opts[] = {
 	  .help = "the page's title (default: the devices' names)" },
 	{ .name = "plots-dir", .type = OPT_STRREF, .off = ROFF(o.plots_dir), .metavar = "DIR",
 	  .help = "gnuplot templates (default: found next to iowatt)", .complete = "dir" },
+	SI_UNITS_OPTION(NULL),
 	OPT_HELP_ROW(NULL),
 };
 

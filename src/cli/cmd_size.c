@@ -13,6 +13,7 @@
 #include "core/cmdline.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/si_units.h"
 #include "core/units.h"
 
 #define MOD "size"
@@ -148,6 +149,7 @@ static const struct opt_desc size_opts[] = {
 	{ .name = "job", .type = OPT_STRREF, .off = SOFF(wl.job), .metavar = "NAME",
 	  .help = "use this job for every workload instead of the closest one", .group = G_LOAD },
 	RESULT_LABEL_ROW(SOFF(ra), G_FILES),
+	SI_UNITS_OPTION(G_FILES),
 	OPT_HELP_ROW(G_FILES),
 };
 

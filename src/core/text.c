@@ -180,3 +180,12 @@ char *text_md_escape(const char *s, char *buf, size_t len)
 	/* A cut inside a character leaves a broken sequence at the end. */
 	return text_clean(buf);
 }
+
+size_t text_extra_bytes(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) == 0x80;
+	return n;
+}

@@ -29,6 +29,10 @@ int text_is_clean(const char *s);
  */
 char *text_fit(const char *s, size_t max, char *buf, size_t len);
 
+/* Bytes of s beyond the columns it takes on screen (UTF-8 continuation bytes: "µA" is
+ * 1), what a printf width must add to pad it by characters. */
+size_t text_extra_bytes(const char *s);
+
 /*
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a field a
  * spreadsheet would run as a formula (leading = + - @, tab or CR) gets a leading

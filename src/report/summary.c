@@ -2,9 +2,13 @@
 /* The end-of-run table: one aligned row per job and loop (round.loop with rounds). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/results_read.h"
+#include "core/mem.h"
+#include "core/si_units.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "report/summary.h"
 
@@ -32,6 +36,8 @@ struct layout {
 	int mw;		  /* meter column width */
 	int soc, drive;	  /* temperature columns */
 	int rounds;	  /* some job ran in rounds: the loop column says round.loop */
+	/* Each power column's unit, from its figures over every row: 5 uA is not 0.005 mA */
+	struct si_unit w, a, e;
 };
 
 static const char *fmt_lat(double ns, char *buf, size_t len)
@@ -148,6 +154,38 @@ static int job_name_width(const struct run_result *r)
 	return w;
 }
 
+/* The W, mA and J/GB figures of every row the table prints (a row per meter with several). */
+static void plan_units(const struct run_result *r, struct layout *lo)
+{
+	size_t i, m, n = 0, cap = 1;
+	double *w, *a, *e;
+
+	for (i = 0; i < r->njobs; i++)
+		cap += 1 + r->jobs[i].nmeters;
+	w = xcalloc(cap, sizeof(*w));
+	a = xcalloc(cap, sizeof(*a));
+	e = xcalloc(cap, sizeof(*e));
+	for (i = 0; i < r->njobs; i++) {
+		const struct job_result *j = &r->jobs[i];
+
+		for (m = 0; m <= j->nmeters; m++, n++) {
+			const struct result_power *p = m ? &j->meters[m - 1].power : j->power;
+			const struct result_efficiency *ef =
+				m ? &j->meters[m - 1].efficiency : j->efficiency;
+
+			w[n] = p ? p->active_w : NAN;
+			a[n] = p ? p->active_ma / 1e3 : NAN;
+			e[n] = ef ? ef->j_per_gb : NAN;
+		}
+	}
+	lo->w = si_unit_for(SI_POWER, w, n);
+	lo->a = si_unit_for(SI_CURRENT, a, n);
+	lo->e = si_unit_for(SI_ENERGY, e, n);
+	free(w);
+	free(a);
+	free(e);
+}
+
 static void plan_layout(const struct run_result *r, struct layout *lo)
 {
 	char name[CELL];
@@ -174,6 +212,7 @@ static void plan_layout(const struct run_result *r, struct layout *lo)
 			lo->drive |= !isnan(j->temperatures->drive_c.max);
 		}
 	}
+	plan_units(r, lo);
 }
 
 static void print_power(FILE *fp, const struct layout *lo, const char *spec,
@@ -187,9 +226,9 @@ static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 		fprintf(fp, "  %-*s", lo->mw, name);
 	}
 	rr_verdict(v, status, vd, sizeof(vd));
-	fprintf(fp, " %7s %7s %8s %6s %8s  %s", fmt_sig(p ? p->active_w : NAN, SIG_POWER, c[0], CELL),
-		fmt_sig(p ? p->active_ma : NAN, SIG_ENERGY, c[1], CELL),
-		fmt_sig(e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, c[4], CELL),
+	fprintf(fp, " %7s %7s %8s %6s %8s  %s", si_fmt(&lo->w, p ? p->active_w : NAN, SIG_POWER, c[0], CELL),
+		si_fmt(&lo->a, p ? p->active_ma / 1e3 : NAN, SIG_ENERGY, c[1], CELL),
+		si_fmt(&lo->e, e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, c[4], CELL),
 		fmt_sig(e ? e->iops_per_ma : NAN, SIG_RATE, c[3], CELL), vd);
 }
 
@@ -298,6 +337,17 @@ static void print_meters(FILE *fp, const struct run_result *r, const struct layo
 	}
 }
 
+/* The power columns' heads: each its unit, right-aligned by characters (µ is 2 bytes). */
+static void print_power_head(FILE *fp, const struct layout *lo)
+{
+	char e[CELL];
+
+	snprintf(e, sizeof(e), "%s/GB", lo->e.text);
+	fprintf(fp, " %*s %*s %*s %6s %8s  %s", 7 + (int)text_extra_bytes(lo->w.text), lo->w.text,
+		7 + (int)text_extra_bytes(lo->a.text), lo->a.text, 8 + (int)text_extra_bytes(e), e, "+-95%",
+		"IOPS/mA", "verdict");
+}
+
 static void print_header(FILE *fp, const struct run_result *r, const struct layout *lo)
 {
 	fputc('\n', fp);
@@ -317,8 +367,7 @@ static void print_header(FILE *fp, const struct run_result *r, const struct layo
 	if (lo->power && lo->meters)
 		fprintf(fp, "  %-*s", lo->mw, "meter");
 	if (lo->power)
-		fprintf(fp, " %7s %7s %8s %6s %8s  %s", "W", "mA", "J/GB", "+-95%", "IOPS/mA",
-			"verdict");
+		print_power_head(fp, lo);
 	fputc('\n', fp);
 }
 

@@ -153,8 +153,45 @@ static void print_descendants(FILE *fp, const struct run_result *r)
 	}
 }
 
+/* The job's I/Os (or bytes: io_bytes) over both directions; 0 for a command without I/O figures. */
+#define JOB_SUM(j, field)                                                                   \
+	(((j)->read ? (double)(j)->read->field : 0) + ((j)->write ? (double)(j)->write->field : 0))
+
+/*
+ * A "-" in IOPS/mA or J/GB is a figure that is undefined, never one hidden: say why, once
+ * per job (a current near zero or below it is no reason; only no I/O, no current or
+ * energy known, or a current of exactly 0 are).
+ */
+static void print_undefined(FILE *fp, const struct run_result *r)
+{
+	const struct job_result *j;
+	char why[2][96];
+	size_t i;
+
+	for (i = 0; i < r->njobs; i++) {
+		j = &r->jobs[i];
+		if (!j->power || !j->efficiency)
+			continue;
+		why[0][0] = why[1][0] = '\0';
+		if (isnan(j->efficiency->iops_per_ma))
+			snprintf(why[0], sizeof(why[0]), "IOPS/mA: %s",
+				 !(JOB_SUM(j, total_ios) > 0) ? "no I/O counted"
+				 : isnan(j->power->active_ma) ? "no current known"
+							       : "the current averaged exactly 0");
+		if (isnan(j->efficiency->j_per_gb))
+			snprintf(why[1], sizeof(why[1]), "J/GB: %s",
+				 !(JOB_SUM(j, io_bytes) > 0) ? "no bytes moved"
+						       : "no energy known (no voltage)");
+		if (*why[0] || *why[1])
+			fprintf(fp, "%s loop %u: - is undefined, not hidden: %s%s%s\n",
+				j->jobname ? j->jobname : "?", j->loop, why[0],
+				*why[0] && *why[1] ? "; " : "", why[1]);
+	}
+}
+
 void summary_print_notes(FILE *fp, const struct run_result *r)
 {
+	print_undefined(fp, r);
 	print_cpu_note(fp, r);
 	print_sizes(fp, r);
 	print_energy_out(fp, r);

@@ -327,6 +327,16 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : NAN;
 }
 
+/*
+ * A figure per mA or per W: known whenever the current or power is, whatever its sign. A
+ * sleep current at a meter's offset averages a few nA below zero; hiding IOPS/mA then
+ * (as ratio() did) hid a known figure. Undefined only at exactly 0 or unknown.
+ */
+static double per(double num, double den)
+{
+	return den != 0 && isfinite(den) ? num / den : NAN;
+}
+
 /* The phases' uncertainty parts; the last sample of a phase still open counts as is. */
 static void unc_summarize(const struct energy_job *ej, struct energy_phases *es)
 {
@@ -459,9 +469,9 @@ void efficiency_compute(const struct energy_phases *es, const struct result_powe
 	work_j = energy_combined(es, p, work);
 	double charge_uah = p->charge_mah * 1e3;
 
-	e->iops_per_ma = ratio(iops, p->active_ma);
-	e->iops_per_w = ratio(iops, p->active_w);
-	e->mbps_per_w = ratio(mbps, p->active_w);
+	e->iops_per_ma = per(iops, p->active_ma);
+	e->iops_per_w = per(iops, p->active_w);
+	e->mbps_per_w = per(mbps, p->active_w);
 	e->j_per_gb = bytes ? work_j / gb : NAN;
 	e->j_per_gb_net = bytes ? p->energy_net_j / gb : NAN;
 	e->uj_per_io = ios ? work_j * 1e6 / (double)ios : NAN;

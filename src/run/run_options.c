@@ -4,6 +4,7 @@
 
 #include "core/mem.h"
 #include "core/options.h"
+#include "core/si_units.h"
 #include "run/run_options.h"
 
 #define ROFF(f) offsetof(struct run_args, f)
@@ -101,6 +102,7 @@ const struct opt_desc run_options[] = {
 	  .group = G_OUT },
 	{ .name = "no-progress", .type = OPT_NOFLAG, .off = ROFF(run.progress),
 	  .help = "never show progress", .group = G_OUT },
+	SI_UNITS_OPTION(G_OUT),
 	{ .name = "quiet", .type = OPT_COUNT, .off = ROFF(quiet), .shortopt = 'q',
 	  .help = "only warnings and errors (twice: errors only)", .group = G_OUT },
 	{ .name = "verbose", .type = OPT_COUNT, .off = ROFF(verbose), .shortopt = 'v',

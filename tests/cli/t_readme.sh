@@ -150,10 +150,12 @@ if t_is_root; then
 		grep -qE "valid \(EMULATED\)$" "$T_TMP/run.out" && break
 		echo "# run $try not valid (a loaded machine): $(grep -oE 'INVALID: .*' "$T_TMP/run.out" | head -1)"
 	done
-	run_head=$(grep -E "^job +loop +status" "$T_TMP/run.out" | tr -s ' ')
+	# Units follow the figures (0.76 W of this run is 765 mW): compared without their prefix.
+	unitless() { tr -s ' ' | sed -E 's/ (m|µ|n)(W|A|J\/GB) / \2 /g'; }
+	run_head=$(grep -E "^job +loop +status" "$T_TMP/run.out" | unitless)
 	verdict=$(grep -oE "valid \(EMULATED\)$" "$T_TMP/run.out" | head -1)
 	for d in "${DEMO_DOCS[@]}"; do
-		readme_head=$(sed -n '/^\$ make demo/,/^```/p' "$d" | grep -E "^job +loop +status" | tr -s ' ')
+		readme_head=$(sed -n '/^\$ make demo/,/^```/p' "$d" | grep -E "^job +loop +status" | unitless)
 		[ -n "$run_head" ] && [ "$run_head" = "$readme_head" ]
 		ok $? "$d's summary has the run's columns ($readme_head)"
 		sed -n '/^\$ make demo/,/^```/p' "$d" | grep -E "^[A-Z0-9]+-[^ ]* +[0-9]+ +ok " \
