@@ -151,7 +151,7 @@ if t_is_root; then
 		echo "# run $try not valid (a loaded machine): $(grep -oE 'INVALID: .*' "$T_TMP/run.out" | head -1)"
 	done
 	# Units follow the figures (0.76 W of this run is 765 mW): compared without their prefix.
-	unitless() { tr -s ' ' | sed -E 's/ (m|µ|n)(W|A|J\/GB) / \2 /g'; }
+	unitless() { tr -s ' ' | sed -E 's/ (m|µ|n)(W|A|J\/GB) / \2 /g; s/ (m|µ|n)(W|A|J\/GB) / \2 /g'; }
 	run_head=$(grep -E "^job +loop +status" "$T_TMP/run.out" | unitless)
 	verdict=$(grep -oE "valid \(EMULATED\)$" "$T_TMP/run.out" | head -1)
 	for d in "${DEMO_DOCS[@]}"; do

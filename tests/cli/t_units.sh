@@ -25,7 +25,10 @@ summary_cells() {
 run_at 5
 run_at 150
 run_at 1500
-for ua in 5 150 1500; do echo "# $ua uA: $(summary_cells "$T/p$ua.run")"; done
+for ua in 5 150 1500; do
+	echo "# $ua uA: $(summary_cells "$T/p$ua.run")"
+	[ -n "$(summary_cells "$T/p$ua.run")" ] || sed 's/^/#   /' "$T/p$ua.run" | tail -8
+done
 # The emulator's ADC steps are 43 nA on its lowest range: 3 significant digits of a
 # 5 uA current are 4.9x..5.0x; its mean is the current within 1 %.
 summary_cells "$T/p5.run" | grep -Eq "^µW µA [0-9]{2}\.[0-9] [45]\.[0-9]{3}$"
