@@ -120,7 +120,7 @@ int hid_node_id(const char *root, const char *path, uint16_t *vid, uint16_t *pid
 
 int hid_open(const char *path, size_t report_len, int log_level, struct hid_dev **out)
 {
-	struct hid_dev *h;
+
 	int fd, err;
 
 	*out = NULL;
@@ -139,11 +139,21 @@ int hid_open(const char *path, size_t report_len, int log_level, struct hid_dev 
 		close(fd);
 		return -EBUSY;
 	}
+	return hid_open_fd(fd, report_len, serial_path_is_pty(path), path, out);
+}
+
+int hid_open_fd(int fd, size_t report_len, int stream, const char *name, struct hid_dev **out)
+{
+	struct hid_dev *h;
+
+	*out = NULL;
+	if (report_len > REPORT_MAX)
+		return -EINVAL;
 	h = xcalloc(1, sizeof(*h));
 	h->fd = fd;
 	h->len = report_len;
-	h->stream = serial_path_is_pty(path);
-	h->path = xstrdup(path);
+	h->stream = stream;
+	h->path = xstrdup(name);
 	*out = h;
 	return 0;
 }
@@ -184,9 +194,14 @@ int hid_read(struct hid_dev *h, uint8_t *report, int timeout_ms)
 	int rc;
 
 	for (;;) {
-		n = read(h->fd, h->buf + h->have, h->len - h->have);
+		/* hidraw hands over one whole report per read (cut to the buffer if longer): a
+		 * report of another length is another report's, not ours, and is skipped. */
+		n = read(h->fd, h->buf + h->have,
+			 h->stream ? h->len - h->have : sizeof(h->buf));
+		if (n > 0 && !h->stream && (size_t)n != h->len)
+			continue;
 		if (n > 0) {
-			/* hidraw hands over whole reports; a stream may cut one anywhere. */
+			/* A stream may cut a report anywhere. */
 			h->have = h->stream ? h->have + (size_t)n : h->len;
 			if (h->have >= h->len) {
 				memcpy(report, h->buf, h->len);

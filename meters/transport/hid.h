@@ -33,6 +33,12 @@ int hid_node_id(const char *root, const char *path, uint16_t *vid, uint16_t *pid
  * the udev rule is missing. Exclusive: a second reader gets -EBUSY.
  */
 int hid_open(const char *path, size_t report_len, int log_level, struct hid_dev **out);
+/*
+ * The same over an fd already open (taken: hid_close() closes it): a test's
+ * SOCK_SEQPACKET socketpair speaks hidraw's semantics (one report per read and per
+ * write, EOF when the far end goes); stream 1 cuts reports from a byte stream instead.
+ */
+int hid_open_fd(int fd, size_t report_len, int stream, const char *name, struct hid_dev **out);
 /* Sends one output report (report ID 0 goes in front, as hidraw wants): 0 or -errno. */
 int hid_write(struct hid_dev *h, const uint8_t *report);
 /* One input report within timeout_ms: 1, 0 on timeout, -ENODEV/-EIO when the device
