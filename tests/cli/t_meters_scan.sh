@@ -61,12 +61,14 @@ stop_emu
 
 # 5. The libsigrok bridge, with libsigrok's own demo driver through the push entry point.
 if "$IOWATT" meters --help 2>&1 | grep -q "^  sigrok: "; then
-	# A1 is libsigrok's sine, +-10 V: its negative half is no supply voltage and is dropped
-	# as impossible (counted, with an event), the positive half keeps its shape. Full
+	# A1 is libsigrok's sine, +-10 V, read here as a load's (sign=unsigned; signed, as the
+	# bridge reads it by default, in t_sigrok_signed.sh): its negative half is no supply
+	# voltage and is dropped as impossible (counted, with an event), the positive half
+	# keeps its shape. Full
 	# unwinding on malloc, so tests/lsan.supp sees libsigrok's frames under glib's (which has
 	# no frame pointers) and only libsigrok's own leak is let through.
 	SR_ASAN="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-	ASAN_OPTIONS=$SR_ASAN timeout 30 "$IOWATT" probe --meter "sigrok:demo,channel=A1,rate=1000" --seconds 2 \
+	ASAN_OPTIONS=$SR_ASAN timeout 30 "$IOWATT" probe --meter "sigrok:demo,channel=A1,rate=1000,sign=unsigned" --seconds 2 \
 		--csv "$T/sigrok.csv" >"$T/sigrok.out" 2>&1
 	ok $? "probe of libsigrok's demo device exits 0"
 	grep -q "Demo device (sigrok)" "$T/sigrok.out"
