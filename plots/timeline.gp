@@ -20,6 +20,9 @@ if (HASIO) { set ylabel 'throughput (MB/s)' tc rgb IOCOL } else { unset ytics; s
 array MCOL[4] = ['#202020', '#8B0000', '#606060', '#4B0082']
 io = ARG1.'/io.dat'
 power = ARG1.'/power.dat'
+# A measured command may move no data: the throughput line is then an empty iteration, and
+# as gnuplot opens its file anyway, it names one with points (no "no valid points" warning).
+iotrace = HASIO ? io : power
 # With temperatures the timeline is the top panel of two, on one time axis.
 if (HASTEMP) {
 	set multiplot
@@ -36,7 +39,7 @@ if (NMETERS > 0) {
 	# Under each meter's trace, the 95 % band of its readings from the meter's declared
 	# accuracy (power.dat's columns 3 and 4; the trace itself where it declares none).
 	plot for [m=1:(DUMB ? 0 : NMETERS)] power index (m-1) using 1:3:4 axes x1y2 with filledcurves fs transparent solid 0.18 noborder lc rgb MCOL[(m-1)%4+1] notitle, \
-	     (HASIO ? io : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
+	     for [i=1:HASIO] iotrace using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
 	     for [i=1:HASSHORT] keyentry with points pt 7 ps 1.4 lc rgb IOCOL title 'short job: mean MB/s', \
 	     for [m=1:NMETERS] power index (m-1) using 1:2 axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power (W), '.MNAME[m], \
 	     for [i=1:(DUMB ? 0 : HASBAND)] keyentry with boxes fs transparent solid 0.18 noborder lc rgb MCOL[1] title 'meter uncertainty (95 %)', \
@@ -45,7 +48,7 @@ if (NMETERS > 0) {
 	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'
 } else {
 	set border 3
-	plot (HASIO ? io : NaN) using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
+	plot io using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
 	     for [i=1:HASSHORT] keyentry with points pt 7 ps 1.4 lc rgb IOCOL title 'short job: mean MB/s', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \

@@ -2,6 +2,7 @@
 /* Battery sizing: pick the jobs that model each part of a workload, then the daily energy and life. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/sizing.h"
@@ -9,6 +10,8 @@
 #include "core/phase.h"
 
 #define MOD "size"
+/* Room for the names of the jobs --job could pick, in an error message. */
+#define SIZING_HINT_LEN 256
 
 /*
  * Energy above idle cannot be negative; a negative figure is noise (idle drifting up
@@ -138,6 +141,31 @@ static void size_u95(const struct size_workload *wl, struct sizing *sz)
 				      sz->read_u * sz->read_u + sz->duty_u * sz->duty_u);
 }
 
+/*
+ * A job the automatic pick passes over may still be the one meant: a measured command
+ * moves no blocks of a size, so none models a workload, yet --job NAME sizes from it.
+ * The names of the finished jobs with power data, for the error message.
+ */
+static void job_hint(const struct rr_result *r, const struct size_workload *wl, char *buf,
+		     size_t len)
+{
+	size_t i, n = 0, used = 0;
+
+	buf[0] = '\0';
+	if (wl->job)
+		return;
+	for (i = 0; i < r->rep.njobs && used < len; i++) {
+		const struct job_result *j = &r->rep.jobs[i];
+
+		if (!rr_has_power(j) || j->status != RESULT_OK)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s'%s'",
+					 n++ ? ", " : "; name one with --job: ", r->names[i]);
+	}
+	if (used >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
 int sizing_compute(const struct rr_result *r, const struct size_workload *wl,
 			const struct battery_model *bm, double supply_v_opt, struct sizing *sz)
 {
@@ -153,8 +181,11 @@ int sizing_compute(const struct rr_result *r, const struct size_workload *wl,
 		return -EINVAL;
 	}
 	if (pick_jobs(r, wl, sz) || pick_duty(r, wl, sz) || pick_base(r, wl, sz)) {
-		log_err(MOD, "%s: no finished job with power data that %s", r->path,
-			wl->job ? "matches --job" : "models this workload");
+		char hint[SIZING_HINT_LEN];
+
+		job_hint(r, wl, hint, sizeof(hint));
+		log_err(MOD, "%s: no finished job with power data that %s%s", r->path,
+			wl->job ? "matches --job" : "models this workload", hint);
 		return -EINVAL;
 	}
 	if (isnan(sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)) {

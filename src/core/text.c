@@ -36,8 +36,8 @@ static size_t utf8_len(const unsigned char *p)
 
 /*
  * Characters that steer how text is shown rather than being text: C0 and C1 controls,
- * DEL, and the bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069),
- * which can make a table cell read as something else than it holds.
+ * DEL, the bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069),
+ * which can make a table cell read as something else than it holds, and U+FFFE, U+FFFF.
  */
 static int is_control(const unsigned char *p, size_t n)
 {
@@ -45,6 +45,10 @@ static int is_control(const unsigned char *p, size_t n)
 		return p[0] < 0x20 || p[0] == ASCII_DEL;
 	if (n == 2)
 		return p[0] == 0xC2 && p[1] < 0xA0;
+	/* U+FFFE and U+FFFF are no characters at all: XML forbids them, so an SVG chart or
+	 * the page holding one would not be well-formed. */
+	if (n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE)
+		return 1;
 	if (n == 3 && p[0] == 0xE2)
 		return (p[1] == 0x80 && p[2] >= 0xAA && p[2] <= 0xAE) ||
 		       (p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9);

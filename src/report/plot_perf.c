@@ -2,6 +2,7 @@
 /* Performance-vs-power chart data: a panel per job, a point per device, the Pareto front. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,7 +348,7 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 {
 	struct panel pn = { .pts = xcalloc(set->nres + 1, sizeof(struct pt)), .mbps = -1 };
 	char (*texts)[RR_LABEL_MAX + 16] = xcalloc(set->nres + 1, sizeof(*texts));
-	size_t i;
+	size_t i, drawn = 0;
 	int invalid = 0;
 
 	panel_points(&pn, set, name);
@@ -363,13 +364,24 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 	for (i = 0; i < pn.np; i++) {
 		panel_row(fp, &pn, i, &set->res[pn.pts[i].res], texts[i]);
 		invalid |= !pn.pts[i].valid;
+		drawn += !isnan(pn.pts[i].x) && !isnan(pn.pts[i].y);
 	}
 	if (!pn.np)
 		fprintf(fp, "NaN NaN 0 0 \"\" \"\" \"\" \"\" \"\" \"\" \"\" \"\" 0 %g NaN NaN NaN NaN\n", pn.ylo);
 	fprintf(fp, "\n\n");
 	panel_front(ff, &pn);
 	fprintf(meta, "JOB[%zu] = ", k + 1);
-	plot_gp_string(meta, name);
+	if (!drawn) {
+		/* An empty panel says why rather than looking like a job that did nothing. */
+		char title[PLOT_TEXT_MAX];
+
+		log_info(MOD, "perf-power: %s: no result has both its active power and its speed: "
+			 "no point", name);
+		snprintf(title, sizeof(title), "%s (no point: power or speed not known)", name);
+		plot_gp_string(meta, title);
+	} else {
+		plot_gp_string(meta, name);
+	}
 	fprintf(meta, "\nYLAB[%zu] = ", k + 1);
 	plot_gp_string(meta, pn.mbps > 0 ? "MB/s (higher is better)" : "IOPS (higher is better)");
 	fprintf(meta, "\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\nYLO[%zu] = %g\nYHI[%zu] = %g\n", k + 1,

@@ -29,6 +29,34 @@ unsigned plot_device_rgb(unsigned i)
 	return palette[i % ARRAY_SIZE(palette)];
 }
 
+/* What chart_text does beyond cleaning and cutting. */
+enum { TEXT_SHOWN = 1, TEXT_TIC = 2 };
+
+/*
+ * Text as a chart takes it: cleaned and cut (text_fit). TEXT_SHOWN (text drawn, not a
+ * path): "]]>" broken up, as an SVG holds gnuplot's text as character data, where that
+ * sequence may not appear (gnuplot escapes < and &, not this). TEXT_TIC: % doubled, as
+ * gnuplot reads an explicit tic label as a format ("70%read": "Bad format character").
+ * xmalloc'd, at most 2 * max + 8 bytes.
+ */
+static char *chart_text(const char *s, size_t max, int how)
+{
+	char *cut = xmalloc(max + 4), *out = xmalloc(2 * max + 8), *o = out;
+	const char *p;
+
+	text_fit(s, max, cut, max + 4);
+	for (p = cut; *p; p++) {
+		if ((how & TEXT_TIC) && *p == '%')
+			*o++ = '%';
+		if ((how & TEXT_SHOWN) && *p == '>' && p - cut >= 2 && p[-1] == ']' && p[-2] == ']')
+			*o++ = ' ';
+		*o++ = *p;
+	}
+	*o = '\0';
+	free(cut);
+	return out;
+}
+
 /*
  * The one way text reaches a .gp file: single-quoted literals, in which gnuplot expands
  * neither backquotes nor @ macros. The text is cleaned first (core/text.h: no line break
@@ -38,13 +66,11 @@ unsigned plot_device_rgb(unsigned i)
  * at each quote and joined with APOS (a quote, defined by plot_chart_begin): it's is
  * 'it'.APOS.'s', an empty text is "".
  */
-static void gp_quote(FILE *fp, const char *s, size_t max)
+static void gp_literal(FILE *fp, const char *buf)
 {
-	char *buf = xmalloc(max + 4);
 	const char *p = buf, *q;
 	int first = 1;
 
-	text_fit(s, max, buf, max + 4);
 	for (;;) {
 		q = strchrnul(p, '\'');
 		if (q > p) {
@@ -59,27 +85,33 @@ static void gp_quote(FILE *fp, const char *s, size_t max)
 	}
 	if (first)
 		fputs("\"\"", fp);
+}
+
+static void gp_quote(FILE *fp, const char *s, size_t max, int how)
+{
+	char *buf = chart_text(s, max, how);
+
+	gp_literal(fp, buf);
 	free(buf);
 }
 
 void plot_gp_string(FILE *fp, const char *s)
 {
-	gp_quote(fp, s, PLOT_TEXT_MAX);
+	gp_quote(fp, s, PLOT_TEXT_MAX, TEXT_SHOWN);
 }
 
 void plot_gp_set(FILE *meta, const char *var, const char *value)
 {
 	fprintf(meta, "%s = ", var);
-	gp_quote(meta, value, PLOT_TEXT_MAX);
+	gp_quote(meta, value, PLOT_TEXT_MAX, TEXT_SHOWN);
 	fputc('\n', meta);
 }
 
 /* gnuplot reads \\ and \" in a data file's double-quoted string as escapes: both escaped. */
 void plot_data_string(FILE *fp, const char *s)
 {
-	char buf[PLOT_TEXT_MAX + 4], *p;
+	char *buf = chart_text(s, PLOT_TEXT_MAX, TEXT_SHOWN), *p;
 
-	text_fit(s, PLOT_TEXT_MAX, buf, sizeof(buf));
 	fputc('"', fp);
 	for (p = buf; *p; p++) {
 		if (*p == '"' || *p == '\\')
@@ -87,6 +119,7 @@ void plot_data_string(FILE *fp, const char *s)
 		fputc(*p, fp);
 	}
 	fputc('"', fp);
+	free(buf);
 }
 
 void plot_job_tics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb)
@@ -97,9 +130,12 @@ void plot_job_tics(FILE *meta, const char *const *names, size_t n, unsigned widt
 
 	fprintf(meta, "NJOBS = %zu\narray TIC[%zu]\n", n, n ? n : 1);
 	for (i = 0; i < n; i++) {
+		char *tic = chart_text(names[i], PLOT_TEXT_MAX, TEXT_SHOWN | TEXT_TIC);
+
 		fprintf(meta, "TIC[%zu] = ", i + 1);
-		plot_gp_string(meta, names[i]);
+		gp_literal(meta, tic);
 		fputc('\n', meta);
+		free(tic);
 		if (strlen(names[i]) > longest)
 			longest = strlen(names[i]);
 	}
@@ -176,7 +212,7 @@ int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *na
 	terminal(ch->meta, ctx->format, width_px, height_px);
 	if (ch->out) {
 		fprintf(ch->meta, "set output ");
-		gp_quote(ch->meta, ch->out, strlen(ch->out));
+		gp_quote(ch->meta, ch->out, strlen(ch->out), 0);
 		fprintf(ch->meta, "\n");
 	}
 	palette_meta(ch->meta, ctx->set);

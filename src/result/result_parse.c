@@ -22,7 +22,16 @@ struct rpath {
 	const char *origin;
 	char buf[256];
 	size_t len;
+	unsigned long impossible; /* figures read as not known (impossible()) */
 };
+
+/*
+ * A figure beyond this magnitude is no measurement of a storage device (1e15 W, IOPS,
+ * J/GB): a value like 1e308 only overflows a chart's scale or a sum to infinity.
+ */
+#define RESULT_MAX_FIGURE 1e15
+/* The first few impossible figures of a file are named; the rest are counted. */
+#define IMPOSSIBLE_NAMED 3
 
 static size_t enter(struct rpath *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -167,6 +176,50 @@ static int read_real(json_t *v, double *out, struct rpath *p)
 	return 0;
 }
 
+/*
+ * A value read back that a measurement cannot have produced is read as not known, as the
+ * run drops a reading that cannot be true (meters/core/meter_sanity.c): said once, with
+ * the key, and never drawn or summed.
+ */
+static void impossible(struct rpath *p, const char *what)
+{
+	if (++p->impossible <= IMPOSSIBLE_NAMED)
+		log_warn(MOD, "%s: %s: %s cannot be measured: read as not known", p->origin,
+			 p->buf, what);
+}
+
+/*
+ * Power, current, voltage, energy, efficiency and IOPS are never below zero (the meter
+ * core drops a negative reading); figures net of idle are differences and may be. Every
+ * figure is finite and within RESULT_MAX_FIGURE.
+ */
+static int never_negative(const struct result_schema *sc, const char *key)
+{
+	if (!strcmp(key, "iops"))
+		return 1;
+	if (sc != &result_power_schema && sc != &result_efficiency_schema)
+		return 0;
+	return !strstr(key, "_net");
+}
+
+static void check_real(double *x, const struct result_schema *sc, const char *key,
+		       struct rpath *p)
+{
+	char what[64];
+
+	if (isnan(*x))
+		return;
+	if (fabs(*x) > RESULT_MAX_FIGURE) {
+		snprintf(what, sizeof(what), "%g (beyond %g)", *x, RESULT_MAX_FIGURE);
+		impossible(p, what);
+		*x = NAN;
+	} else if (*x < 0 && never_negative(sc, key)) {
+		snprintf(what, sizeof(what), "a negative value (%g)", *x);
+		impossible(p, what);
+		*x = NAN;
+	}
+}
+
 static int read_pct(json_t *v, struct result_pct *pct, size_t *n, struct rpath *p)
 {
 	const char *key;
@@ -182,6 +235,16 @@ static int read_pct(json_t *v, struct result_pct *pct, size_t *n, struct rpath *
 		pct[*n].pct = strtod(key, &end);
 		if (*end || end == key || !json_is_integer(x) || json_integer_value(x) < 0)
 			return expected(p, "percentile keys such as \"99.000000\" with integer values");
+		/* No I/O completes in no time: a 0 ns percentile is left out (a log axis
+		 * cannot draw it), as is a percentile that is not one. */
+		if (!json_integer_value(x) || !(pct[*n].pct > 0 && pct[*n].pct <= 100)) {
+			size_t old = enter(p, ".%s", key);
+
+			impossible(p, json_integer_value(x) ? "a percentile outside 0..100"
+							    : "a latency of 0 ns");
+			leave(p, old);
+			continue;
+		}
 		pct[(*n)++].ns = (uint64_t)json_integer_value(x);
 	}
 	return 0;
@@ -286,9 +349,11 @@ static int read_ptr(json_t *v, const struct result_field *f, void *base, struct 
 	return read_obj(v, *ptr, f->sub, p);
 }
 
-static int read_field(json_t *v, const struct result_field *f, void *base, struct rpath *p)
+static int read_field(json_t *v, const struct result_field *f, void *base,
+		      const struct result_schema *sc, struct rpath *p)
 {
 	void *at = (char *)base + f->off;
+	int rc;
 
 	switch (f->type) {
 	case RF_STR:
@@ -302,7 +367,10 @@ static int read_field(json_t *v, const struct result_field *f, void *base, struc
 	case RF_TRI:
 		return read_bool(v, f->type == RF_TRI, at, p);
 	case RF_REAL:
-		return read_real(v, at, p);
+		rc = read_real(v, at, p);
+		if (!rc)
+			check_real(at, sc, f->key, p);
+		return rc;
 	case RF_ENUM:
 		return read_enum(v, f, at, p);
 	case RF_EVKIND:
@@ -334,7 +402,7 @@ static int read_obj(json_t *o, void *base, const struct result_schema *sc, struc
 	for (i = 0; i < sc->nfields; i++) {
 		old = enter(p, "%s%s", p->len ? "." : "", sc->fields[i].key);
 		rc = read_field(o ? json_object_get(o, sc->fields[i].key) : NULL, &sc->fields[i],
-				base, p);
+				base, sc, p);
 		leave(p, old);
 		if (rc)
 			return rc;
@@ -351,5 +419,8 @@ int result_from_json(json_t *root, const char *origin, struct run_result *out)
 	rc = read_obj(root, out, &result_run_schema, &p);
 	if (rc)
 		result_free(out);
+	else if (p.impossible > IMPOSSIBLE_NAMED)
+		log_warn(MOD, "%s: %lu more figures cannot be measured: read as not known",
+			 p.origin, p.impossible - IMPOSSIBLE_NAMED);
 	return rc;
 }
