@@ -55,6 +55,11 @@ static int is_control(const unsigned char *p, size_t n)
 	return 0;
 }
 
+size_t text_utf8_len(const char *p)
+{
+	return utf8_len((const unsigned char *)p);
+}
+
 char *text_clean(char *s)
 {
 	unsigned char *p = (unsigned char *)s;

@@ -19,6 +19,11 @@ char *text_clean(char *s);
  * of it lost or guessed.
  */
 char *text_escape_invalid(const char *s);
+/*
+ * Length of the valid UTF-8 sequence at p (1..4), 0 when p does not start one (overlong,
+ * surrogate, past U+10FFFF). p is NUL-terminated: a cut sequence reads as invalid.
+ */
+size_t text_utf8_len(const char *p);
 /* A cleaned copy (xmalloc'd). */
 char *text_clean_dup(const char *s);
 /* Whether s is valid UTF-8 without control characters (what text_clean leaves). */

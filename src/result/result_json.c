@@ -13,6 +13,7 @@
 #include "core/mem.h"
 #include "core/text.h"
 #include "result/result_json.h"
+#include "result/result_scan.h"
 #include "result/result_schema.h"
 
 #define MOD "result"
@@ -275,6 +276,11 @@ int result_load(const char *path, struct run_result *out)
 	rc = input_read(path, 0, RESULT_MAX_BYTES, &text, &len);
 	if (rc) {
 		log_err(MOD, "%s: %s", path, input_strerror(rc));
+		return rc;
+	}
+	rc = result_scan(text, len, path);
+	if (rc) {
+		free(text);
 		return rc;
 	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -102,6 +102,41 @@ ok $? "size of a measured command names the job --job can pick (rc=$rc)"
 $IOWATT size --battery 3000mAh@3.7V --job "$jobname" "$T_TMP/m/cmd.json" >/dev/null 2>&1
 ok $? "and size --job $jobname works"
 
+# --- a padded result: the parse is bounded, not only the file (docs/results.md)
+# pad OUT KEY N: the golden result with N zeros in an array under KEY.
+pad() {
+	python3 - "$G/sd-sandisk-ultra.json" "$@" <<'PY'
+import json, sys
+src, out, key, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+doc = json.load(open(src))
+doc["files"] = {}
+text = json.dumps(doc)
+with open(out, "w") as f:
+    f.write(text[:-1] + ', "%s": [0' % key + ",0" * (n - 1) + "]}\n")
+PY
+}
+# Peak RSS (KiB) of a command, from getrusage of its process.
+peak_kib() {
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+pad "$T_TMP/pad.json" padding 10000000
+$IOWATT compare "$T_TMP/pad.json" >"$T_TMP/pad.out" 2>&1
+ok $? "compare reads a 20 MB result whose unknown key holds 10 M zeros"
+base=$(peak_kib "$IOWATT" compare "$G/sd-sandisk-ultra.json")
+padded=$(peak_kib "$IOWATT" compare "$T_TMP/pad.json")
+file_kib=$(( $(stat -c %s "$T_TMP/pad.json") / 1024 ))
+# Before, jansson built every zero: 21x the file. Now the file is held once and the zeros
+# are blanked; 3x leaves room for a sanitizer's allocator.
+[ $((padded - base)) -lt $((3 * file_kib)) ]
+ok $? "its peak RSS grows by less than 3x the file ($((padded - base)) KiB over $base KiB for a $file_kib KiB file)"
+pad "$T_TMP/many.json" events 2100000
+$IOWATT compare "$T_TMP/many.json" >/dev/null 2>"$T_TMP/many.err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "many.json:1:[0-9]*: more than 2000000 values" "$T_TMP/many.err"
+ok $? "2.1 M values under a key iowatt reads are refused before they are built (rc=$rc)"
+
 if ! command -v gnuplot >/dev/null; then
 	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox)"
 	done_testing

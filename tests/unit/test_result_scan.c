@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* A result's text before jansson builds it: unknown keys' values blanked, broken JSON and
+ * too many values refused with file:line:col, figures read back checked. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "core/mem.h"
+#include "result/result_json.h"
+#include "result/result_scan.h"
+#include "tap.h"
+
+static const char *const goldens[] = {
+	"tests/data/golden/sd-sandisk-ultra.json", "tests/data/golden/usbstick-sandisk-ultra.json",
+	"tests/data/golden/usbssd-samsung-t7.json", "tests/data/golden/nvme-netac.json",
+};
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!fp)
+		return NULL;
+	n = getdelim(&text, &cap, '\0', fp);
+	fclose(fp);
+	*len = n > 0 ? (size_t)n : 0;
+	return text;
+}
+
+/* scan a copy of text; 0 or -EINVAL, the scanned text in *out (freed by the caller) */
+static int scan(const char *text, char **out, const char **msg)
+{
+	static struct capture c;
+	char *copy = xstrdup(text);
+	int rc;
+
+	capture_begin(&c, 2);
+	rc = result_scan(copy, strlen(copy), "t.json");
+	*msg = capture_end(&c);
+	if (out)
+		*out = copy;
+	else
+		free(copy);
+	return rc;
+}
+
+/* The model read from a text, as a document again; NULL when it cannot be read. */
+static json_t *model_of(const char *text)
+{
+	struct run_result r;
+	json_error_t jerr;
+	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr), *doc = NULL;
+
+	if (root && result_from_json(root, "golden", &r) == 0) {
+		doc = result_to_json(&r);
+		result_free(&r);
+	}
+	json_decref(root);
+	return doc;
+}
+
+/* What the scan blanks no key reads: a golden result reads the same, scanned or not. */
+static void test_goldens_same(void)
+{
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(goldens); i++) {
+		char *text = slurp(goldens[i], &len), *copy = text ? xstrdup(text) : NULL;
+		json_t *a, *b;
+
+		if (!ok(text != NULL, "%s read", goldens[i]))
+			continue;
+		ok(result_scan(copy, len, goldens[i]) == 0 && strlen(copy) == len,
+		   "%s: scanned, its length kept", goldens[i]);
+		a = model_of(text);
+		b = model_of(copy);
+		ok(a && b && json_equal(a, b), "%s: the same result, scanned or not", goldens[i]);
+		json_decref(a);
+		json_decref(b);
+		free(copy);
+		free(text);
+	}
+}
+
+static void test_unknown_blanked(void)
+{
+	const char *msg;
+	char *out;
+	const char *doc =
+		"{\"schema_version\": 1, \"pad\": [0, {\"a\": \"x\\u00e9\"},\n 1e3, true, null],\n"
+		" \"jobs\": [{\"jobname\": \"j\", \"later\": {\"deep\": [[]]},"
+		" \"options\": {\"novel\": [1, 2]}}]}";
+	json_error_t jerr;
+	json_t *root;
+
+	ok(scan(doc, &out, &msg) == 0, "a result with unknown keys is accepted");
+	ok(strlen(out) == strlen(doc) && strstr(out, "\"pad\": 0") &&
+	   !strstr(out, "1e3") && strchr(out, '\n') - out == strchr(doc, '\n') - doc,
+	   "an unknown key's value is 0 and spaces, its line breaks kept");
+	ok(strstr(out, "\"later\": 0") != NULL, "in a job too");
+	ok(strstr(out, "\"novel\": [1, 2]") != NULL,
+	   "the job options are anyone's keys: kept, for the reader to judge");
+	root = json_loads(out, JSON_REJECT_DUPLICATES, &jerr);
+	ok(root && json_is_integer(json_object_get(root, "pad")) &&
+	   json_is_string(json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "jobname")),
+	   "and jansson reads what is left, the known keys as they were");
+	json_decref(root);
+	free(out);
+}
+
+static void test_broken(void)
+{
+	static const struct {
+		const char *doc, *what;
+	} cases[] = {
+		{ "{\"schema_version\": 1, \"pad\": [1,,2], \"jobs\": []}", "expected a value" },
+		{ "{\"schema_version\": 1, \"pad\": \"\\q\", \"jobs\": []}", "bad escape" },
+		{ "{\"schema_version\": 1, \"pad\": \"\xff\", \"jobs\": []}", "invalid UTF-8" },
+		{ "{\"schema_version\": 1, \"pad\": [01], \"jobs\": []}", "expected ',' or ']'" },
+		{ "{\"schema_version\": 1, \"pad\": \"open, \"jobs\": []}", "expected ',' or '}'" },
+		{ "{\"schema_version\": 1, \"jobs\": []} x", "end of file expected" },
+		{ "{\"schema_version\": 1,\n \"pad\": tru}", "t.json:2:" },
+	};
+	const char *msg;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int rc = scan(cases[i].doc, NULL, &msg);
+
+		ok(rc == -EINVAL && strstr(msg, cases[i].what) && strstr(msg, "t.json:"),
+		   "broken JSON under an unknown key is refused: %s", cases[i].what);
+	}
+}
+
+/* depth levels of [ then ] */
+static char *nested(size_t depth)
+{
+	char *s = xmalloc(2 * depth + 64), *p = s;
+	size_t i;
+
+	p += sprintf(p, "{\"schema_version\": 1, \"jobs\": [], \"pad\": ");
+	for (i = 0; i < depth; i++)
+		*p++ = '[';
+	for (i = 0; i < depth; i++)
+		*p++ = ']';
+	strcpy(p, "}");
+	return s;
+}
+
+/* n zeros in an array under key, in a result */
+static char *zeros(const char *key, size_t n)
+{
+	char *s = xmalloc(2 * n + 128), *p = s;
+	size_t i;
+
+	p += sprintf(p, "{\"schema_version\": 1, \"jobs\": [{\"options\": {\"x\": 1}}], \"%s\": [0", key);
+	for (i = 1; i < n; i++) {
+		*p++ = ',';
+		*p++ = '0';
+	}
+	strcpy(p, "]}");
+	return s;
+}
+
+static void test_bounds(void)
+{
+	const char *msg;
+	char *doc = nested(300);
+
+	ok(scan(doc, NULL, &msg) == -EINVAL && strstr(msg, "nested too deep"),
+	   "300 levels of nesting are refused");
+	free(doc);
+	doc = nested(100);
+	ok(scan(doc, NULL, &msg) == 0, "100 levels are read");
+	free(doc);
+	/* Under an unknown key any number of values cost nothing: blanked, not built. */
+	doc = zeros("pad", RESULT_MAX_VALUES + 10);
+	ok(scan(doc, NULL, &msg) == 0, "%u zeros under an unknown key are skipped",
+	   RESULT_MAX_VALUES + 10);
+	free(doc);
+	/* Under a key the reader reads (the run's events), they would be built: refused. */
+	doc = zeros("events", RESULT_MAX_VALUES + 10);
+	ok(scan(doc, NULL, &msg) == -EINVAL && strstr(msg, "more than 2000000 values"),
+	   "as many under a known key are refused before jansson builds them");
+	free(doc);
+}
+
+/* The read-back checks a measurement has: what cannot be measured is not known. */
+static void test_figures_checked(void)
+{
+	struct capture c;
+	struct run_result r;
+	json_t *doc = json_pack("{s:i,s:[{s:s,s:{s:f},s:{s:f,s:f},s:{s:f,s:f},"
+				"s:{s:{s:{s:i,s:i}}}}]}",
+				"schema_version", 1, "jobs", "jobname", "x", "read", "iops", 1e308,
+				"power", "idle_w", -5.0, "energy_net_j", -0.5, "efficiency",
+				"j_per_gb", 12.0, "iops_per_w", -1.0, "write", "clat_ns",
+				"percentile", "50.000000", 0, "99.000000", 1000);
+	const char *msg;
+	int rc;
+
+	capture_begin(&c, 2);
+	rc = result_from_json(doc, "odd.json", &r);
+	msg = capture_end(&c);
+	ok(rc == 0, "a result with impossible figures is read");
+	ok(r.jobs[0].read && isnan(r.jobs[0].read->iops) && strstr(msg, "odd.json: jobs[0].read.iops: 1e+308"),
+	   "iops 1e308 is not known, and named");
+	ok(r.jobs[0].power && isnan(r.jobs[0].power->idle_w) &&
+	   r.jobs[0].power->energy_net_j == -0.5, "a negative idle power is not known; a net "
+	   "energy below zero is a difference and stays");
+	ok(r.jobs[0].efficiency && isnan(r.jobs[0].efficiency->iops_per_w) && r.jobs[0].efficiency->j_per_gb == 12.0,
+	   "a negative efficiency is not known, the rest stays");
+	ok(r.jobs[0].write && r.jobs[0].write->clat.npct == 1 && r.jobs[0].write->clat.pct[0].ns == 1000 &&
+	   strstr(msg, "percentile.50.000000: a latency of 0 ns"),
+	   "a 0 ns percentile is left out, named");
+	ok(strstr(msg, "1 more figures cannot be measured") != NULL,
+	   "after three named, the rest are counted");
+	result_free(&r);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	test_goldens_same();
+	test_unknown_blanked();
+	test_broken();
+	test_bounds();
+	test_figures_checked();
+	return done_testing();
+}
