@@ -35,6 +35,9 @@ static const struct meter_param_desc atorch_params[] = {
 	{ .key = "check", .type = METER_PT_CHOICE, .def = "on", .choices = on_off,
 	  .help = "verify each report's checksum; off for a J7-C, whose firmware sends "
 		  "checksums that fail (reports are then taken on magic, length and type)" },
+	{ .key = "v_scale", .type = METER_PT_DOUBLE, .def = "1", .min = 0.001, .max = 1000,
+	  .help = "multiplies the voltage the reports give: a meter whose display disagrees "
+		  "by a power of ten with the layout's step (DT3010: compare with its display)" },
 	{ .key = "baud", .type = METER_PT_INT, .def = "9600", .min = 1200, .max = 4000000,
 	  .help = "line speed: RFCOMM ignores it, USB serial bridges need it" },
 	{ NULL },
@@ -80,6 +83,7 @@ static int atorch_read(struct meter_dev *dev, struct meter_sample *out, unsigned
 	rc = next_report(dev, p, &rd, timeout_ms);
 	if (rc <= 0)
 		return rc;
+	rd.v *= meter_param_double(dev, "v_scale");
 	p->last = rd;
 	if (rd.dev_type == ATORCH_DEV_USB)
 		meter_set_extras(dev, "D+ %.2f V, D- %.2f V, %.0f C", rd.dp_v, rd.dn_v, rd.temp_c);
