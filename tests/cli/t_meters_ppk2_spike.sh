@@ -3,12 +3,12 @@
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/meters_lib.sh"
 
-# spike_run NAME SPEC_TAIL: a measure while the emulator steps 5 uA -> 20 mA -> 5 uA (two
+# spike_run NAME SPEC_TAIL: a measure while the emulator steps 5 uA -> 20 mA -> 5 uA -> 20 mA (three
 # range switches, each with the emulator's transient: 4x, 2x, 1.3x the new current on the
 # switch and the two samples after it); raw samples in $T/NAME.samples.csv.
 spike_run() {
 	local name=$1 tail=$2 rc
-	start_emu ppk2 "$T/$name" --step "0:0.005,2:20,3.5:0.005" --volts 3.3 --cable-ohms 0 \
+	start_emu ppk2 "$T/$name" --step "0:0.005,2:20,3:0.005,4:20" --volts 3.3 --cable-ohms 0 \
 		--truth "$T/$name.truth" --duration 60
 	timeout 60 "$IOWATT" measure --meter "ppk2:$T/$name,vdd=3300$tail" --samples raw \
 		--idle 1s --idle-samples 2 --tail-hold 0.2s --tail-max 0.5s \
