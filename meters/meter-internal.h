@@ -111,6 +111,7 @@ struct meter_driver {
 };
 
 struct meter_core;
+struct serial_port;
 
 struct meter_dev {
 	const struct meter_driver *drv;
@@ -236,10 +237,20 @@ void meter_std_accuracy(struct meter_info *info, const struct meter_model *m);
 #define METER_ACC_ASSUMED_GAIN 0.05
 void meter_std_assumed_accuracy(struct meter_info *info, double v_step, double a_step,
 				double w_step);
-/* info->model and emulated for a serial meter: iowatt's emulator on a registered pty says
- * "(emulated)", another pty "via pty bridge" (socat, ser2net), a real port the name. */
-void meter_std_serial_label(const struct meter_dev *dev, struct meter_info *info,
-			    const char *model);
+/*
+ * Opens dev->conn as a serial port (a device, or rfc2217:// or tcp:// for a meter behind
+ * ser2net) at baud 8N1, failures logged at meter_log_level(dev, LOG_ERR); a network
+ * connect gives up quietly with -ECANCELED once meter_stopping(dev).
+ */
+int meter_std_serial_open(const struct meter_dev *dev, unsigned baud, struct serial_port **out);
+/*
+ * info->model and emulated for a serial meter: iowatt's emulator on a registered pty says
+ * "(emulated)", another pty "via pty bridge" (socat, ser2net), a network port "via
+ * rfc2217 HOST:PORT" (with its round trip logged), a real port the name. sp may be NULL
+ * (a HID meter on a pty).
+ */
+void meter_std_serial_label(const struct meter_dev *dev, const struct serial_port *sp,
+			    struct meter_info *info, const char *model);
 /* close() for drivers whose priv is one allocation with nothing open; the last step of the
  * others' close(), once they closed what priv holds. */
 void meter_std_free_priv(struct meter_dev *dev);

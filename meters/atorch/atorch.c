@@ -102,8 +102,7 @@ static int atorch_open(struct meter_dev *dev, struct meter_info *info)
 	int rc;
 
 	p->check = !strcmp(meter_param_str(dev, "check"), "on");
-	rc = serial_open(dev->conn, (unsigned)meter_param_int(dev, "baud"),
-			 meter_log_level(dev, LOG_ERR), &p->sp);
+	rc = meter_std_serial_open(dev, (unsigned)meter_param_int(dev, "baud"), &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -130,7 +129,7 @@ static int atorch_open(struct meter_dev *dev, struct meter_info *info)
 		return rc < 0 ? rc : -ETIMEDOUT;
 	}
 	p->dev_type = rd.dev_type;
-	meter_std_serial_label(dev, info,
+	meter_std_serial_label(dev, p->sp, info,
 			       atorch_models[rd.dev_type == ATORCH_DEV_USB ? 0 : 1].name);
 	meter_std_range(info, &atorch_models[rd.dev_type == ATORCH_DEV_USB ? 0 : 1]);
 	info->period_ns = ATORCH_PERIOD_NS;

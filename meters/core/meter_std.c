@@ -10,6 +10,7 @@
 #include "meters/meter-internal.h"
 #include "meters/transport/serial.h"
 
+#define MOD "meter"
 /* A class attribute scan() shows: a power_supply's type, a bus's or a zone's name. */
 #define SCAN_ATTR_LEN 64
 
@@ -39,11 +40,52 @@ void meter_std_assumed_accuracy(struct meter_info *info, double v_step, double a
 	acc->source = "no datasheet figure: +-5 % of reading assumed";
 }
 
-void meter_std_serial_label(const struct meter_dev *dev, struct meter_info *info,
-			    const char *model)
+static int dev_stopping(const void *ctx)
+{
+	return meter_stopping(ctx);
+}
+
+int meter_std_serial_open(const struct meter_dev *dev, unsigned baud, struct serial_port **out)
+{
+	struct serial_cfg cfg = { .baud = baud, .log_level = meter_log_level(dev, LOG_ERR),
+				  .name = dev->spec, .cancelled = dev_stopping, .cancel_ctx = dev };
+
+	return serial_open(dev->conn, &cfg, out);
+}
+
+static void tty_emulated(const char *tty, void *ctx)
+{
+	if (emu_live_owner(tty))
+		*(int *)ctx = 1;
+}
+
+/*
+ * A network meter: "UM25C over rfc2217". When ser2net runs on this machine in front of
+ * iowatt's emulator, the readings are the emulator's and must say so like a pty's; if
+ * that process serves several ptys and any is an emulator, the label errs to emulated.
+ */
+static void network_label(const struct meter_dev *dev, const struct serial_port *sp,
+			  struct meter_info *info, const char *model)
+{
+	char link[SERIAL_DESC_LEN];
+	int emulated = 0;
+
+	serial_peer_ttys(sp, tty_emulated, &emulated);
+	info->emulated = emulated;
+	snprintf(info->model, sizeof(info->model), "%s%s over %s", model,
+		 emulated ? " (emulated)" : "", serial_backend(sp));
+	serial_describe(sp, link, sizeof(link));
+	log_info(MOD, "meter '%s': %s%s over %s", dev->spec, model,
+		 emulated ? " (iowatt's emulator behind a local server)" : "", link);
+}
+
+void meter_std_serial_label(const struct meter_dev *dev, const struct serial_port *sp,
+			    struct meter_info *info, const char *model)
 {
 	info->emulated = 0;
-	if (emu_live_owner(dev->conn)) {
+	if (sp && serial_is_network(dev->conn)) {
+		network_label(dev, sp, info, model);
+	} else if (emu_live_owner(dev->conn)) {
 		info->emulated = 1;
 		snprintf(info->model, sizeof(info->model), "%s (emulated)", model);
 	} else if (serial_path_is_pty(dev->conn)) {

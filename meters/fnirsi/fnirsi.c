@@ -155,7 +155,7 @@ static int fnb_open(struct meter_dev *dev, struct meter_info *info)
 		return rc;
 	}
 	dev->priv = p;
-	meter_std_serial_label(dev, info, p->model->meta.name);
+	meter_std_serial_label(dev, NULL, info, p->model->meta.name);
 	meter_std_range(info, &p->model->meta);
 	info->period_ns = FNB_PERIOD_NS;
 	info->lag_ns = FNB_LAG_NS;

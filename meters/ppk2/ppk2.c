@@ -176,7 +176,7 @@ static int ppk2_open(struct meter_dev *dev, struct meter_info *info)
 	struct ppk2_priv *p = xcalloc(1, sizeof(*p));
 	int rc;
 
-	rc = serial_open(dev->conn, 115200, meter_log_level(dev, LOG_ERR), &p->sp);
+	rc = meter_std_serial_open(dev, 115200, &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -199,7 +199,7 @@ static int ppk2_open(struct meter_dev *dev, struct meter_info *info)
 		return rc;
 	}
 	dev->priv = p;
-	meter_std_serial_label(dev, info, p->mode == PPK2_MODE_SOURCE ? "PPK2 source meter"
+	meter_std_serial_label(dev, p->sp, info, p->mode == PPK2_MODE_SOURCE ? "PPK2 source meter"
 								      : "PPK2 ampere meter");
 	meter_std_range(info, &ppk2_model);
 	snprintf(info->processing, sizeof(info->processing), "%s",

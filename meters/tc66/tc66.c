@@ -132,7 +132,7 @@ static int tc66_open(struct meter_dev *dev, struct meter_info *info)
 	int rc;
 
 	p->interval_ns = meter_param_ns(dev, "interval");
-	rc = serial_open(dev->conn, 115200, meter_log_level(dev, LOG_ERR), &p->sp);
+	rc = meter_std_serial_open(dev, 115200, &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -150,7 +150,7 @@ static int tc66_open(struct meter_dev *dev, struct meter_info *info)
 		dev->priv = NULL;
 		return rc;
 	}
-	meter_std_serial_label(dev, info, strcmp(p->last.model, "TC66") ? p->last.model : "TC66C");
+	meter_std_serial_label(dev, p->sp, info, strcmp(p->last.model, "TC66") ? p->last.model : "TC66C");
 	meter_std_range(info, &tc66_models[0]);
 	info->frame_vaw = 1;
 	info->period_ns = p->interval_ns;

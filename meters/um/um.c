@@ -171,8 +171,7 @@ static int um_open(struct meter_dev *dev, struct meter_info *info)
 	int rc;
 
 	um_config(dev, p);
-	rc = serial_open(dev->conn, (unsigned)meter_param_int(dev, "baud"),
-			 meter_log_level(dev, LOG_ERR), &p->sp);
+	rc = meter_std_serial_open(dev, (unsigned)meter_param_int(dev, "baud"), &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -194,7 +193,7 @@ static int um_open(struct meter_dev *dev, struct meter_info *info)
 		log_msg(meter_log_level(dev, LOG_WARN), MOD,
 			"meter '%s': the spec says %s but the meter answers as %s; using %s",
 			dev->spec, want->meta.name, p->model->meta.name, p->model->meta.name);
-	meter_std_serial_label(dev, info, p->model->meta.name);
+	meter_std_serial_label(dev, p->sp, info, p->model->meta.name);
 	meter_std_range(info, &p->model->meta);
 	info->frame_vaw = 1;
 	meter_std_accuracy(info, &p->model->meta);

@@ -308,7 +308,8 @@ int main(void)
 	free(list);
 
 	/* The transport takes the libserialport path here, not the pty fallback. */
-	ok(!serial_open("/dev/ttyUSB0", 115200, LOG_ERR, &sp), "serial_open /dev/ttyUSB0");
+	ok(!serial_open("/dev/ttyUSB0", &(struct serial_cfg){ .baud = 115200, .log_level = LOG_ERR }, &sp),
+	   "serial_open /dev/ttyUSB0");
 	if (sp) {
 		is_str(serial_backend(sp), "libserialport", "opened through libserialport");
 		master = umockdev_testbed_get_dev_fd(emu.tb, "/dev/ttyUSB0");
