@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages iowatt needs: --runtime for running, default also for tests.
 set -eu
 runtime="build-essential pkg-config libaio-dev liburing-dev libinih-dev libjansson-dev libblkid-dev libserialport-dev libgpiod-dev nettle-dev libsigrok-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libseccomp-dev gnuplot-nox"
-testing="umockdev libumockdev-dev libglib2.0-dev fio socat sigrok-cli e2fsprogs util-linux mount python3 procps groff-base chromium clang libclang-rt-dev"
+testing="umockdev libumockdev-dev libglib2.0-dev fio socat sigrok-cli ser2net e2fsprogs util-linux mount python3 procps groff-base chromium clang libclang-rt-dev"
 want=$runtime
 [ "${1:-}" = "--runtime" ] || want="$runtime $testing"
 missing=""

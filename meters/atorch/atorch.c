@@ -155,7 +155,8 @@ const struct meter_driver meter_atorch = {
 	.name = "atorch",
 	.desc = "ATORCH UD18/UD24/J7-C USB and DL24-style DC meters (pushed 1/s; a job needs "
 		">= 20 s of active phase to be valid)",
-	.conn = "the serial port: /dev/rfcomm0 (Bluetooth SPP, channel 2 on some), a pty",
+	.conn = "the serial port: /dev/rfcomm0 (Bluetooth SPP, channel 2 on some), a pty, "
+		"rfc2217://HOST:PORT or tcp://HOST:PORT (ser2net)",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "atorch:/dev/rfcomm0",
 	.params = atorch_params,

@@ -425,7 +425,8 @@ static void ppk2_scan(const char *sysfs_root, FILE *out)
 const struct meter_driver meter_ppk2 = {
 	.name = "ppk2",
 	.desc = "Nordic Power Profiler Kit II (USB CDC, 100 kS/s, 200 nA-1 A)",
-	.conn = "the PPK2's data port: /dev/ttyACM0 (the lower-numbered one), a pty",
+	.conn = "the PPK2's data port: /dev/ttyACM0 (the lower-numbered one), a pty, "
+		"rfc2217://HOST:PORT or tcp://HOST:PORT (ser2net)",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "ppk2:/dev/ttyACM0,vdd=5000",
 	.flags = METER_DRV_PUSH,

@@ -183,7 +183,8 @@ static void tc66_close(struct meter_dev *dev)
 const struct meter_driver meter_tc66c = {
 	.name = "tc66c",
 	.desc = "RDTech TC66/TC66C USB-C tester (USB CDC; AES replies decrypted with nettle)",
-	.conn = "the serial port: /dev/ttyACM0, a pty",
+	.conn = "the serial port: /dev/ttyACM0, a pty, rfc2217://HOST:PORT or "
+		"tcp://HOST:PORT (ser2net)",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "tc66c:/dev/ttyACM0,interval=200ms",
 	.params = tc66_params,

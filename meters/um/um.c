@@ -228,7 +228,8 @@ static void um_close(struct meter_dev *dev)
 	const struct meter_driver meter_##drv_name = {                                    \
 		.name = #drv_name,                                                        \
 		.desc = text,                                                             \
-		.conn = "the serial port: /dev/rfcomm0 (Bluetooth), /dev/ttyUSB0, a pty",     \
+		.conn = "the serial port: /dev/rfcomm0 (Bluetooth), /dev/ttyUSB0, a pty, "          \
+			"rfc2217://HOST:PORT or tcp://HOST:PORT (ser2net)",               \
 		.conn_rule = METER_CONN_REQUIRED,                                         \
 		.example = #drv_name ":/dev/rfcomm0,interval=500ms",                      \
 		.params = um_params,                                                      \
