@@ -321,9 +321,18 @@ static int line_acked(const struct net_port *np)
  * the line as a local port would be (baud 8N1, no flow control, DTR and RTS on, as
  * libserialport leaves a port) and wait for the server's answers.
  */
+static const struct {
+	uint8_t cmd, val;
+} line_8n1[] = {
+	{ CPO_SET_DATASIZE, 8 },	      { CPO_SET_PARITY, CPO_PARITY_NONE },
+	{ CPO_SET_STOPSIZE, CPO_STOPSIZE_1 }, { CPO_SET_CONTROL, CPO_CONTROL_NO_FLOW },
+	{ CPO_SET_CONTROL, CPO_CONTROL_DTR_ON }, { CPO_SET_CONTROL, CPO_CONTROL_RTS_ON },
+};
+
 static int rfc2217_setup(struct net_port *np, const struct serial_cfg *cfg, const char *who)
 {
-	uint8_t buf[64], v;
+	uint8_t buf[64];
+	size_t i;
 	uint64_t deadline = now_ns() + (uint64_t)CONNECT_TIMEOUT_MS * NS_PER_MS;
 	size_t n;
 	int rc;
@@ -349,24 +358,8 @@ static int rfc2217_setup(struct net_port *np, const struct serial_cfg *cfg, cons
 	rc = send_cpo(np, CPO_SIGNATURE, NULL, 0);
 	if (!rc)
 		rc = send_cpo(np, CPO_SET_BAUDRATE, buf, 4);
-	v = 8;
-	if (!rc)
-		rc = send_cpo(np, CPO_SET_DATASIZE, &v, 1);
-	v = CPO_PARITY_NONE;
-	if (!rc)
-		rc = send_cpo(np, CPO_SET_PARITY, &v, 1);
-	v = CPO_STOPSIZE_1;
-	if (!rc)
-		rc = send_cpo(np, CPO_SET_STOPSIZE, &v, 1);
-	v = CPO_CONTROL_NO_FLOW;
-	if (!rc)
-		rc = send_cpo(np, CPO_SET_CONTROL, &v, 1);
-	v = CPO_CONTROL_DTR_ON;
-	if (!rc)
-		rc = send_cpo(np, CPO_SET_CONTROL, &v, 1);
-	v = CPO_CONTROL_RTS_ON;
-	if (!rc)
-		rc = send_cpo(np, CPO_SET_CONTROL, &v, 1);
+	for (i = 0; !rc && i < sizeof(line_8n1) / sizeof(line_8n1[0]); i++)
+		rc = send_cpo(np, line_8n1[i].cmd, &line_8n1[i].val, 1);
 	if (!rc)
 		rc = pump_until(np, line_acked, deadline, cfg);
 	if (rc == -ETIMEDOUT) {

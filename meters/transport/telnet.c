@@ -47,31 +47,20 @@ size_t telnet_negotiate_start(struct telnet *t, uint8_t *out, size_t cap)
 	return n;
 }
 
-/* Our side of an option we offer, or NULL: we refuse everything else. */
-static signed char *ours(struct telnet *t, uint8_t opt)
+/*
+ * The state of an option on the server's side (their = 1) or ours, or NULL: an option
+ * we refuse. RFC 2217 has the client offer COM-PORT-OPTION; a server's own offer of it
+ * is harmless and taken.
+ */
+static signed char *option_state(struct telnet *t, uint8_t opt, int their)
 {
 	switch (opt) {
 	case TN_OPT_BINARY:
-		return &t->opt.we_binary;
+		return their ? &t->opt.they_binary : &t->opt.we_binary;
 	case TN_OPT_SGA:
-		return &t->opt.we_sga;
+		return their ? &t->opt.they_sga : &t->opt.we_sga;
 	case TN_OPT_COM_PORT:
-		return &t->opt.we_com_port;
-	default:
-		return NULL;
-	}
-}
-
-/* The server's side of an option we want it to have, or NULL. */
-static signed char *theirs(struct telnet *t, uint8_t opt)
-{
-	switch (opt) {
-	case TN_OPT_BINARY:
-		return &t->opt.they_binary;
-	case TN_OPT_SGA:
-		return &t->opt.they_sga;
-	case TN_OPT_COM_PORT: /* RFC 2217 has the client offer it; a server's offer is harmless */
-		return &t->opt.they_com_port;
+		return their ? &t->opt.they_com_port : &t->opt.we_com_port;
 	default:
 		return NULL;
 	}
@@ -83,44 +72,19 @@ static signed char *theirs(struct telnet *t, uint8_t opt)
  */
 static void option(struct telnet *t, uint8_t verb, uint8_t opt)
 {
-	signed char *st;
+	/* WILL/WONT speak of the server's side, DO/DONT of ours. */
+	int their_side = verb == TN_WILL || verb == TN_WONT, on = verb == TN_WILL || verb == TN_DO;
+	signed char *st = option_state(t, opt, their_side);
+	uint8_t yes = their_side ? TN_DO : TN_WILL, no = their_side ? TN_DONT : TN_WONT;
 
-	switch (verb) {
-	case TN_WILL:
-		st = theirs(t, opt);
-		if (!st)
-			reply(t, TN_DONT, opt);
-		else if (*st != 2 && *st != 1)
-			reply(t, TN_DO, opt);
-		if (st)
-			*st = 2;
-		break;
-	case TN_WONT:
-		st = theirs(t, opt);
-		if (st && *st == 2)
-			reply(t, TN_DONT, opt);
-		if (st)
-			*st = -1;
-		break;
-	case TN_DO:
-		st = ours(t, opt);
-		if (!st)
-			reply(t, TN_WONT, opt);
-		else if (*st != 2 && *st != 1)
-			reply(t, TN_WILL, opt);
-		if (st)
-			*st = 2;
-		break;
-	case TN_DONT:
-		st = ours(t, opt);
-		if (st && *st == 2)
-			reply(t, TN_WONT, opt);
-		if (st)
-			*st = -1;
-		break;
-	default:
-		break;
-	}
+	if (on && !st)
+		reply(t, no, opt); /* not an option we take */
+	else if (on && *st != 2 && *st != 1)
+		reply(t, yes, opt);
+	else if (!on && st && *st == 2)
+		reply(t, no, opt); /* an agreed option turned off: acknowledged */
+	if (st)
+		*st = on ? 2 : -1;
 }
 
 static void sb_byte(struct telnet *t, uint8_t c)
