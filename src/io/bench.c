@@ -88,6 +88,7 @@ static void worker_free(struct worker *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	worker_free_buffers(w);
+	activity_free(&w->act);
 	free(w);
 }
 
@@ -497,6 +498,11 @@ void bench_stop(struct bench *b)
 
 void bench_finish(struct bench *b, struct bench_result *res)
 {
+	bench_finish_activity(b, res, NULL);
+}
+
+void bench_finish_activity(struct bench *b, struct bench_result *res, struct activity *act)
+{
 	struct worker *w;
 	unsigned i, d;
 
@@ -507,6 +513,8 @@ void bench_finish(struct bench *b, struct bench_result *res)
 	res->t_start_ns = b->t_start_ns;
 	res->t_end_ns = b->t_start_ns;
 	res->threads = b->nworkers;
+	if (act)
+		activity_init(act, b->t_start_ns);
 	for (i = 0; i < b->nworkers; i++) {
 		w = b->w[i];
 		if (!w->started)
@@ -521,6 +529,8 @@ void bench_finish(struct bench *b, struct bench_result *res)
 		res->cpu_user_ns += w->cpu_user_ns;
 		res->cpu_sys_ns += w->cpu_sys_ns;
 		lat_merge(&res->sync_lat, &w->sync_lat);
+		if (act)
+			activity_merge(act, &w->act);
 		for (d = 0; d < DDIR_COUNT; d++) {
 			res->dir[d].io_bytes += w->bytes[d];
 			res->dir[d].total_ios += w->ios[d];

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "io/activity.h"
 #include "io/job.h"
 #include "io/stats.h"
 
@@ -67,5 +68,7 @@ int bench_wait(struct bench *b, uint64_t timeout_ns);
 void bench_stop(struct bench *b);
 /* Join the workers, merge their statistics, free the job. */
 void bench_finish(struct bench *b, struct bench_result *res);
+/* The same, and the workers' activity series merged into act (activity_free it). */
+void bench_finish_activity(struct bench *b, struct bench_result *res, struct activity *act);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "io/activity.h"
 #include "io/bench.h"
 #include "io/engine.h"
 #include "io/job.h"
@@ -60,6 +61,7 @@ struct worker {
 	uint64_t ios[DDIR_COUNT];
 	struct lat_stats clat[DDIR_COUNT];
 	struct lat_stats sync_lat;
+	struct activity act; /* when its I/Os and syncs ran (only this thread writes it) */
 };
 
 struct bench {

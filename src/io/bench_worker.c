@@ -62,6 +62,7 @@ static unsigned complete(struct worker *w, unsigned n, uint64_t now, unsigned nf
 		r = w->done[i];
 		if (r->res == (int64_t)r->len) {
 			lat_add(&w->clat[r->ddir], now - r->t_submit_ns);
+			activity_add(&w->act, r->t_submit_ns, now);
 			w->bytes[r->ddir] += r->len;
 			w->ios[r->ddir]++;
 		} else if (r->res < 0) {
@@ -81,7 +82,7 @@ static unsigned complete(struct worker *w, unsigned n, uint64_t now, unsigned nf
 
 static void do_sync(struct worker *w, int full)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), t1;
 	int rc;
 
 	rc = full ? fsync(w->fd) : fdatasync(w->fd);
@@ -89,7 +90,9 @@ static void do_sync(struct worker *w, int full)
 		worker_fail(w, -errno, "%s: %s", full ? "fsync" : "fdatasync", strerror(errno));
 		return;
 	}
-	lat_add(&w->sync_lat, now_ns() - t0);
+	t1 = now_ns();
+	lat_add(&w->sync_lat, t1 - t0);
+	activity_add(&w->act, t0, t1);
 	w->syncs++;
 }
 
@@ -129,8 +132,11 @@ struct loop {
 	uint64_t issued; /* prepared so far */
 	uint64_t t_cap;	 /* runtime cap deadline, UINT64_MAX = none */
 	uint64_t rate;	 /* rate_iops, 0 = unpaced */
-	uint64_t due;	 /* when the next paced I/O may start */
+	uint64_t slot;	 /* the start of the next paced I/O's slot (its undithered time) */
+	uint64_t due;	 /* when the next paced I/O may start: slot + its dither */
 	uint64_t acc;	 /* remainder of 1 s / rate, so the schedule never drifts */
+	uint64_t dither_ns; /* rate_dither's share of a slot; 0 = none */
+	uint64_t rng;	 /* splitmix64 state of the dither, from randseed and the thread */
 	uint64_t now;
 	unsigned nfree, npend, inflight, writes, bsub, bcomp;
 	int stopping, capped, sync_due;
@@ -142,15 +148,39 @@ static int may_queue(const struct loop *l)
 	       (!l->rate || l->due <= l->now);
 }
 
-/* Absolute schedule: I/O k is due at t_start + k * 1e9 / rate, in integers. */
+/* splitmix64 (Steele, Lea, Flood 2014): a small seeded stream apart from the offsets'. */
+static uint64_t dither_next(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * rate_dither: I/O k is due at its slot's start plus an offset drawn uniformly from
+ * [0, dither x slot), independently for each I/O. The offsets do not accumulate, so the
+ * mean rate is exact and the job's length moves by less than one slot; a periodic load
+ * then falls at every phase of a meter's sampling instead of the same one.
+ */
+static void pace_dither(struct loop *l)
+{
+	l->due = l->slot;
+	if (l->dither_ns)
+		l->due += dither_next(&l->rng) % l->dither_ns;
+}
+
+/* Absolute schedule: I/O k's slot starts at t_start + k * 1e9 / rate, in integers. */
 static void pace_advance(struct loop *l)
 {
-	l->due += NS_PER_SEC / l->rate;
+	l->slot += NS_PER_SEC / l->rate;
 	l->acc += NS_PER_SEC % l->rate;
 	if (l->acc >= l->rate) {
-		l->due++;
+		l->slot++;
 		l->acc -= l->rate;
 	}
+	pace_dither(l);
 }
 
 /* Prepare free slots up to the submit batch; an fdatasync point ends the batch. */
@@ -265,7 +295,11 @@ static void loop_init(const struct worker *w, struct loop *l)
 	l->total = jo->size / jo->bs;
 	l->t_cap = jo->runtime_ns ? b->t_start_ns + jo->runtime_ns : UINT64_MAX;
 	l->rate = jo->rate_iops;
-	l->now = l->due = b->t_start_ns;
+	l->now = l->slot = b->t_start_ns;
+	if (l->rate && jo->rate_dither > 0)
+		l->dither_ns = (uint64_t)(jo->rate_dither * (double)(NS_PER_SEC / l->rate));
+	l->rng = pattern_thread_seed(jo->randseed, w->idx) ^ 0xd1b54a32d192ed03ULL;
+	pace_dither(l);
 	l->nfree = w->depth;
 	l->bsub =
 	    jo->iodepth_batch_submit ? jo->iodepth_batch_submit : default_batch_submit(w->depth);
@@ -358,6 +392,7 @@ void *bench_worker_main(void *arg)
 
 	memset(&ru0, 0, sizeof(ru0));
 	getrusage(RUSAGE_THREAD, &ru0);
+	activity_init(&w->act, b->t_start_ns);
 
 	rc = w->eng->attach ? w->eng->attach(w->ectx) : 0;
 	if (rc)

@@ -49,6 +49,7 @@ struct job_opts {
 	unsigned fdatasync; /* fdatasync every N writes; 0 = never */
 	int end_fsync;	    /* -1 = default (1 for jobs that write) */
 	uint64_t rate_iops; /* 0 = unpaced; per thread */
+	double rate_dither; /* paced I/O k starts at a uniform 0..this share of its slot late */
 	uint64_t runtime_ns; /* optional cap; 0 = none */
 	uint64_t randseed;
 	unsigned loops;	  /* repeat N times back to back, each reported */

@@ -79,6 +79,12 @@ static const struct opt_desc base_options[] = {
 	{ .name = "rate_iops", .type = OPT_U64, .off = JOFF(rate_iops), .def = "0",
 	  .help = "pace each thread to N I/Os per second (0 = as fast as possible)",
 	  .group = G_JOB },
+	{ .name = "rate_dither", .type = OPT_PERCENT, .off = JOFF(rate_dither), .def = "0",
+	  .min = 0, .max = 1,
+	  .help = "paced jobs: start each I/O a random 0..this share of its 1/rate_iops slot "
+		  "late (uniform, drawn from randseed), so a slow meter's samples fall at every "
+		  "phase of the load instead of one (100%: the whole slot; unpaced jobs ignore it)",
+	  .group = G_JOB },
 	{ .name = "runtime", .type = OPT_DURATION, .off = JOFF(runtime_ns), .def = "0",
 	  .help = "stop a job early after this long (0 = no cap; bare number = seconds)",
 	  .group = G_JOB },

@@ -219,6 +219,7 @@ struct result_efficiency {
 /* The headline figure's uncertainty budget: relative standard uncertainties (k = 1). */
 struct result_unc_budget {
 	double gain, offset, resolution, noise, discretisation, baseline;
+	double sampling; /* what a meter of its period can miss of the activity (NAN: unknown) */
 };
 
 /* How well the job's headline figure is known, and what limits it. */

@@ -336,6 +336,7 @@ static const struct result_field budget_fields[] = {
 	FIELD(T, "noise", noise, RF_REAL),
 	FIELD(T, "discretisation", discretisation, RF_REAL),
 	FIELD(T, "baseline", baseline, RF_REAL),
+	FIELD(T, "sampling", sampling, RF_REAL),
 };
 #undef T
 static SCHEMA(budget_schema, struct result_unc_budget, budget_fields);

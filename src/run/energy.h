@@ -99,6 +99,11 @@ struct energy_phases {
 	uint64_t samples[PHASE_COUNT];
 	uint64_t losses[PHASE_COUNT]; /* holes of lost samples (ring full, device) per phase */
 	uint64_t out_of_range[PHASE_COUNT]; /* readings dropped as impossible, per phase */
+	/* The sampling term of the active phase's integral per quantity, in its unit (J for
+	 * W, C for A; run/sampling.h, set after energy_summarize): 0 when not judged, NAN
+	 * when the activity's energy cannot be known; and what it is, in words. */
+	double sampling_u[UNC_CH_COUNT];
+	const char *sampling_why;
 };
 
 /*

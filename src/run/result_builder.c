@@ -15,6 +15,7 @@
 #include "core/version.h"
 #include "run/result_builder.h"
 #include "run/result_from_bench.h"
+#include "run/sampling.h"
 #include "run/uncertainty.h"
 
 /* Headroom on the size that would just give enough samples at the measured throughput. */
@@ -277,12 +278,53 @@ static void model_word(const char *model, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, model);
 }
 
+/*
+ * The sampling term (run/sampling.h) into es: from the meter's sample times, the job's
+ * activity and the active phase's energy above idle as measured. A job whose activity's
+ * energy the readings cannot know is not valid, and says why.
+ */
+static void sampling_term(const struct session_meter *sm, const struct job_close *jc,
+			  const struct session *s, const struct result_power *p,
+			  struct energy_phases *es, struct sampling_est *se,
+			  struct result_validity *v)
+{
+	const struct meter_info *in = meter_info(sm->dev);
+	struct sampling_in si = {
+		.t_ns = sm->trace_ns, .n = sm->ntrace, .period_ns = in->period_ns,
+		.window_ns = SAMPLING_WINDOW_NS, .active_ns = s->times.active_ns,
+		.end_ns = s->times.end_ns, .act = jc->act,
+	};
+	char reason[REASON_MAX + SAMPLING_WHY_LEN];
+
+	si.act_j = p->energy_active_j - p->idle_w * es->active_s;
+	/* a meter without voltage has no energy to scale the term by: not judged */
+	if (!isfinite(si.act_j))
+		return;
+	sampling_estimate(&si, se);
+	if (!se->evaluated)
+		return;
+	es->sampling_why = se->why;
+	es->sampling_u[UNC_W] = se->u_j;
+	/* the same energy as charge at the phase's mean voltage */
+	es->sampling_u[UNC_A] = p->active_v > 0 ? se->u_j / p->active_v : 0;
+	if (isnan(se->u_j)) {
+		v->valid = 0;
+		snprintf(reason, sizeof(reason),
+			 "%s: at some phase its readings see %.0f %% of the activity, at another "
+			 "%.0f %%, so its energy cannot be known; try rate_dither=100%% or a "
+			 "faster meter", se->why, fmax(se->g_min, 0) * 100, se->g_max * 100);
+		result_validity_add(v, reason);
+	}
+}
+
 /* One meter's power, efficiency and validity for the job. */
-static void meter_figures(const struct session_meter *sm, const struct job_close *jc,
-			  int status, const char *why, struct result_meter_figures *f)
+static void meter_figures(const struct session *s, const struct session_meter *sm,
+			  const struct job_close *jc, int status, const char *why,
+			  struct result_meter_figures *f)
 {
 	const struct meter_info *in = meter_info(sm->dev);
 	struct energy_phases es;
+	struct sampling_est se;
 	char remedy[64], model[METER_MODEL_LEN];
 	struct unc_naming nm = { model, &in->accuracy, in->period_ns };
 
@@ -309,6 +351,7 @@ static void meter_figures(const struct session_meter *sm, const struct job_close
 	}
 	f->validity.emulated = !!in->emulated;
 	f->validity.manual = !!in->manual;
+	sampling_term(sm, jc, s, &f->power, &es, &se, &f->validity);
 	model_word(in->model, model, sizeof(model));
 	uncertainty_fill(&es, jc->bytes, jc->ios, &nm, jc->jo ? jc->jo->max_uncertainty : UNC_LIMIT,
 			 &f->power, &f->efficiency, &f->validity);
@@ -322,7 +365,7 @@ static void job_energy(const struct session *s, const struct job_close *jc, stru
 
 	j->meters = xcalloc(s->nmeters, sizeof(*j->meters));
 	for (m = 0; m < s->nmeters; m++)
-		meter_figures(&s->meters[m], jc, j->status, why, &j->meters[j->nmeters++]);
+		meter_figures(s, &s->meters[m], jc, j->status, why, &j->meters[j->nmeters++]);
 	j->power = result_power_dup(&j->meters[0].power);
 	j->efficiency = result_efficiency_dup(&j->meters[0].efficiency);
 	j->validity = result_validity_dup(&j->meters[0].validity);

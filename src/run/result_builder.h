@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "io/activity.h"
 #include "io/job.h"
 #include "result/result.h"
 #include "run/session.h"
@@ -35,6 +36,7 @@ struct job_close {
 	const struct temps *t_start, *t_now; /* t_now NULL: no temperature sources */
 	int stopping;		    /* the run is stopping: no size advice */
 	const char *marker_spec;    /* --mark-gpio, or NULL */
+	const struct activity *act; /* when its I/Os ran, for the sampling term; NULL: unknown */
 };
 
 /*

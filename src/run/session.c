@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "meters/registry/registry.h"
+#include "run/sampling.h"
 #include "run/session.h"
 
 /* Voltage a rail must have shown before the 5 V USB threshold applies to it. */
@@ -88,6 +89,7 @@ void session_free(struct session *s)
 	for (m = 0; m < s->nmeters; m++) {
 		meter_close(s->meters[m].dev);
 		meter_free(s->meters[m].dev);
+		free(s->meters[m].trace_ns);
 	}
 	gpio_marker_close(s->marker);
 	event_queue_free(s->queue);
@@ -116,6 +118,18 @@ static void check_voltage(struct session *s, struct session_meter *sm, const str
 	}
 }
 
+/* The sample's time onto the job's trace, for a meter slow enough to miss activity. */
+static void trace_sample(struct session_meter *sm, uint64_t t_ns)
+{
+	if (meter_info(sm->dev)->period_ns < SAMPLING_MIN_PERIOD_NS)
+		return;
+	if (sm->ntrace == sm->trace_cap) {
+		sm->trace_cap = sm->trace_cap ? sm->trace_cap * 2 : 256;
+		sm->trace_ns = xrealloc(sm->trace_ns, sm->trace_cap * sizeof(*sm->trace_ns));
+	}
+	sm->trace_ns[sm->ntrace++] = t_ns;
+}
+
 static void feed_meter(struct session *s, unsigned m, uint64_t cut)
 {
 	struct session_meter *sm = &s->meters[m];
@@ -129,6 +143,7 @@ static void feed_meter(struct session *s, unsigned m, uint64_t cut)
 				if (s->sinks[k].ops->sample)
 					s->sinks[k].ops->sample(s->sinks[k].arg, m, &buf[i]);
 			energy_feed(&sm->ej, &buf[i]);
+			trace_sample(sm, buf[i].t_ns);
 			check_voltage(s, sm, &buf[i]);
 			sm->last = buf[i];
 			sm->have_last = 1;
@@ -248,9 +263,12 @@ uint64_t session_job_begin(struct session *s)
 		struct session_meter *sm = &s->meters[m];
 
 		meter_job_init(sm, &sm->ej);
+		sm->ntrace = 0;
 		/* The last sample before the phase is the left end of its first segment. */
-		if (sm->have_last)
+		if (sm->have_last) {
 			energy_feed(&sm->ej, &sm->last);
+			trace_sample(sm, sm->last.t_ns);
+		}
 	}
 	session_phase(s, PHASE_IDLE, t);
 	return t;

@@ -44,6 +44,10 @@ struct session_meter {
 	int uv_armed;		  /* saw a 5 V rail: the voltage threshold applies */
 	int uv_low;		  /* currently below the threshold */
 	struct energy_job ej;	  /* the job being metered */
+	/* The times of the job's samples, for the sampling term (run/sampling.h); kept only
+	 * for a meter slower than SAMPLING_MIN_PERIOD_NS, so a fast one costs no memory. */
+	uint64_t *trace_ns;
+	size_t ntrace, trace_cap;
 	uint64_t overruns_seen;	  /* the meter's overruns when the last job began */
 };
 

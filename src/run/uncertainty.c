@@ -16,8 +16,9 @@
 
 /* Standard uncertainties (k = 1) of one figure, absolute, in its unit. */
 struct unc_budget {
-	double gain, offset, resolution, noise, discretisation, baseline;
+	double gain, offset, resolution, noise, discretisation, baseline, sampling;
 	int known;
+	int unseen; /* the sampling term says the activity's energy cannot be known */
 };
 
 /*
@@ -31,7 +32,7 @@ static void unc_combine(const struct energy_phases *es, int ch, const double coe
 			struct unc_budget *b)
 {
 	int p, phases = 0, others = 0;
-	double res2 = 0, noise2 = 0, disc2 = 0, base2 = 0, c, r2;
+	double res2 = 0, noise2 = 0, disc2 = 0, base2 = 0, samp2 = 0, c, r2;
 
 	memset(b, 0, sizeof(*b));
 	b->known = 1;
@@ -62,6 +63,10 @@ static void unc_combine(const struct energy_phases *es, int ch, const double coe
 		res2 += r2;
 		noise2 += c * c * t->noise2;
 		disc2 += c * c * t->disc2;
+		if (p == PHASE_ACTIVE && isnan(es->sampling_u[ch]))
+			b->unseen = 1;
+		else if (p == PHASE_ACTIVE)
+			samp2 += c * c * es->sampling_u[ch] * es->sampling_u[ch];
 	}
 	b->gain = fabs(b->gain);
 	b->offset = fabs(b->offset);
@@ -69,6 +74,7 @@ static void unc_combine(const struct energy_phases *es, int ch, const double coe
 	b->noise = sqrt(noise2);
 	b->discretisation = sqrt(disc2);
 	b->baseline = sqrt(base2);
+	b->sampling = sqrt(samp2);
 	if (!phases)
 		b->known = 0;
 }
@@ -76,11 +82,11 @@ static void unc_combine(const struct energy_phases *es, int ch, const double coe
 /* sqrt of the sum of squares; NAN when not known. */
 static double unc_standard(const struct unc_budget *b)
 {
-	if (!b->known)
+	if (!b->known || b->unseen)
 		return NAN;
 	return sqrt(b->gain * b->gain + b->offset * b->offset + b->resolution * b->resolution +
 		    b->noise * b->noise + b->discretisation * b->discretisation +
-		    b->baseline * b->baseline);
+		    b->baseline * b->baseline + b->sampling * b->sampling);
 }
 
 static double ratio(double num, double den)
@@ -184,7 +190,7 @@ static void dominant_text(const struct energy_phases *es, const struct result_po
 {
 	const struct unc_terms *t = &es->unc[h->phase][h->ch];
 	const double parts[] = { h->b.gain, h->b.offset, h->b.resolution, h->b.noise,
-				 h->b.discretisation, h->b.baseline };
+				 h->b.discretisation, h->b.baseline, h->b.sampling };
 	double span = es->span_s[h->phase][h->ch], mean = 0, best = -1;
 	const char *model = nm && nm->model && *nm->model ? nm->model : "meter";
 	const char *unit = ch_unit[h->ch];
@@ -225,9 +231,12 @@ static void dominant_text(const struct energy_phases *es, const struct result_po
 		snprintf(buf, len, "time discretisation: one reading every %.3g s while %s changed",
 			 nm ? (double)nm->period_ns / 1e9 : NAN, h->ch == UNC_W ? "power" : "it");
 		break;
-	default:
+	case 5:
 		snprintf(buf, len, "idle baseline: %llu readings over %.3g s",
 			 (unsigned long long)es->samples[PHASE_IDLE], es->idle_s);
+		break;
+	default:
+		snprintf(buf, len, "%s", es->sampling_why ? es->sampling_why : "sampling");
 		break;
 	}
 }
@@ -242,6 +251,7 @@ static void fill_budget(const struct headline *h, struct result_unc_budget *rb)
 	rb->noise = ratio(h->b.noise, s);
 	rb->discretisation = ratio(h->b.discretisation, s);
 	rb->baseline = ratio(h->b.baseline, s);
+	rb->sampling = h->b.unseen ? NAN : ratio(h->b.sampling, s);
 }
 
 static void judge(const struct energy_phases *es, const struct result_power *p,
@@ -262,6 +272,13 @@ static void judge(const struct energy_phases *es, const struct result_power *p,
 	}
 	u->figure = xstrdup(h->figure);
 	u->u95_rel = ratio(h->u95, fabs(h->value));
+	/* The meter may have missed the activity altogether: not known, and so not within
+	 * any limit (energy_validity's caller also makes the job not valid). */
+	if (h->b.known && h->b.unseen) {
+		u->dominant = xstrdup(es->sampling_why ? es->sampling_why : "sampling: aliased");
+		v->uncertain = 1;
+		return;
+	}
 	if (!h->b.known) {
 		u->dominant = xstrdup("meter accuracy not declared by its driver");
 		return;
