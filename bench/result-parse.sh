@@ -8,8 +8,8 @@
 # prints, per file, the wall time (s) and peak RSS (MiB, VmHWM from /usr/bin/time -v) of
 # `iowatt compare FILE` and the RSS as a multiple of the file. With -b, the same for
 # another build (say the commit before) side by side, with the ratios before/after.
-# Target: peak RSS within 1.5x the file (the file is read whole; what jansson builds is
-# only what the key tables know, at most RESULT_MAX_VALUES values).
+# Target: peak RSS that of a plain result (the file is read in pieces and jansson builds
+# only what the key tables know, at most RESULT_MAX_VALUES values), whatever the padding.
 set -eu
 cd "$(dirname "$0")/.."
 DIR=/var/tmp

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "core/events.h"
-#include "core/input.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/text.h"
@@ -273,16 +272,10 @@ int result_load(const char *path, struct run_result *out)
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = input_read(path, 0, RESULT_MAX_BYTES, &text, &len);
-	if (rc) {
-		log_err(MOD, "%s: %s", path, input_strerror(rc));
+	/* Only what the key tables read reaches jansson (result_scan.c). */
+	rc = result_scan_file(path, &text, &len);
+	if (rc)
 		return rc;
-	}
-	rc = result_scan(text, len, path);
-	if (rc) {
-		free(text);
-		return rc;
-	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(text);
 	if (!root) {

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* A result's text walked before it is built: what no key reads is blanked, the rest counted. */
+/* A result's text streamed before it is built: what no key reads is dropped, the rest counted. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/input.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/text.h"
+#include "result/result.h"
 #include "result/result_scan.h"
 #include "result/result_schema.h"
 
@@ -12,21 +17,35 @@
 /* Deeper than any result; far below jansson's own limit (2048), so jansson never meets it. */
 #define SCAN_MAX_DEPTH 256
 #define HEX_DIGITS 4
+/* Read in pieces of this size: the file is never in memory whole. */
+#define SCAN_CHUNK (64 * 1024)
+/* The longest look-ahead: a backslash, 'u' and four hex digits, or "false". */
+#define SCAN_AHEAD 8
 
 /*
  * The parse is bounded, not only the file: jansson builds every value it reads (about 40
  * bytes for a "0," of two), so 250 MB of zeros under a key iowatt does not know cost
- * 5 GB. Here a value under an unknown key is checked as JSON and then overwritten with
- * 0 and spaces (line breaks kept: jansson's line numbers stay the file's), and the values
- * that are left are counted against RESULT_MAX_VALUES.
+ * 5 GB. Here the file is read in pieces and checked as JSON, and the text handed on to
+ * jansson leaves out the value of every unknown key: a 0 stands for it, and only its
+ * line breaks are kept, so jansson's line numbers stay the file's. The values that are
+ * left are counted against RESULT_MAX_VALUES.
  */
 struct scan {
-	char *text;
-	size_t len, pos;
+	int fd;			  /* -1: the whole text is in buf */
+	const char *buf;	  /* the window: buf[at..have) not yet read */
+	char *chunk;		  /* buf's storage when reading fd */
+	size_t have, at;
+	uint64_t total;		  /* bytes of the file read so far */
+	int eof;
+	char *out;		  /* what jansson reads */
+	size_t out_len, out_cap;
+	int dropping;		  /* inside an unknown key's value: only line breaks kept */
+	size_t line, col;	  /* where the next byte is, for errors */
 	const char *origin;
 	size_t values;
 	unsigned depth;
 	const char *err;
+	int io_err;
 };
 
 /* What a value is expected to hold. */
@@ -42,15 +61,82 @@ static int fail(struct scan *s, const char *what)
 	return -EINVAL;
 }
 
-static void ws(struct scan *s)
+/* At least n bytes in the window unless the file ends first. */
+static void fill(struct scan *s, size_t n)
 {
-	while (s->pos < s->len && strchr(" \t\r\n", s->text[s->pos]) && s->text[s->pos])
-		s->pos++;
+	ssize_t got;
+
+	if (s->fd < 0 || s->eof || s->have - s->at >= n)
+		return;
+	memmove(s->chunk, s->chunk + s->at, s->have - s->at);
+	s->have -= s->at;
+	s->at = 0;
+	while (s->have < n && !s->eof) {
+		got = read(s->fd, s->chunk + s->have, SCAN_CHUNK - s->have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			s->io_err = -errno;
+		if (got <= 0) {
+			s->eof = 1;
+			break;
+		}
+		s->have += (size_t)got;
+		s->total += (size_t)got;
+		/* A file that grows while read is still cut at the cap. */
+		if (s->total > RESULT_MAX_BYTES) {
+			s->io_err = -EFBIG;
+			s->eof = 1;
+		}
+	}
+	s->chunk[s->have] = '\0';
 }
 
-static int peek(const struct scan *s)
+/* The byte k ahead, or -1 past the end. */
+static int ahead(struct scan *s, size_t k)
 {
-	return s->pos < s->len ? (unsigned char)s->text[s->pos] : -1;
+	fill(s, k + 1);
+	return s->at + k < s->have ? (unsigned char)s->buf[s->at + k] : -1;
+}
+
+static int peek(struct scan *s)
+{
+	return ahead(s, 0);
+}
+
+static void emit(struct scan *s, char c)
+{
+	if (s->out_len + 1 >= s->out_cap) {
+		s->out_cap = s->out_cap ? 2 * s->out_cap : SCAN_CHUNK;
+		s->out = xrealloc(s->out, s->out_cap);
+	}
+	s->out[s->out_len++] = c;
+}
+
+/* Read n bytes (in the window) on into what jansson gets, or past it when dropping. */
+static void take(struct scan *s, size_t n)
+{
+	const char *p = s->buf + s->at;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!s->dropping || p[i] == '\n')
+			emit(s, p[i]);
+		s->col++;
+		if (p[i] == '\n') {
+			s->line++;
+			s->col = 1;
+		}
+	}
+	s->at += n;
+}
+
+static void ws(struct scan *s)
+{
+	int c;
+
+	while ((c = peek(s)) == ' ' || c == '\t' || c == '\r' || c == '\n')
+		take(s, 1);
 }
 
 static int hex(int c)
@@ -58,12 +144,13 @@ static int hex(int c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* A string at pos (its opening quote); its raw bytes between the quotes in *at, *n. */
-static int scan_string(struct scan *s, const char **at, size_t *n)
+/* A string at its opening quote; a key's bytes (up to len - 1, escapes as written) in key. */
+static int scan_string(struct scan *s, char *key, size_t len)
 {
-	size_t start = ++s->pos, k;
+	size_t n = 0, k;
 	int c;
 
+	take(s, 1);
 	for (;;) {
 		c = peek(s);
 		if (c < 0)
@@ -73,56 +160,63 @@ static int scan_string(struct scan *s, const char **at, size_t *n)
 		if (c < 0x20)
 			return fail(s, "control character in a string");
 		if (c == '\\') {
-			c = s->pos + 1 < s->len ? s->text[s->pos + 1] : 0;
+			c = ahead(s, 1);
 			if (c == 'u') {
 				for (k = 2; k < 2 + HEX_DIGITS; k++)
-					if (s->pos + k >= s->len || !hex(s->text[s->pos + k]))
+					if (!hex(ahead(s, k)))
 						return fail(s, "bad \\u escape");
-				s->pos += 2 + HEX_DIGITS;
-				continue;
-			}
-			if (!c || !strchr("\"\\/bfnrt", c))
+				k = 2 + HEX_DIGITS;
+			} else if (c > 0 && strchr("\"\\/bfnrt", c)) {
+				k = 2;
+			} else {
 				return fail(s, "bad escape in a string");
-			s->pos += 2;
-			continue;
+			}
+		} else {
+			fill(s, SCAN_AHEAD);
+			k = text_utf8_len(s->buf + s->at);
+			if (!k)
+				return fail(s, "invalid UTF-8 in a string");
 		}
-		k = text_utf8_len(s->text + s->pos);
-		if (!k)
-			return fail(s, "invalid UTF-8 in a string");
-		s->pos += k;
+		if (key && n + k < len) {
+			memcpy(key + n, s->buf + s->at, k);
+			n += k;
+		} else if (key) {
+			len = 0; /* longer than any known key */
+		}
+		take(s, k);
 	}
-	*at = s->text + start;
-	*n = s->pos - start;
-	s->pos++;
+	if (key)
+		key[len ? n : 0] = '\0';
+	take(s, 1);
 	return 0;
 }
 
 static int digits(struct scan *s)
 {
-	size_t start = s->pos;
+	size_t n = 0;
 
-	while (peek(s) >= '0' && peek(s) <= '9')
-		s->pos++;
-	return s->pos > start ? 0 : fail(s, "bad number");
+	for (; peek(s) >= '0' && peek(s) <= '9'; n++)
+		take(s, 1);
+	return n ? 0 : fail(s, "bad number");
 }
 
 static int scan_number(struct scan *s)
 {
 	if (peek(s) == '-')
-		s->pos++;
+		take(s, 1);
 	if (peek(s) == '0')
-		s->pos++;
+		take(s, 1);
 	else if (digits(s))
 		return -EINVAL;
 	if (peek(s) == '.') {
-		s->pos++;
+		take(s, 1);
 		if (digits(s))
 			return -EINVAL;
 	}
 	if (peek(s) == 'e' || peek(s) == 'E') {
-		s->pos++;
+		take(s, 1);
 		if (peek(s) == '+' || peek(s) == '-')
-			s->pos++;
+			take(s, 1);
 		if (digits(s))
 			return -EINVAL;
 	}
@@ -133,22 +227,20 @@ static int scan_word(struct scan *s, const char *w)
 {
 	size_t n = strlen(w);
 
-	if (s->len - s->pos < n || memcmp(s->text + s->pos, w, n))
+	fill(s, n);
+	if (s->have - s->at < n || memcmp(s->buf + s->at, w, n))
 		return fail(s, "expected a value");
-	s->pos += n;
+	take(s, n);
 	return 0;
 }
 
-static const struct result_field *field_of(const struct result_schema *sc, const char *key,
-					   size_t n)
+/* A key written with escapes is not one the writer writes: unknown. */
+static const struct result_field *field_of(const struct result_schema *sc, const char *key)
 {
 	size_t i;
 
-	/* A key written with escapes is not one the writer writes: unknown. */
-	if (!sc || memchr(key, '\\', n))
-		return NULL;
-	for (i = 0; i < sc->nfields; i++)
-		if (strlen(sc->fields[i].key) == n && !memcmp(sc->fields[i].key, key, n))
+	for (i = 0; sc && i < sc->nfields; i++)
+		if (!strcmp(sc->fields[i].key, key))
 			return &sc->fields[i];
 	return NULL;
 }
@@ -164,49 +256,53 @@ static struct want want_of(const struct result_field *f)
 	return w;
 }
 
-/* A value jansson will build: one more against the cap. */
-static int count(struct scan *s, const struct want *w)
+/*
+ * A value jansson will build, against the cap. An object costs jansson its hash table
+ * too: about four times a number or a short string (340 MB for a million {"a": 0}, 90 MB
+ * for two million zeros), so it counts four.
+ */
+#define OBJECT_WEIGHT 4
+
+static int count(struct scan *s, const struct want *w, int c)
 {
-	if (w->skip || ++s->values <= RESULT_MAX_VALUES)
+	if (w->skip)
 		return 0;
-	return fail(s, "more values than any result holds");
+	s->values += c == '{' ? OBJECT_WEIGHT : 1;
+	return s->values <= RESULT_MAX_VALUES ? 0 : fail(s, "more values than any result holds");
 }
 
 static int scan_value(struct scan *s, struct want w);
 
-/* Keeps a key's value when its object's table knows the key, else checks and blanks it. */
+/* Keeps a key's value when its object's table knows the key, else checks and drops it. */
 static int scan_member(struct scan *s, const struct want *w)
 {
 	const struct result_field *f;
 	struct want child = { .skip = w->skip };
-	const char *key;
-	size_t n, start, i;
+	char key[RESULT_SCAN_KEY_MAX];
 	int rc;
 
 	if (peek(s) != '"')
 		return fail(s, "expected a key");
-	rc = scan_string(s, &key, &n);
+	rc = scan_string(s, w->skip ? NULL : key, sizeof(key));
 	if (rc)
 		return rc;
 	ws(s);
 	if (peek(s) != ':')
 		return fail(s, "expected ':'");
-	s->pos++;
+	take(s, 1);
 	ws(s);
-	f = w->skip ? NULL : field_of(w->obj, key, n);
+	f = w->skip || !w->obj || strchr(key, '\\') ? NULL : field_of(w->obj, key);
 	if (f)
 		child = want_of(f);
 	else if (w->obj)
 		child.skip = 1; /* an object of known keys, and not one of them */
-	start = s->pos;
+	if (!child.skip || w->skip)
+		return scan_value(s, child);
+	emit(s, '0');
+	s->dropping = 1;
 	rc = scan_value(s, child);
-	if (rc || !child.skip || w->skip)
-		return rc;
-	s->text[start] = '0';
-	for (i = start + 1; i < s->pos; i++)
-		if (s->text[i] != '\n')
-			s->text[i] = ' ';
-	return 0;
+	s->dropping = 0;
+	return rc;
 }
 
 static int scan_container(struct scan *s, const struct want *w, int close)
@@ -216,10 +312,10 @@ static int scan_container(struct scan *s, const struct want *w, int close)
 
 	if (++s->depth > SCAN_MAX_DEPTH)
 		return fail(s, "nested too deep");
-	s->pos++;
+	take(s, 1);
 	ws(s);
 	if (peek(s) == close) {
-		s->pos++;
+		take(s, 1);
 		s->depth--;
 		return 0;
 	}
@@ -232,19 +328,17 @@ static int scan_container(struct scan *s, const struct want *w, int close)
 			break;
 		if (peek(s) != ',')
 			return fail(s, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
-		s->pos++;
+		take(s, 1);
 		ws(s);
 	}
-	s->pos++;
+	take(s, 1);
 	s->depth--;
 	return 0;
 }
 
 static int scan_value(struct scan *s, struct want w)
 {
-	const char *str;
-	size_t n;
-	int c = peek(s), rc = count(s, &w);
+	int c = peek(s), rc = count(s, &w, c);
 
 	if (rc)
 		return rc;
@@ -256,7 +350,7 @@ static int scan_value(struct scan *s, struct want w)
 		w.obj = NULL;
 		return scan_container(s, &w, ']');
 	case '"':
-		return scan_string(s, &str, &n);
+		return scan_string(s, NULL, 0);
 	case 't':
 		return scan_word(s, "true");
 	case 'f':
@@ -273,36 +367,67 @@ static int scan_value(struct scan *s, struct want w)
 /* "file:LINE:COL: what", as jansson's errors read. */
 static void report(const struct scan *s)
 {
-	size_t i, line = 1, col = 1;
-
-	for (i = 0; i < s->pos && i < s->len; i++) {
-		col++;
-		if (s->text[i] == '\n') {
-			line++;
-			col = 1;
-		}
-	}
-	if (s->values > RESULT_MAX_VALUES)
+	if (s->io_err)
+		log_err(MOD, "%s: %s", s->origin, input_strerror(s->io_err));
+	else if (s->values > RESULT_MAX_VALUES)
 		log_err(MOD, "%s:%zu:%zu: more than %u values: no result iowatt writes is this "
-			"large; not read", s->origin, line, col, (unsigned)RESULT_MAX_VALUES);
+			"large; not read", s->origin, s->line, s->col, (unsigned)RESULT_MAX_VALUES);
 	else
-		log_err(MOD, "%s:%zu:%zu: %s", s->origin, line, col, s->err);
+		log_err(MOD, "%s:%zu:%zu: %s", s->origin, s->line, s->col, s->err);
 }
 
-int result_scan(char *text, size_t len, const char *origin)
+static int scan_run(struct scan *s, char **out, size_t *len)
 {
-	struct scan s = { .text = text, .len = len, .origin = origin };
 	struct want root = { .obj = &result_run_schema };
 	int rc;
 
-	ws(&s);
-	rc = scan_value(&s, root);
+	s->line = s->col = 1;
+	ws(s);
+	rc = scan_value(s, root);
 	if (!rc) {
-		ws(&s);
-		if (s.pos < s.len)
-			rc = fail(&s, "end of file expected");
+		ws(s);
+		if (peek(s) >= 0)
+			rc = fail(s, "end of file expected");
 	}
-	if (rc)
-		report(&s);
+	if (s->io_err)
+		rc = s->io_err;
+	if (rc) {
+		report(s);
+		free(s->out);
+		*out = NULL;
+		*len = 0;
+		return rc;
+	}
+	emit(s, '\0');
+	*out = s->out;
+	*len = s->out_len - 1;
+	return 0;
+}
+
+int result_scan_text(const char *text, size_t len, const char *origin, char **out,
+		     size_t *out_len)
+{
+	struct scan s = { .fd = -1, .buf = text, .have = len, .eof = 1, .origin = origin };
+
+	return scan_run(&s, out, out_len);
+}
+
+int result_scan_file(const char *path, char **out, size_t *out_len)
+{
+	struct scan s = { .origin = path };
+	int rc;
+
+	*out = NULL;
+	*out_len = 0;
+	s.fd = input_open(path, 0, RESULT_MAX_BYTES);
+	if (s.fd < 0) {
+		log_err(MOD, "%s: %s", path, input_strerror(s.fd));
+		return s.fd;
+	}
+	s.chunk = xmalloc(SCAN_CHUNK + 1);
+	s.buf = s.chunk;
+	rc = scan_run(&s, out, out_len);
+	free(s.chunk);
+	close(s.fd);
 	return rc;
 }
