@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "meters/emu/emu_int.h"
 #include "meters/emu/emu_live.h"
 #include "meters/meter.h"
@@ -392,10 +393,12 @@ static int prepare(struct emu *e)
 
 	if (rc || !e->truth_path)
 		return rc;
-	e->truth = fopen(e->truth_path, "w");
+	/* A new file, as every output: an existing one is replaced by rename, never written
+	 * through a link or into a FIFO. */
+	e->truth = output_fopen(e->truth_path, 1);
 	if (!e->truth) {
 		rc = -errno;
-		log_err(MOD, "--truth %s: %s", e->truth_path, strerror(errno));
+		log_err(MOD, "--truth %s: %s", e->truth_path, output_strerror(rc));
 		return rc;
 	}
 	fprintf(e->truth, "t_ns,v,a,w,kind\n");

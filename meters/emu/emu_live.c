@@ -10,6 +10,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "meters/emu/emu_live.h"
 #include "meters/transport/serial.h"
 
@@ -60,7 +61,7 @@ int emu_live_add(const char *pts, const char *link, const char *model)
 		if (mkdir_p(dir, 0755))
 			continue;
 		path = xasprintf("%s/%s", dir, name);
-		fp = fopen(path, "w");
+		fp = output_fopen(path, 1);
 		free(path);
 		if (!fp)
 			continue;

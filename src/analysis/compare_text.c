@@ -9,6 +9,7 @@
 #include "analysis/compare.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "core/text.h"
 
 #define MOD "compare"
@@ -198,22 +199,26 @@ static void print_table(FILE *fp, const struct compare_opts *o, const struct rr_
 static int write_table(const struct compare_opts *o, const struct rr_set *set,
 		       const struct compare_table *t)
 {
+	struct atomic_file af = { .dfd = -1 };
 	FILE *fp = stdout;
 	int err;
 
+	/* A new file renamed over the name when complete: never written through a link,
+	 * into a FIFO or over a hard link's other names. */
 	if (o->out_path) {
-		fp = fopen(o->out_path, "w");
-		if (!fp) {
-			err = -errno;
-			log_err(MOD, "-o %s: %s", o->out_path, strerror(-err));
+		err = atomic_file_open(&af, o->out_path, 1);
+		if (err)
 			return err;
-		}
+		fp = af.fp;
 	}
 	print_table(fp, o, set, t);
-	if (fp != stdout && fclose(fp)) {
-		err = -errno;
-		log_err(MOD, "-o %s: %s", o->out_path, strerror(-err));
-		return err;
+	if (fp != stdout) {
+		if (ferror(fp)) {
+			log_err(MOD, "-o %s: %s", o->out_path, strerror(EIO));
+			atomic_file_abort(&af);
+			return -EIO;
+		}
+		return atomic_file_commit(&af);
 	}
 	return 0;
 }

@@ -8,9 +8,9 @@
 
 #include "cli/commands.h"
 #include "core/cmdline.h"
-#include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "core/si_units.h"
 #include "core/units.h"
 #include "run/probe.h"

@@ -71,11 +71,9 @@ static int chart_rank(const char *file)
 	return (int)ARRAY_SIZE(order);
 }
 
-static int chart_cmp(const void *a, const void *b)
+static int chart_cmp(const struct plot_written *a, const struct plot_written *b)
 {
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-
-	return chart_rank(x) - chart_rank(y);
+	return chart_rank(a->name) - chart_rank(b->name);
 }
 
 int html_charts(FILE *fp, const struct plot_ctx *ctx)
@@ -89,7 +87,7 @@ int html_charts(FILE *fp, const struct plot_ctx *ctx)
 		size_t k = i;
 
 		while (k && chart_cmp(&ctx->written[k - 1], &ctx->written[k]) > 0) {
-			char *t = ctx->written[k];
+			struct plot_written t = ctx->written[k];
 
 			ctx->written[k] = ctx->written[k - 1];
 			ctx->written[--k] = t;
@@ -101,11 +99,11 @@ int html_charts(FILE *fp, const struct plot_ctx *ctx)
 		fputs("<p class=\"warn\">No chart: gnuplot is missing or drew none (see iowatt's "
 		      "messages).</p>\n", fp);
 	for (i = 0; i < ctx->nwritten; i++) {
-		path = xasprintf("%s/%s", ctx->outdir, ctx->written[i]);
+		path = xasprintf("%s/%s", ctx->outdir, ctx->written[i].name);
 		svg = read_file(path, &len);
 		snprintf(id, sizeof(id), "c%zu", i + 1);
 		fprintf(fp, "<figure id=\"chart-%zu\">\n<figcaption>", i + 1);
-		html_text(fp, chart_caption(ctx->written[i]));
+		html_text(fp, chart_caption(ctx->written[i].name));
 		fputs("</figcaption>\n", fp);
 		if (!svg || html_svg_inline(fp, svg, len, id)) {
 			log_err(MOD, "%s: not inlined: not a chart as gnuplot draws it", path);

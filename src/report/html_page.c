@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "core/version.h"
 #include "report/html.h"
 #include "report/plot.h"
@@ -87,17 +88,16 @@ static void page_head(FILE *fp, const struct html_page_opts *a, const struct rr_
 	      "<a href=\"#jobs\">Jobs</a><a href=\"#methods\">Methods</a></nav>\n</header>\n", fp);
 }
 
-/* The page into DIR/report.html, written atomically. 0 or -errno. */
-static int write_page(const struct html_page_opts *a, const struct rr_set *set,
+/* The page into DIR/report.html (dfd: DIR), written atomically. 0 or -errno. */
+static int write_page(const struct html_page_opts *a, int dfd, const struct rr_set *set,
 		      const struct plot_ctx *ctx)
 {
 	char *path = xasprintf("%s/%s", a->outdir, PAGE_NAME);
 	struct atomic_file af;
 	int rc, charts;
 
-	rc = atomic_file_open(&af, path);
+	rc = atomic_file_openat(&af, dfd, PAGE_NAME, path, 1);
 	if (rc) {
-		log_err(MOD, "%s: %s", path, strerror(-rc));
 		free(path);
 		return rc;
 	}
@@ -117,9 +117,7 @@ static int write_page(const struct html_page_opts *a, const struct rr_set *set,
 		rc = rc ? rc : charts;
 	} else {
 		rc = atomic_file_commit(&af);
-		if (rc)
-			log_err(MOD, "%s: %s", path, strerror(-rc));
-		else
+		if (!rc)
 			log_info(MOD, "wrote %s", path);
 	}
 	free(path);
@@ -151,12 +149,15 @@ static int draw_charts(struct plot_ctx *ctx, const struct html_page_opts *a,
 		log_err(MOD, "%s: %s", *chartdir, strerror(-rc));
 		return rc;
 	}
-	ctx->outdir = *chartdir;
+	rc = plot_outdir_open(ctx, *chartdir);
+	if (rc)
+		return rc;
 	return plot_draw(ctx, PLOT_CH_ALL) ? -EIO : 0;
 }
 
 static void ctx_free(struct plot_ctx *ctx, char *chartdir)
 {
+	plot_outdir_close(ctx);
 	plot_datadir_remove(ctx, 0);
 	free(chartdir);
 	plot_ctx_free(ctx);
@@ -166,16 +167,16 @@ int html_page_write(const struct rr_set *set, const struct html_page_opts *o)
 {
 	struct plot_ctx ctx;
 	char *plots_dir = NULL, *chartdir = NULL;
-	int rc, drawn;
+	int rc, drawn, dfd;
 
 	memset(&ctx, 0, sizeof(ctx));
-	rc = mkdir_p(o->outdir, 0755);
-	if (rc) {
-		log_err(MOD, "-o %s: %s", o->outdir, strerror(-rc));
-		return rc;
-	}
+	ctx.outdir_fd = -1;
+	dfd = plot_outdir_make(o->outdir);
+	if (dfd < 0)
+		return dfd;
 	drawn = draw_charts(&ctx, o, set, &plots_dir, &chartdir);
-	rc = write_page(o, set, &ctx);
+	rc = write_page(o, dfd, set, &ctx);
+	close(dfd);
 	ctx_free(&ctx, chartdir);
 	free(plots_dir);
 	return rc ? rc : drawn;

@@ -3,7 +3,9 @@
 #ifndef IOWATT_PLOT_H
 #define IOWATT_PLOT_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "analysis/battery.h"
 #include "analysis/results_read.h"
@@ -27,10 +29,22 @@ struct plot_opts {
 	struct battery_model bm; /* the battery chart's battery */
 };
 
+/* A chart file put into the output directory, and which file it is: only that file (the
+ * same device, inode, size and modification time, still ours) is ever removed as stale by
+ * a later plot. An inode number alone is reused by the next file created. */
+struct plot_written {
+	char *name;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	int64_t mtime_ns;
+};
+
 struct plot_ctx {
 	const struct rr_set *set;
 	int format;
 	const char *outdir;	/* NULL: dumb charts go to stdout */
+	int outdir_fd;		/* outdir, opened once (plot_outdir_open); -1 without */
 	const char *plots_dir;	/* directory of the gnuplot templates */
 	char *datadir;		/* temporary, one subdirectory per chart: priv.path */
 	struct private_dir priv;
@@ -38,7 +52,7 @@ struct plot_ctx {
 	int failed;		/* gnuplot reported an error */
 	char **stems;		/* timeline file stems used so far: same-named results get -2, -3 */
 	size_t nstems;
-	char **written;		/* chart files written into outdir (names) */
+	struct plot_written *written; /* chart files put into outdir */
 	size_t nwritten;
 };
 
@@ -68,7 +82,8 @@ void plot_ctx_free(struct plot_ctx *ctx);
 /* A chart being prepared: its data directory and the open meta.gp. */
 struct plot_chart {
 	char *dir;	/* ctx->datadir/NAME */
-	char *out;	/* output file, or NULL for stdout */
+	char *out;	/* output file name in ctx->outdir, or NULL for stdout */
+	char *render;	/* where gnuplot draws it: dir/chart.EXT, iowatt's private directory */
 	FILE *meta;
 	const char *name;
 };
@@ -87,11 +102,25 @@ int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *temp
 void plot_chart_abort(struct plot_chart *ch);
 
 /*
- * plot_dir.c: a chart file written; after every chart, remove the charts of the kinds
- * drawn ("efficiency", "timeline", ...) that an earlier plot wrote into outdir and this
- * one did not, and record what the directory now holds. 0 or -errno.
+ * plot_dir.c. An output directory (-o of plot and report) made and opened: an empty
+ * name, or one with a control character or bytes that are not UTF-8, is refused. An fd
+ * or -errno (logged).
  */
-void plot_note_written(struct plot_ctx *ctx, const char *path);
+int plot_outdir_make(const char *outdir);
+/* The same, kept in ctx (ctx->outdir, ctx->outdir_fd). 0 or -errno (logged). */
+int plot_outdir_open(struct plot_ctx *ctx, const char *outdir);
+void plot_outdir_close(struct plot_ctx *ctx);
+/*
+ * The chart gnuplot drew into the private directory (ch->render) copied into a new file
+ * in the output directory and renamed over ch->out (never through a link, never into a
+ * FIFO; core/outfile.h), and recorded as written. 0 or -errno (logged).
+ */
+int plot_chart_install(struct plot_ctx *ctx, const struct plot_chart *ch);
+/*
+ * After every chart, remove the charts of the kinds drawn ("efficiency", "timeline", ...)
+ * that an earlier plot by this user wrote into outdir and this one did not, and record
+ * what the directory now holds. 0 or -errno.
+ */
 int plot_dir_sync(struct plot_ctx *ctx, const char *const *kinds, size_t nkinds);
 
 /* Labels and titles longer than this are cut: a 10 kB job name would cover the chart. */

@@ -11,6 +11,7 @@
 
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "core/sandbox.h"
 #include "core/text.h"
 #include "report/plot.h"
@@ -199,20 +200,25 @@ int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *na
 		free(ch->dir);
 		return err;
 	}
-	if (ctx->outdir)
-		ch->out = xasprintf("%s/%s.%s", ctx->outdir, out_stem, ext[ctx->format]);
+	/* gnuplot draws into iowatt's private directory, never into outdir: it would open
+	 * that path itself, following a link or blocking on a FIFO put there. */
+	if (ctx->outdir) {
+		ch->out = xasprintf("%s.%s", out_stem, ext[ctx->format]);
+		ch->render = xasprintf("%s/chart.%s", ch->dir, ext[ctx->format]);
+	}
 	ch->meta = plot_chart_file(ch, "meta.gp");
 	if (!ch->meta) {
 		free(ch->dir);
 		free(ch->out);
+		free(ch->render);
 		return -EIO;
 	}
 	/* gp_quote's quote character: no literal ever holds one. */
 	fprintf(ch->meta, "APOS = sprintf('%%c', %d)\n", '\'');
 	terminal(ch->meta, ctx->format, width_px, height_px);
-	if (ch->out) {
+	if (ch->render) {
 		fprintf(ch->meta, "set output ");
-		gp_quote(ch->meta, ch->out, strlen(ch->out), 0);
+		gp_quote(ch->meta, ch->render, strlen(ch->render), 0);
 		fprintf(ch->meta, "\n");
 	}
 	palette_meta(ch->meta, ctx->set);
@@ -222,10 +228,10 @@ int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *na
 FILE *plot_chart_file(struct plot_chart *ch, const char *file)
 {
 	char *path = xasprintf("%s/%s", ch->dir, file);
-	FILE *fp = fopen(path, "w");
+	FILE *fp = output_fopen(path, 0);
 
 	if (!fp)
-		log_err(MOD, "%s: %m", path);
+		log_err(MOD, "%s: %s", path, output_strerror(-errno));
 	free(path);
 	return fp;
 }
@@ -237,6 +243,7 @@ void plot_chart_abort(struct plot_chart *ch)
 		fclose(ch->meta);
 	free(ch->dir);
 	free(ch->out);
+	free(ch->render);
 	memset(ch, 0, sizeof(*ch));
 }
 
@@ -284,10 +291,10 @@ static int spawn_gnuplot(char *script, char *dir, const char *errpath, int to_st
 	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (!to_stdout)
 		out = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	err = open(errpath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	err = output_open(errpath, 0);
 	if (in < 0 || (!to_stdout && out < 0) || err < 0) {
-		rc = -errno;
-		log_err(MOD, "%s: %m", err < 0 ? errpath : "/dev/null");
+		rc = err < 0 ? err : -errno;
+		log_err(MOD, "%s: %s", err < 0 ? errpath : "/dev/null", output_strerror(rc));
 	} else {
 		rc = sandbox_spawn(argv, in, out, err, &pid);
 	}
@@ -335,10 +342,8 @@ int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *temp
 		goto out;
 	}
 	relay_stderr(errpath, ch->name, 0);
-	if (ch->out) {
-		plot_note_written(ctx, ch->out);
-		log_info(MOD, "wrote %s", ch->out);
-	}
+	if (ch->out)
+		rc = plot_chart_install(ctx, ch);
 out:
 	if (rc)
 		ctx->failed = 1;

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/version.h"
@@ -147,27 +146,24 @@ void plot_ctx_free(struct plot_ctx *ctx)
 		free(ctx->stems[i]);
 	free(ctx->stems);
 	for (i = 0; i < ctx->nwritten; i++)
-		free(ctx->written[i]);
+		free(ctx->written[i].name);
 	free(ctx->written);
-	ctx->stems = ctx->written = NULL;
+	ctx->stems = NULL;
+	ctx->written = NULL;
 	ctx->nstems = ctx->nwritten = 0;
 }
 
 /* The output directory and a private directory for the charts' data. 0 or -errno. */
 static int make_dirs(struct plot_ctx *ctx, const char *outdir)
 {
-	int rc = outdir ? mkdir_p(outdir, 0755) : 0;
+	int rc = outdir ? plot_outdir_open(ctx, outdir) : 0;
 
-	if (rc) {
-		log_err(MOD, "-o %s: %s", outdir, strerror(-rc));
-		return rc;
-	}
-	return plot_datadir_make(ctx);
+	return rc ? rc : plot_datadir_make(ctx);
 }
 
 int plot_charts(const struct rr_set *set, const struct plot_opts *o)
 {
-	struct plot_ctx ctx = { .set = set, .format = o->format, .bm = o->bm };
+	struct plot_ctx ctx = { .set = set, .format = o->format, .bm = o->bm, .outdir_fd = -1 };
 	const char *outdir = o->outdir;
 	char *plots_dir;
 	int rc;
@@ -180,13 +176,13 @@ int plot_charts(const struct rr_set *set, const struct plot_opts *o)
 	ctx.plots_dir = plots_dir;
 	rc = make_dirs(&ctx, outdir);
 	if (!rc) {
-		ctx.outdir = outdir;
 		rc = plot_draw(&ctx, o->mask);
 		/* Only a complete set of charts replaces the last one. */
 		if (!rc)
 			sync_dir(&ctx, o->mask);
 	}
 	plot_ctx_free(&ctx);
+	plot_outdir_close(&ctx);
 	plot_datadir_remove(&ctx, o->keep);
 	free(plots_dir);
 	return rc;

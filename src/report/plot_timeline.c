@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/phase.h"
+#include "core/text.h"
 #include "report/plot.h"
 
 #define MOD "plot"
@@ -430,9 +431,13 @@ static void unique_stem(struct plot_ctx *ctx, char *stem, size_t size, const cha
 	size_t i;
 
 	snprintf(stem, size, "timeline-%.*s", (int)len, base);
+	/* The file name is iowatt's choice: a line break or stray byte in the result's name
+	 * becomes a space or '?', so the name written, logged and recorded is one name. */
+	text_clean(stem);
 	for (i = 0; i < ctx->nstems; i++) {
 		if (!strcmp(ctx->stems[i], stem)) {
 			snprintf(stem, size, "timeline-%.*s-%u", (int)len, base, ++n);
+			text_clean(stem);
 			i = (size_t)-1; /* check the new name against all again */
 		}
 	}

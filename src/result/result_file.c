@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "result/result_json.h"
 
 #define MOD "result"
@@ -73,7 +73,7 @@ int result_file_write(const char *path, json_t *root)
 		return rc;
 	}
 	free(copy);
-	rc = atomic_file_open(&af, path);
+	rc = atomic_file_open(&af, path, 1);
 	if (rc)
 		return rc;
 	errno = 0;

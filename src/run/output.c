@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "result/result.h"
 #include "run/output.h"
 

@@ -8,9 +8,9 @@
 
 #include "core/clock.h"
 #include "core/events.h"
-#include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/outfile.h"
 #include "core/phase.h"
 #include "meters/meter.h"
 #include "meters/registry/registry.h"

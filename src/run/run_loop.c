@@ -171,6 +171,10 @@ static int set_up(struct run_ctx *rc, const char *command, int measure)
 	err = run_output_check(ro, !measure);
 	if (err)
 		return err;
+	/* A size source that cannot be read would be skipped later, after the I/O began. */
+	err = size_auto_check_results(ro);
+	if (err)
+		return err;
 	if (!measure && (err = open_target(rc)))
 		return err;
 	if (measure && ro->target && (err = measure_disk(rc)))

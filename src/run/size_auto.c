@@ -185,6 +185,24 @@ static uint64_t size_auto_from_results(char *const *paths, unsigned n, const cha
 	return best;
 }
 
+int size_auto_check_results(const struct run_opts *ro)
+{
+	struct run_result r;
+	unsigned i;
+	int err;
+
+	for (i = 0; i < ro->nsame_size_as; i++) {
+		err = result_load(ro->same_size_as[i], &r);
+		if (err) {
+			log_err(NULL, "option --same-size-as %s: not a result iowatt can read: "
+				      "refused before any I/O", ro->same_size_as[i]);
+			return err;
+		}
+		result_free(&r);
+	}
+	return 0;
+}
+
 /* "1 GiB = 2^18 x 4k: 2.5 s at 420 MB/s for 20 samples of um25c:... (100 ms)" */
 static void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, char *buf,
 			     size_t len)

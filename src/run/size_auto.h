@@ -51,6 +51,11 @@ struct size_choice {
  * results). 0, or -errno (logged) when the calibration could not run.
  */
 int size_auto_resolve(struct run_ctx *rc, size_t j);
+/*
+ * Each --same-size-as file read as a result before any I/O: one that cannot be read (not
+ * a result, unreadable, missing) refuses the run. 0 or -errno (logged, naming the file).
+ */
+int size_auto_check_results(const struct run_opts *ro);
 /* Every size=auto job calibrated before the first measured one (--same-size). */
 int size_auto_resolve_all(struct run_ctx *rc);
 
