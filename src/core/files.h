@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+/* Writing is core/outfile.h's job; included here for the callers that name only files.h. */
+#include "core/outfile.h"
+
 /* Read a whole small text file (sysfs attributes); trailing newline removed. */
 int read_text_file(const char *path, char *buf, size_t len);
 /* Read a sysfs integer / double attribute. */
