@@ -20,7 +20,7 @@ import re
 import sys
 
 TOP_DIRS = ("src/", "meters/", "tests/", "docs/", "scripts/", "bench/", "configs/", "plots/",
-            "dist/", "debian/", ".ci/")
+            "dist/", "debian/", ".ci/", "contrib/")
 TOP_FILES = {"Makefile", "README.md", "VERSION"}
 SOURCE_EXT = re.compile(r"\.(c|h|sh|py|md|gp|ini|json|csv|supp|rules|png|svg|xml)$")
 OUTPUTS = ("results/", "charts/", "build/", "build-", "/", "~", "./", "../")

@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# labgrid pytest module: an iowatt profile on every place of the environment, in parallel,
+# then one report and one comparison over all boards.
+#
+#   pytest --lg-env contrib/labgrid/fleet.yaml contrib/labgrid/test_iowatt_fleet.py
+#
+# Each target of the environment is a place (fleet.yaml says what it holds and the options
+# read here). For each one this finds iowatt on the board or installs it, copies the profile
+# over, runs it with --meter pointing at the place's exported meter port, and fetches the
+# result files. Boards run side by side in threads; a board that fails (SSH refused or
+# dropped, the board browning out, the meter gone, a run that never ends) is written down
+# as failed with the reason and its own test fails, while the others go on. At the end
+# test_fleet_report builds IOWATT_OUT/report/report.html and IOWATT_OUT/compare.{txt,csv}
+# from every result that came back, and IOWATT_OUT/fleet.json says what each board did.
+import concurrent.futures
+import json
+import os
+import shlex
+import subprocess
+import time
+
+import pytest
+
+WORKDIR = "/tmp/iowatt-fleet"
+TIMEOUT_S = 3600
+
+
+def pytest_generate_tests(metafunc):
+    """One test_board case per place: the targets of the --lg-env file."""
+    if "place" in metafunc.fixturenames:
+        env = getattr(metafunc.config, "_labgrid_env", None)
+        names = sorted(env.config.get_targets()) if env else []
+        metafunc.parametrize("place", names)
+
+
+def option(env, name, default=""):
+    value = env.config.get_option(name, "\0")
+    return default if value in ("\0", "") else value
+
+
+def target_option(env, place, name, default=""):
+    value = env.config.get_target_option(place, name, "\0")
+    return default if value in ("\0", "") else value
+
+
+def meter_spec(env, place, target):
+    """--meter for this place: the exported port as DRIVER:rfc2217://HOST:PORT, or a whole
+    spec from the options (a meter on the board itself)."""
+    meter = target_option(env, place, "iowatt_meter")
+    if not meter:
+        raise ValueError(f"place {place}: no iowatt_meter option (the meter's driver)")
+    keys = target_option(env, place, "iowatt_meter_keys")
+    if ":" not in meter:
+        port = target.get_resource("NetworkSerialPort")
+        # labgrid-exporter serves a serial port with ser2net's telnet(rfc2217) accepter.
+        meter = f"{meter}:rfc2217://{port.host}:{port.port}"
+    return meter + ("," + keys if keys else "")
+
+
+class BoardShell:
+    """Commands and copies over the SSH master connection that labgrid's SSHDriver opened.
+
+    The driver's own run/put/get are labgrid steps, and labgrid keeps its steps on one
+    stack for the whole process: from several threads at once they trip its assertions.
+    So the driver opens the connection (keys, proxy, ControlMaster) and this runs
+    ssh and scp through that master, which is safe from any thread."""
+
+    def __init__(self, driver):
+        ns = driver.networkservice
+        self.prefix = list(driver.ssh_prefix)
+        self.port = str(ns.port)
+        self.login = f"{ns.username}@{ns.address}"
+
+    def run(self, cmd, timeout=None):
+        """(stdout lines, stderr lines, exit code) of a shell command on the board."""
+        p = subprocess.run(["ssh", "-x", *self.prefix, "-p", self.port, self.login, cmd],
+                           capture_output=True, text=True, errors="replace",
+                           stdin=subprocess.DEVNULL, timeout=timeout)
+        return p.stdout.splitlines(), p.stderr.splitlines(), p.returncode
+
+    def copy(self, src, dst):
+        p = subprocess.run(["scp", *self.prefix, "-P", self.port, src, dst],
+                           capture_output=True, text=True, errors="replace",
+                           stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            raise RuntimeError(f"scp {src} {dst}: {p.stderr.strip()}")
+
+    def put(self, local, remote):
+        self.copy(local, f"{self.login}:{remote}")
+
+    def get(self, remote, local):
+        self.copy(f"{self.login}:{remote}", local)
+
+
+def find_or_install(env, place, ssh, remote):
+    """iowatt's path on the board: the option, iowatt on PATH, or installed from iowatt_install."""
+    given = target_option(env, place, "iowatt")
+    if given:
+        out, _, rc = ssh.run(f"test -x {shlex.quote(given)} && echo {shlex.quote(given)}")
+        if rc != 0:
+            raise RuntimeError(f"iowatt {given} is not on the board")
+        return given, "given"
+    out, _, rc = ssh.run("command -v iowatt")
+    if rc == 0 and out:
+        return out[0].strip(), "found"
+    local = target_option(env, place, "iowatt_install")
+    if not local:
+        raise RuntimeError("no iowatt on the board and no iowatt_install to copy there")
+    name = os.path.basename(local)
+    ssh.put(local, f"{remote}/{name}")
+    if name.endswith(".deb"):
+        _, err, rc = ssh.run(f"apt-get install -y {shlex.quote(remote + '/' + name)}")
+        if rc != 0:
+            raise RuntimeError("installing " + name + " failed: " + " ".join(err[-3:]))
+        return "iowatt", "installed"
+    ssh.run(f"chmod +x {shlex.quote(remote + '/' + name)}")
+    return f"{remote}/{name}", "copied"
+
+
+def measure_board(env, place, ssh, out_dir):
+    """Runs the profile on one board; the record of what happened, never an exception."""
+    rec = {"place": place, "status": "failed", "reason": "", "result": None,
+           "exit_code": None, "iowatt": None, "meter": None}
+    t0 = time.monotonic()
+    try:
+        workdir = target_option(env, place, "iowatt_workdir", WORKDIR)
+        remote = f"{workdir}/{place}"
+        _, err, rc = ssh.run(f"mkdir -p {shlex.quote(remote)} && rm -f {shlex.quote(remote)}/{place}.*")
+        if rc != 0:
+            raise RuntimeError("cannot make " + remote + ": " + " ".join(err[-2:]))
+        rec["iowatt"], rec["install"] = find_or_install(env, place, ssh, remote)
+        profile = option(env, "iowatt_profile", "quick")
+        if os.path.isfile(profile):
+            ssh.put(profile, f"{remote}/{os.path.basename(profile)}")
+            profile = f"{remote}/{os.path.basename(profile)}"
+        rec["meter"] = env.fleet_meters[place]
+        target_dir = target_option(env, place, "iowatt_target")
+        if not target_dir:
+            raise ValueError(f"place {place}: no iowatt_target option")
+        limit = int(target_option(env, place, "iowatt_timeout", str(TIMEOUT_S)))
+        json_out = f"{remote}/{place}.json"
+        # timeout(1) on the board: labgrid's SSHDriver.run waits without a limit, and a
+        # board whose run never ends must not hold up the fleet.
+        cmd = " ".join(shlex.quote(a) for a in [
+            "timeout", "--kill-after=30", str(limit), rec["iowatt"], "run", profile,
+            "--target", target_dir, "--meter", rec["meter"], "--no-progress",
+            "--json-out", json_out])
+        out, err, rc = ssh.run(cmd + " 2>&1", timeout=limit + 90)
+        rec["exit_code"] = rc
+        with open(os.path.join(out_dir, f"{place}.log"), "w") as f:
+            f.write("$ " + cmd + "\n" + "\n".join(out + err) + "\n")
+        # A run that stopped early (a meter gone, a stop) may still have written its
+        # result, marked as such: it is fetched and reported for what it is.
+        _, _, has = ssh.run(f"test -s {shlex.quote(json_out)}")
+        if has == 0:
+            ssh.get(f"{remote}/{place}.*", out_dir)
+            rec["result"] = os.path.join(out_dir, f"{place}.json")
+        if rc == 0 and rec["result"]:
+            rec["status"] = "ok"
+        elif rec["result"]:
+            rec["status"] = "partial"
+            rec["reason"] = f"iowatt run exited {rc}; see {place}.log"
+        else:
+            tail = [line for line in out + err if line.strip()][-1:]
+            rec["reason"] = f"iowatt run exited {rc} without a result: " + " ".join(tail)
+    except Exception as e:  # one board's failure is its own; the fleet goes on
+        rec["reason"] = f"{type(e).__name__}: {e}"
+    rec["wall_s"] = round(time.monotonic() - t0, 1)
+    rec["t_end"] = time.time()
+    rec["t_start"] = rec["t_end"] - rec["wall_s"]
+    return rec
+
+
+@pytest.fixture(scope="session")
+def fleet(env):
+    """Every place measured, side by side: {place: record}."""
+    out_dir = os.path.abspath(option(env, "iowatt_out", "iowatt-fleet"))
+    os.makedirs(out_dir, exist_ok=True)
+    places = sorted(env.config.get_targets())
+    records, ready = {}, {}
+    env.fleet_meters = {}
+    # Resolving the places and opening the SSH masters talks to the coordinator from
+    # labgrid's own event loop, so it happens here, one place after another; the runs,
+    # which are most of the time, go in parallel.
+    for place in places:
+        try:
+            target = env.get_target(place)
+            ssh = target.get_driver("SSHDriver")
+            env.fleet_meters[place] = meter_spec(env, place, target)
+            ready[place] = BoardShell(ssh)
+        except Exception as e:  # pylint: disable=broad-except
+            records[place] = {"place": place, "status": "failed", "result": None,
+                              "reason": f"{type(e).__name__}: {e}"}
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(ready))) as pool:
+        futures = {pool.submit(measure_board, env, p, ssh, out_dir): p for p, ssh in ready.items()}
+        for fut in concurrent.futures.as_completed(futures):
+            records[futures[fut]] = fut.result()
+    summary = {"out": out_dir, "wall_s": round(time.monotonic() - t0, 1),
+               "places": [records[p] for p in places]}
+    with open(os.path.join(out_dir, "fleet.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    return summary
+
+
+def test_board(fleet, place):
+    """One place: its run ended and its result came back."""
+    rec = next(r for r in fleet["places"] if r["place"] == place)
+    assert rec["status"] == "ok", f"{place}: {rec['status']}: {rec['reason']}"
+
+
+def test_fleet_report(env, fleet):
+    """One report page and one comparison over every board's result."""
+    iowatt = option(env, "iowatt_local", "iowatt")
+    done = [r for r in fleet["places"] if r["result"]]
+    assert done, "no board returned a result: " + "; ".join(
+        f"{r['place']}: {r['reason']}" for r in fleet["places"])
+    args = []
+    for r in done:
+        args += [r["result"], "--label", f"{r['result']}={r['place']}"]
+    out = fleet["out"]
+    for cmd in ([iowatt, "report", *args, "-o", os.path.join(out, "report")],
+                [iowatt, "compare", *args, "-o", os.path.join(out, "compare.txt")],
+                [iowatt, "compare", *args, "--format", "csv", "-o", os.path.join(out, "compare.csv")]):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        assert p.returncode == 0, f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr}"

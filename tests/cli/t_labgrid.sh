@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# A labgrid board farm on this machine: coordinator, exporter and ser2net in front of the
+# emulated meters, localhost over SSH as the boards, contrib/labgrid's pytest module
+# measuring them in parallel, one report and one comparison over all of them.
+#
+# Three places: board1 and board2 (each an ext4 loop device and its own emulated UM25C,
+# exported by labgrid-exporter), board3 whose SSH port answers nothing (a board that is
+# down). Checked: board1/board2 pass and board3 fails with its reason while the others go
+# on; both good runs overlap in time; the merged comparison holds every job of both
+# boards, valid, with the meter's figures equal to a direct run's (the same profile, the
+# meter read here over its pty) within the intervals the results give. The coordinator
+# is Debian 12's labgrid 0.4.1 on contrib/labgrid/wamp-router.py (Debian has no crossbar;
+# docs/fleet.md says why).
+. "$(dirname "$0")/../lib/lib.sh"
+
+t_need_loop
+PY=/usr/bin/python3 # Debian's python, whose dist-packages hold labgrid (not a pyenv one)
+if ! "$REPO/tests/deps.sh" --fleet >"$T_TMP/deps.out" 2>&1; then
+	echo "1..0 # skip cannot install the labgrid test packages: $(tail -n 1 "$T_TMP/deps.out")"
+	exit 0
+fi
+for need in /usr/sbin/sshd /usr/sbin/ser2net /usr/bin/ssh-keygen; do
+	[ -x "$need" ] || { echo "1..0 # skip $need missing after tests/deps.sh --fleet"; exit 0; }
+done
+"$PY" -c 'import labgrid, autobahn, pytest' 2>"$T_TMP/import.err" ||
+	{ echo "1..0 # skip labgrid not importable: $(tail -n 1 "$T_TMP/import.err")"; exit 0; }
+
+PIDS=()
+lab_cleanup() {
+	local p
+	[ -n "${LG_CROSSBAR:-}" ] && for b in board1 board2 board3; do
+		timeout 20 "$PY" -m labgrid.remote.client -p "$b" release >/dev/null 2>&1
+	done
+	for ((p = ${#PIDS[@]} - 1; p >= 0; p--)); do kill "${PIDS[p]}" 2>/dev/null; done
+	for p in "${PIDS[@]:-}"; do [ -n "$p" ] && wait "$p" 2>/dev/null; done
+	t_cleanup
+}
+trap lab_cleanup EXIT
+bg() { # LOG COMMAND...: in the background, its pid kept for the cleanup
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 &
+	PIDS+=($!)
+}
+free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_log() { # FILE ERE: until FILE has a line matching ERE (bounded so a broken start ends)
+	local i
+	for i in $(seq 300); do grep -qE -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}
+
+# The boards' targets and the meters: one emulated UM25C per board, one for the direct run.
+mnt1=$(t_loop_ext4 256 b1) && mnt2=$(t_loop_ext4 256 b2) && mnt0=$(t_loop_ext4 256 b0) ||
+	{ ok 1 "three loop ext4 file systems"; done_testing; exit 1; }
+for n in 0 1 2 3; do
+	bg "$T_TMP/emu$n.log" "$IOWATT" emulate um25c --link "$T_TMP/um$n" --constant-ma 250
+done
+for n in 0 1 2 3; do wait_log "$T_TMP/emu$n.log" EMULATED || break; done
+ok $? "four emulated UM25C up"
+
+# 1. A direct run: the profile with the meter on its pty, no network, no labgrid.
+profile=$REPO/tests/data/profiles/fleet.ini
+timeout 120 "$IOWATT" run "$profile" --target "$mnt0" --meter "um25c:$T_TMP/um0,interval=100ms" \
+	--no-progress --json-out "$T_TMP/direct.json" >"$T_TMP/direct.out" 2>&1
+ok $? "direct run of $profile exits 0"
+
+# 2. sshd on a free port with throwaway keys: localhost is the boards.
+ssh_port=$(free_port)
+ssh-keygen -q -t ed25519 -N '' -f "$T_TMP/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$T_TMP/id" &&
+	cp "$T_TMP/id.pub" "$T_TMP/authorized_keys" && chmod 600 "$T_TMP/authorized_keys"
+ok $? "throwaway host and client keys"
+mkdir -p /run/sshd
+cat >"$T_TMP/sshd_config" <<EOF
+ListenAddress 127.0.0.1
+Port $ssh_port
+HostKey $T_TMP/host_key
+AuthorizedKeysFile $T_TMP/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PidFile none
+Subsystem sftp /usr/lib/openssh/sftp-server
+EOF
+bg "$T_TMP/sshd.log" /usr/sbin/sshd -D -e -f "$T_TMP/sshd_config"
+ssh_ok=1
+for _ in $(seq 100); do
+	ssh -F none -i "$T_TMP/id" -p "$ssh_port" -o BatchMode=yes -o StrictHostKeyChecking=no \
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR root@127.0.0.1 true 2>/dev/null && { ssh_ok=0; break; }
+	sleep 0.2
+done
+ok $ssh_ok "sshd on 127.0.0.1:$ssh_port takes the throwaway key"
+
+# 3. Router, coordinator, exporter: the lab's side.
+export PYTHONUNBUFFERED=1
+wamp_port=$(free_port)
+export LG_CROSSBAR=ws://127.0.0.1:$wamp_port/ws
+bg "$T_TMP/router.log" "$PY" "$REPO/contrib/labgrid/wamp-router.py" --port "$wamp_port"
+wait_log "$T_TMP/router.log" "^wamp-router: ws://"
+ok $? "WAMP router up on $LG_CROSSBAR"
+mkdir -p "$T_TMP/coord"
+(cd "$T_TMP/coord" && WS=$LG_CROSSBAR exec "$PY" -m labgrid.remote.coordinator) >"$T_TMP/coord.log" 2>&1 &
+PIDS+=($!)
+wait_log "$T_TMP/coord.log" "Coordinator ready"
+ok $? "labgrid coordinator ready"
+dead_port=$(free_port) # nothing listens there: board3 is down
+cat >"$T_TMP/exporter.yaml" <<EOF
+board1:
+  NetworkService: {address: 127.0.0.1, port: $ssh_port, username: root}
+  RawSerialPort: {port: $(readlink -f "$T_TMP/um1"), speed: 9600}
+board2:
+  NetworkService: {address: 127.0.0.1, port: $ssh_port, username: root}
+  RawSerialPort: {port: $(readlink -f "$T_TMP/um2"), speed: 9600}
+board3:
+  NetworkService: {address: 127.0.0.1, port: $dead_port, username: root}
+  RawSerialPort: {port: $(readlink -f "$T_TMP/um3"), speed: 9600}
+EOF
+bg "$T_TMP/exporter.log" "$PY" -m labgrid.remote.exporter -x "$LG_CROSSBAR" -n lab1 \
+	--hostname 127.0.0.1 "$T_TMP/exporter.yaml"
+client() { timeout 60 "$PY" -m labgrid.remote.client "$@"; }
+exported=1
+for _ in $(seq 100); do
+	[ "$(client resources 2>/dev/null | grep -c '^lab1/board[123]/')" -ge 6 ] && { exported=0; break; }
+	sleep 0.2
+done
+ok $exported "labgrid-exporter exports three boards' NetworkService and serial port"
+places=0
+for b in board1 board2 board3; do
+	{ client -p $b create && client -p $b add-match "lab1/$b/*" && client -p $b acquire; } \
+		>>"$T_TMP/client.log" 2>&1 || places=1
+done
+ok $places "three places created and acquired"
+client -p board1 show >"$T_TMP/board1.show" 2>&1
+grep -q "'port': [0-9]" "$T_TMP/board1.show"
+ok $? "board1's meter port is served by ser2net once the place is acquired"
+
+# 4. The fleet run: contrib/labgrid's environment (board1, board2) plus board3.
+cp "$REPO/contrib/labgrid/fleet.yaml" "$T_TMP/fleet.yaml"
+cat >>"$T_TMP/fleet.yaml" <<'EOF'
+  board3:
+    resources:
+      RemotePlace:
+        name: board3
+    drivers:
+      SSHDriver:
+        keyfile: !template "$LG_SSH_KEY"
+    options:
+      iowatt_target: /nonexistent
+      iowatt_meter: um25c
+EOF
+# The meter through the exporter's port when iowatt has the network transport (issue 23
+# part 1); without it, the same emulators by their ptys, the boards being this machine.
+if "$IOWATT" meters --help 2>&1 | grep -q rfc2217; then
+	LG_BOARD1_METER=um25c LG_BOARD2_METER=um25c
+	via="rfc2217 through labgrid-exporter's ser2net"
+else
+	LG_BOARD1_METER=um25c:$T_TMP/um1 LG_BOARD2_METER=um25c:$T_TMP/um2
+	via="its pty (this iowatt has no rfc2217 transport)"
+fi
+export LG_BOARD1_METER LG_BOARD2_METER LG_SSH_KEY=$T_TMP/id LG_IOWATT=$IOWATT
+export LG_IOWATT_PROFILE=$profile LG_IOWATT_OUT=$T_TMP/fleet
+export LG_BOARD1_TARGET=$mnt1 LG_BOARD2_TARGET=$mnt2
+export LG_BOARD1_IOWATT=$IOWATT LG_BOARD2_INSTALL=$IOWATT # board1 finds it, board2 gets a copy
+export ASAN_OPTIONS=${ASAN_OPTIONS:-} LSAN_OPTIONS=${LSAN_OPTIONS:-}
+t0=$(date +%s)
+(cd "$T_TMP" && timeout 600 "$PY" -m pytest -p no:cacheprovider -v --lg-env "$T_TMP/fleet.yaml" \
+	"$REPO/contrib/labgrid/test_iowatt_fleet.py") >"$T_TMP/pytest.out" 2>&1
+rc=$?
+echo "# fleet run: pytest exit $rc in $(($(date +%s) - t0)) s, meter via $via"
+grep -E "(PASSED|FAILED|ERROR)" "$T_TMP/pytest.out" | sed 's/^/#   /'
+[ $rc -eq 1 ]
+ok $? "pytest exits 1: one place failed, none errored"
+for b in board1 board2; do
+	grep -q "test_board\[$b\] PASSED" "$T_TMP/pytest.out"
+	ok $? "$b measured"
+done
+grep -q "test_board\[board3\] FAILED" "$T_TMP/pytest.out"
+ok $? "board3 (SSH refused) marked failed"
+grep -q "test_fleet_report PASSED" "$T_TMP/pytest.out"
+ok $? "the report and comparison are built over the boards that came back"
+[ $rc -le 1 ] || sed 's/^/#   /' "$T_TMP/pytest.out" | tail -n 40
+
+check "fleet.json: board3 failed with its reason, the others ok, overlapping in time" -- \
+	"$PY" - "$T_TMP/fleet/fleet.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+r = {p["place"]: p for p in f["places"]}
+print(json.dumps(f, indent=1))
+assert r["board1"]["status"] == "ok" and r["board2"]["status"] == "ok"
+assert r["board1"]["install"] == "given" and r["board2"]["install"] == "copied"
+assert r["board3"]["status"] == "failed" and r["board3"]["reason"]
+a, b = r["board1"], r["board2"]
+assert a["t_start"] < b["t_end"] and b["t_start"] < a["t_end"], "board runs did not overlap"
+PY
+
+# 5. The merged comparison against the direct run, through compare's own CSV.
+"$IOWATT" compare "$T_TMP/direct.json" --format csv -o "$T_TMP/direct.csv" 2>/dev/null
+check "merged comparison: both boards' jobs, valid, meter figures = direct run's within the intervals" -- \
+	"$PY" - "$T_TMP/fleet/compare.csv" "$T_TMP/direct.csv" "$profile" <<'PY'
+import configparser, csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+direct = {r["job"]: r for r in csv.DictReader(open(sys.argv[2]))}
+prof = configparser.ConfigParser()
+prof.read(sys.argv[3])
+jobs = [s for s in prof.sections() if s != "global"]
+for board in ("board1", "board2"):
+    for job in jobs:
+        got = [r for r in rows if r["device"] == board and r["job"] == job]
+        assert len(got) == 1, f"{board}/{job}: {len(got)} rows"
+        r, d = got[0], direct[job]
+        assert r["valid"] == "true", f"{board}/{job} invalid: {r['reasons']}"
+        for key in ("active_ma", "active_w", "idle_w"):
+            a, b = float(r[key]), float(d[key])
+            room = float(r[key + "_u95"]) + float(d[key + "_u95"])
+            print(f"{board} {job} {key}: {a:.4g} vs direct {b:.4g} (+-{room:.3g})")
+            assert abs(a - b) <= room, f"{board}/{job} {key} {a} vs direct {b} beyond {room}"
+PY
+grep -q "board1" "$T_TMP/fleet/report/report.html" && grep -q "board2" "$T_TMP/fleet/report/report.html"
+ok $? "report.html names both boards"
+sed 's/^/#   /' "$T_TMP/fleet/compare.txt"
+done_testing
