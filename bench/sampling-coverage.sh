@@ -74,7 +74,7 @@ PY
 logger_job() {
 	local label=$1
 	shift
-	rm -f "$mnt"/iowatt* "$T_TMP/r.json"
+	rm -f "$mnt"/iowatt* "$T_TMP"/r.*
 	start_emu --device "$dev" --idle-ma 90 --ma-per-kiops 1000 --ma-per-mbps 1.5 \
 		--truth "$T_TMP/truth.csv" || exit 2
 	"$IOWATT" run "$REPO/configs/iot-logger.ini" --jobs LOG-4K-2IOPS-sync --target "$mnt" \
@@ -116,7 +116,7 @@ for cell in $CELLS; do
 	esac
 	idle_samples=$((hz * 4 < 4 ? 4 : hz * 4))
 	for seed in $(seq 1 "$RUNS"); do
-		rm -f "$mnt"/iowatt* "$T_TMP/r.json" 2>/dev/null
+		rm -f "$mnt"/iowatt* "$T_TMP"/r.* 2>/dev/null
 		start_emu --device "$dev" --idle-ma 90 --ma-per-kiops 1000 --ma-per-mbps 1.5 \
 			--truth "$T_TMP/truth.csv" || exit 2
 		if ! "$IOWATT" run --target "$mnt" --meter "um25c:$T_TMP/um,interval=$iv" --rw write \
