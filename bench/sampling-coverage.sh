@@ -111,7 +111,7 @@ for cell in $CELLS; do
 	dithered) args=(--bs 4k --rate-iops 2 --rate-dither 100% --fdatasync 1 --direct 0
 		--size $((2 * SECS * 4))k) ;;
 	bursty) args=(--bs 256k --rate-iops 3 --rate-dither 100% --direct 1 --size $((3 * SECS * 256))k) ;;
-	streaming) args=(--bs 64k --rate-iops 400 --direct 1 --size $((400 * SECS * 64))k) ;;
+	streaming) args=(--bs 64k --rate-iops 400 --direct 1 --size $((400 * SECS * 64))k --filesize 64m) ;;
 	*) bench_die 2 "$job: paced, dithered, bursty or streaming" ;;
 	esac
 	idle_samples=$((hz * 4 < 4 ? 4 : hz * 4))
