@@ -15,7 +15,7 @@ for ua in 5 150 1500; do
 	echo "== PPK2 emulator at $ua uA: iowatt measure --meter ppk2:$link,vdd=3000 --idle 1s -- sleep 2"
 	"$IOWATT" measure --meter "ppk2:$link,vdd=3000" --idle 1s --idle-samples 2 --tail-hold 0.2s \
 		--tail-max 0.5s --json-out "$OUT/ppk2-$ua.json" --force --no-progress -- sleep 2 2>&1 |
-		sed -n '/^job /,/^+-95%/p'
+		sed -n '/^job /,$p' | grep -v '^[a-z]*: results/\|^result: \|^series: \|^samples: '
 	kill "$emu" 2>/dev/null
 	wait "$emu" 2>/dev/null
 done

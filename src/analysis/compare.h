@@ -8,6 +8,7 @@
 
 #include "analysis/repeats.h"
 #include "analysis/results_read.h"
+#include "core/si_units.h"
 
 enum compare_format { FMT_TABLE, FMT_MD, FMT_CSV };
 
@@ -20,6 +21,18 @@ enum compare_format { FMT_TABLE, FMT_MD, FMT_CSV };
 #define COMPARE_TRAIL_CELLS 4
 
 enum { FROM_JOB, FROM_POWER, FROM_EFF };
+
+/*
+ * A metric that is a current, power, charge or energy: shown in the unit its column's
+ * figures choose (core/si_units.h), the unit in its head and, with ASCII letters, in its
+ * CSV key (active_ma -> active_ua at 5 uA).
+ */
+struct compare_unit {
+	enum si_quantity q;
+	double to_base;	      /* the result's unit in the quantity's base: active_ma 1e-3 */
+	const char *head_fmt; /* "%s/GB": the unit's text */
+	const char *key_fmt;  /* "%s_per_gb": the unit's ASCII in lower case */
+};
 
 /* A metric: CSV/markdown header is the result's key name; the table shows units. */
 struct compare_column {
@@ -37,6 +50,7 @@ struct compare_column {
 	/* Shown in table and markdown when a row has it (a mixed job's directions). */
 	int (*shown)(const struct job_result *j);
 	size_t u95_off;		     /* FROM_POWER / FROM_EFF: the figure's FIGURE_u95 */
+	const struct compare_unit *unit; /* NULL: the head and scale above */
 };
 
 /* Every metric, in the CSV's order (compare_columns.c). */
@@ -67,6 +81,7 @@ struct compare_table {
 	const struct compare_column *sort;
 	/* The table's metric columns: the brief ones, the ranking ones, those some row has. */
 	const struct compare_column *cols[COMPARE_MAX_CELLS];
+	struct si_unit units[COMPARE_MAX_CELLS]; /* each unit column's, from its rows */
 	size_t ncols;
 	char rail[1024]; /* the jobs ranked by sort->per_w instead, ", "-joined ("" if none) */
 	int ties;	 /* some row cannot be told apart from another */
@@ -89,6 +104,20 @@ void compare_cell(const struct compare_column *c, const struct job_result *j, ch
 		  size_t len);
 /* A value in the column's units as table and markdown print it; "-" when NAN. */
 void compare_format_value(const struct compare_column *c, double v, char *buf, size_t len);
+/* The same in unit u where the column has a unit (u NULL: the figure's own). */
+void compare_format_in(const struct compare_column *c, const struct si_unit *u, double v,
+		       char *buf, size_t len);
+/* The unit of a column of figures v[0..n) in the result's units (q's usual unit if none). */
+struct si_unit compare_column_unit(const struct compare_column *c, const double *v, size_t n);
+/* The column's head ("µA", "mJ/GB") and CSV key ("active_ua", "mj_per_gb") in unit u. */
+void compare_column_head(const struct compare_column *c, const struct si_unit *u, char *buf,
+			 size_t len);
+void compare_column_key(const struct compare_column *c, const struct si_unit *u, char *buf,
+			size_t len);
+/* A value in unit u as CSV writes it (the result's unit where the column has none). */
+double compare_in_unit(const struct compare_column *c, const struct si_unit *u, double v);
+/* Each of t's unit columns' unit, from its rows' figures (compare_table_build calls it). */
+void compare_table_units(struct compare_table *t);
 /* A row's figure: the entry's, or the mean over its rounds. */
 double compare_row_value(const struct compare_column *c, const struct compare_row *rw);
 /* Half the row's 95 % interval of a figure (NAN: none). */

@@ -20,8 +20,8 @@ static void meter_text(const struct rr_result *r, char *buf, size_t len)
 }
 
 /* "+-0.27" in the column's units, "-" without an interval. */
-static void half_cell(const struct compare_column *c, const struct compare_row *rw, char *buf,
-		      size_t len)
+static void half_cell(const struct compare_column *c, const struct si_unit *u,
+		      const struct compare_row *rw, char *buf, size_t len)
 {
 	double h = compare_row_half(c, rw);
 	char v[COMPARE_CELL / 2];
@@ -30,7 +30,7 @@ static void half_cell(const struct compare_column *c, const struct compare_row *
 		snprintf(buf, len, "-");
 		return;
 	}
-	compare_format_value(c, h, v, sizeof(v));
+	compare_format_in(c, u, h, v, sizeof(v));
 	snprintf(buf, len, "+-%s", v);
 }
 
@@ -59,10 +59,10 @@ size_t compare_row_cells(const struct compare_table *t, const struct compare_row
 	else
 		snprintf(cells[k++], COMPARE_CELL, "%s", rw->name);
 	for (i = 0; i < t->ncols; i++) {
-		compare_format_value(t->cols[i], compare_row_value(t->cols[i], rw), cells[k++],
-				     COMPARE_CELL);
+		compare_format_in(t->cols[i], &t->units[i], compare_row_value(t->cols[i], rw),
+				  cells[k++], COMPARE_CELL);
 		if (t->cols[i] == t->sort)
-			half_cell(t->cols[i], rw, cells[k++], COMPARE_CELL);
+			half_cell(t->cols[i], &t->units[i], rw, cells[k++], COMPARE_CELL);
 	}
 	snprintf(cells[k++], COMPARE_CELL, "%s", valid_text(rw));
 	snprintf(cells[k++], COMPARE_CELL, "%s", *rw->r->link ? rw->r->link : rw->r->transport);
@@ -86,8 +86,10 @@ size_t compare_head_cells(const struct compare_table *t, char cells[][COMPARE_CE
 	for (i = 0; i < COMPARE_LEAD_CELLS; i++)
 		snprintf(cells[n++], COMPARE_CELL, "%s", lead[i]);
 	for (i = 0; i < t->ncols; i++) {
-		snprintf(cells[n++], COMPARE_CELL, "%s",
-			 md && t->cols[i]->scale == 1 ? t->cols[i]->key : t->cols[i]->head);
+		if (md && t->cols[i]->scale == 1)
+			compare_column_key(t->cols[i], &t->units[i], cells[n++], COMPARE_CELL);
+		else
+			compare_column_head(t->cols[i], &t->units[i], cells[n++], COMPARE_CELL);
 		if (t->cols[i] == t->sort)
 			snprintf(cells[n++], COMPARE_CELL, "+-95%%");
 	}

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The metrics compare ranks and prints: each one's key, unit, direction and where its figure is. */
+#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compare.h"
 #include "core/mem.h"
+#include "core/si_units.h"
 #include "core/units.h"
 
 static double p99_ns(const struct job_result *j)
@@ -53,14 +56,25 @@ static int has_drive_c(const struct job_result *j)
 /* A figure of widely varying size (IOPS/mA of 4 KiB and of 16 MiB records): digits. */
 #define SIG(n) NULL, n
 #define FMT(f) f, 0
-#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL, NULL, 0 }
-#define WHEN(k, h, fn, sc, f, lb, when) { k, h, FROM_JOB, 0, fn, sc, f, lb, 0, NULL, when, 0 }
-#define POWER(k, h, field, sc, f, lb, br, pw)                                               \
+#define JOB(k, h, fn, sc, f, lb, br) { k, h, FROM_JOB, 0, fn, sc, f, lb, br, NULL, NULL, 0, NULL }
+#define WHEN(k, h, fn, sc, f, lb, when)                                                     \
+	{ k, h, FROM_JOB, 0, fn, sc, f, lb, 0, NULL, when, 0, NULL }
+#define POWER(k, h, field, sc, f, lb, br, pw, u)                                            \
 	{ k, h, FROM_POWER, offsetof(struct result_power, field), NULL, sc, f, lb, br, pw, NULL, \
-	  offsetof(struct result_power, field##_u95) }
-#define EFF(k, h, field, sc, f, lb, br, pw)                                                 \
+	  offsetof(struct result_power, field##_u95), u }
+#define EFF(k, h, field, sc, f, lb, br, pw, u)                                              \
 	{ k, h, FROM_EFF, offsetof(struct result_efficiency, field), NULL, sc, f, lb, br, pw,    \
-	  NULL, offsetof(struct result_efficiency, field##_u95) }
+	  NULL, offsetof(struct result_efficiency, field##_u95), u }
+
+/* Units of the power figures: W, mA and J/GB printed 0.003, 1 and 0.0 for a sleep current. */
+static const struct compare_unit u_active_w = { SI_POWER, 1, "%s", "active_%s" };
+static const struct compare_unit u_active_ma = { SI_CURRENT, 1e-3, "%s", "active_%s" };
+static const struct compare_unit u_idle_w = { SI_POWER, 1, "idle %s", "idle_%s" };
+static const struct compare_unit u_j_per_gb = { SI_ENERGY, 1, "%s/GB", "%s_per_gb" };
+static const struct compare_unit u_j_per_gb_net = { SI_ENERGY, 1, "%s/GB net", "%s_per_gb_net" };
+static const struct compare_unit u_uj_per_io = { SI_ENERGY, 1e-6, "%s/IO", "%s_per_io" };
+static const struct compare_unit u_uah_per_io = { SI_CHARGE, 1e-6, "%s/IO", "%s_per_io" };
+static const struct compare_unit u_uah_per_mb = { SI_CHARGE, 1e-6, "%s/MB", "%s_per_mb" };
 
 const struct compare_column compare_columns[] = {
 	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, FMT("%.1f"), 0, 1),
@@ -71,17 +85,17 @@ const struct compare_column compare_columns[] = {
 	WHEN("read_clat_p99_ns", "r p99 ms", read_p99_ns, 1e-6, FMT("%.2f"), 1, rr_mixed),
 	WHEN("write_clat_p99_ns", "w p99 ms", write_p99_ns, 1e-6, FMT("%.2f"), 1, rr_mixed),
 	WHEN("sync_lat_p99_ns", "sync p99 ms", sync_p99_ns, 1e-6, FMT("%.2f"), 1, rr_syncs),
-	POWER("active_w", "W", active_w, 1, FMT("%.3f"), 1, 1, NULL),
-	POWER("active_ma", "mA", active_ma, 1, FMT("%.0f"), 1, 1, "active_w"),
-	POWER("idle_w", "idle W", idle_w, 1, FMT("%.3f"), 1, 0, NULL),
-	EFF("iops_per_ma", "IOPS/mA", iops_per_ma, 1, SIG(3), 0, 1, "iops_per_w"),
-	EFF("iops_per_w", "IOPS/W", iops_per_w, 1, SIG(4), 0, 0, NULL),
-	EFF("mbps_per_w", "MB/s/W", mbps_per_w, 1, SIG(3), 0, 0, NULL),
-	EFF("j_per_gb", "J/GB", j_per_gb, 1, FMT("%.1f"), 1, 1, NULL),
-	EFF("j_per_gb_net", "J/GB net", j_per_gb_net, 1, FMT("%.1f"), 1, 0, NULL),
-	EFF("uj_per_io", "uJ/IO", uj_per_io, 1, SIG(4), 1, 0, NULL),
-	EFF("uah_per_io", "uAh/IO", uah_per_io, 1, SIG(4), 1, 0, "uj_per_io"),
-	EFF("uah_per_mb", "uAh/MB", uah_per_mb, 1, SIG(4), 1, 0, "j_per_gb"),
+	POWER("active_w", "W", active_w, 1, SIG(3), 1, 1, NULL, &u_active_w),
+	POWER("active_ma", "mA", active_ma, 1, SIG(3), 1, 1, "active_w", &u_active_ma),
+	POWER("idle_w", "idle W", idle_w, 1, SIG(3), 1, 0, NULL, &u_idle_w),
+	EFF("iops_per_ma", "IOPS/mA", iops_per_ma, 1, SIG(3), 0, 1, "iops_per_w", NULL),
+	EFF("iops_per_w", "IOPS/W", iops_per_w, 1, SIG(4), 0, 0, NULL, NULL),
+	EFF("mbps_per_w", "MB/s/W", mbps_per_w, 1, SIG(3), 0, 0, NULL, NULL),
+	EFF("j_per_gb", "J/GB", j_per_gb, 1, SIG(3), 1, 1, NULL, &u_j_per_gb),
+	EFF("j_per_gb_net", "J/GB net", j_per_gb_net, 1, SIG(3), 1, 0, NULL, &u_j_per_gb_net),
+	EFF("uj_per_io", "uJ/IO", uj_per_io, 1, SIG(4), 1, 0, NULL, &u_uj_per_io),
+	EFF("uah_per_io", "uAh/IO", uah_per_io, 1, SIG(4), 1, 0, "uj_per_io", &u_uah_per_io),
+	EFF("uah_per_mb", "uAh/MB", uah_per_mb, 1, SIG(4), 1, 0, "j_per_gb", &u_uah_per_mb),
 	WHEN("soc_c_max", "SoC C", rr_soc_max_c, 1, FMT("%.1f"), 1, has_soc_c),
 	WHEN("drive_c_max", "disk C", rr_drive_max_c, 1, FMT("%.1f"), 1, has_drive_c),
 };
@@ -127,4 +141,78 @@ void compare_cell(const struct compare_column *c, const struct job_result *j, ch
 		  size_t len)
 {
 	compare_format_value(c, compare_value(c, j), buf, len);
+}
+
+void compare_format_in(const struct compare_column *c, const struct si_unit *u, double v,
+		       char *buf, size_t len)
+{
+	struct si_unit own;
+
+	if (!c->unit || isnan(v)) {
+		compare_format_value(c, v, buf, len);
+		return;
+	}
+	if (!u) {
+		own = compare_column_unit(c, &v, 1);
+		u = &own;
+	}
+	si_fmt(u, v * c->unit->to_base, c->sig, buf, len);
+}
+
+struct si_unit compare_column_unit(const struct compare_column *c, const double *v, size_t n)
+{
+	double *base = xcalloc(n + 1, sizeof(*base));
+	struct si_unit u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		base[i] = v[i] * c->unit->to_base;
+	u = si_unit_for(c->unit->q, base, n);
+	free(base);
+	return u;
+}
+
+void compare_column_head(const struct compare_column *c, const struct si_unit *u, char *buf,
+			 size_t len)
+{
+	if (c->unit && u)
+		snprintf(buf, len, c->unit->head_fmt, u->text);
+	else
+		snprintf(buf, len, "%s", c->head);
+}
+
+void compare_column_key(const struct compare_column *c, const struct si_unit *u, char *buf,
+			size_t len)
+{
+	char unit[sizeof(u->ascii)];
+	size_t i;
+
+	if (!c->unit || !u) {
+		snprintf(buf, len, "%s", c->key);
+		return;
+	}
+	for (i = 0; i + 1 < sizeof(unit) && u->ascii[i]; i++)
+		unit[i] = (char)tolower((unsigned char)u->ascii[i]);
+	unit[i] = '\0';
+	snprintf(buf, len, c->unit->key_fmt, unit);
+}
+
+double compare_in_unit(const struct compare_column *c, const struct si_unit *u, double v)
+{
+	return c->unit && u ? v * c->unit->to_base * u->per_base : v;
+}
+
+void compare_table_units(struct compare_table *t)
+{
+	double *v = xcalloc(t->nrows + 1, sizeof(*v));
+	size_t i, k;
+
+	for (k = 0; k < t->ncols; k++) {
+		if (!t->cols[k]->unit)
+			continue;
+		for (i = 0; i < t->nrows; i++)
+			v[i] = compare_row_value(t->cols[k], &t->rows[i]);
+		t->units[k] = compare_column_unit(t->cols[k], v, t->nrows);
+	}
+	free(v);
 }

@@ -161,10 +161,31 @@ static void print_marks(FILE *fp, const struct rr_result *r, const struct matrix
 		fprintf(fp, "\n");
 }
 
+/* A power metric's unit over the grid's cells (5 uA and 1.5 mA: mA), as one column's. */
+static struct si_unit grid_unit(const struct rr_result *r, const struct matrix *m,
+				const struct compare_column *metric)
+{
+	double *v = xcalloc(m->nrecs * m->nops + 1, sizeof(*v));
+	struct si_unit u = { 0 };
+	size_t i, k, n = 0;
+
+	for (k = 0; metric->unit && k < m->nrecs; k++)
+		for (i = 0; i < m->nops; i++) {
+			const struct job_result *j = cell_job(r, m->ops[i], m->recs[k]);
+
+			v[n++] = j ? compare_value(metric, j) : NAN;
+		}
+	if (metric->unit)
+		u = compare_column_unit(metric, v, n);
+	free(v);
+	return u;
+}
+
 static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix *m,
 		       const struct compare_column *metric, int md)
 {
-	char buf[CELL], label[RR_LABEL_MAX * 2];
+	char buf[CELL], label[RR_LABEL_MAX * 2], head[CELL];
+	struct si_unit u = grid_unit(r, m, metric);
 	size_t i, k;
 	int w = 7;
 
@@ -174,9 +195,10 @@ static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix 
 	/* Names from the result are markdown text: a '|' or '*' there is escaped. */
 	if (md)
 		text_md_escape(r->label, label, sizeof(label));
+	compare_column_head(metric, &u, head, sizeof(head));
 	fprintf(fp, md ? "**%s**: %s (`%s`) by record size and operation\n\n"
 		       : "%s: %s (%s) by record size and operation\n",
-		md ? label : r->label, metric->head, metric->key);
+		md ? label : r->label, head, metric->key);
 	fprintf(fp, md ? "| %-8s " : "%-8s", "record");
 	for (i = 0; i < m->nops; i++)
 		fprintf(fp, md ? "| %*s " : "  %*s", w,
@@ -194,7 +216,8 @@ static void print_grid(FILE *fp, const struct rr_result *r, const struct matrix 
 			const struct job_result *j = cell_job(r, m->ops[i], m->recs[k]);
 
 			if (j)
-				compare_cell(metric, j, buf, sizeof(buf));
+				compare_format_in(metric, &u, compare_value(metric, j), buf,
+						  sizeof(buf));
 			else
 				snprintf(buf, sizeof(buf), "-");
 			/* the number keeps its column; the mark trails it */

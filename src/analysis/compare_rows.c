@@ -224,6 +224,7 @@ void compare_table_build(struct compare_table *t, const struct rr_set *set,
 	by_w = rail_jobs(sort, t->rows, t->nrows, t->rail, sizeof(t->rail));
 	t->ncols = table_columns(sort, by_w, t->rows, t->nrows, t->cols);
 	t->ties = any_tie(t->rows, t->nrows);
+	compare_table_units(t);
 	free(names);
 }
 

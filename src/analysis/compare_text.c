@@ -116,7 +116,7 @@ static void csv_number(FILE *fp, double v)
 		fprintf(fp, "%.10g,", v);
 }
 
-static void csv_row(FILE *fp, const struct compare_row *rw)
+static void csv_row(FILE *fp, const struct compare_row *rw, const struct si_unit *units)
 {
 	char reasons[RR_REASONS_MAX];
 	size_t k;
@@ -139,8 +139,10 @@ static void csv_row(FILE *fp, const struct compare_row *rw)
 	compare_csv_str(fp, rr_rw(rw->j), 0);
 	fprintf(fp, "%llu,", (unsigned long long)rr_bs(rw->j));
 	for (k = 0; k < compare_ncolumns; k++) {
-		csv_number(fp, compare_row_value(&compare_columns[k], rw));
-		csv_number(fp, compare_row_half(&compare_columns[k], rw));
+		csv_number(fp, compare_in_unit(&compare_columns[k], &units[k],
+					       compare_row_value(&compare_columns[k], rw)));
+		csv_number(fp, compare_in_unit(&compare_columns[k], &units[k],
+					       compare_row_half(&compare_columns[k], rw)));
 	}
 	fprintf(fp, "%s,", rw->valid > 0 ? "true" : rw->valid == 0 ? "false" : "");
 	fprintf(fp, "%s,", rw->uncertain ? "true" : rw->valid > 0 ? "false" : "");
@@ -154,16 +156,30 @@ static void csv_row(FILE *fp, const struct compare_row *rw)
 	compare_csv_str(fp, rw->r->path, 1);
 }
 
+/* Every metric; a current, power, charge or energy in the unit its column's figures choose,
+ * named in its key (active_ua), so a spreadsheet's numbers have the unit the header says. */
 static void print_csv(FILE *fp, const struct compare_row *rows, size_t nrows)
 {
+	struct si_unit *units = xcalloc(compare_ncolumns, sizeof(*units));
+	double *v = xcalloc(nrows + 1, sizeof(*v));
+	char key[COMPARE_CELL];
 	size_t i, k;
 
 	fprintf(fp, "rank,device,job,loop,rounds,indistinguishable_from,rw,bs,");
-	for (k = 0; k < compare_ncolumns; k++)
-		fprintf(fp, "%s,%s_u95,", compare_columns[k].key, compare_columns[k].key);
+	for (k = 0; k < compare_ncolumns; k++) {
+		for (i = 0; i < nrows && compare_columns[k].unit; i++)
+			v[i] = compare_row_value(&compare_columns[k], &rows[i]);
+		if (compare_columns[k].unit)
+			units[k] = compare_column_unit(&compare_columns[k], v, nrows);
+		compare_column_key(&compare_columns[k], compare_columns[k].unit ? &units[k] : NULL,
+				   key, sizeof(key));
+		fprintf(fp, "%s,%s_u95,", key, key);
+	}
 	fprintf(fp, "valid,uncertain,reasons,transport,link,filesystem,meter,emulated,file\n");
 	for (i = 0; i < nrows; i++)
-		csv_row(fp, &rows[i]);
+		csv_row(fp, &rows[i], units);
+	free(v);
+	free(units);
 }
 
 /* What the ranks mean, and which jobs were ranked by the W-based figure instead. */

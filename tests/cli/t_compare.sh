@@ -33,17 +33,30 @@ sys.exit(bad)
 PY
 ok $? "--by j_per_gb ranks lower first, invalid rows unranked"
 python3 - "$G/nvme-netac.json" "$T_TMP/out.csv" <<'PY'
-import csv, json, sys
+import csv, json, re, sys
 doc = json.load(open(sys.argv[1]))
 rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["file"].endswith("nvme-netac.json")]
+PRE = {"k": 1e3, "": 1, "m": 1e-3, "u": 1e-6, "n": 1e-9}
+# A power figure's CSV key names the unit its column chose (idle_mw, mj_per_io): the value
+# there times the prefix is the result's value in its own unit (W, mA, J, uJ).
+UNIT = {"active_w": (r"active_(k|m|u|n|)w", 1), "active_ma": (r"active_(m|u|n|)a", 1e-3),
+        "idle_w": (r"idle_(m|u|n|)w", 1), "j_per_gb": (r"(k|m|u|n|)j_per_gb", 1),
+        "j_per_gb_net": (r"(k|m|u|n|)j_per_gb_net", 1), "uj_per_io": (r"(k|m|u|n|)j_per_io", 1e-6)}
+def figure(r, k):
+    if k not in UNIT:
+        return float(r[k])
+    pat, own = UNIT[k]
+    key, m = next((c, re.fullmatch(pat, c)) for c in r if re.fullmatch(pat, c))
+    return float(r[key]) * PRE[m.group(1)] / own
 for j in doc["jobs"]:
     r = next(r for r in rows if r["job"] == j["jobname"])
     for k in ("iops_per_ma", "j_per_gb", "j_per_gb_net", "uj_per_io"):
-        assert abs(float(r[k]) - j["efficiency"][k]) < 1e-9, (k, r[k])
-    assert abs(float(r["active_w"]) - j["power"]["active_w"]) < 1e-9
+        assert abs(figure(r, k) - j["efficiency"][k]) < 1e-9 * max(1, abs(j["efficiency"][k])), (k, r)
+    for k in ("active_w", "active_ma", "idle_w"):
+        assert abs(figure(r, k) - j["power"][k]) < 1e-9 * max(1, abs(j["power"][k])), (k, figure(r, k))
     assert int(r["bw_bytes"]) == j["read"]["bw_bytes"] + j["write"]["bw_bytes"]
 PY
-ok $? "CSV columns carry the result's own values under its key names"
+ok $? "CSV columns carry the result's values in the unit their key names (idle_mw: 1000 x idle_w)"
 head -1 "$T_TMP/out.csv" | grep -q "iops_per_ma,iops_per_ma_u95,iops_per_w,iops_per_w_u95,mbps_per_w,mbps_per_w_u95,j_per_gb,j_per_gb_u95,j_per_gb_net"
 ok $? "CSV header uses the result's key names, each with its interval's _u95"
 
@@ -156,8 +169,8 @@ import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["file"].endswith("nopower.json")]
 assert rows
 for r in rows:
-    for k in ("active_w", "idle_w", "iops_per_ma", "j_per_gb", "uah_per_mb"):
-        assert r[k] == "" and r[k + "_u95"] == "", (k, r[k], r[k + "_u95"])
+    for k in [k for k in r if k.startswith(("active_", "idle_")) or k.endswith(("_per_ma", "_per_gb", "_per_mb"))]:
+        assert r[k] == "" and (k.endswith("_u95") or r[k + "_u95"] == ""), (k, r[k])
 PY
 ok $? "its power figures and their _u95 are empty in the CSV (not known, not 0)"
 $IOWATT compare "$T_TMP/nopower.json" 2>/dev/null | python3 -c '

@@ -61,4 +61,70 @@ ok $? "--units mA,W: 150 uA in mA (0.15xx), 450 uW in W, same digits"
 ok $? "--units volts=mV is refused with exit 2, naming the option and why"
 sed 's/^/#   /' "$T/err" | head -2
 
+# table_cells FILE: compare's two columns before IOPS/mA (W and current), head then rows,
+# each cell cut where its right-aligned head ends.
+table_cells() {
+	python3 - "$1" <<'PY'
+import sys
+lines = [l.rstrip("\n") for l in open(sys.argv[1])]
+head = lines[0]
+words = head[:head.index("IOPS/mA")].split()
+w_head, a_head = words[-2], words[-1]
+a_end = head.index(a_head, head.index(w_head) + len(w_head)) + len(a_head)
+w_end = head.index(w_head, head.index("p99 ms") + 6) + len(w_head)
+print(w_head, a_head)
+for l in lines[1:]:
+    if not l.strip() or l.startswith(("ranked", "+-95", "\u2248")):
+        break
+    # heads and cells are right-aligned: a cell ends where its head does (by characters)
+    print(l[:w_end].split()[-1], l[:a_end].split()[-1])
+PY
+}
+
+# compare: one unit per column from its rows; the CSV's key names it and its numbers are in it.
+# head_cells FILE: the table's head and the rows' W and current cells, as "head: mW mA".
+"$IOWATT" compare "$T/p5.json" "$T/p150.json" >"$T/c2.txt" 2>/dev/null
+"$IOWATT" compare "$T/p5.json" "$T/p150.json" "$T/p1500.json" >"$T/c3.txt" 2>/dev/null
+sed 's/^/# /' "$T/c3.txt" | head -4
+table_cells "$T/c2.txt" | head -1 | grep -qx "µW µA"
+ok $? "compare of 5 and 150 uA: µW and µA columns"
+table_cells "$T/c3.txt" | tr '\n' ' ' | sed 's/ $//' >"$T/c3.cells"
+echo "# compare of all three: $(cat "$T/c3.cells")"
+grep -Eq "^mW mA 0\.01[45][0-9] 0\.00[45][0-9]{2} 0\.4[45][0-9] 0\.1[45][0-9] 4\.[45][0-9] 1\.[45][0-9]$" "$T/c3.cells"
+ok $? "compare of 5, 150 and 1500 uA: one unit per column (mW, mA), 3 significant digits in every row"
+"$IOWATT" compare --format csv "$T/p5.json" "$T/p150.json" >"$T/c2.csv" 2>/dev/null
+python3 - "$T/c2.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+keys = rows[0].keys()
+print("# CSV keys: %s; active_ua %s" % ([k for k in keys if k.startswith(("active_", "idle_")) and not k.endswith("_u95")],
+                                      [r.get("active_ua") for r in rows]))
+ok = ("active_ua" in keys and "active_uw" in keys and "active_ma" not in keys and
+      4.5 < float(rows[0]["active_ua"]) < 5.5 and 140 < float(rows[1]["active_ua"]) < 160)
+sys.exit(0 if ok else 1)
+PY
+ok $? "compare --format csv: the header says active_ua and active_uw, the numbers are in them"
+"$IOWATT" compare --format md "$T/p5.json" "$T/p150.json" 2>/dev/null | head -1 | grep -q "| active_uw *| active_ua *|"
+ok $? "compare --format md: the heads are the keys in the chosen units"
+"$IOWATT" compare --units mA "$T/p5.json" "$T/p150.json" >"$T/cu.txt" 2>/dev/null
+table_cells "$T/cu.txt" | tr '\n' ' ' | grep -Eq "^µW mA 15\.[0-9] 0\.00[45][0-9]{2} 4[45][0-9] 0\.1[45][0-9] $"
+ok $? "compare --units mA: the column in mA, 3 digits kept"
+
+# The report page: the comparison table's heads and cells as compare's.
+"$IOWATT" report "$T/p5.json" "$T/p150.json" "$T/p1500.json" -o "$T/page" >/dev/null 2>&1
+python3 - "$T/page/report.html" <<'PY'
+import html, re, sys
+t = open(sys.argv[1]).read()
+tab = re.search(r"<table[^>]*>.*?</table>", t, re.S).group(0)
+rows = [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, re.S)]
+        for r in re.findall(r"<tr>(.*?)</tr>", tab, re.S)]
+i = rows[0].index("IOPS/mA")
+cells = [(r[i - 2], r[i - 1]) for r in rows]
+print("# page: %s" % cells)
+ok = (cells[0] == ("mW", "mA") and re.fullmatch(r"0\.00[45]\d\d", cells[1][1]) and
+      re.fullmatch(r"1\.[45]\d", cells[3][1]))
+sys.exit(0 if ok else 1)
+PY
+ok $? "report page: the comparison's mW and mA columns with 3 digits at 5 uA (0.00502) and 1500 uA"
+
 done_testing
