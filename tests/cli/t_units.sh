@@ -16,11 +16,30 @@ run_at() {
 	stop_emu
 }
 
-# row FILE: the summary's row of job sleep as "W-head A-head | W A" (heads from its header).
-summary_cells() {
-	awk '$1 == "job" { for (i = 1; i <= NF; i++) if ($i == "verdict") v = i; wh = $(v - 5); ah = $(v - 4) }
-	     $1 == "sleep" && $2 ~ /^[0-9]+$/ { print wh, ah, $(NF - 6), $(NF - 5) }' "$1"
+# power_cells FILE ANCHOR: the two columns after the head ANCHOR (W and current), head then
+# each row's cells; cells and heads are right-aligned, so a cell ends where its head does.
+power_cells() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+lines = [l.rstrip("\n") for l in open(sys.argv[1])]
+hi = next(i for i, l in enumerate(lines) if sys.argv[2] in l)
+head = lines[hi]
+at = head.index(sys.argv[2]) + len(sys.argv[2])
+w_head, a_head = head[at:].split()[:2]
+w_end = head.index(w_head, at) + len(w_head)
+a_end = head.index(a_head, w_end) + len(a_head)
+print(w_head, a_head)
+def cell(l, end):  # the token ending nearest the head's end (a wide figure may overflow)
+    return min(re.finditer(r"\S+", l), key=lambda m: abs(m.end() - end)).group(0)
+for l in lines[hi + 1:]:
+    cells = [cell(l, w_end), cell(l, a_end)] if l.strip() else []
+    if not cells or not all(re.fullmatch(r"-?[0-9.]+|-", c) for c in cells):
+        break
+    print(*cells)
+PY
 }
+summary_cells() { power_cells "$1" "p99 lat" | tr '\n' ' ' | sed 's/ $//'; }
+table_cells() { power_cells "$1" "p99 ms"; }
 
 run_at 5
 run_at 150
@@ -60,26 +79,6 @@ ok $? "--units mA,W: 150 uA in mA (0.15xx), 450 uW in W, same digits"
 [ $? -eq 2 ] && grep -q "units" "$T/err" && grep -q "unknown quantity 'volts'" "$T/err"
 ok $? "--units volts=mV is refused with exit 2, naming the option and why"
 sed 's/^/#   /' "$T/err" | head -2
-
-# table_cells FILE: compare's two columns before IOPS/mA (W and current), head then rows,
-# each cell cut where its right-aligned head ends.
-table_cells() {
-	python3 - "$1" <<'PY'
-import sys
-lines = [l.rstrip("\n") for l in open(sys.argv[1])]
-head = lines[0]
-words = head[:head.index("IOPS/mA")].split()
-w_head, a_head = words[-2], words[-1]
-a_end = head.index(a_head, head.index(w_head) + len(w_head)) + len(a_head)
-w_end = head.index(w_head, head.index("p99 ms") + 6) + len(w_head)
-print(w_head, a_head)
-for l in lines[1:]:
-    if not l.strip() or l.startswith(("ranked", "+-95", "\u2248")):
-        break
-    # heads and cells are right-aligned: a cell ends where its head does (by characters)
-    print(l[:w_end].split()[-1], l[:a_end].split()[-1])
-PY
-}
 
 # compare: one unit per column from its rows; the CSV's key names it and its numbers are in it.
 # head_cells FILE: the table's head and the rows' W and current cells, as "head: mW mA".
