@@ -3,7 +3,8 @@
 # Usage: gnuplot -c efficiency.gp DATADIR   (DATADIR holds meta.gp and efficiency.dat,
 # written by `iowatt plot --keep-data`). Columns: x_panel x_all iops_per_ma j_per_gb valid
 # device panel text1 text2 invalid label_y1 label_y2 (labels as text, "" for none), then
-# each figure's 95 % interval (lo hi, NaN: none) drawn as error bars.
+# each figure's 95 % interval (lo hi, NaN: none) drawn as error bars. "invalid" or
+# "uncertain" stands over a bar whose run is.
 load ARG1.'/meta.gp'
 dat = ARG1.'/efficiency.dat'
 
@@ -17,18 +18,15 @@ if (TICROT) { set xtics rotate by 25 right } else { set xtics norotate }
 set xtics scale 0
 unset key
 
-# Top row: one IOPS-per-mA panel per record size, as wide as its jobs need.
-AXISW = 0.8
-x0 = 0.0
+# Top rows: one IOPS-per-mA panel per record size, as wide as its jobs need; panels wrap
+# into rows (PXO, PYO, PW, RH from meta.gp) so that many jobs never make a strip.
 do for [p=1:NPANEL] {
-	w = (PJOBS[p] + AXISW) / (NJOBS + NPANEL * AXISW)
-	set origin x0, 0.5
-	set size w, 0.44
-	x0 = x0 + w
+	set origin PXO[p], PYO[p]
+	set size PW[p], RH
 	set title PTITLE[p] font ',12'
-	set ylabel (p == 1 ? 'IOPS per mA' : '')
+	set ylabel (PXO[p] == 0 ? 'IOPS per mA' : '')
 	set xrange [0.5:PJOBS[p]+0.5]
-	set yrange [YMIN1[p]:*]
+	set yrange [YMIN1[p]:YMAX1[p]]
 	set xtics ()
 	do for [k=1:PJOBS[p]] { set xtics add ((DUMB && k%2==0 ? "\n" : "").TIC[PFIRST[p]+k-1] k) }
 	# Invalid bars: a light tint of the device's colour under its hatching.
@@ -40,29 +38,37 @@ do for [p=1:NPANEL] {
 		with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
 	     dat using 1:($7==p ? $3 : NaN):13:14 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
 	     dat using 1:($7==p ? $11 : NaN):8 with labels center offset 0,0.7 font ',9' notitle, \
-	     dat using 1:($7==p ? $11 : NaN):10 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle
+	     dat using 1:($7==p ? $11 : NaN):10 with labels rotate by 90 left offset 0,1.6 font ',10' tc rgb '#C00000' notitle
 }
 
-# Bottom: energy per GB of every job on one axis, with the key between the rows.
-set origin 0, 0
-set size 1, 0.5
+# Bottom: energy per GB of every job on one axis, wrapped into rows (JFIRST, JN, JYO, JW),
+# with the key between the rows.
 set title JPGTITLE font ',12'
 set ylabel 'J/GB'
-set xrange [0.5:NJOBS+0.5]
-set yrange [YMIN2:*]
-set xtics ()
-do for [k=1:NJOBS] { set xtics add ((DUMB && k%2==0 ? "\n" : "").TIC[k] k) }
-set key outside top center horizontal reverse Left samplen 2 spacing 1.1 width 2 maxrows 2 font ',11'
-plot for [d=1:NDEV] dat using 2:(($6==d && $5==1) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==1) ? $4 : NaN) \
-	with boxxyerror fs solid 0.9 border lc rgb '#404040' lc rgb COL[d] lt d notitle, \
-     for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
-	with boxxyerror fs transparent solid 0.3 noborder lc rgb COL[d] lt d notitle, \
-     for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
-	with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
-     dat using 2:4:15:16 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
-     dat using 2:12:9 with labels center offset 0,0.7 font ',9' notitle, \
-     dat using 2:12:10 with labels rotate by 90 left offset 0,2.2 font ',10' tc rgb '#C00000' notitle, \
-     for [d=1:NDEV] keyentry with boxes fs solid 0.9 lc rgb COL[d] lt d title DEV[d], \
-     for [i=1:HASINVALID] keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)', \
-     for [i=1:HASIVAL] keyentry with yerrorbars pt 0 lw 1.2 lc rgb '#202020' title '95 % interval'
+set yrange [YMIN2:YMAX2]
+do for [r=1:NJROW] {
+	set origin 0, JYO[r]
+	set size JW[r], RH
+	set xrange [JFIRST[r]-0.5:JFIRST[r]+JN[r]-0.5]
+	set xtics ()
+	do for [k=JFIRST[r]:JFIRST[r]+JN[r]-1] { set xtics add ((DUMB && k%2==0 ? "\n" : "").TIC[k] k) }
+	if (r == 1) {
+		set key outside top center horizontal reverse Left samplen 2 spacing 1.1 width 2 maxrows 2 font ',11'
+	} else {
+		unset key
+		unset title
+	}
+	plot for [d=1:NDEV] dat using 2:(($6==d && $5==1) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==1) ? $4 : NaN) \
+		with boxxyerror fs solid 0.9 border lc rgb '#404040' lc rgb COL[d] lt d notitle, \
+	     for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
+		with boxxyerror fs transparent solid 0.3 noborder lc rgb COL[d] lt d notitle, \
+	     for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
+		with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
+	     dat using 2:4:15:16 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
+	     dat using 2:12:9 with labels center offset 0,0.7 font ',9' notitle, \
+	     dat using 2:12:10 with labels rotate by 90 left offset 0,1.6 font ',10' tc rgb '#C00000' notitle, \
+	     for [d=1:NDEV] keyentry with boxes fs solid 0.9 lc rgb COL[d] lt d title DEVKEY[d], \
+	     for [i=1:HASINVALID] keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)', \
+	     for [i=1:HASIVAL] keyentry with yerrorbars pt 0 lw 1.2 lc rgb '#202020' title '95 % interval'
+}
 unset multiplot

@@ -1,8 +1,9 @@
 # Record-size sweep (iozone's matrix): MB/s (top) and energy per GB (bottom) against the
 # record size, a line per device (colour) and operation (marker and dashes); invalid
-# points are open markers.
-# Usage: gnuplot -c sweep.gp DATADIR   (meta.gp; sweep.dat: bs MB/s j_per_gb valid, an
-# index block per line; LDEV[i], LOP[i]: line i's device and operation).
+# points are open markers that no line runs through (an invalid J/GB is often the outlier),
+# uncertain ones are ringed.
+# Usage: gnuplot -c sweep.gp DATADIR   (meta.gp; sweep.dat: bs MB/s j_per_gb valid
+# uncertain, an index block per line; LDEV[i], LOP[i]: line i's device and operation).
 load ARG1.'/meta.gp'
 dat = ARG1.'/sweep.dat'
 
@@ -23,18 +24,20 @@ set xtics ()
 do for [k=1:NXT] { set xtics add (XT[k] XV[k]) }
 set xlabel 'record size'
 # The key in the right margin of the top panel; both panels share the x extent.
+# The key's column holds a device name of 48 characters with its (EMULATED) mark.
 set lmargin at screen 0.08
-set rmargin at screen 0.78
-set key at screen 0.80, screen 0.90 left top vertical reverse Left samplen 3 font ',10'
+set rmargin at screen 0.62
+set key at screen 0.64, screen 0.90 left top vertical reverse Left samplen 3 font ',10'
 
 set title 'Throughput (higher is better)' font ',12'
 set ylabel 'MB/s'
 plot for [i=1:NLINES] dat index (i-1) using 1:($4==1 ? $2 : NaN) with linespoints lw 2 dt DT[LOP[i]] pt PTF[LOP[i]] ps 1.4 lc rgb COL[LDEV[i]] lt LDEV[i] notitle, \
      for [i=1:NLINES] dat index (i-1) using 1:($4==0 ? $2 : NaN) with points pt PTO[LOP[i]] ps 1.4 lw 2 lc rgb COL[LDEV[i]] notitle, \
-     for [i=1:NLINES] dat index (i-1) using 1:2 with lines lw 1 dt DT[LOP[i]] lc rgb COL[LDEV[i]] lt LDEV[i] notitle, \
-     for [d=1:NDEV] keyentry with lines lw 3 lc rgb COL[d] lt d title DEV[d], \
+     for [i=1:NLINES] dat index (i-1) using 1:($5==1 ? $2 : NaN) with points pt 6 ps 2.8 lw 1.5 lc rgb COL[LDEV[i]] notitle, \
+     for [d=1:NDEV] keyentry with lines lw 3 lc rgb COL[d] lt d title (DEVIN[d] ? DEVKEY[d] : ''), \
      for [k=1:NKEYOP] keyentry with linespoints lw 1.5 dt DT[KEYOP[k]] pt PTF[KEYOP[k]] lc rgb '#404040' title OPNAME[KEYOP[k]], \
-     for [i=1:HASINVALID] keyentry with points pt 6 ps 1.4 lw 2 lc rgb '#404040' title 'invalid (open marker)'
+     for [i=1:HASINVALID] keyentry with points pt 6 ps 1.4 lw 2 lc rgb '#404040' title 'invalid (open marker, not joined)', \
+     for [i=1:HASUNCERTAIN] keyentry with points pt 6 ps 2.8 lw 1.5 lc rgb '#404040' title 'uncertain (ringed)'
 
 if (HASPOWER) {
 	set title 'Energy per GB moved (lower is better)' font ',12'
@@ -42,6 +45,6 @@ if (HASPOWER) {
 	unset key
 	plot for [i=1:NLINES] dat index (i-1) using 1:($4==1 ? $3 : NaN) with linespoints lw 2 dt DT[LOP[i]] pt PTF[LOP[i]] ps 1.4 lc rgb COL[LDEV[i]] lt LDEV[i] notitle, \
 	     for [i=1:NLINES] dat index (i-1) using 1:($4==0 ? $3 : NaN) with points pt PTO[LOP[i]] ps 1.4 lw 2 lc rgb COL[LDEV[i]] notitle, \
-	     for [i=1:NLINES] dat index (i-1) using 1:3 with lines lw 1 dt DT[LOP[i]] lc rgb COL[LDEV[i]] lt LDEV[i] notitle
+	     for [i=1:NLINES] dat index (i-1) using 1:($5==1 ? $3 : NaN) with points pt 6 ps 2.8 lw 1.5 lc rgb COL[LDEV[i]] notitle
 }
 unset multiplot

@@ -38,10 +38,13 @@ if (NMETERS > 0) {
 	set border 11
 	# Under each meter's trace, the 95 % band of its readings from the meter's declared
 	# accuracy (power.dat's columns 3 and 4; the trace itself where it declares none).
+	# The throughput trace is drawn last, over the power lines, which would hide it where
+	# the two scales meet; its key entry stays first.
 	plot for [m=1:(DUMB ? 0 : NMETERS)] power index (m-1) using 1:3:4 axes x1y2 with filledcurves fs transparent solid 0.18 noborder lc rgb MCOL[(m-1)%4+1] notitle, \
-	     for [i=1:HASIO] iotrace using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
+	     for [i=1:HASIO] keyentry with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
 	     for [i=1:HASSHORT] keyentry with points pt 7 ps 1.4 lc rgb IOCOL title 'short job: mean MB/s', \
 	     for [m=1:NMETERS] power index (m-1) using 1:2 axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power (W), '.MNAME[m], \
+	     for [i=1:HASIO] iotrace using 1:2 with lines lw 2.5 lc rgb IOCOL notitle, \
 	     for [i=1:(DUMB ? 0 : HASBAND)] keyentry with boxes fs transparent solid 0.18 noborder lc rgb MCOL[1] title 'meter uncertainty (95 %)', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \

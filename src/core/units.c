@@ -228,3 +228,28 @@ const char *fmt_sig(double v, int sig, char *buf, size_t len)
 	snprintf(buf, len, "%.*f", decimals, v);
 	return buf;
 }
+
+const char *fmt_si_label(double v, char *buf, size_t len)
+{
+	static const char *const big[] = { "", " k", " M", " G", " T", " P" };
+	static const char *const small[] = { "", " m", " \u00b5", " n", " p" };
+	size_t i = 0;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	/* 999.5 prints as 1e+03 at 3 digits: it is already "1 k" */
+	if (fabs(v) >= 999.5) {
+		for (; fabs(v) >= 999.5 && i + 1 < ARRAY_SIZE(big); i++)
+			v /= 1000;
+		snprintf(buf, len, "%.3g%s", v, big[i]);
+	} else if (v != 0 && fabs(v) < 1e-3) {
+		for (; fabs(v) < 0.9995 && i + 1 < ARRAY_SIZE(small); i++)
+			v *= 1000;
+		snprintf(buf, len, "%.3g%s", v, small[i]);
+	} else {
+		snprintf(buf, len, "%.3g", v);
+	}
+	return buf;
+}

@@ -38,5 +38,11 @@ const char *fmt_duration(uint64_t ns, char *buf, size_t len);
  * 2.661e+04) and 0.00130 (not 0.00): a figure's size shows in its width. "-" for NAN.
  */
 const char *fmt_sig(double v, int sig, char *buf, size_t len);
+/*
+ * v with 3 significant digits and an SI prefix where plain notation would need an
+ * exponent or many zeros: "1.43 k" (not 1.43e+03), "2.5 M", "210 µ"; "0.5", "12.3", "999"
+ * as they are. "" for NAN or an infinity (nothing to draw).
+ */
+const char *fmt_si_label(double v, char *buf, size_t len);
 
 #endif

@@ -144,11 +144,40 @@ size_t plot_count_powered(const struct plot_ctx *ctx, const char *chart);
 /* 0xRRGGBB of device index i (0-based). */
 unsigned plot_device_rgb(unsigned i);
 /*
+ * The charts' title note for results res[0..n): " - EMULATED meter data" when every one is
+ * emulated (" - manual meter readings" when every one is manual), else "": a mixed set
+ * marks its emulated and manual devices in the key instead, and a timeline (one result)
+ * says it of its own result.
+ */
+const char *plot_note(const struct rr_result *res, size_t n);
+/* " (EMULATED)" or " (manual)" for a series of result r when the title does not say it of
+ * every result of set; else "". */
+const char *plot_result_mark(const struct rr_set *set, const struct rr_result *r);
+/*
  * NJOBS, TIC[1..n] (the job names, for x = 1..n) and TICROT (1 when they would collide
  * side by side): the templates set their tics from these; the dumb terminal cannot rotate
  * text, so there every other name goes one line lower.
  */
 void plot_job_tics(FILE *meta, const char *const *names, size_t n, unsigned width_px, int dumb);
+
+/* plot_facets.c: a bar chart's jobs wrapped into rows, so that no chart is a strip. */
+struct plot_facets {
+	size_t per_row;		/* jobs a row holds */
+	size_t iops_rows;	/* rows of the per-record-size panels */
+	size_t all_rows;	/* rows of the panel of every job, and its jobs per row */
+	size_t all_per_row;
+	unsigned width_px, height_px;
+};
+/* The rows for npanels panels of panel_jobs[] jobs each, then every job's panel wrapped. */
+void plot_facets(struct plot_facets *f, const size_t *panel_jobs, size_t npanels, size_t njobs,
+		 size_t bars_per_job);
+/*
+ * The layout into meta.gp, in screen fractions: RH a row's height; PXO[p], PYO[p], PW[p]
+ * each panel's origin and width; NJROW rows of every job, JFIRST[r] (1-based) and JN[r]
+ * its jobs, JYO[r] and JW[r] its origin and width (a short last row keeps the bar width).
+ */
+void plot_facets_meta(FILE *meta, const struct plot_facets *f, const size_t *panel_jobs,
+		      size_t npanels, size_t njobs);
 
 int plot_efficiency(struct plot_ctx *ctx);
 int plot_perf_power(struct plot_ctx *ctx);

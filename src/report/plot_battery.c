@@ -130,6 +130,7 @@ static void line_widths(FILE *meta, const struct bline *bl, size_t n, double ylo
  */
 static void axes_and_labels(FILE *meta, FILE *lf, const struct bline *bl, size_t n)
 {
+	char days[32];
 	double xmax = 1, ylo = INFINITY, yhi = 0, pos;
 	size_t i, k;
 	int ylog, below;
@@ -158,7 +159,8 @@ static void axes_and_labels(FILE *meta, FILE *lf, const struct bline *bl, size_t
 			    (bl[k].start_days > bl[i].start_days ||
 			     (bl[k].start_days == bl[i].start_days && k < i)))
 				below = 1;
-		fprintf(lf, "1 %.6g \"%.3g days\" %d %d %u\n", bl[i].start_days, bl[i].start_days,
+		fprintf(lf, "1 %.6g \"%s days\" %d %d %u\n", bl[i].start_days,
+			fmt_si_label(bl[i].start_days, days, sizeof(days)),
 			bl[i].device, below, plot_device_rgb((unsigned)bl[i].device - 1));
 	}
 	line_widths(meta, bl, n, ylo, yhi, ylog);
@@ -204,7 +206,7 @@ int plot_battery(struct plot_ctx *ctx)
 		}
 		battery_line(fp, bm, r, j, &bl[nlines]);
 		nlines++;
-		title = xasprintf("%s, %s", r->label, rr_job_name(r, j));
+		title = xasprintf("%s%s, %s", r->label, plot_result_mark(set, r), rr_job_name(r, j));
 		fprintf(ch.meta, "LINE[%zu] = ", nlines);
 		plot_gp_string(ch.meta, title);
 		free(title);

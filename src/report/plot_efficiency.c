@@ -12,11 +12,13 @@
 #include "report/plot.h"
 
 #define MOD "plot"
-#define EFF_MIN_WIDTH_PX 1200
-#define EFF_HEIGHT_PX 960
-/* Room a bar needs for its value label, and an IOPS panel for its axis. */
-#define EFF_PX_PER_BAR 44
-#define EFF_PX_PER_PANEL 90
+/*
+ * Headroom over the highest bar, as a share of a panel's height: its value label, and the
+ * upright "invalid" or "uncertain" note above it, stay inside the panel (never clipped by
+ * it or run into its title).
+ */
+#define EFF_HEADROOM_LABEL 0.12
+#define EFF_HEADROOM_NOTE 0.32
 
 /*
  * The jobs of the chart, grouped by record size: IOPS per mA of 4 KiB and of 16 MiB
@@ -110,14 +112,26 @@ static void put_interval(FILE *fp, double v, double half)
 	plot_put_num(fp, isfinite(half) ? v + half : NAN);
 }
 
+/* The highest label of each IOPS panel and of the J/GB panel, and whether a note stands
+ * over a bar there: the panels' y ranges leave room for them. */
+struct eff_tops {
+	double *iops;
+	int *iops_note;
+	double jpg;
+	int jpg_note;
+};
+
 /* A bar's figures: over rounds their mean, with half the 95 % interval as its error bar;
  * a single run's own figure with its measurement uncertainty. 1 if it has an interval. */
 static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_result *j,
-			  const struct bar_pos *pos, const double *lo_iops, double lo_jpg)
+			  const struct bar_pos *pos, const double *lo_iops, double lo_jpg,
+			  struct eff_tops *tops)
 {
 	double u_ipm, u_jpg, ipm = result_job_figure(&r->rep, j, "iops_per_ma", &u_ipm);
 	double jpg = result_job_figure(&r->rep, j, "j_per_gb", &u_jpg);
+	double y1, y2;
 	int valid = rr_valid(j);
+	const char *note = valid == 0 ? "invalid" : rr_uncertain(j) ? "uncertain" : "";
 
 	fprintf(fp, "%.6f %.6f", pos->x_panel, pos->x_all);
 	plot_put_num(fp, ipm);
@@ -125,10 +139,18 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 	fprintf(fp, " %d %d %zu", valid != 0, r->device_idx + 1, pos->panel + 1);
 	plot_put_label(fp, ipm);
 	plot_put_label(fp, jpg);
-	fprintf(fp, " \"%s\"", valid == 0 ? "invalid" : "");
+	fprintf(fp, " \"%s\"", note);
 	/* the value's label sits above the bar, or above its error bar when it has one */
-	plot_put_num(fp, ipm > 0 ? (isfinite(u_ipm) ? ipm + u_ipm : ipm) : lo_iops[pos->panel]);
-	plot_put_num(fp, jpg > 0 ? (isfinite(u_jpg) ? jpg + u_jpg : jpg) : lo_jpg);
+	y1 = ipm > 0 ? (isfinite(u_ipm) ? ipm + u_ipm : ipm) : lo_iops[pos->panel];
+	y2 = jpg > 0 ? (isfinite(u_jpg) ? jpg + u_jpg : jpg) : lo_jpg;
+	plot_put_num(fp, y1);
+	plot_put_num(fp, y2);
+	if (isfinite(y1) && y1 > tops->iops[pos->panel])
+		tops->iops[pos->panel] = y1;
+	if (isfinite(y2) && y2 > tops->jpg)
+		tops->jpg = y2;
+	tops->iops_note[pos->panel] |= *note != 0;
+	tops->jpg_note |= *note != 0;
 	put_interval(fp, ipm, u_ipm);
 	put_interval(fp, jpg, u_jpg);
 	fputc('\n', fp);
@@ -187,7 +209,7 @@ static const char *jpg_title(const struct rr_set *set)
 /* Rows of every powered result, job by job; returns whether any bar is invalid, and in
  * *ival whether any has an interval. */
 static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs *ej, double w,
-		      int *ival, const double *lo_iops, double lo_jpg)
+		      int *ival, const double *lo_iops, double lo_jpg, struct eff_tops *tops)
 {
 	struct bar_pos pos;
 	size_t n, i, slot, first = 0;
@@ -213,7 +235,7 @@ static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs 
 			pos.x_panel = (double)(n - first + 1) + off;
 			pos.x_all = (double)(n + 1) + off;
 			pos.panel = ej->panel[n];
-			*ival |= efficiency_row(fp, r, j, &pos, lo_iops, lo_jpg);
+			*ival |= efficiency_row(fp, r, j, &pos, lo_iops, lo_jpg, tops);
 			invalid |= rr_valid(j) == 0;
 		}
 	}
@@ -253,21 +275,41 @@ static void panel_meta(FILE *meta, const struct eff_jobs *ej, const double *lo_i
 	}
 }
 
-static unsigned chart_width(const struct eff_jobs *ej, size_t npow)
+/* A log axis from lo that puts top a headroom share below the panel's top. */
+static double axis_top(double lo, double top, int note)
 {
-	size_t px = ej->n * npow * EFF_PX_PER_BAR + ej->npanels * EFF_PX_PER_PANEL;
+	double h = note ? EFF_HEADROOM_NOTE : EFF_HEADROOM_LABEL;
 
-	return px > EFF_MIN_WIDTH_PX ? (unsigned)px : EFF_MIN_WIDTH_PX;
+	if (!(top > lo) || !(lo > 0))
+		return lo * 10;
+	/* at least the decade over the top, so that the axis has a labelled tick above its bars */
+	return fmax(lo * pow(top / lo, 1 / (1 - h)), pow(10, ceil(log10(top) + 1e-9)));
+}
+
+/* YMAX1[p], YMAX2: each panel's top, and the facet layout. */
+static void eff_layout(FILE *meta, const struct eff_jobs *ej, const struct plot_facets *f,
+		       const size_t *panel_jobs, const double *lo_iops, double lo_jpg,
+		       const struct eff_tops *tops)
+{
+	size_t p;
+
+	fprintf(meta, "array YMAX1[%zu]\n", ej->npanels ? ej->npanels : 1);
+	for (p = 0; p < ej->npanels; p++)
+		fprintf(meta, "YMAX1[%zu] = %g\n", p + 1,
+			axis_top(lo_iops[p], tops->iops[p], tops->iops_note[p]));
+	fprintf(meta, "YMAX2 = %g\n", axis_top(lo_jpg, tops->jpg, tops->jpg_note));
+	plot_facets_meta(meta, f, panel_jobs, ej->npanels, ej->n);
 }
 
 int plot_efficiency(struct plot_ctx *ctx)
 {
 	const struct rr_set *set = ctx->set;
+	struct eff_tops tops = { 0 };
+	struct plot_facets f;
 	struct eff_jobs ej;
 	struct plot_chart ch;
 	double w, *lo_iops, lo_jpg;
-	unsigned width;
-	size_t npow;
+	size_t npow, *panel_jobs, k;
 	FILE *fp;
 	int rc, invalid, ival = 0;
 
@@ -275,8 +317,11 @@ int plot_efficiency(struct plot_ctx *ctx)
 	if (!npow)
 		return 0;
 	eff_jobs_build(&ej, set);
-	width = chart_width(&ej, npow);
-	rc = plot_chart_begin(ctx, &ch, "efficiency", "efficiency", width, EFF_HEIGHT_PX);
+	panel_jobs = xcalloc(ej.npanels + 1, sizeof(*panel_jobs));
+	for (k = 0; k < ej.n; k++)
+		panel_jobs[ej.panel[k]]++;
+	plot_facets(&f, panel_jobs, ej.npanels, ej.n, npow);
+	rc = plot_chart_begin(ctx, &ch, "efficiency", "efficiency", f.width_px, f.height_px);
 	if (rc)
 		goto out;
 	fp = plot_chart_file(&ch, "efficiency.dat");
@@ -287,17 +332,25 @@ int plot_efficiency(struct plot_ctx *ctx)
 	}
 	w = 0.8 / (double)npow;
 	lo_iops = xcalloc(ej.npanels + 1, sizeof(*lo_iops));
+	tops.iops = xcalloc(ej.npanels + 1, sizeof(*tops.iops));
+	tops.iops_note = xcalloc(ej.npanels + 1, sizeof(*tops.iops_note));
 	bar_bottoms(set, &ej, lo_iops, &lo_jpg);
-	invalid = write_rows(fp, set, &ej, w, &ival, lo_iops, lo_jpg);
+	invalid = write_rows(fp, set, &ej, w, &ival, lo_iops, lo_jpg, &tops);
 	fclose(fp);
 	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\nHASIVAL = %d\n", w * 0.92,
 		lo_jpg, invalid, ival);
 	plot_gp_set(ch.meta, "JPGTITLE", jpg_title(set));
 	panel_meta(ch.meta, &ej, lo_iops);
-	plot_job_tics(ch.meta, ej.names, ej.n, width, ctx->format == PLOT_DUMB);
+	eff_layout(ch.meta, &ej, &f, panel_jobs, lo_iops, lo_jpg, &tops);
+	/* the names' room is a row's, not the whole chart's */
+	plot_job_tics(ch.meta, ej.names, ej.n, (unsigned)(f.width_px * f.all_rows),
+		      ctx->format == PLOT_DUMB);
 	free(lo_iops);
+	free(tops.iops);
+	free(tops.iops_note);
 	rc = plot_chart_run(ctx, &ch, "efficiency");
 out:
+	free(panel_jobs);
 	eff_jobs_free(&ej);
 	return rc;
 }

@@ -203,7 +203,7 @@ static double label_cost(const struct panel *pn, const struct box *b, const stru
  * A point on the front tries left and above first (the staircase leaves it to the right
  * and below), a point behind it right and below; the first of equal costs wins.
  */
-static void place_labels(struct panel *pn, char (*texts)[RR_LABEL_MAX + 16])
+static void place_labels(struct panel *pn, char (*texts)[RR_LABEL_MAX + 32])
 {
 	static const int front_order[PLACE_COUNT] = {
 		PLACE_LEFT, PLACE_ABOVE_LEFT, PLACE_ABOVE, PLACE_ABOVE_RIGHT,
@@ -288,7 +288,7 @@ static void panel_points(struct panel *pn, const struct rr_set *set, const char 
 #define XR_MIN_HEADROOM 1.25
 #define XR_MAX_HEADROOM 3.0
 
-static void fit_labels(struct panel *pn, char (*texts)[RR_LABEL_MAX + 16], double width_px)
+static void fit_labels(struct panel *pn, char (*texts)[RR_LABEL_MAX + 32], double width_px)
 {
 	double xmax = pn->xr / XR_MIN_HEADROOM, widest = 0, share;
 	size_t i;
@@ -347,13 +347,14 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 		      size_t k, const struct grid *g)
 {
 	struct panel pn = { .pts = xcalloc(set->nres + 1, sizeof(struct pt)), .mbps = -1 };
-	char (*texts)[RR_LABEL_MAX + 16] = xcalloc(set->nres + 1, sizeof(*texts));
+	char (*texts)[RR_LABEL_MAX + 32] = xcalloc(set->nres + 1, sizeof(*texts));
 	size_t i, drawn = 0;
 	int invalid = 0;
 
 	panel_points(&pn, set, name);
 	for (i = 0; i < pn.np; i++)
-		snprintf(texts[i], sizeof(texts[i]), "%s%s", set->res[pn.pts[i].res].label,
+		snprintf(texts[i], sizeof(texts[i]), "%s%s%s", set->res[pn.pts[i].res].label,
+			 plot_result_mark(set, &set->res[pn.pts[i].res]),
 			 pn.pts[i].valid ? "" : " (invalid)");
 	fit_labels(&pn, texts, (double)PERF_WIDTH_PX / (double)g->cols - PANEL_MARGIN_X_PX);
 	pn.sy = ((double)PERF_ROW_PX - PANEL_MARGIN_Y_PX) / log10(pn.yhi / pn.ylo);

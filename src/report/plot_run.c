@@ -14,6 +14,7 @@
 #include "core/outfile.h"
 #include "core/sandbox.h"
 #include "core/text.h"
+#include "core/units.h"
 #include "report/plot.h"
 
 #define MOD "plot"
@@ -162,27 +163,69 @@ static void terminal(FILE *meta, int format, unsigned width_px, unsigned height_
 	}
 }
 
-/* DEV[], COL[], NDEV: the same colour per device in every chart; NOTE for the titles. */
-static void palette_meta(FILE *meta, const struct rr_set *set)
+const char *plot_note(const struct rr_result *res, size_t n)
 {
+	int emulated = n > 0, manual = n > 0;
 	size_t i;
-	int emulated = 0, manual = 0;
 
-	fprintf(meta, "NDEV = %zu\narray DEV[%zu]\narray COL[%zu]\n", set->ndevices,
-		set->ndevices ? set->ndevices : 1, set->ndevices ? set->ndevices : 1);
-	for (i = 0; i < set->ndevices; i++) {
-		fprintf(meta, "DEV[%zu] = ", i + 1);
-		plot_gp_string(meta, set->devices[i]);
-		fprintf(meta, "\nCOL[%zu] = '#%06X'\n", i + 1, plot_device_rgb((unsigned)i));
+	for (i = 0; i < n; i++) {
+		emulated &= res[i].emulated;
+		manual &= res[i].manual;
 	}
+	return emulated && manual ? " - EMULATED meter data - manual meter readings"
+	       : emulated	  ? " - EMULATED meter data"
+	       : manual		  ? " - manual meter readings"
+				  : "";
+}
+
+const char *plot_result_mark(const struct rr_set *set, const struct rr_result *r)
+{
+	if (*plot_note(set->res, set->nres))
+		return "";
+	return r->emulated ? " (EMULATED)" : r->manual ? " (manual)" : "";
+}
+
+/* A device's name in the key, " (EMULATED)" or " (manual)" after it when some of its results
+ * are and the title does not say so for all. */
+static void device_name(FILE *meta, const struct rr_set *set, size_t d, const char *note)
+{
+	int emulated = 0, manual = 0;
+	char *name;
+	size_t i;
+
 	for (i = 0; i < set->nres; i++) {
+		if ((size_t)set->res[i].device_idx != d)
+			continue;
 		emulated |= set->res[i].emulated;
 		manual |= set->res[i].manual;
 	}
-	plot_gp_set(meta, "NOTE", emulated && manual ? " - EMULATED meter data - manual meter readings"
-				  : emulated ? " - EMULATED meter data"
-				  : manual   ? " - manual meter readings"
-					     : "");
+	if (*note)
+		emulated = manual = 0;
+	name = xasprintf("%s%s%s", set->devices[d], emulated ? " (EMULATED)" : "",
+			 manual ? " (manual)" : "");
+	plot_gp_string(meta, name);
+	free(name);
+}
+
+/*
+ * DEV[], COL[], NDEV: the same colour per device in every chart; DEVKEY[] the name in the
+ * key of a chart of power figures (with its EMULATED mark); NOTE for the titles.
+ */
+static void palette_meta(FILE *meta, const struct rr_set *set)
+{
+	const char *note = plot_note(set->res, set->nres);
+	size_t i, n = set->ndevices ? set->ndevices : 1;
+
+	fprintf(meta, "NDEV = %zu\narray DEV[%zu]\narray DEVKEY[%zu]\narray COL[%zu]\n",
+		set->ndevices, n, n, n);
+	for (i = 0; i < set->ndevices; i++) {
+		fprintf(meta, "DEV[%zu] = ", i + 1);
+		plot_gp_string(meta, set->devices[i]);
+		fprintf(meta, "\nDEVKEY[%zu] = ", i + 1);
+		device_name(meta, set, i, note);
+		fprintf(meta, "\nCOL[%zu] = '#%06X'\n", i + 1, plot_device_rgb((unsigned)i));
+	}
+	plot_gp_set(meta, "NOTE", note);
 }
 
 int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *name,
@@ -368,10 +411,10 @@ void plot_put_num(FILE *fp, double v)
  */
 void plot_put_label(FILE *fp, double v)
 {
-	if (isnan(v) || isinf(v))
-		fprintf(fp, " \"\"");
-	else
-		fprintf(fp, " \"%.3g\"", v);
+	char buf[32];
+
+	/* SI, never an exponent: "1.43 k", not "1.43e+03" */
+	fprintf(fp, " \"%s\"", fmt_si_label(v, buf, sizeof(buf)));
 }
 
 size_t plot_count_powered(const struct plot_ctx *ctx, const char *chart)

@@ -75,11 +75,20 @@ static size_t op_sizes(const struct rr_result *r, int op, uint64_t *sizes)
 	return n;
 }
 
-/* One line: a device's operation over its record sizes; returns whether a point is invalid. */
-static int sweep_line(FILE *fp, const struct rr_result *r, int op, const uint64_t *sizes,
-		      size_t n)
+/* What the lines hold, for the key. */
+struct sweep_seen {
+	int power, invalid, uncertain;
+	unsigned ops;	    /* bit per operation */
+	unsigned char *dev; /* per device: it has a line (the key names only those) */
+};
+
+/*
+ * One line: a device's operation over its record sizes, each point's validity (1 valid,
+ * 0 invalid) and whether it is uncertain. An invalid point is no part of the line.
+ */
+static void sweep_line(FILE *fp, const struct rr_result *r, int op, const uint64_t *sizes,
+		       size_t n, struct sweep_seen *seen)
 {
-	int invalid = 0;
 	size_t k;
 
 	fprintf(fp, "# %s: %s\n", r->label, ops[op]);
@@ -89,18 +98,12 @@ static int sweep_line(FILE *fp, const struct rr_result *r, int op, const uint64_
 		fprintf(fp, "%llu", (unsigned long long)sizes[k]);
 		plot_put_num(fp, rr_bw_bytes(j) / 1e6);
 		plot_put_num(fp, rr_has_power(j) ? rr_eff(j)->j_per_gb : NAN);
-		fprintf(fp, " %d\n", rr_valid(j) != 0);
-		invalid |= rr_valid(j) == 0;
+		fprintf(fp, " %d %d\n", rr_valid(j) != 0, rr_uncertain(j));
+		seen->invalid |= rr_valid(j) == 0;
+		seen->uncertain |= rr_uncertain(j);
 	}
 	fprintf(fp, "\n\n");
-	return invalid;
 }
-
-/* What the lines hold, for the key. */
-struct sweep_seen {
-	int power, invalid;
-	unsigned ops; /* bit per operation */
-};
 
 /* Record sizes seen on any line, as tick labels. */
 struct ticks {
@@ -121,15 +124,16 @@ static void ticks_add(struct ticks *t, const uint64_t *sizes, size_t n)
 }
 
 /* KEYOP[]: the operations drawn, for the key; OPNAME[] all of them. */
-static void sweep_meta(FILE *meta, struct ticks *t, const struct sweep_seen *seen)
+static void sweep_meta(FILE *meta, struct ticks *t, const struct sweep_seen *seen, size_t ndev)
 {
 	char buf[32];
 	size_t i, n = 0;
 
 	qsort(t->v, t->n, sizeof(t->v[0]), u64_cmp);
 	fprintf(meta, "array OPNAME[%zu]\nNXT = %zu\narray XT[%zu]\narray XV[%zu]\n"
-		      "HASPOWER = %d\nHASINVALID = %d\narray KEYOP[%zu]\n", ARRAY_SIZE(ops), t->n, t->n,
-		t->n, seen->power, seen->invalid, ARRAY_SIZE(ops));
+		      "HASPOWER = %d\nHASINVALID = %d\nHASUNCERTAIN = %d\narray KEYOP[%zu]\n"
+		      "array DEVIN[%zu]\n", ARRAY_SIZE(ops), t->n, t->n, t->n, seen->power,
+		seen->invalid, seen->uncertain, ARRAY_SIZE(ops), ndev ? ndev : 1);
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		fprintf(meta, "OPNAME[%zu] = ", i + 1);
 		plot_gp_string(meta, ops[i]);
@@ -138,6 +142,8 @@ static void sweep_meta(FILE *meta, struct ticks *t, const struct sweep_seen *see
 			fprintf(meta, "KEYOP[%zu] = %zu\n", ++n, i + 1);
 	}
 	fprintf(meta, "NKEYOP = %zu\n", n);
+	for (i = 0; i < ndev; i++)
+		fprintf(meta, "DEVIN[%zu] = %d\n", i + 1, seen->dev[i]);
 	for (i = 0; i < t->n; i++) {
 		fprintf(meta, "XT[%zu] = ", i + 1);
 		plot_gp_string(meta, fmt_size(t->v[i], buf, sizeof(buf)));
@@ -161,13 +167,14 @@ static size_t sweep_lines(FILE *fp, FILE *lines, const struct rr_set *set, struc
 			/* One record size is a point, not a sweep. */
 			if (n < 2)
 				continue;
-			seen->invalid |= sweep_line(fp, &set->res[i], op, sizes, n);
+			sweep_line(fp, &set->res[i], op, sizes, n, seen);
 			ticks_add(t, sizes, n);
 			nlines++;
 			fprintf(lines, "LDEV[%zu] = %d\nLOP[%zu] = %d\n", nlines,
 				set->res[i].device_idx + 1, nlines, op + 1);
 			seen->power |= set->res[i].has_power;
 			seen->ops |= 1u << op;
+			seen->dev[set->res[i].device_idx] = 1;
 		}
 	}
 	return nlines;
@@ -183,9 +190,13 @@ int plot_sweep(struct plot_ctx *ctx)
 	struct sweep_seen seen = { 0 };
 	int rc;
 
+	seen.dev = xcalloc(ctx->set->ndevices + 1, 1);
+
 	rc = plot_chart_begin(ctx, &ch, "sweep", "sweep", SWEEP_WIDTH_PX, SWEEP_HEIGHT_PX);
-	if (rc)
+	if (rc) {
+		free(seen.dev);
 		return rc;
+	}
 	fp = plot_chart_file(&ch, "sweep.dat");
 	lines = open_memstream(&lines_buf, &lines_size);
 	if (!fp || !lines) {
@@ -194,22 +205,25 @@ int plot_sweep(struct plot_ctx *ctx)
 		if (lines)
 			fclose(lines);
 		free(lines_buf);
+		free(seen.dev);
 		plot_chart_abort(&ch);
 		return -EIO;
 	}
-	fprintf(fp, "# bs MB/s j_per_gb valid; an index block per device and operation\n");
+	fprintf(fp, "# bs MB/s j_per_gb valid uncertain; an index block per device and operation\n");
 	nlines = sweep_lines(fp, lines, ctx->set, &t, &seen);
 	fclose(fp);
 	fclose(lines);
 	if (!nlines) {
 		log_info(MOD, "sweep: skipped: no operation ran at two record sizes or more");
 		free(lines_buf);
+		free(seen.dev);
 		plot_chart_abort(&ch);
 		return 0;
 	}
 	fprintf(ch.meta, "NLINES = %zu\narray LDEV[%zu]\narray LOP[%zu]\n%s", nlines, nlines, nlines,
 		lines_buf);
 	free(lines_buf);
-	sweep_meta(ch.meta, &t, &seen);
+	sweep_meta(ch.meta, &t, &seen, ctx->set->ndevices);
+	free(seen.dev);
 	return plot_chart_run(ctx, &ch, "sweep");
 }

@@ -32,8 +32,12 @@
 #define LABEL_PX_PER_CHAR 6.5
 #define PLOT_HEIGHT_PX 560.0
 #define LABEL_TOP 0.98
+/* A label across the top sits here; the data stays under DATA_BAND_MAX of the height. */
+#define LABEL_ACROSS_Y 0.96
+/* The plot area's width in pixels, about (the chart's less its axes and margins). */
+#define PLOT_WIDTH_PX 1150.0
 #define DATA_BAND_MIN 0.35
-#define DATA_BAND_MAX 0.7
+#define DATA_BAND_MAX 0.9
 /* "timeline-" and a result file's name, cut to fit. */
 #define STEM_MAX 160
 /* Below half the label's last digit: "+0.00", not "-0.00". */
@@ -242,42 +246,68 @@ static int short_jobs(const struct rr_result *r, FILE *meta, double *max_mb)
 	return n;
 }
 
-/* The job's name over its active phase, with its tail energy when it has one. */
-/* Returns the label's length in characters. */
-static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_result *j)
+/*
+ * The job's name over its active phase, with its tail energy when it has one: across the
+ * top where the phase is wide enough, else upright in two lines (name, tail). Returns the
+ * upright label's length in characters (the data is scaled to stay under it), 0 when it
+ * lies across.
+ */
+static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_result *j,
+			double span_s)
 {
 	const char *invalid = rr_valid(j) == 0 ? " INVALID" : "";
 	double tail_net_j = rr_power(j)->energy_tail_net_j, tail_j = rr_power(j)->energy_tail_j;
 	uint64_t a0, a1, t0, t1;
-	char *label;
+	char *name, *tail;
+	double x0, x1, width_px;
 	size_t len;
 
 	rr_phase(j, PHASE_ACTIVE, &a0, &a1);
 	if (!a0 || !a1)
 		return 0;
 	rr_phase(j, PHASE_TAIL, &t0, &t1);
+	x0 = secs(a0, r->rep.t0_ns);
+	x1 = secs(a1, r->rep.t0_ns);
+	name = xasprintf("%s%s", rr_job_name(r, j), invalid);
 	/* The figure j_per_gb counts: the tail above idle (results before it: the whole tail). */
 	if (!isnan(tail_net_j) && t1)
-		label = xasprintf("%s%s (%+.2f J tail above idle)", rr_job_name(r, j), invalid,
-				  fabs(tail_net_j) < TAIL_J_HALF_DIGIT ? 0.0 : tail_net_j);
+		tail = xasprintf("(%+.2f J tail above idle)",
+				 fabs(tail_net_j) < TAIL_J_HALF_DIGIT ? 0.0 : tail_net_j);
 	else if (!isnan(tail_j) && t1)
-		label = xasprintf("%s%s (+%.2f J tail)", rr_job_name(r, j), invalid, tail_j);
+		tail = xasprintf("(+%.2f J tail)", tail_j);
 	else
-		label = xasprintf("%s%s", rr_job_name(r, j), invalid);
+		tail = xstrdup("");
+	len = strlen(name) + (*tail ? 1 + strlen(tail) : 0);
+	width_px = span_s > 0 ? (x1 - x0) / span_s * PLOT_WIDTH_PX : 0;
 	fprintf(meta, "set label ");
-	plot_gp_string(meta, label);
-	fprintf(meta, " at %.4f, graph %g rotate by 90 right front font ',9' "
-		      "textcolor rgb '#333333'\n", (secs(a0, r->rep.t0_ns) + secs(a1, r->rep.t0_ns)) / 2,
-		LABEL_TOP);
-	len = strlen(label);
-	free(label);
+	plot_gp_string(meta, name);
+	if ((double)len * LABEL_PX_PER_CHAR <= width_px) {
+		if (*tail) {
+			fputs(".' '.", meta);
+			plot_gp_string(meta, tail);
+		}
+		fprintf(meta, " at %.4f, graph %g center front font ',9' textcolor rgb '#333333'\n",
+			(x0 + x1) / 2, LABEL_ACROSS_Y);
+		len = 0;
+	} else {
+		if (*tail) {
+			fputs(".\"\\n\".", meta);
+			plot_gp_string(meta, tail);
+		}
+		fprintf(meta, " at %.4f, graph %g rotate by 90 right front font ',9' "
+			      "textcolor rgb '#333333'\n", (x0 + x1) / 2, LABEL_TOP);
+		len = strlen(name) > strlen(tail) ? strlen(name) : strlen(tail);
+	}
+	free(name);
+	free(tail);
 	return len;
 }
 
-/* Phase shading and job labels; returns the longest label's length. */
+/* Phase shading and job labels; returns the longest upright label's length (0: none). */
 static size_t phase_rects(FILE *meta, const struct rr_result *r)
 {
 	static const unsigned fill[PHASE_COUNT] = { 0xEBEBEB, 0xDDEBF7, 0xFBE2C5 };
+	double span_s = run_span_s(r);
 	uint64_t t0, t1;
 	size_t i, len, longest = 0;
 	int p;
@@ -291,7 +321,7 @@ static size_t phase_rects(FILE *meta, const struct rr_result *r)
 				      "fs solid 1.0 noborder behind\n", secs(t0, r->rep.t0_ns),
 				secs(t1, r->rep.t0_ns), fill[p]);
 		}
-		len = job_label(meta, r, &r->rep.jobs[i]);
+		len = job_label(meta, r, &r->rep.jobs[i], span_s);
 		if (len > longest)
 			longest = len;
 	}
@@ -542,7 +572,10 @@ static void timeline_meta(FILE *meta, const struct rr_result *r, const struct se
 		nshort > 0, sr->io_rows > 0, sr->pw_rows > 0 ? sr->nm : 0,
 		max_mb > 0 ? max_mb / band : 1, sr->max_w > 0 ? sr->max_w / band : 1);
 	plot_gp_string(meta, r->label);
-	fprintf(meta, "\nIOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),
+	fputc('\n', meta);
+	/* its own result's note, not the set's */
+	plot_gp_set(meta, "NOTE", plot_note(r, 1));
+	fprintf(meta, "IOCOL = '#%06X'\narray MNAME[%d]\n", plot_device_rgb((unsigned)r->device_idx),
 		sr->nm > 0 ? sr->nm : 1);
 	meter_names(meta, r, sr->nm);
 	event_marks(meta, r);

@@ -87,4 +87,108 @@ $IOWATT compare --label fx/a/quick.json=x fx/a/quick.json fx/b/quick.json 2>/dev
 [ $? -eq 0 ] && [ "$(grep -c "  x  " label2.out)" -eq 4 ]
 ok $? "the label given as the path names one result (its 4 jobs)"
 
+# --- the charts (gnuplot draws them; --keep-data keeps what it was given)
+if ! command -v gnuplot >/dev/null; then
+	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox): charts not checked"
+	done_testing
+	exit
+fi
+if t_emulated; then
+	t_skip_charts
+	done_testing
+	exit
+fi
+mkdir -p keep
+TMPDIR=$T_TMP/keep $IOWATT plot --keep-data --format svg -o svg fx/sweep.json fx/emulated.json \
+	fx/uncertain.json >plot.log 2>&1
+ok $? "plot --format svg of the sweep, an emulated and an uncertain result"
+! grep -v "meta files kept in" plot.log | grep -q "gnuplot"
+ok $? "no gnuplot message"
+grep -v "meta files kept in" plot.log | grep "gnuplot" | sed 's/^/#   /' | head -n 5
+data=$(ls -d keep/iowatt-plot.* | head -n 1)
+
+# sweep: the invalid point is no part of any line; the uncertain one is ringed
+python3 - "$data/sweep/sweep.dat" "$REPO/plots/sweep.gp" <<'PY'
+import re, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+inv = [r for r in rows if r[3] == "0"]
+assert len(inv) == 1 and int(r[0]) == 16384 and float(inv[0][2]) == 9.4 if (r := inv[0]) else 0, inv
+assert [r[0] for r in rows if r[4] == "1"] == ["65536"], rows
+gp = open(sys.argv[2]).read().replace("\\\n", " ")
+clauses = [c for line in gp.splitlines() if re.match(r"\s*plot ", line) for c in line.split(", ")]
+lines = [c for c in clauses if re.search(r"with (lines|linespoints)\b", c) and "dat index" in c]
+assert lines and all("$4==1 ?" in c for c in lines), [c for c in lines if "$4==1 ?" not in c]
+PY
+ok $? "sweep: the invalid 9.4 J/GB is drawn, but every line of sweep.gp joins valid points only"
+grep -q "^HASUNCERTAIN = 1$" "$data/sweep/meta.gp" && grep -q ">uncertain (ringed)<" svg/sweep.svg &&
+	grep -q ">invalid (open marker, not joined)<" svg/sweep.svg
+ok $? "sweep: the uncertain point is ringed, and the key says what rings and open markers are"
+
+# one emulated result among real ones: its series is marked, not every chart
+! grep -q "EMULATED meter data" svg/efficiency.svg svg/sweep.svg svg/battery.svg svg/perf-power.svg \
+	svg/timeline-uncertain.svg svg/timeline-sweep.svg
+ok $? "no chart of a mixed set, nor a real result's timeline, is titled EMULATED meter data"
+grep -q ">Netac NVMe SSD 128GB (PCIe Gen2 x1) (EMULATED)<" svg/efficiency.svg &&
+	grep -q ">SanDisk SC64G (SD)<" svg/efficiency.svg && ! grep -q "SanDisk SC64G (SD) (EMULATED)" svg/efficiency.svg &&
+	grep -q "Netac NVMe SSD 128GB (PCIe Gen2 x1) (EMULATED), SEQ1M-Q8T1-write" svg/battery.svg &&
+	grep -q "Timeline: Netac NVMe SSD 128GB (PCIe Gen2 x1) - EMULATED meter data" svg/timeline-emulated.svg
+ok $? "the emulated device is marked in the keys and its own timeline's title; the real ones are not"
+! grep -q "(EMULATED)" svg/latency.svg
+ok $? "latency (no power figures) carries no EMULATED mark"
+
+# efficiency: 34 jobs wrap into rows, labels in SI, room for the notes over the bars
+w=$(sed -n 's/^ viewBox="0 0 \([0-9]*\) [0-9]*"$/\1/p' svg/efficiency.svg)
+[ -n "$w" ] && [ "$w" -le 1800 ] && [ "$(sed -n 's/^NJROW = //p' "$data/efficiency/meta.gp")" -ge 2 ]
+ok $? "efficiency: 34 jobs wrap into rows of one chart $w px wide (not a strip thousands of px wide)"
+python3 - "$data/efficiency/efficiency.dat" <<'PY'
+import shlex, sys
+rows = [shlex.split(l) for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+labels = [r[7] for r in rows] + [r[8] for r in rows]
+assert not [l for l in labels if "e+" in l or "e-" in l], labels
+assert "1.43 k" in labels, sorted(set(labels))
+notes = sorted(r[9] for r in rows if r[9])
+assert notes == ["invalid", "uncertain", "uncertain"], notes
+PY
+ok $? "efficiency: value labels in SI (1.43 k, no exponent); invalid and uncertain bars carry a note"
+python3 - "$data/efficiency/efficiency.dat" "$data/efficiency/meta.gp" <<'PY'
+import math, re, shlex, sys
+rows = [shlex.split(l) for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+meta = open(sys.argv[2]).read()
+num = lambda k: float(re.search(r"^%s = (\S+)$" % re.escape(k), meta, re.M).group(1))
+def room(lo, hi, top):  # the share of the panel's height above the highest label
+    return math.log(hi / top) / math.log(hi / lo)
+top2 = max(float(r[11]) for r in rows)
+assert room(num("YMIN2"), num("YMAX2"), top2) >= 0.3, (num("YMIN2"), num("YMAX2"), top2)
+for p in range(1, int(num("NPANEL")) + 1):
+    top = max(float(r[10]) for r in rows if r[6] == str(p))
+    note = any(r[9] for r in rows if r[6] == str(p))
+    assert room(num("YMIN1[%d]" % p), num("YMAX1[%d]" % p), top) >= (0.3 if note else 0.1), p
+PY
+ok $? "efficiency: every panel's axis leaves room over its highest label for the value and its note"
+
+# timeline: the left axis fits the data; the throughput trace is drawn over the power line
+python3 - "$data" <<'PY'
+import glob, re, sys
+# the SD card's 4 jobs (25 MB/s at most), each label across the top of its phase but one
+for t in glob.glob(sys.argv[1] + "/timeline-uncertain"):
+    meta = open(t + "/meta.gp").read()
+    ymax = float(re.search(r"^YMAX = (\S+)$", meta, re.M).group(1))
+    mb = max(float(l.split()[1]) for l in open(t + "/io.dat") if l.strip() and not l.startswith("#"))
+    assert ymax <= 1.35 * mb, (t, ymax, mb)
+    print("# %s: left axis to %.1f MB/s for %.1f MB/s of data" % (t.split("/")[-1], ymax, mb))
+    break
+else:
+    sys.exit("no SD timeline")
+PY
+ok $? "timeline: the left axis ends within 35 % over the highest throughput (labels across the top)"
+python3 - "$REPO/plots/timeline.gp" <<'PY'
+import re, sys
+gp = open(sys.argv[1]).read().replace("\\\n", " ")
+plot = [l for l in gp.splitlines() if re.match(r"\s*plot ", l) and "power index" in l][0]
+tp = [i for i, c in enumerate(plot.split(", ")) if re.search(r"\b(io|iotrace)\b.*using 1:2 with lines", c)]
+pw = [i for i, c in enumerate(plot.split(", ")) if re.search(r"power index .*using 1:2 axes x1y2 with lines", c)]
+assert tp and pw and min(tp) > max(pw), (tp, pw)
+PY
+ok $? "timeline: the throughput trace is drawn after (over) the power lines"
+
 done_testing

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Untrusted text: cleaning (controls, broken UTF-8), fitting, CSV and markdown escaping. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include "core/input.h"
 #include "core/mem.h"
 #include "core/text.h"
+#include "core/units.h"
 #include "result/result_json.h"
 #include "tap.h"
 
@@ -140,8 +142,26 @@ static void test_invalid_utf8(void)
 	result_free(&r);
 }
 
+/* Chart labels: SI prefixes, never an exponent. */
+static void test_fmt_si(void)
+{
+	char b[32];
+
+	is_str(fmt_si_label(1430, b, sizeof(b)), "1.43 k", "1430 -> 1.43 k, not 1.43e+03");
+	is_str(fmt_si_label(999.6, b, sizeof(b)), "1 k", "999.6 rounds to 1 k, not 1e+03");
+	is_str(fmt_si_label(999.4, b, sizeof(b)), "999", "999.4 -> 999");
+	is_str(fmt_si_label(2.5e6, b, sizeof(b)), "2.5 M", "2.5e6 -> 2.5 M");
+	is_str(fmt_si_label(-26610, b, sizeof(b)), "-26.6 k", "a negative figure keeps its sign");
+	is_str(fmt_si_label(0.209, b, sizeof(b)), "0.209", "a ratio under 1 as it is");
+	is_str(fmt_si_label(0.00021, b, sizeof(b)), "210 \u00b5", "0.00021 -> 210 u, not 0.00021 or 2.1e-04");
+	is_str(fmt_si_label(0, b, sizeof(b)), "0", "zero");
+	is_str(fmt_si_label(NAN, b, sizeof(b)), "", "NAN: nothing to draw");
+	is_str(fmt_si_label(INFINITY, b, sizeof(b)), "", "inf: nothing to draw");
+}
+
 int main(void)
 {
+	test_fmt_si();
 	test_invalid_utf8();
 	test_clean();
 	test_csv_md();
