@@ -46,7 +46,7 @@ static void probe_add(struct probe_acc *pa, const struct meter_sample *s, uint64
 	double dt;
 
 	if (csv)
-		fprintf(csv, "%" PRIu64 ",%.6f,%.7f,%.6f,%u\n", s->t_ns, s->v, s->a, s->w,
+		fprintf(csv, "%" PRIu64 ",%.10g,%.10g,%.10g,%u\n", s->t_ns, s->v, s->a, s->w,
 			(unsigned)s->flags);
 	if (!isnan(s->v)) {
 		pa->v += s->v;

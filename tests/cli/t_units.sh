@@ -126,4 +126,16 @@ sys.exit(0 if ok else 1)
 PY
 ok $? "report page: the comparison's mW and mA columns with 3 digits at 5 uA (0.00502) and 1500 uA"
 
+# probe --csv keeps the meter's resolution: 5 uA with its nA digits, not 0.0000050 (%.7f).
+start_emu ppk2 "$T/pc" --constant-ma 0.005 --volts 3.0 --duration 60
+timeout 30 "$IOWATT" probe --meter "ppk2:$T/pc,vdd=3000" --seconds 1 --csv "$T/pc.csv" >/dev/null 2>&1
+stop_emu
+python3 - "$T/pc.csv" <<'PY'
+import csv, sys
+a = [r["a"] for r in csv.DictReader(open(sys.argv[1]))]
+print("# probe --csv: %d samples, a = %s ..." % (len(a), a[:2]))
+sys.exit(0 if a and all(4e-6 < float(x) < 6e-6 and len(x.replace("e-06", "").strip("0.")) >= 4 for x in a[:100]) else 1)
+PY
+ok $? "probe --csv at 5 uA: amps with at least 4 significant digits (nA steps kept)"
+
 done_testing
