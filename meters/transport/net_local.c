@@ -42,10 +42,24 @@ static int same_host(const struct sockaddr_storage *a, const struct sockaddr_sto
 		       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
 }
 
-/* The inode of the server's end: the row whose local address is our peer and whose
- * remote address is us. 0 if none. */
-static unsigned long server_inode(const struct sockaddr_storage *us,
-				  const struct sockaddr_storage *peer)
+/* An IPv4 address as a dual-stack IPv6 socket sees it: ::ffff:a.b.c.d. */
+static void v4_mapped(const struct sockaddr_storage *v4, struct sockaddr_storage *out)
+{
+	const struct sockaddr_in *in4 = (const struct sockaddr_in *)v4;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)out;
+
+	memset(out, 0, sizeof(*out));
+	in6->sin6_family = AF_INET6;
+	in6->sin6_port = in4->sin_port;
+	in6->sin6_addr.s6_addr[10] = 0xff;
+	in6->sin6_addr.s6_addr[11] = 0xff;
+	memcpy(&in6->sin6_addr.s6_addr[12], &in4->sin_addr, 4);
+}
+
+/* The inode of the row of table (/proc/net/tcp or tcp6) whose local address is our peer
+ * and whose remote address is us. 0 if none. */
+static unsigned long table_inode(const char *table, const struct sockaddr_storage *us,
+				 const struct sockaddr_storage *peer)
 {
 	char want_local[64], want_rem[64], line[512], local[64], rem[64];
 	unsigned long inode = 0, ino;
@@ -53,7 +67,7 @@ static unsigned long server_inode(const struct sockaddr_storage *us,
 
 	proc_hex(peer, want_local, sizeof(want_local));
 	proc_hex(us, want_rem, sizeof(want_rem));
-	fp = fopen(us->ss_family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6", "r");
+	fp = fopen(table, "r");
 	if (!fp)
 		return 0;
 	while (!inode && fgets(line, sizeof(line), fp))
@@ -62,6 +76,25 @@ static unsigned long server_inode(const struct sockaddr_storage *us,
 			inode = ino;
 	fclose(fp);
 	return inode;
+}
+
+/* The inode of the server's end. A server listening on all addresses (ser2net without
+ * an address, as labgrid-exporter starts it) holds a dual-stack IPv6 socket, so the
+ * server's end of an IPv4 connection is a mapped row in /proc/net/tcp6. */
+static unsigned long server_inode(const struct sockaddr_storage *us,
+				  const struct sockaddr_storage *peer)
+{
+	struct sockaddr_storage us6, peer6;
+	unsigned long inode;
+
+	if (us->ss_family != AF_INET)
+		return table_inode("/proc/net/tcp6", us, peer);
+	inode = table_inode("/proc/net/tcp", us, peer);
+	if (inode)
+		return inode;
+	v4_mapped(us, &us6);
+	v4_mapped(peer, &peer6);
+	return table_inode("/proc/net/tcp6", &us6, &peer6);
 }
 
 /* Calls fn for each /dev/pts/N that process pid holds; 1 if it holds socket:[inode]. */

@@ -219,9 +219,12 @@ PY
 grep -q "board1" "$T_TMP/fleet/report/report.html" && grep -q "board2" "$T_TMP/fleet/report/report.html"
 ok $? "report.html names both boards"
 sed 's/^/#   /' "$T_TMP/fleet/compare.txt"
-# Every meter here is an emulator; a board that reads it over the network can only say so
-# when it sees the emulator behind ser2net (docs/fleet.md): printed, not asserted.
+# Every meter here is an emulator behind the exporter's ser2net, which listens on all
+# addresses (a dual-stack socket): each result must still say its figures are emulated.
 for f in "$T_TMP/direct.json" "$T_TMP"/fleet/board[12].json; do
-	echo "# $(basename "$f"): emulated $(jget "$f" "d.get('emulated')")"
+	[ "$(jget "$f" "d.get('emulated')")" = True ]
+	ok $? "$(basename "$f") is labelled emulated"
 done
+grep -q "emulated" "$T_TMP/fleet/compare.txt"
+ok $? "the merged comparison marks the boards' meters emulated"
 done_testing
