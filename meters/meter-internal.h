@@ -251,6 +251,14 @@ int meter_std_serial_open(const struct meter_dev *dev, unsigned baud, struct ser
  */
 void meter_std_serial_label(const struct meter_dev *dev, const struct serial_port *sp,
 			    struct meter_info *info, const char *model);
+/*
+ * For a polled meter (request, then reply): a round trip over half the poll interval
+ * (a slow network or Bluetooth link) stretches the meter's period, since a poll goes out
+ * only after the last reply. Said once at open, as a warning and an info event, so the
+ * readings' spacing is never stretched silently. Nothing below the bound.
+ */
+void meter_std_poll_latency(const struct meter_dev *dev, uint64_t round_trip_ns,
+			    uint64_t interval_ns, uint64_t reply_timeout_ns);
 /* close() for drivers whose priv is one allocation with nothing open; the last step of the
  * others' close(), once they closed what priv holds. */
 void meter_std_free_priv(struct meter_dev *dev);

@@ -76,6 +76,8 @@ struct meter_info {
 	int manual;	    /* hand readings */
 	uint64_t period_ns; /* nominal time between real updates, for gap detection */
 	uint64_t lag_ns;    /* estimated age of a reading at its arrival */
+	/* A network port's round trip at open (the kernel's TCP estimate), ms; NAN: local. */
+	double link_rtt_ms;
 	struct meter_range range;
 	struct meter_accuracy accuracy; /* source NULL: unknown */
 	int board_level;    /* measures the board's supply: its figures include the CPU */

@@ -37,6 +37,7 @@ static void info_stage(const struct meter_dev *dev, struct meter_info *in)
 	in->driver = dev->drv ? dev->drv->name : "?";
 	in->range.v_min = in->range.v_max = NAN;
 	in->range.a_min = in->range.a_max = in->range.w_max = NAN;
+	in->link_rtt_ms = NAN;
 }
 
 static int info_same(const struct meter_info *a, const struct meter_info *b)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Helpers most drivers share (as libsigrok's std.c): model labels, ranges, close, sysfs scan. */
+/* Helpers most drivers share (as libsigrok's std.c): serial open and labels, ranges, close, sysfs scan. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
+#include "core/events.h"
 #include "core/log.h"
 #include "core/sysfs.h"
 #include "meters/emu/emu_live.h"
@@ -72,6 +74,7 @@ static void network_label(const struct meter_dev *dev, const struct serial_port 
 
 	serial_peer_ttys(sp, tty_emulated, &emulated);
 	info->emulated = emulated;
+	info->link_rtt_ms = (double)serial_rtt_ns(sp) / 1e6;
 	snprintf(info->model, sizeof(info->model), "%s%s over %s", model,
 		 emulated ? " (emulated)" : "", serial_backend(sp));
 	serial_describe(sp, link, sizeof(link));
@@ -93,6 +96,21 @@ void meter_std_serial_label(const struct meter_dev *dev, const struct serial_por
 	} else {
 		snprintf(info->model, sizeof(info->model), "%s", model);
 	}
+}
+
+void meter_std_poll_latency(const struct meter_dev *dev, uint64_t round_trip_ns,
+			    uint64_t interval_ns, uint64_t reply_timeout_ns)
+{
+	char msg[256];
+
+	if (dev->reconnecting || round_trip_ns * 2 <= interval_ns)
+		return;
+	snprintf(msg, sizeof(msg), "a reply took %.0f ms, over half the %.0f ms poll interval: "
+		 "readings come at most once per round trip, and a reply later than %.0f ms is "
+		 "asked for again (a bad frame)", (double)round_trip_ns / 1e6,
+		 (double)interval_ns / 1e6, (double)reply_timeout_ns / 1e6);
+	log_warn(MOD, "meter '%s': %s", dev->spec, msg);
+	event_pushf(dev->events, EV_INFO, now_ns(), dev->spec, "%s", msg);
 }
 
 void meter_std_free_priv(struct meter_dev *dev)

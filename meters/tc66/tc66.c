@@ -155,6 +155,7 @@ static int tc66_open(struct meter_dev *dev, struct meter_info *info)
 	info->frame_vaw = 1;
 	info->period_ns = p->interval_ns;
 	info->lag_ns = p->lag_ns;
+	meter_std_poll_latency(dev, 2 * p->lag_ns, p->interval_ns, REPLY_TIMEOUT_NS);
 	log_debug(MOD, "%s: %s firmware %s, serial %u", dev->spec, info->model, p->last.fw,
 		  p->last.serial);
 	return 0;

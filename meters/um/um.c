@@ -199,6 +199,7 @@ static int um_open(struct meter_dev *dev, struct meter_info *info)
 	meter_std_accuracy(info, &p->model->meta);
 	info->period_ns = p->interval_ns;
 	info->lag_ns = p->lag_ns;
+	meter_std_poll_latency(dev, 2 * p->lag_ns, p->interval_ns, p->timeout_ns);
 	log_debug(MOD, "%s: %s over %s, lag %.1f ms", dev->spec, info->model,
 		  serial_backend(p->sp), (double)p->lag_ns / 1e6);
 	return 0;

@@ -112,6 +112,7 @@ struct result_meter {
 	uint64_t out_of_range; /* readings dropped as impossible */
 	/* A sample counter's jumps, and the samples it showed lost (also in overruns). */
 	uint64_t counter_jumps, counter_lost;
+	double link_rtt_ms; /* a network meter's round trip at open; NAN: a local port */
 	char *processing; /* what the driver does to readings (a spike filter); NULL: none */
 	char *signed_q;	  /* quantities read with their sign ("V A W"); NULL: none */
 };

@@ -187,6 +187,7 @@ static const struct result_field meter_fields[] = {
 	FIELD(T, "out_of_range", out_of_range, RF_U64),
 	FIELD(T, "counter_jumps", counter_jumps, RF_U64),
 	FIELD(T, "counter_lost", counter_lost, RF_U64),
+	FIELD(T, "link_rtt_ms", link_rtt_ms, RF_REAL),
 	FIELD(T, "processing", processing, RF_STR),
 	FIELD(T, "signed", signed_q, RF_STR),
 };

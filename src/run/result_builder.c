@@ -518,6 +518,7 @@ static void meter_fill(struct result_meter *m, const struct meter_dev *dev)
 	m->out_of_range = n.out_of_range;
 	m->counter_jumps = n.counter_jumps;
 	m->counter_lost = n.counter_lost;
+	m->link_rtt_ms = in->link_rtt_ms;
 	m->processing = in->processing[0] ? xstrdup(in->processing) : NULL;
 	m->signed_q = signed_names(in->signed_q);
 }

@@ -17,13 +17,15 @@ figures() {
 import json, sys
 d = json.load(open(sys.argv[1]))
 m, p = d["meters"][0], d["jobs"][0]["power"]
-print("active_w %.4f active_ma %.2f idle_w %.4f samples %d bad %d emulated %s model '%s'" %
+rtt = m.get("link_rtt_ms")
+print("active_w %.4f active_ma %.2f idle_w %.4f samples %d bad %d emulated %s rtt %s model '%s'" %
       (p["active_w"], p["active_ma"], p["idle_w"], m["samples"], m["frames_bad"],
-       m["emulated"], m["model"]))
+       m["emulated"], "-" if rtt is None else "%.2f ms" % rtt, m["model"]))
 PY
 }
 
-# same_figures A B: active W and mA within 0.2 %, idle W too, both emulated, no bad frame.
+# same_figures A B: active W and mA within 0.2 %, idle W too, both emulated, no bad frame,
+# B's link round trip reported.
 same_figures() {
 	python3 - "$T/$1.json" "$T/$2.json" <<'PY'
 import json, sys
@@ -32,6 +34,8 @@ pa, pb = a["jobs"][0]["power"], b["jobs"][0]["power"]
 ok = all(abs(pa[k] - pb[k]) <= 0.002 * abs(pa[k]) for k in ("active_w", "active_ma", "idle_w"))
 ok = ok and a["meters"][0]["emulated"] and b["meters"][0]["emulated"]
 ok = ok and b["meters"][0]["frames_bad"] == 0 and b["meters"][0]["samples"] > 0
+# The link's round trip: reported for the network port, null for the pty.
+ok = ok and a["meters"][0]["link_rtt_ms"] is None and b["meters"][0]["link_rtt_ms"] >= 0
 sys.exit(0 if ok else 1)
 PY
 }
@@ -57,7 +61,7 @@ family() { # EMU DRIVER SPEC_TAIL EMU_ARGS...
 		measure_via "$emu-$tag" "$drv:$tag://127.0.0.1:$port$tail"
 		ok $? "$emu over $tag: measure exits 0"
 		same_figures "$emu-pty" "$emu-$tag"
-		ok $? "$emu over $tag: the pty's figures (active W, mA, idle W within 0.2 %), no bad frame, EMULATED"
+		ok $? "$emu over $tag: the pty's figures (active W, mA, idle W within 0.2 %), no bad frame, EMULATED, round trip reported"
 		grep -q "EMULATED" "$T/$emu-$tag.run"
 		ok $? "$emu over $tag: the summary says EMULATED"
 	done
@@ -217,6 +221,96 @@ drop_case() { # EMU DRIVER SCHEME SPEC_TAIL
 }
 drop_case um25c um25c rfc2217 ""
 drop_case ppk2 ppk2 tcp ",vdd=5000"
+
+# A stop while the link is down: the meter thread is reconnecting (connects refused, the
+# back-off waiting) and SIGTERM still ends the run at once with its result, not after
+# the command's 60 s.
+start_emu um25c "$T/um-stop" --constant-ma 250 --duration 300 --truth "$T/um-stop.truth" &&
+	s2n_start "$T/um-stop"
+ok $? "um25c behind ser2net for the stop"
+timeout 120 "$IOWATT" measure --meter "um25c:rfc2217://127.0.0.1:$S2N_RFC" --idle 1s \
+	--idle-samples 2 --json-out "$T/um-stop.json" -- sleep 60 >"$T/um-stop.run" 2>&1 &
+pid=$!
+wait_for "$T/um-stop.truth" ',reply$' 5
+s2n_stop
+wait_for "$T/um-stop.run" 'link lost'
+ok $? "the meter's link is lost with ser2net gone"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ $rc -ne 124 ] && [ "$(jget "$T/um-stop.json" 'd["jobs"][0]["status"]')" = interrupted ]
+ok $? "SIGTERM while the meter reconnects: the run ends with an interrupted result (rc=$rc), not at the timeout"
+stop_emu
+
+# A slow link: a proxy holding the meter's bytes for 150 ms stretches each poll's round
+# trip past half a 200 ms interval; iowatt says so (the period is never stretched
+# silently) and the readings are still good (the 300 ms reply timeout is not reached).
+slow=$(free_port)
+start_emu um25c "$T/um-slow" --constant-ma 250 --duration 300 && s2n_start "$T/um-slow"
+ok $? "um25c behind ser2net for the slow link"
+python3 - "$slow" "$S2N_RAW" 0.15 <<'PY' &
+import socket, sys, threading, time, collections
+lp, tp, delay = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", lp))
+ls.listen(1)
+c, _ = ls.accept()
+s = socket.create_connection(("127.0.0.1", tp))
+q, cv = collections.deque(), threading.Condition()
+def reader():  # server -> queue, each chunk due `delay` after it came
+    while True:
+        d = s.recv(65536)
+        with cv:
+            q.append((time.time() + delay, d))
+            cv.notify()
+        if not d:
+            return
+def writer():  # queue -> client when due: a link with latency, not a slow pipe
+    while True:
+        with cv:
+            while not q:
+                cv.wait()
+            due, d = q.popleft()
+        time.sleep(max(0.0, due - time.time()))
+        try:
+            if not d:
+                c.close()
+                return
+            c.sendall(d)
+        except OSError:  # iowatt closed its end
+            return
+def upstream():  # client -> server at once
+    while True:
+        try:
+            d = c.recv(65536)
+            if not d:
+                s.close()
+                return
+            s.sendall(d)
+        except OSError:
+            return
+for f in (reader, writer, upstream):
+    threading.Thread(target=f, daemon=True).start()
+time.sleep(60)
+PY
+PROXY_PID=$!
+for _ in $(seq 100); do listening "$slow" && break; sleep 0.05; done
+timeout 90 "$IOWATT" measure --meter "um25c:tcp://127.0.0.1:$slow,interval=200ms" --idle 1s \
+	--idle-samples 2 --tail-hold 0.5s --tail-max 1s --json-out "$T/slow.json" -- sleep 2 \
+	>"$T/slow.out" 2>&1
+rc=$?
+grep -q "meter 'um25c:tcp://127.0.0.1:$slow,interval=200ms': a reply took [0-9]* ms, over half the 200 ms poll interval" "$T/slow.out"
+ok $? "a slow link: the stretched round trip is said, with the interval"
+[ "$(jget "$T/slow.json" 'any("over half the 200 ms poll interval" in (e.get("text") or "") for e in d["events"])')" = True ]
+ok $? "and it is an event of the result"
+[ $rc -eq 0 ] && [ "$(jget "$T/slow.json" 'd["meters"][0]["frames_bad"] == 0 and d["meters"][0]["samples"] > 0')" = True ]
+ok $? "and the readings through it are good (rc=$rc)"
+grep "a reply took" "$T/slow.out" | sed 's/^/#   /'
+kill "$PROXY_PID" 2>/dev/null
+wait "$PROXY_PID" 2>/dev/null
+s2n_stop
+stop_emu
 
 # 4. Errors: named, non-zero, bounded. A port nobody listens on is refused; TEST-NET-1
 # (192.0.2.1, RFC 5737) is routed nowhere: refused, unreachable or no answer, whichever
