@@ -165,7 +165,15 @@ export LG_BOARD1_IOWATT=$IOWATT LG_BOARD2_INSTALL=$IOWATT # board1 finds it, boa
 export ASAN_OPTIONS=${ASAN_OPTIONS:-} LSAN_OPTIONS=${LSAN_OPTIONS:-}
 t0=$(date +%s)
 (cd "$T_TMP" && timeout 600 "$PY" -m pytest -p no:cacheprovider -v --lg-env "$T_TMP/fleet.yaml" \
-	"$REPO/contrib/labgrid/test_iowatt_fleet.py") >"$T_TMP/pytest.out" 2>&1
+	"$REPO/contrib/labgrid/test_iowatt_fleet.py") >"$T_TMP/pytest.out" 2>&1 &
+pyt=$!
+# The fleet run takes a minute or more (a dead board costs labgrid's 30 s SSH timeout):
+# say it is alive, so tests/run.sh does not take the silence for a hang.
+while kill -0 "$pyt" 2>/dev/null; do
+	sleep 10
+	kill -0 "$pyt" 2>/dev/null && echo "# fleet run going, $(($(date +%s) - t0)) s"
+done
+wait "$pyt"
 rc=$?
 echo "# fleet run: pytest exit $rc in $(($(date +%s) - t0)) s, meter via $via"
 grep -E "(PASSED|FAILED|ERROR)" "$T_TMP/pytest.out" | sed 's/^/#   /'
