@@ -182,6 +182,50 @@ static void remove_node(struct event_queue *q, uint32_t i)
 	q->count--;
 }
 
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Past a number at t ("-1.5e-05", "42"), or t itself when none starts there. */
+static const char *skip_num(const char *t)
+{
+	const char *p = t + (*t == '-' || *t == '+');
+
+	if (!is_digit(*p) && !(*p == '.' && is_digit(p[1])))
+		return t;
+	while (is_digit(*p) || *p == '.')
+		p++;
+	if ((*p == 'e' || *p == 'E') &&
+	    (is_digit(p[1]) || ((p[1] == '-' || p[1] == '+') && is_digit(p[2])))) {
+		p += 2;
+		while (is_digit(*p))
+			p++;
+	}
+	return p;
+}
+
+/*
+ * Whether two texts tell the same story, numbers aside: a flood repeats its words with new
+ * figures ("a negative voltage (-3.2 V)"), while a stall's gap and the hang-up after it
+ * are two stories, and the second must not be told as "x 2" of the first.
+ */
+static int same_story(const char *a, const char *b)
+{
+	while (*a && *b) {
+		const char *na = skip_num(a), *nb = skip_num(b);
+
+		if (na != a && nb != b) {
+			a = na;
+			b = nb;
+			continue;
+		}
+		if (*a++ != *b++)
+			return 0;
+	}
+	return *a == *b;
+}
+
 static void merge(struct run_event *into, const struct run_event *ev)
 {
 	uint64_t last = event_last_ns(into) > event_last_ns(ev) ? event_last_ns(into)
@@ -248,7 +292,7 @@ void event_push(struct event_queue *q, const struct run_event *ev)
 	h = key_hash(ev->kind, ev->source);
 	pthread_mutex_lock(&q->lock);
 	at = find(q, ev->kind, ev->source, h);
-	if (at != NIL && q->pool[at].epoch == q->epoch) {
+	if (at != NIL && q->pool[at].epoch == q->epoch && same_story(q->pool[at].ev.text, ev->text)) {
 		merge(&q->pool[at].ev, ev);
 		goto out;
 	}

@@ -36,9 +36,10 @@ uint64_t event_last_ns(const struct run_event *ev);
 
 /*
  * A run's event queue: any thread pushes, the run's main loop pops; every operation but
- * peek is O(1). Events of one kind from one source coalesce: while an entry of that kind
- * and source is in the queue and its epoch is open, a new one adds to its count and moves
- * its last time instead of taking a place (a flood is one entry). event_queue_seal closes
+ * peek is O(1). Events of one kind from one source with the same text, numbers aside,
+ * coalesce: while an entry of that kind and source is in the queue and its epoch is open, a
+ * new one adds to its count and moves its last time instead of taking a place (a flood is
+ * one entry). event_queue_seal closes
  * the current entries: what comes after starts new ones (a record sealed at each phase
  * keeps its counts per phase).
  *

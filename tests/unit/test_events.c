@@ -40,7 +40,7 @@ static void test_coalesce(void)
 		event_pushf(q, EV_INFO, 100 + i, "meter", "dropped %zu", i);
 	event_pushf(q, EV_INFO, 50, "other", "another source");
 	event_pushf(q, EV_METER_GAP, 60, "meter", "another kind");
-	event_pushf(q, EV_INFO, 90, "meter", "an earlier time, as a kernel line's may be");
+	event_pushf(q, EV_INFO, 90, "meter", "dropped %d", 5000); /* earlier, as a kernel line's may be */
 	is_int(event_queue_count(q), 3, "1001 events of one kind and source are one entry");
 	is_int(event_pop(q, ev, 8), 3, "three entries popped");
 	is_int(event_count(&ev[0]), 1001, "the flood's entry counts every event");
@@ -52,6 +52,21 @@ static void test_coalesce(void)
 	ok(ev[2].kind == EV_METER_GAP && event_count(&ev[2]) == 1,
 	   "another kind from the same source too");
 
+	/* The same kind and source telling another story is an entry of its own (a stall's gap
+	 * and the hang-up after it), whatever the numbers; the same story joins. */
+	event_pushf(q, EV_METER_GAP, 1500, "m", "no valid reading for more than %.1f s", 0.4);
+	event_pushf(q, EV_METER_GAP, 1501, "m", "link lost: %s", "Broken pipe");
+	event_pushf(q, EV_METER_GAP, 1502, "m", "link lost: %s", "Broken pipe");
+	event_pushf(q, EV_METER_GAP, 1503, "m", "no valid reading for more than %.1f s", 12.5);
+	event_pushf(q, EV_INFO, 1504, "m", "a negative voltage (%.4g V)", -3.25);
+	event_pushf(q, EV_INFO, 1505, "m", "a negative voltage (%.4g V)", -1.5e-05);
+	event_pushf(q, EV_INFO, 1506, "m", "a negative voltage (%.4g V)", 2.0);
+	is_int(event_queue_count(q), 4, "a flood's figures, signs and exponents aside, is one");
+	is_int(event_pop(q, ev, 8), 4, "two stories of one kind and source are apart");
+	is_int(event_count(&ev[3]), 3, "the flood counts its three");
+	ok(event_count(&ev[0]) == 1 && event_count(&ev[1]) == 2 &&
+		   !strncmp(ev[1].text, "link lost", 9) && event_count(&ev[2]) == 1,
+	   "the hang-up keeps its words; its repeat joins it; the stall after it is new");
 	event_pushf(q, EV_INFO, 2000, "meter", "after the pop");
 	is_int(event_pop(q, ev, 8), 1, "an entry once popped takes nothing more");
 	ok(event_count(&ev[0]) == 1 && ev[0].t_ns == 2000, "the next event starts a new one");
