@@ -38,6 +38,7 @@ static struct push {
 	unsigned flap_every;	 /* the good samples' voltage toggles every N of them; 0: 3.3 V */
 	atomic_ullong bad;	 /* impossible samples handed over */
 	atomic_ullong drops;	 /* high -> low crossings among the good samples handed over */
+	atomic_ullong late_ns;	 /* the longest this thread woke after its tick (starved) */
 	struct meter_dev *dev;
 } pk;
 
@@ -73,6 +74,9 @@ static void *push_thread(void *arg)
 	while (atomic_load(&pk.run)) {
 		next += PUSH_TICK_NS;
 		sleep_until_ns(next);
+		due = now_ns();
+		if (due > next && due - next > atomic_load(&pk.late_ns))
+			atomic_store(&pk.late_ns, due - next);
 		if (atomic_load(&pk.paused)) {
 			t0 += PUSH_TICK_NS; /* a silent device makes no samples */
 			continue;

@@ -644,8 +644,12 @@ static void test_push_rate(void)
 	     c.overruns, c.gaps);
 	ok(d.n >= PUSH_RATE / 2, "at least half the nominal 100 kS/s arrived (%" PRIu64 ")", d.n);
 	is_int(d.backwards, 0, "timestamps strictly increase");
+	/* The spacing of a 100 kS/s clock is a timing property: a generator starved past the
+	 * grid's slack delivers late, and the grid rightly moves to the arrival time. */
 	if (under_emulation(why, sizeof(why)))
-		skip(why); /* the spacing of a 100 kS/s clock is a timing property */
+		skip(why);
+	else if (atomic_load(&pk.late_ns) > METER_GRID_SLACK_NS / 2)
+		skip("the generator thread was starved (a busy machine): the grid moved to arrivals");
 	else
 		ok(d.exact_steps >= d.steps * 99 / 100,
 		   "the sample clock spaces them 10 us apart (%" PRIu64 " of %" PRIu64 " steps)",
