@@ -46,13 +46,21 @@ static uint64_t job_bs(const struct rr_set *set, const char *name)
 	return 0;
 }
 
+/*
+ * A job gets bars when a powered result has one of its two figures: a measured command
+ * that moved no data has neither, and would be an empty column with a note on nothing.
+ */
 static int job_powered(const struct rr_set *set, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < set->nres; i++)
-		if (set->res[i].has_power && rr_find_job(&set->res[i], name))
+	for (i = 0; i < set->nres; i++) {
+		const struct job_result *j = rr_find_job(&set->res[i], name);
+
+		if (set->res[i].has_power && j &&
+		    (rr_eff(j)->iops_per_ma > 0 || rr_eff(j)->j_per_gb > 0))
 			return 1;
+	}
 	return 0;
 }
 
@@ -317,6 +325,12 @@ int plot_efficiency(struct plot_ctx *ctx)
 	if (!npow)
 		return 0;
 	eff_jobs_build(&ej, set);
+	if (!ej.n) {
+		log_info(MOD, "efficiency: skipped: no job has IOPS per mA or J/GB (a measured "
+			 "command that moves no data has neither)");
+		eff_jobs_free(&ej);
+		return 0;
+	}
 	panel_jobs = xcalloc(ej.npanels + 1, sizeof(*panel_jobs));
 	for (k = 0; k < ej.n; k++)
 		panel_jobs[ej.panel[k]]++;
