@@ -41,7 +41,8 @@ void battery_life_u95(const struct battery_model *bm, const struct battery_life 
 
 	out->from_idle_days = per_w * u->idle_w;
 	out->from_workload_days = per_w * u->extra_j_per_day / BATTERY_SECONDS_PER_DAY;
-	out->days = hypot(out->from_idle_days, out->from_workload_days);
+	out->from_sleep_days = per_w * u->sleep_w;
+	out->days = hypot(hypot(out->from_idle_days, out->from_workload_days), out->from_sleep_days);
 }
 
 double battery_bytes_energy_j(double bytes_per_day, double j_per_gb_net)

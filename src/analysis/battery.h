@@ -56,24 +56,29 @@ struct battery_life {
 void battery_life_compute(const struct battery_model *bm, const struct load_model *lm,
 			  struct battery_life *out);
 
-/* The 95 % half widths of a load's two inputs (from the results' _u95 figures). */
+/* The 95 % half widths of a load's inputs (from the results' _u95 figures), each as the
+ * power it adds to the day's average: the idle power's scaled by the share of the day it
+ * is drawn, a measured sleep power's (size --sleep-from; 0: none) by the rest. */
 struct load_u95 {
 	double idle_w;
 	double extra_j_per_day;
+	double sleep_w;
 };
 
 /* How far the battery life may be off at 95 %, and each input's share of it. */
 struct life_u95 {
-	double days;		  /* the two shares in quadrature */
+	double days;		  /* the shares in quadrature */
 	double from_idle_days;	  /* |d days / d idle_w| x its half width */
 	double from_workload_days;
+	double from_sleep_days;
 };
 
 /*
  * First-order propagation: days = usable_wh / (24 h x (P / regulator + self-discharge)),
  * P = idle_w + extra / 86400 s, so d days / d P = -days / (regulator x (P / regulator +
- * self-discharge)). The two inputs are taken as independent (they come from different
- * phases: the idle baseline and the jobs' energy above it). NAN where an input is.
+ * self-discharge)). The inputs are taken as independent (they come from different
+ * phases or runs: the idle baseline, the jobs' energy above it, the sleep run). NAN where
+ * an input is.
  */
 void battery_life_u95(const struct battery_model *bm, const struct battery_life *life,
 		      const struct load_u95 *u, struct life_u95 *out);

@@ -169,6 +169,8 @@ static void job_hint(const struct rr_result *r, const struct size_workload *wl, 
 int sizing_compute(const struct rr_result *r, const struct size_workload *wl,
 			const struct battery_model *bm, double supply_v_opt, struct sizing *sz)
 {
+	double v;
+
 	memset(sz, 0, sizeof(*sz));
 	sz->r = r;
 	if (!r->has_power) {
@@ -197,19 +199,35 @@ int sizing_compute(const struct rr_result *r, const struct size_workload *wl,
 	sz->lm.idle_w = rr_power(sz->base)->idle_w;
 	sz->lm.extra_j_per_day = clamp_workload(sz);
 	sz->lm.supply_v = sz->supply_v;
-	if (wl->off_share > 0) {
+	if (wl->off_share > 0 || wl->sleep) {
 		sz->on_s = on_seconds(wl, sz);
 		if (isnan(sz->on_s)) {
-			log_err(MOD, "%s: --power-off needs the chosen jobs' speeds", r->path);
+			log_err(MOD, "%s: %s needs the chosen jobs' speeds", r->path,
+				wl->sleep ? "--sleep-from" : "--power-off");
 			return -EINVAL;
 		}
-		sz->lm.idle_off_w = sz->lm.idle_w * wl->off_share;
 		sz->lm.off_s_per_day = BATTERY_SECONDS_PER_DAY - sz->on_s;
+		sz->lm.idle_off_w = sz->lm.idle_w * wl->off_share;
+	}
+	if (wl->sleep) {
+		/* The supply the meter saw, not --supply-v: the two runs' own voltages. */
+		v = rr_power(sz->base)->active_v;
+		if (sleep_figure_check(wl->sleep, r, isfinite(v) ? v : sz->supply_v,
+				       wl->mix_emulated))
+			return -EINVAL;
+		/* Asleep the system draws the sleep run's power instead of the idle power. */
+		sz->sleep = wl->sleep;
+		sz->sleep_w = fmax(0, wl->sleep->w);
+		sz->lm.idle_off_w = sz->lm.idle_w - sz->sleep_w;
 	}
 	battery_life_compute(bm, &sz->lm, &sz->life);
 	size_u95(wl, sz);
-	/* Powered off, the idle power is drawn only part of the day: so is its uncertainty. */
-	sz->lu.idle_w *= 1 - wl->off_share * sz->lm.off_s_per_day / BATTERY_SECONDS_PER_DAY;
+	/* Powered off or asleep, the idle power is drawn only part of the day: so is its
+	 * uncertainty; the sleep power's the rest of it. */
+	sz->lu.idle_w *= 1 - (wl->sleep ? 1 : wl->off_share) * sz->lm.off_s_per_day /
+				     BATTERY_SECONDS_PER_DAY;
+	if (wl->sleep)
+		sz->lu.sleep_w = wl->sleep->w_u95 * sz->lm.off_s_per_day / BATTERY_SECONDS_PER_DAY;
 	battery_life_u95(bm, &sz->life, &sz->lu, &sz->lifeu);
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "analysis/battery.h"
 #include "analysis/results_read.h"
+#include "analysis/sleep_figure.h"
 
 /* What is written and read a day, and how the drive is kept: the command line's workload. */
 struct size_workload {
@@ -16,6 +17,10 @@ struct size_workload {
 	double duty_active_s, duty_period_s; /* --duty */
 	const char *job;		  /* --job NAME: use it for everything */
 	double off_share;		  /* --power-off: share of idle the drive is; 0: on */
+	/* --sleep-from: what the system draws between bursts instead of the idle power;
+	 * NULL: idle all day. mix_emulated: --mix-emulated. */
+	const struct sleep_figure *sleep;
+	int mix_emulated;
 };
 
 /* One result sized: the jobs that model each part of the workload, the load and the life. */
@@ -23,7 +28,9 @@ struct sizing {
 	const struct rr_result *r;
 	const struct job_result *wjob, *rjob, *recjob, *dutyjob, *base;
 	double write_j, read_j, rec_j, duty_j, supply_v;
-	double on_s; /* --power-off: seconds a day the drive is on */
+	double on_s; /* --power-off, --sleep-from: seconds a day the drive is on */
+	const struct sleep_figure *sleep; /* --sleep-from; NULL: idle between bursts */
+	double sleep_w; /* its power as used (a figure below zero counts as 0) */
 	struct load_model lm;
 	struct battery_life life;
 	/* 95 % half widths: of each workload part (J/day), the inputs, the life */
@@ -37,7 +44,8 @@ double sizing_records_per_day(const struct size_workload *wl, const struct job_r
 /*
  * Choose the jobs of r that model wl (--job: that one) and compute the battery life with
  * its 95 % interval; supply_v_opt > 0 replaces the meter's mean voltage. 0 or -EINVAL
- * (logged: no power data, no such job, no job that fits, missing energy figures).
+ * (logged: no power data, no such job, no job that fits, missing energy figures, a
+ * sleep figure of another supply or an emulated one mixed with a measured one).
  */
 int sizing_compute(const struct rr_result *r, const struct size_workload *wl,
 		   const struct battery_model *bm, double supply_v_opt, struct sizing *sz);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `iowatt size`'s output: the battery and model, each device's jobs, energy and life, the ranking. */
+/* `iowatt size`'s output for one device: its jobs, sleep, energy, life, interval and warnings. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -8,9 +8,50 @@
 #include <string.h>
 
 #include "analysis/sizing.h"
+#include "analysis/sizing_print.h"
 #include "core/mem.h"
+#include "core/phase.h"
+#include "core/si_units.h"
 #include "core/text.h"
 #include "core/units.h"
+
+/* Formatted figures a printf line holds at once: each call takes the next buffer. */
+#define FIG_RING 12
+
+/* A line prints several figures, so their text lives in a ring of buffers (size is one
+ * thread) until FIG_RING later calls. */
+const char *sizing_fig(enum si_quantity q, double v)
+{
+	static char ring[FIG_RING][48];
+	static unsigned at;
+	char *buf = ring[at++ % FIG_RING];
+
+	return si_fmt_unit(q, v, SIZE_SIG, 0, buf, sizeof(ring[0]));
+}
+
+const char *sizing_fig_pm(enum si_quantity q, double v, double u95)
+{
+	static char ring[FIG_RING][80];
+	static unsigned at;
+	char *buf = ring[at++ % FIG_RING], a[32], b[32];
+	struct si_unit u = si_unit_of(q, v);
+
+	if (isnan(u95))
+		return sizing_fig(q, v);
+	snprintf(buf, sizeof(ring[0]), "%s +-%s %s", si_fmt(&u, v, SIZE_SIG, a, sizeof(a)),
+		 si_fmt(&u, u95, SIZE_SIG, b, sizeof(b)), u.text);
+	return buf;
+}
+
+const char *sizing_fig_wh(double wh)
+{
+	static char ring[FIG_RING][48];
+	static unsigned at;
+	char *buf = ring[at++ % FIG_RING];
+
+	snprintf(buf, sizeof(ring[0]), "%sh", sizing_fig(SI_POWER, wh));
+	return isnan(wh) ? "-" : buf;
+}
 
 static void note_invalid(const struct rr_result *r, const struct job_result *j)
 {
@@ -35,75 +76,137 @@ static void job_line(const struct rr_result *r, const char *what, const struct j
 static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 {
 	const struct rr_result *r = sz->r;
-	char detail[200], sbuf[32];
+	char detail[240], sbuf[32];
 
 	if (sz->wjob) {
-		snprintf(detail, sizeof(detail), "%.2f J/GB net x %.4g GB/day = %.2f J/day",
-			 rr_net_j_per_gb(sz->wjob), wl->write_bpd / 1e9, sz->write_j);
+		snprintf(detail, sizeof(detail), "%s/GB net x %.4g GB/day = %s/day",
+			 sizing_fig(SI_ENERGY, rr_net_j_per_gb(sz->wjob)), wl->write_bpd / 1e9,
+			 sizing_fig(SI_ENERGY, sz->write_j));
 		job_line(r, "write", sz->wjob, detail);
 	}
 	if (sz->recjob) {
-		snprintf(detail, sizeof(detail), "%.4g mJ/IO net x %.0f IO/day (%s records) = %.2f J/day",
-			 rr_net_j_per_io(sz->recjob) * 1e3, sizing_records_per_day(wl, sz->recjob),
-			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sz->rec_j);
+		snprintf(detail, sizeof(detail), "%s/IO net x %.0f IO/day (%s records) = %s/day",
+			 sizing_fig(SI_ENERGY, rr_net_j_per_io(sz->recjob)),
+			 sizing_records_per_day(wl, sz->recjob),
+			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j));
 		job_line(r, "records", sz->recjob, detail);
 	}
 	if (sz->rjob) {
-		snprintf(detail, sizeof(detail), "%.2f J/GB net x %.4g GB/day = %.2f J/day",
-			 rr_net_j_per_gb(sz->rjob), wl->read_bpd / 1e9, sz->read_j);
+		snprintf(detail, sizeof(detail), "%s/GB net x %.4g GB/day = %s/day",
+			 sizing_fig(SI_ENERGY, rr_net_j_per_gb(sz->rjob)), wl->read_bpd / 1e9,
+			 sizing_fig(SI_ENERGY, sz->read_j));
 		job_line(r, "read", sz->rjob, detail);
 	}
 	if (sz->dutyjob) {
-		snprintf(detail, sizeof(detail), "(%.3f - %.3f) W x %.4g s/%.4g s x 86400 s = %.2f J/day",
-			 rr_power(sz->dutyjob)->active_w, rr_power(sz->dutyjob)->idle_w,
-			 wl->duty_active_s, wl->duty_period_s, sz->duty_j);
+		snprintf(detail, sizeof(detail), "(%s - %s) x %.4g s/%.4g s x 86400 s = %s/day",
+			 sizing_fig(SI_POWER, rr_power(sz->dutyjob)->active_w),
+			 sizing_fig(SI_POWER, rr_power(sz->dutyjob)->idle_w), wl->duty_active_s,
+			 wl->duty_period_s, sizing_fig(SI_ENERGY, sz->duty_j));
 		job_line(r, "duty", sz->dutyjob, detail);
 	}
 }
 
 static void print_power_off(const struct sizing *sz, const struct size_workload *wl)
 {
+	if (wl->sleep) {
+		printf("  asleep   between bursts: on %.1f s a day (I/O at the jobs' speeds, each "
+		       "burst's tail) at the idle %s, asleep the other %.0f s at the sleep %s: "
+		       "%s/day %s than idle all day\n",
+		       sz->on_s, sizing_fig(SI_POWER, sz->lm.idle_w), sz->lm.off_s_per_day,
+		       sizing_fig(SI_POWER, sz->sleep_w),
+		       sizing_fig(SI_ENERGY, fabs(sz->lm.idle_off_w) * sz->lm.off_s_per_day),
+		       sz->lm.idle_off_w >= 0 ? "less" : "more");
+		return;
+	}
 	if (!(wl->off_share > 0))
 		return;
 	printf("  off      drive powered off between bursts: on %.1f s a day (I/O at the jobs' "
-	       "speeds, each burst's tail); %.0f %% of the idle %.4f W is not drawn the other "
-	       "%.0f s: %.1f J/day less\n",
-	       sz->on_s, wl->off_share * 100, sz->lm.idle_w, sz->lm.off_s_per_day,
-	       sz->lm.idle_off_w * sz->lm.off_s_per_day);
+	       "speeds, each burst's tail); %.0f %% of the idle %s is not drawn the other "
+	       "%.0f s: %s/day less\n",
+	       sz->on_s, wl->off_share * 100, sizing_fig(SI_POWER, sz->lm.idle_w), sz->lm.off_s_per_day,
+	       sizing_fig(SI_ENERGY, sz->lm.idle_off_w * sz->lm.off_s_per_day));
 }
 
 /* The life's 95 % interval and the input that dominates it. */
 static void print_life_u95(const struct sizing *sz)
 {
 	const struct life_u95 *u = &sz->lifeu;
+	const char *dom = "the idle power";
+	double top = u->from_idle_days;
 
 	if (isnan(u->days)) {
-		printf("  interval unknown: the result carries no measurement uncertainty "
-		       "(idle_w_u95, j_per_gb_net_u95)\n");
+		int sleep_unknown = sz->sleep && isnan(sz->sleep->w_u95);
+		int result_unknown = isnan(hypot(u->from_idle_days, u->from_workload_days));
+
+		printf("  interval unknown: %s%s%s %s no measurement uncertainty (%s%s%s)\n",
+		       result_unknown ? "the result" : "", result_unknown && sleep_unknown ? " and " : "",
+		       sleep_unknown ? "the sleep figure" : "",
+		       result_unknown && sleep_unknown ? "carry" : "carries",
+		       result_unknown ? "idle_w_u95, j_per_gb_net_u95" : "",
+		       result_unknown && sleep_unknown ? "; " : "",
+		       !sleep_unknown ? "" : sz->sleep->phase == PHASE_IDLE ? "idle_w_u95" : "active_w_u95");
 		return;
 	}
-	printf("  interval +-%.2f days at 95 %%: idle power %.4f +-%.4f W gives +-%.2f, the "
-	       "workload's %.1f +-%.2f J/day +-%.2f; %s dominates\n", u->days, sz->lm.idle_w,
-	       sz->lu.idle_w, u->from_idle_days, sz->lm.extra_j_per_day, sz->lu.extra_j_per_day,
-	       u->from_workload_days,
-	       u->from_idle_days >= u->from_workload_days ? "the idle power" : "the workload's energy");
+	if (u->from_workload_days > top) {
+		top = u->from_workload_days;
+		dom = "the workload's energy";
+	}
+	if (u->from_sleep_days > top)
+		dom = "the sleep power";
+	printf("  interval +-%.2f days at 95 %%: idle power %s gives +-%.2f, the workload's "
+	       "%s/day +-%.2f", u->days, sizing_fig_pm(SI_POWER, sz->lm.idle_w, sz->lu.idle_w),
+	       u->from_idle_days, sizing_fig_pm(SI_ENERGY, sz->lm.extra_j_per_day, sz->lu.extra_j_per_day),
+	       u->from_workload_days);
+	if (sz->sleep)
+		printf(", the sleep power %s +-%.2f", sizing_fig_pm(SI_POWER, sz->sleep_w, sz->sleep->w_u95),
+		       u->from_sleep_days);
+	printf("; %s dominates\n", dom);
 }
 
 static void print_life(const struct sizing *sz, const struct battery_model *bm)
 {
 	const struct battery_life *life = &sz->life;
-
-	printf("  energy   %.1f J/day (%.3f Wh/day) = idle %.1f + workload %.1f\n", life->energy_day_j,
-	       life->energy_day_j / 3600.0,
-	       sz->lm.idle_w * BATTERY_SECONDS_PER_DAY - sz->lm.idle_off_w * sz->lm.off_s_per_day,
-	       sz->lm.extra_j_per_day);
-	printf("  average  %.2f mW = %.2f mA at %.2f V; from the battery %.2f mW", life->avg_w * 1e3,
-	       life->avg_ma, sz->supply_v, life->battery_w * 1e3);
+	/* Asleep, the idle power is drawn only while the drive is on; the sleep power the rest. */
+	double idle_j = sz->lm.idle_w * BATTERY_SECONDS_PER_DAY -
+			(sz->sleep ? sz->lm.idle_w : sz->lm.idle_off_w) * sz->lm.off_s_per_day;
+	printf("  energy   %s/day (%s/day) = idle %s", sizing_fig(SI_ENERGY, life->energy_day_j),
+	       sizing_fig_wh(life->energy_day_j / 3600.0), sizing_fig(SI_ENERGY, idle_j));
+	if (sz->sleep)
+		printf(" + sleep %s", sizing_fig(SI_ENERGY, sz->sleep_w * sz->lm.off_s_per_day));
+	printf(" + workload %s\n", sizing_fig(SI_ENERGY, sz->lm.extra_j_per_day));
+	printf("  average  %s = %s at %.2f V; from the battery %s", sizing_fig(SI_POWER, life->avg_w),
+	       sizing_fig(SI_CURRENT, life->avg_ma / 1e3), sz->supply_v, sizing_fig(SI_POWER, life->battery_w));
 	if (!isnan(life->battery_ma))
-		printf(" = %.2f mA at %.2f V", life->battery_ma, bm->bat.nominal_v);
-	printf("\n  life     %.2f days (%.3f Wh usable / 24 h / (%.2f mW + %.3f mW self-discharge))\n",
-	       life->days, life->usable_wh, life->battery_w * 1e3, life->self_discharge_w * 1e3);
+		printf(" = %s at %.2f V", sizing_fig(SI_CURRENT, life->battery_ma / 1e3), bm->bat.nominal_v);
+	printf("\n  life     %.2f days (%s usable / 24 h / (%s + %s self-discharge))\n",
+	       life->days, sizing_fig_wh(life->usable_wh), sizing_fig(SI_POWER, life->battery_w),
+	       sizing_fig(SI_POWER, life->self_discharge_w));
 	print_life_u95(sz);
+}
+
+/* What a sleep figure changes: its share of the day, a figure below zero, one above idle. */
+static void print_sleep_warnings(const struct sizing *sz)
+{
+	const struct sleep_figure *sf = sz->sleep;
+	double sleep_j = sz->sleep_w * sz->lm.off_s_per_day;
+
+	if (sf->w < 0)
+		printf("  warning: the sleep power was measured below zero (%s: the meter's offset): "
+		       "counted as 0\n", sizing_fig_pm(SI_POWER, sf->w, sf->w_u95));
+	if (sz->sleep_w > sz->lm.idle_w)
+		printf("  warning: the sleep power %s is above the idle %s of job %s: is the sleep run "
+		       "of the same system?\n", sizing_fig(SI_POWER, sz->sleep_w), sizing_fig(SI_POWER, sz->lm.idle_w),
+		       rr_job_name(sz->r, sz->base));
+	if (sz->life.energy_day_j > 0 && sleep_j > 0.5 * sz->life.energy_day_j)
+		printf("  warning: sleep is %.0f %% of the daily energy: the sleep current decides "
+		       "the battery life, not the drive's J/GB\n",
+		       100 * sleep_j / sz->life.energy_day_j);
+	if (sf->r->emulated != sz->r->emulated)
+		printf("  warning: the sleep figure is %s and this result %s (--mix-emulated)\n",
+		       sf->r->emulated ? "EMULATED" : "measured",
+		       sz->r->emulated ? "EMULATED" : "measured");
+	else if (sf->r->emulated)
+		printf("  warning: the sleep figure comes from an EMULATED meter, not a measurement\n");
 }
 
 static void print_warnings(const struct sizing *sz)
@@ -121,7 +224,9 @@ static void print_warnings(const struct sizing *sz)
 	if (sz->dutyjob && sz->dutyjob != sz->wjob && sz->dutyjob != sz->recjob &&
 	    sz->dutyjob != sz->rjob)
 		note_invalid(r, sz->dutyjob);
-	if (sz->life.idle_share > 0.5)
+	if (sz->sleep)
+		print_sleep_warnings(sz);
+	else if (sz->life.idle_share > 0.5)
 		printf("  warning: idle power is %.0f %% of the daily energy: %s\n",
 		       sz->life.idle_share * 100,
 		       sz->lm.idle_off_w > 0 ? "idle while the drive is on for its bursts (their "
@@ -133,16 +238,31 @@ static void print_warnings(const struct sizing *sz)
 		printf("  warning: power figures come from an EMULATED meter, not a measurement\n");
 }
 
-static void print_sizing(const struct sizing *sz, const struct size_workload *wl,
+/* The sleep figure and where it comes from: file, job, phase, samples, duration, interval. */
+static void print_sleep_line(const struct sleep_figure *sf)
+{
+	char src[RR_LABEL_MAX + 160], ext[96];
+
+	sleep_figure_source(sf, src, sizeof(src));
+	sleep_figure_extent(sf, ext, sizeof(ext));
+	printf("  sleep    %s = %s at %.2f V%s from %s: %s%s%s%s\n",
+	       sizing_fig_pm(SI_POWER, sf->w, sf->w_u95), sizing_fig_pm(SI_CURRENT, sf->a, sf->a_u95), sf->v,
+	       sf->a_derived ? " (current: power / voltage)" : "", src, ext,
+	       *sf->meter ? ", " : "", sf->meter, sf->r->emulated ? ", EMULATED" : "");
+}
+
+void sizing_print_device(const struct sizing *sz, const struct size_workload *wl,
 			 const struct battery_model *bm, double supply_v_opt)
 {
 	char *path = text_clean_dup(sz->r->path); /* a file name is anyone's bytes */
 
 	printf("%s  [%s]\n", sz->r->label, path);
 	free(path);
-	printf("  idle     %.4f W from job %s's idle phase; supply %.2f V%s\n", sz->lm.idle_w,
-	       rr_job_name(sz->r, sz->base), sz->supply_v,
+	printf("  idle     %s from job %s's idle phase; supply %.2f V%s\n",
+	       sizing_fig(SI_POWER, sz->lm.idle_w), rr_job_name(sz->r, sz->base), sz->supply_v,
 	       supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
+	if (sz->sleep)
+		print_sleep_line(sz->sleep);
 	print_jobs(sz, wl);
 	print_power_off(sz, wl);
 	print_life(sz, bm);
@@ -150,90 +270,3 @@ static void print_sizing(const struct sizing *sz, const struct size_workload *wl
 	printf("\n");
 }
 
-static void print_header(const struct battery_model *bm, const struct size_workload *wl)
-{
-	char buf[32];
-
-	if (bm->bat.nominal_v > 0)
-		printf("battery   %.0f mAh @ %.2f V = %.2f Wh nominal", bm->bat.capacity_mah,
-		       bm->bat.nominal_v, bm->bat.capacity_wh);
-	else
-		printf("battery   %.2f Wh nominal", bm->bat.capacity_wh);
-	printf("; usable %.0f %% = %.3f Wh; regulator %.0f %%; self-discharge %.1f %%/month\n",
-	       bm->usable_frac * 100, bm->bat.capacity_wh * bm->usable_frac, bm->regulator_eff * 100,
-	       bm->self_discharge_month * 100);
-	printf("workload ");
-	if (wl->write_bpd > 0)
-		printf(" write %s MB/day", fmt_sig(wl->write_bpd / 1e6, 4, buf, sizeof(buf)));
-	if (wl->rec_per_day > 0)
-		printf(" records %s x %.0f/day", fmt_size(wl->rec_bytes, buf, sizeof(buf)), wl->rec_per_day);
-	if (wl->read_bpd > 0)
-		printf(" read %s MB/day", fmt_sig(wl->read_bpd / 1e6, 4, buf, sizeof(buf)));
-	if (wl->duty_period_s > 0)
-		printf(" busy %.4g s every %.4g s", wl->duty_active_s, wl->duty_period_s);
-	if (!(wl->write_bpd > 0 || wl->rec_per_day > 0 || wl->read_bpd > 0 || wl->duty_period_s > 0))
-		printf(" none (idle only)");
-	printf("\nmodel     E_day = idle_W x 86400 s + write_B x J/GB_net / 1e9 + records x J/IO_net\n"
-	       "                  + read_B x J/GB_net / 1e9 + (active_W - idle_W) x duty x 86400 s\n");
-	if (wl->off_share > 0)
-		printf("                  - idle_W x %.0f %% x (86400 s - on_s)   (--power-off; on_s: "
-		       "the bursts' I/O and tails)\n", wl->off_share * 100);
-	printf("          days  = usable_Wh / 24 h / (E_day / 86400 s / regulator + Wh x self_discharge / %.4g d / 24 h)\n\n",
-	       BATTERY_DAYS_PER_MONTH);
-}
-
-/* "0.41", or "-" where the result had no uncertainty. */
-static const char *fmt_fixed(double v, int decimals, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.*f", decimals, v);
-	return buf;
-}
-
-static void print_summary(const struct sizing *sz, size_t n)
-{
-	char u[32];
-	size_t i, best = 0, second = SIZE_MAX;
-
-	printf("%-40s %10s %10s %10s %8s\n", "device", "avg mA", "Wh/day", "days", "+-95%");
-	for (i = 0; i < n; i++) {
-		printf("%-40s %10.2f %10.3f %10.2f %8s\n", sz[i].r->label, sz[i].life.avg_ma,
-		       sz[i].life.energy_day_j / 3600.0, sz[i].life.days,
-		       fmt_fixed(sz[i].lifeu.days, 2, u, sizeof(u)));
-		if (sz[i].life.days > sz[best].life.days)
-			best = i;
-	}
-	for (i = 0; i < n; i++)
-		if (i != best && (second == SIZE_MAX || sz[i].life.days > sz[second].life.days))
-			second = i;
-	printf("\nlongest: %s, %.2f days", sz[best].r->label, sz[best].life.days);
-	if (second != SIZE_MAX && sz[second].life.days > 0)
-		printf(" (%.2fx %s)", sz[best].life.days / sz[second].life.days, sz[second].r->label);
-	printf("\n");
-	if (second != SIZE_MAX && sz[best].life.days - sz[second].life.days <=
-				      sz[best].lifeu.days + sz[second].lifeu.days)
-		printf("\u2248 %s and %s are indistinguishable at 95 %%: their intervals overlap\n",
-		       sz[best].r->label, sz[second].r->label);
-}
-
-int sizing_print_results(const struct rr_set *set, const struct size_workload *wl,
-			 const struct battery_model *bm, double supply_v_opt)
-{
-	struct sizing *sz;
-	size_t i;
-	int err = 0;
-
-	print_header(bm, wl);
-	sz = xcalloc(set->nres, sizeof(*sz));
-	for (i = 0; i < set->nres && !err; i++) {
-		err = sizing_compute(&set->res[i], wl, bm, supply_v_opt, &sz[i]);
-		if (!err)
-			print_sizing(&sz[i], wl, bm, supply_v_opt);
-	}
-	if (!err)
-		print_summary(sz, set->nres);
-	free(sz);
-	return err;
-}

@@ -8,6 +8,7 @@
 #include "analysis/battery.h"
 #include "analysis/results_read.h"
 #include "analysis/sizing.h"
+#include "analysis/sleep_figure.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
 #include "core/cmdline.h"
@@ -23,6 +24,7 @@ struct size_args {
 	struct result_args ra; /* labels, the battery and its losses */
 	struct size_workload wl;
 	double supply_v;
+	const char *sleep_from; /* --sleep-from RESULT[:JOB] */
 };
 
 #define SOFF(f) offsetof(struct size_args, f)
@@ -148,6 +150,15 @@ static const struct opt_desc size_opts[] = {
 	  .group = G_LOAD },
 	{ .name = "job", .type = OPT_STRREF, .off = SOFF(wl.job), .metavar = "NAME",
 	  .help = "use this job for every workload instead of the closest one", .group = G_LOAD },
+	{ .name = "sleep-from", .type = OPT_STRREF, .off = SOFF(sleep_from),
+	  .metavar = "RESULT[:JOB]", .complete = RESULT_FILES,
+	  .help = "between bursts the system sleeps at the power of this run (a measured "
+		  "command's active phase, e.g. measure --idle 0 -- sleep 600; a benchmark "
+		  "job's idle phase), not the idle power; its supply within 5 % of the result's",
+	  .group = G_LOAD },
+	{ .name = "mix-emulated", .type = OPT_FLAG, .off = SOFF(wl.mix_emulated),
+	  .help = "accept an emulated --sleep-from with measured results (or the other way "
+		  "round); the output says so", .group = G_LOAD },
 	RESULT_LABEL_ROW(SOFF(ra), G_FILES),
 	SI_UNITS_OPTION(G_FILES),
 	OPT_HELP_ROW(G_FILES),
@@ -170,29 +181,45 @@ const struct cmdline *size_cmdline(void)
 	return &size_cmd;
 }
 
-/* What the table cannot say: the battery is required. */
-static int check_battery(const void *base)
+/* What the table cannot say: the battery is required, one model of what sleep draws. */
+static int check_args(const void *base)
 {
 	const struct size_args *a = base;
 
-	if (a->ra.have_battery)
-		return 0;
-	log_err(MOD, "--battery is required (e.g. --battery 3000mAh@3.7V)");
-	return -EINVAL;
+	if (!a->ra.have_battery) {
+		log_err(MOD, "--battery is required (e.g. --battery 3000mAh@3.7V)");
+		return -EINVAL;
+	}
+	if (a->sleep_from && a->wl.off_share > 0) {
+		log_err(MOD, "--sleep-from and --power-off both say what is drawn between bursts: "
+			"give one (a sleep run with the drive off measures --power-off's case)");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int cmd_size(int argc, char **argv)
 {
 	struct size_args a;
+	struct sleep_figure sleep;
 	struct rr_set set;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
 	result_args_init(&a.ra);
-	rc = result_args_parse(&a.ra, &size_cmd, &a, argc, argv, check_battery, &set);
+	rc = result_args_parse(&a.ra, &size_cmd, &a, argc, argv, check_args, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
+	if (a.sleep_from) {
+		if (sleep_figure_load(a.sleep_from, &sleep)) {
+			rr_set_free(&set);
+			return EXIT_USAGE;
+		}
+		a.wl.sleep = &sleep;
+	}
 	rc = sizing_print_results(&set, &a.wl, &a.ra.bm, a.supply_v) ? EXIT_USAGE : EXIT_OK;
+	if (a.wl.sleep)
+		sleep_figure_free(&sleep);
 	rr_set_free(&set);
 	return rc;
 }

@@ -41,7 +41,7 @@ static void battery_line(FILE *fp, const struct battery_model *bm, const struct 
 	double jpg = fmax(0, rr_net_j_per_gb(j)), u_jpg = rr_net_j_per_gb_u95(j), max_bpd, bpd;
 	struct load_model lm = { 0 };
 	struct battery_life life;
-	struct load_u95 lu;
+	struct load_u95 lu = { 0 };
 	struct life_u95 ul;
 	size_t k;
 	int last;

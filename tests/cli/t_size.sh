@@ -61,7 +61,8 @@ python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/r.out" <<'PY'
 import json, re, sys
 j = next(j for j in json.load(open(sys.argv[1]))["jobs"] if j["jobname"] == "RND4K-Q32T1-write")
 per_io = j["power"]["energy_net_j"] / j["write"]["total_ios"]
-got = float(re.search(r"= ([0-9.]+) J/day\n", open(sys.argv[2]).read().split("records  ")[1]).group(1))
+m = re.search(r"= ([0-9.]+) ([kmµn]?)J/day\n", open(sys.argv[2]).read().split("records  ")[1])
+got = float(m.group(1)) * {"k": 1e3, "": 1, "m": 1e-3, "µ": 1e-6, "n": 1e-9}[m.group(2)]
 sys.exit(0 if abs(got - 1440 * per_io) < 0.01 else 1)
 PY
 ok $? "record energy = 1440 x energy_net_j / total_ios"
@@ -102,11 +103,11 @@ $IOWATT size --battery 3000mAh@3.7V --records 4KiB@1/min $G/sd-sandisk-ultra.jso
 	"$(awk '/^  life/ {print 10 * $2}' "$T_TMP/on.out" | cut -d. -f1)" ]
 ok $? "a logger that powers its card off lasts over 10x longer than one that keeps it idle"
 grep -q "^                  - idle_W x 100 % x (86400 s - on_s)" "$T_TMP/off.out" &&
-	grep -q "100 % of the idle 0.0748 W is not drawn" "$T_TMP/off.out"
+	grep -q "100 % of the idle 74.80 mW is not drawn" "$T_TMP/off.out"
 ok $? "the model line and the saving are printed"
 $IOWATT size --battery 3000mAh@3.7V --records 4KiB@1/min --power-off=40% \
 	$G/sd-sandisk-ultra.json >"$T_TMP/off40.out" 2>&1
-grep -q "40 % of the idle 0.0748 W is not drawn" "$T_TMP/off40.out"
+grep -q "40 % of the idle 74.80 mW is not drawn" "$T_TMP/off40.out"
 ok $? "--power-off=40%: a board-level meter, the drive 40 % of its idle"
 
 # Only invalid write jobs, one with a negative net energy (idle drifting up in a short
@@ -125,7 +126,7 @@ $IOWATT size --battery 11.1Wh --write 1GB/day "$T_TMP/allbad.json" >"$T_TMP/bad.
 ok $? "size with only invalid write jobs still answers"
 grep -q "warning: job SEQ1M-Q8T1-write is INVALID (5 samples in the active phase" "$T_TMP/bad.out"
 ok $? "says the job it used is invalid, with the reason"
-grep -q "came out negative.*counted as 0" "$T_TMP/bad.out" && grep -q "= idle 5762.9 + workload 0.0" "$T_TMP/bad.out"
+grep -q "came out negative.*counted as 0" "$T_TMP/bad.out" && grep -q "= idle 5.763 kJ + workload 0 J$" "$T_TMP/bad.out"
 ok $? "a negative net energy counts as 0, never as a bonus"
 
 # Errors name the file or the option.
@@ -169,17 +170,20 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 $IOWATT size --battery 11.1Wh --write 2GB/day "$T_TMP/u.json" >"$T_TMP/u.out" 2>&1
 ok $? "size with figures that carry intervals"
-check "days +-interval from idle (+-0.002 W) and workload (10 %) shares, by hand" -- \
+check "days +-interval from idle (+-2 mW) and workload (10 %) shares, by hand, in their units" -- \
 	python3 - "$T_TMP/u.out" <<'PY'
 import math, re, sys
 t = open(sys.argv[1]).read()
+SI = {"k": 1e3, "": 1, "m": 1e-3, "µ": 1e-6, "n": 1e-9}
 days = float(re.search(r"life +([0-9.]+) days", t).group(1))
-idle = float(re.search(r"idle +([0-9.]+) W from", t).group(1))
-work = float(re.search(r"workload ([0-9.]+)\n", t).group(1))
-m = re.search(r"interval \+-([0-9.]+) days at 95 %: idle power [0-9.]+ \+-0.0020 W gives "
-              r"\+-([0-9.]+), the workload's [0-9.]+ \+-([0-9.]+) J/day \+-([0-9.]+); (.*) dominates", t)
+m = re.search(r"idle +([0-9.]+) ([kmµn]?)W from", t)
+idle = float(m.group(1)) * SI[m.group(2)]
+m = re.search(r"workload ([0-9.]+) ([kmµn]?)J\n", t)
+work = float(m.group(1)) * SI[m.group(2)]
+m = re.search(r"interval \+-([0-9.]+) days at 95 %: idle power [0-9.]+ \+-2.000 mW gives "
+              r"\+-([0-9.]+), the workload's [0-9.]+ \+-([0-9.]+) ([kmµn]?)J/day \+-([0-9.]+); (.*) dominates", t)
 assert m, t
-total, d_idle, u_work, d_work, dom = float(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4)), m.group(5)
+total, d_idle, u_work, d_work, dom = float(m.group(1)), float(m.group(2)), float(m.group(3)) * SI[m.group(4)], float(m.group(5)), m.group(6)
 avg_w = idle + work / 86400
 per_w = days / avg_w          # regulator 90 %, self-discharge 2 %/month: close to days / P
 assert abs(u_work - 0.1 * work) <= 0.01 * work + 0.01, (u_work, work)

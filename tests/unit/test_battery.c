@@ -166,6 +166,12 @@ static void test_life_u95(void)
 	       "864 J/day is 0.01 W: the same share");
 	is_dbl(lu.days, hypot(lu.from_idle_days, lu.from_workload_days), 1e-12,
 	       "the two in quadrature: +-0.5004 days");
+	/* A measured sleep power's share: +-0.02 W of average power, twice idle's. */
+	u.sleep_w = 0.02;
+	battery_life_u95(&bm, &life, &u, &lu);
+	is_dbl(lu.from_sleep_days, 2 * lu.from_idle_days, 1e-12, "sleep's share: +-0.7076 days");
+	is_dbl(lu.days, sqrt(0.3538 * 0.3538 * 2 + 0.7076 * 0.7076), 1e-3,
+	       "the three in quadrature: +-0.8666 days");
 	u.idle_w = NAN;
 	battery_life_u95(&bm, &life, &u, &lu);
 	ok(isnan(lu.days), "an unknown input leaves the interval unknown");
