@@ -2,17 +2,21 @@
 # Does the sampling term hold? A seeded study of what a slow meter misses: an EMULATED
 # UM25C whose current follows a loop device's activity (iowatt emulate --device: idle
 # plus 1 mA per I/O per second, updated every 100 ms, so a synced 4 KiB record is a 100 ms
-# pulse), polled at 1, 2 and 10 Hz, against a paced job (a logger's 2 records/s, each
-# synced) without and with rate_dither, a bursty one (256 KiB writes at random times,
-# 3/s) and a streaming one (64 KiB writes, 400/s). For each cell and run, energy_active_j
-# +- its U95 against the emulator's truth log (its updates, a step function over the
-# result's own active phase):
+# pulse) and errs as its datasheet allows (--noise: a gain and an offset drawn per run,
+# scatter per reading; -P turns that off), polled at 1, 2 and 10 Hz, against a paced job
+# (a logger's 2 records/s, each synced) without and with rate_dither, a bursty one
+# (256 KiB writes at random times, 3/s) and a streaming one (64 KiB writes, 400/s). With
+# -d an idle disturbance: 256 KiB written and synced to another file of the same
+# filesystem at a random moment of each run's idle phase, as a journal commit would.
+# For each cell and run, energy_active_j +- its U95 and energy_net_j +- its U95 against
+# the emulator's truth log (its updates, a step function over the result's own phases;
+# the net truth takes the quiet idle, the least update of the idle phase):
 #   cover: the share of runs whose interval holds the truth (goal >= 95 %);
 #   width: the mean U95 over the RMS error (goal <= 3x);
 #   flagged: runs not valid or uncertain. A run that is valid, not uncertain and whose
 #   interval misses the truth is a covering failure: the script exits 1 on any.
 #
-#   bench/sampling-coverage.sh [-n RUNS] [-s SECONDS] [-c CELLS] [-o CSV]
+#   bench/sampling-coverage.sh [-n RUNS] [-s SECONDS] [-c CELLS] [-o CSV] [-d] [-P]
 #   bench/sampling-coverage.sh -L
 #
 # RUNS (default 3) per cell, seeds 1..RUNS (randseed, so the dither differs per run);
@@ -25,15 +29,17 @@ set -u
 BENCH=sampling-coverage
 . "$(dirname "$0")/lib.sh"
 # Defaults, then the flags as NAME=VALUE pairs read in one pass.
-RUNS=3 SECS=24 CELLS="" CSV="" LOGGER=0
+RUNS=3 SECS=24 CELLS="" CSV="" LOGGER=0 DISTURB=0 NOISE=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-L) LOGGER=1 ;;
+	-d) DISTURB=1 ;;
+	-P) NOISE=0 ;;
 	-n | -s | -c | -o)
-		[ $# -ge 2 ] || { sed -n '2,25p' "$0"; exit 2; }
+		[ $# -ge 2 ] || { sed -n '2,33p' "$0"; exit 2; }
 		case $1 in -n) RUNS=$2 ;; -s) SECS=$2 ;; -c) CELLS=$2 ;; -o) CSV=$2 ;; esac
 		shift ;;
-	*) sed -n '2,25p' "$0"; exit 2 ;;
+	*) sed -n '2,33p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -54,19 +60,29 @@ j = json.load(open(res))["jobs"][0]
 upd = sorted((int(r["t_ns"]), float(r["w"])) for r in csv.DictReader(open(truth))
              if r["kind"] == "update")
 a, b = j["phases"]["active"]["t_start_ns"], j["phases"]["active"]["t_end_ns"]
-tot = 0.0
-for (t0, w0), (t1, _) in zip(upd, upd[1:]):
-    lo, hi = max(a, t0), min(b, t1)
-    if hi > lo:
-        tot += w0 * (hi - lo) / 1e9
+idle = j["phases"].get("idle") or {}
+def integral(lo_ns, hi_ns):
+    tot = 0.0
+    for (t0, w0), (t1, _) in zip(upd, upd[1:]):
+        lo, hi = max(lo_ns, t0), min(hi_ns, t1)
+        if hi > lo:
+            tot += w0 * (hi - lo) / 1e9
+    return tot
+tot = integral(a, b)
+quiet = [w for t, w in upd if idle and idle["t_start_ns"] <= t < idle["t_end_ns"]]
+quiet_w = min(quiet) if quiet else float("nan")
+net_truth = tot - quiet_w * (b - a) / 1e9
+busy_idle = integral(idle["t_start_ns"], idle["t_end_ns"]) - quiet_w * (idle["t_end_ns"] - idle["t_start_ns"]) / 1e9 if idle else 0
 p, v = j["power"], j["validity"]
 u = v.get("uncertainty") or {}
 samp = (u.get("budget") or {}).get("sampling")
-print("%s,%s,%.6f,%.6f,%s,%d,%d,%s,%s,%s" % (
-    cell, seed, tot, p["energy_active_j"],
-    "" if p["energy_active_j_u95"] is None else "%.6f" % p["energy_active_j_u95"],
+def f(x):
+    return "" if x is None else "%.6f" % x
+print("%s,%s,%.6f,%.6f,%s,%d,%d,%s,%s,%.6f,%s,%s,%.6f,%s" % (
+    cell, seed, tot, p["energy_active_j"], f(p["energy_active_j_u95"]),
     v["valid"], v["uncertain"], "" if samp is None else "%.5f" % samp,
-    (p["idle_w"] or 0) * (b - a) / 1e9,
+    (p["idle_w"] or 0) * (b - a) / 1e9, net_truth, f(p.get("energy_net_j")),
+    f(p.get("energy_net_j_u95")), busy_idle,
     (u.get("dominant") or "").replace(",", ";")))
 PY
 
@@ -84,7 +100,7 @@ logger_job() {
 	[ -s "$T_TMP/r.json" ] || { cat "$T_TMP/run.log" >&2; exit 2; }
 	python3 "$T_TMP/row.py" "$T_TMP/r.json" "$T_TMP/truth.csv" "$label" 1 | python3 -c '
 import sys
-c, s, truth, e, u, valid, unc, samp, idle, dom = sys.stdin.read().strip().split(",", 9)
+c, s, truth, e, u, valid, unc, samp, idle, _nt, _ne, _nu, _bi, dom = sys.stdin.read().strip().split(",", 13)
 t, e = float(truth), float(e)
 print("%-22s energy_active_j %.4f J %s, truth %.4f J (error %+.2f %%, bursts %.2f %% of it): "
       "valid=%s uncertain=%s budget.sampling=%s; %s" % (c, e,
@@ -101,7 +117,7 @@ if [ "$LOGGER" = 1 ]; then
 fi
 
 rows="$T_TMP/runs.csv"
-echo "cell,seed,truth_j,energy_j,u95_j,valid,uncertain,sampling_rel,idle_j,dominant" >"$rows"
+echo "cell,seed,truth_j,energy_j,u95_j,valid,uncertain,sampling_rel,idle_j,net_truth_j,net_j,net_u95_j,idle_busy_j,dominant" >"$rows"
 for cell in $CELLS; do
 	hz=${cell%%:*}
 	job=${cell#*:}
@@ -117,14 +133,26 @@ for cell in $CELLS; do
 	idle_samples=$((hz * 4 < 4 ? 4 : hz * 4))
 	for seed in $(seq 1 "$RUNS"); do
 		rm -f "$mnt"/iowatt* "$T_TMP"/r.* 2>/dev/null
+		noise=()
+		[ "$NOISE" = 1 ] && noise=(--noise --seed "$seed")
 		start_emu --device "$dev" --idle-ma 90 --ma-per-kiops 1000 --ma-per-mbps 1.5 \
-			--truth "$T_TMP/truth.csv" || exit 2
+			"${noise[@]}" --truth "$T_TMP/truth.csv" || exit 2
+		disturb_pid=""
+		if [ "$DISTURB" = 1 ]; then
+			# somewhere in the 4 s idle phase, which starts about 1 s after iowatt does
+			RANDOM=$seed
+			( sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 1.5 + 3 * r / 32768 }')"
+			  dd if=/dev/zero of="$mnt/disturb" bs=64k count=4 conv=fdatasync 2>/dev/null
+			  rm -f "$mnt/disturb" ) &
+			disturb_pid=$!
+		fi
 		if ! "$IOWATT" run --target "$mnt" --meter "um25c:$T_TMP/um,interval=$iv" --rw write \
 			"${args[@]}" --randseed "$seed" --ioengine psync --idle 4s \
 			--idle-samples "$idle_samples" --tail-max 0 --no-progress \
 			--json-out "$T_TMP/r.json" >"$T_TMP/run.log" 2>&1 && [ ! -s "$T_TMP/r.json" ]; then
 			:
 		fi
+		[ -n "$disturb_pid" ] && wait "$disturb_pid"
 		if [ ! -s "$T_TMP/r.json" ]; then
 			cat "$T_TMP/run.log" >&2
 			exit 2
@@ -135,34 +163,45 @@ for cell in $CELLS; do
 	done
 done
 [ -n "$CSV" ] && cp "$rows" "$CSV"
-python3 - "$rows" <<'PY'
+python3 - "$rows" "$NOISE" "$DISTURB" <<'PY'
 import csv, math, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 cells = []
 for r in rows:
     if r["cell"] not in cells:
         cells.append(r["cell"])
-print("%-13s %4s %7s %8s %8s %9s %10s  %s" % ("cell", "runs", "cover", "width", "flagged",
-      "burst_%", "samp_rel", "dominant (first run)"))
+
+def judge(rs, fig, truth, u95):
+    """(cover share, width, covering failures) of one figure over a cell's runs"""
+    err = [float(r[fig]) - float(r[truth]) for r in rs if r[fig]]
+    inside = sum(1 for r in rs if r[fig] and r[u95] and
+                 abs(float(r[fig]) - float(r[truth])) <= float(r[u95]))
+    miss = sum(1 for r in rs if r["valid"] == "1" and r["uncertain"] == "0" and not (
+        r[fig] and r[u95] and abs(float(r[fig]) - float(r[truth])) <= float(r[u95])))
+    known = [float(r[u95]) for r in rs if r[u95]]
+    rms = math.sqrt(sum(e * e for e in err) / len(err)) if err else float("nan")
+    mu = sum(known) / len(known) if known else float("nan")
+    return inside / len(rs), (mu / rms if rms > 0 else float("inf")), miss
+
+print("%-13s %4s %7s %7s %7s %7s %8s %8s %10s  %s" % ("cell", "runs", "cover", "width",
+      "net_cov", "net_wid", "flagged", "burst_%", "samp_rel", "dominant (first run)"))
 bad = 0
 for c in cells:
     rs = [r for r in rows if r["cell"] == c]
-    known = [r for r in rs if r["u95_j"]]
-    err = [float(r["energy_j"]) - float(r["truth_j"]) for r in rs]
-    inside = sum(1 for r, e in zip(rs, err) if r["u95_j"] and abs(e) <= float(r["u95_j"]))
+    cov, wid, miss = judge(rs, "energy_j", "truth_j", "u95_j")
+    ncov, nwid, nmiss = judge(rs, "net_j", "net_truth_j", "net_u95_j")
+    bad += miss + nmiss
     flagged = sum(1 for r in rs if r["valid"] == "0" or r["uncertain"] == "1")
-    miss = sum(1 for r, e in zip(rs, err) if r["valid"] == "1" and r["uncertain"] == "0"
-               and not (r["u95_j"] and abs(e) <= float(r["u95_j"])))
-    bad += miss
-    rms = math.sqrt(sum(e * e for e in err) / len(err))
-    mu = sum(float(r["u95_j"]) for r in known) / len(known) if known else float("nan")
     burst = sum((float(r["truth_j"]) - float(r["idle_j"])) / float(r["truth_j"]) for r in rs) / len(rs)
     samp = [r["sampling_rel"] for r in rs]
-    print("%-13s %4d %6.0f%% %7.2fx %4d/%-3d %8.2f%% %10s  %s%s" % (
-        c, len(rs), 100.0 * inside / len(rs), mu / rms if rms > 0 else float("inf"), flagged,
-        len(rs), burst * 100, samp[0] or "null", rs[0]["dominant"][:60],
-        "  COVERING FAILURE x%d" % miss if miss else ""))
-print("(EMULATED UM25C; cover: truth inside energy_active_j +- U95; width: mean U95 / RMS "
-      "error; flagged: not valid or uncertain; burst_%: the truth's share above idle)")
+    print("%-13s %4d %6.0f%% %6.2fx %6.0f%% %6.2fx %4d/%-3d %7.2f%% %10s  %s%s" % (
+        c, len(rs), 100.0 * cov, wid, 100.0 * ncov, nwid, flagged, len(rs), burst * 100,
+        samp[0] or "null", rs[0]["dominant"][:60],
+        "  COVERING FAILURE x%d" % (miss + nmiss) if miss + nmiss else ""))
+print("(EMULATED UM25C%s%s; cover: truth inside energy_active_j +- U95; width: mean U95 / RMS "
+      "error; net_: the same for energy_net_j against the active truth less the quiet idle; "
+      "flagged: not valid or uncertain; burst_%%: the truth's share above idle)" % (
+      ", erring as its datasheet allows (--noise)" if sys.argv[2] == "1" else ", exact readings",
+      ", an idle disturbance per run" if sys.argv[3] == "1" else ""))
 sys.exit(1 if bad else 0)
 PY

@@ -8,6 +8,7 @@
 
 #include "core/mem.h"
 #include "run/energy.h"
+#include "run/sampling.h"
 
 #define J_PER_MWH 3.6
 
@@ -28,6 +29,7 @@ void energy_job_init(struct energy_job *ej, uint64_t period_ns)
 	ej->tail_tol = 0.05;
 	ej->last_w = NAN;
 	for (i = 0; i < PHASE_COUNT; i++) {
+		ej->ph[i].unc.window_s = sampling_window_s(period_ns);
 		ej->ph[i].peak_a = NAN;
 		ej->ph[i].min_v = NAN;
 		ej->ph[i].peak_w = NAN;

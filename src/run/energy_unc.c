@@ -65,10 +65,23 @@ static double scatter_sq(const struct meter_u *u)
 	return isfinite(u->noise) ? u->noise * u->noise + u->res * u->res : 0;
 }
 
+/*
+ * A change at an unknown time inside a segment of length L is a rectangle of half-width
+ * dX L / 2 where the readings are points. A reading that averages over the window rho
+ * before it sees the part of the change inside its window: only |L - rho| of the segment
+ * is unseen (or, where windows overlap, seen twice), so the rectangle's width scales by
+ * |L - rho| / L (docs/energy.md, "time discretisation"). That holds inside a phase, where
+ * a reading's shortfall in one segment is its neighbour's excess. Near the phase's ends
+ * there is no neighbour inside the phase to take it up, and a meter's readings may lag the
+ * boundary by up to a reading: the first and last UNC_EDGE_SEGMENTS segments (and any a
+ * boundary cuts) count as point readings.
+ */
 static void discretisation(struct unc_sums *s, const struct unc_sample *s0,
-			   const struct unc_sample *s1, int c, double len_in_s)
+			   const struct unc_sample *s1, int c, double len_in_s, double unseen,
+			   int edge)
 {
-	double dx = s1->x[c] - s0->x[c], step, real_sq;
+	double dx = s1->x[c] - s0->x[c], step, real_sq, full = 0;
+	unsigned i;
 
 	if (!isfinite(dx) || !isfinite(s0->u[c].gain) || !isfinite(s1->u[c].gain))
 		return;
@@ -78,7 +91,19 @@ static void discretisation(struct unc_sums *s, const struct unc_sample *s0,
 	s->nseg++;
 	real_sq = dx * dx - scatter_sq(&s0->u[c]) - scatter_sq(&s1->u[c]);
 	if (real_sq > 0)
-		s->disc_sq += real_sq * len_in_s * len_in_s / 12.0;
+		full = real_sq * len_in_s * len_in_s / 12.0;
+	/* the oldest of the last segments is no longer the phase's last: its own share */
+	if (s->nedge == UNC_EDGE_SEGMENTS) {
+		s->disc_sq += s->edge_win[0];
+		for (i = 1; i < UNC_EDGE_SEGMENTS; i++) {
+			s->edge_full[i - 1] = s->edge_full[i];
+			s->edge_win[i - 1] = s->edge_win[i];
+		}
+		s->nedge--;
+	}
+	s->edge_full[s->nedge] = full;
+	s->edge_win[s->nedge] = edge ? full : full * unseen * unseen;
+	s->nedge++;
 }
 
 /*
@@ -90,7 +115,8 @@ void unc_segment(struct unc_phase *up, uint64_t t0_ns, const struct unc_sample *
 		 uint64_t t1_ns, const struct unc_sample *s1, double len_s, double a_s, double b_s)
 {
 	double c1 = (b_s * b_s - a_s * a_s) / (2.0 * len_s), c0 = (b_s - a_s) - c1;
-	int c;
+	double unseen = len_s > 0 ? fmin(fabs(len_s - up->window_s) / len_s, 1) : 1;
+	int c, edge = a_s > 0 || b_s < len_s;
 
 	if (up->pend_valid && up->pend_t_ns != t0_ns)
 		flush(up);
@@ -100,7 +126,8 @@ void unc_segment(struct unc_phase *up, uint64_t t0_ns, const struct unc_sample *
 	flush(up);
 	pend(up, t1_ns, s1, c1);
 	for (c = 0; c < UNC_CH_COUNT; c++)
-		discretisation(&up->ch[c], s0, s1, c, b_s - a_s);
+		discretisation(&up->ch[c], s0, s1, c, b_s - a_s, unseen,
+			       edge || up->ch[c].nseg < UNC_EDGE_SEGMENTS);
 }
 
 void unc_phase_close(struct unc_phase *up)
@@ -117,6 +144,7 @@ void unc_phase_close(struct unc_phase *up)
 void unc_terms_of(const struct unc_sums *s, struct unc_terms *t)
 {
 	int dithered = s->nseg && s->dx_sq >= s->step_sq;
+	unsigned i;
 
 	memset(t, 0, sizeof(*t));
 	t->known = s->known;
@@ -128,5 +156,7 @@ void unc_terms_of(const struct unc_sums *s, struct unc_terms *t)
 	t->res_rand2 = dithered ? s->res_sq : 0;
 	t->noise2 = s->noise_sq;
 	t->disc2 = s->disc_sq;
+	for (i = 0; i < s->nedge; i++)
+		t->disc2 += s->edge_full[i];
 	t->step = s->nseg ? sqrt(s->step_sq / (double)s->nseg) : 0;
 }

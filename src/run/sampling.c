@@ -165,6 +165,13 @@ static void describe(const struct sampling_in *in, struct sampling_est *out, int
 			 "sampling: activity between readings every %.3g s", 1 / fs);
 }
 
+double sampling_window_s(uint64_t period_ns)
+{
+	if (period_ns < SAMPLING_MIN_PERIOD_NS)
+		return 0;
+	return (double)(period_ns < SAMPLING_WINDOW_NS ? period_ns : SAMPLING_WINDOW_NS) / 1e9;
+}
+
 void sampling_estimate(const struct sampling_in *in, struct sampling_est *out)
 {
 	double h[SAMPLING_PHASES] = { 0 }, inside, edge, total, u_phase = 0, w;

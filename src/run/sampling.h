@@ -43,6 +43,14 @@ struct sampling_est {
 };
 
 /*
+ * How long one reading of a meter of this period is taken to average over, in seconds:
+ * SAMPLING_WINDOW_NS capped at the period, for meters the sampling term judges (period
+ * at least SAMPLING_MIN_PERIOD_NS); 0 (point readings) for faster ones. The sampling
+ * and the time-discretisation terms share it (docs/energy.md).
+ */
+double sampling_window_s(uint64_t period_ns);
+
+/*
  * The activity's phases within the readings' segments, the share of its energy a
  * reading window sees at each unknown phase lag, and from their spread the term
  * (docs/energy.md, "The sampling term").

@@ -166,6 +166,7 @@ static void test_worked_example(void)
 	is_dbl(f.e.uj_per_io_u95, 2 * u_c * 1e6 / 1000, 1e-9, "uj_per_io_u95 per I/O");
 	is_dbl(f.p.active_w_u95, 2 * u_c / 2.0, 1e-12, "active_w_u95: the energy's over 2 s");
 	ok(f.v.uncertainty && !strcmp(f.v.uncertainty->figure, "j_per_gb"), "headline is j_per_gb");
+	/* four segments: every one within two of an end of the phase counts as points */
 	is_dbl(f.v.uncertainty->u95_rel, 2 * u_c / 3.002, 1e-12, "relative U95 %.3f %%",
 	       f.v.uncertainty->u95_rel * 100);
 	ok(!f.v.uncertain, "0.21 %% is under the 5 %% limit: not uncertain");
@@ -262,8 +263,62 @@ static void test_ina(void)
 	is_dbl(acc.v.offset, 7.5e-3, 1e-12, "INA226 bus offset 7.5 mV");
 }
 
+/* The active phase's discretisation term (k = 1, J) for readings every period_s, the
+ * current alternating 300 / 350 mA at 5 V (a load that really moves), over 10 s. */
+static double disc_of(uint64_t period_ns, double period_s, double jitter_s)
+{
+	struct energy_job ej;
+	struct energy_phases es;
+	struct result_power p;
+	double t = 0;
+	int i = 0;
+
+	energy_job_init(&ej, period_ns);
+	energy_job_accuracy(&ej, &um25c);
+	energy_phase_begin(&ej, PHASE_ACTIVE, at(0.0));
+	while (t < 10.0 - 1e-9) {
+		double a = i % 2 ? 0.35 : 0.30;
+
+		feed(&ej, t, 5.0, a, 5.0 * a);
+		t += period_s + (i % 2 ? jitter_s : -jitter_s);
+		i++;
+	}
+	feed(&ej, 10.0, 5.0, 0.30, 1.5);
+	energy_phase_end(&ej, PHASE_ACTIVE, at(10.0));
+	memset(&p, 0, sizeof(p));
+	energy_summarize(&ej, &es, &p);
+	return sqrt(es.unc[PHASE_ACTIVE][UNC_W].disc2);
+}
+
+/*
+ * docs/energy.md, time discretisation: a reading stands for the last 100 ms (capped at
+ * the period), so only |dt - 100 ms| of each segment inside the phase is unseen; the two
+ * segments at either end count whole. At 10 Hz the readings tile time and only the ends
+ * are left; at 2 Hz 0.4 s of each inner 0.5 s is unseen; a 10 Hz meter whose polls wander
+ * by +-10 ms leaves that much more.
+ */
+static void test_window(void)
+{
+	double d10 = disc_of(100 * NS_PER_MS, 0.1, 0), d2 = disc_of(500 * NS_PER_MS, 0.5, 0);
+	double dj = disc_of(100 * NS_PER_MS, 0.1, 0.01), scat, real;
+
+	/* every segment 250 mW apart, less the readings' scatter */
+	scat = pow(0.0001 * 5.0, 2) + pow(0.001 * 0.30, 2) + 0.001 * 0.001 / 12 +
+	       pow(0.0001 * 5.0, 2) + pow(0.001 * 0.35, 2) + 0.001 * 0.001 / 12;
+	real = 0.25 * 0.25 - scat;
+	is_dbl(d10, sqrt(4 * real * 0.1 * 0.1 / 12), 1e-9,
+	       "10 Hz, 100 ms windows: the 96 inner segments add nothing, the 4 at the ends %.3g J",
+	       d10);
+	is_dbl(d2, sqrt((4 * real * 0.5 * 0.5 + 16 * real * 0.4 * 0.4) / 12), 1e-9,
+	       "2 Hz: 0.4 s of each inner 0.5 s unseen, %.4g J (all points: %.4g J)", d2,
+	       sqrt(20 * real * 0.5 * 0.5 / 12));
+	ok(dj > d10 && dj < d2 / 3, "10 Hz with +-10 ms jitter: %.3g J, more than %.3g J",
+	   dj, d10);
+}
+
 int main(void)
 {
+	test_window();
 	test_reading();
 	test_ranges();
 	test_worked_example();
