@@ -161,7 +161,10 @@ static const char *type_expect(const struct opt_desc *d, char *buf, size_t len)
 		return "expected bytes with an optional suffix: k/m/g/t or KiB/MiB/GiB (base 1024), "
 		       "kB/MB/GB (base 1000)";
 	case OPT_DURATION:
-		return "expected a time with ns/us/ms/s/m/h (a bare number is seconds)";
+		return d->bare_unit_ns == NS_PER_US
+			       ? "expected a time with ns/us/ms/s/m/h (a bare number is "
+				 "microseconds, as in fio)"
+			       : "expected a time with ns/us/ms/s/m/h (a bare number is seconds)";
 	case OPT_DOUBLE:
 		return "expected a number";
 	case OPT_PERCENT:
@@ -231,7 +234,7 @@ static int set_number(const struct opt_desc *d, void *p, const struct why *w)
 		x = (double)u;
 		break;
 	case OPT_DURATION:
-		rc = parse_duration_ns(w->value, NS_PER_SEC, &u);
+		rc = parse_duration_ns(w->value, d->bare_unit_ns ? d->bare_unit_ns : NS_PER_SEC, &u);
 		x = (double)u;
 		break;
 	case OPT_PERCENT:

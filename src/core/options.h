@@ -4,8 +4,8 @@
 #define IOWATT_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-
 
 enum opt_type {
 	OPT_BOOL,
@@ -81,6 +81,8 @@ struct opt_desc {
 	const char *complete;
 	/* The value is a comma-separated list of choices ("efficiency,timeline"). */
 	int list;
+	/* OPT_DURATION: what a bare number counts, in ns (0: seconds; fio's thinktime: us). */
+	uint64_t bare_unit_ns;
 };
 
 /* Every command's --help (-h), in the table's group (NULL where it has none). */

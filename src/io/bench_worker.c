@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "io/bench_priv.h"
+#include "io/pace.h"
 
 /* How long a paced or capped reap may block before the loop looks at the clock again. */
 #define REAP_TIMEOUT_NS (100 * NS_PER_MS)
@@ -138,24 +139,17 @@ struct loop {
 	uint64_t dither_ns; /* rate_dither's share of a slot; 0 = none */
 	uint64_t rng;	 /* splitmix64 state of the dither, from randseed and the thread */
 	uint64_t now;
+	uint64_t think_until; /* thinktime: no I/O starts before this */
 	unsigned nfree, npend, inflight, writes, bsub, bcomp;
+	unsigned burst;	 /* I/Os prepared since the last thinktime pause */
 	int stopping, capped, sync_due;
+	int think_due;	 /* a burst is prepared: pause once it has completed */
 };
 
 static int may_queue(const struct loop *l)
 {
-	return l->issued < l->total && !l->sync_due && !l->stopping &&
-	       (!l->rate || l->due <= l->now);
-}
-
-/* splitmix64 (Steele, Lea, Flood 2014): a small seeded stream apart from the offsets'. */
-static uint64_t dither_next(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return l->issued < l->total && !l->sync_due && !l->think_due && !l->stopping &&
+	       (!l->rate || l->due <= l->now) && l->think_until <= l->now;
 }
 
 /*
@@ -168,7 +162,7 @@ static void pace_dither(struct loop *l)
 {
 	l->due = l->slot;
 	if (l->dither_ns)
-		l->due += dither_next(&l->rng) % l->dither_ns;
+		l->due += pace_next(&l->rng) % l->dither_ns;
 }
 
 /* Absolute schedule: I/O k's slot starts at t_start + k * 1e9 / rate, in integers. */
@@ -200,6 +194,10 @@ static void fill(struct worker *w, struct loop *l)
 		if (r->ddir == DDIR_WRITE && fdatasync && ++l->writes == fdatasync) {
 			l->writes = 0;
 			l->sync_due = 1;
+		}
+		if (w->b->jo.thinktime_ns && ++l->burst >= w->b->jo.thinktime_blocks) {
+			l->burst = 0;
+			l->think_due = 1;
 		}
 	}
 }
@@ -337,6 +335,16 @@ static void worker_loop(struct worker *w)
 				do_sync(w, 0);
 		} else if (l.stopping || l.issued == l.total) {
 			break;
+		} else if (l.think_due) {
+			/* the burst and its sync are done: the pause starts now */
+			l.think_due = 0;
+			l.now = now_ns();
+			l.think_until = l.now + pace_think_ns(b->jo.thinktime_ns, b->jo.thinktime_dither,
+								&l.rng);
+		} else if (l.think_until > l.now) {
+			bench_sleep_until(b, l.think_until < l.t_cap ? l.think_until : l.t_cap);
+			l.now = now_ns();
+			l.capped = l.now >= l.t_cap;
 		} else if (l.rate && l.due > l.now) {
 			bench_sleep_until(b, l.due < l.t_cap ? l.due : l.t_cap);
 			l.now = now_ns();

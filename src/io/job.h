@@ -50,6 +50,11 @@ struct job_opts {
 	int end_fsync;	    /* -1 = default (1 for jobs that write) */
 	uint64_t rate_iops; /* 0 = unpaced; per thread */
 	double rate_dither; /* paced I/O k starts at a uniform 0..this share of its slot late */
+	/* fio's thinktime: pause this long after every thinktime_blocks I/Os (and their
+	 * fdatasync) have completed; 0 = none */
+	uint64_t thinktime_ns;
+	unsigned thinktime_blocks;
+	double thinktime_dither; /* each pause uniform in thinktime x (1 +- this / 2) */
 	uint64_t runtime_ns; /* optional cap; 0 = none */
 	uint64_t randseed;
 	unsigned loops;	  /* repeat N times back to back, each reported */

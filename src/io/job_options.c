@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/options.h"
@@ -84,6 +85,21 @@ static const struct opt_desc base_options[] = {
 	  .help = "paced jobs: start each I/O a random 0..this share of its 1/rate_iops slot "
 		  "late (uniform, drawn from randseed), so a slow meter's samples fall at every "
 		  "phase of the load instead of one (100%: the whole slot; unpaced jobs ignore it)",
+	  .group = G_JOB },
+	{ .name = "thinktime", .type = OPT_DURATION, .off = JOFF(thinktime_ns), .def = "0",
+	  .min = 0, .max = 3600e9, .bare_unit_ns = NS_PER_US,
+	  .help = "pause this long after every thinktime_blocks I/Os have completed (and their "
+		  "fdatasync) before issuing more: bursts with idle between them (fio's meaning; "
+		  "a bare number is microseconds, as in fio; 0 = none)",
+	  .group = G_JOB },
+	{ .name = "thinktime_blocks", .type = OPT_UINT, .off = JOFF(thinktime_blocks), .def = "1",
+	  .min = 1, .max = 1u << 30, .metavar = "N",
+	  .help = "I/Os per burst: thinktime pauses after every N of them", .group = G_JOB },
+	{ .name = "thinktime_dither", .type = OPT_PERCENT, .off = JOFF(thinktime_dither),
+	  .def = "0", .min = 0, .max = 1,
+	  .help = "draw each thinktime pause uniformly from thinktime x (1 +- this / 2), from "
+		  "randseed: the mean pause stays thinktime, while the bursts fall at every phase "
+		  "of a slow meter's readings instead of one (100%: 0.5 to 1.5 x thinktime)",
 	  .group = G_JOB },
 	{ .name = "runtime", .type = OPT_DURATION, .off = JOFF(runtime_ns), .def = "0",
 	  .help = "stop a job early after this long (0 = no cap; bare number = seconds)",
