@@ -1,7 +1,7 @@
 # Efficiency per job: IOPS per mA (top, a panel per record size: 4 KiB and 16 MiB records
 # differ by decades) and energy per GB (bottom, one axis for all jobs), devices side by side.
 # Usage: gnuplot -c efficiency.gp DATADIR   (DATADIR holds meta.gp and efficiency.dat,
-# written by `iowatt plot --keep-data`). Columns: x_panel x_all iops_per_ma j_per_gb valid
+# written by `iowatt plot --keep-data`). Columns: x_panel x_all iops_per_ma j_per_gb (in JPGUNIT) valid
 # device panel text1 text2 invalid label_y1 label_y2 (labels as text, "" for none), then
 # each figure's 95 % interval (lo hi, NaN: none) drawn as error bars. "invalid" or
 # "uncertain" stands over a bar whose run is.
@@ -11,7 +11,8 @@ dat = ARG1.'/efficiency.dat'
 set multiplot title 'Storage efficiency per job'.NOTE font ',15'
 if (!DUMB) { set grid ytics lc rgb '#d0d0d0' }
 set logscale y
-set format y '%g'
+# Decades in SI (100 m, 1 k, 1 M), never 1e+06: '%.0s' is the mantissa, '%c' its prefix.
+set format y '%.0s %c'
 set border 3
 set tics nomirror
 if (TICROT) { set xtics rotate by 25 right } else { set xtics norotate }
@@ -44,7 +45,9 @@ do for [p=1:NPANEL] {
 # Bottom: energy per GB of every job on one axis, wrapped into rows (JFIRST, JN, JYO, JW),
 # with the key between the rows.
 set title JPGTITLE font ',12'
-set ylabel 'J/GB'
+# J/GB in the unit its figures choose (JPGUNIT: kJ/GB, J/GB, mJ/GB), as plain numbers.
+set ylabel JPGUNIT
+set format y '%.10g'
 set yrange [YMIN2:YMAX2]
 do for [r=1:NJROW] {
 	set origin 0, JYO[r]

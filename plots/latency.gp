@@ -10,7 +10,8 @@ dat = ARG1.'/latency.dat'
 set title 'Completion latency percentiles (lower is better)' font ',15'
 set ylabel 'latency (ms)'
 set logscale y
-set format y '%g'
+# Decades as plain numbers of ms (0.01, 1000), not 1e+04.
+set format y '%.10g'
 if (!DUMB) { set grid ytics mytics lc rgb '#e0e0e0' }
 set border 3
 set tics nomirror

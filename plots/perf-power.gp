@@ -1,7 +1,7 @@
 # Performance against power: one panel per job, a point per device, and the Pareto front
 # (nothing else is both faster and cheaper) as the staircase of the best performance for a
 # power budget. Labels are placed by iowatt where they cover no point, label or front.
-# Usage: gnuplot -c perf-power.gp DATADIR   (meta.gp; perf.dat: active_w perf device valid,
+# Usage: gnuplot -c perf-power.gp DATADIR   (meta.gp; perf.dat: active power (in XUNIT) perf device valid,
 # the label in one of eight columns by placement (right, below, above, left, above-right,
 # below-right, above-left, below-left; "" in the others) and its x y, then the point's 95 %
 # intervals x_lo x_hi y_lo y_hi (drawn as error bars); one index block per job;
@@ -16,13 +16,16 @@ set border 3
 set tics nomirror
 set logscale y
 set mytics 10
-set format y '%g'
-set xlabel 'active power (W)'
+# Decades in SI (100 k, 1 M), never 1e+06; power in the unit its figures choose (XUNIT).
+set format y '%.0s %c'
+set xlabel 'active power ('.XUNIT.')'
+set format x '%.10g'
 set key top left reverse Left samplen 2 font ',10' opaque box lc rgb '#d0d0d0'
 do for [k=1:NJOBS] {
 	set title JOB[k] font ',13'
 	set ylabel YLAB[k]
 	set xrange [0:XMAX[k]]
+	set xtics 0, XSTEP[k]
 	set yrange [YLO[k]:YHI[k]]
 	# The front's file has no valid point when every point is invalid: not plotted then.
 	if (HASFRONT[k]) {

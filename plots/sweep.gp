@@ -2,7 +2,7 @@
 # record size, a line per device (colour) and operation (marker and dashes); invalid
 # points are open markers that no line runs through (an invalid J/GB is often the outlier),
 # uncertain ones are ringed.
-# Usage: gnuplot -c sweep.gp DATADIR   (meta.gp; sweep.dat: bs MB/s j_per_gb valid
+# Usage: gnuplot -c sweep.gp DATADIR   (meta.gp; sweep.dat: bs MB/s j_per_gb (in JPGUNIT) valid
 # uncertain, an index block per line; LDEV[i], LOP[i]: line i's device and operation).
 load ARG1.'/meta.gp'
 dat = ARG1.'/sweep.dat'
@@ -18,7 +18,8 @@ if (!DUMB) { set grid xtics ytics mytics lc rgb '#e0e0e0' }
 set border 3
 set tics nomirror
 set logscale xy
-set format y '%g'
+# Decades in SI (100 m, 1 k, 1 M), never 1e+06: '%.0s' is the mantissa, '%c' its prefix.
+set format y '%.0s %c'
 set xrange [XMIN:XMAX]
 set xtics ()
 do for [k=1:NXT] { set xtics add (XT[k] XV[k]) }
@@ -41,7 +42,8 @@ plot for [i=1:NLINES] dat index (i-1) using 1:($4==1 ? $2 : NaN) with linespoint
 
 if (HASPOWER) {
 	set title 'Energy per GB moved (lower is better)' font ',12'
-	set ylabel 'J/GB'
+	set ylabel JPGUNIT
+	set format y '%.10g'
 	unset key
 	plot for [i=1:NLINES] dat index (i-1) using 1:($4==1 ? $3 : NaN) with linespoints lw 2 dt DT[LOP[i]] pt PTF[LOP[i]] ps 1.4 lc rgb COL[LDEV[i]] lt LDEV[i] notitle, \
 	     for [i=1:NLINES] dat index (i-1) using 1:($4==0 ? $3 : NaN) with points pt PTO[LOP[i]] ps 1.4 lw 2 lc rgb COL[LDEV[i]] notitle, \

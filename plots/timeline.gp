@@ -1,6 +1,7 @@
 # Timeline of one run: throughput (left axis) and power (right axis) against time, with the
 # idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines.
-# Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W lo hi,
+# Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W lo hi
+# (drawn in PWUNIT, PWS per W),
 # one index block per meter, temp.dat: t soc_c drive_c when the run read temperatures;
 # written by `iowatt plot --keep-data`). Jobs too short to see
 # as a line are point labels of meta.gp. A file is named in a plot only when it has data:
@@ -9,6 +10,8 @@ load ARG1.'/meta.gp'
 
 set title 'Timeline: '.TITLE.NOTE font ',14'
 set xlabel 'time since start (s)'
+set format x '%.10g'
+set format y '%.10g'
 if (!DUMB) { set grid xtics ytics lc rgb '#d8d8d8' }
 set xtics nomirror
 set ytics nomirror
@@ -32,18 +35,19 @@ if (HASTEMP) {
 	set size 1, 0.72
 }
 if (NMETERS > 0) {
-	set y2label 'power (W)'
-	set y2tics nomirror
+	set y2label 'power ('.PWUNIT.')'
+	set y2tics 0, Y2STEP nomirror
+	set format y2 '%.10g'
 	set y2range [0:Y2MAX]
 	set border 11
 	# Under each meter's trace, the 95 % band of its readings from the meter's declared
 	# accuracy (power.dat's columns 3 and 4; the trace itself where it declares none).
 	# The throughput trace is drawn last, over the power lines, which would hide it where
 	# the two scales meet; its key entry stays first.
-	plot for [m=1:(DUMB ? 0 : NMETERS)] power index (m-1) using 1:3:4 axes x1y2 with filledcurves fs transparent solid 0.18 noborder lc rgb MCOL[(m-1)%4+1] notitle, \
+	plot for [m=1:(DUMB ? 0 : NMETERS)] power index (m-1) using 1:($3*PWS):($4*PWS) axes x1y2 with filledcurves fs transparent solid 0.18 noborder lc rgb MCOL[(m-1)%4+1] notitle, \
 	     for [i=1:HASIO] keyentry with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
 	     for [i=1:HASSHORT] keyentry with points pt 7 ps 1.4 lc rgb IOCOL title 'short job: mean MB/s', \
-	     for [m=1:NMETERS] power index (m-1) using 1:2 axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power (W), '.MNAME[m], \
+	     for [m=1:NMETERS] power index (m-1) using 1:($2*PWS) axes x1y2 with lines lw 1.2 lc rgb MCOL[(m-1)%4+1] title 'power ('.PWUNIT.'), '.MNAME[m], \
 	     for [i=1:HASIO] iotrace using 1:2 with lines lw 2.5 lc rgb IOCOL notitle, \
 	     for [i=1:(DUMB ? 0 : HASBAND)] keyentry with boxes fs transparent solid 0.18 noborder lc rgb MCOL[1] title 'meter uncertainty (95 %)', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \

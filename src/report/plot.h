@@ -10,6 +10,7 @@
 #include "analysis/battery.h"
 #include "analysis/results_read.h"
 #include "core/sandbox.h"
+#include "core/si_units.h"
 
 enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_DUMB };
 
@@ -178,6 +179,17 @@ void plot_facets(struct plot_facets *f, const size_t *panel_jobs, size_t npanels
  */
 void plot_facets_meta(FILE *meta, const struct plot_facets *f, const size_t *panel_jobs,
 		      size_t npanels, size_t njobs);
+
+/* plot_axis.c. The unit of an axis of J/GB, and of active power, over every powered job of the set:
+ * the tables' choice (core/si_units: the largest figure at least 1, or --units). */
+struct si_unit plot_jpg_unit(const struct rr_set *set);
+struct si_unit plot_power_unit(const struct rr_set *set);
+/*
+ * The step of a linear axis from 0 to max, axis_px long: 1, 2 or 5 times a power of ten,
+ * about ten ticks or as few as keep their labels ('%.10g': 500000 under --units uW) from
+ * running into each other.
+ */
+double plot_axis_step(double max, double axis_px);
 
 int plot_efficiency(struct plot_ctx *ctx);
 int plot_perf_power(struct plot_ctx *ctx);

@@ -127,7 +127,19 @@ struct eff_tops {
 	int *iops_note;
 	double jpg;
 	int jpg_note;
+	struct si_unit jpg_unit; /* the J/GB axis': kJ/GB for figures over 1000 J/GB */
 };
+
+/* A J/GB figure in the axis' unit, 3 significant digits, never an exponent; "" for none. */
+static void put_jpg_label(FILE *fp, const struct si_unit *u, double jpg_base)
+{
+	char buf[48];
+
+	if (!isfinite(jpg_base))
+		plot_put_label(fp, jpg_base);
+	else
+		fprintf(fp, " \"%s\"", si_fmt(u, jpg_base, 3, buf, sizeof(buf)));
+}
 
 /* A bar's figures: over rounds their mean, with half the 95 % interval as its error bar;
  * a single run's own figure with its measurement uncertainty. 1 if it has an interval. */
@@ -137,16 +149,18 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 {
 	double u_ipm, u_jpg, ipm = result_job_figure(&r->rep, j, "iops_per_ma", &u_ipm);
 	double jpg = result_job_figure(&r->rep, j, "j_per_gb", &u_jpg);
-	double y1, y2;
+	double y1, y2, jpg_base = jpg;
 	int valid = rr_valid(j);
 	const char *note = valid == 0 ? "invalid" : rr_uncertain(j) ? "uncertain" : "";
 
+	jpg *= tops->jpg_unit.per_base;
+	u_jpg *= tops->jpg_unit.per_base;
 	fprintf(fp, "%.6f %.6f", pos->x_panel, pos->x_all);
 	plot_put_num(fp, ipm);
 	plot_put_num(fp, jpg);
 	fprintf(fp, " %d %d %zu", valid != 0, r->device_idx + 1, pos->panel + 1);
 	plot_put_label(fp, ipm);
-	plot_put_label(fp, jpg);
+	put_jpg_label(fp, &tops->jpg_unit, jpg_base);
 	fprintf(fp, " \"%s\"", note);
 	/* the value's label sits above the bar, or above its error bar when it has one */
 	y1 = ipm > 0 ? (isfinite(u_ipm) ? ipm + u_ipm : ipm) : lo_iops[pos->panel];
@@ -172,7 +186,7 @@ static double decade_below(double v, double none)
 
 /* Log axes: bars rise from the decade below the smallest value of each panel. */
 static void bar_bottoms(const struct rr_set *set, const struct eff_jobs *ej, double *lo_iops,
-			double *lo_jpg)
+			double *lo_jpg, double jpg_per_base)
 {
 	size_t i, n;
 
@@ -190,7 +204,7 @@ static void bar_bottoms(const struct rr_set *set, const struct eff_jobs *ej, dou
 			if (e->iops_per_ma > 0)
 				lo_iops[ej->panel[n]] = fmin(lo_iops[ej->panel[n]], e->iops_per_ma);
 			if (e->j_per_gb > 0)
-				*lo_jpg = fmin(*lo_jpg, e->j_per_gb);
+				*lo_jpg = fmin(*lo_jpg, e->j_per_gb * jpg_per_base);
 		}
 	}
 	for (n = 0; n < ej->npanels; n++)
@@ -348,12 +362,16 @@ int plot_efficiency(struct plot_ctx *ctx)
 	lo_iops = xcalloc(ej.npanels + 1, sizeof(*lo_iops));
 	tops.iops = xcalloc(ej.npanels + 1, sizeof(*tops.iops));
 	tops.iops_note = xcalloc(ej.npanels + 1, sizeof(*tops.iops_note));
-	bar_bottoms(set, &ej, lo_iops, &lo_jpg);
+	tops.jpg_unit = plot_jpg_unit(set);
+	bar_bottoms(set, &ej, lo_iops, &lo_jpg, tops.jpg_unit.per_base);
 	invalid = write_rows(fp, set, &ej, w, &ival, lo_iops, lo_jpg, &tops);
 	fclose(fp);
 	fprintf(ch.meta, "BOXW = %.6f\nYMIN2 = %g\nHASINVALID = %d\nHASIVAL = %d\n", w * 0.92,
 		lo_jpg, invalid, ival);
 	plot_gp_set(ch.meta, "JPGTITLE", jpg_title(set));
+	fprintf(ch.meta, "JPGUNIT = ");
+	plot_gp_string(ch.meta, tops.jpg_unit.text);
+	fputs(".'/GB'\n", ch.meta);
 	panel_meta(ch.meta, &ej, lo_iops);
 	eff_layout(ch.meta, &ej, &f, panel_jobs, lo_iops, lo_jpg, &tops);
 	/* the names' room is a row's, not the whole chart's */

@@ -52,6 +52,7 @@ struct panel {
 	double sx, sy;
 	double (*stair)[2]; /* the front's staircase, in data units */
 	size_t nstair;
+	double x_per_base; /* W to the power axis' unit */
 };
 
 static int pt_cmp(const void *a, const void *b)
@@ -256,7 +257,8 @@ static void panel_points(struct panel *pn, const struct rr_set *set, const char 
 		p = &pn->pts[pn->np++];
 		memset(p, 0, sizeof(*p));
 		/* over rounds the means, with their intervals; else the run's own */
-		p->x = result_job_figure(&set->res[i].rep, j, "active_w", &p->ux);
+		p->x = result_job_figure(&set->res[i].rep, j, "active_w", &p->ux) * pn->x_per_base;
+		p->ux *= pn->x_per_base;
 		p->y = pn->mbps ? result_job_figure(&set->res[i].rep, j, "bw_bytes", &p->uy) / 1e6
 				: result_job_figure(&set->res[i].rep, j, "iops", &p->uy);
 		if (pn->mbps)
@@ -337,16 +339,18 @@ static void panel_front(FILE *ff, const struct panel *pn)
 	fprintf(ff, "\n\n");
 }
 
-/* The panels' layout: rows and columns of the multiplot. */
+/* The panels' layout: rows and columns of the multiplot; the power axis' unit. */
 struct grid {
 	size_t rows, cols;
+	struct si_unit w_unit;
 };
 
 /* Returns whether the panel has an invalid point. */
 static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, const char *name,
 		      size_t k, const struct grid *g)
 {
-	struct panel pn = { .pts = xcalloc(set->nres + 1, sizeof(struct pt)), .mbps = -1 };
+	struct panel pn = { .pts = xcalloc(set->nres + 1, sizeof(struct pt)), .mbps = -1,
+			    .x_per_base = g->w_unit.per_base };
 	char (*texts)[RR_LABEL_MAX + 32] = xcalloc(set->nres + 1, sizeof(*texts));
 	size_t i, drawn = 0;
 	int invalid = 0;
@@ -385,8 +389,10 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 	}
 	fprintf(meta, "\nYLAB[%zu] = ", k + 1);
 	plot_gp_string(meta, pn.mbps > 0 ? "MB/s (higher is better)" : "IOPS (higher is better)");
-	fprintf(meta, "\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\nYLO[%zu] = %g\nYHI[%zu] = %g\n", k + 1,
-		pn.nstair > 0, k + 1, pn.xr, k + 1, pn.ylo, k + 1, pn.yhi);
+	fprintf(meta, "\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\nYLO[%zu] = %g\nYHI[%zu] = %g\n"
+		      "XSTEP[%zu] = %.10g\n", k + 1, pn.nstair > 0, k + 1, pn.xr, k + 1, pn.ylo,
+		k + 1, pn.yhi, k + 1,
+		plot_axis_step(pn.xr, (double)PERF_WIDTH_PX / (double)g->cols - PANEL_MARGIN_X_PX));
 	free(texts);
 	free(pn.stair);
 	free(pn.pts);
@@ -408,6 +414,7 @@ int plot_perf_power(struct plot_ctx *ctx)
 	nnames = rr_job_names(set, &names);
 	g.cols = nnames > 1 ? 2 : 1;
 	g.rows = (nnames + g.cols - 1) / g.cols;
+	g.w_unit = plot_power_unit(set);
 	rc = plot_chart_begin(ctx, &ch, "perf-power", "perf-power", PERF_WIDTH_PX,
 			      (unsigned)(PERF_TITLE_PX + PERF_ROW_PX * (g.rows ? g.rows : 1)));
 	if (rc)
@@ -425,11 +432,13 @@ int plot_perf_power(struct plot_ctx *ctx)
 	}
 	na = nnames ? nnames : 1;
 	fprintf(ch.meta, "NJOBS = %zu\nROWS = %zu\nCOLS = %zu\narray JOB[%zu]\narray YLAB[%zu]\n"
-			 "array HASFRONT[%zu]\narray XMAX[%zu]\narray YLO[%zu]\narray YHI[%zu]\n",
-		nnames, g.rows, g.cols, na, na, na, na, na, na);
+			 "array HASFRONT[%zu]\narray XMAX[%zu]\narray YLO[%zu]\narray YHI[%zu]\n"
+			 "array XSTEP[%zu]\n", nnames, g.rows, g.cols, na, na, na, na, na, na, na);
 	for (n = 0; n < nnames; n++)
 		invalid |= perf_panel(fp, ff, ch.meta, set, names[n], n, &g);
-	fprintf(ch.meta, "HASINVALID = %d\n", invalid);
+	fprintf(ch.meta, "HASINVALID = %d\nXUNIT = ", invalid);
+	plot_gp_string(ch.meta, g.w_unit.text);
+	fputc('\n', ch.meta);
 	fclose(fp);
 	fclose(ff);
 	rc = plot_chart_run(ctx, &ch, "perf-power");

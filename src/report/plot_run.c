@@ -259,6 +259,8 @@ int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *na
 	/* gp_quote's quote character: no literal ever holds one. */
 	fprintf(ch->meta, "APOS = sprintf('%%c', %d)\n", '\'');
 	terminal(ch->meta, ctx->format, width_px, height_px);
+	/* '%c' tick labels (1 k, 100 m, 10 µ) write micro as µ, not u */
+	fprintf(ch->meta, "set micro\n");
 	if (ch->render) {
 		fprintf(ch->meta, "set output ");
 		gp_quote(ch->meta, ch->render, strlen(ch->render), 0);

@@ -80,6 +80,7 @@ struct sweep_seen {
 	int power, invalid, uncertain;
 	unsigned ops;	    /* bit per operation */
 	unsigned char *dev; /* per device: it has a line (the key names only those) */
+	struct si_unit jpg_unit; /* the J/GB axis' (kJ/GB over 1000 J/GB), sweep.dat's */
 };
 
 /*
@@ -97,7 +98,7 @@ static void sweep_line(FILE *fp, const struct rr_result *r, int op, const uint64
 
 		fprintf(fp, "%llu", (unsigned long long)sizes[k]);
 		plot_put_num(fp, rr_bw_bytes(j) / 1e6);
-		plot_put_num(fp, rr_has_power(j) ? rr_eff(j)->j_per_gb : NAN);
+		plot_put_num(fp, rr_has_power(j) ? rr_eff(j)->j_per_gb * seen->jpg_unit.per_base : NAN);
 		fprintf(fp, " %d %d\n", rr_valid(j) != 0, rr_uncertain(j));
 		seen->invalid |= rr_valid(j) == 0;
 		seen->uncertain |= rr_uncertain(j);
@@ -191,6 +192,7 @@ int plot_sweep(struct plot_ctx *ctx)
 	int rc;
 
 	seen.dev = xcalloc(ctx->set->ndevices + 1, 1);
+	seen.jpg_unit = plot_jpg_unit(ctx->set);
 
 	rc = plot_chart_begin(ctx, &ch, "sweep", "sweep", SWEEP_WIDTH_PX, SWEEP_HEIGHT_PX);
 	if (rc) {
@@ -209,7 +211,7 @@ int plot_sweep(struct plot_ctx *ctx)
 		plot_chart_abort(&ch);
 		return -EIO;
 	}
-	fprintf(fp, "# bs MB/s j_per_gb valid uncertain; an index block per device and operation\n");
+	fprintf(fp, "# bs MB/s j_per_gb (JPGUNIT) valid uncertain; an index block per device and operation\n");
 	nlines = sweep_lines(fp, lines, ctx->set, &t, &seen);
 	fclose(fp);
 	fclose(lines);
@@ -224,6 +226,9 @@ int plot_sweep(struct plot_ctx *ctx)
 		lines_buf);
 	free(lines_buf);
 	sweep_meta(ch.meta, &t, &seen, ctx->set->ndevices);
+	fprintf(ch.meta, "JPGUNIT = ");
+	plot_gp_string(ch.meta, seen.jpg_unit.text);
+	fputs(".'/GB'\n", ch.meta);
 	free(seen.dev);
 	return plot_chart_run(ctx, &ch, "sweep");
 }

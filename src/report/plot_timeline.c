@@ -567,10 +567,18 @@ static void timeline_meta(FILE *meta, const struct rr_result *r, const struct se
 	double max_mb = sr->max_mb;
 	int nshort = short_jobs(r, meta, &max_mb);
 
+	/* the power axis in the unit its highest reading chooses (mW for a card's 300 mW) */
+	struct si_unit pw = si_unit_of(SI_POWER, sr->max_w > 0 ? sr->max_w : NAN);
+
 	band = fmin(DATA_BAND_MAX, fmax(DATA_BAND_MIN, band));
-	fprintf(meta, "HASSHORT = %d\nHASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nTITLE = ",
-		nshort > 0, sr->io_rows > 0, sr->pw_rows > 0 ? sr->nm : 0,
-		max_mb > 0 ? max_mb / band : 1, sr->max_w > 0 ? sr->max_w / band : 1);
+	double y2max = (sr->max_w > 0 ? sr->max_w / band : 1) * pw.per_base;
+
+	fprintf(meta, "HASSHORT = %d\nHASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nPWS = %g\n"
+		      "Y2STEP = %.10g\nPWUNIT = ", nshort > 0, sr->io_rows > 0,
+		sr->pw_rows > 0 ? sr->nm : 0, max_mb > 0 ? max_mb / band : 1, y2max, pw.per_base,
+		plot_axis_step(y2max, PLOT_HEIGHT_PX * 4));
+	plot_gp_string(meta, pw.text);
+	fprintf(meta, "\nTITLE = ");
 	plot_gp_string(meta, r->label);
 	fputc('\n', meta);
 	/* its own result's note, not the set's */

@@ -108,11 +108,13 @@ grep -v "meta files kept in" plot.log | grep "gnuplot" | sed 's/^/#   /' | head 
 data=$(ls -d keep/iowatt-plot.* | head -n 1)
 
 # sweep: the invalid point is no part of any line; the uncertain one is ringed
-python3 - "$data/sweep/sweep.dat" "$REPO/plots/sweep.gp" <<'PY'
+python3 - "$data/sweep/sweep.dat" "$REPO/plots/sweep.gp" "$data/sweep/meta.gp" <<'PY'
 import re, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 inv = [r for r in rows if r[3] == "0"]
-assert len(inv) == 1 and int(r[0]) == 16384 and float(inv[0][2]) == 9.4 if (r := inv[0]) else 0, inv
+# sweep.dat's J/GB is in the axis' unit (kJ/GB here: the 4 KiB randread's 1430 J/GB)
+per_j = 1e-3 if re.search(r"^JPGUNIT = 'kJ'", open(sys.argv[3]).read(), re.M) else 1
+assert len(inv) == 1 and int(r[0]) == 16384 and abs(float(inv[0][2]) - 9.4 * per_j) < 1e-9 if (r := inv[0]) else 0, inv
 assert [r[0] for r in rows if r[4] == "1"] == ["65536"], rows
 gp = open(sys.argv[2]).read().replace("\\\n", " ")
 clauses = [c for line in gp.splitlines() if re.match(r"\s*plot ", line) for c in line.split(", ")]
@@ -145,11 +147,11 @@ import shlex, sys
 rows = [shlex.split(l) for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 labels = [r[7] for r in rows] + [r[8] for r in rows]
 assert not [l for l in labels if "e+" in l or "e-" in l], labels
-assert "1.43 k" in labels, sorted(set(labels))
+assert "1.43" in labels, sorted(set(labels))  # 1430 J/GB on a kJ/GB axis
 notes = sorted(r[9] for r in rows if r[9])
 assert notes == ["invalid", "uncertain", "uncertain"], notes
 PY
-ok $? "efficiency: value labels in SI (1.43 k, no exponent); invalid and uncertain bars carry a note"
+ok $? "efficiency: value labels in the axis' unit (1.43 kJ/GB, no exponent); invalid and uncertain bars carry a note"
 python3 - "$data/efficiency/efficiency.dat" "$data/efficiency/meta.gp" <<'PY'
 import math, re, shlex, sys
 rows = [shlex.split(l) for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
@@ -186,9 +188,34 @@ import re, sys
 gp = open(sys.argv[1]).read().replace("\\\n", " ")
 plot = [l for l in gp.splitlines() if re.match(r"\s*plot ", l) and "power index" in l][0]
 tp = [i for i, c in enumerate(plot.split(", ")) if re.search(r"\b(io|iotrace)\b.*using 1:2 with lines", c)]
-pw = [i for i, c in enumerate(plot.split(", ")) if re.search(r"power index .*using 1:2 axes x1y2 with lines", c)]
+pw = [i for i, c in enumerate(plot.split(", ")) if re.search(r"power index .*using 1:(2|\(\$2\*PWS\)) axes x1y2 with lines", c)]
 assert tp and pw and min(tp) > max(pw), (tp, pw)
 PY
 ok $? "timeline: the throughput trace is drawn after (over) the power lines"
+
+# axes (issue 20.6, 24.1): no tick or label in exponent notation, SI prefixes on counts,
+# power and energy axes in the unit their figures choose, or the one --units fixes
+svg_texts() { sed -n 's/.*<text[^>]*>\(.*\)<\/text>.*/\1/p' "$@" | sed 's/<[^>]*>//g'; }
+$IOWATT plot --format svg -o fast fx/fast.json fx/uncertain.json >fast.log 2>&1
+ok $? "plot of a 2 M IOPS drive beside an SD card"
+svg_texts fast/*.svg svg/*.svg >texts.txt
+! grep -E '[0-9]e[-+]?[0-9]' texts.txt
+ok $? "no chart text in exponent notation ($(wc -l <texts.txt) texts of $(ls fast/*.svg svg/*.svg | wc -l) charts)"
+svg_texts fast/perf-power.svg | grep -qx "1 M" && svg_texts fast/perf-power.svg | grep -qx "100 k"
+ok $? "perf-power: the IOPS axis reads 100 k and 1 M (was 1e+06)"
+svg_texts svg/efficiency.svg | grep -qx "kJ/GB" && svg_texts svg/sweep.svg | grep -qx "kJ/GB"
+ok $? "efficiency and sweep: J/GB up to 1430 drawn on a kJ/GB axis"
+$IOWATT plot --format svg --units J -o fixedj fx/sweep.json >/dev/null 2>&1 &&
+	svg_texts fixedj/efficiency.svg | grep -qx "J/GB" && svg_texts fixedj/efficiency.svg | grep -qx "1430"
+ok $? "--units J: the J/GB axis and its labels in J (1430)"
+$IOWATT plot --format svg -o sd fx/uncertain.json >/dev/null 2>&1 &&
+	svg_texts sd/perf-power.svg | grep -qx "active power (mW)" &&
+	svg_texts sd/timeline-uncertain.svg | grep -qx "power (mW)" &&
+	svg_texts svg/perf-power.svg | grep -qx "active power (W)"
+ok $? "a 0.3-0.4 W SD card's power axes in mW, beside a 2 W drive in W"
+$IOWATT plot --format svg --units uW -o uw fx/uncertain.json >/dev/null 2>&1 &&
+	svg_texts uw/perf-power.svg | grep -qx "active power (µW)" &&
+	! svg_texts uw/perf-power.svg | grep -qE '[0-9]{6}[0-9]{6}'
+ok $? "--units uW: power axes in µW, their six-digit ticks spaced apart"
 
 done_testing

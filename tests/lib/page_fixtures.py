@@ -89,3 +89,34 @@ save(sw, "sweep.json")
 # a/quick.json and b/quick.json: two results of one base name.
 save(load("sd-sandisk-ultra"), "a/quick.json")
 save(load("usbstick-sandisk-ultra"), "b/quick.json")
+
+# fleet/*.json: four devices (the four golden results) that each ran the same 34 jobs
+# (their own 4 and a 30-job record sweep): the charts and page of a wide comparison.
+for name in ("sd-sandisk-ultra", "usbstick-sandisk-ultra", "nvme-netac", "usbssd-samsung-t7"):
+    d = load(name)
+    tmpl = {j["jobname"]: j for j in d["jobs"]}
+    jobs = list(d["jobs"])
+    for bs in (4096, 16384, 65536, 262144, 1048576, 4194304):
+        for op in ("write", "rewrite", "read", "reread", "randread"):
+            k = "write" if "write" in op else "read"
+            t = copy.deepcopy(tmpl["SEQ1M-Q8T1-" + k])
+            t["jobname"] = "REC%dK-%s" % (bs // 1024, op)
+            t["options"]["rw"], t["options"]["bs"] = op, bs
+            f = max(0.02, 1 - math.exp(-bs / 5e4))
+            t[k]["bw_bytes"] = int(t[k]["bw_bytes"] * f)
+            t[k]["iops"] = t[k]["bw_bytes"] / bs
+            t["efficiency"]["j_per_gb"] = round(t["efficiency"]["j_per_gb"] / f, 2)
+            t["events"] = []
+            jobs.append(t)
+    d["jobs"] = jobs
+    save(d, "fleet/%s.json" % name)
+
+# fast.json: the NVMe drive's random jobs at 2 M IOPS (a chart's IOPS axis reaches 1 M:
+# '%g' wrote its ticks as 1e+06).
+nv = load("nvme-netac")
+for j in nv["jobs"]:
+    for k in ("read", "write"):
+        if j["options"]["bs"] == 4096 and j[k]["iops"]:
+            j[k]["iops"] *= 50
+            j[k]["bw_bytes"] *= 50
+save(nv, "fast.json")
