@@ -9,10 +9,12 @@
 /* The kernel counts 512-byte sectors whatever the device's block size. */
 #define DISKSTATS_SECTOR 512
 
-/* Completed I/Os and sectors per direction, and the ms spent on them (fields 1-8). */
+/* Completed I/Os and sectors per direction, and the ms spent on them (fields 1-8); the
+ * I/Os in flight now (field 9). */
 struct diskstats {
 	uint64_t reads, read_sectors, read_ms;
 	uint64_t writes, write_sectors, write_ms;
+	uint64_t in_flight;
 };
 
 /* The counters of device `name` ("sda", "loop3") from the file at path (DISKSTATS_PATH,

@@ -105,6 +105,7 @@ struct run_opts {
 	int same_size;		   /* --same-size: size=auto once per job, before the first */
 	char *same_size_as[MAX_SAME_SIZE_FILES]; /* --same-size-as RESULT: and no smaller */
 	unsigned nsame_size_as;
+	char *rates_from;	   /* --rates-from RESULT: the device's earlier result */
 	int dry_run;		   /* --dry-run: print the plan, run nothing */
 	int samples_mode;	   /* --samples: enum samples_mode (run/output.h) */
 	uint64_t samples_bin_ns;   /* --samples-bin */

@@ -266,6 +266,15 @@ struct result_cpu {
  * size=auto: what the calibration measured and what it chose (run/size_auto.h). Times
  * in seconds; requested_s and meter_s are NAN when there was no such need.
  */
+/* One try of a size=auto calibration: what it measured, and why it was retried. */
+struct result_calib_try {
+	double wait_s; /* waited for the device to be quiet before it */
+	double seconds;
+	uint64_t bytes, ios;
+	double rate_bytes_per_s;
+	char *rejected; /* why it was not taken; NULL: taken */
+};
+
 struct result_size_auto {
 	double requested_s, meter_s, target_s;
 	char *meter; /* the slowest meter's spec; NULL: none */
@@ -275,6 +284,15 @@ struct result_size_auto {
 	uint64_t size, extent; /* per thread: bytes moved, bytes of file it wraps around in */
 	char *from;	       /* "calibration", or the result file whose size was larger */
 	char *reason;
+	double expected_s; /* size x threads at rate_bytes_per_s */
+	/* what the job of that size took and moved per second: its I/O (NAN: not run) */
+	double job_s, job_rate_bytes_per_s;
+	/* what the calibration was checked against (NAN, NULL: nothing to check with) */
+	double reference_rate_bytes_per_s;
+	char *reference;
+	struct result_calib_try *tries;
+	size_t ntries;
+	char *note; /* a calibration taken although it failed its checks: why; NULL: none */
 };
 
 struct result_temp {

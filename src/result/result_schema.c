@@ -407,6 +407,18 @@ static const struct result_field cpu_fields[] = {
 #undef T
 static SCHEMA(cpu_schema, struct result_cpu, cpu_fields);
 
+#define T struct result_calib_try
+static const struct result_field calib_try_fields[] = {
+	FIELD(T, "wait_s", wait_s, RF_REAL),
+	FIELD(T, "seconds", seconds, RF_REAL),
+	FIELD(T, "bytes", bytes, RF_U64),
+	FIELD(T, "ios", ios, RF_U64),
+	FIELD(T, "rate_bytes_per_s", rate_bytes_per_s, RF_REAL),
+	FIELD(T, "rejected", rejected, RF_STR),
+};
+#undef T
+static SCHEMA(calib_try_schema, struct result_calib_try, calib_try_fields);
+
 #define T struct result_size_auto
 static const struct result_field size_auto_fields[] = {
 	FIELD(T, "requested_s", requested_s, RF_REAL),
@@ -420,6 +432,13 @@ static const struct result_field size_auto_fields[] = {
 	FIELD(T, "extent", extent, RF_U64),
 	FIELD(T, "from", from, RF_STR),
 	FIELD(T, "reason", reason, RF_STR),
+	FIELD(T, "expected_s", expected_s, RF_REAL),
+	FIELD(T, "job_s", job_s, RF_REAL),
+	FIELD(T, "job_rate_bytes_per_s", job_rate_bytes_per_s, RF_REAL),
+	FIELD(T, "reference_rate_bytes_per_s", reference_rate_bytes_per_s, RF_REAL),
+	FIELD(T, "reference", reference, RF_STR),
+	LIST(T, "tries", tries, ntries, RF_ARRAY, .sub = &calib_try_schema, .absent = RF_OMIT),
+	FIELD(T, "note", note, RF_STR),
 };
 #undef T
 static SCHEMA(size_auto_schema, struct result_size_auto, size_auto_fields);

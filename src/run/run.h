@@ -10,6 +10,7 @@
 #include "io/target.h"
 #include "run/output.h"
 #include "run/progress.h"
+#include "run/rate_basis.h"
 #include "run/result_builder.h"
 #include "run/session.h"
 #include "run/size_auto.h"
@@ -33,6 +34,7 @@ struct run_ctx {
 	struct job_opts *jobs;
 	struct size_choice *sizes; /* per job; size 0 until chosen */
 	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */
+	struct rate_basis basis;   /* the device's earlier result: ETA, calibration checks */
 	uint64_t checkpoint_ns;	   /* when the result was last rewritten mid-run */
 };
 

@@ -2,6 +2,7 @@
 /* The run loop: set up target, meters and outputs, run every job in rounds, write the result. */
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -161,11 +162,19 @@ static void begin_result(struct run_ctx *rc, const char *command)
 	session_add_sink(rc->session, &progress_sink_ops, &rc->progress);
 }
 
+/* The device's earlier result, read before any I/O: --rates-from must be one. */
+static int open_basis(struct rate_basis *b, const struct run_opts *ro, char *disk, size_t len)
+{
+	run_plan_disk(ro->target, ro->sysfs_root, disk, len);
+	return rate_basis_open(b, ro->rates_from, ro->output_dir ? ro->output_dir : "results",
+			       disk);
+}
+
 /* Everything before the first job. 0 or -errno (logged). */
 static int set_up(struct run_ctx *rc, const char *command, int measure)
 {
 	const struct run_opts *ro = &rc->cfg->run;
-	char *stem;
+	char *stem, disk[64];
 	int err;
 
 	err = run_output_check(ro, !measure);
@@ -173,6 +182,8 @@ static int set_up(struct run_ctx *rc, const char *command, int measure)
 		return err;
 	/* A size source that cannot be read would be skipped later, after the I/O began. */
 	err = size_auto_check_results(ro);
+	if (!err && !measure)
+		err = open_basis(&rc->basis, ro, disk, sizeof(disk));
 	if (err)
 		return err;
 	if (!measure && (err = open_target(rc)))
@@ -221,7 +232,8 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 	for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
 		finished &= run_job_loop(rc, jo, round, loop);
 		if (rc->cfg->jobs[j].size_auto_ns)
-			rep->jobs[rep->njobs - 1].size_auto = size_auto_report(&rc->sizes[j], jo);
+			rep->jobs[rep->njobs - 1].size_auto =
+				size_auto_report(&rc->sizes[j], jo, &rep->jobs[rep->njobs - 1]);
 		checkpoint(rc);
 	}
 	target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
@@ -245,11 +257,61 @@ static int now_steady(struct run_ctx *rc, const struct job_opts *jo, unsigned ro
 	return rc_steady == 1;
 }
 
+/* The slowest meter's sample period: what size=auto sizes for (0 without a meter). */
+static uint64_t slowest_period_ns(const struct session *s)
+{
+	uint64_t p = 0;
+	unsigned m;
+
+	for (m = 0; m < s->nmeters; m++)
+		if (meter_info(s->meters[m].dev)->period_ns > p)
+			p = meter_info(s->meters[m].dev)->period_ns;
+	return p;
+}
+
+/* The ETA's basis in a run: the earlier result, or rounds_done rounds of this one. */
+static struct plan_basis run_basis(const struct run_ctx *rc, unsigned rounds_done, char *name,
+				   size_t len)
+{
+	struct plan_basis in = {
+		.metered = rc->session->nmeters > 0, .period_ns = slowest_period_ns(rc->session),
+		.period_known = 1, .rounds_done = rounds_done, .name = name,
+	};
+
+	if (rounds_done) {
+		in.rep = &rc->rb.rep;
+		snprintf(name, len, "this run's first %u round%s", rounds_done,
+			 rounds_done == 1 ? "" : "s");
+	} else if (rc->basis.have) {
+		in.rep = &rc->basis.rep;
+		snprintf(name, len, "the earlier result %s", rc->basis.path);
+	}
+	return in;
+}
+
 /* The plan, before anything runs (the disk from the opened target). */
 static void print_plan(const struct run_ctx *rc)
 {
-	run_plan_print(stdout, rc->cfg, rc->tg.blockdev);
+	char name[PATH_MAX + 64];
+	struct plan_basis in = run_basis(rc, 0, name, sizeof(name));
+
+	run_plan_print(stdout, rc->cfg, rc->tg.blockdev, &in);
 	fflush(stdout);
+}
+
+/* The ETA again once calibrations or whole rounds have measured this run's own rates. */
+static void print_eta(const struct run_ctx *rc, unsigned rounds_done, unsigned rounds)
+{
+	char name[PATH_MAX + 64], lead[96];
+	struct plan_basis in = run_basis(rc, rounds_done, name, sizeof(name));
+
+	in.sizes = rc->sizes;
+	if (rounds_done)
+		snprintf(lead, sizeof(lead), "estimated duration of rounds %u-%u", rounds_done + 1,
+			 rounds);
+	else
+		snprintf(lead, sizeof(lead), "estimated duration after the calibrations");
+	run_plan_eta(stdout, rc->cfg, &in, lead);
 }
 
 /*
@@ -278,8 +340,10 @@ static void run_jobs(struct run_ctx *rc, int measure)
 	}
 	/* --same-size: every size=auto job is sized before anything is measured; a job whose
 	 * calibration failed tries again at its turn and is reported there */
-	if (cfg->run.same_size)
+	if (cfg->run.same_size) {
 		size_auto_resolve_all(rc);
+		print_eta(rc, 0, rounds);
+	}
 	for (round = 1; round <= rounds && !run_should_stop(rc); round++) {
 		for (j = 0; j < cfg->njobs && !run_should_stop(rc); j++) {
 			const struct job_opts *jo = &cfg->jobs[j];
@@ -292,6 +356,8 @@ static void run_jobs(struct run_ctx *rc, int measure)
 			run_job_round(rc, j, round);
 			done[j] = now_steady(rc, jo, round);
 		}
+		if (round < rounds && !run_should_stop(rc))
+			print_eta(rc, round, rounds);
 	}
 	free(done);
 }
@@ -324,6 +390,7 @@ static void tear_down(struct run_ctx *rc)
 {
 	free(rc->jobs);
 	free(rc->sizes);
+	rate_basis_close(&rc->basis);
 	sources_close(rc->sources);
 	session_free(rc->session);
 	run_output_close(&rc->out);
@@ -333,13 +400,24 @@ static void tear_down(struct run_ctx *rc)
 	run_stop_unwatch(&rc->stop);
 }
 
-/* --dry-run: the plan only; the target is looked at, never opened. */
-static void dry_run(const struct run_config *cfg)
+/* --dry-run: the plan only; the target is looked at, never opened, nor the meters. */
+static int dry_run(const struct run_config *cfg)
 {
-	char disk[64];
+	char disk[64], name[PATH_MAX + 64];
+	struct rate_basis b;
+	struct plan_basis in = { .metered = cfg->run.nmeters > 0, .name = name,
+				 .period_known = !cfg->run.nmeters };
+	int err = open_basis(&b, &cfg->run, disk, sizeof(disk));
 
-	run_plan_disk(cfg->run.target, cfg->run.sysfs_root, disk, sizeof(disk));
-	run_plan_print(stdout, cfg, disk);
+	if (err)
+		return err;
+	if (b.have) {
+		in.rep = &b.rep;
+		snprintf(name, sizeof(name), "the earlier result %s", b.path);
+	}
+	run_plan_print(stdout, cfg, disk, &in);
+	rate_basis_close(&b);
+	return 0;
 }
 
 int run_execute(const struct run_config *cfg, const char *command, int measure,
@@ -349,10 +427,8 @@ int run_execute(const struct run_config *cfg, const char *command, int measure,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (cfg->run.dry_run) {
-		dry_run(cfg);
-		return 0;
-	}
+	if (cfg->run.dry_run)
+		return dry_run(cfg);
 	memset(&rc, 0, sizeof(rc));
 	rc.cfg = cfg;
 	rc.t0_ns = now_ns();

@@ -57,6 +57,12 @@ const struct opt_desc run_options[] = {
 	  .help = "size=auto, --same-size: no smaller than a job of the same name used in "
 		  "RESULT (another device's run): every device gets the largest size (repeatable)",
 	  .group = G_RUN, .complete = "file:*.json" },
+	{ .name = "rates-from", .type = OPT_STRP, .off = ROFF(run.rates_from),
+	  .metavar = "RESULT",
+	  .help = "the device's earlier result: the plan's ETA and the size=auto calibrations' "
+		  "checks use its jobs' rates (default: the newest result of the same device in "
+		  "the output directory)",
+	  .group = G_RUN, .complete = "file:*.json" },
 	{ .name = "stop-on-undervoltage", .type = OPT_FLAG, .off = ROFF(run.stop_on_undervoltage),
 	  .help = "stop the run at the first undervoltage event", .group = G_RUN },
 	{ .name = "uv-threshold", .type = OPT_DOUBLE, .off = ROFF(run.uv_threshold_v),

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The plan of a run before it starts: jobs, bytes moved, and how long it should take. */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -16,17 +15,13 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "result/result.h"
+#include "run/rate_basis.h"
+#include "run/session.h"
+#include "run/size_auto.h"
 
 #define FMT_LEN 32
-/* Earlier results read to find the device's speed: the newest ones are enough. */
-#define PLAN_MAX_RESULTS 64
-
-/* An earlier result on the same device, and when it was written. */
-struct speed_ref {
-	struct run_result rep;
-	char path[PATH_MAX];
-	int have;
-};
+/* A size=auto calibration without retries: the wait for a quiet device and its second. */
+#define PLAN_CALIB_S ((double)(SIZE_AUTO_QUIET_NS + SIZE_AUTO_CALIB_NS) / 1e9)
 
 /*
  * The whole disk a path (or, for a path not created yet, its directory) sits on, as
@@ -54,95 +49,18 @@ int run_plan_disk(const char *target, const char *sysfs_root, char *disk, size_t
 				part, sizeof(part));
 }
 
-static int is_json(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 5 && !strcmp(name + n - 5, ".json");
-}
-
-/* The newest result in dir whose device is disk; earlier files that do not load are
- * none of this run's business and stay quiet. */
-static void find_reference(const char *dir, const char *disk, struct speed_ref *ref)
-{
-	struct dirent *de;
-	struct stat st;
-	time_t best = 0;
-	char path[PATH_MAX];
-	int level = log_get_level(), seen = 0;
-	DIR *d = opendir(dir);
-	struct run_result rep;
-
-	memset(ref, 0, sizeof(*ref));
-	if (!d || !*disk) {
-		if (d)
-			closedir(d);
-		return;
-	}
-	log_set_level(LOG_ERR - 1);
-	while ((de = readdir(d)) && seen < PLAN_MAX_RESULTS) {
-		if (!is_json(de->d_name) ||
-		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
-		    stat(path, &st) || st.st_mtime < best || result_load(path, &rep))
-			continue;
-		seen++;
-		if (rep.context && rep.context->device && rep.context->device->name &&
-		    !strcmp(rep.context->device->name, disk)) {
-			if (ref->have)
-				result_free(&ref->rep);
-			ref->rep = rep;
-			ref->have = 1;
-			best = st.st_mtime;
-			snprintf(ref->path, sizeof(ref->path), "%s", path);
-			continue;
-		}
-		result_free(&rep);
-	}
-	log_set_level(level);
-	closedir(d);
-}
-
-static const struct result_opt *opt_of(const struct job_result *j, const char *key)
-{
-	return result_opt_find(j, key);
-}
-
-static int64_t opt_int(const struct job_result *j, const char *key)
-{
-	const struct result_opt *o = opt_of(j, key);
-
-	return o && o->type == RESULT_OPT_INT ? o->i : -1;
-}
-
-/* Bytes per second the earlier result measured for this job: same name, else same mode
- * and block size; 0 if it has none. */
-static double known_speed(const struct speed_ref *ref, const struct job_opts *jo)
-{
-	const struct job_result *j, *like = NULL;
-	const struct result_opt *rw;
-	size_t i;
-
-	for (i = 0; ref->have && i < ref->rep.njobs; i++) {
-		j = &ref->rep.jobs[i];
-		if (j->status != RESULT_OK || !j->read || !j->write ||
-		    j->read->bw_bytes + j->write->bw_bytes == 0)
-			continue;
-		if (j->jobname && !strcmp(j->jobname, jo->name))
-			return (double)(j->read->bw_bytes + j->write->bw_bytes);
-		rw = opt_of(j, "rw");
-		if (!like && rw && rw->type == RESULT_OPT_STR && !strcmp(rw->s, rw_name(jo->rw)) &&
-		    opt_int(j, "bs") == (int64_t)jo->bs)
-			like = j;
-	}
-	return like ? (double)(like->read->bw_bytes + like->write->bw_bytes) : 0;
-}
-
-/* Loops in all: each round (--repeat, or at most repeat_until_steady) runs them all. */
-static unsigned job_loops(const struct job_opts *jo)
+/* Rounds a job takes part in: --repeat, or at most repeat_until_steady. */
+static unsigned job_rounds(const struct job_opts *jo)
 {
 	unsigned rounds = jo->repeat_until_steady ? jo->repeat_until_steady : jo->repeat;
 
-	return (jo->loops ? jo->loops : 1) * (rounds ? rounds : 1);
+	return rounds ? rounds : 1;
+}
+
+/* Loops in all: each round runs them all. */
+static unsigned job_loops(const struct job_opts *jo)
+{
+	return (jo->loops ? jo->loops : 1) * job_rounds(jo);
 }
 
 /* Bytes a job moves in all: each of its threads moves size, in each loop; 0 while
@@ -154,11 +72,134 @@ static uint64_t job_bytes(const struct job_opts *jo)
 	return jo->size * (jo->numjobs ? jo->numjobs : 1) * job_loops(jo);
 }
 
-/* What the run spends besides I/O per loop: the idle baseline and at least the tail's
- * hold (a drive that settles at once), with meters only. */
-static double phases_s(const struct job_opts *jo, int metered)
+static double span_s(const struct result_span *sp)
 {
-	return metered ? (double)(jo->idle_ns + jo->tail_hold_ns) / 1e9 : 0;
+	return sp && sp->t_end_ns > sp->t_start_ns ? (double)(sp->t_end_ns - sp->t_start_ns) / 1e9
+						   : 0;
+}
+
+/*
+ * What the basis's loops of jo's name took: *wall from the end of the loop before (the
+ * run's start for the first) to the end of its tail, so a calibration, a layout and the
+ * idle baseline count; *io their active phases; *size a size=auto's choice. Means over
+ * the loops; 0 when the basis has no finished loop of that name and shape.
+ */
+static unsigned basis_walls(const struct run_result *rep, const struct job_opts *jo,
+			    double *wall, double *io, uint64_t *size)
+{
+	uint64_t prev = rep->t0_ns, end;
+	unsigned n = 0;
+	size_t i;
+
+	*wall = *io = 0;
+	*size = 0;
+	for (i = 0; i < rep->njobs; i++) {
+		const struct job_result *j = &rep->jobs[i];
+		const struct result_phases *ph = j->phases;
+
+		end = !ph ? 0 : ph->tail ? ph->tail->t_end_ns : ph->active ? ph->active->t_end_ns : 0;
+		if (j->jobname && !strcmp(j->jobname, jo->name) && rate_of_job(j) > 0 &&
+		    rate_same_shape(j, jo) && end > prev && prev) {
+			*wall += (double)(end - prev) / 1e9;
+			*io += span_s(ph->active);
+			if (j->size_auto)
+				*size = j->size_auto->size;
+			n++;
+		}
+		if (end > prev)
+			prev = end;
+	}
+	if (n) {
+		*wall /= n;
+		*io /= n;
+	}
+	return n;
+}
+
+/* One job's share of the run in seconds: lo..hi, equal where it is known. */
+struct job_eta {
+	double io_lo, io_hi, other_lo, other_hi;
+	double bps;  /* the rate its I/O time rests on; 0: none */
+	int io_unknown, io_ranged, tail_ranged, from_basis, calibrated;
+};
+
+/* I/O per loop in seconds, lo..hi; 0 when unknown (no rate and no size=auto target). */
+static int loop_io(const struct plan_basis *in, const struct job_opts *jo, size_t j,
+		   uint64_t basis_size, struct job_eta *e, double *lo, double *hi)
+{
+	const struct size_choice *c = in->sizes ? &in->sizes[j] : NULL;
+	unsigned threads = jo->numjobs ? jo->numjobs : 1, n;
+	uint64_t size = jo->size_auto_ns ? 0 : jo->size, target;
+
+	e->calibrated = c && c->size && c->rate_bps > 0;
+	if (e->calibrated) {
+		e->bps = c->rate_bps;
+		size = c->size;
+	} else if (in->rep) {
+		e->bps = rate_median(in->rep, jo, 1, &n);
+		if (!(e->bps > 0))
+			e->bps = rate_median(in->rep, jo, 0, &n);
+	}
+	if (!size && jo->size_auto_ns && in->period_known) {
+		target = size_auto_target_ns(jo, in->period_ns);
+		if (e->bps > 0) {
+			size = size_auto_size_at(jo, e->bps, target);
+		} else {
+			/* bs x 2^k, the smallest that lasts the target: 1 to 2 times it */
+			*lo = (double)target / 1e9;
+			*hi = 2 * *lo;
+			e->io_ranged = 1;
+			return 1;
+		}
+	}
+	if (!size && basis_size)
+		size = basis_size;
+	if (!size || !(e->bps > 0))
+		return 0;
+	*lo = *hi = (double)size * threads / e->bps;
+	return 1;
+}
+
+static void estimate_job(const struct plan_basis *in, const struct run_config *cfg, size_t j,
+			 struct job_eta *e)
+{
+	const struct job_opts *jo = &cfg->jobs[j];
+	double loops = jo->loops ? jo->loops : 1, io_lo = 0, io_hi = 0, wall = 0, bio = 0;
+	double per_lo, per_hi;
+	double rounds = (double)job_rounds(jo) - in->rounds_done, idle, calib;
+	int metered = in->metered;
+	uint64_t bsize = 0;
+
+	memset(e, 0, sizeof(*e));
+	if (rounds <= 0)
+		return;
+	e->from_basis = in->rep && basis_walls(in->rep, jo, &wall, &bio, &bsize);
+	if (!loop_io(in, jo, j, bsize, e, &io_lo, &io_hi))
+		e->io_unknown = 1;
+	if (e->from_basis) {
+		/* what it spent besides I/O as it ran then, calibration included */
+		per_lo = per_hi = fmax(wall - bio, 0);
+	} else {
+		idle = metered ? fmax((double)jo->idle_ns / 1e9,
+				      (double)jo->idle_samples * (double)in->period_ns / 1e9) +
+					 (double)SESSION_FEED_LAG_NS / 1e9
+			       : 0;
+		/* a tail ends once power holds still for tail_hold: assumed within twice that */
+		per_lo = idle + (metered ? (double)jo->tail_hold_ns / 1e9 : 0);
+		per_hi = idle + (metered ? 2 * (double)jo->tail_hold_ns / 1e9 : 0);
+		e->tail_ranged = per_hi > per_lo;
+		/* each round's calibration and the settling after it, once with --same-size */
+		calib = jo->size_auto_ns && !(cfg->run.same_size && e->calibrated)
+				? (PLAN_CALIB_S + (metered ? (double)jo->tail_hold_ns / 1e9 : 0)) *
+					  (cfg->run.same_size ? 1 : rounds)
+				: 0;
+		e->other_lo = calib;
+		e->other_hi = calib;
+	}
+	e->io_lo = io_lo * loops * rounds;
+	e->io_hi = io_hi * loops * rounds;
+	e->other_lo += per_lo * loops * rounds;
+	e->other_hi += per_hi * loops * rounds;
 }
 
 static int name_width(const struct run_config *cfg)
@@ -172,22 +213,24 @@ static int name_width(const struct run_config *cfg)
 	return w;
 }
 
-static void print_job(FILE *fp, const struct job_opts *jo, int nw, const struct speed_ref *ref,
-		      double *io_s, int *unknown)
+static const char *fmt_s(double s, char *buf, size_t len)
 {
-	char bs[FMT_LEN], size[FMT_LEN], moved[FMT_LEN], est[FMT_LEN * 2], d[FMT_LEN];
-	uint64_t bytes = job_bytes(jo);
-	double bps = known_speed(ref, jo), s;
+	return fmt_duration((uint64_t)(s * 1e9 + 0.5), buf, len);
+}
 
-	if (bps > 0 && bytes) {
-		s = (double)bytes / bps;
-		*io_s += s;
-		snprintf(est, sizeof(est), "%s at %.3g MB/s", fmt_duration((uint64_t)(s * 1e9), d,
-									   sizeof(d)), bps / 1e6);
-	} else {
-		(*unknown)++;
+static void print_job(FILE *fp, const struct job_opts *jo, int nw, const struct job_eta *e)
+{
+	char bs[FMT_LEN], size[FMT_LEN], moved[FMT_LEN], est[FMT_LEN * 3], a[FMT_LEN], b[FMT_LEN];
+	uint64_t bytes = job_bytes(jo);
+
+	if (e->io_unknown)
 		snprintf(est, sizeof(est), "?");
-	}
+	else if (e->io_hi > e->io_lo)
+		snprintf(est, sizeof(est), "%s to %s", fmt_s(e->io_lo, a, sizeof(a)),
+			 fmt_s(e->io_hi, b, sizeof(b)));
+	else
+		snprintf(est, sizeof(est), "%s at %.3g MB/s", fmt_s(e->io_lo, a, sizeof(a)),
+			 e->bps / 1e6);
 	if (jo->size_auto_ns) {
 		snprintf(size, sizeof(size), "auto");
 		snprintf(moved, sizeof(moved), "?");
@@ -200,23 +243,95 @@ static void print_job(FILE *fp, const struct job_opts *jo, int nw, const struct 
 		moved, est);
 }
 
-void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk)
+/* The whole run's lo..hi and what they rest on, from every job's share. */
+struct run_eta {
+	double lo, hi, io_lo, io_hi;
+	unsigned unknown, from_basis, calibrated, io_ranged, tail_ranged, jobs;
+};
+
+static void sum_eta(struct run_eta *t, const struct job_eta *e)
+{
+	t->jobs++;
+	t->unknown += e->io_unknown;
+	t->from_basis += e->from_basis;
+	t->calibrated += e->calibrated;
+	t->io_ranged += e->io_ranged;
+	t->tail_ranged += e->tail_ranged;
+	t->io_lo += e->io_lo;
+	t->io_hi += e->io_hi;
+	t->lo += e->io_lo + e->other_lo;
+	t->hi += e->io_hi + e->other_hi;
+}
+
+/* "from the earlier result R; 3 jobs from calibrations": what the figure rests on. */
+static void eta_basis(const struct plan_basis *in, const struct run_eta *t, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (t->calibrated)
+		n = snprintf(buf, len, "from calibrations of %u job%s", t->calibrated,
+			     t->calibrated == 1 ? "" : "s");
+	if (t->from_basis && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%s%u job%s as %s ran them", n ? ", " : "",
+			      t->from_basis, t->from_basis == 1 ? "" : "s", in->name);
+	else if (in->rep && !t->calibrated && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%sat the rates of %s", n ? ", " : "",
+			      in->name);
+	if (t->io_ranged && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%s%u size=auto job%s without a rate yet "
+			      "last%s 1 to 2 times %s target", n ? "; " : "", t->io_ranged,
+			      t->io_ranged == 1 ? "" : "s", t->io_ranged == 1 ? "s" : "",
+			      t->io_ranged == 1 ? "its" : "their");
+	if (t->tail_ranged && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%stails assumed to settle within 1 to 2 times "
+			 "their hold", n ? "; " : "");
+}
+
+void run_plan_eta(FILE *fp, const struct run_config *cfg, const struct plan_basis *in,
+		  const char *lead)
+{
+	struct run_eta t = { 0 };
+	struct job_eta e;
+	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], d[FMT_LEN], why[640];
+	size_t i;
+
+	for (i = 0; i < cfg->njobs; i++) {
+		estimate_job(in, cfg, i, &e);
+		sum_eta(&t, &e);
+	}
+	eta_basis(in, &t, why, sizeof(why));
+	if (t.unknown)
+		fprintf(fp, "%s: at least %s; I/O time unknown for %u job%s (%s)%s%s\n", lead,
+			fmt_s(t.lo, a, sizeof(a)), t.unknown, t.unknown == 1 ? "" : "s",
+			in->rep ? "not in the earlier result of this device"
+				: "no earlier result of this device in the output directory",
+			why[0] ? "; " : "", why);
+	else if (t.hi > t.lo * 1.005)
+		fprintf(fp, "%s: %s to %s (I/O %s%s%s; %s)\n", lead, fmt_s(t.lo, a, sizeof(a)),
+			fmt_s(t.hi, b, sizeof(b)), fmt_s(t.io_lo, c, sizeof(c)),
+			t.io_hi > t.io_lo * 1.005 ? " to " : "",
+			t.io_hi > t.io_lo * 1.005 ? fmt_s(t.io_hi, d, sizeof(d)) : "", why);
+	else
+		fprintf(fp, "%s: %s (I/O %s; %s)\n", lead, fmt_s(t.lo, a, sizeof(a)),
+			fmt_s(t.io_lo, c, sizeof(c)), why);
+	fflush(fp);
+}
+
+void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk,
+		    const struct plan_basis *in)
 {
 	const struct run_opts *ro = &cfg->run;
-	const char *dir = ro->output_dir ? ro->output_dir : "results";
-	int metered = ro->nmeters > 0, unknown = 0, nw = name_width(cfg);
-	double io_s = 0, other_s = 0;
+	int nw = name_width(cfg);
 	uint64_t total = 0;
-	struct speed_ref ref;
-	char a[FMT_LEN], b[FMT_LEN], c[FMT_LEN], moved[FMT_LEN * 2];
+	struct job_eta e;
+	char a[FMT_LEN], moved[FMT_LEN * 2];
 	unsigned loops = 0;
 	size_t i, nauto = 0;
 
-	find_reference(dir, disk, &ref);
 	for (i = 0; i < cfg->njobs; i++) {
 		total += job_bytes(&cfg->jobs[i]);
 		loops += job_loops(&cfg->jobs[i]);
-		other_s += phases_s(&cfg->jobs[i], metered) * job_loops(&cfg->jobs[i]);
 		nauto += cfg->jobs[i].size_auto_ns != 0;
 	}
 	/* size=auto jobs move what their calibration chooses: not known yet, so not "0 B". */
@@ -233,21 +348,9 @@ void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk)
 		*disk ? " (" : "", disk, *disk ? ")" : "", moved);
 	fprintf(fp, "%-*s  %-9s %8s %5s %7s %10s %5s %10s  %s\n", nw, "job", "rw", "bs", "depth",
 		"threads", "size", "loops", "moves", "est. I/O time");
-	for (i = 0; i < cfg->njobs; i++)
-		print_job(fp, &cfg->jobs[i], nw, &ref, &io_s, &unknown);
-	fmt_duration((uint64_t)(other_s * 1e9), b, sizeof(b));
-	if (!unknown)
-		fprintf(fp, "estimated duration: %s (I/O %s at the speeds %s measured%s%s)\n",
-			fmt_duration((uint64_t)((io_s + other_s) * 1e9), a, sizeof(a)),
-			fmt_duration((uint64_t)(io_s * 1e9), c, sizeof(c)), ref.path,
-			metered ? ", idle baselines and tails " : "", metered ? b : "");
-	else
-		fprintf(fp, "estimated duration: I/O time unknown for %d job%s (%s)%s%s\n", unknown,
-			unknown == 1 ? "" : "s",
-			ref.have ? "not in the earlier result of this device"
-				 : "no earlier result of this device in the output directory",
-			metered ? "; idle baselines and tails alone take at least " : "",
-			metered ? b : "");
-	if (ref.have)
-		result_free(&ref.rep);
+	for (i = 0; i < cfg->njobs; i++) {
+		estimate_job(in, cfg, i, &e);
+		print_job(fp, &cfg->jobs[i], nw, &e);
+	}
+	run_plan_eta(fp, cfg, in, "estimated duration");
 }

@@ -13,6 +13,7 @@
 #include "core/options.h"
 #include "core/units.h"
 #include "io/bench.h"
+#include "run/rate_basis.h"
 #include "run/run.h"
 #include "run/size_auto.h"
 
@@ -36,88 +37,39 @@ static void slowest_meter(const struct session *s, struct size_choice *c)
 				 SIZE_AUTO_HEADROOM);
 }
 
-static uint64_t progress_bytes(const struct bench *b)
+uint64_t size_auto_size_at(const struct job_opts *jo, double rate_bps, uint64_t target_ns)
 {
-	struct bench_progress p;
+	double want = rate_bps * ((double)target_ns / 1e9) / (double)jo->numjobs;
+	uint64_t size = jo->bs;
 
-	bench_get_progress(b, &p);
-	return p.bytes[DDIR_READ] + p.bytes[DDIR_WRITE];
-}
-
-/*
- * Run the job for SIZE_AUTO_CALIB_NS, wrapping around in its extent. The meters keep
- * delivering and are pumped (their rings must not overflow), but no phase is open, so
- * nothing of this enters a figure; the file is the one the measured job will use. The
- * rate is the faster of the whole run's and its second half's: a device whose caches
- * warm up goes faster later, one that bursts after idling (a throttle's credit, a write
- * cache) faster at first, and the measured job meets either. Too fast an estimate only
- * makes the job longer; too slow one too short to be valid.
- */
-static int calibrate(struct run_ctx *rc, const struct job_opts *jo, struct size_choice *c)
-{
-	/* as large as it may be: the runtime cap ends it */
-	struct job_opts cj = job_sized(jo, SIZE_AUTO_MAX / jo->bs * jo->bs);
-	struct bench_result br;
-	struct bench *b;
-	uint64_t t_mid = 0, bytes_mid = 0, now, end_bytes = 0;
-	int rc_b, d;
-
-	if (!cj.runtime_ns || cj.runtime_ns > SIZE_AUTO_CALIB_NS)
-		cj.runtime_ns = SIZE_AUTO_CALIB_NS;
-	rc_b = target_prepare_job(&rc->tg, &cj);
-	if (!rc_b)
-		rc_b = bench_start_fd(&cj, rc->tg.fd, rc->tg.path, &b);
-	if (rc_b)
-		return rc_b;
-	progress_set(&rc->progress, "%s: calibrating size=auto", jo->name);
-	while (!bench_wait(b, SESSION_PUMP_NS)) {
-		if (run_should_stop(rc))
-			bench_stop(b);
-		now = now_ns();
-		if (!t_mid && now >= bench_start_ns(b) + cj.runtime_ns / 2) {
-			t_mid = now;
-			bytes_mid = progress_bytes(b);
-		}
-		session_pump(rc->session, now);
-	}
-	bench_finish(b, &br);
-	progress_clear(&rc->progress);
-	if (br.status != BENCH_OK) {
-		log_err(MOD, "job '%s': size=auto calibration %s", jo->name,
-			br.status == BENCH_INTERRUPTED ? "was interrupted" : br.errmsg);
-		return br.status == BENCH_INTERRUPTED ? -EINTR : (br.err ? br.err : -EIO);
-	}
-	for (d = 0; d < DDIR_COUNT; d++)
-		end_bytes += br.dir[d].io_bytes;
-	c->calib_bytes = end_bytes;
-	c->calib_s = (double)(br.t_end_ns - br.t_start_ns) / 1e9;
-	if (!c->calib_bytes || !(c->calib_s > 0)) {
-		log_err(MOD, "job '%s': size=auto calibration moved nothing", jo->name);
-		return -EIO;
-	}
-	c->rate_bps = (double)c->calib_bytes / c->calib_s;
-	if (t_mid && br.t_end_ns > t_mid && end_bytes > bytes_mid)
-		c->rate_bps = fmax(c->rate_bps, (double)(end_bytes - bytes_mid) /
-						((double)(br.t_end_ns - t_mid) / 1e9));
-	return 0;
+	while ((double)size < want && size < SIZE_AUTO_MAX)
+		size <<= 1;
+	return size;
 }
 
 /* The smallest bs x 2^k per thread that lasts target_ns at rate (all threads together). */
 static void choose(const struct job_opts *jo, struct size_choice *c)
 {
-	double want = c->rate_bps * ((double)c->target_ns / 1e9) / (double)jo->numjobs;
-	uint64_t size = jo->bs;
+	c->size = size_auto_size_at(jo, c->rate_bps, c->target_ns);
+	c->capped = c->size >= SIZE_AUTO_MAX &&
+		    (double)c->size < c->rate_bps * ((double)c->target_ns / 1e9) / jo->numjobs;
+}
 
-	while ((double)size < want && size < SIZE_AUTO_MAX)
-		size <<= 1;
-	c->capped = size >= SIZE_AUTO_MAX && (double)size < want;
-	c->size = size;
+uint64_t size_auto_target_ns(const struct job_opts *jo, uint64_t meter_period_ns)
+{
+	uint64_t req = jo->size_auto_ns == OPT_AUTO_BARE ? 0 : jo->size_auto_ns;
+	uint64_t meter = (uint64_t)((double)ENERGY_MIN_SAMPLES * (double)meter_period_ns *
+				    SIZE_AUTO_HEADROOM);
+
+	if (meter > req)
+		req = meter;
+	return req ? req : SIZE_AUTO_DEFAULT_NS;
 }
 
 /*
- * Calibrate jo (its size=auto request in requested_ns) on the run's target: run it for at
- * most SIZE_AUTO_CALIB_NS with the meters pumped but no phase open, and choose its size.
- * 0, or -errno (logged) when the job cannot run or moved nothing.
+ * Calibrate jo (its size=auto request in requested_ns) on the run's target with the
+ * meters pumped but no phase open (size_calib.c), and choose its size. 0, or -errno
+ * (logged) when the job cannot run or moved nothing.
  */
 static int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint64_t requested_ns,
 			    struct size_choice *out)
@@ -130,7 +82,7 @@ static int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint6
 	out->target_ns = out->requested_ns > out->meter_ns ? out->requested_ns : out->meter_ns;
 	if (!out->target_ns)
 		out->target_ns = SIZE_AUTO_DEFAULT_NS;
-	err = calibrate(rc, jo, out);
+	err = size_calib_run(rc, jo, out);
 	if (err)
 		return err;
 	choose(jo, out);
@@ -203,11 +155,20 @@ int size_auto_check_results(const struct run_opts *ro)
 	return 0;
 }
 
-/* "1 GiB = 2^18 x 4k: 2.5 s at 420 MB/s for 20 samples of um25c:... (100 ms)" */
+/* What the chosen size takes at the rate that chose it: all threads move size each. */
+static double expected_s(const struct size_choice *c, const struct job_opts *jo)
+{
+	return c->rate_bps > 0 ? (double)c->size * (jo->numjobs ? jo->numjobs : 1) / c->rate_bps
+			       : NAN;
+}
+
+/* "1 GiB = 2^18 x 4k: 3.6 s at 300 MB/s (1 s calibration), 2.5 s for 20 samples of
+ * um25c:... (100 ms)": the size's own time first, then the target it had to reach. */
 static void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, char *buf,
 			     size_t len)
 {
-	char sz[32], bs[32], t[32], per[32], rate[32];
+	char sz[32], bs[32], t[32], per[32], rate[32], exp[32];
+	double e = expected_s(c, jo);
 	unsigned k = 0;
 	int n;
 
@@ -216,8 +177,10 @@ static void size_auto_reason(const struct size_choice *c, const struct job_opts 
 	fmt_size(c->size, sz, sizeof(sz));
 	fmt_size(jo->bs, bs, sizeof(bs));
 	fmt_duration(c->target_ns, t, sizeof(t));
-	n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (%.2g s calibration)", sz, k, bs,
-		     t, fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)), c->calib_s);
+	fmt_duration(isfinite(e) ? (uint64_t)(e * 1e9) : 0, exp, sizeof(exp));
+	n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (%.2g s calibration), at least %s", sz, k,
+		     bs, exp, fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)), c->calib_s,
+		     t);
 	if (n < 0 || (size_t)n >= len)
 		return;
 	if (c->meter_ns && c->meter_ns >= c->requested_ns)
@@ -318,7 +281,42 @@ int size_auto_resolve_all(struct run_ctx *rc)
 	return rc_all;
 }
 
-struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo)
+/* The calibration's tries, and what it was checked against, into the result. */
+static void report_tries(struct result_size_auto *r, const struct size_choice *c)
+{
+	unsigned i;
+
+	r->reference_rate_bytes_per_s = c->ref_bps > 0 ? c->ref_bps : NAN;
+	r->reference = c->ref[0] ? xstrdup(c->ref) : NULL;
+	r->note = c->note[0] ? xstrdup(c->note) : NULL;
+	r->tries = xcalloc(c->ntries + 1, sizeof(*r->tries));
+	for (i = 0; i < c->ntries; i++) {
+		const struct size_try *t = &c->tries[i];
+
+		r->tries[i] = (struct result_calib_try){
+			.wait_s = t->wait_s, .seconds = t->seconds, .bytes = t->bytes,
+			.ios = t->ios, .rate_bytes_per_s = t->bytes ? t->rate_bps : NAN,
+			.rejected = t->rejected[0] ? xstrdup(t->rejected) : NULL,
+		};
+	}
+	r->ntries = c->ntries;
+}
+
+/* What the job of the chosen size took: its active phase, and what it moved in it. */
+static void report_job(struct result_size_auto *r, const struct job_result *j)
+{
+	const struct result_span *a = j && j->phases ? j->phases->active : NULL;
+
+	r->job_s = NAN;
+	r->job_rate_bytes_per_s = j ? rate_of_job(j) : 0;
+	if (!(r->job_rate_bytes_per_s > 0))
+		r->job_rate_bytes_per_s = NAN;
+	if (a && a->t_end_ns > a->t_start_ns)
+		r->job_s = (double)(a->t_end_ns - a->t_start_ns) / 1e9;
+}
+
+struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo,
+					  const struct job_result *j)
 {
 	struct result_size_auto *r = xcalloc(1, sizeof(*r));
 	char reason[SIZE_AUTO_REASON_LEN];
@@ -335,5 +333,8 @@ struct result_size_auto *size_auto_report(const struct size_choice *c, const str
 	r->from = xstrdup(c->from);
 	size_auto_reason(c, jo, reason, sizeof(reason));
 	r->reason = xstrdup(reason);
+	r->expected_s = expected_s(c, jo);
+	report_tries(r, c);
+	report_job(r, j);
 	return r;
 }

@@ -22,6 +22,31 @@ struct run_ctx;
  * jobs a few samples short.
  */
 #define SIZE_AUTO_HEADROOM 2.0
+/*
+ * The checks a calibration passes before its rate is used (docs/results.md, size_auto):
+ * at least SIZE_AUTO_MIN_IOS I/Os in at least SIZE_AUTO_MIN_CALIB_NS (one I/O more or less
+ * at either end moves the rate by 1/N: 16 keeps that near 6 %; a retry runs twice as
+ * long, up to SIZE_AUTO_CALIB_MAX_NS); the device quiet before it (nothing in flight and
+ * under SIZE_AUTO_QUIET_BYTES moved for SIZE_AUTO_QUIET_NS, waited for up to
+ * SIZE_AUTO_QUIET_MAX_NS; after a try the device's other I/O spoilt, four times as long,
+ * up to SIZE_AUTO_QUIET_LONG_NS) and no more than SIZE_AUTO_OTHER_BYTES or SIZE_AUTO_OTHER_SHARE of
+ * its own bytes of other I/O during it (O_DIRECT jobs: buffered ones move what the cache
+ * decides); within SIZE_AUTO_AGREE times (either way) of its reference, the rate of the
+ * same device's jobs of the same shape (this run's, else the earlier result's).
+ * SIZE_AUTO_TRIES in all, then the best is taken and the result says why.
+ */
+#define SIZE_AUTO_TRIES 4
+#define SIZE_AUTO_MIN_IOS 16
+#define SIZE_AUTO_MIN_CALIB_NS (500 * NS_PER_MS)
+#define SIZE_AUTO_CALIB_MAX_NS (8 * NS_PER_SEC)
+#define SIZE_AUTO_QUIET_NS (250 * NS_PER_MS)
+#define SIZE_AUTO_QUIET_LONG_NS (2 * NS_PER_SEC)
+#define SIZE_AUTO_QUIET_MAX_NS (5 * NS_PER_SEC)
+#define SIZE_AUTO_QUIET_BYTES (64ULL << 10)
+#define SIZE_AUTO_OTHER_BYTES (1ULL << 20)
+#define SIZE_AUTO_OTHER_SHARE 0.10
+#define SIZE_AUTO_AGREE 1.5
+#define SIZE_AUTO_WHY_LEN 192
 /* Beyond this a size is a typo's or a RAM disk's: capped, and said. */
 #define SIZE_AUTO_MAX (1ULL << 40)
 #define SIZE_AUTO_REASON_LEN 256
@@ -33,6 +58,13 @@ struct run_ctx;
  * threads), size the chosen bytes per thread: bs x 2^k, the smallest at least rate x
  * target / threads.
  */
+/* One calibration try (the result's size_auto.tries[]); rejected "" when taken. */
+struct size_try {
+	double wait_s, seconds, rate_bps;
+	uint64_t bytes, ios;
+	char rejected[SIZE_AUTO_WHY_LEN];
+};
+
 struct size_choice {
 	uint64_t requested_ns, meter_ns, target_ns;
 	char meter[96];		 /* the slowest meter's spec, "" without one */
@@ -43,7 +75,19 @@ struct size_choice {
 	uint64_t size;
 	char from[128];		 /* "calibration", or the result file whose size was larger */
 	int capped;
+	struct size_try tries[SIZE_AUTO_TRIES];
+	unsigned ntries;
+	double ref_bps;			  /* what the tries were checked against; 0: nothing */
+	char ref[SIZE_AUTO_WHY_LEN];	  /* where ref_bps comes from */
+	char note[SIZE_AUTO_WHY_LEN * 2]; /* taken although it failed a check: why; "" */
 };
+
+/*
+ * Calibrate jo on the run's target (size_calib.c): on a quiet device, checked and retried
+ * as above; fills c's rate_bps, calib_s, calib_bytes, tries, ref and note. 0, or -errno
+ * (logged) when the job cannot run or no try moved anything.
+ */
+int size_calib_run(struct run_ctx *rc, const struct job_opts *jo, struct size_choice *c);
 
 /*
  * The run's job j as it runs this round: rc->jobs[j] with size=auto resolved (calibrated
@@ -59,7 +103,14 @@ int size_auto_check_results(const struct run_opts *ro);
 /* Every size=auto job calibrated before the first measured one (--same-size). */
 int size_auto_resolve_all(struct run_ctx *rc);
 
-/* The result's size_auto object. */
-struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo);
+/* The size per thread size=auto chooses for jo at rate_bps (all threads) to last target_ns. */
+uint64_t size_auto_size_at(const struct job_opts *jo, double rate_bps, uint64_t target_ns);
+/* What jo's size=auto aims at: SECONDS, or what the slowest meter (its period; 0: none)
+ * needs, whichever is longer (SIZE_AUTO_DEFAULT_NS with neither). */
+uint64_t size_auto_target_ns(const struct job_opts *jo, uint64_t meter_period_ns);
+
+/* The result's size_auto object; j: the job of that size as it ran (its I/O time). */
+struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo,
+					  const struct job_result *j);
 
 #endif

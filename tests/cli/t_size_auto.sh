@@ -56,7 +56,7 @@ check "fast: bs x 2^k, the smallest lasting 20 samples of 100 ms (x2 to spare): 
 check "fast: the active phase has the 20 samples a valid result needs" -- \
 	python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["jobs"][0]["validity"]; assert v["samples_active"] >= 20, v' "$T_TMP/fast.json"
 check "the summary says the size and why" -- \
-	grep -E "^size=auto randread-4k-q4t1: .* = 2\^[0-9]+ x 4 KiB: 4.0 s at .* for 20 samples of um25c" \
+	grep -E "^size=auto randread-4k-q4t1: .* = 2\^[0-9]+ x 4 KiB: [0-9.]+ s at .* MB/s \(.* calibration\), at least 4.0 s for 20 samples of um25c" \
 	"$T_TMP/fast.json.out"
 
 if cg=$(t_throttle "$slow_dev" 2000000 2000000 300 300); then

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# size=auto calibrations that check themselves, and the plan's ETA, on a loop device that a
+# cgroup throttles (io.max): a calibration that moved too few I/Os, and one that started
+# while a background writer kept the device busy, are retried with the reason in the log
+# and the result; the ETA of a second run, with the first's result as its basis, is within
+# 25 % of that run's wall time.
+. "$(dirname "$0")/../lib/lib.sh"
+
+t_need_loop
+mnt=$(t_loop_ext4 256 calib) || { ok 1 "loop ext4"; done_testing; exit 1; }
+dev=$(findmnt -no SOURCE "$mnt")
+t_cgroup_root >/dev/null || {
+	echo "1..0 # skip no io throttle here (cgroup v2 io.max or v1 blkio)"
+	exit 0
+}
+# "no limit" is max in io.max, 0 in blkio.throttle.*
+read -r kind _ < <(t_cgroup_root)
+[ "$kind" = v2 ] && un=max || un=0
+out=$T_TMP/results
+mkdir -p "$out"
+
+# tries_hold RESULT ASSERTS: the Python ASSERTS hold, on a = the first job's size_auto and
+# t = its calibration tries (printed as ios, seconds, wait_s, rejected).
+tries_hold() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))["jobs"][0]["size_auto"]
+t = a["tries"]
+print("# tries:", [(x["ios"], round(x["seconds"], 2), round(x["wait_s"], 1), x["rejected"])
+                   for x in t])
+exec(sys.argv[2])
+EOF
+}
+
+# 1. Too few I/Os: at 6 read IOPS a 1 s calibration moves about 6 4 KiB reads, under the
+# 16 a rate needs; each retry runs twice as long until one moves enough.
+cg=$(t_throttle "$dev" $un $un 6 $un) || { ok 1 "throttle $dev"; done_testing; exit 1; }
+t_in_cgroup "$cg" "$IOWATT" run --target "$mnt" --no-meter --no-progress --kmsg none \
+	--rw randread --bs 4k --filesize 4m --size auto:1s --json-out "$T_TMP/few.json" \
+	>"$T_TMP/few.out" 2>&1
+ok $? "size=auto at 6 IOPS runs"
+grep -E "size=auto calibration 1 of 4 rejected: [0-9]+ I/Os in .* a rate needs at least 16 I/Os" \
+	"$T_TMP/few.out" >/dev/null
+ok $? "the first calibration is rejected for too few I/Os, in the log"
+tries_hold "$T_TMP/few.json" '
+assert len(t) >= 2, t
+assert all("I/Os in" in x["rejected"] for x in t[:-1]), t
+assert t[-1]["rejected"] is None and t[-1]["ios"] >= 16 and a["note"] is None, t
+assert t[-1]["seconds"] > t[0]["seconds"] * 1.5, t        # the retry ran longer
+assert a["calibration_bytes"] == t[-1]["bytes"], a'
+ok $? "the result keeps every try and its reason; the one taken moved 16 I/Os or more"
+
+# 2. Busy: a writer in a cgroup held to 2 MB/s writes for about 12 s while the run starts.
+# The throttle lets its writes through in bursts, so the first quiet spell can be a gap
+# between two: that try sees the other I/O and is rejected, the next waits for a longer
+# spell (up to 5 s, else it is rejected as busy), and a try after the writer ends is taken.
+wcg=$(t_throttle "$dev" $un 2000000 $un $un)
+t_in_cgroup "$wcg" dd if=/dev/zero of="$mnt/writer.bin" bs=64k count=384 oflag=direct \
+	status=none &
+writer=$!
+sleep 1
+"$IOWATT" run --target "$mnt" --no-meter --no-progress --kmsg none --rw randread --bs 4k \
+	--filesize 8m --size auto:1s --json-out "$T_TMP/busy.json" >"$T_TMP/busy.out" 2>&1
+ok $? "size=auto while another writer keeps the device busy runs"
+wait "$writer"
+rm -f "$mnt/writer.bin"
+grep -E "size=auto calibration 1 of 4 rejected: (the device was busy before it|the device moved .* of other I/O beside)" \
+	"$T_TMP/busy.out" >/dev/null
+ok $? "the calibration on the busy device is rejected, in the log"
+tries_hold "$T_TMP/busy.json" '
+assert len(t) >= 2 and ("busy" in t[0]["rejected"] or "other I/O" in t[0]["rejected"]), t
+assert t[-1]["rejected"] is None and a["note"] is None, t
+assert t[-1]["wait_s"] >= 0.25, t                        # it waited for a quiet spell'
+ok $? "the result says why the first try was rejected, and a retry on a quiet device was taken"
+
+# 3. The ETA: three jobs at SD-card speeds with the EMULATED UM25C at 10 Hz; the second
+# run's plan rests on the first's result in the output directory.
+sd=$(t_throttle "$dev" 23000000 14000000 2200 600)
+"$IOWATT" emulate um25c --link "$T_TMP/um" --device "$(basename "$dev")" >"$T_TMP/emu.log" 2>&1 &
+emu=$!
+for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
+cat >"$T_TMP/three.ini" <<'EOF'
+[global]
+size=auto:2s
+filesize=32m
+idle=1s
+idle_samples=5
+tail_hold=1s
+[seq-write]
+rw=write
+bs=1m
+[rand-read]
+rw=randread
+bs=4k
+iodepth=8
+[seq-read]
+rw=read
+bs=1m
+EOF
+eta_run() { # N: run N of the profile; prints its wall time in seconds
+	local t0 t1 tick rc
+	# tests/run.sh stops a test silent for 45 s: a run takes about 40
+	( while sleep 15; do echo "# run $1 goes on" >&2; done ) &
+	tick=$!
+	t0=$(date +%s.%N)
+	t_in_cgroup "$sd" "$IOWATT" run "$T_TMP/three.ini" --target "$mnt" -o "$out" \
+		--meter "um25c:$T_TMP/um,interval=100ms" --no-progress --kmsg none \
+		>"$T_TMP/eta$1.out" 2>&1
+	rc=$?
+	t1=$(date +%s.%N)
+	kill "$tick"
+	wait "$tick" 2>/dev/null
+	[ $rc -eq 0 ] || return 1
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }'
+}
+w1=$(eta_run 1)
+ok $? "first run (no earlier result)"
+grep "^estimated duration" "$T_TMP/eta1.out" | sed 's/^/# run 1: /'
+echo "# run 1 took $w1 s"
+w2=$(eta_run 2)
+ok $? "second run"
+grep "^estimated duration" "$T_TMP/eta2.out" | sed 's/^/# run 2: /'
+echo "# run 2 took $w2 s"
+kill "$emu" 2>/dev/null
+wait "$emu" 2>/dev/null
+python3 - "$T_TMP/eta2.out" "$w2" <<'EOF'
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"^estimated duration: ((?:\d+ h )?(?:\d+ min )?[\d.]+ s) \(I/O .*; .*as the earlier result (\S+)/iowatt-\S+\.json ran them", t, re.M)
+assert m, t
+def secs(s):
+    v = 0.0
+    for n, u in re.findall(r"([\d.]+) (h|min|s)", s):
+        v += float(n) * {"h": 3600, "min": 60, "s": 1}[u]
+    return v
+eta, wall = secs(m.group(1)), float(sys.argv[2])
+print("# ETA %.1f s, wall %.1f s: %+.0f %%" % (eta, wall, 100 * (eta - wall) / wall))
+assert abs(eta - wall) <= 0.25 * wall, (eta, wall)
+EOF
+ok $? "the second run's ETA, from the first's result, is within 25 % of its wall time"
+
+done_testing
