@@ -1,14 +1,22 @@
-# Battery life against data written per day, per device: idle power sets the ceiling on
-# the left, energy per GB bends the line down on the right, and a line ends where its
-# device writes flat out. Each line's days at the left are written beside it.
+# Battery life against data written per day, per device: idle (or, with --sleep-from, sleep)
+# power sets the ceiling on the left, energy per GB bends the line down on the right, and a
+# line ends where its device writes flat out. Each line's days at the left are written
+# beside it. On the right, the currents the battery feeds (asleep, idle, writing) on a log
+# axis: a µA sleep and mA writes are four decades apart, and a linear axis shows the sleep
+# as nothing.
 # Usage: gnuplot -c battery.gp DATADIR   (meta.gp; battery.dat: MiB/day days days_lo
 # days_hi (the 95 % interval, NaN: unknown), a block per line; labels.dat: x days label
-# device below rgb).
+# device below rgb; currents.dat: x amps label rgb).
 load ARG1.'/meta.gp'
 dat = ARG1.'/battery.dat'
 lab = ARG1.'/labels.dat'
+cur = ARG1.'/currents.dat'
 
-set title sprintf("Battery life vs data written per day\n%s", BATTERY).NOTE font ',14'
+# The sleep figure's source is a line of its own under the title, smaller: a file name
+# and the run's extent are long.
+head = sprintf("Battery life vs data written per day\n%s", BATTERY).NOTE.(SLEEP eq '' ? '' : "\n")
+if (DUMB) { set title head.SLEEP font ',14' } else { set multiplot title head font ',14'; set origin 0, 0; set size 0.7, 0.87 }
+if (!DUMB && SLEEP ne '') { set label 99 SLEEP at screen 0.5, 0.885 center font ',10' }
 set xlabel 'data written per day'
 set ylabel 'battery life (days)'
 set logscale x
@@ -27,3 +35,25 @@ plot for [i=1:(DUMB ? 0 : NLINES)] dat index (i-1) using 1:3:4 with filledcurves
      for [i=1:NLINES] dat index (i-1) using 1:2 with lines lw LW[i] lc rgb COL[LDEV[i]] lt LDEV[i] title LINE[i], \
      lab using 1:2:($5 == 0 ? strcol(3) : ''):6 with labels left offset char 1,0.8 font ',10' tc rgb variable notitle, \
      lab using 1:2:($5 == 1 ? strcol(3) : ''):6 with labels left offset char 1,-0.8 font ',10' tc rgb variable notitle
+
+if (DUMB) { exit }
+# The currents panel: a bar per device in each group, the sleep bar grey (one system's).
+set origin 0.7, 0.08
+set size 0.3, 0.79
+unset label 99
+unset logscale
+unset grid
+unset key
+set logscale y
+set yrange [CYLO:CYHI]
+set ytics ()
+do for [i=1:NCT] { set ytics add (CTL[i] CT[i]) }
+set mytics 10
+set grid ytics lc rgb '#e4e4e4'
+set xrange [0.4:NCAT + 0.6]
+if (HAVE_SLEEP) { set xtics ('asleep' 1, 'idle' 2, 'writing' 3) } else { set xtics ('idle' 1, 'writing' 2) }
+set xlabel 'current at the supply (log)'
+set ylabel ''
+plot cur using 1:2:($1 - CBW):($1 + CBW):(CYLO):2:4 with boxxyerror fs solid 0.85 noborder lc rgb variable notitle, \
+     cur using 1:2:3 with labels left rotate by 90 offset char 0,0.4 font ",9" notitle
+unset multiplot

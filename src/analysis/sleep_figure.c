@@ -13,7 +13,7 @@
 #include "core/phase.h"
 #include "core/text.h"
 
-#define MOD "size"
+#define MOD "sleep"
 
 /* RESULT[:JOB]: a path that exists is the whole spec; else the last colon splits it. */
 static char *split_spec(const char *spec, const char **job)
@@ -177,6 +177,24 @@ int sleep_figure_check(const struct sleep_figure *sf, const struct rr_result *r,
 	free(a);
 	free(b);
 	return rc;
+}
+
+int sleep_figure_check_set(const struct sleep_figure *sf, const struct rr_set *set,
+			   int mix_emulated)
+{
+	const struct job_result *j;
+	size_t i;
+
+	for (i = 0; i < set->nres; i++) {
+		if (!set->res[i].has_power)
+			continue;
+		j = rr_pick_job(&set->res[i], 1, RR_STREAM_BS, NULL);
+		if (!j)
+			j = rr_pick_job(&set->res[i], 0, RR_STREAM_BS, NULL);
+		if (j && sleep_figure_check(sf, &set->res[i], rr_power(j)->active_v, mix_emulated))
+			return -EINVAL;
+	}
+	return 0;
 }
 
 void sleep_figure_source(const struct sleep_figure *sf, char *buf, size_t len)

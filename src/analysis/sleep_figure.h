@@ -53,6 +53,14 @@ void sleep_figure_free(struct sleep_figure *sf);
 int sleep_figure_check(const struct sleep_figure *sf, const struct rr_result *r, double v,
 		       int mix_emulated);
 
+/*
+ * The same for every result of set with power data, each at the supply of its job that
+ * models a stream of writes (the battery chart's line), else of any job with power. 0 or
+ * -EINVAL at the first that may not (logged).
+ */
+int sleep_figure_check_set(const struct sleep_figure *sf, const struct rr_set *set,
+			   int mix_emulated);
+
 /* "FILE, job 'J', idle phase" (the file name cleaned of control characters). */
 void sleep_figure_source(const struct sleep_figure *sf, char *buf, size_t len);
 /* "600 s, 60000 samples every 10.0 ms" ("about 12 samples" when estimated). */

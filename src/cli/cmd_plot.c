@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/results_read.h"
+#include "analysis/sleep_figure.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
 #include "core/cmdline.h"
@@ -19,6 +20,8 @@
 struct plot_args {
 	struct plot_opts o;	/* format, charts, directories, keep; the battery once parsed */
 	struct result_args ra;	/* labels and battery */
+	const char *sleep_from; /* --sleep-from RESULT[:JOB] */
+	int mix_emulated;
 };
 
 static const struct opt_choice format_choices[] = {
@@ -82,6 +85,10 @@ static const struct opt_desc plot_opts[] = {
 		  "record sizes)" },
 	RESULT_LABEL_ROW(POFF(ra), NULL),
 	RESULT_BATTERY_ROW(POFF(ra), DEFAULT_BATTERY, "battery of the battery chart", NULL),
+	RESULT_SLEEP_ROW(POFF(sleep_from), "the battery chart's system sleeps between bursts at "
+			 "the power of this run (as size --sleep-from), drawn beside the idle and "
+			 "write currents", NULL),
+	RESULT_MIX_ROW(POFF(mix_emulated), NULL),
 	{ .name = "plots-dir", .type = OPT_STRREF, .off = POFF(o.plots_dir), .metavar = "DIR",
 	  .help = "gnuplot templates (default: found next to iowatt)", .complete = "dir" },
 	{ .name = "keep-data", .type = OPT_FLAG, .off = POFF(o.keep),
@@ -109,6 +116,7 @@ const struct cmdline *plot_cmdline(void)
 int cmd_plot(int argc, char **argv)
 {
 	struct plot_args a;
+	struct sleep_figure sleep;
 	struct rr_set set;
 	int rc;
 
@@ -120,7 +128,12 @@ int cmd_plot(int argc, char **argv)
 	a.o.bm = a.ra.bm;
 	if (!a.o.mask)
 		a.o.mask = PLOT_CH_ALL;
+	rc = result_args_sleep(a.sleep_from, a.mix_emulated, &set, 1, &sleep, &a.o.sleep);
+	if (rc)
+		return rc;
 	rc = plot_charts(&set, &a.o) ? EXIT_FAIL : EXIT_OK;
+	if (a.o.sleep)
+		sleep_figure_free(&sleep);
 	rr_set_free(&set);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/results_read.h"
+#include "analysis/sleep_figure.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
 #include "core/cmdline.h"
@@ -21,6 +22,8 @@
 struct report_args {
 	struct html_page_opts o; /* directory, metric, title, templates; the battery once parsed */
 	struct result_args ra;	 /* labels and the battery chart's battery */
+	const char *sleep_from;	 /* --sleep-from RESULT[:JOB] */
+	int mix_emulated;
 };
 
 #define ROFF(f) offsetof(struct report_args, f)
@@ -33,6 +36,9 @@ static struct opt_desc report_opts[] = {
 	{ .name = "by", .type = OPT_STRREF, .off = ROFF(o.by), .metavar = "METRIC",
 	  .help = "ranking of the comparison table (as compare --by) [default iops_per_ma]" },
 	RESULT_BATTERY_ROW(ROFF(ra), DEFAULT_BATTERY, "battery of the battery chart", NULL),
+	RESULT_SLEEP_ROW(ROFF(sleep_from), "the battery chart's system sleeps between bursts at "
+			 "the power of this run (as size --sleep-from)", NULL),
+	RESULT_MIX_ROW(ROFF(mix_emulated), NULL),
 	{ .name = "title", .type = OPT_STRREF, .off = ROFF(o.title), .metavar = "TEXT",
 	  .help = "the page's title (default: the devices' names)" },
 	{ .name = "plots-dir", .type = OPT_STRREF, .off = ROFF(o.plots_dir), .metavar = "DIR",
@@ -76,6 +82,7 @@ static int check_outdir(const void *base)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a;
+	struct sleep_figure sleep;
 	struct rr_set set;
 	int rc;
 
@@ -85,7 +92,12 @@ int cmd_report(int argc, char **argv)
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
 	a.o.bm = a.ra.bm;
+	rc = result_args_sleep(a.sleep_from, a.mix_emulated, &set, 1, &sleep, &a.o.sleep);
+	if (rc)
+		return rc;
 	rc = html_page_write(&set, &a.o) ? EXIT_FAIL : EXIT_OK;
+	if (a.o.sleep)
+		sleep_figure_free(&sleep);
 	rr_set_free(&set);
 	return rc;
 }

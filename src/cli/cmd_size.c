@@ -150,15 +150,11 @@ static const struct opt_desc size_opts[] = {
 	  .group = G_LOAD },
 	{ .name = "job", .type = OPT_STRREF, .off = SOFF(wl.job), .metavar = "NAME",
 	  .help = "use this job for every workload instead of the closest one", .group = G_LOAD },
-	{ .name = "sleep-from", .type = OPT_STRREF, .off = SOFF(sleep_from),
-	  .metavar = "RESULT[:JOB]", .complete = RESULT_FILES,
-	  .help = "between bursts the system sleeps at the power of this run (a measured "
-		  "command's active phase, e.g. measure --idle 0 -- sleep 600; a benchmark "
-		  "job's idle phase), not the idle power; its supply within 5 % of the result's",
-	  .group = G_LOAD },
-	{ .name = "mix-emulated", .type = OPT_FLAG, .off = SOFF(wl.mix_emulated),
-	  .help = "accept an emulated --sleep-from with measured results (or the other way "
-		  "round); the output says so", .group = G_LOAD },
+	RESULT_SLEEP_ROW(SOFF(sleep_from), "between bursts the system sleeps at the power of "
+		"this run (a measured command's active phase, e.g. measure --idle 0 -- sleep 600; "
+		"a benchmark job's idle phase), not the idle power; its supply within 5 % of the "
+		"result's", G_LOAD),
+	RESULT_MIX_ROW(SOFF(wl.mix_emulated), G_LOAD),
 	RESULT_LABEL_ROW(SOFF(ra), G_FILES),
 	SI_UNITS_OPTION(G_FILES),
 	OPT_HELP_ROW(G_FILES),
@@ -210,13 +206,10 @@ int cmd_size(int argc, char **argv)
 	rc = result_args_parse(&a.ra, &size_cmd, &a, argc, argv, check_args, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
-	if (a.sleep_from) {
-		if (sleep_figure_load(a.sleep_from, &sleep)) {
-			rr_set_free(&set);
-			return EXIT_USAGE;
-		}
-		a.wl.sleep = &sleep;
-	}
+	/* Checked per result as it is sized, at the supply of the job it sizes with. */
+	rc = result_args_sleep(a.sleep_from, a.wl.mix_emulated, &set, 0, &sleep, &a.wl.sleep);
+	if (rc)
+		return rc;
 	rc = sizing_print_results(&set, &a.wl, &a.ra.bm, a.supply_v) ? EXIT_USAGE : EXIT_OK;
 	if (a.wl.sleep)
 		sleep_figure_free(&sleep);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/sleep_figure.h"
 #include "cli/commands.h"
 #include "cli/result_args.h"
 #include "core/cmdline.h"
@@ -87,6 +88,25 @@ int result_args_parse(struct result_args *ra, const struct cmdline *cmd, void *b
 	result_args_free(ra);
 	cmdline_parse_free(&p);
 	return rc;
+}
+
+int result_args_sleep(const char *spec, int mix_emulated, struct rr_set *set, int check_set,
+		      struct sleep_figure *sf, const struct sleep_figure **out)
+{
+	*out = NULL;
+	if (!spec)
+		return EXIT_OK;
+	if (sleep_figure_load(spec, sf)) {
+		rr_set_free(set);
+		return EXIT_USAGE;
+	}
+	if (check_set && sleep_figure_check_set(sf, set, mix_emulated)) {
+		sleep_figure_free(sf);
+		rr_set_free(set);
+		return EXIT_USAGE;
+	}
+	*out = sf;
+	return EXIT_OK;
 }
 
 const struct opt_choice *result_args_metrics(void)

@@ -39,6 +39,23 @@ int result_args_battery(const struct opt_desc *d, void *base, const char *value,
 	{ .name = "battery", .type = OPT_FUNC, .parse = result_args_battery,                \
 	  .off = (ra_off), .def = (def_spec), .metavar = "SPEC", .help = (text),            \
 	  .group = (grp) }
+/* --sleep-from RESULT[:JOB] (an OPT_STRREF at offset at) and --mix-emulated (an int flag). */
+#define RESULT_SLEEP_ROW(at, text, grp)                                                     \
+	{ .name = "sleep-from", .type = OPT_STRREF, .off = (at), .metavar = "RESULT[:JOB]", \
+	  .complete = RESULT_FILES, .help = (text), .group = (grp) }
+#define RESULT_MIX_ROW(at, grp)                                                             \
+	{ .name = "mix-emulated", .type = OPT_FLAG, .off = (at),                            \
+	  .help = "accept an emulated --sleep-from with measured results (or the other way "  \
+		  "round); the output says so", .group = (grp) }
+/*
+ * --sleep-from spec (NULL: none, *out NULL) loaded into sf, *out pointing at it, and
+ * checked against every result of set when check_set (size checks each as it sizes).
+ * EXIT_OK, or EXIT_USAGE after saying why, with set freed.
+ */
+struct sleep_figure;
+int result_args_sleep(const char *spec, int mix_emulated, struct rr_set *set, int check_set,
+		      struct sleep_figure *sf, const struct sleep_figure **out);
+
 /* What completion offers for a command's operands: result files. */
 #define RESULT_FILES "file:*.json"
 

@@ -8,6 +8,7 @@
 
 #include "analysis/battery.h"
 #include "analysis/results_read.h"
+#include "analysis/sleep_figure.h"
 
 /* The page's file in its directory. */
 #define HTML_PAGE_NAME "report.html"
@@ -19,6 +20,7 @@ struct html_page_opts {
 	const char *title;	 /* --title, NULL: the devices' names */
 	const char *plots_dir;	 /* --plots-dir, NULL: as plot_templates_dir finds it */
 	struct battery_model bm; /* the battery chart's battery */
+	const struct sleep_figure *sleep; /* its sleep between bursts (--sleep-from); NULL: idle */
 };
 
 /*

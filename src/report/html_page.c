@@ -136,6 +136,7 @@ static int draw_charts(struct plot_ctx *ctx, const struct html_page_opts *a,
 	ctx->set = set;
 	ctx->format = PLOT_SVG;
 	ctx->bm = a->bm;
+	ctx->sleep = a->sleep;
 	*plots_dir = plot_templates_dir(a->plots_dir);
 	ctx->plots_dir = *plots_dir;
 	if (!ctx->plots_dir)

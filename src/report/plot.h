@@ -9,6 +9,7 @@
 
 #include "analysis/battery.h"
 #include "analysis/results_read.h"
+#include "analysis/sleep_figure.h"
 #include "core/sandbox.h"
 #include "core/si_units.h"
 
@@ -28,6 +29,7 @@ struct plot_opts {
 	const char *plots_dir;	 /* --plots-dir, NULL: found as plot_templates_dir says */
 	int keep;		 /* --keep-data: keep the data and meta files (path logged) */
 	struct battery_model bm; /* the battery chart's battery */
+	const struct sleep_figure *sleep; /* its sleep between bursts; NULL: idle */
 };
 
 /* A chart file put into the output directory, and which file it is: only that file (the
@@ -50,6 +52,7 @@ struct plot_ctx {
 	char *datadir;		/* temporary, one subdirectory per chart: priv.path */
 	struct private_dir priv;
 	struct battery_model bm; /* battery chart */
+	const struct sleep_figure *sleep; /* battery chart: asleep between bursts; NULL: idle */
 	int failed;		/* gnuplot reported an error */
 	char **stems;		/* timeline file stems used so far: same-named results get -2, -3 */
 	size_t nstems;

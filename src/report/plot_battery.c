@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Battery chart data: days of battery against data written per day, per device. */
+/* Battery chart data: days of battery against data written per day, per device, and the currents the battery feeds. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/sizing.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/si_units.h"
 #include "core/units.h"
 #include "report/plot.h"
 
@@ -26,32 +28,45 @@
 #define LINE_LW 2.5
 #define LINE_LW_STEP 2.5
 
+/* The currents panel: the sleep bar's colour (it is no device's), bars' share of a slot. */
+#define SLEEP_RGB 0x606060u
+#define CURRENT_SLOT 0.8
+/* Headroom over the highest bar for its label (upright: bars side by side are narrower
+ * than their text), as a factor on the log axis. */
+#define CURRENT_HEADROOM 6.0
+
 /* One device's line, with what its start label and the axes need. */
 struct bline {
 	double start_days, min_days, end_mib;
 	int device;
+	const struct rr_result *r;
+	const struct job_result *j;
 };
 
-/* One device's line: days of battery over MiB written per day, with its job's figures, and
- * the days' 95 % interval from their idle power's and energy's (NaN: unknown). */
-static void battery_line(FILE *fp, const struct battery_model *bm, const struct rr_result *r,
-			 const struct job_result *j, struct bline *bl)
+/*
+ * One device's line: days of battery over MiB written per day, each point sized as `size
+ * --write N/day [--sleep-from]` sizes it (analysis/sizing.c: the day's stream one burst,
+ * asleep the rest of the day when a sleep figure is given), with the days' 95 % interval
+ * (NaN: unknown). 0, or -EINVAL when the model refuses a point (logged).
+ */
+static int battery_line(FILE *fp, const struct plot_ctx *ctx, const struct rr_result *r,
+			const struct job_result *j, struct bline *bl)
 {
-	const struct result_power *p = rr_power(j);
-	double jpg = fmax(0, rr_net_j_per_gb(j)), u_jpg = rr_net_j_per_gb_u95(j), max_bpd, bpd;
-	struct load_model lm = { 0 };
-	struct battery_life life;
-	struct load_u95 lu = { 0 };
-	struct life_u95 ul;
+	/* --mix-emulated was honoured when the command checked the sleep figure. */
+	struct size_workload wl = { .sleep = ctx->sleep, .mix_emulated = 1 };
+	double max_bpd, bpd;
+	struct sizing sz;
 	size_t k;
 	int last;
 
 	/* A device cannot write more per day than it writes at full speed. */
 	max_bpd = rr_bw_bytes(j) > 0 ? rr_bw_bytes(j) * BATTERY_SECONDS_PER_DAY : BATTERY_MAX_BPD;
-	fprintf(fp, "# %s: job %s, idle %.4f W, %.3f J/GB net\n", r->label, rr_job_name(r, j),
-		p->idle_w, jpg);
+	fprintf(fp, "# %s: job %s, idle %.4g W, %.4g J/GB net\n", r->label, rr_job_name(r, j),
+		rr_power(j)->idle_w, fmax(0, rr_net_j_per_gb(j)));
 	bl->min_days = INFINITY;
 	bl->device = r->device_idx + 1;
+	bl->r = r;
+	bl->j = j;
 	for (k = 0; k < BATTERY_POINTS; k++) {
 		bpd = MIB_F * pow(2, BATTERY_DOUBLINGS * (double)k / (BATTERY_POINTS - 1));
 		last = bpd > max_bpd;
@@ -59,25 +74,22 @@ static void battery_line(FILE *fp, const struct battery_model *bm, const struct 
 			break;
 		if (last)
 			bpd = max_bpd; /* the line ends exactly where the device writes flat out */
-		lm.idle_w = p->idle_w;
-		lm.extra_j_per_day = battery_bytes_energy_j(bpd, jpg);
-		lm.supply_v = p->active_v;
-		battery_life_compute(bm, &lm, &life);
-		lu.idle_w = p->idle_w_u95;
-		lu.extra_j_per_day = battery_bytes_energy_j(bpd, u_jpg);
-		battery_life_u95(bm, &life, &lu, &ul);
-		fprintf(fp, "%.6g %.6g", bpd / MIB_F, life.days);
-		plot_put_num(fp, life.days - ul.days);
-		plot_put_num(fp, life.days + ul.days);
+		wl.write_bpd = bpd;
+		if (sizing_compute(r, &wl, &ctx->bm, 0, &sz))
+			return -EINVAL;
+		fprintf(fp, "%.6g %.6g", bpd / MIB_F, sz.life.days);
+		plot_put_num(fp, sz.life.days - sz.lifeu.days);
+		plot_put_num(fp, sz.life.days + sz.lifeu.days);
 		fputc('\n', fp);
 		if (!k)
-			bl->start_days = life.days;
-		bl->min_days = fmin(bl->min_days, life.days);
+			bl->start_days = sz.life.days;
+		bl->min_days = fmin(bl->min_days, sz.life.days);
 		bl->end_mib = bpd / MIB_F;
 		if (last)
 			break;
 	}
 	fprintf(fp, "\n\n");
+	return 0;
 }
 
 static void battery_meta(FILE *meta, const struct battery_model *bm, size_t nlines)
@@ -166,33 +178,93 @@ static void axes_and_labels(FILE *meta, FILE *lf, const struct bline *bl, size_t
 	line_widths(meta, bl, n, ylo, yhi, ylog);
 }
 
-int plot_battery(struct plot_ctx *ctx)
+/* One bar of the currents panel; a current at or below zero has none on a log axis. */
+static void current_bar(FILE *fp, double x, double amps, unsigned rgb, double *lo, double *hi)
+{
+	char label[48];
+
+	if (!(amps > 0))
+		return;
+	fprintf(fp, "%.6g %.6g \"%s\" %u\n", x, amps,
+		si_fmt_unit(SI_CURRENT, amps, 3, 0, label, sizeof(label)), rgb);
+	*lo = fmin(*lo, amps);
+	*hi = fmax(*hi, amps);
+}
+
+/*
+ * The currents the battery feeds, beside the lines: asleep (the --sleep-from figure, one
+ * system's), and per device idle (idle_w over the job's mean voltage) and writing (the
+ * job's active current). A logger's 5 µA and a card's 50 mA are four decades apart: on a
+ * linear axis the sleep bar would be nothing, so the axis is log, its decades labelled in
+ * A, mA, µA or nA, each bar with its figure.
+ */
+static void currents(FILE *meta, FILE *cf, const struct plot_ctx *ctx, const struct bline *bl,
+		     size_t n)
+{
+	double lo = INFINITY, hi = 0, w = fmin(0.3, CURRENT_SLOT / (double)n), x, v;
+	char tic[32];
+	int cat = 1, e, e0, e1;
+	size_t i;
+
+	fprintf(cf, "# x amps label rgb\n");
+	if (ctx->sleep) {
+		current_bar(cf, 1, ctx->sleep->a, SLEEP_RGB, &lo, &hi);
+		cat = 2;
+	}
+	for (i = 0; i < n; i++) {
+		const struct result_power *p = rr_power(bl[i].j);
+		unsigned rgb = plot_device_rgb((unsigned)bl[i].device - 1);
+
+		x = (double)i - (double)(n - 1) / 2;
+		current_bar(cf, cat + x * w, p->active_v > 0 ? p->idle_w / p->active_v : NAN, rgb,
+			    &lo, &hi);
+		current_bar(cf, cat + 1 + x * w, p->active_ma / 1e3, rgb, &lo, &hi);
+	}
+	if (!(hi > 0)) {
+		lo = 1e-3;
+		hi = 1;
+	}
+	e0 = (int)floor(log10(lo));
+	e1 = (int)floor(log10(hi * CURRENT_HEADROOM));
+	fprintf(meta, "NCAT = %d\nHAVE_SLEEP = %d\nCBW = %g\nCYLO = 1e%d\nCYHI = %g\n",
+		cat + 1, ctx->sleep != NULL, w * 0.45, e0, hi * CURRENT_HEADROOM);
+	fprintf(meta, "NCT = %d\narray CT[%d]\narray CTL[%d]\n", e1 - e0 + 1, e1 - e0 + 1,
+		e1 - e0 + 1);
+	for (e = e0; e <= e1; e++) {
+		v = pow(10, e);
+		fprintf(meta, "CT[%d] = %g\nCTL[%d] = ", e - e0 + 1, v, e - e0 + 1);
+		plot_gp_string(meta, si_fmt_unit(SI_CURRENT, v, 1, 0, tic, sizeof(tic)));
+		fputc('\n', meta);
+	}
+}
+
+/* SLEEP: the sleep figure and where it comes from, a line under the title; "" without one. */
+static void sleep_caption(FILE *meta, const struct sleep_figure *sf)
+{
+	char a[48], w[48], src[RR_LABEL_MAX + 160], ext[96], *text;
+
+	if (!sf) {
+		plot_gp_set(meta, "SLEEP", "");
+		return;
+	}
+	sleep_figure_source(sf, src, sizeof(src));
+	sleep_figure_extent(sf, ext, sizeof(ext));
+	text = xasprintf("asleep between bursts: %s = %s, %s: %s%s",
+			 si_fmt_unit(SI_CURRENT, sf->a, 3, 0, a, sizeof(a)),
+			 si_fmt_unit(SI_POWER, sf->w, 3, 0, w, sizeof(w)), src, ext,
+			 sf->r->emulated ? " (EMULATED)" : "");
+	plot_gp_set(meta, "SLEEP", text);
+	free(text);
+}
+
+/* Each result's line (its write job's) into fp and its title into meta. 0 or -EINVAL. */
+static int draw_lines(struct plot_ctx *ctx, FILE *meta, FILE *fp, struct bline *bl,
+		      size_t *nlines)
 {
 	const struct rr_set *set = ctx->set;
-	const struct battery_model *bm = &ctx->bm;
-	struct bline *bl;
-	struct plot_chart ch;
-	size_t i, nlines = 0;
-	FILE *fp, *lf;
-	int rc;
+	size_t i;
 
-	if (!plot_count_powered(ctx, "battery"))
-		return 0;
-	rc = plot_chart_begin(ctx, &ch, "battery", "battery", 1200, 720);
-	if (rc)
-		return rc;
-	fp = plot_chart_file(&ch, "battery.dat");
-	lf = plot_chart_file(&ch, "labels.dat");
-	if (!fp || !lf) {
-		if (fp)
-			fclose(fp);
-		if (lf)
-			fclose(lf);
-		plot_chart_abort(&ch);
-		return -EIO;
-	}
-	bl = xcalloc(set->nres + 1, sizeof(*bl));
-	fprintf(ch.meta, "array LINE[%zu]\narray LDEV[%zu]\n", set->nres, set->nres);
+	fprintf(meta, "array LINE[%zu]\narray LDEV[%zu]\n", set->nres, set->nres);
 	for (i = 0; i < set->nres; i++) {
 		const struct rr_result *r = &set->res[i];
 		const struct job_result *j = r->has_power ? rr_pick_job(r, 1, RR_STREAM_BS, NULL) : NULL;
@@ -204,24 +276,63 @@ int plot_battery(struct plot_ctx *ctx)
 					 r->path);
 			continue;
 		}
-		battery_line(fp, bm, r, j, &bl[nlines]);
-		nlines++;
+		if (battery_line(fp, ctx, r, j, &bl[*nlines]))
+			return -EINVAL;
+		++*nlines;
 		title = xasprintf("%s%s, %s", r->label, plot_result_mark(set, r), rr_job_name(r, j));
-		fprintf(ch.meta, "LINE[%zu] = ", nlines);
-		plot_gp_string(ch.meta, title);
+		fprintf(meta, "LINE[%zu] = ", *nlines);
+		plot_gp_string(meta, title);
 		free(title);
-		fprintf(ch.meta, "\nLDEV[%zu] = %d\n", nlines, r->device_idx + 1);
+		fprintf(meta, "\nLDEV[%zu] = %d\n", *nlines, r->device_idx + 1);
 	}
-	fclose(fp);
-	if (nlines)
-		axes_and_labels(ch.meta, lf, bl, nlines);
-	fclose(lf);
-	free(bl);
-	if (!nlines) {
-		log_info(MOD, "battery: skipped: no result has a write job with power data");
-		plot_chart_abort(&ch);
+	return 0;
+}
+
+static void close_all(FILE **f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (f[i])
+			fclose(f[i]);
+}
+
+int plot_battery(struct plot_ctx *ctx)
+{
+	struct bline *bl;
+	struct plot_chart ch;
+	size_t nlines = 0;
+	FILE *f[3];
+	int rc;
+
+	if (!plot_count_powered(ctx, "battery"))
 		return 0;
+	rc = plot_chart_begin(ctx, &ch, "battery", "battery", 1200, 720);
+	if (rc)
+		return rc;
+	f[0] = plot_chart_file(&ch, "battery.dat");
+	f[1] = plot_chart_file(&ch, "labels.dat");
+	f[2] = plot_chart_file(&ch, "currents.dat");
+	if (!f[0] || !f[1] || !f[2]) {
+		close_all(f, 3);
+		plot_chart_abort(&ch);
+		return -EIO;
 	}
-	battery_meta(ch.meta, bm, nlines);
+	bl = xcalloc(ctx->set->nres + 1, sizeof(*bl));
+	rc = draw_lines(ctx, ch.meta, f[0], bl, &nlines);
+	if (!rc && nlines) {
+		axes_and_labels(ch.meta, f[1], bl, nlines);
+		currents(ch.meta, f[2], ctx, bl, nlines);
+	}
+	close_all(f, 3);
+	free(bl);
+	if (rc || !nlines) {
+		if (!rc)
+			log_info(MOD, "battery: skipped: no result has a write job with power data");
+		plot_chart_abort(&ch);
+		return rc;
+	}
+	battery_meta(ch.meta, &ctx->bm, nlines);
+	sleep_caption(ch.meta, ctx->sleep);
 	return plot_chart_run(ctx, &ch, "battery");
 }

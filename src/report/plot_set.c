@@ -163,7 +163,8 @@ static int make_dirs(struct plot_ctx *ctx, const char *outdir)
 
 int plot_charts(const struct rr_set *set, const struct plot_opts *o)
 {
-	struct plot_ctx ctx = { .set = set, .format = o->format, .bm = o->bm, .outdir_fd = -1 };
+	struct plot_ctx ctx = { .set = set, .format = o->format, .bm = o->bm, .sleep = o->sleep,
+				.outdir_fd = -1 };
 	const char *outdir = o->outdir;
 	char *plots_dir;
 	int rc;
