@@ -25,20 +25,26 @@ struct run_ctx;
 /*
  * The checks a calibration passes before its rate is used (docs/results.md, size_auto):
  * at least SIZE_AUTO_MIN_IOS I/Os in at least SIZE_AUTO_MIN_CALIB_NS (one I/O more or less
- * at either end moves the rate by 1/N: 16 keeps that near 6 %; a retry runs twice as
- * long, up to SIZE_AUTO_CALIB_MAX_NS); the device quiet before it (nothing in flight and
+ * at either end moves the rate by 1/N: 16 keeps that near 6 %), or, for records so large
+ * that a second holds few, SIZE_AUTO_LONG_MIN_IOS in SIZE_AUTO_CALIB_MAX_NS; a retry runs
+ * long enough for 20 I/Os at the rate seen, at least twice as long, at most
+ * SIZE_AUTO_CALIB_MAX_NS); the device quiet before it (nothing in flight and
  * under SIZE_AUTO_QUIET_BYTES moved for SIZE_AUTO_QUIET_NS, waited for up to
  * SIZE_AUTO_QUIET_MAX_NS; after a try the device's other I/O spoilt, four times as long,
  * up to SIZE_AUTO_QUIET_LONG_NS) and no more than SIZE_AUTO_OTHER_BYTES or SIZE_AUTO_OTHER_SHARE of
  * its own bytes of other I/O during it (O_DIRECT jobs: buffered ones move what the cache
  * decides); within SIZE_AUTO_AGREE times (either way) of its reference, the rate of the
- * same device's jobs of the same shape (this run's, else the earlier result's).
- * SIZE_AUTO_TRIES in all, then the best is taken and the result says why.
+ * same device's jobs of the same shape (this run's, else the earlier result's), unless the
+ * try before it disagreed too and the two are within SIZE_AUTO_CONSISTENT of each other
+ * (the device's rate has moved since). SIZE_AUTO_TRIES in all, then the best is taken
+ * and the result says why.
  */
 #define SIZE_AUTO_TRIES 4
 #define SIZE_AUTO_MIN_IOS 16
 #define SIZE_AUTO_MIN_CALIB_NS (500 * NS_PER_MS)
-#define SIZE_AUTO_CALIB_MAX_NS (8 * NS_PER_SEC)
+#define SIZE_AUTO_CALIB_MAX_NS (4 * NS_PER_SEC)
+#define SIZE_AUTO_LONG_MIN_IOS 3
+#define SIZE_AUTO_RETRY_IOS 20
 #define SIZE_AUTO_QUIET_NS (250 * NS_PER_MS)
 #define SIZE_AUTO_QUIET_LONG_NS (2 * NS_PER_SEC)
 #define SIZE_AUTO_QUIET_MAX_NS (5 * NS_PER_SEC)
@@ -46,6 +52,7 @@ struct run_ctx;
 #define SIZE_AUTO_OTHER_BYTES (1ULL << 20)
 #define SIZE_AUTO_OTHER_SHARE 0.10
 #define SIZE_AUTO_AGREE 1.5
+#define SIZE_AUTO_CONSISTENT 1.2
 #define SIZE_AUTO_WHY_LEN 192
 /* Beyond this a size is a typo's or a RAM disk's: capped, and said. */
 #define SIZE_AUTO_MAX (1ULL << 40)

@@ -196,10 +196,13 @@ static enum try_verdict judge(const struct job_opts *jo, const struct size_choic
 {
 	char a[32], b[32], r1[32], r2[32];
 
-	if (t->ios < SIZE_AUTO_MIN_IOS || t->seconds * 1e9 < (double)SIZE_AUTO_MIN_CALIB_NS) {
+	if (t->seconds * 1e9 < (double)SIZE_AUTO_MIN_CALIB_NS ||
+	    (t->ios < SIZE_AUTO_MIN_IOS &&
+	     (t->ios < SIZE_AUTO_LONG_MIN_IOS || t->seconds * 1e9 < (double)SIZE_AUTO_CALIB_MAX_NS))) {
 		snprintf(t->rejected, sizeof(t->rejected), "%" PRIu64 " I/Os in %.2f s: a rate "
-			 "needs at least %d I/Os and %.1f s", t->ios, t->seconds, SIZE_AUTO_MIN_IOS,
-			 (double)SIZE_AUTO_MIN_CALIB_NS / 1e9);
+			 "needs at least %d I/Os and %.1f s (or %d in %.0f s)", t->ios, t->seconds,
+			 SIZE_AUTO_MIN_IOS, (double)SIZE_AUTO_MIN_CALIB_NS / 1e9,
+			 SIZE_AUTO_LONG_MIN_IOS, (double)SIZE_AUTO_CALIB_MAX_NS / 1e9);
 		return TRY_FEW;
 	}
 	if (!quiet) {
@@ -268,6 +271,26 @@ static struct size_try *take_failed(struct size_choice *c, const enum try_verdic
 	return best;
 }
 
+/* After too few I/Os: long enough for SIZE_AUTO_RETRY_IOS at the rate seen, at least
+ * twice as long, at most SIZE_AUTO_CALIB_MAX_NS. */
+static uint64_t retry_runtime(uint64_t runtime_ns, const struct size_try *t)
+{
+	double want = t->seconds * 1e9 * SIZE_AUTO_RETRY_IOS / (double)(t->ios ? t->ios : 1);
+	uint64_t next = want > 2.0 * (double)runtime_ns ? (uint64_t)want : 2 * runtime_ns;
+
+	return next < SIZE_AUTO_CALIB_MAX_NS ? next : SIZE_AUTO_CALIB_MAX_NS;
+}
+
+/* The last two tries both disagreed with the reference, and agree with each other. */
+static int consistent(const enum try_verdict *v, const struct size_try *tries, unsigned n)
+{
+	const struct size_try *a = &tries[n - 2], *b = &tries[n - 1];
+
+	return v[n - 2] == TRY_DISAGREES && v[n - 1] == TRY_DISAGREES &&
+	       a->rate_bps < b->rate_bps * SIZE_AUTO_CONSISTENT &&
+	       b->rate_bps < a->rate_bps * SIZE_AUTO_CONSISTENT;
+}
+
 static void take(struct size_choice *c, const struct size_try *t, double rate)
 {
 	c->rate_bps = rate;
@@ -304,8 +327,18 @@ int size_calib_run(struct run_ctx *rc, const struct job_opts *jo, struct size_ch
 			take(c, t, t->rate_bps);
 			return 0;
 		}
-		if (v[c->ntries - 1] == TRY_FEW && runtime_ns < SIZE_AUTO_CALIB_MAX_NS)
-			runtime_ns *= 2;
+		if (c->ntries >= 2 && consistent(v, c->tries, c->ntries)) {
+			take(c, t, t->rate_bps);
+			snprintf(c->note, sizeof(c->note), "taken although %s: the try before it "
+				 "agrees within %.1f x, so the device's rate has moved since",
+				 t->rejected, SIZE_AUTO_CONSISTENT);
+			t->rejected[0] = '\0';
+			log_warn(MOD, "job '%s': size=auto: calibration %u %s", jo->name, c->ntries,
+				 c->note);
+			return 0;
+		}
+		if (v[c->ntries - 1] == TRY_FEW)
+			runtime_ns = retry_runtime(runtime_ns, t);
 		/* A throttled writer sends its I/O in bursts (a cgroup's slice): a longer
 		 * quiet spell tells that it has ended. */
 		if (v[c->ntries - 1] == TRY_BUSY || v[c->ntries - 1] == TRY_OTHER)

@@ -73,6 +73,34 @@ assert t[-1]["rejected"] is None and a["note"] is None, t
 assert t[-1]["wait_s"] >= 0.25, t                        # it waited for a quiet spell'
 ok $? "the result says why the first try was rejected, and a retry on a quiet device was taken"
 
+# 2b. Disagreement: the same job against an earlier result (--rates-from) that says the
+# device did ten times its rate: the try is rejected for it; the next, agreeing with the
+# first, is taken with a note that the device's rate has moved (or all four tries fail and
+# the note says so).
+python3 - "$T_TMP/busy.json" "$T_TMP/fast10.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for j in d["jobs"]:
+    j["read"]["bw_bytes"] *= 10
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$IOWATT" run --target "$mnt" --no-meter --no-progress --kmsg none --rw randread --bs 4k \
+	--filesize 8m --size auto:1s --rates-from "$T_TMP/fast10.json" \
+	--json-out "$T_TMP/dis.json" >"$T_TMP/dis.out" 2>&1
+ok $? "size=auto with --rates-from an earlier result ten times faster runs"
+grep -q "size=auto calibration 1 of 4 rejected: .* MB/s is more than 1.5 x away from the .* MB/s of 1 job of this name and shape in $T_TMP/fast10.json" \
+	"$T_TMP/dis.out"
+ok $? "the calibration that disagrees with the earlier result is rejected, naming it"
+tries_hold "$T_TMP/dis.json" '
+assert "more than 1.5 x away" in t[0]["rejected"] and len(t) >= 2, t
+assert a["reference"].endswith("fast10.json") and a["reference_rate_bytes_per_s"] > 0, a
+assert a["note"] and ("has moved" in a["note"] or "4 tries" in a["note"]), a'
+ok $? "the result names the reference and notes why a disagreeing rate was taken"
+! "$IOWATT" run --target "$mnt" --no-meter --rw read --size 1m --rates-from "$T_TMP/none.json" \
+	--json-out "$T_TMP/none-run.json" >"$T_TMP/none.out" 2>&1 &&
+	grep -q "option --rates-from $T_TMP/none.json: not a result iowatt can read" "$T_TMP/none.out"
+ok $? "--rates-from a file that is not a result is refused, naming the option and file"
+
 # 3. The ETA: three jobs at SD-card speeds with the EMULATED UM25C at 10 Hz; the second
 # run's plan rests on the first's result in the output directory.
 sd=$(t_throttle "$dev" 23000000 14000000 2200 600)
