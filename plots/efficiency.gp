@@ -3,8 +3,8 @@
 # Usage: gnuplot -c efficiency.gp DATADIR   (DATADIR holds meta.gp and efficiency.dat,
 # written by `iowatt plot --keep-data`). Columns: x_panel x_all iops_per_ma j_per_gb (in JPGUNIT) valid
 # device panel text1 text2 invalid label_y1 label_y2 (labels as text, "" for none), then
-# each figure's 95 % interval (lo hi, NaN: none) drawn as error bars. "invalid" or
-# "uncertain" stands over a bar whose run is.
+# each figure's 95 % interval (lo hi, NaN: none) drawn as error bars. A bar's label stands
+# upright over it, in red with "invalid" or "uncertain" after the figure when its run is.
 load ARG1.'/meta.gp'
 dat = ARG1.'/efficiency.dat'
 
@@ -15,7 +15,8 @@ set logscale y
 set format y '%.0s %c'
 set border 3
 set tics nomirror
-if (TICROT) { set xtics rotate by 25 right } else { set xtics norotate }
+# Bars are a label's line wide: job names slant steeply to fit their narrow groups.
+if (TICROT) { set xtics rotate by 45 right } else { set xtics norotate }
 set xtics scale 0
 unset key
 
@@ -38,8 +39,7 @@ do for [p=1:NPANEL] {
 	     for [d=1:NDEV] dat using 1:(($7==p && $6==d && $5==0) ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1[p]):(($7==p && $6==d && $5==0) ? $3 : NaN) \
 		with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
 	     dat using 1:($7==p ? $3 : NaN):13:14 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
-	     dat using 1:($7==p ? $11 : NaN):8 with labels center offset 0,0.7 font ',9' notitle, \
-	     dat using 1:($7==p ? $11 : NaN):10 with labels rotate by 90 left offset 0,1.6 font ',10' tc rgb '#C00000' notitle
+	     dat using 1:($7==p ? $11 : NaN):8:(strcol(10) eq "" ? 0 : 0xC00000) with labels rotate by 90 left offset 0,0.5 font ',9' tc rgb variable notitle
 }
 
 # Bottom: energy per GB of every job on one axis, wrapped into rows (JFIRST, JN, JYO, JW),
@@ -68,8 +68,7 @@ do for [r=1:NJROW] {
 	     for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
 		with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
 	     dat using 2:4:15:16 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
-	     dat using 2:12:9 with labels center offset 0,0.7 font ',9' notitle, \
-	     dat using 2:12:10 with labels rotate by 90 left offset 0,1.6 font ',10' tc rgb '#C00000' notitle, \
+	     dat using 2:12:9:(strcol(10) eq "" ? 0 : 0xC00000) with labels rotate by 90 left offset 0,0.5 font ',9' tc rgb variable notitle, \
 	     for [d=1:NDEV] keyentry with boxes fs solid 0.9 lc rgb COL[d] lt d title DEVKEY[d], \
 	     for [i=1:HASINVALID] keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)', \
 	     for [i=1:HASIVAL] keyentry with yerrorbars pt 0 lw 1.2 lc rgb '#202020' title '95 % interval'

@@ -3,12 +3,16 @@
 # Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W lo hi
 # (drawn in PWUNIT, PWS per W),
 # one index block per meter, temp.dat: t soc_c drive_c when the run read temperatures;
+# job labels in a strip over the plot, placed by iowatt;
 # written by `iowatt plot --keep-data`). Jobs too short to see
 # as a line are point labels of meta.gp. A file is named in a plot only when it has data:
 # gnuplot 5.4 opens the files of an empty iteration too, and warns.
 load ARG1.'/meta.gp'
 
-set title 'Timeline: '.TITLE.NOTE font ',14'
+# The title over the strip of job labels (meta.gp: TMARGIN, the plot's top; TITLEY), so
+# that no label stands on the data nor pushes it down.
+set label 'Timeline: '.TITLE.NOTE at screen 0.5, screen TITLEY center font ',14'
+set tmargin at screen TMARGIN
 set xlabel 'time since start (s)'
 set format x '%.10g'
 set format y '%.10g'
@@ -66,6 +70,7 @@ if (HASTEMP) {
 	XHI = GPVAL_X_MAX
 	unset label
 	unset title
+	set tmargin
 	unset y2tics
 	set y2label ''
 	set border 3

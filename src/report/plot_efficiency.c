@@ -13,12 +13,16 @@
 
 #define MOD "plot"
 /*
- * Headroom over the highest bar, as a share of a panel's height: its value label, and the
- * upright "invalid" or "uncertain" note above it, stay inside the panel (never clipped by
- * it or run into its title).
+ * A bar's label stands upright over it ("0.767", "0.593  invalid"), so that a bar needs a
+ * line's width, not its label's: 4 devices x 34 jobs wrap into 4 rows, not 10. The axis
+ * leaves room over its highest bar for its longest label (~6.5 px a character at 9 pt, in
+ * a panel's plot height of about EFF_PLOT_PX), never clipped nor run into the title.
  */
-#define EFF_HEADROOM_LABEL 0.12
-#define EFF_HEADROOM_NOTE 0.32
+#define EFF_LABEL_PX_PER_CHAR 6.5
+#define EFF_LABEL_PAD_PX 14.0
+#define EFF_PLOT_PX 230.0
+#define EFF_HEADROOM_MIN 0.12
+#define EFF_HEADROOM_MAX 0.6
 
 /*
  * The jobs of the chart, grouped by record size: IOPS per mA of 4 KiB and of 16 MiB
@@ -124,21 +128,20 @@ static void put_interval(FILE *fp, double v, double half)
  * over a bar there: the panels' y ranges leave room for them. */
 struct eff_tops {
 	double *iops;
-	int *iops_note;
+	size_t *iops_chars; /* the longest label's characters */
 	double jpg;
-	int jpg_note;
+	size_t jpg_chars;
 	struct si_unit jpg_unit; /* the J/GB axis': kJ/GB for figures over 1000 J/GB */
 };
 
-/* A J/GB figure in the axis' unit, 3 significant digits, never an exponent; "" for none. */
-static void put_jpg_label(FILE *fp, const struct si_unit *u, double jpg_base)
+/* A bar's label: its figure ("" for none) and the note after it, "0.593  invalid". */
+static size_t put_bar_label(FILE *fp, const char *value, const char *note)
 {
-	char buf[48];
+	char text[96];
 
-	if (!isfinite(jpg_base))
-		plot_put_label(fp, jpg_base);
-	else
-		fprintf(fp, " \"%s\"", si_fmt(u, jpg_base, 3, buf, sizeof(buf)));
+	snprintf(text, sizeof(text), "%s%s%s", value, *value && *note ? "  " : "", *value ? note : "");
+	fprintf(fp, " \"%s\"", text);
+	return strlen(text);
 }
 
 /* A bar's figures: over rounds their mean, with half the 95 % interval as its error bar;
@@ -152,6 +155,8 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 	double y1, y2, jpg_base = jpg;
 	int valid = rr_valid(j);
 	const char *note = valid == 0 ? "invalid" : rr_uncertain(j) ? "uncertain" : "";
+	char v1[48], v2[48];
+	size_t c1, c2;
 
 	jpg *= tops->jpg_unit.per_base;
 	u_jpg *= tops->jpg_unit.per_base;
@@ -159,8 +164,14 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 	plot_put_num(fp, ipm);
 	plot_put_num(fp, jpg);
 	fprintf(fp, " %d %d %zu", valid != 0, r->device_idx + 1, pos->panel + 1);
-	plot_put_label(fp, ipm);
-	put_jpg_label(fp, &tops->jpg_unit, jpg_base);
+	/* SI for IOPS per mA (1.43 k); J/GB in the axis' unit; never an exponent */
+	fmt_si_label(ipm, v1, sizeof(v1));
+	if (isfinite(jpg_base))
+		si_fmt(&tops->jpg_unit, jpg_base, 3, v2, sizeof(v2));
+	else
+		v2[0] = '\0';
+	c1 = put_bar_label(fp, v1, note);
+	c2 = put_bar_label(fp, v2, note);
 	fprintf(fp, " \"%s\"", note);
 	/* the value's label sits above the bar, or above its error bar when it has one */
 	y1 = ipm > 0 ? (isfinite(u_ipm) ? ipm + u_ipm : ipm) : lo_iops[pos->panel];
@@ -171,8 +182,10 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 		tops->iops[pos->panel] = y1;
 	if (isfinite(y2) && y2 > tops->jpg)
 		tops->jpg = y2;
-	tops->iops_note[pos->panel] |= *note != 0;
-	tops->jpg_note |= *note != 0;
+	if (c1 > tops->iops_chars[pos->panel])
+		tops->iops_chars[pos->panel] = c1;
+	if (c2 > tops->jpg_chars)
+		tops->jpg_chars = c2;
 	put_interval(fp, ipm, u_ipm);
 	put_interval(fp, jpg, u_jpg);
 	fputc('\n', fp);
@@ -297,11 +310,12 @@ static void panel_meta(FILE *meta, const struct eff_jobs *ej, const double *lo_i
 	}
 }
 
-/* A log axis from lo that puts top a headroom share below the panel's top. */
-static double axis_top(double lo, double top, int note)
+/* A log axis from lo that leaves room over top for an upright label of chars characters. */
+static double axis_top(double lo, double top, size_t chars)
 {
-	double h = note ? EFF_HEADROOM_NOTE : EFF_HEADROOM_LABEL;
+	double h = ((double)chars * EFF_LABEL_PX_PER_CHAR + EFF_LABEL_PAD_PX) / EFF_PLOT_PX;
 
+	h = fmin(EFF_HEADROOM_MAX, fmax(EFF_HEADROOM_MIN, h));
 	if (!(top > lo) || !(lo > 0))
 		return lo * 10;
 	/* at least the decade over the top, so that the axis has a labelled tick above its bars */
@@ -318,8 +332,8 @@ static void eff_layout(FILE *meta, const struct eff_jobs *ej, const struct plot_
 	fprintf(meta, "array YMAX1[%zu]\n", ej->npanels ? ej->npanels : 1);
 	for (p = 0; p < ej->npanels; p++)
 		fprintf(meta, "YMAX1[%zu] = %g\n", p + 1,
-			axis_top(lo_iops[p], tops->iops[p], tops->iops_note[p]));
-	fprintf(meta, "YMAX2 = %g\n", axis_top(lo_jpg, tops->jpg, tops->jpg_note));
+			axis_top(lo_iops[p], tops->iops[p], tops->iops_chars[p]));
+	fprintf(meta, "YMAX2 = %g\n", axis_top(lo_jpg, tops->jpg, tops->jpg_chars));
 	plot_facets_meta(meta, f, panel_jobs, ej->npanels, ej->n);
 }
 
@@ -361,7 +375,7 @@ int plot_efficiency(struct plot_ctx *ctx)
 	w = 0.8 / (double)npow;
 	lo_iops = xcalloc(ej.npanels + 1, sizeof(*lo_iops));
 	tops.iops = xcalloc(ej.npanels + 1, sizeof(*tops.iops));
-	tops.iops_note = xcalloc(ej.npanels + 1, sizeof(*tops.iops_note));
+	tops.iops_chars = xcalloc(ej.npanels + 1, sizeof(*tops.iops_chars));
 	tops.jpg_unit = plot_jpg_unit(set);
 	bar_bottoms(set, &ej, lo_iops, &lo_jpg, tops.jpg_unit.per_base);
 	invalid = write_rows(fp, set, &ej, w, &ival, lo_iops, lo_jpg, &tops);
@@ -379,7 +393,7 @@ int plot_efficiency(struct plot_ctx *ctx)
 		      ctx->format == PLOT_DUMB);
 	free(lo_iops);
 	free(tops.iops);
-	free(tops.iops_note);
+	free(tops.iops_chars);
 	rc = plot_chart_run(ctx, &ch, "efficiency");
 out:
 	free(panel_jobs);

@@ -6,12 +6,13 @@
 #include "core/mem.h"
 #include "report/plot.h"
 
-/* Room a bar needs for its value label, an axis beside a panel, one row of panels. */
-#define FACET_PX_PER_BAR 44
+/* Room a bar needs for its upright value label (a 9 pt line), an axis beside a panel, one
+ * row of panels (its title, bars with their labels, the job names slanted under them). */
+#define FACET_PX_PER_BAR 18
 #define FACET_PX_PER_AXIS 90
 /* A job's name under its bars, slanted, wants this much even for one bar. */
 #define FACET_MIN_PX_PER_JOB 60
-#define FACET_ROW_PX 455
+#define FACET_ROW_PX 400
 #define FACET_TITLE_PX 50
 /* The widest chart: a 30-job sweep wraps instead of becoming a strip thousands of px wide. */
 #define FACET_MIN_WIDTH_PX 1200

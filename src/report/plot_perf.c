@@ -15,7 +15,21 @@
 #define PERF_MBPS_MIN_BS 65536 /* at or above: the job is about bandwidth, below: IOPS */
 #define PERF_WIDTH_PX 1200
 #define PERF_ROW_PX 440
-#define PERF_TITLE_PX 120
+/* The title, and the key of devices under it (two rows at most). */
+#define PERF_TITLE_PX 60
+#define PERF_KEY_PX 60
+/*
+ * More jobs than PERF_FULL_JOBS: small panels (COMPACT), up to PERF_COMPACT_COLS a row,
+ * each PERF_COMPACT_COL_PX wide and as tall as keeps the chart within PERF_MAX_HEIGHT_PX
+ * (between the two row heights); the points are told apart by colour, not labels.
+ * 34 jobs: 5 x 7 panels, 1600 x 2220 px (one panel a row of 2 was 1200 x 7600).
+ */
+#define PERF_FULL_JOBS 4
+#define PERF_COMPACT_COLS 5
+#define PERF_COMPACT_COL_PX 320
+#define PERF_COMPACT_ROW_MIN_PX 220
+#define PERF_COMPACT_ROW_MAX_PX 300
+#define PERF_MAX_HEIGHT_PX 2400
 /* A panel's plot area: the chart's share less axis labels and margins. */
 #define PANEL_MARGIN_X_PX 130
 #define PANEL_MARGIN_Y_PX 110
@@ -342,8 +356,37 @@ static void panel_front(FILE *ff, const struct panel *pn)
 /* The panels' layout: rows and columns of the multiplot; the power axis' unit. */
 struct grid {
 	size_t rows, cols;
+	int compact;		/* small panels without labels */
+	unsigned width_px, row_px, height_px;
 	struct si_unit w_unit;
 };
+
+static void grid_layout(struct grid *g, size_t njobs)
+{
+	size_t c;
+
+	g->compact = njobs > PERF_FULL_JOBS;
+	if (!g->compact) {
+		g->cols = njobs > 1 ? 2 : 1;
+	} else {
+		/* about square: 6 jobs 3 x 2, 9 3 x 3, 34 5 x 7 */
+		for (c = 1; c * c < njobs && c < PERF_COMPACT_COLS; c++)
+			;
+		g->cols = c;
+	}
+	g->rows = njobs ? (njobs + g->cols - 1) / g->cols : 1;
+	g->width_px = g->compact && g->cols * PERF_COMPACT_COL_PX > PERF_WIDTH_PX
+			      ? (unsigned)(g->cols * PERF_COMPACT_COL_PX)
+			      : PERF_WIDTH_PX;
+	g->row_px = PERF_ROW_PX;
+	if (g->compact) {
+		double fit = (PERF_MAX_HEIGHT_PX - PERF_TITLE_PX - PERF_KEY_PX) / (double)g->rows;
+
+		g->row_px = (unsigned)fmin(PERF_COMPACT_ROW_MAX_PX,
+					   fmax(PERF_COMPACT_ROW_MIN_PX, floor(fit)));
+	}
+	g->height_px = (unsigned)(PERF_TITLE_PX + PERF_KEY_PX + g->row_px * g->rows);
+}
 
 /* Returns whether the panel has an invalid point. */
 static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, const char *name,
@@ -356,12 +399,13 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 	int invalid = 0;
 
 	panel_points(&pn, set, name);
-	for (i = 0; i < pn.np; i++)
+	/* small panels: the key under the title names each colour, no label on a point */
+	for (i = 0; i < pn.np && !g->compact; i++)
 		snprintf(texts[i], sizeof(texts[i]), "%s%s%s", set->res[pn.pts[i].res].label,
 			 plot_result_mark(set, &set->res[pn.pts[i].res]),
 			 pn.pts[i].valid ? "" : " (invalid)");
-	fit_labels(&pn, texts, (double)PERF_WIDTH_PX / (double)g->cols - PANEL_MARGIN_X_PX);
-	pn.sy = ((double)PERF_ROW_PX - PANEL_MARGIN_Y_PX) / log10(pn.yhi / pn.ylo);
+	fit_labels(&pn, texts, (double)g->width_px / (double)g->cols - PANEL_MARGIN_X_PX);
+	pn.sy = ((double)g->row_px - PANEL_MARGIN_Y_PX) / log10(pn.yhi / pn.ylo);
 	pareto(&pn);
 	place_labels(&pn, texts);
 	fprintf(fp, "# %s: active_w perf device valid label_right below above left above_right "
@@ -392,7 +436,7 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 	fprintf(meta, "\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\nYLO[%zu] = %g\nYHI[%zu] = %g\n"
 		      "XSTEP[%zu] = %.10g\n", k + 1, pn.nstair > 0, k + 1, pn.xr, k + 1, pn.ylo,
 		k + 1, pn.yhi, k + 1,
-		plot_axis_step(pn.xr, (double)PERF_WIDTH_PX / (double)g->cols - PANEL_MARGIN_X_PX));
+		plot_axis_step(pn.xr, (double)g->width_px / (double)g->cols - PANEL_MARGIN_X_PX));
 	free(texts);
 	free(pn.stair);
 	free(pn.pts);
@@ -412,11 +456,9 @@ int plot_perf_power(struct plot_ctx *ctx)
 	if (!plot_count_powered(ctx, "perf-power"))
 		return 0;
 	nnames = rr_job_names(set, &names);
-	g.cols = nnames > 1 ? 2 : 1;
-	g.rows = (nnames + g.cols - 1) / g.cols;
+	grid_layout(&g, nnames);
 	g.w_unit = plot_power_unit(set);
-	rc = plot_chart_begin(ctx, &ch, "perf-power", "perf-power", PERF_WIDTH_PX,
-			      (unsigned)(PERF_TITLE_PX + PERF_ROW_PX * (g.rows ? g.rows : 1)));
+	rc = plot_chart_begin(ctx, &ch, "perf-power", "perf-power", g.width_px, g.height_px);
 	if (rc)
 		goto out_names;
 	fp = plot_chart_file(&ch, "perf.dat");
@@ -436,6 +478,10 @@ int plot_perf_power(struct plot_ctx *ctx)
 			 "array XSTEP[%zu]\n", nnames, g.rows, g.cols, na, na, na, na, na, na, na);
 	for (n = 0; n < nnames; n++)
 		invalid |= perf_panel(fp, ff, ch.meta, set, names[n], n, &g);
+	fprintf(ch.meta, "COMPACT = %d\nPW = %.5f\nRH = %.5f\nTOPF = %.5f\nKEYF = %.5f\n",
+		g.compact, 1.0 / (double)g.cols, (double)g.row_px / g.height_px,
+		(double)(PERF_TITLE_PX + PERF_KEY_PX) / g.height_px,
+		(double)PERF_KEY_PX / g.height_px);
 	fprintf(ch.meta, "HASINVALID = %d\nXUNIT = ", invalid);
 	plot_gp_string(ch.meta, g.w_unit.text);
 	fputc('\n', ch.meta);

@@ -26,18 +26,22 @@
 /* Event labels closer than this share of the run would overlap. */
 #define EVENT_LABEL_GAP 0.015
 /*
- * The job labels stand in a band at the top, the data stays below it: the band is as
- * deep as the longest label (~6.5 px a character at 9 pt, ~560 px of plot height).
+ * The job labels stand in a strip over the plot, never on the data: across the top of
+ * their phase where they fit (~6.5 px a character at 9 pt), else upright; the strip is as
+ * deep as the longest upright label, and the chart that much taller, so that the plot
+ * keeps its height and each axis fits its data.
  */
 #define LABEL_PX_PER_CHAR 6.5
-#define PLOT_HEIGHT_PX 560.0
-#define LABEL_TOP 0.98
-/* A label across the top sits here; the data stays under DATA_BAND_MAX of the height. */
-#define LABEL_ACROSS_Y 0.96
+#define LABEL_LINE_PX 14.0
+/* The strip for labels across only, and the margin over an upright label. */
+#define STRIP_MIN_PX 22.0
+#define STRIP_PAD_PX 10.0
+/* The title's band over the strip, and the plot's top without a strip (gnuplot's own). */
+#define TITLE_PX 50.0
 /* The plot area's width in pixels, about (the chart's less its axes and margins). */
 #define PLOT_WIDTH_PX 1150.0
-#define DATA_BAND_MIN 0.35
-#define DATA_BAND_MAX 0.9
+/* Headroom over the highest throughput and power. */
+#define DATA_HEADROOM 1.08
 /* "timeline-" and a result file's name, cut to fit. */
 #define STEM_MAX 160
 /* Below half the label's last digit: "+0.00", not "-0.00". */
@@ -246,70 +250,124 @@ static int short_jobs(const struct rr_result *r, FILE *meta, double *max_mb)
 	return n;
 }
 
-/*
- * The job's name over its active phase, with its tail energy when it has one: across the
- * top where the phase is wide enough, else upright in two lines (name, tail). Returns the
- * upright label's length in characters (the data is scaled to stay under it), 0 when it
- * lies across.
- */
-static size_t job_label(FILE *meta, const struct rr_result *r, const struct job_result *j,
-			double span_s)
+/* A job's label in the strip over the plot: its text, where it goes, how it stands. */
+struct tl_label {
+	char *name, *tail; /* tail: "" for none */
+	double x;	   /* the active phase's middle, s */
+	double px0, px1;   /* the room it takes across the strip, px */
+	size_t chars;	   /* upright: its longest line; 0 across */
+	int upright, shown;
+};
+
+/* The job's name and its tail energy (the figure j_per_gb counts: the tail above idle;
+ * results before it: the whole tail). 0, or -ENOENT when the job has no active phase. */
+static int label_text(const struct rr_result *r, const struct job_result *j, struct tl_label *l,
+		      double span_s)
 {
-	const char *invalid = rr_valid(j) == 0 ? " INVALID" : "";
 	double tail_net_j = rr_power(j)->energy_tail_net_j, tail_j = rr_power(j)->energy_tail_j;
 	uint64_t a0, a1, t0, t1;
-	char *name, *tail;
-	double x0, x1, width_px;
-	size_t len;
+	double x0, x1, mid_px, len;
 
+	memset(l, 0, sizeof(*l));
 	rr_phase(j, PHASE_ACTIVE, &a0, &a1);
-	if (!a0 || !a1)
-		return 0;
+	if (!a0 || !a1 || !(span_s > 0))
+		return -ENOENT;
 	rr_phase(j, PHASE_TAIL, &t0, &t1);
 	x0 = secs(a0, r->rep.t0_ns);
 	x1 = secs(a1, r->rep.t0_ns);
-	name = xasprintf("%s%s", rr_job_name(r, j), invalid);
-	/* The figure j_per_gb counts: the tail above idle (results before it: the whole tail). */
+	l->name = xasprintf("%s%s", rr_job_name(r, j), rr_valid(j) == 0 ? " INVALID" : "");
 	if (!isnan(tail_net_j) && t1)
-		tail = xasprintf("(%+.2f J tail above idle)",
-				 fabs(tail_net_j) < TAIL_J_HALF_DIGIT ? 0.0 : tail_net_j);
+		l->tail = xasprintf("(%+.2f J tail above idle)",
+				    fabs(tail_net_j) < TAIL_J_HALF_DIGIT ? 0.0 : tail_net_j);
 	else if (!isnan(tail_j) && t1)
-		tail = xasprintf("(+%.2f J tail)", tail_j);
+		l->tail = xasprintf("(+%.2f J tail)", tail_j);
 	else
-		tail = xstrdup("");
-	len = strlen(name) + (*tail ? 1 + strlen(tail) : 0);
-	width_px = span_s > 0 ? (x1 - x0) / span_s * PLOT_WIDTH_PX : 0;
-	fprintf(meta, "set label ");
-	plot_gp_string(meta, name);
-	if ((double)len * LABEL_PX_PER_CHAR <= width_px) {
-		if (*tail) {
-			fputs(".' '.", meta);
-			plot_gp_string(meta, tail);
-		}
-		fprintf(meta, " at %.4f, graph %g center front font ',9' textcolor rgb '#333333'\n",
-			(x0 + x1) / 2, LABEL_ACROSS_Y);
-		len = 0;
-	} else {
-		if (*tail) {
-			fputs(".\"\\n\".", meta);
-			plot_gp_string(meta, tail);
-		}
-		fprintf(meta, " at %.4f, graph %g rotate by 90 right front font ',9' "
-			      "textcolor rgb '#333333'\n", (x0 + x1) / 2, LABEL_TOP);
-		len = strlen(name) > strlen(tail) ? strlen(name) : strlen(tail);
+		l->tail = xstrdup("");
+	l->x = (x0 + x1) / 2;
+	mid_px = l->x / span_s * PLOT_WIDTH_PX;
+	len = (double)(strlen(l->name) + (*l->tail ? 1 + strlen(l->tail) : 0)) * LABEL_PX_PER_CHAR;
+	if (len <= (x1 - x0) / span_s * PLOT_WIDTH_PX) {
+		l->px0 = mid_px - len / 2;
+		l->px1 = mid_px + len / 2;
+		return 0;
 	}
-	free(name);
-	free(tail);
-	return len;
+	/* upright in two lines (name, tail), a line's height wide each */
+	l->upright = 1;
+	l->chars = strlen(l->name) > strlen(l->tail) ? strlen(l->name) : strlen(l->tail);
+	l->px0 = mid_px - LABEL_LINE_PX * (*l->tail ? 1 : 0.5);
+	l->px1 = mid_px + LABEL_LINE_PX * (*l->tail ? 1 : 0.5);
+	return 0;
 }
 
-/* Phase shading and job labels; returns the longest upright label's length (0: none). */
-static size_t phase_rects(FILE *meta, const struct rr_result *r)
+/*
+ * Every job's label, left to right as the jobs ran: one that would cover a label already
+ * placed (jobs whose phases overlap, or upright ones closer than a line) is left out, and
+ * counted. Returns the labels; *n their count, *longest the longest upright line's chars.
+ */
+static struct tl_label *place_labels(const struct rr_result *r, size_t *n, size_t *longest,
+				     size_t *dropped)
+{
+	struct tl_label *l = xcalloc(r->rep.njobs + 1, sizeof(*l));
+	double span_s = run_span_s(r), right = -INFINITY;
+	size_t i;
+
+	*n = *longest = *dropped = 0;
+	for (i = 0; i < r->rep.njobs; i++) {
+		struct tl_label *c = &l[*n];
+
+		if (label_text(r, &r->rep.jobs[i], c, span_s))
+			continue;
+		(*n)++;
+		/* phases run in order: a label clear of the rightmost one is clear of all */
+		if (c->px0 < right) {
+			(*dropped)++;
+			continue;
+		}
+		c->shown = 1;
+		right = c->px1;
+		if (c->chars > *longest)
+			*longest = c->chars;
+	}
+	return l;
+}
+
+/* The strip over the plot: as deep as the longest upright label, one line for the rest. */
+static double strip_px(size_t longest)
+{
+	return fmax(STRIP_MIN_PX, (double)longest * LABEL_PX_PER_CHAR + STRIP_PAD_PX);
+}
+
+static void write_labels(FILE *meta, struct tl_label *l, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (l[i].shown) {
+			fprintf(meta, "set label ");
+			plot_gp_string(meta, l[i].name);
+			if (*l[i].tail) {
+				fputs(l[i].upright ? ".\"\\n\"." : ".' '.", meta);
+				plot_gp_string(meta, l[i].tail);
+			}
+			if (l[i].upright)
+				fprintf(meta, " at %.4f, graph 1 offset 0,0.5 rotate by 90 left front "
+					      "font ',9' textcolor rgb '#333333'\n", l[i].x);
+			else
+				fprintf(meta, " at %.4f, graph 1 offset 0,0.8 center front font ',9' "
+					      "textcolor rgb '#333333'\n", l[i].x);
+		}
+		free(l[i].name);
+		free(l[i].tail);
+	}
+	free(l);
+}
+
+/* Phase shading. */
+static void phase_rects(FILE *meta, const struct rr_result *r)
 {
 	static const unsigned fill[PHASE_COUNT] = { 0xEBEBEB, 0xDDEBF7, 0xFBE2C5 };
-	double span_s = run_span_s(r);
 	uint64_t t0, t1;
-	size_t i, len, longest = 0;
+	size_t i;
 	int p;
 
 	for (i = 0; i < r->rep.njobs; i++) {
@@ -321,11 +379,7 @@ static size_t phase_rects(FILE *meta, const struct rr_result *r)
 				      "fs solid 1.0 noborder behind\n", secs(t0, r->rep.t0_ns),
 				secs(t1, r->rep.t0_ns), fill[p]);
 		}
-		len = job_label(meta, r, &r->rep.jobs[i], span_s);
-		if (len > longest)
-			longest = len;
 	}
-	return longest;
 }
 
 /* Events closer together than a label is wide: one label naming each kind. */
@@ -560,23 +614,34 @@ static int write_series(struct plot_chart *ch, const struct rr_result *r, struct
 	return write_temps(ch, r, sr);
 }
 
-static void timeline_meta(FILE *meta, const struct rr_result *r, const struct series *sr)
-{
-	size_t longest = phase_rects(meta, r);
-	double band = LABEL_TOP - (double)longest * LABEL_PX_PER_CHAR / PLOT_HEIGHT_PX - 0.03;
-	double max_mb = sr->max_mb;
-	int nshort = short_jobs(r, meta, &max_mb);
+/* The job labels' strip and the title over it, in the chart's height_px. */
+struct tl_layout {
+	struct tl_label *labels;
+	size_t nlabels;
+	double strip_px;
+	unsigned height_px;
+};
 
+static void timeline_meta(FILE *meta, const struct rr_result *r, const struct series *sr,
+			  struct tl_layout *lay)
+{
+	double max_mb = sr->max_mb, y2max;
+	int nshort;
 	/* the power axis in the unit its highest reading chooses (mW for a card's 300 mW) */
 	struct si_unit pw = si_unit_of(SI_POWER, sr->max_w > 0 ? sr->max_w : NAN);
 
-	band = fmin(DATA_BAND_MAX, fmax(DATA_BAND_MIN, band));
-	double y2max = (sr->max_w > 0 ? sr->max_w / band : 1) * pw.per_base;
-
+	phase_rects(meta, r);
+	write_labels(meta, lay->labels, lay->nlabels);
+	lay->labels = NULL;
+	nshort = short_jobs(r, meta, &max_mb);
+	y2max = (sr->max_w > 0 ? sr->max_w * DATA_HEADROOM : 1) * pw.per_base;
+	/* the plot's top under the title and the labels' strip */
+	fprintf(meta, "TMARGIN = %.5f\nTITLEY = %.5f\n",
+		1 - (TITLE_PX + lay->strip_px) / lay->height_px, 1 - TITLE_PX / 2 / lay->height_px);
 	fprintf(meta, "HASSHORT = %d\nHASIO = %d\nNMETERS = %d\nYMAX = %g\nY2MAX = %g\nPWS = %g\n"
 		      "Y2STEP = %.10g\nPWUNIT = ", nshort > 0, sr->io_rows > 0,
-		sr->pw_rows > 0 ? sr->nm : 0, max_mb > 0 ? max_mb / band : 1, y2max, pw.per_base,
-		plot_axis_step(y2max, PLOT_HEIGHT_PX * 4));
+		sr->pw_rows > 0 ? sr->nm : 0, max_mb > 0 ? max_mb * DATA_HEADROOM : 1, y2max,
+		pw.per_base, plot_axis_step(y2max, 4 * (double)lay->height_px));
 	plot_gp_string(meta, pw.text);
 	fprintf(meta, "\nTITLE = ");
 	plot_gp_string(meta, r->label);
@@ -596,10 +661,40 @@ static void timeline_meta(FILE *meta, const struct rr_result *r, const struct se
 			ceil(sr->tmax + 2));
 }
 
+/* Labels placed, the strip over the plot sized and the chart grown by it. */
+static void timeline_layout(const struct rr_result *r, struct tl_layout *lay)
+{
+	size_t longest, dropped;
+
+	lay->labels = place_labels(r, &lay->nlabels, &longest, &dropped);
+	if (dropped)
+		log_info(MOD, "timeline: %s: %zu job label%s left out: %s", r->path, dropped,
+			 dropped == 1 ? "" : "s", "its job ran beside another, whose label is there");
+	lay->strip_px = strip_px(longest);
+	lay->height_px = (unsigned)lrint((r->rep.ntemp_series ? TIMELINE_TEMP_HEIGHT_PX
+							       : TIMELINE_HEIGHT_PX) +
+					 lay->strip_px);
+}
+
+static void labels_free(struct tl_layout *lay)
+{
+	size_t i;
+
+	if (!lay->labels)
+		return;
+	for (i = 0; i < lay->nlabels; i++) {
+		free(lay->labels[i].name);
+		free(lay->labels[i].tail);
+	}
+	free(lay->labels);
+	lay->labels = NULL;
+}
+
 int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 {
 	const char *base = strrchr(r->path, '/');
 	struct series sr = { 0 };
+	struct tl_layout lay = { 0 };
 	struct plot_chart ch;
 	char stem[STEM_MAX];
 	size_t len;
@@ -610,21 +705,25 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	if (len > 5 && !strcmp(base + len - 5, ".json"))
 		len -= 5;
 	unique_stem(ctx, stem, sizeof(stem), base, len);
-	rc = plot_chart_begin(ctx, &ch, "timeline", stem, TIMELINE_WIDTH_PX,
-			      r->rep.ntemp_series ? TIMELINE_TEMP_HEIGHT_PX : TIMELINE_HEIGHT_PX);
-	if (rc)
+	timeline_layout(r, &lay);
+	rc = plot_chart_begin(ctx, &ch, "timeline", stem, TIMELINE_WIDTH_PX, lay.height_px);
+	if (rc) {
+		labels_free(&lay);
 		return rc;
+	}
 	rc = write_series(&ch, r, &sr);
 	if (rc) {
+		labels_free(&lay);
 		plot_chart_abort(&ch);
 		return rc;
 	}
 	if (sr.io_rows <= 0 && sr.pw_rows <= 0) {
 		log_info(MOD, "timeline: skipped for %s: no interval or sample series (%s)", r->path,
 			 sr.io_rows < 0 ? input_strerror((int)sr.io_rows) : "empty");
+		labels_free(&lay);
 		plot_chart_abort(&ch);
 		return 0;
 	}
-	timeline_meta(ch.meta, r, &sr);
+	timeline_meta(ch.meta, r, &sr, &lay);
 	return plot_chart_run(ctx, &ch, "timeline");
 }

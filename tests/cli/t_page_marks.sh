@@ -182,7 +182,7 @@ for t in glob.glob(sys.argv[1] + "/timeline-uncertain"):
 else:
     sys.exit("no SD timeline")
 PY
-ok $? "timeline: the left axis ends within 35 % over the highest throughput (labels across the top)"
+ok $? "timeline: the left axis ends within 35 % over the highest throughput"
 python3 - "$REPO/plots/timeline.gp" <<'PY'
 import re, sys
 gp = open(sys.argv[1]).read().replace("\\\n", " ")
@@ -217,5 +217,58 @@ $IOWATT plot --format svg --units uW -o uw fx/uncertain.json >/dev/null 2>&1 &&
 	svg_texts uw/perf-power.svg | grep -qx "active power (µW)" &&
 	! svg_texts uw/perf-power.svg | grep -qE '[0-9]{6}[0-9]{6}'
 ok $? "--units uW: power axes in µW, their six-digit ticks spaced apart"
+
+# many jobs, several devices (issue 20.6): 4 devices x 34 jobs stay legible in bounded charts
+mkdir -p keep2
+TMPDIR=$T_TMP/keep2 $IOWATT plot --keep-data --format svg -o fleet fx/fleet/*.json >fleet.log 2>&1
+ok $? "plot of 4 devices x 34 jobs"
+fdata=$(ls -d keep2/iowatt-plot.* | head -n 1)
+svg_size() { sed -n 's/^ viewBox="0 0 \([0-9]*\) \([0-9]*\)"$/\1 \2/p' "$1"; }
+read -r pw ph < <(svg_size fleet/perf-power.svg)
+[ "$pw" -le 1600 ] && [ "$ph" -le 2400 ] && grep -q "^COMPACT = 1$" "$fdata/perf-power/meta.gp" &&
+	[ "$(sed -n 's/^NJOBS = //p' "$fdata/perf-power/meta.gp")" -eq 34 ]
+ok $? "perf-power: 34 panels in ${pw}x${ph} px (one a row of two was 1200x7600)"
+n=0
+for d in "Netac NVMe SSD 128GB (PCIe Gen2 x1)" "SanDisk SC64G (SD)" "Samsung Portable SSD T7 (USB 5000M)" "SanDisk Ultra (USB 480M)"; do
+	[ "$(svg_texts fleet/perf-power.svg | grep -cxF "$d")" -eq 1 ] && n=$((n + 1))
+done
+[ "$n" -eq 4 ]
+ok $? "perf-power: small panels, each device named once in the key under the title"
+read -r ew eh < <(svg_size fleet/efficiency.svg)
+python3 - "$fdata/efficiency/efficiency.dat" "$fdata/efficiency/meta.gp" "$ew" "$eh" "$REPO/plots/efficiency.gp" <<'PY'
+import re, shlex, sys
+rows = [shlex.split(l) for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+meta = open(sys.argv[2]).read()
+num = lambda k: float(re.search(r"^%s = (\S+)$" % re.escape(k), meta, re.M).group(1))
+w, h = int(sys.argv[3]), int(sys.argv[4])
+assert w <= 1800 and h <= 2000, (w, h)  # a slot per device per job was 1800x4600
+# every bar labelled with its figure: IOPS per mA and J/GB
+assert all(r[7] for r in rows if r[2] != "NaN") and all(r[8] for r in rows if r[3] != "NaN")
+assert len(rows) == 4 * 34, len(rows)
+# a bar at least a 9 pt line wide (its label stands upright on it)
+per_job = (num("JW[1]") * w - 90) / (num("JN[1]") + 0.8)
+assert num("BOXW") * per_job >= 12, (num("BOXW"), per_job)
+gp = open(sys.argv[5]).read().replace("\\\n", " ")
+labels = [c for c in gp.split(", ") if "with labels" in c]
+assert labels and all("rotate by 90" in c for c in labels), labels
+print("# efficiency %dx%d px, bars %.1f px wide" % (w, h, num("BOXW") * per_job))
+PY
+ok $? "efficiency: 4 x 34 bars in a chart of at most 1800x2000 px, each a line wide with its upright label"
+
+# a short job's label stands over the plot, never on the data nor pushing it down
+python3 - "$data/timeline-uncertain/meta.gp" "$data/timeline-uncertain/io.dat" <<'PY'
+import re, sys
+meta = open(sys.argv[1]).read()
+labels = [l for l in meta.splitlines() if l.startswith("set label ") and " J tail" in l]
+assert len(labels) == 4, labels
+assert all(re.search(r" at [0-9.]+, graph 1 offset 0,", l) for l in labels), labels
+assert any("rotate by 90" in l for l in labels), "no upright label: the case is not tested"
+ymax = float(re.search(r"^YMAX = (\S+)$", meta, re.M).group(1))
+mb = max(float(l.split()[1]) for l in open(sys.argv[2]) if l.strip() and not l.startswith("#"))
+assert ymax <= 1.1 * mb, (ymax, mb)
+tm = float(re.search(r"^TMARGIN = (\S+)$", meta, re.M).group(1))
+assert tm < 0.85, tm  # the strip over the plot holds the upright label
+PY
+ok $? "timeline: job labels in a strip over the plot (one upright), the axis within 10 % of the data"
 
 done_testing
