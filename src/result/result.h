@@ -196,6 +196,21 @@ struct result_phase_counts {
 	uint64_t idle, active, tail;
 };
 
+/*
+ * How the idle baseline (idle_w) was drawn from the idle phase's readings: the estimator
+ * over the quiet ones, how many were offered (readings), kept and quiet or excluded (the
+ * target did I/O within exclusion_s before them), the target's disk watched (NULL: none,
+ * every reading counts as quiet), how far the phase ran past its `idle` length for quiet
+ * readings, and why the baseline is in doubt (NULL: it is not).
+ */
+struct result_idle_baseline {
+	char *estimator;
+	uint64_t readings, quiet, excluded;
+	double exclusion_s, extended_s;
+	char *watched;
+	char *reason;
+};
+
 struct result_power {
 	char *meter;
 	double idle_w, idle_w_u95, active_w, active_w_u95, active_ma, active_ma_u95, peak_ma;
@@ -209,6 +224,7 @@ struct result_power {
 	double energy_active_in_j, energy_active_out_j;
 	char *note; /* NULL: no note */
 	struct result_phase_counts out_of_range; /* readings dropped as impossible */
+	struct result_idle_baseline *idle_baseline; /* NULL: none (no idle readings of W) */
 };
 
 struct result_efficiency {

@@ -291,6 +291,20 @@ static const struct result_field phase_counts_fields[] = {
 #undef T
 static SCHEMA(phase_counts_schema, struct result_phase_counts, phase_counts_fields);
 
+#define T struct result_idle_baseline
+static const struct result_field idle_baseline_fields[] = {
+	FIELD(T, "estimator", estimator, RF_STR),
+	FIELD(T, "readings", readings, RF_U64),
+	FIELD(T, "quiet", quiet, RF_U64),
+	FIELD(T, "excluded", excluded, RF_U64),
+	FIELD(T, "exclusion_s", exclusion_s, RF_REAL),
+	FIELD(T, "extended_s", extended_s, RF_REAL),
+	FIELD(T, "watched", watched, RF_STR),
+	FIELD(T, "reason", reason, RF_STR),
+};
+#undef T
+static SCHEMA(idle_baseline_schema, struct result_idle_baseline, idle_baseline_fields);
+
 #define T struct result_power
 static const struct result_field power_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
@@ -311,6 +325,7 @@ static const struct result_field power_fields[] = {
 	FIGURE(T, charge_mah),
 	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),
 	FIELD(T, "out_of_range", out_of_range, RF_OBJ, .sub = &phase_counts_schema),
+	FIELD(T, "idle_baseline", idle_baseline, RF_PTR, .sub = &idle_baseline_schema),
 };
 #undef T
 SCHEMA(result_power_schema, struct result_power, power_fields);

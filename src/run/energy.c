@@ -28,6 +28,7 @@ void energy_job_init(struct energy_job *ej, uint64_t period_ns)
 	ej->period_ns = period_ns;
 	ej->tail_tol = 0.05;
 	ej->last_w = NAN;
+	idle_readings_reset(&ej->idle_rd);
 	for (i = 0; i < PHASE_COUNT; i++) {
 		ej->ph[i].unc.window_s = sampling_window_s(period_ns);
 		ej->ph[i].peak_a = NAN;
@@ -39,6 +40,19 @@ void energy_job_init(struct energy_job *ej, uint64_t period_ns)
 void energy_job_accuracy(struct energy_job *ej, const struct meter_accuracy *acc)
 {
 	ej->acc = *acc;
+}
+
+void energy_job_idle_watch(struct energy_job *ej, idle_busy_fn busy, const void *arg,
+			   uint64_t reach_ns)
+{
+	ej->idle_busy = busy;
+	ej->idle_busy_arg = arg;
+	ej->idle_reach_ns = reach_ns;
+}
+
+size_t energy_idle_quiet(const struct energy_job *ej)
+{
+	return idle_quiet_count(&ej->idle_rd, ej->idle_busy, ej->idle_busy_arg, ej->idle_reach_ns);
 }
 
 void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
@@ -62,6 +76,7 @@ void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns)
 		ej->settle_since_ns = 0;
 		ej->in_band = 0;
 		ej->have_tail_settled = 0;
+		ej->have_idle_ref = 0;
 	}
 }
 
@@ -172,13 +187,29 @@ static void count_sample(struct phase_acc *pa, const struct meter_sample *s, dou
 		pa->peak_w = w;
 }
 
-/* The idle mean of the quantity the tail is judged by: W, or A for a V-less meter. */
-static double idle_level(const struct energy_job *ej, int use_w)
+/* The idle phase's robust level of W over its quiet readings (run/idle_baseline.h). */
+static void idle_estimate_of(const struct energy_job *ej, struct idle_estimate *est)
+{
+	idle_estimate(&ej->idle_rd, ej->idle_busy, ej->idle_busy_arg, ej->idle_reach_ns,
+		      ej->ph[PHASE_IDLE].w_s, est);
+}
+
+/* The idle level of the quantity the tail is judged by: the baseline of W, or the mean of
+ * A for a V-less meter. Worked out once per tail: the idle readings are final by then. */
+static double idle_level(struct energy_job *ej, int use_w)
 {
 	const struct phase_acc *id = &ej->ph[PHASE_IDLE];
+	struct idle_estimate est;
 
+	if (use_w && !ej->have_idle_ref) {
+		idle_estimate_of(ej, &est);
+		ej->idle_ref_w = ej->idle_rd.n && id->w_s > 0 ? est.w
+				 : id->w_s > 0		     ? id->energy_j / id->w_s
+							     : NAN;
+		ej->have_idle_ref = 1;
+	}
 	if (use_w)
-		return id->w_s > 0 ? id->energy_j / id->w_s : NAN;
+		return ej->idle_ref_w;
 	return id->a_s > 0 ? id->charge_c / id->a_s : NAN;
 }
 
@@ -261,6 +292,8 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 			if (ej->ph[i].begun)
 				integrate(&ej->ph[i], &ej->prev, w0, s, w, covered, &ej->prev_u, &u);
 	}
+	if (in_window(&ej->ph[PHASE_IDLE], s->t_ns))
+		idle_readings_add(&ej->idle_rd, s->t_ns, w, &u.u[UNC_W]);
 	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
 		tail_track(ej, s, w);
 	for (i = 0; i < PHASE_COUNT; i++)
@@ -357,6 +390,30 @@ static void unc_summarize(const struct energy_job *ej, struct energy_phases *es)
 	}
 }
 
+/*
+ * The idle baseline: Huber's level over the quiet readings replaces the trapezoid mean,
+ * and its parts of uncertainty the idle integral's (docs/energy.md, "The idle baseline").
+ */
+static void idle_baseline(const struct energy_job *ej, struct energy_phases *es,
+			  struct result_power *p)
+{
+	const struct phase_acc *id = &ej->ph[PHASE_IDLE];
+	struct idle_estimate est;
+
+	if (!ej->idle_rd.n || !(id->w_s > 0) || !isfinite(p->idle_w))
+		return;
+	idle_estimate_of(ej, &est);
+	p->idle_w = est.w;
+	if (est.terms.known)
+		es->unc[PHASE_IDLE][UNC_W] = est.terms;
+	es->idle_readings = ej->idle_rd.n;
+	es->idle_quiet = est.quiet;
+	es->idle_excluded = est.excluded;
+	es->idle_all = est.all;
+	es->idle_offered = ej->idle_rd.seen;
+	es->idle_exclusion_s = (double)ej->idle_reach_ns / 1e9;
+}
+
 void energy_summarize(const struct energy_job *ej, struct energy_phases *es,
 		      struct result_power *p)
 {
@@ -394,6 +451,7 @@ void energy_summarize(const struct energy_job *ej, struct energy_phases *es,
 									: NAN;
 
 	unc_summarize(ej, es);
+	idle_baseline(ej, es, p);
 	energy_tail_net_coef(es, coef);
 	p->energy_tail_net_j = tl->begun ? energy_combined(es, p, coef) : 0;
 	energy_net_coef(es, coef);

@@ -9,6 +9,7 @@
 #include "meters/meter.h"
 #include "result/result.h"
 #include "run/energy_unc.h"
+#include "run/idle_baseline.h"
 
 /* A job's figures are valid with at least this many samples in its active phase and
  * this share of it covered (docs/energy.md). */
@@ -56,11 +57,28 @@ struct energy_job {
 	 * back into the band: the tail ends there, the hold after it only proves it. */
 	struct phase_acc tail_settled;
 	int have_tail_settled;
+	/* The idle phase's readings of W, and what tells a quiet one (energy_job_idle_watch):
+	 * the baseline is a robust level over those (run/idle_baseline.h). */
+	struct idle_readings idle_rd;
+	idle_busy_fn idle_busy;
+	const void *idle_busy_arg;
+	uint64_t idle_reach_ns;
+	double idle_ref_w; /* that level, once the tail judges by it */
+	int have_idle_ref;
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);
 /* The meter's declared accuracy, for the uncertainty of every figure (before feeding). */
 void energy_job_accuracy(struct energy_job *ej, const struct meter_accuracy *acc);
+/*
+ * How the idle baseline tells quiet readings: busy(arg, t0, t1) says the target did I/O
+ * in [t0, t1]; a reading at t is quiet when it did none in [t - reach_ns, t]. Without
+ * (busy NULL) every reading is quiet.
+ */
+void energy_job_idle_watch(struct energy_job *ej, idle_busy_fn busy, const void *arg,
+			   uint64_t reach_ns);
+/* The idle phase's readings so far that are quiet. */
+size_t energy_idle_quiet(const struct energy_job *ej);
 /* Open `phase` at t_ns; also closes the phase before it at the same instant. */
 void energy_phase_begin(struct energy_job *ej, int phase, uint64_t t_ns);
 void energy_phase_end(struct energy_job *ej, int phase, uint64_t t_ns);
@@ -104,6 +122,12 @@ struct energy_phases {
 	 * when the activity's energy cannot be known; and what it is, in words. */
 	double sampling_u[UNC_CH_COUNT];
 	const char *sampling_why;
+	/* The idle baseline (run/idle_baseline.h): readings kept, quiet, excluded; all: none
+	 * was quiet and the level is over every reading; 0 readings: the trapezoid mean. */
+	uint64_t idle_readings, idle_quiet, idle_excluded;
+	int idle_all;
+	uint64_t idle_offered;	  /* readings in the idle phase, kept or not */
+	double idle_exclusion_s;  /* a reading this long after I/O is not quiet */
 };
 
 /*

@@ -317,6 +317,27 @@ static void sampling_term(const struct session_meter *sm, const struct job_close
 	}
 }
 
+/* What the idle baseline's record holds besides the estimate: the disk watched, how far
+ * the phase ran past its `idle` length for quiet readings. */
+static void idle_record(const struct session *s, const struct job_close *jc,
+			const struct energy_phases *es, struct result_power *p)
+{
+	struct result_idle_baseline *b;
+	double want_s = jc->jo ? (double)jc->jo->idle_ns / 1e9 : 0;
+
+	if (!es->idle_readings)
+		return;
+	b = xcalloc(1, sizeof(*b));
+	p->idle_baseline = b;
+	b->estimator = xstrdup(IDLE_ESTIMATOR);
+	b->readings = es->idle_offered;
+	b->quiet = es->idle_quiet;
+	b->excluded = es->idle_excluded;
+	b->exclusion_s = es->idle_exclusion_s;
+	b->watched = idle_watch_on(&s->watch) ? xstrdup(s->watch.disk) : NULL;
+	b->extended_s = es->idle_s > want_s ? es->idle_s - want_s : 0;
+}
+
 /* One meter's power, efficiency and validity for the job. */
 static void meter_figures(const struct session *s, const struct session_meter *sm,
 			  const struct job_close *jc, int status, const char *why,
@@ -355,6 +376,8 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	model_word(in->model, model, sizeof(model));
 	uncertainty_fill(&es, jc->bytes, jc->ios, &nm, jc->jo ? jc->jo->max_uncertainty : UNC_LIMIT,
 			 &f->power, &f->efficiency, &f->validity);
+	idle_record(s, jc, &es, &f->power);
+	uncertainty_idle_judge(&es, jc->jo ? jc->jo->idle_samples : 0, &f->power, &f->validity);
 }
 
 /* power / efficiency / validity per meter; the first meter's also at the job's top level. */

@@ -190,6 +190,9 @@ static int set_up(struct run_ctx *rc, const char *command, int measure)
 		return err;
 	if (measure && ro->target && (err = measure_disk(rc)))
 		return err;
+	/* The idle phases tell quiet readings by the target's I/O counters. */
+	session_watch_target(rc->session, measure ? rc->io_disk : rc->tg.blockdev,
+			     ro->sysfs_root);
 	err = session_add_meters(rc->session, ro->meters, ro->nmeters, ro->sysfs_root);
 	if (err)
 		return err;

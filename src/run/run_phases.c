@@ -46,33 +46,62 @@ static uint64_t idle_cap(const struct session *s, const struct job_opts *jo, uin
 	return cap;
 }
 
-/* Idle baseline: idle_ns and at least idle_samples samples from every meter. */
+/*
+ * Idle baseline: idle_ns and at least idle_samples quiet samples from every meter (the
+ * target did no I/O within a reading's reach: run/idle_baseline.h), run on for them up to
+ * the cap. The target's counters are read every IDLE_WATCH_POLL_NS in between pumps.
+ */
 static void phase_idle(struct run_ctx *rc, const struct job_opts *jo)
 {
 	struct session *s = rc->session;
-	uint64_t t_idle = session_job_begin(s), deadline = t_idle + jo->idle_ns, cap, now;
+	uint64_t t_idle, deadline, cap, quiet_cap, now, pumped = 0;
+	int short_of;
 	char a[FMT_LEN], b[FMT_LEN];
 
+	s->idle_settle_ns = jo->idle_settle_ns;
+	t_idle = session_job_begin(s);
+	deadline = t_idle + jo->idle_ns;
 	if (!s->nmeters || (!jo->idle_ns && !jo->idle_samples))
 		return;
 	cap = idle_cap(s, jo, t_idle);
+	/* With enough samples, waiting for quiet ones ends at idle_max (or idle). */
+	quiet_cap = t_idle + (jo->idle_max_ns > jo->idle_ns ? jo->idle_max_ns : jo->idle_ns) +
+		    SESSION_FEED_LAG_NS;
 	for (;;) {
 		now = now_ns();
+		session_watch_poll(s, now);
+		if (now - pumped < SESSION_PUMP_NS) {
+			sleep_ns(IDLE_WATCH_POLL_NS);
+			continue;
+		}
+		pumped = now;
 		session_pump(s, now);
 		if (run_should_stop(rc))
 			break;
-		if (now >= deadline + SESSION_FEED_LAG_NS &&
-		    !session_short_of(s, PHASE_IDLE, jo->idle_samples))
+		short_of = !!session_short_of(s, PHASE_IDLE, jo->idle_samples);
+		if (now >= deadline + SESSION_FEED_LAG_NS && !short_of &&
+		    !session_quiet_short_of(s, jo->idle_samples))
 			break;
-		if (now >= cap) {
+		if (now >= cap && short_of) {
 			log_warn(NULL, "job '%s': idle baseline got fewer than %u samples in %s",
 				 jo->name, jo->idle_samples, fmt_duration(now - t_idle, a, sizeof(a)));
 			break;
 		}
-		progress_set(&rc->progress, "%s: idle baseline %s / %s", jo->name,
-			     fmt_duration(now - t_idle, a, sizeof(a)),
-			     fmt_duration(jo->idle_ns, b, sizeof(b)));
-		sleep_ns(SESSION_PUMP_NS);
+		if (now >= quiet_cap && !short_of) {
+			log_warn(NULL, "job '%s': idle baseline got fewer than %u quiet samples in %s: "
+				 "the target did I/O (option idle_max)", jo->name, jo->idle_samples,
+				 fmt_duration(now - t_idle, a, sizeof(a)));
+			break;
+		}
+		if (now >= deadline + SESSION_FEED_LAG_NS)
+			progress_set(&rc->progress, "%s: idle baseline %s, waiting for %s", jo->name,
+				     fmt_duration(now - t_idle, a, sizeof(a)),
+				     short_of ? "samples" : "quiet samples (the target did I/O)");
+		else
+			progress_set(&rc->progress, "%s: idle baseline %s / %s", jo->name,
+				     fmt_duration(now - t_idle, a, sizeof(a)),
+				     fmt_duration(jo->idle_ns, b, sizeof(b)));
+		sleep_ns(IDLE_WATCH_POLL_NS);
 	}
 }
 

@@ -26,7 +26,36 @@ struct session *session_new(double uv_threshold_v)
 
 	s->queue = event_queue_new();
 	s->uv_threshold_v = uv_threshold_v;
+	idle_watch_init(&s->watch, "", NULL);
 	return s;
+}
+
+void session_watch_target(struct session *s, const char *disk, const char *root)
+{
+	idle_watch_free(&s->watch);
+	idle_watch_init(&s->watch, disk, root);
+}
+
+void session_watch_poll(struct session *s, uint64_t now)
+{
+	idle_watch_poll(&s->watch, now);
+}
+
+uint64_t session_idle_reach_ns(const struct session *s, unsigned m)
+{
+	uint64_t period = session_period_ns(s, m);
+	uint64_t window = period && period < SAMPLING_WINDOW_NS ? period : SAMPLING_WINDOW_NS;
+
+	return period + window + s->idle_settle_ns;
+}
+
+unsigned session_quiet_short_of(const struct session *s, unsigned n)
+{
+	unsigned m, short_meters = 0;
+
+	for (m = 0; m < s->nmeters; m++)
+		short_meters += energy_idle_quiet(&s->meters[m].ej) < n;
+	return short_meters;
 }
 
 int session_add_meters(struct session *s, char *const *specs, unsigned n, const char *sysfs_root)
@@ -91,6 +120,7 @@ void session_free(struct session *s)
 		meter_free(s->meters[m].dev);
 		free(s->meters[m].trace_ns);
 	}
+	idle_watch_free(&s->watch);
 	gpio_marker_close(s->marker);
 	event_queue_free(s->queue);
 	free(s);
@@ -158,6 +188,9 @@ void session_pump(struct session *s, uint64_t now)
 	unsigned m, k;
 	size_t ne, i, left;
 
+	/* Before the samples: every reading fed is then judged against the I/O up to now
+	 * (the clock's now: a caller may pump ahead of it to drain the meters). */
+	idle_watch_poll(&s->watch, now_ns());
 	for (m = 0; m < s->nmeters; m++)
 		feed_meter(s, m, cut);
 	/* What is queued now, not what arrives meanwhile: a source that pushes as fast as the
@@ -204,11 +237,20 @@ void session_phase(struct session *s, int phase, uint64_t t_ns)
 		s->times.end_ns = s->times.tail_end_ns = t_ns;
 }
 
-/* A meter's integrator for a new job. */
-static void meter_job_init(const struct session_meter *sm, struct energy_job *ej)
+static int watch_busy(const void *arg, uint64_t t0_ns, uint64_t t1_ns)
 {
+	return idle_watch_busy(arg, t0_ns, t1_ns);
+}
+
+/* A meter's integrator for a new job: its idle readings judged against the watch. */
+static void meter_job_init(const struct session *s, unsigned m, struct energy_job *ej)
+{
+	const struct session_meter *sm = &s->meters[m];
+
 	energy_job_init(ej, meter_info(sm->dev)->period_ns);
 	energy_job_accuracy(ej, &meter_info(sm->dev)->accuracy);
+	energy_job_idle_watch(ej, idle_watch_on(&s->watch) ? watch_busy : NULL, &s->watch,
+			      session_idle_reach_ns(s, m));
 }
 
 /*
@@ -262,7 +304,7 @@ uint64_t session_job_begin(struct session *s)
 	for (m = 0; m < s->nmeters; m++) {
 		struct session_meter *sm = &s->meters[m];
 
-		meter_job_init(sm, &sm->ej);
+		meter_job_init(s, m, &sm->ej);
 		sm->ntrace = 0;
 		/* The last sample before the phase is the left end of its first segment. */
 		if (sm->have_last) {
@@ -270,6 +312,7 @@ uint64_t session_job_begin(struct session *s)
 			trace_sample(sm, sm->last.t_ns);
 		}
 	}
+	idle_watch_reset(&s->watch, t);
 	session_phase(s, PHASE_IDLE, t);
 	return t;
 }
@@ -321,7 +364,7 @@ int session_rephase(struct session *s, uint64_t t_active, uint64_t t_end,
 	int err = 0;
 
 	for (m = 0; m < s->nmeters && !err; m++) {
-		meter_job_init(&s->meters[m], &fresh[m]);
+		meter_job_init(s, m, &fresh[m]);
 		energy_phase_begin(&fresh[m], PHASE_IDLE, t->idle_ns);
 		energy_phase_end(&fresh[m], PHASE_IDLE, t->active_ns);
 		energy_phase_begin(&fresh[m], PHASE_ACTIVE, t_active);

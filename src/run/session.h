@@ -12,6 +12,7 @@
 #include "io/job.h"
 #include "meters/meter.h"
 #include "run/energy.h"
+#include "run/idle_watch.h"
 #include "sources/gpio.h"
 
 /* Samples are fed to the energy integrators this long after they were taken, so every
@@ -69,12 +70,25 @@ struct session {
 	struct phase_times times;
 	struct session_sink sinks[SESSION_MAX_SINKS];
 	unsigned nsinks;
+	/* The target's disk during idle phases, and how long a device may draw more after
+	 * its last I/O (the job's idle_settle, set before session_job_begin). */
+	struct idle_watch watch;
+	uint64_t idle_settle_ns;
 };
 
 struct session *session_new(double uv_threshold_v);
 /* Every spec is checked, then every meter opened. 0 or -errno (logged). */
 int session_add_meters(struct session *s, char *const *specs, unsigned n, const char *sysfs_root);
 void session_add_sink(struct session *s, const struct session_sink_ops *ops, void *arg);
+/* Watch this disk's /proc/diskstats (under root) in idle phases ("": none). */
+void session_watch_target(struct session *s, const char *disk, const char *root);
+/* Read the watched disk's counters now (the idle phase calls it every IDLE_WATCH_POLL_NS). */
+void session_watch_poll(struct session *s, uint64_t now);
+/* How far back a reading of meter m may see the target's I/O: its period, the window a
+ * reading averages, and idle_settle (docs/energy.md, "The idle baseline"). */
+uint64_t session_idle_reach_ns(const struct session *s, unsigned m);
+/* The meters with fewer than n quiet idle readings so far. */
+unsigned session_quiet_short_of(const struct session *s, unsigned n);
 /* The meters' sampling threads. */
 int session_start(struct session *s);
 void session_stop(struct session *s);

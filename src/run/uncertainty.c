@@ -232,8 +232,13 @@ static void dominant_text(const struct energy_phases *es, const struct result_po
 			 nm ? (double)nm->period_ns / 1e9 : NAN, h->ch == UNC_W ? "power" : "it");
 		break;
 	case 5:
-		snprintf(buf, len, "idle baseline: %llu readings over %.3g s",
-			 (unsigned long long)es->samples[PHASE_IDLE], es->idle_s);
+		if (es->idle_readings)
+			snprintf(buf, len, "idle baseline: %llu quiet readings (%llu excluded) over "
+				 "%.3g s", (unsigned long long)es->idle_quiet,
+				 (unsigned long long)es->idle_excluded, es->idle_s);
+		else
+			snprintf(buf, len, "idle baseline: %llu readings over %.3g s",
+				 (unsigned long long)es->samples[PHASE_IDLE], es->idle_s);
 		break;
 	default:
 		snprintf(buf, len, "%s", es->sampling_why ? es->sampling_why : "sampling");
@@ -373,4 +378,99 @@ void uncertainty_fill(const struct energy_phases *es, uint64_t bytes, uint64_t i
 	pick(&h, "charge_mah", p->charge_mah, p->charge_mah_u95, &bs.charge, p->charge_mah,
 	     UNC_A, PHASE_ACTIVE);
 	judge(es, p, &h, nm, limit, v);
+}
+
+/* An idle verdict's reason: up to 4 figures and 2 counts in a sentence. */
+#define IDLE_REASON_LEN 256
+
+/* The reasons before what the uncertainty judged: "REASONS; largest term: DOMINANT". */
+static void idle_uncertain(struct result_validity *v, const char *reasons)
+{
+	struct result_uncertainty *u = v->uncertainty;
+	char buf[2 * IDLE_REASON_LEN + DOMINANT_LEN + 32];
+
+	v->uncertain = 1;
+	if (!u)
+		return;
+	snprintf(buf, sizeof(buf), "%s%s%s", reasons, u->dominant ? "; largest term: " : "",
+		 u->dominant ? u->dominant : "");
+	free(u->dominant);
+	u->dominant = xstrdup(buf);
+}
+
+/* The first reason is the record's; every one goes to the verdict's words. */
+static void idle_reason(struct result_power *p, char *all, size_t len, const char *reason)
+{
+	size_t used = strlen(all);
+
+	if (p->idle_baseline && !p->idle_baseline->reason)
+		p->idle_baseline->reason = xstrdup(reason);
+	snprintf(all + used, len - used, "%s%s", used ? "; " : "", reason);
+}
+
+/* Idle above active: within the U95 of their difference uncertain (into why), beyond it
+ * not valid. */
+static void idle_above_active(const struct energy_phases *es, struct result_power *p,
+			      struct result_validity *v, char *why, size_t len)
+{
+	double coef[PHASE_COUNT] = { 0 }, d, u95 = NAN;
+	struct unc_budget b;
+	char reason[IDLE_REASON_LEN];
+
+	if (!(p->idle_w > p->active_w) || !isfinite(p->active_w))
+		return;
+	/* The U95 of active_w - idle_w: gain and offset largely cancel in it. */
+	coef[PHASE_IDLE] = -ratio(1, es->span_s[PHASE_IDLE][UNC_W]);
+	coef[PHASE_ACTIVE] = ratio(1, es->span_s[PHASE_ACTIVE][UNC_W]);
+	d = p->idle_w - p->active_w;
+	if (isfinite(coef[PHASE_IDLE]) && isfinite(coef[PHASE_ACTIVE])) {
+		unc_combine(es, UNC_W, coef, &b);
+		u95 = UNC_K * unc_standard(&b);
+	}
+	if (!isfinite(u95) || d <= u95) {
+		if (isfinite(u95))
+			snprintf(reason, sizeof(reason),
+				 "idle %.4g W above active %.4g W by %.2g W, within their "
+				 "difference's +-%.2g W: the net figures' sign is not known",
+				 p->idle_w, p->active_w, d, u95);
+		else
+			snprintf(reason, sizeof(reason),
+				 "idle %.4g W above active %.4g W by %.2g W, their difference's "
+				 "uncertainty not known: the net figures' sign is not known",
+				 p->idle_w, p->active_w, d);
+		idle_reason(p, why, len, reason);
+		return;
+	}
+	snprintf(reason, sizeof(reason),
+		 "idle %.4g W above active %.4g W by %.2g W, beyond their difference's +-%.2g W: "
+		 "not this device's idle (%llu of %llu readings excluded)",
+		 p->idle_w, p->active_w, d, u95, (unsigned long long)es->idle_excluded,
+		 (unsigned long long)es->idle_readings);
+	if (p->idle_baseline && !p->idle_baseline->reason)
+		p->idle_baseline->reason = xstrdup(reason);
+	v->valid = 0;
+	result_validity_add(v, reason);
+}
+
+void uncertainty_idle_judge(const struct energy_phases *es, unsigned need,
+			    struct result_power *p, struct result_validity *v)
+{
+	char reason[IDLE_REASON_LEN], why[2 * IDLE_REASON_LEN] = "";
+
+	if (es->idle_readings && es->idle_excluded && es->idle_quiet < need) {
+		if (es->idle_all)
+			snprintf(reason, sizeof(reason),
+				 "idle baseline: no quiet reading in %.1f s (the target did I/O "
+				 "throughout): its level is over all %llu readings", es->idle_s,
+				 (unsigned long long)es->idle_readings);
+		else
+			snprintf(reason, sizeof(reason),
+				 "idle baseline: %llu quiet readings (< %u) in %.1f s, %llu excluded: "
+				 "the target did I/O", (unsigned long long)es->idle_quiet, need,
+				 es->idle_s, (unsigned long long)es->idle_excluded);
+		idle_reason(p, why, sizeof(why), reason);
+	}
+	idle_above_active(es, p, v, why, sizeof(why));
+	if (*why)
+		idle_uncertain(v, why);
 }

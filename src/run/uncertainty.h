@@ -30,4 +30,14 @@ void uncertainty_fill(const struct energy_phases *es, uint64_t bytes, uint64_t i
 		      const struct unc_naming *nm, double limit, struct result_power *p,
 		      struct result_efficiency *e, struct result_validity *v);
 
+/*
+ * The idle baseline's verdict, after uncertainty_fill (docs/energy.md, "The idle
+ * baseline"): fewer than `need` quiet readings once some were excluded, or idle above
+ * active within the U95 of their difference, make the job uncertain; idle above active by
+ * more than that makes it not valid. The reason goes to p's idle_baseline, the validity's
+ * reasons (not valid) or the front of its dominant term (uncertain).
+ */
+void uncertainty_idle_judge(const struct energy_phases *es, unsigned need,
+			    struct result_power *p, struct result_validity *v);
+
 #endif
