@@ -68,7 +68,7 @@ struct job_opts {
 	/* Metering phases, also options so profiles and tests can shorten them. */
 	uint64_t idle_ns;	  /* idle baseline before the job, default 10 s */
 	unsigned idle_samples;	  /* and at least this many quiet samples, default 20 */
-	uint64_t idle_max_ns;	  /* extended for them at most this long in all, default 60 s */
+	uint64_t idle_max_ns;	  /* extended for them at most this long in all; 0: 3 x idle */
 	uint64_t idle_settle_ns;  /* a reading this long after the target's I/O is not quiet */
 	double tail_tolerance;	  /* fraction of idle power, default 0.05 */
 	uint64_t tail_hold_ns;	  /* within tolerance this long, default 3 s */

@@ -142,9 +142,10 @@ static const struct opt_desc base_options[] = {
 	  .min = 0, .max = 1000000,
 	  .help = "and at least this many quiet meter samples in it (the target did no I/O)",
 	  .group = G_PHASE },
-	{ .name = "idle_max", .type = OPT_DURATION, .off = JOFF(idle_max_ns), .def = "60s",
+	{ .name = "idle_max", .type = OPT_DURATION, .off = JOFF(idle_max_ns), .def = "0",
 	  .min = 0, .max = 3600e9,
-	  .help = "the idle phase runs on for quiet samples at most this long in all",
+	  .help = "the idle phase runs on for quiet samples at most this long in all (0 = 3 x "
+		  "idle)",
 	  .group = G_PHASE },
 	{ .name = "idle_settle", .type = OPT_DURATION, .off = JOFF(idle_settle_ns), .def = "1s",
 	  .min = 0, .max = 60e9,

@@ -17,6 +17,8 @@
 /* ... and the most it waits for that sample once a stop was asked for. */
 #define STOP_CLOSE_NS (500 * NS_PER_MS)
 #define FMT_LEN 32
+/* idle_max 0: the idle phase may run this many times its length for quiet samples. */
+#define IDLE_MAX_FACTOR 3
 
 int run_should_stop(const struct run_ctx *rc)
 {
@@ -64,8 +66,10 @@ static void phase_idle(struct run_ctx *rc, const struct job_opts *jo)
 	if (!s->nmeters || (!jo->idle_ns && !jo->idle_samples))
 		return;
 	cap = idle_cap(s, jo, t_idle);
-	/* With enough samples, waiting for quiet ones ends at idle_max (or idle). */
-	quiet_cap = t_idle + (jo->idle_max_ns > jo->idle_ns ? jo->idle_max_ns : jo->idle_ns) +
+	/* With enough samples, waiting for quiet ones ends at idle_max (0: 3 x idle), at
+	 * least idle. */
+	quiet_cap = jo->idle_max_ns ? jo->idle_max_ns : IDLE_MAX_FACTOR * jo->idle_ns;
+	quiet_cap = t_idle + (quiet_cap > jo->idle_ns ? quiet_cap : jo->idle_ns) +
 		    SESSION_FEED_LAG_NS;
 	for (;;) {
 		now = now_ns();

@@ -382,6 +382,8 @@ void uncertainty_fill(const struct energy_phases *es, uint64_t bytes, uint64_t i
 
 /* An idle verdict's reason: up to 4 figures and 2 counts in a sentence. */
 #define IDLE_REASON_LEN 256
+/* Below this relative difference idle and active are the same level. */
+#define IDLE_EQUAL_REL 1e-9
 
 /* The reasons before what the uncertainty judged: "REASONS; largest term: DOMINANT". */
 static void idle_uncertain(struct result_validity *v, const char *reasons)
@@ -417,7 +419,9 @@ static void idle_above_active(const struct energy_phases *es, struct result_powe
 	struct unc_budget b;
 	char reason[IDLE_REASON_LEN];
 
-	if (!(p->idle_w > p->active_w) || !isfinite(p->active_w))
+	/* Equal levels (a constant load) differ by rounding only: not above. */
+	if (!(p->idle_w - p->active_w > IDLE_EQUAL_REL * fabs(p->active_w)) ||
+	    !isfinite(p->active_w))
 		return;
 	/* The U95 of active_w - idle_w: gain and offset largely cancel in it. */
 	coef[PHASE_IDLE] = -ratio(1, es->span_s[PHASE_IDLE][UNC_W]);
