@@ -21,27 +21,34 @@ dev=${dev#/dev/}
 emu_pid="" noise_pid=""
 trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; [ -n "$noise_pid" ] && kill "$noise_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
 
-# Another process's writes to the target: BURSTS bursts of 4 MiB, each synced, every GAP s.
+# Another process's writes to the target: BURSTS bursts of 2 MiB, each synced, every GAP s,
+# held to 4 MB/s (cgroup io.max) where the machine can throttle, so each lasts about half
+# a second and the 2 Hz readings cannot miss it.
+cg=$(t_throttle "/dev/$dev" 0 4000000 0 0 2>/dev/null) || cg=""
 disturb() {
 	local bursts=$1 gap=$2 i
 	for i in $(seq "$bursts"); do
 		sleep "$gap"
-		dd if=/dev/zero of="$mnt/other.$i" bs=1M count=4 oflag=direct conv=fsync 2>/dev/null
-		sync
+		dd if=/dev/zero of="$mnt/other.$((i % 3))" bs=64k count=32 oflag=direct \
+			conv=fsync 2>/dev/null
 	done
 }
 
 # job NAME IDLE_MAX BURSTS GAP: emulator, disturbance, one paced write job; NAME.json
 job() {
 	local name=$1 idle_max=$2 bursts=$3 gap=$4
-	rm -f "$T_TMP/um" "$mnt"/other.*
+	rm -f "$T_TMP/um"
 	"$IOWATT" emulate um25c --link "$T_TMP/um" --device "$dev" --idle-ma 90 \
 		--ma-per-mbps 20 --ma-per-kiops 1000 --truth "$T_TMP/$name.truth" \
 		>"$T_TMP/emu.log" 2>&1 &
 	emu_pid=$!
 	for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
 	sleep 1
-	disturb "$bursts" "$gap" &
+	if [ -n "$cg" ]; then
+		t_in_cgroup "$cg" bash -c "$(declare -f disturb); mnt='$mnt'; disturb $bursts $gap" &
+	else
+		disturb "$bursts" "$gap" &
+	fi
 	noise_pid=$!
 	# 11 s of paced, dithered 4 KiB writes: 20 active samples at 2 Hz, not aliased
 	"$IOWATT" run --target "$mnt" --meter "um25c:$T_TMP/um,interval=500ms" --rw write \
@@ -77,13 +84,17 @@ job bursts 30s 3 1.5
 ok $? "a write job with 3 bursts of another process's writes in its idle phase"
 python3 "$T_TMP/sum.py" "$T_TMP/bursts" >"$T_TMP/bursts.sum" || true
 sed 's/^/# /' "$T_TMP/bursts.sum"
-check "the bursts reached the emulator: the plain idle mean is above the true idle by more than U95" -- \
-	python3 - "$T_TMP/bursts.sum" <<'PY'
+if [ -n "$cg" ]; then
+	check "the bursts reached the readings: the plain idle mean is above the true idle by more than U95" -- \
+		python3 - "$T_TMP/bursts.sum" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["disturbed"] > 1.05 * s["true_idle"], ("no burst in the idle phase", s)
 assert s["plain_mean"] - s["true_idle"] > s["u95"], ("the bursts did not move the mean", s)
 PY
+else
+	skip "no cgroup io controller to stretch the bursts: the readings may miss them"
+fi
 check "disturbed readings excluded and counted, enough quiet ones, the estimator named" -- \
 	python3 - "$T_TMP/bursts.sum" <<'PY'
 import json, sys
@@ -103,7 +114,7 @@ assert abs(s["idle_w"] - s["true_idle"]) <= s["u95"], s
 PY
 
 # Bursts all through the idle phase and a short idle_max: no quiet reading is possible.
-job busy 5s 40 0.1
+job busy 5s 30 0.1
 ok $? "the same job with the target busy through the whole idle phase, idle_max 5s"
 python3 "$T_TMP/sum.py" "$T_TMP/busy" >"$T_TMP/busy.sum" || true
 sed 's/^/# /' "$T_TMP/busy.sum"
