@@ -8,16 +8,7 @@
 # and says why.
 . "$(dirname "$0")/../lib/lib.sh"
 
-t_need_loop
-if ! "$IOWATT" emulate --help 2>&1 | grep -q -- "--device"; then
-	echo "1..0 # skip iowatt emulate cannot follow a device"
-	exit 0
-fi
-# Not in $(...): t_loop_ext4 records the mount for cleanup in this shell.
-t_loop_ext4 64 idle >"$T_TMP/mnt.path" || { ok 1 "loop ext4"; done_testing; exit 1; }
-mnt=$(cat "$T_TMP/mnt.path")
-dev=$(findmnt -rn -o SOURCE "$mnt")
-dev=${dev#/dev/}
+t_emu_loop 64 idle
 emu_pid="" noise_pid=""
 trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; [ -n "$noise_pid" ] && kill "$noise_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
 
@@ -56,11 +47,10 @@ job() {
 		--idle 4s --idle-samples 8 --idle-max "$idle_max" --tail-max 0 --no-progress \
 		--json-out "$T_TMP/$name.json" >"$T_TMP/$name.out" 2>&1
 	local rc=$?
+	# the disturbance ends by itself; the emulator runs until told
 	wait "$noise_pid" 2>/dev/null
-	noise_pid=""
-	kill "$emu_pid" 2>/dev/null
-	wait "$emu_pid" 2>/dev/null
-	emu_pid=""
+	{ kill "$emu_pid" && wait "$emu_pid"; } 2>/dev/null
+	noise_pid="" emu_pid=""
 	return $rc
 }
 

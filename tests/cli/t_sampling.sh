@@ -8,16 +8,7 @@
 # stated interval, and the dither recorded in the result's options.
 . "$(dirname "$0")/../lib/lib.sh"
 
-t_need_loop
-if ! "$IOWATT" emulate --help 2>&1 | grep -q -- "--device"; then
-	echo "1..0 # skip iowatt emulate cannot follow a device"
-	exit 0
-fi
-# Not in $(...): t_loop_ext4 records the mount for cleanup in this shell.
-t_loop_ext4 64 samp >"$T_TMP/mnt.path" || { ok 1 "loop ext4"; done_testing; exit 1; }
-mnt=$(cat "$T_TMP/mnt.path")
-dev=$(findmnt -rn -o SOURCE "$mnt")
-dev=${dev#/dev/}
+t_emu_loop 64 samp
 emu_pid=""
 trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
 

@@ -118,6 +118,21 @@ t_loop_ext4() {
 
 t_is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# t_emu_loop MB NAME: a mounted loop ext4 an emulated meter can follow, in $mnt, its device
+# name ("loop3") in $dev; skips the test (exit 0) without loop devices or `emulate --device`.
+t_emu_loop() {
+	t_need_loop
+	if ! "$IOWATT" emulate --help 2>&1 | grep -q -- "--device"; then
+		echo "1..0 # skip iowatt emulate cannot follow a device"
+		exit 0
+	fi
+	# Not in $(...): t_loop_ext4 records the mount for cleanup in this shell.
+	t_loop_ext4 "$1" "$2" >"$T_TMP/mnt.path" || { ok 1 "loop ext4"; done_testing; exit 1; }
+	mnt=$(cat "$T_TMP/mnt.path")
+	dev=$(findmnt -rn -o SOURCE "$mnt")
+	dev=${dev#/dev/}
+}
+
 # make demo's script, running this build's iowatt: the script runs ./iowatt of the tree
 # it is in, so for another build (build-san) a copy beside links to it. Prints its path.
 t_demo_script() {
