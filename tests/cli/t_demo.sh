@@ -8,11 +8,7 @@ if ! t_is_root; then
 	done_testing
 	exit
 fi
-if ! command -v gnuplot >/dev/null; then
-	skip "gnuplot not installed"
-	done_testing
-	exit
-fi
+t_need_gnuplot
 mnt=$(t_loop_ext4 64 demo) || { ok 1 "loop ext4"; done_testing; exit 1; }
 out="$T_TMP/out"
 demo_pid=""

@@ -6,11 +6,7 @@ H=$REPO/tests/data/hostile.py
 G=$REPO/tests/data/golden
 R=$T_TMP/res
 
-if ! command -v gnuplot >/dev/null; then
-	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox)"
-	done_testing
-	exit
-fi
+t_need_gnuplot
 
 pwned() { # no file of that name anywhere a payload could have made one
 	[ -z "$(find "$T_TMP" /tmp "$REPO" -xdev -name PWNED 2>/dev/null | head -n 1)" ]

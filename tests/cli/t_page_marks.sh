@@ -88,11 +88,7 @@ $IOWATT compare --label fx/a/quick.json=x fx/a/quick.json fx/b/quick.json 2>/dev
 ok $? "the label given as the path names one result (its 4 jobs)"
 
 # --- the charts (gnuplot draws them; --keep-data keeps what it was given)
-if ! command -v gnuplot >/dev/null; then
-	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox): charts not checked"
-	done_testing
-	exit
-fi
+t_need_gnuplot "charts not checked"
 if t_emulated; then
 	t_skip_charts
 	done_testing

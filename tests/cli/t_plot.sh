@@ -11,11 +11,7 @@ png_size() {
 }
 is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
 
-if ! command -v gnuplot >/dev/null; then
-	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox)"
-	done_testing
-	exit
-fi
+t_need_gnuplot
 
 # --- PNG: every chart, no gnuplot error or warning
 $IOWATT plot -o "$T_TMP/png" $FILES >"$T_TMP/png.out" 2>"$T_TMP/png.err"

@@ -5,11 +5,7 @@ t_charts_or_skip_all
 G=$REPO/tests/data/golden
 FILES="$G/sd-sandisk-ultra.json $G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json $G/nvme-netac.json"
 
-if ! command -v gnuplot >/dev/null; then
-	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox)"
-	done_testing
-	exit
-fi
+t_need_gnuplot
 
 # edit IN OUT PYTHON: a copy of a golden result changed by PYTHON (on `d`), its CSVs kept.
 edit() {

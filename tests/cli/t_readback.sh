@@ -137,11 +137,7 @@ rc=$?
 [ $rc -ne 0 ] && grep -q "many.json:1:[0-9]*: more than 2000000 values" "$T_TMP/many.err"
 ok $? "2.1 M values under a key iowatt reads are refused before they are built (rc=$rc)"
 
-if ! command -v gnuplot >/dev/null; then
-	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox)"
-	done_testing
-	exit
-fi
+t_need_gnuplot
 if t_emulated; then
 	t_skip_charts 10
 	done_testing

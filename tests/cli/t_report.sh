@@ -5,11 +5,7 @@
 G=$REPO/tests/data/golden
 FILES="$G/sd-sandisk-ultra.json $G/usbstick-sandisk-ultra.json $G/usbssd-samsung-t7.json $G/nvme-netac.json"
 
-if ! command -v gnuplot >/dev/null; then
-	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox)"
-	done_testing
-	exit
-fi
+t_need_gnuplot
 
 # Under qemu-user the chart checks skip (tests/lib/lib.sh), and Chromium's GPU and zygote
 # processes do not start (it aborts, "GPU process isn't usable"), so it runs them in its

@@ -6,11 +6,7 @@
 . "$(dirname "$0")/../lib/lib.sh"
 t_charts_or_skip_all
 
-if ! command -v gnuplot >/dev/null; then
-	skip "gnuplot not installed"
-	done_testing
-	exit
-fi
+t_need_gnuplot
 emu_pid=""
 trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
 # 100 mA, then 400 mA from 2 s on: readings on both sides of a 0.2 A range boundary below.

@@ -95,6 +95,14 @@ t_charts_or_skip_all() { # for a script that only draws charts
 	echo "1..0 # skip $T_NO_CHARTS"
 	exit 0
 }
+# For a script whose rest needs gnuplot: where it is missing, one skip with the reason (and
+# WHAT is left unchecked), the plan, and exit with the cases run so far.
+t_need_gnuplot() { # [WHAT]
+	command -v gnuplot >/dev/null && return 0
+	skip "gnuplot not installed (tests/deps.sh installs gnuplot-nox)${1:+: $1}"
+	done_testing
+	exit
+}
 t_report_written() { # RC STDERR DIR: report's exit for a page written in DIR
 	if t_emulated; then [ "$1" -eq 1 ] && grep -q "wrote $3/report.html" "$2"; else [ "$1" -eq 0 ]; fi
 }
