@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Frames captured from real meters (tests/data/atorch, tests/data/tc66c; sources in their READMEs) replayed on a pty to the drivers.
+# Frames captured from real meters (tests/data/atorch, tests/data/tc66c, tests/data/um; sources in their READMEs) replayed on a pty to the drivers.
 . "$(dirname "$0")/../lib/lib.sh"
 T=$T_TMP
 DATA="$REPO/tests/data"
@@ -88,5 +88,17 @@ PY
 else
 	skip "built without nettle: no TC66C driver"
 fi
+
+# UM34C: each 0xF0 poll answered with the next of the five published replies.
+replay "$T/um34c" answer hex:f0 "$DATA/um/um34c.hex"
+timeout 60 "$IOWATT" probe --meter "um34c:$T/um34c,interval=200ms" --seconds 2 \
+	--csv "$T/um34c.csv" >"$T/um34c.out" 2>&1
+ok $? "probe um34c over the pty exits 0"
+replay_stop
+expect_rows "$T/um34c.csv" "$DATA/um/um34c.hex" 1
+ok $? "um34c: the driver reads the captured replies' V and A (5.10 and 5.08 V, 0 A)"
+grep -q " 0 bad frames" "$T/um34c.out"
+ok $? "um34c: every real reply passes the driver's checksum (0 bad frames)"
+grep "^probe: " "$T/um34c.out" | sed 's/^/# /'
 
 done_testing

@@ -4,6 +4,7 @@
 replay_pty.py LINK push PERIOD_S FILE     each frame of FILE in turn, every PERIOD_S, cycling
 replay_pty.py LINK answer REQUEST FILE [whole]
                                           each time REQUEST arrives, the next frame of FILE
+                                          (REQUEST "hex:f0": bytes given in hex, the UM's poll)
 
 FILE: hex bytes, one frame per line ("FF 55 01" or "ff5501"); "#" starts a comment;
 "whole": the whole file is one frame (the TC66C's 192 bytes over 6 lines). LINK becomes a symlink to the
@@ -36,7 +37,9 @@ def main():
     print("READY", flush=True)
     i, pending = 0, b""
     period = float(arg) if mode == "push" else None
-    request = arg.encode() if mode == "answer" else None
+    request = None
+    if mode == "answer":
+        request = bytes.fromhex(arg[4:]) if arg.startswith("hex:") else arg.encode()
     next_t = time.monotonic()
     while True:
         wait = max(0.0, next_t - time.monotonic()) if period else 0.5
