@@ -76,9 +76,46 @@ struct si_unit si_unit_of(enum si_quantity q, double v)
 	return si_unit_for(q, &v, 1);
 }
 
+/*
+ * x with sig significant digits in scientific notation, the exponent without '+' or
+ * leading zeros ("1.500e9", "5.02e-10"): short, and strtod reads it.
+ */
+static const char *fmt_exp(double x, int sig, char *buf, size_t len)
+{
+	char tmp[48], *e;
+	int exp10;
+
+	snprintf(tmp, sizeof(tmp), "%.*e", sig - 1, x);
+	e = strchr(tmp, 'e');
+	if (!e)
+		return snprintf(buf, len, "%s", tmp), buf;
+	exp10 = atoi(e + 1);
+	*e = '\0';
+	snprintf(buf, len, "%se%d", tmp, exp10);
+	return buf;
+}
+
 const char *si_fmt(const struct si_unit *u, double v, int sig, char *buf, size_t len)
 {
-	return fmt_sig(v * u->per_base, sig, buf, len);
+	double x = v * u->per_base;
+	int mag;
+
+	if (!isfinite(x) || x == 0)
+		return fmt_sig(x, sig, buf, len);
+	/* The magnitude after rounding to sig digits: 999.96 at 4 digits is 1000. */
+	mag = (int)floor(log10(fabs(x)));
+	if (fabs(x) >= pow(10, mag + 1) * (1 - 0.5 * pow(10, -sig)))
+		mag++;
+	/*
+	 * A unit fixed by --units can put the figure far from 1: 1.5 A in nA has more
+	 * integer digits than significant ones, 5 nA in A more leading zeros than a column
+	 * holds. Either way it is shown in scientific notation with its sig digits, never
+	 * with zeros that look significant or cut to fewer digits.
+	 */
+	if (mag >= sig || sig - 1 - mag > SI_FMT_MAX_DECIMALS)
+		return fmt_exp(x, sig, buf, len);
+	snprintf(buf, len, "%.*f", sig - 1 - mag, x);
+	return buf;
 }
 
 const char *si_fmt_unit(enum si_quantity q, double v, int sig, int ascii, char *buf,

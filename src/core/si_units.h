@@ -42,8 +42,12 @@ struct si_unit si_unit_of(enum si_quantity q, double v);
 struct si_unit si_unit_at(enum si_quantity q, int exp3);
 /*
  * v (base units) in u with sig significant digits at every scale ("5.02", "150",
- * "1.50"); never an exponent; "-" for NAN. Returns buf.
+ * "1.50"); "-" for NAN. A unit chosen from the figures never needs an exponent; a fixed
+ * one that would show more integer digits than sig, or more than SI_FMT_MAX_DECIMALS
+ * decimals, gives scientific notation with sig digits ("1.500e9" nA, "5.02e-10" A).
+ * Returns buf.
  */
+#define SI_FMT_MAX_DECIMALS 9
 const char *si_fmt(const struct si_unit *u, double v, int sig, char *buf, size_t len);
 /* v in its own unit, "5.02 µA" (ascii: "5.02 uA"); "-" for NAN. Returns buf. */
 const char *si_fmt_unit(enum si_quantity q, double v, int sig, int ascii, char *buf,

@@ -25,6 +25,10 @@
 /* Widths of the row's lead ("%-*s %4u  %-11s" after the name) and performance cells. */
 #define ROW_LEAD 18
 #define PERF_WIDTH 39
+/* The power columns' usual widths (W, current, J/GB) */
+#define W_WIDTH 7
+#define A_WIDTH 7
+#define E_WIDTH 8
 /* Below this a relative uncertainty prints as "<0.1%". */
 #define U95_SHOWN_MIN 0.001
 
@@ -38,6 +42,8 @@ struct layout {
 	int rounds;	  /* some job ran in rounds: the loop column says round.loop */
 	/* Each power column's unit, from its figures over every row: 5 uA is not 0.005 mA */
 	struct si_unit w, a, e;
+	/* Their widths: the usual ones, wider for a fixed unit's long figures (1.500e9 nA) */
+	int ww, aw, ew;
 };
 
 static const char *fmt_lat(double ns, char *buf, size_t len)
@@ -154,6 +160,21 @@ static int job_name_width(const struct run_result *r)
 	return w;
 }
 
+/* A power column's width: its usual one, or its widest figure in its unit. */
+static int column_width(const struct si_unit *u, const double *v, size_t n, int sig, int usual)
+{
+	char c[CELL];
+	size_t i;
+	int w = usual, k;
+
+	for (i = 0; i < n; i++) {
+		k = (int)strlen(si_fmt(u, v[i], sig, c, sizeof(c)));
+		if (k > w)
+			w = k;
+	}
+	return w;
+}
+
 /* The W, mA and J/GB figures of every row the table prints (a row per meter with several). */
 static void plan_units(const struct run_result *r, struct layout *lo)
 {
@@ -181,6 +202,9 @@ static void plan_units(const struct run_result *r, struct layout *lo)
 	lo->w = si_unit_for(SI_POWER, w, n);
 	lo->a = si_unit_for(SI_CURRENT, a, n);
 	lo->e = si_unit_for(SI_ENERGY, e, n);
+	lo->ww = column_width(&lo->w, w, n, SIG_POWER, W_WIDTH);
+	lo->aw = column_width(&lo->a, a, n, SIG_ENERGY, A_WIDTH);
+	lo->ew = column_width(&lo->e, e, n, SIG_ENERGY, E_WIDTH);
 	free(w);
 	free(a);
 	free(e);
@@ -226,8 +250,9 @@ static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 		fprintf(fp, "  %-*s", lo->mw, name);
 	}
 	rr_verdict(v, status, vd, sizeof(vd));
-	fprintf(fp, " %7s %7s %8s %6s %8s  %s", si_fmt(&lo->w, p ? p->active_w : NAN, SIG_POWER, c[0], CELL),
-		si_fmt(&lo->a, p ? p->active_ma / 1e3 : NAN, SIG_ENERGY, c[1], CELL),
+	fprintf(fp, " %*s %*s %*s %6s %8s  %s", lo->ww,
+		si_fmt(&lo->w, p ? p->active_w : NAN, SIG_POWER, c[0], CELL), lo->aw,
+		si_fmt(&lo->a, p ? p->active_ma / 1e3 : NAN, SIG_ENERGY, c[1], CELL), lo->ew,
 		si_fmt(&lo->e, e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, c[4], CELL),
 		fmt_sig(e ? e->iops_per_ma : NAN, SIG_RATE, c[3], CELL), vd);
 }
@@ -343,8 +368,8 @@ static void print_power_head(FILE *fp, const struct layout *lo)
 	char e[CELL];
 
 	snprintf(e, sizeof(e), "%s/GB", lo->e.text);
-	fprintf(fp, " %*s %*s %*s %6s %8s  %s", 7 + (int)text_extra_bytes(lo->w.text), lo->w.text,
-		7 + (int)text_extra_bytes(lo->a.text), lo->a.text, 8 + (int)text_extra_bytes(e), e, "+-95%",
+	fprintf(fp, " %*s %*s %*s %6s %8s  %s", lo->ww + (int)text_extra_bytes(lo->w.text), lo->w.text,
+		lo->aw + (int)text_extra_bytes(lo->a.text), lo->a.text, lo->ew + (int)text_extra_bytes(e), e, "+-95%",
 		"IOPS/mA", "verdict");
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "core/si_units.h"
 #include "report/summary.h"
 #include "result/result_json.h"
 #include "run/result_from_bench.h"
@@ -329,6 +330,63 @@ static void test_summary(void)
 	json_decref(doc);
 }
 
+/* Where the token `tok` ends in the line starting at `line` (column), -1 if absent. */
+static int end_col(const char *line, const char *tok)
+{
+	const char *eol = strchr(line, '\n'), *p = strstr(line, tok);
+
+	return p && (!eol || p < eol) ? (int)(p - line + strlen(tok)) : -1;
+}
+
+/*
+ * A unit fixed far from the figures (nA and nW on a 1.5 A job, A and W on a sleep current
+ * of 14 nA): the figures keep their significant digits, the columns widen to them, and
+ * every cell still ends under its head; the columns after them move along.
+ */
+static void summary_fixed_case(const char *units, double ma, double w, const char *want_w,
+			       const char *want_a)
+{
+	json_t *doc = doc_example(), *job, *pw;
+	char err[160], cw[32], ca[32], hw[8], ha[8], *buf;
+	const char *head, *row;
+
+	job = json_array_get(json_object_get(doc, "jobs"), 0);
+	json_object_del(job, "meters");
+	pw = json_object_get(job, "power");
+	json_object_set_new(pw, "active_ma", json_real(ma));
+	json_object_set_new(pw, "active_w", json_real(w));
+	ok(!si_units_set(units, err, sizeof(err)), "--units %s", units);
+	buf = summary_of(doc);
+	si_units_reset();
+	snprintf(cw, sizeof(cw), " %s", want_w);
+	snprintf(ca, sizeof(ca), " %s", want_a);
+	snprintf(hw, sizeof(hw), " %.*s", (int)strcspn(units, ","), strchr(units, ',') + 1);
+	snprintf(ha, sizeof(ha), " %.*s", (int)strcspn(units, ","), units);
+	head = strstr(buf, "\njob ");
+	row = head ? strstr(head + 1, "\nSEQ1M-Q8T1-read") : NULL;
+	if (!ok(head && row, "the table's head and the job's row are there"))
+		printf("# %s\n", buf);
+	if (head && row) {
+		ok(end_col(row + 1, cw) > 0 && end_col(row + 1, cw) == end_col(head + 1, hw) &&
+			   end_col(row + 1, ca) > 0 && end_col(row + 1, ca) == end_col(head + 1, ha),
+		   "%g W reads%s%s and %g mA%s%s, each ending under its head (%d %d, %d %d)", w,
+		   cw, hw, ma, ca, ha, end_col(row + 1, cw), end_col(head + 1, hw),
+		   end_col(row + 1, ca), end_col(head + 1, ha));
+		ok(end_col(row + 1, " valid") > 0 &&
+			   end_col(row + 1, " valid") - (int)strlen("valid") ==
+				   end_col(head + 1, " verdict") - (int)strlen("verdict"),
+		   "the verdict still starts under its head");
+	}
+	free(buf);
+	json_decref(doc);
+}
+
+static void test_summary_fixed_units(void)
+{
+	summary_fixed_case("nA,nW", 1500.0, 7.5, "7.50e9", "1.500e9");
+	summary_fixed_case("A,W", 1.411e-5, 5.02e-8, "5.02e-8", "1.411e-8");
+}
+
 /* The row of the summary that starts with `lead` (after blanks), or NULL. */
 static const char *row_of(const char *buf, const char *lead)
 {
@@ -419,6 +477,7 @@ int main(void)
 	test_write_load();
 	test_default_path();
 	test_summary();
+	test_summary_fixed_units();
 	test_summary_rows();
 	rmdir(dir);
 	return done_testing();

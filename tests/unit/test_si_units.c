@@ -60,6 +60,24 @@ static void test_digits(void)
 	is_str(si_fmt(&u, 5e-6, 3, buf, sizeof(buf)), "0.00500",
 	       "the column's 5 uA keeps its three digits in mA");
 
+	is_str(si_fmt(&u, 999.96e-6, 4, buf, sizeof(buf)), "1.000",
+	       "999.96 uA at 4 digits in mA: 1.000, the rounding carried");
+	is_str(si_fmt(&u, 999.94e-6, 4, buf, sizeof(buf)), "0.9999", "999.94 uA: 0.9999 mA");
+
+	/* A fixed unit far from the figure: its digits in scientific notation, never cut. */
+	u = si_unit_at(SI_CURRENT, -3);
+	is_str(si_fmt(&u, 1.5, 4, buf, sizeof(buf)), "1.500e9", "1.5 A in nA: 1.500e9");
+	is_str(si_fmt(&u, 1234.6e-9, 4, buf, sizeof(buf)), "1235",
+	       "1234.6 nA: four integer digits are the four significant ones");
+	is_str(si_fmt(&u, 12346e-9, 4, buf, sizeof(buf)), "1.235e4",
+	       "12346 nA at 4 digits: 1.235e4, not 12346 (a fifth digit) nor 12350");
+	is_str(si_fmt(&u, -2.5, 3, buf, sizeof(buf)), "-2.50e9", "negative too");
+	u = si_unit_at(SI_CURRENT, 0);
+	is_str(si_fmt(&u, 5.0234e-6, 4, buf, sizeof(buf)), "0.000005023",
+	       "5 uA in A: nine decimals still hold four digits");
+	is_str(si_fmt(&u, 5.0234e-10, 3, buf, sizeof(buf)), "5.02e-10",
+	       "0.5 nA in A: 5.02e-10, not 0.000000001");
+
 	is_str(si_fmt_prefixed(1430, 3, buf, sizeof(buf)), "1.43 k", "1430 -> 1.43 k");
 	is_str(si_fmt_prefixed(2.5e6, 3, buf, sizeof(buf)), "2.50 M", "2.5e6 -> 2.50 M");
 	is_str(si_fmt_prefixed(42, 3, buf, sizeof(buf)), "42.0", "42 -> 42.0");
