@@ -12,6 +12,8 @@
 #include "core/mem.h"
 #include "core/outfile.h"
 #include "core/phase.h"
+#include "core/si_units.h"
+#include "core/text.h"
 #include "meters/meter.h"
 #include "meters/registry/registry.h"
 #include "run/probe.h"
@@ -21,6 +23,12 @@
 #define SLICE_NS (50 * NS_PER_MS)
 #define PROBE_BATCH 256
 #define TIMES_LEN 48
+/* A reading's digits, at every scale (5.019 µA as 250.0 mA), and its cells' widths */
+#define SIG_READING 4
+#define READING_WIDTH 7
+#define UNIT_WIDTH 2
+#define ENERGY_WIDTH 10
+#define READING_LEN 64
 
 struct probe_acc {
 	double v, a, w;		/* sums over this line */
@@ -72,23 +80,49 @@ static void probe_add(struct probe_acc *pa, const struct meter_sample *s, uint64
 	pa->have_prev = 1;
 }
 
+/*
+ * A mean current or power in the unit its figure calls for (250.0 mA, 5.019 µA), or the
+ * one --units fixed, with SIG_READING digits: "-" when none came. Number and unit each
+ * in a fixed width, so the lines stay in columns as a sleep current goes from mA to µA.
+ */
+static const char *reading(enum si_quantity q, double sum, unsigned n, char *buf, size_t len)
+{
+	double mean = n ? sum / n : NAN;
+	struct si_unit u = si_unit_of(q, mean);
+	char num[48];
+
+	snprintf(buf, len, "%*s %-*s", READING_WIDTH, si_fmt(&u, mean, SIG_READING, num, sizeof(num)),
+		 UNIT_WIDTH + (int)text_extra_bytes(u.text), u.text);
+	return buf;
+}
+
+/* Energy in Wh with the prefix its figure calls for (1.050 mWh, 41.70 µWh). */
+static const char *energy_wh(double joules, char *buf, size_t len)
+{
+	char num[48];
+
+	si_fmt_prefixed(joules / 3600.0, SIG_READING, num, sizeof(num));
+	snprintf(buf, len, "%s%sWh", num, strchr(num, ' ') ? "" : " ");
+	return buf;
+}
+
 static void probe_line(struct meter_dev *dev, struct probe_acc *pa, double t_s, double span_s)
 {
-	char v[24] = "     - V", a[24] = "       - mA", w[24] = "      - W";
+	char v[24] = "     - V", a[READING_LEN], w[READING_LEN], e[READING_LEN];
 	char extras[METER_EXTRAS_LEN];
 	const struct meter_info *in = meter_info(dev);
 	struct meter_counters c;
 
 	if (pa->nv)
 		snprintf(v, sizeof(v), "%7.4f V", pa->v / pa->nv);
-	if (pa->na)
-		snprintf(a, sizeof(a), "%8.1f mA", pa->a / pa->na * 1000.0);
-	if (pa->nw)
-		snprintf(w, sizeof(w), "%7.4f W", pa->w / pa->nw);
+	reading(SI_CURRENT, pa->a, pa->na, a, sizeof(a));
+	reading(SI_POWER, pa->w, pa->nw, w, sizeof(w));
+	energy_wh(pa->energy_j, e, sizeof(e));
 	meter_counters(dev, &c);
-	printf("%7.1f s  %s  %s  %s  %9.4f mWh  %5.1f S/s  bad %" PRIu64 "  gaps %" PRIu64
+	printf("%7.1f s  %s  %s  %s  %*s  %5.1f S/s  bad %" PRIu64 "  gaps %" PRIu64
 	       "  reconnects %" PRIu64 "%s%s%s\n",
-	       t_s, v, a, w, pa->energy_j / 3.6, span_s > 0 ? pa->n / span_s : 0.0,
+	       t_s, v, a, w, ENERGY_WIDTH + (int)text_extra_bytes(e), e,
+	       span_s > 0 ? pa->n / span_s : 0.0,
 	       c.frames_bad, c.gaps, c.reconnects, pa->n ? "" : "  (no reading)",
 	       in->emulated ? "  EMULATED" : "", in->manual ? "  MANUAL" : "");
 	if (meter_extras(dev, extras, sizeof(extras)))
@@ -199,14 +233,15 @@ static void probe_loop(struct probe *pr, double seconds)
 static int probe_totals(struct probe *pr)
 {
 	struct meter_counters cnt;
+	char e[READING_LEN];
 
 	meter_thread_stop(pr->dev);
 	probe_drain(pr);
 	meter_counters(pr->dev, &cnt);
-	printf("probe: %" PRIu64 " samples, %.4f mWh, %" PRIu64 " bad frames, %" PRIu64
+	printf("probe: %" PRIu64 " samples, %s, %" PRIu64 " bad frames, %" PRIu64
 	       " gaps, %" PRIu64 " reconnects, %" PRIu64 " overruns%s\n",
-	       pr->acc.total, pr->acc.energy_j / 3.6, cnt.frames_bad, cnt.gaps, cnt.reconnects,
-	       cnt.overruns, meter_info(pr->dev)->emulated ? " (EMULATED)" : "");
+	       pr->acc.total, energy_wh(pr->acc.energy_j, e, sizeof(e)), cnt.frames_bad, cnt.gaps,
+	       cnt.reconnects, cnt.overruns, meter_info(pr->dev)->emulated ? " (EMULATED)" : "");
 	if (pr->acc.total)
 		return 0;
 	log_err(MOD, "%s: no readings", meter_info(pr->dev)->spec);

@@ -128,7 +128,8 @@ ok $? "report page: the comparison's mW and mA columns with 3 digits at 5 uA (0.
 
 # probe --csv keeps the meter's resolution: 5 uA with its nA digits, not 0.0000050 (%.7f).
 start_emu ppk2 "$T/pc" --constant-ma 0.005 --volts 3.0 --duration 60
-timeout 30 "$IOWATT" probe --meter "ppk2:$T/pc,vdd=3000" --seconds 1 --csv "$T/pc.csv" >/dev/null 2>&1
+timeout 30 "$IOWATT" probe --meter "ppk2:$T/pc,vdd=3000" --seconds 1 --csv "$T/pc.csv" >"$T/pc.out" 2>&1
+timeout 30 "$IOWATT" probe --meter "ppk2:$T/pc,vdd=3000" --seconds 1 --units mA,W >"$T/pu.out" 2>&1
 stop_emu
 python3 - "$T/pc.csv" <<'PY'
 import csv, sys
@@ -137,5 +138,14 @@ print("# probe --csv: %d samples, a = %s ..." % (len(a), a[:2]))
 sys.exit(0 if a and all(4e-6 < float(x) < 6e-6 and len(x.replace("e-06", "").strip("0.")) >= 4 for x in a[:100]) else 1)
 PY
 ok $? "probe --csv at 5 uA: amps with at least 4 significant digits (nA steps kept)"
+# probe's per-second line: the unit from the figure (was 0.0 mA, 0.0000 W, 0.0000 mWh).
+grep " S/s " "$T/pc.out" | head -1 | sed 's/^/# probe: /'
+grep " S/s " "$T/pc.out" | head -1 | grep -Eq " [45]\.[0-9]{3} µA +1[45]\.[0-9]{2} µW +[0-9.]+ nWh "
+ok $? "probe at 5 uA: its line reads 5.0xx µA, 15.xx µW and the running energy in nWh"
+grep -q "^probe: [0-9]* samples, [0-9.]* nWh," "$T/pc.out"
+ok $? "probe's totals line: the energy in nWh too"
+grep " S/s " "$T/pu.out" | head -1 | sed 's/^/# probe --units mA,W: /'
+grep " S/s " "$T/pu.out" | head -1 | grep -Eq " 0\.00[45][0-9]{3} mA +0\.00001[45][0-9]{2} W "
+ok $? "probe --units mA,W: the fixed units, 4 significant digits kept (0.0050xx mA)"
 
 done_testing
