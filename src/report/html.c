@@ -14,6 +14,13 @@
 
 #define DEL_CHAR 0x7f
 
+const char *html_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 void html_text(FILE *fp, const char *s)
 {
 	unsigned char c;

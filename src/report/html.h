@@ -61,9 +61,12 @@ void html_methods(FILE *fp);
  */
 int html_compare(FILE *fp, const struct rr_set *set, const char *by);
 
-/* The page's sections about the results: devices, meters, jobs and their validity. */
+/* The page's sections about the results: devices, meters (html_results.c), jobs and their
+ * validity and power figures (html_jobs.c). */
 void html_devices(FILE *fp, const struct rr_set *set);
 void html_meters(FILE *fp, const struct rr_set *set);
 void html_jobs(FILE *fp, const struct rr_set *set);
+/* The last part of a path: the result file's name a section shows. */
+const char *html_base_name(const char *path);
 
 #endif

@@ -1,23 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The report page's sections about each result: device context, meters, jobs and validity. */
+/* The report page's sections about each result: its device context and its meters. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/events.h"
 #include "core/units.h"
 #include "report/html.h"
 #include "report/plot.h"
 
-#define NS_PER_S_F 1e9
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
+#define NS_PER_MS_F 1e6
 
 /* A table row "<tr><th>KEY</th><td>VALUE</td></tr>"; nothing when the value is NULL or "". */
 static void row(FILE *fp, const char *key, const char *value)
@@ -157,7 +149,7 @@ void html_devices(FILE *fp, const struct rr_set *set)
 			plot_device_rgb((unsigned)r->device_idx));
 		html_text(fp, r->label);
 		fputs("</h3>\n<table class=\"kv\">\n", fp);
-		row(fp, "result", base_name(r->path));
+		row(fp, "result", html_base_name(r->path));
 		row(fp, "created", r->rep.created);
 		row(fp, "iowatt", r->rep.tool.version);
 		row(fp, "profile", r->rep.profile);
@@ -170,7 +162,7 @@ void html_devices(FILE *fp, const struct rr_set *set)
 
 static void meter_row(FILE *fp, const struct rr_result *r, const struct result_meter *m)
 {
-	char name[RR_LABEL_MAX];
+	char name[RR_LABEL_MAX], period[32];
 
 	rr_meter_name(m, name, sizeof(name));
 	fputs("<tr><td>", fp);
@@ -184,10 +176,12 @@ static void meter_row(FILE *fp, const struct rr_result *r, const struct result_m
 	fputs("</td><td><code>", fp);
 	html_text(fp, m->spec);
 	fputs("</code></td>", fp);
-	if (isnan(m->period_ms))
+	/* A PPK2's 10 us period is not "0 ms": the unit follows the figure. */
+	if (isnan(m->period_ms) || m->period_ms < 0)
 		fputs("<td class=\"num\">-</td>", fp);
 	else
-		fprintf(fp, "<td class=\"num\">%.0f ms</td>", m->period_ms);
+		fprintf(fp, "<td class=\"num\">%s</td>",
+			fmt_duration((uint64_t)llround(m->period_ms * NS_PER_MS_F), period, sizeof(period)));
 	fprintf(fp, "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%" PRIu64 "</td>"
 		    "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%" PRIu64 "</td>"
 		    "<td class=\"num\">%" PRIu64 "</td></tr>\n",
@@ -223,101 +217,6 @@ void html_meters(FILE *fp, const struct rr_set *set)
 			html_text(fp, set->res[i].label);
 			fputs(" were read off a meter and entered by hand.</p>\n", fp);
 		}
-	}
-	fputs("</section>\n", fp);
-}
-
-static void job_events(FILE *fp, const struct rr_result *r, const struct job_result *j)
-{
-	size_t k;
-
-	for (k = 0; k < j->nevents; k++) {
-		const struct result_event *ev = &j->events[k];
-
-		fprintf(fp, "%s%s at %.1f s", k ? "; " : "", event_kind_name(ev->kind),
-			((double)ev->t_ns - (double)r->rep.t0_ns) / NS_PER_S_F);
-		/* a flood coalesced: how many, until when */
-		if (result_event_count(ev) > 1)
-			fprintf(fp, " x %" PRIu64 " to %.1f s", result_event_count(ev),
-				((double)result_event_last_ns(ev) - (double)r->rep.t0_ns) / NS_PER_S_F);
-		if (ev->text && *ev->text) {
-			fputs(" (", fp);
-			html_text(fp, ev->text);
-			fputs(")", fp);
-		}
-	}
-}
-
-/* The job's size option ("1 GiB"), "-" when it has none. */
-static const char *job_size(const struct job_result *j, char *buf, size_t len)
-{
-	const struct result_opt *o = result_opt_find(j, "size");
-
-	if (!o || o->type != RESULT_OPT_INT || o->i <= 0)
-		return "-";
-	return fmt_size((uint64_t)o->i, buf, len);
-}
-
-/* The run summary's verdict, coloured: red invalid, amber uncertain, green valid. */
-static void verdict_cell(FILE *fp, const struct job_result *j)
-{
-	char verdict[RR_REASONS_MAX];
-	int valid = rr_valid(j);
-
-	rr_verdict(j->validity, j->status, verdict, sizeof(verdict));
-	fprintf(fp, "<td class=\"%s\">", valid == 0 ? "bad" : rr_uncertain(j) ? "unc" : valid > 0 ? "ok" : "");
-	html_text(fp, verdict);
-	fputs("</td>", fp);
-}
-
-static void job_row(FILE *fp, const struct rr_result *r, const struct job_result *j)
-{
-	char reasons[RR_REASONS_MAX], bs[32], size[32];
-
-	fputs("<tr><td>", fp);
-	html_text(fp, rr_job_name(r, j));
-	fputs("</td><td>", fp);
-	html_text(fp, rr_rw(j));
-	fprintf(fp, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td>%s",
-		rr_bs(j) ? fmt_size(rr_bs(j), bs, sizeof(bs)) : "-", job_size(j, size, sizeof(size)),
-		result_status_name(j->status));
-	if (j->error) {
-		fputs(": ", fp);
-		html_text(fp, j->error);
-	}
-	fputs("</td>", fp);
-	verdict_cell(fp, j);
-	if (j->validity && !isnan(j->validity->coverage))
-		fprintf(fp, "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%.0f %%</td>",
-			j->validity->samples_active, j->validity->coverage * 100);
-	else
-		fputs("<td class=\"num\">-</td><td class=\"num\">-</td>", fp);
-	rr_reasons(j, reasons, sizeof(reasons));
-	fputs("<td>", fp);
-	html_text(fp, reasons);
-	fputs("</td><td>", fp);
-	job_events(fp, r, j);
-	fputs("</td></tr>\n", fp);
-}
-
-void html_jobs(FILE *fp, const struct rr_set *set)
-{
-	size_t i, k;
-
-	fputs("<section id=\"jobs\">\n<h2>Jobs and their validity</h2>\n", fp);
-	for (i = 0; i < set->nres; i++) {
-		const struct rr_result *r = &set->res[i];
-
-		fputs("<h3>", fp);
-		html_text(fp, r->label);
-		fputs(" <small>", fp);
-		html_text(fp, base_name(r->path));
-		fputs("</small></h3>\n<div class=\"wide\"><table class=\"grid\">\n<thead><tr><th>job</th><th>rw</th>"
-		      "<th>bs</th><th>size</th><th>status</th><th>validity</th><th>samples</th><th>coverage</th>"
-		      "<th>reasons</th><th>events</th></tr></thead>\n<tbody>\n", fp);
-		for (k = 0; k < r->rep.njobs; k++)
-			job_row(fp, r, &r->rep.jobs[k]);
-		fputs("</tbody></table></div>\n", fp);
 	}
 	fputs("</section>\n", fp);
 }

@@ -126,6 +126,42 @@ sys.exit(0 if ok else 1)
 PY
 ok $? "report page: the comparison's mW and mA columns with 3 digits at 5 uA (0.00502) and 1500 uA"
 
+# The page's job tables (one per result): each power column's unit from its figures, or the
+# one --units fixes; the meters table's period in the unit it calls for (a PPK2's 10 us).
+"$IOWATT" report --units mA,W "$T/p5.json" "$T/p150.json" "$T/p1500.json" -o "$T/pagefix" >/dev/null 2>&1
+# jobs_cells PAGE: per result the heads and the cells of the job row's power columns
+jobs_cells() {
+	python3 - "$1" <<'PY'
+import html, re, sys
+t = open(sys.argv[1]).read()
+sec = re.search(r'<section id="jobs">(.*?)</section>', t, re.S).group(1)
+cell = lambda c: html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+for tab in re.findall(r"<table.*?</table>", sec, re.S):
+    rows = [[cell(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, re.S)]
+            for r in re.findall(r"<tr>(.*?)</tr>", tab, re.S)]
+    i = rows[0].index("coverage") + 1
+    print(" ".join(rows[0][i:i + 5]), "|", " ".join(rows[1][i:i + 5]))
+meters = re.search(r'<section id="meters">(.*?)</section>', t, re.S).group(1)
+print("period", cell(re.findall(r"<td[^>]*>(.*?)</td>", meters, re.S)[3]))
+PY
+}
+jobs_cells "$T/page/report.html" >"$T/jobs.cells"
+sed 's/^/# page job table: /' "$T/jobs.cells"
+python3 - "$T/jobs.cells" <<'PY'
+import re, sys
+l = open(sys.argv[1]).read().splitlines()
+pat = [r"µW µA peak µA idle µW nAh \| 1[45]\.\d [45]\.\d\d [45]\.\d\d 1[45]\.\d [\d.]+",
+       r"µW µA peak µA idle µW nAh \| 4[45]\d 1[45]\d 1[45]\d 4[45]\d [\d.]+",
+       r"mW mA peak mA idle mW [nµ]Ah \| 4\.[45]\d 1\.[45]\d 1\.[45]\d 4\.[45]\d [\d.]+",
+       r"period 10 us"]
+sys.exit(0 if len(l) == 4 and all(re.fullmatch(p, x) for p, x in zip(pat, l)) else 1)
+PY
+ok $? "report page: each result's job table in µA/µW at 5 and 150 uA, mA/mW at 1500 uA, 3 digits; the PPK2's period 10 us (was 0 ms)"
+jobs_cells "$T/pagefix/report.html" | head -1 | sed 's/^/# report --units mA,W: /'
+jobs_cells "$T/pagefix/report.html" | head -1 |
+	grep -Eq "^W mA peak mA idle W nAh \| 0\.00001[45][0-9] 0\.00[45][0-9][0-9] 0\.00[45][0-9][0-9] 0\.00001[45][0-9] [0-9.]+$"
+ok $? "report --units mA,W: the job table's columns in the fixed units, 3 digits kept"
+
 # probe --csv keeps the meter's resolution: 5 uA with its nA digits, not 0.0000050 (%.7f).
 start_emu ppk2 "$T/pc" --constant-ma 0.005 --volts 3.0 --duration 60
 timeout 30 "$IOWATT" probe --meter "ppk2:$T/pc,vdd=3000" --seconds 1 --csv "$T/pc.csv" >"$T/pc.out" 2>&1
