@@ -45,28 +45,50 @@ static int hex_bytes(const char *line, uint8_t *b, int max)
 	return len;
 }
 
+/* A capture file of tests/data/DIR, NAME.hex; NULL (a failed case) when it is missing. */
+static FILE *open_capture(const char *dir, const char *name)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "tests/data/%s/%s.hex", dir, name);
+	f = fopen(path, "r");
+	ok(f != NULL, "%s opens", path);
+	return f;
+}
+
+/* The next line with a "#" note: its hex part left in line, the note returned; NULL at
+ * the end. */
+static char *next_annotated(FILE *f, char *line, int size)
+{
+	char *note;
+
+	while (fgets(line, size, f)) {
+		note = strchr(line, '#');
+		if (!note)
+			continue;
+		*note++ = '\0';
+		note[strcspn(note, "\n")] = '\0';
+		return note;
+	}
+	return NULL;
+}
+
 /*
  * Every report of a file: its checksum verdict as annotated, and with the check off
  * (what check=off does) the annotated values. Returns how many passed the checksum.
  */
 static int check_file(const char *name, int *lines)
 {
-	char path[64], line[LINE_MAX_LEN], *note;
+	char line[LINE_MAX_LEN], *note;
 	uint8_t r[ATORCH_REPORT_LEN];
 	struct atorch_reading rd;
 	int n = 0, pass = 0, len, want_pass, rc, same;
-	FILE *f;
+	FILE *f = open_capture("atorch", name);
 
-	snprintf(path, sizeof(path), "tests/data/atorch/%s.hex", name);
-	f = fopen(path, "r");
-	if (!ok(f != NULL, "%s opens", path))
+	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		note = strchr(line, '#');
-		if (!note)
-			continue;
-		*note++ = '\0';
-		note[strcspn(note, "\n")] = '\0';
+	while ((note = next_annotated(f, line, sizeof(line)))) {
 		len = hex_bytes(line, r, ATORCH_REPORT_LEN);
 		n++;
 		want_pass = !strncmp(note, " pass", 5);
@@ -96,24 +118,17 @@ static int check_file(const char *name, int *lines)
  */
 static int check_um(const char *name, int *lines)
 {
-	char path[64], line[LINE_MAX_LEN], *note;
+	char line[LINE_MAX_LEN], *note;
 	uint8_t r[UM_FRAME_LEN + 1], frame[UM_FRAME_LEN];
 	const struct um_model *m = NULL;
 	struct meter_sample s;
 	struct um_rx rx;
 	int n = 0, taken = 0, len, got;
-	FILE *f;
+	FILE *f = open_capture("um", name);
 
-	snprintf(path, sizeof(path), "tests/data/um/%s.hex", name);
-	f = fopen(path, "r");
-	if (!ok(f != NULL, "%s opens", path))
+	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		note = strchr(line, '#');
-		if (!note)
-			continue;
-		*note++ = '\0';
-		note[strcspn(note, "\n")] = '\0';
+	while ((note = next_annotated(f, line, sizeof(line)))) {
 		len = hex_bytes(line, r, UM_FRAME_LEN + 1);
 		n++;
 		memset(&rx, 0, sizeof(rx));
