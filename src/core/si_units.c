@@ -107,14 +107,15 @@ const char *si_fmt(const struct si_unit *u, double v, int sig, char *buf, size_t
 	if (fabs(x) >= pow(10, mag + 1) * (1 - 0.5 * pow(10, -sig)))
 		mag++;
 	/*
-	 * A unit fixed by --units can put the figure far from 1: 1.5 A in nA has more
-	 * integer digits than significant ones, 5 nA in A more leading zeros than a column
-	 * holds. Either way it is shown in scientific notation with its sig digits, never
-	 * with zeros that look significant or cut to fewer digits.
+	 * A unit fixed by --units can put the figure far from 1: 1.5 A in nA is ten integer
+	 * digits, 5 nA in A more leading zeros than a column holds. Past SI_FMT_MAX_INT_DIGITS
+	 * integer digits or SI_FMT_MAX_DECIMALS decimals it is shown in scientific notation
+	 * with its sig digits, never as a row of zeros nor cut to fewer digits; below that,
+	 * plain (1430 J/GB in J, as fmt_sig writes IOPS).
 	 */
-	if (mag >= sig || sig - 1 - mag > SI_FMT_MAX_DECIMALS)
+	if (fabs(x) >= pow(10, SI_FMT_MAX_INT_DIGITS) - 0.5 || sig - 1 - mag > SI_FMT_MAX_DECIMALS)
 		return fmt_exp(x, sig, buf, len);
-	snprintf(buf, len, "%.*f", sig - 1 - mag, x);
+	snprintf(buf, len, "%.*f", sig - 1 - mag > 0 ? sig - 1 - mag : 0, x);
 	return buf;
 }
 

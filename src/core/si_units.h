@@ -43,10 +43,11 @@ struct si_unit si_unit_at(enum si_quantity q, int exp3);
 /*
  * v (base units) in u with sig significant digits at every scale ("5.02", "150",
  * "1.50"); "-" for NAN. A unit chosen from the figures never needs an exponent; a fixed
- * one that would show more integer digits than sig, or more than SI_FMT_MAX_DECIMALS
- * decimals, gives scientific notation with sig digits ("1.500e9" nA, "5.02e-10" A).
+ * one that would show over SI_FMT_MAX_INT_DIGITS integer digits or SI_FMT_MAX_DECIMALS
+ * decimals gives scientific notation with sig digits ("1.500e9" nA, "5.02e-10" A).
  * Returns buf.
  */
+#define SI_FMT_MAX_INT_DIGITS 6
 #define SI_FMT_MAX_DECIMALS 9
 const char *si_fmt(const struct si_unit *u, double v, int sig, char *buf, size_t len);
 /* v in its own unit, "5.02 µA" (ascii: "5.02 uA"); "-" for NAN. Returns buf. */

@@ -67,10 +67,12 @@ static void test_digits(void)
 	/* A fixed unit far from the figure: its digits in scientific notation, never cut. */
 	u = si_unit_at(SI_CURRENT, -3);
 	is_str(si_fmt(&u, 1.5, 4, buf, sizeof(buf)), "1.500e9", "1.5 A in nA: 1.500e9");
-	is_str(si_fmt(&u, 1234.6e-9, 4, buf, sizeof(buf)), "1235",
-	       "1234.6 nA: four integer digits are the four significant ones");
-	is_str(si_fmt(&u, 12346e-9, 4, buf, sizeof(buf)), "1.235e4",
-	       "12346 nA at 4 digits: 1.235e4, not 12346 (a fifth digit) nor 12350");
+	is_str(si_fmt(&u, 1234.6e-9, 4, buf, sizeof(buf)), "1235", "1234.6 nA: 1235");
+	is_str(si_fmt(&u, 12346e-9, 4, buf, sizeof(buf)), "12346",
+	       "12346 nA: plain up to six integer digits, none cut");
+	is_str(si_fmt(&u, 999999.4e-9, 4, buf, sizeof(buf)), "999999", "999999 nA: still plain");
+	is_str(si_fmt(&u, 999999.6e-9, 4, buf, sizeof(buf)), "1.000e6",
+	       "999999.6 nA rounds to seven digits: 1.000e6");
 	is_str(si_fmt(&u, -2.5, 3, buf, sizeof(buf)), "-2.50e9", "negative too");
 	u = si_unit_at(SI_CURRENT, 0);
 	is_str(si_fmt(&u, 5.0234e-6, 4, buf, sizeof(buf)), "0.000005023",
