@@ -67,17 +67,19 @@ static double scatter_sq(const struct meter_u *u)
 
 /*
  * A change at an unknown time inside a segment of length L is a rectangle of half-width
- * dX L / 2 where the readings are points. A reading that averages over the window rho
- * before it sees the part of the change inside its window: only |L - rho| of the segment
- * is unseen (or, where windows overlap, seen twice), so the rectangle's width scales by
- * |L - rho| / L (docs/energy.md, "time discretisation"). That holds inside a phase, where
- * a reading's shortfall in one segment is its neighbour's excess. Near the phase's ends
- * there is no neighbour inside the phase to take it up, and a meter's readings may lag the
- * boundary by up to a reading: the first and last UNC_EDGE_SEGMENTS segments (and any a
- * boundary cuts) count as point readings.
+ * dX L / 2 for point readings: variance (dX L)^2 / 12. A meter that holds each value for
+ * its update period rho and is read every L close to rho reads each value once: the
+ * steps' timing errors then telescope (one shift of the whole series), except where the
+ * poll's phase crosses an update and one value is read twice and its neighbour not, which
+ * costs about dX L; over a segment the phase moves |L - rho|, so that happens with
+ * probability |L - rho| / rho: variance (dX L)^2 |L - rho| / rho. The smaller of the two
+ * (docs/energy.md, "time discretisation"): a 10 Hz tester's polls 2 ms off its 100 ms
+ * updates leave a quarter of the point readings' variance, a 2 Hz one all of it. Near the
+ * phase's ends there is no neighbour inside the phase to telescope with: the first and
+ * last UNC_EDGE_SEGMENTS segments (and any a boundary cuts) count as point readings.
  */
 static void discretisation(struct unc_sums *s, const struct unc_sample *s0,
-			   const struct unc_sample *s1, int c, double len_in_s, double unseen,
+			   const struct unc_sample *s1, int c, double len_in_s, double slip,
 			   int edge)
 {
 	double dx = s1->x[c] - s0->x[c], step, real_sq, full = 0;
@@ -102,7 +104,7 @@ static void discretisation(struct unc_sums *s, const struct unc_sample *s0,
 		s->nedge--;
 	}
 	s->edge_full[s->nedge] = full;
-	s->edge_win[s->nedge] = edge ? full : full * unseen * unseen;
+	s->edge_win[s->nedge] = edge ? full : full * slip;
 	s->nedge++;
 }
 
@@ -115,7 +117,7 @@ void unc_segment(struct unc_phase *up, uint64_t t0_ns, const struct unc_sample *
 		 uint64_t t1_ns, const struct unc_sample *s1, double len_s, double a_s, double b_s)
 {
 	double c1 = (b_s * b_s - a_s * a_s) / (2.0 * len_s), c0 = (b_s - a_s) - c1;
-	double unseen = len_s > 0 ? fmin(fabs(len_s - up->window_s) / len_s, 1) : 1;
+	double slip = up->window_s > 0 ? fmin(12 * fabs(len_s - up->window_s) / up->window_s, 1) : 1;
 	int c, edge = a_s > 0 || b_s < len_s;
 
 	if (up->pend_valid && up->pend_t_ns != t0_ns)
@@ -126,7 +128,7 @@ void unc_segment(struct unc_phase *up, uint64_t t0_ns, const struct unc_sample *
 	flush(up);
 	pend(up, t1_ns, s1, c1);
 	for (c = 0; c < UNC_CH_COUNT; c++)
-		discretisation(&up->ch[c], s0, s1, c, b_s - a_s, unseen,
+		discretisation(&up->ch[c], s0, s1, c, b_s - a_s, slip,
 			       edge || up->ch[c].nseg < UNC_EDGE_SEGMENTS);
 }
 

@@ -19,11 +19,11 @@ enum unc_ch { UNC_V, UNC_A, UNC_W, UNC_CH_COUNT };
  *                 step, so every reading rounds the same way;
  *   res_sq        sum of (w_i u_res_i)^2: quantisation that averages out;
  *   noise_sq      sum of (w_i u_noise_i)^2;
- *   disc_sq       per segment (dX L u)^2 / 12 with the random scatter's expected share of
- *                 dX^2 taken out: what integrating at the meter's rate may miss, where u
- *                 is the share of the segment its readings do not average over
- *                 (|L - window| / L: 1 for point readings, 0 for readings that tile time),
- *                 except within UNC_EDGE_SEGMENTS of either end of the phase (u = 1);
+ *   disc_sq       per segment (dX L)^2 / 12 with the random scatter's expected share of
+ *                 dX^2 taken out: what integrating at the meter's rate may miss; where the
+ *                 meter holds each value for window_s and is read about as often, only
+ *                 the share 12 |L - window| / window of it (at most all), except within
+ *                 UNC_EDGE_SEGMENTS of either end of the phase;
  *   dx_sq, step_sq, nseg: for telling the two quantisation cases apart.
  */
 #define UNC_EDGE_SEGMENTS 2
@@ -46,7 +46,7 @@ struct unc_phase {
 	uint64_t pend_t_ns;
 	double pend_w_s;
 	int pend_valid;
-	double window_s; /* how long one reading averages over (0: a point), set at init */
+	double window_s; /* how long the meter holds a value (0: not known), set at init */
 };
 
 /* A sample's uncertainties, worked out once when it arrives. */

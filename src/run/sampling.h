@@ -43,10 +43,11 @@ struct sampling_est {
 };
 
 /*
- * How long one reading of a meter of this period is taken to average over, in seconds:
- * SAMPLING_WINDOW_NS capped at the period, for meters the sampling term judges (period
- * at least SAMPLING_MIN_PERIOD_NS); 0 (point readings) for faster ones. The sampling
- * and the time-discretisation terms share it (docs/energy.md).
+ * How long one reading of a meter of this period is taken to average over (and the
+ * meter to hold its value), in seconds: SAMPLING_WINDOW_NS capped at the period, for
+ * meters the sampling term judges (period at least SAMPLING_MIN_PERIOD_NS); 0 (not
+ * known) for faster ones. The sampling and the time-discretisation terms share it
+ * (docs/energy.md).
  */
 double sampling_window_s(uint64_t period_ns);
 
