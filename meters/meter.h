@@ -137,6 +137,12 @@ struct meter_counters {
  */
 int meter_parse_spec(const struct meter_entry *meters, const char *spec, const char *sysfs_root,
 		     struct meter_dev **out);
+/*
+ * A parsed, unopened meter's polling interval from its spec (its "interval" parameter, the
+ * driver's default when not given): what --dry-run knows of its period. 0 for a driver
+ * without one (its period is known once open: meter_info()->period_ns).
+ */
+uint64_t meter_spec_interval_ns(const struct meter_dev *dev);
 /* Where gap, reconnect and reset events go (NULL: nowhere). Set before meter_open(). */
 void meter_set_events(struct meter_dev *dev, struct event_queue *q);
 /* meter_open() gives up with -ECANCELED, quietly, once *flag is non-zero: a Ctrl-C must

@@ -270,6 +270,11 @@ uint64_t meter_param_ns(const struct meter_dev *dev, const char *key)
 	return s && !parse_duration_ns(s, d->unit_ns, &v) ? v : 0;
 }
 
+uint64_t meter_spec_interval_ns(const struct meter_dev *dev)
+{
+	return meter_param_desc(dev->drv, "interval") ? meter_param_ns(dev, "interval") : 0;
+}
+
 const char *const meter_supply_names[] = { "drive", "board", NULL };
 
 int meter_param_board(const struct meter_dev *dev)

@@ -311,6 +311,22 @@ struct result_size_auto {
 	char *note; /* a calibration taken although it failed its checks: why; NULL: none */
 };
 
+/*
+ * Whether the slowest meter can measure the job's pattern, judged before it runs
+ * (run/meter_fit.h): verdict "ok", "coarse", "too short" or "aliased", what goes wrong
+ * and what to change (NULL when nothing).
+ */
+struct result_meter_fit {
+	char *verdict;
+	double meter_period_s;
+	char *pattern;
+	double activity_hz; /* NAN for a stream */
+	uint64_t bursts;
+	double duration_s, samples; /* expected; NAN: not known before running */
+	double bursts_u95_rel;	    /* the bursts' energy above idle, relative, k = 2 */
+	char *why, *fix;
+};
+
 struct result_temp {
 	double start, end, max;
 };
@@ -354,6 +370,7 @@ struct job_result {
 	struct result_temps *temperatures;
 	struct result_cpu *cpu; /* NULL for measure and a job that never started */
 	struct result_size_auto *size_auto; /* NULL: size was given */
+	struct result_meter_fit *meter_fit; /* NULL: not judged (no meter, unknown length) */
 };
 
 /*

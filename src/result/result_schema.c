@@ -458,6 +458,22 @@ static const struct result_field size_auto_fields[] = {
 #undef T
 static SCHEMA(size_auto_schema, struct result_size_auto, size_auto_fields);
 
+#define T struct result_meter_fit
+static const struct result_field meter_fit_fields[] = {
+	FIELD(T, "verdict", verdict, RF_STR),
+	FIELD(T, "meter_period_s", meter_period_s, RF_REAL),
+	FIELD(T, "pattern", pattern, RF_STR),
+	FIELD(T, "activity_hz", activity_hz, RF_REAL),
+	FIELD(T, "bursts", bursts, RF_U64),
+	FIELD(T, "duration_s", duration_s, RF_REAL),
+	FIELD(T, "samples", samples, RF_REAL),
+	FIELD(T, "bursts_u95_rel", bursts_u95_rel, RF_REAL),
+	FIELD(T, "why", why, RF_STR),
+	FIELD(T, "fix", fix, RF_STR),
+};
+#undef T
+static SCHEMA(meter_fit_schema, struct result_meter_fit, meter_fit_fields);
+
 #define T struct result_temp_sample
 static const struct result_field temp_sample_fields[] = {
 	FIELD(T, "t_ns", t_ns, RF_U64),
@@ -494,6 +510,7 @@ static const struct result_field job_fields[] = {
 	OPT("temperatures", temperatures, RF_PTR, &temps_schema),
 	OPT("cpu", cpu, RF_PTR, &cpu_schema),
 	OPT("size_auto", size_auto, RF_PTR, &size_auto_schema),
+	OPT("meter_fit", meter_fit, RF_PTR, &meter_fit_schema),
 };
 #undef OPT
 #undef T

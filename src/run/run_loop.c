@@ -16,6 +16,7 @@
 #include "io/bench.h"
 #include "report/summary.h"
 #include "run/context.h"
+#include "run/meter_fit.h"
 #include "run/run.h"
 #include "run/run_loop.h"
 #include "run/run_plan.h"
@@ -215,6 +216,37 @@ static unsigned job_rounds(const struct job_opts *jo)
 	return jo->repeat_until_steady ? jo->repeat_until_steady : jo->repeat;
 }
 
+/* The slowest open meter's period and spec; 0 without a meter. */
+static uint64_t slowest_period(const struct run_ctx *rc, const char **spec)
+{
+	uint64_t best = 0;
+	unsigned m;
+
+	*spec = "";
+	for (m = 0; m < rc->session->nmeters; m++) {
+		const struct meter_info *in = meter_info(rc->session->meters[m].dev);
+
+		if (in->period_ns > best) {
+			best = in->period_ns;
+			*spec = in->spec;
+		}
+	}
+	return best;
+}
+
+/* What the plan said of the job as it ran (its chosen size, its calibrated rate). */
+static void record_meter_fit(struct run_ctx *rc, size_t j, struct job_result *res)
+{
+	struct meter_fit f;
+	const char *spec;
+	uint64_t period = slowest_period(rc, &spec);
+
+	if (!period || res->meter_fit)
+		return;
+	meter_fit_judge(&rc->jobs[j], period, rc->sizes[j].rate_bps, &f);
+	res->meter_fit = meter_fit_report(&f);
+}
+
 /* One job's turn in a round: size=auto resolved, then its loops back to back. */
 static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 {
@@ -237,6 +269,7 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 		if (rc->cfg->jobs[j].size_auto_ns)
 			rep->jobs[rep->njobs - 1].size_auto =
 				size_auto_report(&rc->sizes[j], jo, &rep->jobs[rep->njobs - 1]);
+		record_meter_fit(rc, j, &rep->jobs[rep->njobs - 1]);
 		checkpoint(rc);
 	}
 	target_job_done(&rc->tg, jo, finished && !run_should_stop(rc));
@@ -296,9 +329,12 @@ static struct plan_basis run_basis(const struct run_ctx *rc, unsigned rounds_don
 static void print_plan(const struct run_ctx *rc)
 {
 	char name[PATH_MAX + 64];
+	const char *spec;
+	uint64_t period = slowest_period(rc, &spec);
 	struct plan_basis in = run_basis(rc, 0, name, sizeof(name));
 
 	run_plan_print(stdout, rc->cfg, rc->tg.blockdev, &in);
+	meter_fit_plan(stdout, rc->cfg, period, spec);
 	fflush(stdout);
 }
 
@@ -406,11 +442,12 @@ static void tear_down(struct run_ctx *rc)
 /* --dry-run: the plan only; the target is looked at, never opened, nor the meters. */
 static int dry_run(const struct run_config *cfg)
 {
-	char disk[64], name[PATH_MAX + 64];
+	char disk[64], name[PATH_MAX + 64], meter[256];
 	struct rate_basis b;
 	struct plan_basis in = { .metered = cfg->run.nmeters > 0, .name = name,
 				 .period_known = !cfg->run.nmeters };
 	int err = open_basis(&b, &cfg->run, disk, sizeof(disk));
+	uint64_t period;
 
 	if (err)
 		return err;
@@ -419,6 +456,8 @@ static int dry_run(const struct run_config *cfg)
 		snprintf(name, sizeof(name), "the earlier result %s", b.path);
 	}
 	run_plan_print(stdout, cfg, disk, &in);
+	period = meter_fit_spec_period(&cfg->run, meter, sizeof(meter));
+	meter_fit_plan(stdout, cfg, period, meter);
 	rate_basis_close(&b);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "core/units.h"
 #include "io/bench.h"
 #include "run/rate_basis.h"
+#include "run/meter_fit.h"
 #include "run/run.h"
 #include "run/size_auto.h"
 
@@ -82,6 +83,12 @@ static int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint6
 	out->target_ns = out->requested_ns > out->meter_ns ? out->requested_ns : out->meter_ns;
 	if (!out->target_ns)
 		out->target_ns = SIZE_AUTO_DEFAULT_NS;
+	/* a paced or bursty job keeps its pattern: more of it, never a calibrated stream */
+	if (meter_fit_auto_size(jo, out->meter_period_ns, out->target_ns, &out->size,
+				out->pattern, sizeof(out->pattern))) {
+		snprintf(out->from, sizeof(out->from), "pattern");
+		return 0;
+	}
 	err = size_calib_run(rc, jo, out);
 	if (err)
 		return err;
@@ -172,6 +179,14 @@ static void size_auto_reason(const struct size_choice *c, const struct job_opts 
 	unsigned k = 0;
 	int n;
 
+	if (!strcmp(c->from, "pattern")) {
+		n = snprintf(buf, len, "%s", c->pattern);
+		if (n >= 0 && (size_t)n < len && c->meter_ns)
+			snprintf(buf + n, len - (size_t)n, " (%d samples of %s, %s apart)",
+				 ENERGY_MIN_SAMPLES, c->meter,
+				 fmt_duration(c->meter_period_ns, per, sizeof(per)));
+		return;
+	}
 	while ((jo->bs << k) < c->size && k < 63)
 		k++;
 	fmt_size(c->size, sz, sizeof(sz));

@@ -80,7 +80,10 @@ struct size_choice {
 	uint64_t calib_bytes;
 	double rate_bps;
 	uint64_t size;
-	char from[128];		 /* "calibration", or the result file whose size was larger */
+	char from[128];		 /* "calibration", "pattern" (a paced or bursty job: more of its
+				  * bursts, run/meter_fit.h), or the result file whose size was
+				  * larger */
+	char pattern[SIZE_AUTO_REASON_LEN]; /* "pattern": how many bursts and why */
 	int capped;
 	struct size_try tries[SIZE_AUTO_TRIES];
 	unsigned ntries;
