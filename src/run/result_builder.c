@@ -267,6 +267,9 @@ const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint
 		return "meter a command that runs longer";
 	if (stopping || !bytes)
 		return NULL;
+	/* a paced or bursty job made bigger stays itself only as more of its bursts */
+	if (jo->rate_iops || jo->thinktime_ns)
+		return "try --size auto (more of its own bursts) or a faster meter";
 	return size_remedy(jo, active_s, period_ns, buf, len);
 }
 

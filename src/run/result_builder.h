@@ -42,8 +42,10 @@ struct job_close {
 /*
  * What a job too short for its meter should do, for its validity reason: a size a person
  * types ("try --size 256M", "try --size 184MB" for bs=2300), from the throughput it had
- * over active_s. A failed job is told its figures are partial instead; a stopped one or
- * one that moved nothing gets NULL (the default advice).
+ * over active_s; a paced or bursty job (rate_iops, thinktime) size=auto instead, which
+ * gives it more of its own bursts (a size from its throughput would read as a stream).
+ * A failed job is told its figures are partial instead; a stopped one or one that moved
+ * nothing gets NULL (the default advice).
  */
 const char *job_remedy(const struct job_opts *jo, int status, int stopping, uint64_t bytes,
 		       double active_s, uint64_t period_ns, char *buf, size_t len);

@@ -66,4 +66,16 @@ ok "$([ "$from" = pattern ] && [ "$n" = 5 ] && [ "$ios" = 5 ] && [ "$calib" = 0.
 	"size=auto kept the pattern: from $from, $n bursts of 64 KiB ($ios writes), no calibration"
 tail -1 "$T_TMP/r.check" | grep -q "^ok bursts of 1 x 64 KiB every 1.0 s 5 0.1$"
 ok $? "the result keeps the meter fit: $(tail -1 "$T_TMP/r.check")"
+
+# Too short for the meter: a paced job is told size=auto (more of its bursts), never a
+# size from its throughput that would make it a stream.
+"$IOWATT" run --target "$T_TMP/f" --meter "um25c:$T_TMP/um,interval=100ms" --rw write \
+	--bs 4k --fdatasync 1 --direct 0 --rate-iops 4 --size 16k --idle 1s --idle-samples 5 \
+	--tail-max 0 --no-progress --kmsg none --json-out "$T_TMP/s.json" >"$T_TMP/s.out" 2>&1
+python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))["jobs"][0]["validity"]
+print(v["valid"], "; ".join(v["reasons"]))' "$T_TMP/s.json" >"$T_TMP/s.check"
+grep -q "^False .*try --size auto (more of its own bursts)" "$T_TMP/s.check" &&
+	! grep -q "try --size [0-9]" "$T_TMP/s.check"
+ok $? "4 records in 0.75 s: not valid, told --size auto: $(cat "$T_TMP/s.check")"
 done_testing
