@@ -219,7 +219,8 @@ ok $? "the partial result says interrupted" || show int.log
 ok $? "no test file is left after the interrupt"
 
 # 9. Every shipped profile runs, shrunk: size and filesize the smallest multiple of every bs
-#    of the profile that is at least 4 MiB, no pacing, one loop.
+#    of the profile that is at least 4 MiB, no pacing and no thinktime pauses (iot-logger's
+#    8 s pauses would make 64 bursts take 9 minutes), one loop.
 cat >"$T_TMP/shrink.py" <<'PY'
 import math, re, sys
 mult = {"": 1, "k": 1024, "m": 1 << 20, "g": 1 << 30}
@@ -235,7 +236,7 @@ for p in "$REPO"/configs/*.ini; do
 	[ -f "$p" ] || { skip "no profiles in configs/"; break; }
 	name=$(basename "$p" .ini)
 	sz=$(python3 "$T_TMP/shrink.py" "$p")
-	run "prof-$name.log" "$p" --size "$sz" --filesize "$sz" --rate-iops 0 --loops 1 \
+	run "prof-$name.log" "$p" --size "$sz" --filesize "$sz" --rate-iops 0 --thinktime 0 --loops 1 \
 		--target "$T_TMP/prof" --json-out "$T_TMP/prof-$name.json"
 	rc=$?
 	# A profile may pin an engine a minimal build lacks (sbc-fio: libaio).
