@@ -5,19 +5,18 @@
 set -u
 IOWATT=${1:-${IOWATT:-./iowatt}}
 OUT=${2:-$(mktemp -d)}
+BENCH=size-sleep-ppk2
+. "$(dirname "$0")/lib.sh"
+trap 'stop_emu; t_cleanup' EXIT
 SD=tests/data/golden/sd-sandisk-ultra.json
 mkdir -p "$OUT"
 for ua in 5 150; do
 	link="$OUT/ppk2-$ua"
 	ma=$(awk -v u="$ua" 'BEGIN { printf "%.6f", u / 1000 }')
-	"$IOWATT" emulate ppk2 --link "$link" --constant-ma "$ma" --volts 3.3 --duration 60 \
-		>"$link.emu" 2>&1 &
-	emu=$!
-	for _ in $(seq 100); do [ -L "$link" ] && break; sleep 0.05; done
+	start_emu_as ppk2 "$link" --constant-ma "$ma" --volts 3.3 --duration 60 || exit 1
 	"$IOWATT" measure --meter "ppk2:$link,vdd=3300" --idle 0 --no-progress --force \
 		--json-out "$OUT/sleep-$ua.json" -- sleep 5 >/dev/null 2>&1
-	kill "$emu" 2>/dev/null
-	wait "$emu" 2>/dev/null
+	stop_emu
 done
 for wl in "--records 4KiB@1/min" "--write 200MB/day" ""; do
 	echo "== iowatt size --battery 3000mAh@3.7V ${wl:-(idle only)} $SD"

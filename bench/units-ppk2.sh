@@ -4,20 +4,19 @@
 set -u
 IOWATT=${1:-${IOWATT:-./iowatt}}
 OUT=${2:-$(mktemp -d)}
+BENCH=units-ppk2
+. "$(dirname "$0")/lib.sh"
+trap 'stop_emu; t_cleanup' EXIT
 mkdir -p "$OUT"
 for ua in 5 150 1500; do
 	link="$OUT/ppk2-$ua"
 	ma=$(awk -v u="$ua" 'BEGIN { printf "%.6f", u / 1000 }')
-	"$IOWATT" emulate ppk2 --link "$link" --constant-ma "$ma" --volts 3.0 --duration 60 \
-		>"$link.emu" 2>&1 &
-	emu=$!
-	for _ in $(seq 100); do [ -L "$link" ] && break; sleep 0.05; done
+	start_emu_as ppk2 "$link" --constant-ma "$ma" --volts 3.0 --duration 60 || exit 1
 	echo "== PPK2 emulator at $ua uA: iowatt measure --meter ppk2:$link,vdd=3000 --idle 1s -- sleep 2"
 	"$IOWATT" measure --meter "ppk2:$link,vdd=3000" --idle 1s --idle-samples 2 --tail-hold 0.2s \
 		--tail-max 0.5s --json-out "$OUT/ppk2-$ua.json" --force --no-progress -- sleep 2 2>&1 |
 		sed -n '/^job /,$p' | grep -v '^[a-z]*: results/\|^result: \|^series: \|^samples: '
-	kill "$emu" 2>/dev/null
-	wait "$emu" 2>/dev/null
+	stop_emu
 done
 echo "== iowatt compare (the three results)"
 "$IOWATT" compare "$OUT"/ppk2-{5,150,1500}.json --label "$OUT/ppk2-5.json=5uA" \
