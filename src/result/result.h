@@ -309,6 +309,7 @@ struct result_size_auto {
 	struct result_calib_try *tries;
 	size_t ntries;
 	char *note; /* a calibration taken although it failed its checks: why; NULL: none */
+	char *retake; /* the calibrated size ran too short and was run again: why; NULL */
 };
 
 /*
@@ -463,6 +464,8 @@ void result_meters_free(struct run_result *r);
 
 /* Append a zeroed job (exit_status/exit_signal null); pointers to earlier jobs may move. */
 struct job_result *result_add_job(struct run_result *r);
+/* Frees the last job of r and takes it off the list (a run the result leaves out). */
+void result_drop_last_job(struct run_result *r);
 const char *result_status_name(int status);
 
 /* Deep copies, for the job-level figures that repeat meters[0]'s. */

@@ -454,6 +454,7 @@ static const struct result_field size_auto_fields[] = {
 	FIELD(T, "reference", reference, RF_STR),
 	LIST(T, "tries", tries, ntries, RF_ARRAY, .sub = &calib_try_schema, .absent = RF_OMIT),
 	FIELD(T, "note", note, RF_STR),
+	FIELD(T, "retake", retake, RF_STR, .absent = RF_OMIT),
 };
 #undef T
 static SCHEMA(size_auto_schema, struct result_size_auto, size_auto_fields);
@@ -514,7 +515,7 @@ static const struct result_field job_fields[] = {
 };
 #undef OPT
 #undef T
-static SCHEMA(job_schema, struct job_result, job_fields);
+SCHEMA(result_job_schema, struct job_result, job_fields);
 
 #define T struct result_stat
 static const struct result_field stat_fields[] = {
@@ -584,7 +585,7 @@ static const struct result_field run_fields[] = {
 	FIELD(T, "context", context, RF_PTR, .sub = &context_schema, .absent = RF_EMPTY_OBJ),
 	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &result_meter_schema),
 	FIELD(T, "files", files, RF_OBJ, .sub = &files_schema),
-	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &job_schema),
+	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &result_job_schema),
 	LIST(T, "summary", summary, nsummary, RF_ARRAY, .sub = &job_summary_schema,
 	     .absent = RF_OMIT),
 	FIELD(T, "manual", manual, RF_BOOL),

@@ -265,7 +265,29 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 		return;
 	}
 	for (loop = 1; loop <= jo->loops && !run_should_stop(rc); loop++) {
-		finished &= run_job_loop(rc, jo, round, loop);
+		int done = run_job_loop(rc, jo, round, loop);
+		uint64_t size = done && !run_should_stop(rc)
+					? size_auto_retake_size(rc, j, &rep->jobs[rep->njobs - 1])
+					: 0;
+
+		if (size) {
+			/* The calibrated size ran too short for the meter: the loop again, at
+			 * the size its own rate needs; the short run is left out. */
+			target_job_done(&rc->tg, jo, done);
+			size_auto_retake(rc, j, &rep->jobs[rep->njobs - 1], size);
+			result_drop_last_job(rep);
+			err = target_prepare_job(&rc->tg, jo);
+			if (err) {
+				rc->any_failed |= !run_should_stop(rc);
+				result_builder_unprepared(&rc->rb, jo, round, err,
+							  run_should_stop(rc));
+				checkpoint(rc);
+				return;
+			}
+			loop--;
+			continue;
+		}
+		finished &= done;
 		if (rc->cfg->jobs[j].size_auto_ns)
 			rep->jobs[rep->njobs - 1].size_auto =
 				size_auto_report(&rc->sizes[j], jo, &rep->jobs[rep->njobs - 1]);

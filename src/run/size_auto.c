@@ -162,11 +162,18 @@ int size_auto_check_results(const struct run_opts *ro)
 	return 0;
 }
 
+/* The rate that chose the size: the calibration's, or after a retake the job's own. */
+static double choosing_bps(const struct size_choice *c)
+{
+	return c->retake_bps > 0 ? c->retake_bps : c->rate_bps;
+}
+
 /* What the chosen size takes at the rate that chose it: all threads move size each. */
 static double expected_s(const struct size_choice *c, const struct job_opts *jo)
 {
-	return c->rate_bps > 0 ? (double)c->size * (jo->numjobs ? jo->numjobs : 1) / c->rate_bps
-			       : NAN;
+	double bps = choosing_bps(c);
+
+	return bps > 0 ? (double)c->size * (jo->numjobs ? jo->numjobs : 1) / bps : NAN;
 }
 
 /* "1 GiB = 2^18 x 4k: 3.6 s at 300 MB/s (1 s calibration), 2.5 s for 20 samples of
@@ -193,9 +200,20 @@ static void size_auto_reason(const struct size_choice *c, const struct job_opts 
 	fmt_size(jo->bs, bs, sizeof(bs));
 	fmt_duration(c->target_ns, t, sizeof(t));
 	fmt_duration(isfinite(e) ? (uint64_t)(e * 1e9) : 0, exp, sizeof(exp));
-	n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (%.2g s calibration), at least %s", sz, k,
-		     bs, exp, fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)), c->calib_s,
-		     t);
+	if (c->retake_bps > 0) {
+		char was[32], first[32], took[32];
+
+		fmt_size(c->retake_size, first, sizeof(first));
+		fmt_duration((uint64_t)(c->retake_s * 1e9), took, sizeof(took));
+		n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (its first run's rate: the "
+			     "calibration's %s MB/s chose %s, done in %s), at least %s", sz, k, bs, exp,
+			     fmt_sig(c->retake_bps / 1e6, RATE_SIG, rate, sizeof(rate)),
+			     fmt_sig(c->rate_bps / 1e6, RATE_SIG, was, sizeof(was)), first, took, t);
+	} else {
+		n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (%.2g s calibration), at least %s",
+			     sz, k, bs, exp, fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)),
+			     c->calib_s, t);
+	}
 	if (n < 0 || (size_t)n >= len)
 		return;
 	if (c->meter_ns && c->meter_ns >= c->requested_ns)
@@ -296,6 +314,58 @@ int size_auto_resolve_all(struct run_ctx *rc)
 	return rc_all;
 }
 
+/* The job's active phase in seconds; 0 when it has none. */
+static double active_s(const struct job_result *j)
+{
+	const struct result_span *a = j && j->phases ? j->phases->active : NULL;
+
+	return a && a->t_end_ns > a->t_start_ns ? (double)(a->t_end_ns - a->t_start_ns) / 1e9 : 0;
+}
+
+uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct job_result *res)
+{
+	const struct size_choice *c = &rc->sizes[j];
+	const struct result_validity *v = res->validity;
+	double rate = rate_of_job(res), need_s = (double)ENERGY_MIN_SAMPLES *
+						  (double)c->meter_period_ns / 1e9;
+	uint64_t size;
+
+	if (!rc->cfg->jobs[j].size_auto_ns || strcmp(c->from, "calibration") || c->retake_bps > 0 ||
+	    !c->meter_period_ns)
+		return 0;
+	/* Too few samples because the job was short: not a meter that went quiet (its
+	 * gap is its own reason), not a job stopped or failed. */
+	if (res->status != RESULT_OK || !v || v->valid || v->samples_active >= ENERGY_MIN_SAMPLES ||
+	    !(rate > 0) || !(active_s(res) < need_s))
+		return 0;
+	size = size_auto_size_at(&rc->jobs[j], rate, c->target_ns);
+	return size > c->size ? size : 0;
+}
+
+void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res, uint64_t size)
+{
+	struct size_choice *c = &rc->sizes[j];
+	char first[32], now[32], took[32], rate[32], was[32];
+
+	c->retake_bps = rate_of_job(res);
+	c->retake_s = active_s(res);
+	c->retake_size = c->size;
+	c->retake_samples = res->validity->samples_active;
+	fmt_size(c->size, first, sizeof(first));
+	fmt_size(size, now, sizeof(now));
+	fmt_duration((uint64_t)(c->retake_s * 1e9), took, sizeof(took));
+	snprintf(c->retake, sizeof(c->retake),
+		 "the calibrated %s ran in %s at %s MB/s, %.1fx the calibration's %s MB/s: %" PRIu64
+		 " samples (< %d); run again at %s from that rate, the short run left out",
+		 first, took, fmt_sig(c->retake_bps / 1e6, RATE_SIG, rate, sizeof(rate)),
+		 c->rate_bps > 0 ? c->retake_bps / c->rate_bps : 0.0,
+		 fmt_sig(c->rate_bps / 1e6, RATE_SIG, was, sizeof(was)), c->retake_samples,
+		 ENERGY_MIN_SAMPLES, now);
+	c->size = size;
+	apply(rc, j);
+	log_warn(MOD, "job '%s': size=auto: %s", rc->jobs[j].name, c->retake);
+}
+
 /* The calibration's tries, and what it was checked against, into the result. */
 static void report_tries(struct result_size_auto *r, const struct size_choice *c)
 {
@@ -304,6 +374,7 @@ static void report_tries(struct result_size_auto *r, const struct size_choice *c
 	r->reference_rate_bytes_per_s = c->ref_bps > 0 ? c->ref_bps : NAN;
 	r->reference = c->ref[0] ? xstrdup(c->ref) : NULL;
 	r->note = c->note[0] ? xstrdup(c->note) : NULL;
+	r->retake = c->retake[0] ? xstrdup(c->retake) : NULL;
 	r->tries = xcalloc(c->ntries + 1, sizeof(*r->tries));
 	for (i = 0; i < c->ntries; i++) {
 		const struct size_try *t = &c->tries[i];

@@ -90,6 +90,11 @@ struct size_choice {
 	double ref_bps;			  /* what the tries were checked against; 0: nothing */
 	char ref[SIZE_AUTO_WHY_LEN];	  /* where ref_bps comes from */
 	char note[SIZE_AUTO_WHY_LEN * 2]; /* taken although it failed a check: why; "" */
+	/* run again at a size from its first run's own rate (size_auto_retake): that rate,
+	 * and what the first run was and did; retake_bps 0: not retaken */
+	double retake_bps, retake_s;
+	uint64_t retake_size, retake_samples;
+	char retake[SIZE_AUTO_WHY_LEN * 2];
 };
 
 /*
@@ -110,6 +115,19 @@ int size_auto_resolve(struct run_ctx *rc, size_t j);
  * a result, unreadable, missing) refuses the run. 0 or -errno (logged, naming the file).
  */
 int size_auto_check_results(const struct run_opts *ro);
+/*
+ * A calibration can be wrong in a way no check before the job sees: the device ran the job
+ * much faster than it ran the calibration (a throttle that had been draining, a cache that
+ * warmed), so the job ended before its meter could take ENERGY_MIN_SAMPLES samples. res is
+ * the job's loop just run at the calibrated size: if it finished, is not valid for want of
+ * samples, and was shorter than those samples take, the size its own rate needs (larger
+ * than the calibrated one), else 0. Once per size=auto choice: a second short run says
+ * the device's rate moves too much to size for, and its result says so.
+ */
+uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct job_result *res);
+/* Resize job j to size (from size_auto_retake_size), saying why in the log and, through
+ * size_auto_report, in the result's size_auto.retake. */
+void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res, uint64_t size);
 /* Every size=auto job calibrated before the first measured one (--same-size). */
 int size_auto_resolve_all(struct run_ctx *rc);
 

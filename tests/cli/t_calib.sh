@@ -3,7 +3,8 @@
 # cgroup throttles (io.max): a calibration that moved too few I/Os, and one that started
 # while a background writer kept the device busy, are retried with the reason in the log
 # and the result; the ETA of a second run, with the first's result as its basis, is within
-# 25 % of that run's wall time.
+# 25 % of that run's wall time; a job that runs ten times faster than its calibration, too
+# short for its meter, runs again at the size its own rate needs.
 . "$(dirname "$0")/../lib/lib.sh"
 
 t_need_loop
@@ -166,5 +167,50 @@ print("# ETA %.1f s, wall %.1f s: %+.0f %%" % (eta, wall, 100 * (eta - wall) / w
 assert abs(eta - wall) <= 0.25 * wall, (eta, wall)
 EOF
 ok $? "the second run's ETA, from the first's result, is within 25 % of its wall time"
+
+# 4. A calibration no check can catch: the device runs the job ten times faster than it ran
+# the calibration (here the run moves from a 100 IOPS throttle to a 1000 IOPS one once the
+# calibration is over, in its 3 s idle phase, as a draining throttle or a warmed cache
+# would). The calibrated size is over in about half a second, too short for 20 samples of
+# the 10 Hz meter: the loop runs again at the size its own rate needs, and the result keeps
+# that run alone and says why.
+slow_cg=$(t_throttle "$dev" $un $un 100 $un)
+fast_cg=$(t_throttle "$dev" $un $un 1000 $un)
+"$IOWATT" emulate um25c --link "$T_TMP/um4" --constant-ma 300 >"$T_TMP/emu4.log" 2>&1 &
+emu=$!
+for _ in $(seq 50); do [ -e "$T_TMP/um4" ] && break; sleep 0.1; done
+t_in_cgroup "$slow_cg" "$IOWATT" run --target "$mnt" --meter "um25c:$T_TMP/um4,interval=100ms" \
+	--no-progress --kmsg none --rw randread --bs 4k --iodepth 4 --filesize 8m --size auto \
+	--idle 3s --idle-samples 5 --tail-max 0 --tail-hold 0 --json-out "$T_TMP/retake.json" \
+	>"$T_TMP/retake.out" 2>&1 &
+run=$!
+for _ in $(seq 600); do
+	grep -q "size=auto: .* at .* MB/s (.* calibration)" "$T_TMP/retake.out" && break
+	kill -0 "$run" 2>/dev/null || break
+	sleep 0.1
+done
+# every process of the slow cgroup (iowatt: t_in_cgroup runs it in a child of $run)
+for p in $(cat "$slow_cg/cgroup.procs"); do echo "$p" >"$fast_cg/cgroup.procs"; done
+wait "$run"
+ok $? "a size=auto run whose device speeds up after the calibration runs"
+kill "$emu" 2>/dev/null
+wait "$emu" 2>/dev/null
+grep -E "size=auto: the calibrated [0-9.]+ [KMG]iB ran in .* at .* MB/s, [0-9.]+x the calibration's .* MB/s: [0-9]+ samples \(< 20\); run again at " \
+	"$T_TMP/retake.out" >/dev/null
+ok $? "the short run is seen and run again, in the log" || sed 's/^/#   /' "$T_TMP/retake.out" | tail -n 12
+python3 - "$T_TMP/retake.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["jobs"]) == 1, [j["jobname"] for j in d["jobs"]]
+j = d["jobs"][0]
+a, v = j["size_auto"], j["validity"]
+print("# retake:", a["retake"])
+print("# reason:", a["reason"])
+assert a["retake"] and "run again at" in a["retake"], a
+assert "its first run's rate" in a["reason"], a
+assert j["options"]["size"] == a["size"] and a["size"] >= 4 * a["rate_bytes_per_s"] * a["target_s"], a
+assert v["samples_active"] >= 20 and a["job_s"] >= 0.9 * a["target_s"] / 2, (v, a)
+EOF
+ok $? "the result keeps the run at its own rate's size alone: 20 samples or more, and says why"
 
 done_testing
