@@ -200,7 +200,16 @@ static void size_auto_reason(const struct size_choice *c, const struct job_opts 
 	fmt_size(jo->bs, bs, sizeof(bs));
 	fmt_duration(c->target_ns, t, sizeof(t));
 	fmt_duration(isfinite(e) ? (uint64_t)(e * 1e9) : 0, exp, sizeof(exp));
-	if (c->retake_bps > 0) {
+	if (c->retake_bps > 0 && c->retake_limit > 0) {
+		char first[32], took[32];
+
+		fmt_size(c->retake_size, first, sizeof(first));
+		fmt_duration((uint64_t)(c->retake_s * 1e9), took, sizeof(took));
+		n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (its first run's rate: %s in %s "
+			     "gave +-%.1f %%, over the %.1f %% limit), at least %s", sz, k, bs, exp,
+			     fmt_sig(c->retake_bps / 1e6, RATE_SIG, rate, sizeof(rate)), first, took,
+			     100 * c->retake_u95, 100 * c->retake_limit, t);
+	} else if (c->retake_bps > 0) {
 		char was[32], first[32], took[32];
 
 		fmt_size(c->retake_size, first, sizeof(first));
@@ -322,6 +331,29 @@ static double active_s(const struct job_result *j)
 	return a && a->t_end_ns > a->t_start_ns ? (double)(a->t_end_ns - a->t_start_ns) / 1e9 : 0;
 }
 
+static double sq(double x)
+{
+	return isfinite(x) ? x * x : 0;
+}
+
+double size_auto_precision_factor(const struct result_validity *v)
+{
+	const struct result_uncertainty *u = v ? v->uncertainty : NULL;
+	const struct result_unc_budget *b;
+	double fixed2, shrink2, want2, x;
+
+	if (!u || !v->valid || !v->uncertain || !(u->limit > 0) || !isfinite(u->u95_rel))
+		return 0;
+	b = &u->budget;
+	fixed2 = sq(b->gain) + sq(b->offset) + sq(b->baseline);
+	shrink2 = sq(b->resolution) + sq(b->noise) + sq(b->discretisation) + sq(b->sampling);
+	want2 = sq(SIZE_AUTO_RETAKE_AIM * u->limit / 2);
+	if (!(shrink2 > 0) || want2 <= fixed2)
+		return 0;
+	x = shrink2 / (want2 - fixed2);
+	return x > 1 && x <= SIZE_AUTO_RETAKE_MAX_X ? x : 0;
+}
+
 uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct job_result *res)
 {
 	const struct size_choice *c = &rc->sizes[j];
@@ -333,10 +365,19 @@ uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct 
 	if (!rc->cfg->jobs[j].size_auto_ns || strcmp(c->from, "calibration") || c->retake_bps > 0 ||
 	    !c->meter_period_ns)
 		return 0;
+	if (res->status != RESULT_OK || !v || !(rate > 0))
+		return 0;
+	if (v->valid) {
+		double x = size_auto_precision_factor(v);
+
+		for (size = c->size; x > 0 && (double)size < (double)c->size * x &&
+				     size < SIZE_AUTO_MAX;)
+			size <<= 1;
+		return x > 0 && size > c->size ? size : 0;
+	}
 	/* Too few samples because the job was short: not a meter that went quiet (its
-	 * gap is its own reason), not a job stopped or failed. */
-	if (res->status != RESULT_OK || !v || v->valid || v->samples_active >= ENERGY_MIN_SAMPLES ||
-	    !(rate > 0) || !(active_s(res) < need_s))
+	 * gap is its own reason). */
+	if (v->samples_active >= ENERGY_MIN_SAMPLES || !(active_s(res) < need_s))
 		return 0;
 	size = size_auto_size_at(&rc->jobs[j], rate, c->target_ns);
 	return size > c->size ? size : 0;
@@ -354,13 +395,27 @@ void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res
 	fmt_size(c->size, first, sizeof(first));
 	fmt_size(size, now, sizeof(now));
 	fmt_duration((uint64_t)(c->retake_s * 1e9), took, sizeof(took));
-	snprintf(c->retake, sizeof(c->retake),
+	if (res->validity->valid) {
+		const struct result_uncertainty *u = res->validity->uncertainty;
+
+		c->retake_u95 = u->u95_rel;
+		c->retake_limit = u->limit;
+		snprintf(c->retake, sizeof(c->retake),
+			 "the calibrated %s (%s) gave %s +-%.1f %%, over the %.1f %% limit, mostly "
+			 "from terms more readings average down (%s): run again at %s, %.0fx as "
+			 "long, the first run left out",
+			 first, took, u->figure ? u->figure : "its figure", 100 * u->u95_rel,
+			 100 * u->limit, u->dominant ? u->dominant : "-", now,
+			 (double)size / (double)c->size);
+	} else {
+		snprintf(c->retake, sizeof(c->retake),
 		 "the calibrated %s ran in %s at %s MB/s, %.1fx the calibration's %s MB/s: %" PRIu64
 		 " samples (< %d); run again at %s from that rate, the short run left out",
 		 first, took, fmt_sig(c->retake_bps / 1e6, RATE_SIG, rate, sizeof(rate)),
 		 c->rate_bps > 0 ? c->retake_bps / c->rate_bps : 0.0,
 		 fmt_sig(c->rate_bps / 1e6, RATE_SIG, was, sizeof(was)), c->retake_samples,
 		 ENERGY_MIN_SAMPLES, now);
+	}
 	c->size = size;
 	apply(rc, j);
 	log_warn(MOD, "job '%s': size=auto: %s", rc->jobs[j].name, c->retake);

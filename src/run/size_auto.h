@@ -94,6 +94,7 @@ struct size_choice {
 	 * and what the first run was and did; retake_bps 0: not retaken */
 	double retake_bps, retake_s;
 	uint64_t retake_size, retake_samples;
+	double retake_u95, retake_limit; /* an UNCERTAIN first run's; 0: it was short */
 	char retake[SIZE_AUTO_WHY_LEN * 2];
 };
 
@@ -116,12 +117,28 @@ int size_auto_resolve(struct run_ctx *rc, size_t j);
  */
 int size_auto_check_results(const struct run_opts *ro);
 /*
+ * A valid job of the calibrated size whose headline figure came out UNCERTAIN (its U95 above
+ * max_uncertainty) mostly through terms that more readings average down runs again longer
+ * (size_auto_retake_size): long enough for its U95 to come within SIZE_AUTO_RETAKE_AIM of the
+ * limit, if that is at most SIZE_AUTO_RETAKE_MAX_X times as long.
+ */
+#define SIZE_AUTO_RETAKE_AIM 0.8
+#define SIZE_AUTO_RETAKE_MAX_X 4.0
+/*
+ * How many times longer v's job must run for that, from its budget: resolution, noise,
+ * discretisation and sampling shrink as 1 / sqrt(readings), gain, offset and baseline do
+ * not. 0 when v is not valid and uncertain, or longer cannot get there within
+ * SIZE_AUTO_RETAKE_MAX_X.
+ */
+double size_auto_precision_factor(const struct result_validity *v);
+/*
  * A calibration can be wrong in a way no check before the job sees: the device ran the job
  * much faster than it ran the calibration (a throttle that had been draining, a cache that
  * warmed), so the job ended before its meter could take ENERGY_MIN_SAMPLES samples. res is
  * the job's loop just run at the calibrated size: if it finished, is not valid for want of
  * samples, and was shorter than those samples take, the size its own rate needs (larger
- * than the calibrated one), else 0. Once per size=auto choice: a second short run says
+ * than the calibrated one); if it is valid but UNCERTAIN, the size size_auto_precision_factor
+ * asks for; else 0. Once per size=auto choice: a second short run says
  * the device's rate moves too much to size for, and its result says so.
  */
 uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct job_result *res);

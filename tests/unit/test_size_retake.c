@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* size=auto's retake for precision: how much longer an UNCERTAIN job must run, from its budget. */
+#include <math.h>
+#include <string.h>
+
+#include "result/result.h"
+#include "run/size_auto.h"
+#include "tap.h"
+
+/* A budget as the run's uncertainty would give it (k = 1 terms), u95 from their sum. */
+static struct result_uncertainty budget(double gain, double offset, double disc, double samp,
+					double limit)
+{
+	struct result_uncertainty u;
+
+	memset(&u, 0, sizeof(u));
+	u.figure = (char *)"j_per_gb";
+	u.limit = limit;
+	u.budget.gain = gain;
+	u.budget.offset = offset;
+	u.budget.discretisation = disc;
+	u.budget.sampling = samp;
+	u.budget.resolution = u.budget.noise = u.budget.baseline = 0;
+	u.u95_rel = 2 * sqrt(gain * gain + offset * offset + disc * disc +
+			     (isfinite(samp) ? samp * samp : 0));
+	return u;
+}
+
+static struct result_validity judged(struct result_uncertainty *u)
+{
+	struct result_validity v;
+
+	memset(&v, 0, sizeof(v));
+	v.valid = 1;
+	v.uncertainty = u;
+	v.uncertain = u->u95_rel > u->limit;
+	return v;
+}
+
+/* The U95 the budget predicts after running x times as long. */
+static double u95_after(const struct result_uncertainty *u, double x)
+{
+	const struct result_unc_budget *b = &u->budget;
+	double s = isfinite(b->sampling) ? b->sampling : 0;
+
+	return 2 * sqrt(b->gain * b->gain + b->offset * b->offset +
+			(b->discretisation * b->discretisation + s * s) / x);
+}
+
+int main(void)
+{
+	/* bench/eta.sh's quick, round 1, RND4K-Q32T1-read at 2 Hz on an SD-speed loop */
+	struct result_uncertainty u = budget(0.00065, 0.0023, 0.0083, 0.026, 0.05);
+	struct result_validity v = judged(&u);
+	double x = size_auto_precision_factor(&v);
+
+	ok(v.uncertain && fabs(u.u95_rel - 0.0546) < 0.0005, "the example is UNCERTAIN: +-%.2f %%",
+	   100 * u.u95_rel);
+	ok(x > 1.85 && x < 1.93, "sampling-dominated +-5.5 %% against 5 %%: %.3fx as long", x);
+	is_dbl(u95_after(&u, x), SIZE_AUTO_RETAKE_AIM * 0.05, 1e-9,
+	       "which brings the predicted U95 to 0.8 x the limit exactly");
+
+	v.uncertain = 0;
+	ok(size_auto_precision_factor(&v) == 0, "a job within its limit is not run again");
+	v.uncertain = 1;
+	v.valid = 0;
+	ok(size_auto_precision_factor(&v) == 0, "nor is an invalid one (its reasons are not precision)");
+
+	u = budget(0.00065, 0.022, 0.0083, 0.01, 0.05);
+	v = judged(&u);
+	ok(v.uncertain && size_auto_precision_factor(&v) == 0,
+	   "an offset of 2.2 %% (k = 1) alone exceeds the aim: no length helps (+-%.1f %%)",
+	   100 * u.u95_rel);
+
+	u = budget(0.00065, 0.0023, 0.01, 0.06, 0.05);
+	v = judged(&u);
+	x = size_auto_precision_factor(&v);
+	ok(v.uncertain && x == 0, "sampling at 6 %% (k = 1) would need over 4x as long: not run again");
+
+	u = budget(0.00065, 0.0023, 0.03, NAN, 0.05);
+	v = judged(&u);
+	x = size_auto_precision_factor(&v);
+	ok(x > 2.2 && x < 2.4, "an unknown sampling term counts as none: discretisation 3 %% -> %.2fx",
+	   x);
+
+	u = budget(0.00065, 0.0023, 0.0083, 0.026, 0.05);
+	u.u95_rel = NAN;
+	v = judged(&u);
+	v.uncertain = 1;
+	ok(size_auto_precision_factor(&v) == 0, "an unknown U95 is not a precision to reach");
+	v.uncertainty = NULL;
+	ok(size_auto_precision_factor(&v) == 0, "nor is a job not judged (older results)");
+	return done_testing();
+}
