@@ -95,7 +95,7 @@ struct size_choice {
 	double retake_bps, retake_s;
 	uint64_t retake_size, retake_samples;
 	double retake_u95, retake_limit; /* an UNCERTAIN first run's; 0: it was short */
-	char retake[SIZE_AUTO_WHY_LEN * 2];
+	char retake[SIZE_AUTO_WHY_LEN * 3];
 };
 
 /*
