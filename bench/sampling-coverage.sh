@@ -110,7 +110,8 @@ print("%-22s energy_active_j %.4f J %s, truth %.4f J (error %+.2f %%, bursts %.2
 }
 
 if [ "$LOGGER" = 1 ]; then
-	logger_job "iot-logger no dither"
+	# configs/iot-logger.ini ships dithered (rate_dither=100%): undithered is the override
+	logger_job "iot-logger no dither" --rate-dither 0
 	logger_job "iot-logger dither 100%" --rate-dither 100% --randseed 1
 	echo "(EMULATED UM25C at 2 Hz following the loop device)"
 	exit 0
