@@ -466,6 +466,8 @@ void result_meters_free(struct run_result *r);
 struct job_result *result_add_job(struct run_result *r);
 /* Frees the last job of r and takes it off the list (a run the result leaves out). */
 void result_drop_last_job(struct run_result *r);
+/* Frees what j owns (a job taken off a result's list by value). */
+void result_job_free(struct job_result *j);
 const char *result_status_name(int status);
 
 /* Deep copies, for the job-level figures that repeat meters[0]'s. */

@@ -205,12 +205,16 @@ struct job_result *result_add_job(struct run_result *r)
 	return j;
 }
 
+void result_job_free(struct job_result *j)
+{
+	free_obj(j, &result_job_schema);
+	memset(j, 0, sizeof(*j));
+}
+
 void result_drop_last_job(struct run_result *r)
 {
-	if (!r->njobs)
-		return;
-	free_obj(&r->jobs[--r->njobs], &result_job_schema);
-	memset(&r->jobs[r->njobs], 0, sizeof(r->jobs[r->njobs]));
+	if (r->njobs)
+		result_job_free(&r->jobs[--r->njobs]);
 }
 
 const struct result_opt *result_opt_find(const struct job_result *j, const char *key)

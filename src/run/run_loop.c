@@ -243,8 +243,42 @@ static void record_meter_fit(struct run_ctx *rc, size_t j, struct job_result *re
 
 	if (!period || res->meter_fit)
 		return;
-	meter_fit_judge(&rc->jobs[j], period, rc->sizes[j].rate_bps, &f);
+	meter_fit_judge(&rc->jobs[j], period, size_auto_choosing_bps(&rc->sizes[j]), &f);
 	res->meter_fit = meter_fit_report(&f);
+}
+
+/*
+ * size=auto's retake: job j's loop again at size. The first run is set aside, not freed,
+ * until the second has finished: stopped, failed or not prepared, the second is dropped
+ * and the first kept as it was, so nothing measured is lost. Either way the run kept
+ * finished its size.
+ */
+static void retake_loop(struct run_ctx *rc, size_t j, unsigned round, unsigned loop,
+		       uint64_t size)
+{
+	struct run_result *rep = &rc->rb.rep;
+	const struct job_opts *jo = &rc->jobs[j];
+	struct job_result first = rep->jobs[rep->njobs - 1];
+	struct size_choice before = rc->sizes[j];
+	int err;
+
+	target_job_done(&rc->tg, jo, 1);
+	size_auto_retake(rc, j, &first, size);
+	rep->njobs--; /* set aside: first owns its memory now */
+	err = target_prepare_job(&rc->tg, jo);
+	if (!err && !run_should_stop(rc)) {
+		int done = run_job_loop(rc, jo, round, loop);
+
+		if (done && !run_should_stop(rc)) {
+			result_job_free(&first);
+			return;
+		}
+		result_drop_last_job(rep);
+	}
+	size_auto_retake_undo(rc, j, &before,
+			      err ? "could not be prepared" : run_should_stop(rc) ? "was stopped"
+										  : "did not finish");
+	*result_add_job(rep) = first;
 }
 
 /* One job's turn in a round: size=auto resolved, then its loops back to back. */
@@ -270,23 +304,11 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 					? size_auto_retake_size(rc, j, &rep->jobs[rep->njobs - 1])
 					: 0;
 
-		if (size) {
-			/* The calibrated size ran too short for the meter: the loop again, at
-			 * the size its own rate needs; the short run is left out. */
-			target_job_done(&rc->tg, jo, done);
-			size_auto_retake(rc, j, &rep->jobs[rep->njobs - 1], size);
-			result_drop_last_job(rep);
-			err = target_prepare_job(&rc->tg, jo);
-			if (err) {
-				rc->any_failed |= !run_should_stop(rc);
-				result_builder_unprepared(&rc->rb, jo, round, err,
-							  run_should_stop(rc));
-				checkpoint(rc);
-				return;
-			}
-			loop--;
-			continue;
-		}
+		/* The calibrated size ran too short or too uncertain for the meter: the loop
+		 * again, longer (size_auto.h). */
+		if (size)
+			retake_loop(rc, j, round, loop, size);
+		rc->sizes[j].runs_kept++;
 		finished &= done;
 		if (rc->cfg->jobs[j].size_auto_ns)
 			rep->jobs[rep->njobs - 1].size_auto =

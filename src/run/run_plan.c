@@ -131,9 +131,9 @@ static int loop_io(const struct plan_basis *in, const struct job_opts *jo, size_
 	unsigned threads = jo->numjobs ? jo->numjobs : 1, n;
 	uint64_t size = jo->size_auto_ns ? 0 : jo->size, target;
 
-	e->calibrated = c && c->size && c->rate_bps > 0;
+	e->calibrated = c && c->size && size_auto_choosing_bps(c) > 0;
 	if (e->calibrated) {
-		e->bps = c->rate_bps;
+		e->bps = size_auto_choosing_bps(c);
 		size = c->size;
 	} else if (in->rep) {
 		e->bps = rate_median(in->rep, jo, 1, &n);

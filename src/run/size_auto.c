@@ -162,8 +162,7 @@ int size_auto_check_results(const struct run_opts *ro)
 	return 0;
 }
 
-/* The rate that chose the size: the calibration's, or after a retake the job's own. */
-static double choosing_bps(const struct size_choice *c)
+double size_auto_choosing_bps(const struct size_choice *c)
 {
 	return c->retake_bps > 0 ? c->retake_bps : c->rate_bps;
 }
@@ -171,7 +170,7 @@ static double choosing_bps(const struct size_choice *c)
 /* What the chosen size takes at the rate that chose it: all threads move size each. */
 static double expected_s(const struct size_choice *c, const struct job_opts *jo)
 {
-	double bps = choosing_bps(c);
+	double bps = size_auto_choosing_bps(c);
 
 	return bps > 0 ? (double)c->size * (jo->numjobs ? jo->numjobs : 1) / bps : NAN;
 }
@@ -344,9 +343,15 @@ double size_auto_precision_factor(const struct result_validity *v)
 
 	if (!u || !v->valid || !v->uncertain || !(u->limit > 0) || !isfinite(u->u95_rel))
 		return 0;
+	/* the headline itself over its limit (idle_uncertain marks a job uncertain for its
+	 * baseline with U95 inside it: no length helps that) */
+	if (!(u->u95_rel > u->limit))
+		return 0;
 	b = &u->budget;
-	fixed2 = sq(b->gain) + sq(b->offset) + sq(b->baseline);
-	shrink2 = sq(b->resolution) + sq(b->noise) + sq(b->discretisation) + sq(b->sampling);
+	/* resolution keeps a systematic part on a steady signal (energy_unc.c res_sys) that
+	 * does not average down: counted with the terms that stay */
+	fixed2 = sq(b->gain) + sq(b->offset) + sq(b->baseline) + sq(b->resolution);
+	shrink2 = sq(b->noise) + sq(b->discretisation) + sq(b->sampling);
 	want2 = sq(SIZE_AUTO_RETAKE_AIM * u->limit / 2);
 	if (!(shrink2 > 0) || want2 <= fixed2)
 		return 0;
@@ -363,7 +368,7 @@ uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct 
 	uint64_t size;
 
 	if (!rc->cfg->jobs[j].size_auto_ns || strcmp(c->from, "calibration") || c->retake_bps > 0 ||
-	    !c->meter_period_ns)
+	    c->retake[0] || c->runs_kept || !c->meter_period_ns)
 		return 0;
 	if (res->status != RESULT_OK || !v || !(rate > 0))
 		return 0;
@@ -419,6 +424,26 @@ void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res
 	c->size = size;
 	apply(rc, j);
 	log_warn(MOD, "job '%s': size=auto: %s", rc->jobs[j].name, c->retake);
+}
+
+void size_auto_retake_undo(struct run_ctx *rc, size_t j, const struct size_choice *before,
+			   const char *why)
+{
+	struct size_choice *c = &rc->sizes[j];
+	char retake[sizeof(c->retake)], *cut;
+
+	/* "..., the short run left out" no longer holds */
+	cut = strstr(c->retake, ", the short run left out");
+	if (!cut)
+		cut = strstr(c->retake, ", the first run left out");
+	if (cut)
+		*cut = '\0';
+	snprintf(retake, sizeof(retake), "%.960s; that run %.24s: the first run kept", c->retake, why);
+	*c = *before;
+	snprintf(c->retake, sizeof(c->retake), "%s", retake);
+	apply(rc, j);
+	log_warn(MOD, "job '%s': size=auto: the retake %s: the first run is kept",
+		 rc->jobs[j].name, why);
 }
 
 /* The calibration's tries, and what it was checked against, into the result. */

@@ -56,7 +56,7 @@ struct run_ctx;
 #define SIZE_AUTO_WHY_LEN 192
 /* Beyond this a size is a typo's or a RAM disk's: capped, and said. */
 #define SIZE_AUTO_MAX (1ULL << 40)
-#define SIZE_AUTO_REASON_LEN 256
+#define SIZE_AUTO_REASON_LEN 512
 
 /*
  * What size=auto chose for a job and why: the result's jobs[].size_auto. requested_ns is
@@ -95,7 +95,8 @@ struct size_choice {
 	double retake_bps, retake_s;
 	uint64_t retake_size, retake_samples;
 	double retake_u95, retake_limit; /* an UNCERTAIN first run's; 0: it was short */
-	char retake[SIZE_AUTO_WHY_LEN * 3];
+	char retake[1024];
+	unsigned runs_kept; /* loops of this choice in the result: a retake only before any */
 };
 
 /*
@@ -145,6 +146,12 @@ uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct 
 /* Resize job j to size (from size_auto_retake_size), saying why in the log and, through
  * size_auto_report, in the result's size_auto.retake. */
 void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res, uint64_t size);
+/* The retake did not finish (stopped, failed): job j back to the choice before it, whose
+ * first run the result keeps, and the retake string says so. */
+void size_auto_retake_undo(struct run_ctx *rc, size_t j, const struct size_choice *before,
+			   const char *why);
+/* The rate that chose c's size: the calibration's, or after a retake the job's own. */
+double size_auto_choosing_bps(const struct size_choice *c);
 /* Every size=auto job calibrated before the first measured one (--same-size). */
 int size_auto_resolve_all(struct run_ctx *rc);
 

@@ -40,7 +40,12 @@ while (bs << k) < size:
     k += 1
 assert size == bs << k, ("not bs x 2^k", size, bs)
 want = a["rate_bytes_per_s"] * a["target_s"]
-assert size >= want and (size == bs or size / 2 < want), ("not the smallest", size, want)
+if a.get("retake"):
+    # run again longer from its first run (a loaded machine moved the rate): larger
+    print("# retaken:", a["retake"])
+    assert size >= want, ("retaken smaller", size, want)
+else:
+    assert size >= want and (size == bs or size / 2 < want), ("not the smallest", size, want)
 assert j["options"]["size"] == size and j["options"]["filesize"] == a["extent"], j["options"]
 assert a["calibration_s"] > 0 and a["calibration_bytes"] > 0, a
 if len(sys.argv) > 2:

@@ -83,6 +83,22 @@ int main(void)
 	ok(x > 2.2 && x < 2.4, "an unknown sampling term counts as none: discretisation 3 %% -> %.2fx",
 	   x);
 
+	u = budget(0.00065, 0.0023, 0.0083, 0.02, 0.05);
+	v = judged(&u);
+	v.uncertain = 1; /* as idle_uncertain marks it: idle above active, U95 within the limit */
+	ok(u.u95_rel < 0.05 && size_auto_precision_factor(&v) == 0,
+	   "uncertain for its baseline with U95 +-%.1f %% inside the limit: not run again",
+	   100 * u.u95_rel);
+
+	u = budget(0.00065, 0.0023, 0.0083, 0.01, 0.05);
+	u.budget.resolution = 0.024; /* a steady low signal: its systematic part stays */
+	u.u95_rel = 2 * sqrt(0.00065 * 0.00065 + 0.0023 * 0.0023 + 0.0083 * 0.0083 + 0.01 * 0.01 +
+			     0.024 * 0.024);
+	v = judged(&u);
+	ok(v.uncertain && size_auto_precision_factor(&v) == 0,
+	   "resolution 2.4 %% (k = 1) does not average down: no length helps (+-%.1f %%)",
+	   100 * u.u95_rel);
+
 	u = budget(0.00065, 0.0023, 0.0083, 0.026, 0.05);
 	u.u95_rel = NAN;
 	v = judged(&u);
