@@ -178,21 +178,30 @@ ok $? "the second run's ETA, from the first's result, is within 25 % of its wall
 # that run alone and says why.
 slow_cg=$(t_throttle "$dev" $un $un 100 $un)
 fast_cg=$(t_throttle "$dev" $un $un 1000 $un)
-"$IOWATT" emulate um25c --link "$T_TMP/um4" --constant-ma 300 >"$T_TMP/emu4.log" 2>&1 &
-emu=$!
-for _ in $(seq 50); do [ -e "$T_TMP/um4" ] && break; sleep 0.1; done
-t_in_cgroup "$slow_cg" "$IOWATT" run --target "$mnt" --meter "um25c:$T_TMP/um4,interval=100ms" \
-	--no-progress --kmsg none --rw randread --bs 4k --iodepth 4 --filesize 8m --size auto \
-	--idle 3s --idle-samples 5 --tail-max 0 --tail-hold 0 --json-out "$T_TMP/retake.json" \
-	>"$T_TMP/retake.out" 2>&1 &
-run=$!
-for _ in $(seq 600); do
-	grep -q "size=auto: .* at .* MB/s (.* calibration)" "$T_TMP/retake.out" && break
-	kill -0 "$run" 2>/dev/null || break
-	sleep 0.1
-done
-# every process of the slow cgroup (iowatt: t_in_cgroup runs it in a child of $run)
-for p in $(cat "$slow_cg/cgroup.procs"); do echo "$p" >"$fast_cg/cgroup.procs"; done
+# speeding_up NAME: the run in the slow cgroup with an EMULATED UM25C polled at 10 Hz,
+# moved to the fast one once its calibration is logged; $run, $emu and $pids (iowatt's:
+# t_in_cgroup runs it in a child of $run) for the caller; output in $T_TMP/NAME.{out,json}.
+speeding_up() {
+	"$IOWATT" emulate um25c --link "$T_TMP/um-$1" --constant-ma 300 >"$T_TMP/emu-$1.log" 2>&1 &
+	emu=$!
+	for _ in $(seq 50); do [ -e "$T_TMP/um-$1" ] && break; sleep 0.1; done
+	t_in_cgroup "$slow_cg" "$IOWATT" run --target "$mnt" --meter "um25c:$T_TMP/um-$1,interval=100ms" \
+		--no-progress --kmsg none --rw randread --bs 4k --iodepth 4 --filesize 8m --size auto \
+		--idle 3s --idle-samples 5 --tail-max 0 --tail-hold 0 --json-out "$T_TMP/$1.json" \
+		>"$T_TMP/$1.out" 2>&1 &
+	run=$!
+	wait_for "size=auto: .* at .* MB/s (.* calibration)" "$T_TMP/$1.out"
+	pids=$(cat "$slow_cg/cgroup.procs")
+	for p in $pids; do echo "$p" >"$fast_cg/cgroup.procs"; done
+}
+wait_for() { # REGEX FILE: until FILE matches, or the run has ended
+	for _ in $(seq 600); do
+		grep -q "$1" "$2" && return 0
+		kill -0 "$run" 2>/dev/null || return 1
+		sleep 0.1
+	done
+}
+speeding_up retake
 wait "$run"
 ok $? "a size=auto run whose device speeds up after the calibration runs"
 kill "$emu" 2>/dev/null
@@ -217,26 +226,8 @@ ok $? "the result keeps the run at its own rate's size alone: 20 samples or more
 
 # 4b. The same, stopped (SIGINT) during the retake: the first run, finished, is what the
 # result keeps, marked as such; nothing measured is lost.
-"$IOWATT" emulate um25c --link "$T_TMP/um5" --constant-ma 300 >"$T_TMP/emu5.log" 2>&1 &
-emu=$!
-for _ in $(seq 50); do [ -e "$T_TMP/um5" ] && break; sleep 0.1; done
-t_in_cgroup "$slow_cg" "$IOWATT" run --target "$mnt" --meter "um25c:$T_TMP/um5,interval=100ms" \
-	--no-progress --kmsg none --rw randread --bs 4k --iodepth 4 --filesize 8m --size auto \
-	--idle 3s --idle-samples 5 --tail-max 0 --tail-hold 0 --json-out "$T_TMP/stop.json" \
-	>"$T_TMP/stop.out" 2>&1 &
-run=$!
-for _ in $(seq 600); do
-	grep -q "size=auto: .* at .* MB/s (.* calibration)" "$T_TMP/stop.out" && break
-	kill -0 "$run" 2>/dev/null || break
-	sleep 0.1
-done
-pids=$(cat "$slow_cg/cgroup.procs")
-for p in $pids; do echo "$p" >"$fast_cg/cgroup.procs"; done
-for _ in $(seq 600); do
-	grep -q "run again at" "$T_TMP/stop.out" && break
-	kill -0 "$run" 2>/dev/null || break
-	sleep 0.1
-done
+speeding_up stop
+wait_for "run again at" "$T_TMP/stop.out"
 sleep 1
 for p in $pids; do kill -INT "$p" 2>/dev/null; done
 wait "$run"
