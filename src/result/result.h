@@ -180,6 +180,13 @@ struct result_span {
 	uint64_t t_start_ns, t_end_ns;
 };
 
+/* A span's length in seconds; 0 for none (NULL) or an empty one. */
+static inline double result_span_s(const struct result_span *sp)
+{
+	return sp && sp->t_end_ns > sp->t_start_ns ? (double)(sp->t_end_ns - sp->t_start_ns) / 1e9
+						   : 0;
+}
+
 struct result_phases {
 	struct result_span *active, *idle, *tail;
 };
@@ -309,7 +316,8 @@ struct result_size_auto {
 	struct result_calib_try *tries;
 	size_t ntries;
 	char *note; /* a calibration taken although it failed its checks: why; NULL: none */
-	char *retake; /* the calibrated size ran too short and was run again: why; NULL */
+	char *retake; /* the calibrated size ran too short or too uncertain and was run
+		       * again: why, and what became of that run; NULL: not run again */
 };
 
 /*

@@ -276,8 +276,9 @@ static void retake_loop(struct run_ctx *rc, size_t j, unsigned round, unsigned l
 		result_drop_last_job(rep);
 	}
 	size_auto_retake_undo(rc, j, &before,
-			      err ? "could not be prepared" : run_should_stop(rc) ? "was stopped"
-										  : "did not finish");
+			      err ? "; that run could not be prepared: the first run kept"
+			      : run_should_stop(rc) ? "; that run was stopped: the first run kept"
+						    : "; that run did not finish: the first run kept");
 	*result_add_job(rep) = first;
 }
 

@@ -72,12 +72,6 @@ static uint64_t job_bytes(const struct job_opts *jo)
 	return jo->size * (jo->numjobs ? jo->numjobs : 1) * job_loops(jo);
 }
 
-static double span_s(const struct result_span *sp)
-{
-	return sp && sp->t_end_ns > sp->t_start_ns ? (double)(sp->t_end_ns - sp->t_start_ns) / 1e9
-						   : 0;
-}
-
 /*
  * What the basis's loops of jo's name took: *wall from the end of the loop before (the
  * run's start for the first) to the end of its tail, so a calibration, a layout and the
@@ -101,7 +95,7 @@ static unsigned basis_walls(const struct run_result *rep, const struct job_opts 
 		if (j->jobname && !strcmp(j->jobname, jo->name) && rate_of_job(j) > 0 &&
 		    rate_same_shape(j, jo) && end > prev && prev) {
 			*wall += (double)(end - prev) / 1e9;
-			*io += span_s(ph->active);
+			*io += result_span_s(ph->active);
 			if (j->size_auto)
 				*size = j->size_auto->size;
 			n++;

@@ -325,9 +325,7 @@ int size_auto_resolve_all(struct run_ctx *rc)
 /* The job's active phase in seconds; 0 when it has none. */
 static double active_s(const struct job_result *j)
 {
-	const struct result_span *a = j && j->phases ? j->phases->active : NULL;
-
-	return a && a->t_end_ns > a->t_start_ns ? (double)(a->t_end_ns - a->t_start_ns) / 1e9 : 0;
+	return result_span_s(j && j->phases ? j->phases->active : NULL);
 }
 
 static double sq(double x)
@@ -396,7 +394,6 @@ void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res
 	c->retake_bps = rate_of_job(res);
 	c->retake_s = active_s(res);
 	c->retake_size = c->size;
-	c->retake_samples = res->validity->samples_active;
 	fmt_size(c->size, first, sizeof(first));
 	fmt_size(size, now, sizeof(now));
 	fmt_duration((uint64_t)(c->retake_s * 1e9), took, sizeof(took));
@@ -408,42 +405,38 @@ void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res
 		snprintf(c->retake, sizeof(c->retake),
 			 "the calibrated %s (%s) gave %s +-%.1f %%, over the %.1f %% limit, mostly "
 			 "from terms more readings average down (%s): run again at %s, %.0fx as "
-			 "long, the first run left out",
+			 "long",
 			 first, took, u->figure ? u->figure : "its figure", 100 * u->u95_rel,
 			 100 * u->limit, u->dominant ? u->dominant : "-", now,
 			 (double)size / (double)c->size);
 	} else {
 		snprintf(c->retake, sizeof(c->retake),
 		 "the calibrated %s ran in %s at %s MB/s, %.1fx the calibration's %s MB/s: %" PRIu64
-		 " samples (< %d); run again at %s from that rate, the short run left out",
+		 " samples (< %d); run again at %s from that rate",
 		 first, took, fmt_sig(c->retake_bps / 1e6, RATE_SIG, rate, sizeof(rate)),
 		 c->rate_bps > 0 ? c->retake_bps / c->rate_bps : 0.0,
-		 fmt_sig(c->rate_bps / 1e6, RATE_SIG, was, sizeof(was)), c->retake_samples,
-		 ENERGY_MIN_SAMPLES, now);
+		 fmt_sig(c->rate_bps / 1e6, RATE_SIG, was, sizeof(was)),
+		 res->validity->samples_active, ENERGY_MIN_SAMPLES, now);
 	}
+	c->retake_kept = res->validity->valid ? ", the first run left out"
+					      : ", the short run left out";
 	c->size = size;
 	apply(rc, j);
-	log_warn(MOD, "job '%s': size=auto: %s", rc->jobs[j].name, c->retake);
+	log_warn(MOD, "job '%s': size=auto: %s%s", rc->jobs[j].name, c->retake, c->retake_kept);
 }
 
 void size_auto_retake_undo(struct run_ctx *rc, size_t j, const struct size_choice *before,
-			   const char *why)
+			   const char *kept)
 {
 	struct size_choice *c = &rc->sizes[j];
-	char retake[sizeof(c->retake)], *cut;
+	char retake[sizeof(c->retake)];
 
-	/* "..., the short run left out" no longer holds */
-	cut = strstr(c->retake, ", the short run left out");
-	if (!cut)
-		cut = strstr(c->retake, ", the first run left out");
-	if (cut)
-		*cut = '\0';
-	snprintf(retake, sizeof(retake), "%.960s; that run %.24s: the first run kept", c->retake, why);
+	memcpy(retake, c->retake, sizeof(retake));
 	*c = *before;
-	snprintf(c->retake, sizeof(c->retake), "%s", retake);
+	memcpy(c->retake, retake, sizeof(retake));
+	c->retake_kept = kept;
 	apply(rc, j);
-	log_warn(MOD, "job '%s': size=auto: the retake %s: the first run is kept",
-		 rc->jobs[j].name, why);
+	log_warn(MOD, "job '%s': size=auto: %s%s", rc->jobs[j].name, c->retake, kept);
 }
 
 /* The calibration's tries, and what it was checked against, into the result. */
@@ -454,7 +447,7 @@ static void report_tries(struct result_size_auto *r, const struct size_choice *c
 	r->reference_rate_bytes_per_s = c->ref_bps > 0 ? c->ref_bps : NAN;
 	r->reference = c->ref[0] ? xstrdup(c->ref) : NULL;
 	r->note = c->note[0] ? xstrdup(c->note) : NULL;
-	r->retake = c->retake[0] ? xstrdup(c->retake) : NULL;
+	r->retake = c->retake[0] ? xasprintf("%s%s", c->retake, c->retake_kept) : NULL;
 	r->tries = xcalloc(c->ntries + 1, sizeof(*r->tries));
 	for (i = 0; i < c->ntries; i++) {
 		const struct size_try *t = &c->tries[i];
@@ -471,14 +464,10 @@ static void report_tries(struct result_size_auto *r, const struct size_choice *c
 /* What the job of the chosen size took: its active phase, and what it moved in it. */
 static void report_job(struct result_size_auto *r, const struct job_result *j)
 {
-	const struct result_span *a = j && j->phases ? j->phases->active : NULL;
-
-	r->job_s = NAN;
+	r->job_s = active_s(j) > 0 ? active_s(j) : NAN;
 	r->job_rate_bytes_per_s = j ? rate_of_job(j) : 0;
 	if (!(r->job_rate_bytes_per_s > 0))
 		r->job_rate_bytes_per_s = NAN;
-	if (a && a->t_end_ns > a->t_start_ns)
-		r->job_s = (double)(a->t_end_ns - a->t_start_ns) / 1e9;
 }
 
 struct result_size_auto *size_auto_report(const struct size_choice *c, const struct job_opts *jo,

@@ -93,9 +93,11 @@ struct size_choice {
 	/* run again at a size from its first run's own rate (size_auto_retake): that rate,
 	 * and what the first run was and did; retake_bps 0: not retaken */
 	double retake_bps, retake_s;
-	uint64_t retake_size, retake_samples;
+	uint64_t retake_size;
 	double retake_u95, retake_limit; /* an UNCERTAIN first run's; 0: it was short */
 	char retake[1024];
+	const char *retake_kept; /* what the result holds of the two: ", the short run left out",
+				  * or after an undo "; that run was stopped: the first run kept" */
 	unsigned runs_kept; /* loops of this choice in the result: a retake only before any */
 };
 
@@ -126,9 +128,9 @@ int size_auto_check_results(const struct run_opts *ro);
 #define SIZE_AUTO_RETAKE_AIM 0.8
 #define SIZE_AUTO_RETAKE_MAX_X 4.0
 /*
- * How many times longer v's job must run for that, from its budget: resolution, noise,
- * discretisation and sampling shrink as 1 / sqrt(readings), gain, offset and baseline do
- * not. 0 when v is not valid and uncertain, or longer cannot get there within
+ * How many times longer v's job must run for that, from its budget: noise, discretisation
+ * and sampling shrink as 1 / sqrt(readings); gain, offset, baseline and resolution (its
+ * systematic part on a steady signal) do not. 0 when v is not valid and uncertain, or longer cannot get there within
  * SIZE_AUTO_RETAKE_MAX_X.
  */
 double size_auto_precision_factor(const struct result_validity *v);
@@ -139,17 +141,16 @@ double size_auto_precision_factor(const struct result_validity *v);
  * the job's loop just run at the calibrated size: if it finished, is not valid for want of
  * samples, and was shorter than those samples take, the size its own rate needs (larger
  * than the calibrated one); if it is valid but UNCERTAIN, the size size_auto_precision_factor
- * asks for; else 0. Once per size=auto choice: a second short run says
- * the device's rate moves too much to size for, and its result says so.
+ * asks for; else 0. Once per size=auto choice, before any loop of it is in the result.
  */
 uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct job_result *res);
 /* Resize job j to size (from size_auto_retake_size), saying why in the log and, through
  * size_auto_report, in the result's size_auto.retake. */
 void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res, uint64_t size);
 /* The retake did not finish (stopped, failed): job j back to the choice before it, whose
- * first run the result keeps, and the retake string says so. */
+ * first run the result keeps; kept (a string literal) ends the retake string saying so. */
 void size_auto_retake_undo(struct run_ctx *rc, size_t j, const struct size_choice *before,
-			   const char *why);
+			   const char *kept);
 /* The rate that chose c's size: the calibration's, or after a retake the job's own. */
 double size_auto_choosing_bps(const struct size_choice *c);
 /* Every size=auto job calibrated before the first measured one (--same-size). */
