@@ -357,10 +357,21 @@ double size_auto_precision_factor(const struct result_validity *v)
 	return x > 1 && x <= SIZE_AUTO_RETAKE_MAX_X ? x : 0;
 }
 
+const struct result_validity *size_auto_sized_validity(const struct size_choice *c,
+						       const struct job_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nmeters; i++)
+		if (res->meters[i].spec && !strcmp(res->meters[i].spec, c->meter))
+			return &res->meters[i].validity;
+	return res->validity;
+}
+
 uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct job_result *res)
 {
 	const struct size_choice *c = &rc->sizes[j];
-	const struct result_validity *v = res->validity;
+	const struct result_validity *v = size_auto_sized_validity(c, res);
 	double rate = rate_of_job(res), need_s = (double)ENERGY_MIN_SAMPLES *
 						  (double)c->meter_period_ns / 1e9;
 	uint64_t size;
@@ -389,6 +400,7 @@ uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct 
 void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res, uint64_t size)
 {
 	struct size_choice *c = &rc->sizes[j];
+	const struct result_validity *v = size_auto_sized_validity(c, res);
 	char first[32], now[32], took[32], rate[32], was[32];
 
 	c->retake_bps = rate_of_job(res);
@@ -397,8 +409,8 @@ void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res
 	fmt_size(c->size, first, sizeof(first));
 	fmt_size(size, now, sizeof(now));
 	fmt_duration((uint64_t)(c->retake_s * 1e9), took, sizeof(took));
-	if (res->validity->valid) {
-		const struct result_uncertainty *u = res->validity->uncertainty;
+	if (v->valid) {
+		const struct result_uncertainty *u = v->uncertainty;
 
 		c->retake_u95 = u->u95_rel;
 		c->retake_limit = u->limit;
@@ -416,10 +428,9 @@ void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res
 		 first, took, fmt_sig(c->retake_bps / 1e6, RATE_SIG, rate, sizeof(rate)),
 		 c->rate_bps > 0 ? c->retake_bps / c->rate_bps : 0.0,
 		 fmt_sig(c->rate_bps / 1e6, RATE_SIG, was, sizeof(was)),
-		 res->validity->samples_active, ENERGY_MIN_SAMPLES, now);
+		 v->samples_active, ENERGY_MIN_SAMPLES, now);
 	}
-	c->retake_kept = res->validity->valid ? ", the first run left out"
-					      : ", the short run left out";
+	c->retake_kept = v->valid ? ", the first run left out" : ", the short run left out";
 	c->size = size;
 	apply(rc, j);
 	log_warn(MOD, "job '%s': size=auto: %s%s", rc->jobs[j].name, c->retake, c->retake_kept);

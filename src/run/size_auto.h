@@ -135,6 +135,13 @@ int size_auto_check_results(const struct run_opts *ro);
  */
 double size_auto_precision_factor(const struct result_validity *v);
 /*
+ * The figures of res from the meter c's size was chosen for (the slowest, c->meter), which
+ * the retake judges: with several meters the first may be a fast one that saw enough
+ * while the slow one did not. res->validity when no meter has that spec.
+ */
+const struct result_validity *size_auto_sized_validity(const struct size_choice *c,
+						       const struct job_result *res);
+/*
  * A calibration can be wrong in a way no check before the job sees: the device ran the job
  * much faster than it ran the calibration (a throttle that had been draining, a cache that
  * warmed), so the job ended before its meter could take ENERGY_MIN_SAMPLES samples. res is

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* size=auto's retake for precision: how much longer an UNCERTAIN job must run, from its budget. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "result/result.h"
@@ -106,5 +107,29 @@ int main(void)
 	ok(size_auto_precision_factor(&v) == 0, "an unknown U95 is not a precision to reach");
 	v.uncertainty = NULL;
 	ok(size_auto_precision_factor(&v) == 0, "nor is a job not judged (older results)");
+
+	{
+		/* a fast INA226 first, the 2 Hz UM25C the size was chosen for second */
+		struct result_meter_figures m[2];
+		struct job_result res;
+		struct size_choice c;
+
+		memset(m, 0, sizeof(m));
+		memset(&res, 0, sizeof(res));
+		memset(&c, 0, sizeof(c));
+		m[0].spec = (char *)"ina226:/dev/i2c-1";
+		m[0].validity.valid = 1;
+		m[1].spec = (char *)"um25c:/dev/rfcomm0";
+		m[1].validity.samples_active = 9;
+		res.meters = m;
+		res.nmeters = 2;
+		res.validity = &m[0].validity;
+		snprintf(c.meter, sizeof(c.meter), "%s", m[1].spec);
+		ok(size_auto_sized_validity(&c, &res) == &m[1].validity,
+		   "two meters: the retake judges the slow one the size was chosen for");
+		c.meter[0] = 0;
+		ok(size_auto_sized_validity(&c, &res) == res.validity,
+		   "and the first meter's when none matches");
+	}
 	return done_testing();
 }
