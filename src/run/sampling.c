@@ -54,9 +54,11 @@ static void deposit(double *h, double pa, double pb, double w)
 /*
  * The activity-weighted histogram of phases within the segment between the two readings
  * around it; activity outside every segment (before the first reading, after the last, in
- * a gap longer than 2 periods) is the edge share. Returns the activity inside.
+ * a gap longer than 2 periods) is the edge share, the rest marked in inside_bin. Returns
+ * the activity inside.
  */
-static double phase_histogram(const struct sampling_in *in, double *h, double *edge)
+static double phase_histogram(const struct sampling_in *in, double *h, double *edge,
+			      unsigned char *inside_bin)
 {
 	const struct activity *a = in->act;
 	double inside = 0, seg, pa, pb;
@@ -75,6 +77,7 @@ static double phase_histogram(const struct sampling_in *in, double *h, double *e
 			*edge += a->w[i];
 			continue;
 		}
+		inside_bin[i] = 1;
 		seg = (double)(in->t_ns[k + 1] - in->t_ns[k]);
 		pa = b0 > in->t_ns[k] ? (double)(b0 - in->t_ns[k]) / seg : 0;
 		pb = b1 < in->t_ns[k + 1] ? (double)(b1 - in->t_ns[k]) / seg : 1;
@@ -107,6 +110,54 @@ static double window_spread(const double *h, int len, double *gmin, double *gmax
 		mass += h[(a + len) % SAMPLING_PHASES] - h[a];
 	}
 	return sqrt(sum2 / SAMPLING_PHASES);
+}
+
+/* Adds w spread evenly over [pa, pb) of the period, where pb may run past its end. */
+static void deposit_wrapped(double *h, double pa, double pb, double w)
+{
+	if (pb <= 1) {
+		deposit(h, pa, pb, w);
+		return;
+	}
+	deposit(h, pa, 1, w * (1 - pa) / (pb - pa));
+	deposit(h, 0, fmin(pb - 1, 1), w * (pb - 1) / (pb - pa));
+}
+
+/*
+ * What the readings' phase spread would be if each cluster of activity (busy bins with
+ * less than a reading window of idle between them) fell at its own random phase: a
+ * cluster of mass m whose window share spreads by r over the lags adds (m r)^2 (the
+ * activity inside the readings' segments only: the edge share is its own term). The
+ * realised histogram is one draw of those phases; its spread scatters around this and
+ * is smallest where the bursts happened to miss the windows (docs/energy.md).
+ */
+static double independent_spread(const struct activity *a, const unsigned char *inside_bin,
+				 uint64_t period_ns, int len)
+{
+	uint64_t gap_bins = (len * period_ns / SAMPLING_PHASES + a->bin_ns - 1) / a->bin_ns;
+	double h[SAMPLING_PHASES], mass = 0, total = 0, var = 0, gmin, gmax, r;
+	double bin = (double)a->bin_ns / (double)period_ns, pa;
+	uint64_t idle = 0;
+	size_t i, j;
+
+	for (i = 0; i <= a->n; i++) {
+		if (i < a->n && a->w[i] > 0 && inside_bin[i]) {
+			if (mass == 0)
+				memset(h, 0, sizeof(h));
+			idle = 0;
+			pa = fmod((double)i * bin, 1);
+			deposit_wrapped(h, pa, pa + fmin(bin, 1), a->w[i]);
+			mass += a->w[i];
+		} else if (mass > 0 && (++idle >= gap_bins || i == a->n)) {
+			for (j = 0; j < SAMPLING_PHASES; j++)
+				h[j] /= mass;
+			r = window_spread(h, len, &gmin, &gmax);
+			var += (mass * r) * (mass * r);
+			total += mass;
+			mass = 0;
+		}
+	}
+	return total > 0 ? sqrt(var) / total : 0;
 }
 
 static int cmp_u64(const void *x, const void *y)
@@ -175,6 +226,7 @@ double sampling_window_s(uint64_t period_ns)
 void sampling_estimate(const struct sampling_in *in, struct sampling_est *out)
 {
 	double h[SAMPLING_PHASES] = { 0 }, inside, edge, total, u_phase = 0, w;
+	unsigned char *inside_bin;
 	int len, unknown;
 
 	memset(out, 0, sizeof(*out));
@@ -182,10 +234,13 @@ void sampling_estimate(const struct sampling_in *in, struct sampling_est *out)
 	out->freq_hz = NAN;
 	if (!in->act || !in->act->n || in->period_ns < SAMPLING_MIN_PERIOD_NS || in->n < 2)
 		return;
-	inside = phase_histogram(in, h, &edge);
+	inside_bin = xcalloc(in->act->n, 1);
+	inside = phase_histogram(in, h, &edge, inside_bin);
 	total = inside + edge;
-	if (!(total > 0))
+	if (!(total > 0)) {
+		free(inside_bin);
 		return;
+	}
 	out->evaluated = 1;
 	burst_rate(in->act, out);
 	out->edge_share = edge / total;
@@ -200,10 +255,13 @@ void sampling_estimate(const struct sampling_in *in, struct sampling_est *out)
 		for (i = 0; i < SAMPLING_PHASES; i++)
 			h[i] /= inside;
 		u_phase = window_spread(h, len, &out->g_min, &out->g_max);
+		out->u_indep = independent_spread(in->act, inside_bin, in->period_ns, len);
+		u_phase = fmax(u_phase, out->u_indep);
 	}
 	/* Activity outside every segment may count fully or not at all: a rectangle. */
 	out->u_rel = hypot(u_phase * (1 - out->edge_share), out->edge_share / SQRT3);
 	unknown = inside > 0 && out->g_min < SAMPLING_UNSEEN;
 	out->u_j = unknown ? NAN : out->u_rel * fmax(in->act_j, 0);
 	describe(in, out, unknown);
+	free(inside_bin);
 }

@@ -35,6 +35,7 @@ struct sampling_est {
 	int evaluated;	  /* 0: nothing to judge (no activity series, a fast meter) */
 	double u_rel;	  /* standard uncertainty over the activity's energy */
 	double u_j;	  /* the same in J (k = 1); NAN: the energy cannot be known */
+	double u_indep;	  /* the part of u_rel's phase spread had each cluster its own phase */
 	double g_min, g_max; /* the least and most of its energy a reading phase sees (1: fair) */
 	double edge_share; /* activity no pair of readings brackets */
 	double freq_hz;	  /* the activity's burst rate, NAN when it is not in bursts */

@@ -149,8 +149,35 @@ static void test_dithered(void)
 	   "the spread over phases is the sampling's (%.3g; random phases: %.3g)", se.u_rel,
 	   theory);
 	is_dbl(se.u_j, se.u_rel * 2.0, 1e-12, "the term is that share of the activity's energy");
+	ok(fabs(se.u_indep / theory - 1) < 0.1,
+	   "each record at its own random phase: the expected spread (%.3g; theory %.3g)",
+	   se.u_indep, theory);
+	ok(se.u_rel >= se.u_indep, "and the term is at least that");
 	estimate(t, n, &a, -0.5, &se);
 	is_dbl(se.u_j, 0, 0, "a negative energy above idle scales it to nothing");
+	activity_free(&a);
+	free(t);
+}
+
+/*
+ * Records that happen to fill the period evenly (each 0.5 s + 1/400 of it later than the
+ * last): the realised phases spread nothing, yet another run's would. The term keeps the
+ * spread of records at independent phases, where it would otherwise be the luck of one draw.
+ */
+static void test_lucky_draw(void)
+{
+	struct activity a;
+	struct sampling_est se;
+	uint64_t *t;
+	size_t n;
+	double theory = sqrt((1 - 0.2) / (0.2 * 400));
+
+	t = periodic(200, &n, &a, 400, 0.5 + 0.5 / 400, 0.001, 0.001);
+	estimate(t, n, &a, 2.0, &se);
+	ok(isfinite(se.u_j) && se.g_max < 1.2, "records at evenly walking phases: seen fairly (%.3g)",
+	   se.g_max);
+	ok(fabs(se.u_rel / theory - 1) < 0.1,
+	   "the term is the spread of independent phases (%.3g; theory %.3g)", se.u_rel, theory);
 	activity_free(&a);
 	free(t);
 }
@@ -258,6 +285,7 @@ int main(void)
 	test_activity();
 	test_aliased();
 	test_dithered();
+	test_lucky_draw();
 	test_streaming_and_edges();
 	test_budget();
 	return done_testing();
