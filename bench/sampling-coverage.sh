@@ -14,7 +14,9 @@
 #   cover: the share of runs whose interval holds the truth (goal >= 95 %);
 #   width: the mean U95 over the RMS error (goal <= 3x);
 #   flagged: runs not valid or uncertain. A run that is valid, not uncertain and whose
-#   interval misses the truth is a covering failure: the script exits 1 on any.
+#   interval misses the truth is a covering failure: the script exits 1 when a cell has
+#   more than 5 % of its runs so (a 95 % interval may miss 1 in 20), or a paced
+#   (undithered, aliased) run has one.
 #
 #   bench/sampling-coverage.sh [-n RUNS] [-s SECONDS] [-c CELLS] [-o CSV] [-d] [-P]
 #   bench/sampling-coverage.sh -L
@@ -36,10 +38,10 @@ while [ $# -gt 0 ]; do
 	-d) DISTURB=1 ;;
 	-P) NOISE=0 ;;
 	-n | -s | -c | -o)
-		[ $# -ge 2 ] || { sed -n '2,33p' "$0"; exit 2; }
+		[ $# -ge 2 ] || { sed -n '2,35p' "$0"; exit 2; }
 		case $1 in -n) RUNS=$2 ;; -s) SECS=$2 ;; -c) CELLS=$2 ;; -o) CSV=$2 ;; esac
 		shift ;;
-	*) sed -n '2,33p' "$0"; exit 2 ;;
+	*) sed -n '2,35p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -191,14 +193,16 @@ for c in cells:
     rs = [r for r in rows if r["cell"] == c]
     cov, wid, miss = judge(rs, "energy_j", "truth_j", "u95_j")
     ncov, nwid, nmiss = judge(rs, "net_j", "net_truth_j", "net_u95_j")
-    bad += miss + nmiss
+    # a 95 % interval misses 1 run in 20: a cell fails when covering failures (valid,
+    # certain, truth outside) pass 5 % of its runs, or an aliased (paced) run has one
+    bad += max(miss, nmiss) > 0.05 * len(rs) or (c.endswith(":paced") and miss + nmiss > 0)
     flagged = sum(1 for r in rs if r["valid"] == "0" or r["uncertain"] == "1")
     burst = sum((float(r["truth_j"]) - float(r["idle_j"])) / float(r["truth_j"]) for r in rs) / len(rs)
     samp = [r["sampling_rel"] for r in rs]
     print("%-13s %4d %6.0f%% %6.2fx %6.0f%% %6.2fx %4d/%-3d %7.2f%% %10s  %s%s" % (
         c, len(rs), 100.0 * cov, wid, 100.0 * ncov, nwid, flagged, len(rs), burst * 100,
         samp[0] or "null", rs[0]["dominant"][:60],
-        "  COVERING FAILURE x%d" % (miss + nmiss) if miss + nmiss else ""))
+        "  COVERING FAILURE: %d active, %d net" % (miss, nmiss) if miss + nmiss else ""))
 print("(EMULATED UM25C%s%s; cover: truth inside energy_active_j +- U95; width: mean U95 / RMS "
       "error; net_: the same for energy_net_j against the active truth less the quiet idle; "
       "flagged: not valid or uncertain; burst_%%: the truth's share above idle)" % (
