@@ -52,35 +52,40 @@ static void deposit(double *h, double pa, double pb, double w)
 }
 
 /*
- * The activity-weighted histogram of phases within the segment between the two readings
- * around it; activity outside every segment (before the first reading, after the last, in
- * a gap longer than 2 periods) is the edge share, the rest marked in inside_bin. Returns
- * the activity inside.
+ * Bin i's phases [pa, pb] within the segment between the two readings around it; 0 when
+ * no pair of readings brackets it (before the first, after the last, in a gap longer
+ * than 2 periods: the edge share).
  */
-static double phase_histogram(const struct sampling_in *in, double *h, double *edge,
-			      unsigned char *inside_bin)
+static int bin_phase(const struct sampling_in *in, size_t i, double *pa, double *pb)
 {
 	const struct activity *a = in->act;
-	double inside = 0, seg, pa, pb;
-	uint64_t b0, b1, mid;
-	size_t i, k;
+	uint64_t b0 = a->t0_ns + (uint64_t)i * a->bin_ns, b1 = b0 + a->bin_ns;
+	size_t k = segment_of(in->t_ns, in->n, b0 + a->bin_ns / 2);
+	double seg;
+
+	if (k + 1 >= in->n || in->t_ns[k + 1] - in->t_ns[k] > 2 * in->period_ns)
+		return 0;
+	seg = (double)(in->t_ns[k + 1] - in->t_ns[k]);
+	*pa = b0 > in->t_ns[k] ? (double)(b0 - in->t_ns[k]) / seg : 0;
+	*pb = b1 < in->t_ns[k + 1] ? (double)(b1 - in->t_ns[k]) / seg : 1;
+	return 1;
+}
+
+/* The activity-weighted histogram of phases and the edge share; returns the activity inside. */
+static double phase_histogram(const struct sampling_in *in, double *h, double *edge)
+{
+	const struct activity *a = in->act;
+	double inside = 0, pa, pb;
+	size_t i;
 
 	*edge = 0;
 	for (i = 0; i < a->n; i++) {
 		if (a->w[i] <= 0)
 			continue;
-		b0 = a->t0_ns + (uint64_t)i * a->bin_ns;
-		b1 = b0 + a->bin_ns;
-		mid = b0 + a->bin_ns / 2;
-		k = segment_of(in->t_ns, in->n, mid);
-		if (k + 1 >= in->n || in->t_ns[k + 1] - in->t_ns[k] > 2 * in->period_ns) {
+		if (!bin_phase(in, i, &pa, &pb)) {
 			*edge += a->w[i];
 			continue;
 		}
-		inside_bin[i] = 1;
-		seg = (double)(in->t_ns[k + 1] - in->t_ns[k]);
-		pa = b0 > in->t_ns[k] ? (double)(b0 - in->t_ns[k]) / seg : 0;
-		pb = b1 < in->t_ns[k + 1] ? (double)(b1 - in->t_ns[k]) / seg : 1;
 		deposit(h, pa, pb, a->w[i]);
 		inside += a->w[i];
 	}
@@ -112,41 +117,30 @@ static double window_spread(const double *h, int len, double *gmin, double *gmax
 	return sqrt(sum2 / SAMPLING_PHASES);
 }
 
-/* Adds w spread evenly over [pa, pb) of the period, where pb may run past its end. */
-static void deposit_wrapped(double *h, double pa, double pb, double w)
-{
-	if (pb <= 1) {
-		deposit(h, pa, pb, w);
-		return;
-	}
-	deposit(h, pa, 1, w * (1 - pa) / (pb - pa));
-	deposit(h, 0, fmin(pb - 1, 1), w * (pb - 1) / (pb - pa));
-}
-
 /*
  * What the readings' phase spread would be if each cluster of activity (busy bins with
  * less than a reading window of idle between them) fell at its own random phase: a
  * cluster of mass m whose window share spreads by r over the lags adds (m r)^2 (the
  * activity inside the readings' segments only: the edge share is its own term). The
- * realised histogram is one draw of those phases; its spread scatters around this and
- * is smallest where the bursts happened to miss the windows (docs/energy.md).
+ * realised histogram is one draw of those phases; its spread scatters around this, and
+ * bursts that happened to fall evenly would otherwise get a tight interval
+ * (docs/energy.md). Phases are within the readings' own segments, so one long cluster
+ * gives the realised spread itself.
  */
-static double independent_spread(const struct activity *a, const unsigned char *inside_bin,
-				 uint64_t period_ns, int len)
+static double independent_spread(const struct sampling_in *in, int len)
 {
-	uint64_t gap_bins = (len * period_ns / SAMPLING_PHASES + a->bin_ns - 1) / a->bin_ns;
-	double h[SAMPLING_PHASES], mass = 0, total = 0, var = 0, gmin, gmax, r;
-	double bin = (double)a->bin_ns / (double)period_ns, pa;
-	uint64_t idle = 0;
+	const struct activity *a = in->act;
+	uint64_t window_ns = (uint64_t)len * in->period_ns / SAMPLING_PHASES;
+	uint64_t gap_bins = (window_ns + a->bin_ns - 1) / a->bin_ns, idle = 0;
+	double h[SAMPLING_PHASES], mass = 0, total = 0, var = 0, gmin, gmax, r, pa, pb;
 	size_t i, j;
 
 	for (i = 0; i <= a->n; i++) {
-		if (i < a->n && a->w[i] > 0 && inside_bin[i]) {
+		if (i < a->n && a->w[i] > 0 && bin_phase(in, i, &pa, &pb)) {
 			if (mass == 0)
 				memset(h, 0, sizeof(h));
 			idle = 0;
-			pa = fmod((double)i * bin, 1);
-			deposit_wrapped(h, pa, pa + fmin(bin, 1), a->w[i]);
+			deposit(h, pa, pb, a->w[i]);
 			mass += a->w[i];
 		} else if (mass > 0 && (++idle >= gap_bins || i == a->n)) {
 			for (j = 0; j < SAMPLING_PHASES; j++)
@@ -226,7 +220,6 @@ double sampling_window_s(uint64_t period_ns)
 void sampling_estimate(const struct sampling_in *in, struct sampling_est *out)
 {
 	double h[SAMPLING_PHASES] = { 0 }, inside, edge, total, u_phase = 0, w;
-	unsigned char *inside_bin;
 	int len, unknown;
 
 	memset(out, 0, sizeof(*out));
@@ -234,13 +227,10 @@ void sampling_estimate(const struct sampling_in *in, struct sampling_est *out)
 	out->freq_hz = NAN;
 	if (!in->act || !in->act->n || in->period_ns < SAMPLING_MIN_PERIOD_NS || in->n < 2)
 		return;
-	inside_bin = xcalloc(in->act->n, 1);
-	inside = phase_histogram(in, h, &edge, inside_bin);
+	inside = phase_histogram(in, h, &edge);
 	total = inside + edge;
-	if (!(total > 0)) {
-		free(inside_bin);
+	if (!(total > 0))
 		return;
-	}
 	out->evaluated = 1;
 	burst_rate(in->act, out);
 	out->edge_share = edge / total;
@@ -255,7 +245,7 @@ void sampling_estimate(const struct sampling_in *in, struct sampling_est *out)
 		for (i = 0; i < SAMPLING_PHASES; i++)
 			h[i] /= inside;
 		u_phase = window_spread(h, len, &out->g_min, &out->g_max);
-		out->u_indep = independent_spread(in->act, inside_bin, in->period_ns, len);
+		out->u_indep = independent_spread(in, len);
 		u_phase = fmax(u_phase, out->u_indep);
 	}
 	/* Activity outside every segment may count fully or not at all: a rectangle. */
@@ -263,5 +253,4 @@ void sampling_estimate(const struct sampling_in *in, struct sampling_est *out)
 	unknown = inside > 0 && out->g_min < SAMPLING_UNSEEN;
 	out->u_j = unknown ? NAN : out->u_rel * fmax(in->act_j, 0);
 	describe(in, out, unknown);
-	free(inside_bin);
 }

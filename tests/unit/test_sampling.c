@@ -182,6 +182,34 @@ static void test_lucky_draw(void)
 	free(t);
 }
 
+/*
+ * Work every 50 ms and a heavier burst every 500 ms, read every 504 ms: one cluster, whose
+ * phases against the readings walk through the period, so the readings see it fairly.
+ * Its floor is its realised spread, not an alias against the nominal 500 ms.
+ */
+static void test_one_long_cluster(void)
+{
+	struct activity a;
+	struct sampling_est se;
+	uint64_t t[130];
+	size_t n = 130, k;
+
+	for (k = 0; k < n; k++)
+		t[k] = at(0.504 * (double)k);
+	activity_init(&a, t[0]);
+	for (k = 0; k < 1300; k++) {
+		activity_add(&a, at(0.05 * (double)k), at(0.05 * (double)k + 0.001));
+		if (k % 10 == 0)
+			for (int j = 0; j < 5; j++)
+				activity_add(&a, at(0.05 * (double)k), at(0.05 * (double)k + 0.001));
+	}
+	estimate(t, n, &a, 1.0, &se);
+	ok(se.g_min > 0.9 && se.g_max < 1.2, "a burst pattern drifting against the readings is seen "
+	   "fairly (g %.2f to %.2f)", se.g_min, se.g_max);
+	ok(se.u_rel < 0.1, "and one cluster keeps that small spread (%.3g)", se.u_rel);
+	activity_free(&a);
+}
+
 static void test_streaming_and_edges(void)
 {
 	struct activity a;
@@ -286,6 +314,7 @@ int main(void)
 	test_aliased();
 	test_dithered();
 	test_lucky_draw();
+	test_one_long_cluster();
 	test_streaming_and_edges();
 	test_budget();
 	return done_testing();
