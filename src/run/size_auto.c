@@ -26,11 +26,13 @@ static void slowest_meter(const struct session *s, struct size_choice *c)
 {
 	unsigned m;
 
+	c->meter_index = -1;
 	for (m = 0; m < s->nmeters; m++) {
 		const struct meter_info *in = meter_info(s->meters[m].dev);
 
 		if (in->period_ns > c->meter_period_ns) {
 			c->meter_period_ns = in->period_ns;
+			c->meter_index = (int)m;
 			snprintf(c->meter, sizeof(c->meter), "%s", in->spec);
 		}
 	}
@@ -357,21 +359,32 @@ double size_auto_precision_factor(const struct result_validity *v)
 	return x > 1 && x <= SIZE_AUTO_RETAKE_MAX_X ? x : 0;
 }
 
-const struct result_validity *size_auto_sized_validity(const struct size_choice *c,
-						       const struct job_result *res)
+const struct result_validity *size_auto_retake_validity(const struct size_choice *c,
+							const struct job_result *res)
 {
+	const struct result_validity *v = res->validity;
+	double x, most;
 	size_t i;
 
-	for (i = 0; i < res->nmeters; i++)
-		if (res->meters[i].spec && !strcmp(res->meters[i].spec, c->meter))
-			return &res->meters[i].validity;
-	return res->validity;
+	if (c->meter_index >= 0 && (size_t)c->meter_index < res->nmeters)
+		v = &res->meters[c->meter_index].validity;
+	if (!v || !v->valid)
+		return v;
+	most = size_auto_precision_factor(v);
+	for (i = 0; i < res->nmeters; i++) {
+		x = size_auto_precision_factor(&res->meters[i].validity);
+		if (x > most) {
+			most = x;
+			v = &res->meters[i].validity;
+		}
+	}
+	return v;
 }
 
 uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct job_result *res)
 {
 	const struct size_choice *c = &rc->sizes[j];
-	const struct result_validity *v = size_auto_sized_validity(c, res);
+	const struct result_validity *v = size_auto_retake_validity(c, res);
 	double rate = rate_of_job(res), need_s = (double)ENERGY_MIN_SAMPLES *
 						  (double)c->meter_period_ns / 1e9;
 	uint64_t size;
@@ -400,7 +413,7 @@ uint64_t size_auto_retake_size(const struct run_ctx *rc, size_t j, const struct 
 void size_auto_retake(struct run_ctx *rc, size_t j, const struct job_result *res, uint64_t size)
 {
 	struct size_choice *c = &rc->sizes[j];
-	const struct result_validity *v = size_auto_sized_validity(c, res);
+	const struct result_validity *v = size_auto_retake_validity(c, res);
 	char first[32], now[32], took[32], rate[32], was[32];
 
 	c->retake_bps = rate_of_job(res);

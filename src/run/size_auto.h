@@ -75,6 +75,7 @@ struct size_try {
 struct size_choice {
 	uint64_t requested_ns, meter_ns, target_ns;
 	char meter[96];		 /* the slowest meter's spec, "" without one */
+	int meter_index;	 /* its index in the session's meters (and a result's), -1 */
 	uint64_t meter_period_ns;
 	double calib_s;
 	uint64_t calib_bytes;
@@ -135,12 +136,14 @@ int size_auto_check_results(const struct run_opts *ro);
  */
 double size_auto_precision_factor(const struct result_validity *v);
 /*
- * The figures of res from the meter c's size was chosen for (the slowest, c->meter), which
- * the retake judges: with several meters the first may be a fast one that saw enough
- * while the slow one did not. res->validity when no meter has that spec.
+ * The figures of res the retake judges: those of the meter c's size was chosen for (the
+ * slowest, c->meter_index), since the first meter may be a fast one that saw enough while
+ * the slow one did not; when that one is valid, the valid meter whose figure needs the
+ * longest run for precision (size_auto_precision_factor), if any needs one. res->validity
+ * when the index is not in res.
  */
-const struct result_validity *size_auto_sized_validity(const struct size_choice *c,
-						       const struct job_result *res);
+const struct result_validity *size_auto_retake_validity(const struct size_choice *c,
+							const struct job_result *res);
 /*
  * A calibration can be wrong in a way no check before the job sees: the device ran the job
  * much faster than it ran the calibration (a throttle that had been draining, a cache that

@@ -111,6 +111,7 @@ int main(void)
 	{
 		/* a fast INA226 first, the 2 Hz UM25C the size was chosen for second */
 		struct result_meter_figures m[2];
+		struct result_uncertainty uu;
 		struct job_result res;
 		struct size_choice c;
 
@@ -124,12 +125,19 @@ int main(void)
 		res.meters = m;
 		res.nmeters = 2;
 		res.validity = &m[0].validity;
-		snprintf(c.meter, sizeof(c.meter), "%s", m[1].spec);
-		ok(size_auto_sized_validity(&c, &res) == &m[1].validity,
+		c.meter_index = 1;
+		ok(size_auto_retake_validity(&c, &res) == &m[1].validity,
 		   "two meters: the retake judges the slow one the size was chosen for");
-		c.meter[0] = 0;
-		ok(size_auto_sized_validity(&c, &res) == res.validity,
-		   "and the first meter's when none matches");
+		c.meter_index = 5;
+		ok(size_auto_retake_validity(&c, &res) == res.validity,
+		   "and the first meter's when the index is not in the result");
+		/* both valid; the fast one's figure over its limit from noise */
+		c.meter_index = 1;
+		m[1].validity.valid = 1;
+		uu = budget(0.00065, 0.0023, 0.0083, 0.026, 0.05);
+		m[0].validity = judged(&uu);
+		ok(size_auto_retake_validity(&c, &res) == &m[0].validity,
+		   "both valid: precision follows the meter whose figure needs the longer run");
 	}
 	return done_testing();
 }
