@@ -264,20 +264,38 @@ void meter_fit_judge(const struct job_opts *jo, uint64_t period_ns, double rate_
 	verdict(jo, &p, f, &est);
 }
 
+/* size=auto's bursts for a paced job: enough for the target's time and, dithered, for
+ * their energy at the meter's window; 0 when the job is not paced. */
+static uint64_t auto_bursts(const struct job_opts *jo, uint64_t period_ns, uint64_t target_ns,
+			    struct burst_pattern *p, uint64_t *for_time, uint64_t *for_energy)
+{
+	if (!pattern_of(jo, 0, p))
+		return 0;
+	/* the first burst starts the phase: n bursts last (n - 1) spacings */
+	*for_time = target_ns / p->spacing_ns + 2;
+	*for_energy = p->dither > 0 && period_ns ? bursts_for_energy(window_share(period_ns)) : 0;
+	return *for_time > *for_energy ? *for_time : *for_energy;
+}
+
+uint64_t meter_fit_auto_ns(const struct job_opts *jo, uint64_t period_ns, uint64_t target_ns)
+{
+	struct burst_pattern p;
+	uint64_t for_time, for_energy, n = auto_bursts(jo, period_ns, target_ns, &p, &for_time,
+						       &for_energy);
+
+	return n ? (n - 1) * p.spacing_ns + p.burst_ns : 0;
+}
+
 int meter_fit_auto_size(const struct job_opts *jo, uint64_t period_ns, uint64_t target_ns,
 			uint64_t *size, char *reason, size_t len)
 {
 	struct burst_pattern p;
-	uint64_t for_time, for_energy = 0, n;
+	uint64_t for_time, for_energy, n;
 	char bs[32], sz[32], d[32], pat[96];
 
-	if (!pattern_of(jo, 0, &p))
+	n = auto_bursts(jo, period_ns, target_ns, &p, &for_time, &for_energy);
+	if (!n)
 		return 0;
-	/* the first burst starts the phase: n bursts last (n - 1) spacings */
-	for_time = target_ns / p.spacing_ns + 2;
-	if (p.dither > 0 && period_ns)
-		for_energy = bursts_for_energy(window_share(period_ns));
-	n = for_time > for_energy ? for_time : for_energy;
 	*size = n * p.per_burst * jo->bs;
 	describe_pattern(jo, &p, pat, sizeof(pat));
 	snprintf(reason, len, "%" PRIu64 " bursts (%s = %" PRIu64 " x %" PRIu64 " x %s, %s): "

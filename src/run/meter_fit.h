@@ -58,6 +58,9 @@ void meter_fit_judge(const struct job_opts *jo, uint64_t period_ns, double rate_
  */
 int meter_fit_auto_size(const struct job_opts *jo, uint64_t period_ns, uint64_t target_ns,
 			uint64_t *size, char *reason, size_t len);
+/* How long the active phase of meter_fit_auto_size's choice lasts (its bursts at their
+ * spacing, the plan's ETA); 0 when jo is not paced. */
+uint64_t meter_fit_auto_ns(const struct job_opts *jo, uint64_t period_ns, uint64_t target_ns);
 
 /*
  * The slowest meter's period among the run's specs, from their interval parameters,

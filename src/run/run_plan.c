@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "result/result.h"
+#include "run/meter_fit.h"
 #include "run/rate_basis.h"
 #include "run/session.h"
 #include "run/size_auto.h"
@@ -115,6 +116,7 @@ struct job_eta {
 	double io_lo, io_hi, other_lo, other_hi;
 	double bps;  /* the rate its I/O time rests on; 0: none */
 	int io_unknown, io_ranged, tail_ranged, from_basis, calibrated;
+	int paced; /* size=auto of a paced job: its bursts at their spacing */
 };
 
 /* I/O per loop in seconds, lo..hi; 0 when unknown (no rate and no size=auto target). */
@@ -133,6 +135,18 @@ static int loop_io(const struct plan_basis *in, const struct job_opts *jo, size_
 		e->bps = rate_median(in->rep, jo, 1, &n);
 		if (!(e->bps > 0))
 			e->bps = rate_median(in->rep, jo, 0, &n);
+	}
+	if (jo->size_auto_ns && in->period_known) {
+		/* a paced job's size=auto is a count of bursts: its time is their spacing's,
+		 * whatever the device's rate */
+		uint64_t paced_ns = meter_fit_auto_ns(jo, in->period_ns,
+						      size_auto_target_ns(jo, in->period_ns));
+
+		if (paced_ns) {
+			*lo = *hi = (double)paced_ns / 1e9;
+			e->paced = 1;
+			return 1;
+		}
 	}
 	if (!size && jo->size_auto_ns && in->period_known) {
 		target = size_auto_target_ns(jo, in->period_ns);
@@ -219,6 +233,8 @@ static void print_job(FILE *fp, const struct job_opts *jo, int nw, const struct 
 
 	if (e->io_unknown)
 		snprintf(est, sizeof(est), "?");
+	else if (e->paced)
+		snprintf(est, sizeof(est), "%s, paced", fmt_s(e->io_lo, a, sizeof(a)));
 	else if (e->io_hi > e->io_lo)
 		snprintf(est, sizeof(est), "%s to %s", fmt_s(e->io_lo, a, sizeof(a)),
 			 fmt_s(e->io_hi, b, sizeof(b)));
@@ -240,7 +256,7 @@ static void print_job(FILE *fp, const struct job_opts *jo, int nw, const struct 
 /* The whole run's lo..hi and what they rest on, from every job's share. */
 struct run_eta {
 	double lo, hi, io_lo, io_hi;
-	unsigned unknown, from_basis, calibrated, io_ranged, tail_ranged, jobs;
+	unsigned unknown, from_basis, calibrated, io_ranged, tail_ranged, paced, jobs;
 };
 
 static void sum_eta(struct run_eta *t, const struct job_eta *e)
@@ -250,6 +266,7 @@ static void sum_eta(struct run_eta *t, const struct job_eta *e)
 	t->from_basis += e->from_basis;
 	t->calibrated += e->calibrated;
 	t->io_ranged += e->io_ranged;
+	t->paced += e->paced;
 	t->tail_ranged += e->tail_ranged;
 	t->io_lo += e->io_lo;
 	t->io_hi += e->io_hi;
@@ -277,6 +294,10 @@ static void eta_basis(const struct plan_basis *in, const struct run_eta *t, char
 			      "last%s 1 to 2 times %s target", n ? "; " : "", t->io_ranged,
 			      t->io_ranged == 1 ? "" : "s", t->io_ranged == 1 ? "s" : "",
 			      t->io_ranged == 1 ? "its" : "their");
+	if (t->paced && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%s%u paced size=auto job%s as long as %s "
+			      "bursts", n ? "; " : "", t->paced, t->paced == 1 ? "" : "s",
+			      t->paced == 1 ? "its" : "their");
 	if (t->tail_ranged && n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "%stails assumed to settle within 1 to 2 times "
 			 "their hold", n ? "; " : "");

@@ -38,6 +38,22 @@ grep -q "^plan: 8 jobs (8 loops in all) on $mnt .*: bytes moved chosen by size=a
 	"$T_TMP/auto.out" && ! grep -q "0 B moved" "$T_TMP/auto.out"
 ok $? "size=auto: the plan says size=auto chooses the bytes moved, not '0 B moved'"
 
+# A paced job's size=auto is a count of its bursts, so its time is known before any rate:
+# iot-logger's LOG-64K-burst-sync pauses thinktime=8s between bursts.
+"$IOWATT" run iot-logger --size auto --target "$mnt" --output "$out" --dry-run \
+	>"$T_TMP/paced.out" 2>&1
+sed 's/^/# /' "$T_TMP/paced.out" | tail -4
+python3 - "$T_TMP/paced.out" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"^LOG-64K-burst-sync .* ([\d.]+) s, paced$", t, re.M)
+assert m, t
+s = float(m.group(1))
+assert s >= 8 and abs(s / 8 - round(s / 8)) < 0.01, s  # whole spacings of 8 s
+assert "2 paced size=auto jobs as long as their bursts" in t, t
+PY
+ok $? "size=auto on paced jobs: the ETA is their bursts at their spacing (whole 8 s pauses), said so"
+
 # A throttled device's measured speed gives the next plan its duration.
 cg=$(t_throttle "$dev" 23000000 14000000 2200 600) || { ok 1 "throttle $dev"; done_testing; exit 1; }
 t_in_cgroup "$cg" "$IOWATT" run --rw write --bs 1M --iodepth 4 --size 16M --target "$mnt" \
