@@ -125,7 +125,7 @@ static int loop_io(const struct plan_basis *in, const struct job_opts *jo, size_
 {
 	const struct size_choice *c = in->sizes ? &in->sizes[j] : NULL;
 	unsigned threads = jo->numjobs ? jo->numjobs : 1, n;
-	uint64_t size = jo->size_auto_ns ? 0 : jo->size, target;
+	uint64_t size = jo->size_auto_ns ? 0 : jo->size, target, paced_ns;
 
 	e->calibrated = c && c->size && size_auto_choosing_bps(c) > 0;
 	if (e->calibrated) {
@@ -136,20 +136,15 @@ static int loop_io(const struct plan_basis *in, const struct job_opts *jo, size_
 		if (!(e->bps > 0))
 			e->bps = rate_median(in->rep, jo, 0, &n);
 	}
-	if (jo->size_auto_ns && in->period_known) {
-		/* a paced job's size=auto is a count of bursts: its time is their spacing's,
-		 * whatever the device's rate */
-		uint64_t paced_ns = meter_fit_auto_ns(jo, in->period_ns,
-						      size_auto_target_ns(jo, in->period_ns));
-
-		if (paced_ns) {
-			*lo = *hi = (double)paced_ns / 1e9;
-			e->paced = 1;
-			return 1;
-		}
+	target = jo->size_auto_ns && in->period_known ? size_auto_target_ns(jo, in->period_ns) : 0;
+	/* a paced job's size=auto is a count of bursts: its time is their spacing's,
+	 * whatever the device's rate */
+	if (target && (paced_ns = meter_fit_auto_ns(jo, in->period_ns, target))) {
+		*lo = *hi = (double)paced_ns / 1e9;
+		e->paced = 1;
+		return 1;
 	}
-	if (!size && jo->size_auto_ns && in->period_known) {
-		target = size_auto_target_ns(jo, in->period_ns);
+	if (!size && target) {
 		if (e->bps > 0) {
 			size = size_auto_size_at(jo, e->bps, target);
 		} else {
