@@ -33,11 +33,8 @@ shift
 mkdir -p "$OUT"
 bench_target 2048 eta
 dev=$(findmnt -rn -o SOURCE "$mnt")
-case $KIND in
-sd) cg=$(t_throttle "$dev" 23000000 14000000 2200 600) ;;
-stick) cg=$(t_throttle "$dev" 36000000 9000000 1400 250) ;;
-*) bench_die 2 "-k $KIND: sd or stick" ;;
-esac || bench_die 2 "no io throttle (cgroup io.max / blkio) here"
+case $KIND in sd | stick) ;; *) bench_die 2 "-k $KIND: sd or stick" ;; esac
+cg=$(bench_throttle "$KIND" "$dev") || bench_die 2 "no io throttle (cgroup io.max / blkio) here"
 trap 'stop_emu; t_cleanup' EXIT
 start_emu --device "${dev#/dev/}" || exit 2
 echo "# $($IOWATT --version 2>&1 | head -n1); $profile $*; device ${dev#/dev/} throttled like $([ "$KIND" = sd ] && echo an SD card || echo a USB stick)"

@@ -37,10 +37,10 @@ disturb() {
 	done
 }
 
-# device NAME WBPS RBPS WIOPS RIOPS
+# device sd|stick: bench_throttle's device of that name
 device() {
 	local name=$1 cg
-	cg=$(t_throttle "$dev" "$3" "$2" "$5" "$4") || bench_die 2 "cannot throttle $dev (cgroup io)"
+	cg=$(bench_throttle "$name" "$dev") || bench_die 2 "cannot throttle $dev (cgroup io)"
 	start_emu --device "${dev#/dev/}" --idle-ma 90 --ma-per-mbps 20 --ma-per-kiops 1000 \
 		--truth "$T_TMP/$name.truth" || bench_die 2 "emulator"
 	t_in_cgroup "$cg" bash -c "$(declare -f disturb); mnt='$mnt'; disturb" &
@@ -89,5 +89,5 @@ print(f"{name:6s} loops {n:2d}  >2% above truth: before {bad_before:2d}, after {
 PY
 }
 
-device sd 14000000 23000000 600 2200
-device stick 9000000 36000000 250 1400
+device sd
+device stick

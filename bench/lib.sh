@@ -17,6 +17,16 @@ bench_target() {
 	mnt=$(cat "$T_TMP/mnt.path")
 }
 
+# bench_throttle sd|stick DEV: the cgroup (on stdout) that throttles DEV like an SD card
+# (14/23 MB/s, 600/2200 IOPS write/read) or a USB stick (9/36 MB/s, 250/1400 IOPS).
+bench_throttle() {
+	case $1 in
+	sd) t_throttle "$2" 23000000 14000000 2200 600 ;;
+	stick) t_throttle "$2" 36000000 9000000 1400 250 ;;
+	*) bench_die 2 "$1: sd or stick" ;;
+	esac
+}
+
 emu_pid=""
 stop_emu() {
 	[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null && wait "$emu_pid" 2>/dev/null
