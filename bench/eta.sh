@@ -26,6 +26,7 @@ while getopts b:d:n:k: f; do
 	esac
 done
 shift $((OPTIND - 1))
+case $KIND in sd | stick) ;; *) bench_die 2 "-k $KIND: sd or stick" ;; esac
 [ $# -ge 1 ] || { sed -n '2,14p' "$0"; exit 2; }
 profile=$1
 shift
@@ -33,7 +34,6 @@ shift
 mkdir -p "$OUT"
 bench_target 2048 eta
 dev=$(findmnt -rn -o SOURCE "$mnt")
-case $KIND in sd | stick) ;; *) bench_die 2 "-k $KIND: sd or stick" ;; esac
 cg=$(bench_throttle "$KIND" "$dev") || bench_die 2 "no io throttle (cgroup io.max / blkio) here"
 trap 'stop_emu; t_cleanup' EXIT
 start_emu --device "${dev#/dev/}" || exit 2
