@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/accuracy.h"
+#include "core/sample.h"
 
 struct event_queue;
 struct meter_driver;
@@ -28,29 +29,6 @@ struct meter_entry {
 	const struct emu_protocol *emulators[METER_EMULATORS_MAX];
 };
 
-/* One reading. Quantities a meter lacks are NAN. */
-struct meter_sample {
-	uint64_t t_ns; /* CLOCK_MONOTONIC when the reading was taken (arrival minus lag) */
-	double v;      /* volts */
-	double a;      /* amps */
-	double w;      /* watts: measured, or v * a with SAMPLE_W_COMPUTED */
-	uint32_t flags;
-	/* Readings the core dropped just before this one as impossible (meter_sample_check):
-	 * the phases the hole overlaps say so. */
-	uint32_t dropped_before;
-};
-
-#define SAMPLE_W_COMPUTED (1u << 0) /* w = v * a, the meter has no power register */
-#define SAMPLE_AFTER_GAP (1u << 1)  /* first sample after a reconnect or stall */
-#define SAMPLE_EMULATED (1u << 2)   /* from iowatt's own emulator */
-#define SAMPLE_MANUAL (1u << 3)	    /* typed in from a display, not measured */
-#define SAMPLE_RAIL_SUM (1u << 4)   /* a sum of rails (Pi 5 PMIC), not the input */
-/* Samples were lost just before this one (the core's ring was full, or the device said so):
- * the phases the hole overlaps are not valid. */
-#define SAMPLE_AFTER_LOSS (1u << 5)
-/* Readings were dropped as impossible just before this one (dropped_before says how many;
- * a sample read back from a samples file keeps only the flag). */
-#define SAMPLE_AFTER_DROP (1u << 6)
 
 /* What a meter can measure, from its datasheet and configuration; NAN where none is known. */
 struct meter_range {
@@ -105,14 +83,6 @@ struct meter_info {
  */
 int meter_sample_check(const struct meter_info *in, const struct meter_sample *s, char *why,
 		       size_t len);
-
-/*
- * The standard uncertainty of s's V, A and W from the meter's declared accuracy
- * (core/accuracy.h). Members are NAN where s lacks the quantity or the accuracy is unknown
- * (acc->source NULL). Any of v, a, w may be NULL.
- */
-void meter_sample_u(const struct meter_accuracy *acc, const struct meter_sample *s,
-		    struct meter_u *v, struct meter_u *a, struct meter_u *w);
 
 /* Counts the sampling thread keeps; read at any time. */
 struct meter_counters {

@@ -9,7 +9,7 @@ document that still names the old path sends its reader nowhere. Checked, in eac
 - every markdown link to a file ([text](path), relative to the document's folder);
 - every word in backquotes or a fenced block that is a repository path: it starts with a
   top-level folder of the tree (src/, tests/, docs/ ...), is a top-level file (Makefile),
-  or has a folder and a source file's extension (run/energy.c: the include root src/, as
+  or has a folder and a source file's extension (energy/energy.c: the include root src/, as
   an #include names it). A glob (plots/*.gp) must match something.
 Left alone: placeholders (meters/<family>/, tests/cli/t_NAME.sh, DIR/report.html), outputs
 a run writes (results/, charts/, build*/), absolute paths and URLs.
@@ -69,7 +69,7 @@ def check(root, doc):
                 ("/" in w and SOURCE_EXT.search(w) and not re.match(r"[a-z0-9]+:", w))):
             continue
         seen.add(w)
-        # run/energy.c and bench/engine.h are under src/, as an #include names them.
+        # energy/energy.c and bench/engine.h are under src/, as an #include names them.
         yield "path", w, exists(root, w) or exists(root, "src/" + w)
 
 

@@ -22,6 +22,7 @@ LAYERS = [
     ("sources", ["src/sources"]),
     ("result", ["src/result"]),
     ("analysis", ["src/analysis"]),
+    ("energy", ["src/energy"]),
     ("run", ["src/run"]),
     ("report", ["src/report"]),
     ("cli", ["src/cli"]),
@@ -37,10 +38,11 @@ DEPS = {
     "sources": {"core"},
     "result": {"core"},
     "analysis": {"core", "result"},
-    "run": {"core", "io", "metercore", "registry", "sources", "result", "analysis", "report"},
+    "energy": {"core", "result"},
+    "run": {"core", "io", "metercore", "registry", "sources", "result", "analysis", "energy", "report"},
     "report": {"core", "result", "analysis"},
     "cli": {"core", "transport", "io", "metercore", "drivers", "registry", "sources", "result",
-            "analysis", "run", "report"},
+            "analysis", "energy", "run", "report"},
 }
 
 # Known upward includes still being removed; each entry is "file -> header". Empty when done.

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "core/accuracy.h"
+#include "core/sample.h"
 
 /* GUM 4.3.7: a bound +-b with nothing known inside it is a rectangle, u = b / sqrt(3);
  * rounding to a step q is a rectangle of half-width q / 2, u = q / sqrt(12). */
@@ -108,4 +109,10 @@ double accuracy_u_combined(const struct meter_u *u)
 {
 	return sqrt(u->gain * u->gain + u->offset * u->offset + u->res * u->res +
 		    u->noise * u->noise);
+}
+
+void meter_sample_u(const struct meter_accuracy *acc, const struct meter_sample *s,
+		    struct meter_u *v, struct meter_u *a, struct meter_u *w)
+{
+	accuracy_reading_u(acc, s->v, s->a, s->w, !(s->flags & SAMPLE_W_COMPUTED), v, a, w);
 }

@@ -63,4 +63,13 @@ void accuracy_reading_u(const struct meter_accuracy *acc, double v, double a, do
 /* sqrt(gain^2 + offset^2 + res^2 + noise^2): one reading's combined standard uncertainty. */
 double accuracy_u_combined(const struct meter_u *u);
 
+struct meter_sample;
+/*
+ * The standard uncertainty of s's V, A and W from the meter's declared accuracy
+ * (above). Members are NAN where s lacks the quantity or the accuracy is unknown
+ * (acc->source NULL). Any of v, a, w may be NULL.
+ */
+void meter_sample_u(const struct meter_accuracy *acc, const struct meter_sample *s,
+		    struct meter_u *v, struct meter_u *a, struct meter_u *w);
+
 #endif

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
-#include "io/activity.h"
+#include "core/activity.h"
 #include "io/bench.h"
 #include "io/engine.h"
 #include "io/job.h"

@@ -10,13 +10,13 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/units.h"
-#include "io/activity.h"
+#include "core/activity.h"
 #include "io/pace.h"
 #include "io/pattern.h"
 #include "meters/registry/registry.h"
-#include "run/energy.h"
+#include "energy/energy.h"
 #include "run/meter_fit.h"
-#include "run/sampling.h"
+#include "energy/sampling.h"
 #include "run/size_auto.h"
 
 /* What one burst is taken to last when its own speed is not known: one activity bin. */

@@ -42,7 +42,7 @@ struct meter_fit {
 /*
  * Judge jo's pattern (rate_iops, thinktime, their dither, its size) against a meter of
  * period_ns: simulates the job's bursts at their nominal times (dithered from its
- * randseed) and the readings, and asks the sampling term's estimator (run/sampling.h)
+ * randseed) and the readings, and asks the sampling term's estimator (energy/sampling.h)
  * what it would say; the job's length from its size and pacing, else at rate_bps (bytes
  * per second, all threads; 0: not known). A size=auto job is judged at the size
  * meter_fit_auto_size would choose (patterned) or as lasting what size=auto aims for.

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "io/job.h"
-#include "run/sample_bins.h"
+#include "energy/sample_bins.h"
 #include "run/session.h"
 
 /* --samples: how the samples file holds each meter's stream. */

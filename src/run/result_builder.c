@@ -15,8 +15,8 @@
 #include "core/version.h"
 #include "run/result_builder.h"
 #include "run/result_from_bench.h"
-#include "run/sampling.h"
-#include "run/uncertainty.h"
+#include "energy/sampling.h"
+#include "energy/uncertainty.h"
 
 /* Headroom on the size that would just give enough samples at the measured throughput. */
 #define SIZE_HEADROOM 1.25
@@ -282,7 +282,7 @@ static void model_word(const char *model, char *buf, size_t len)
 }
 
 /*
- * The sampling term (run/sampling.h) into es: from the meter's sample times, the job's
+ * The sampling term (energy/sampling.h) into es: from the meter's sample times, the job's
  * activity and the active phase's energy above idle as measured. A job whose activity's
  * energy the readings cannot know is not valid, and says why.
  */

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "io/activity.h"
+#include "core/activity.h"
 #include "io/job.h"
 #include "result/result.h"
 #include "run/session.h"

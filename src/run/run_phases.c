@@ -50,7 +50,7 @@ static uint64_t idle_cap(const struct session *s, const struct job_opts *jo, uin
 
 /*
  * Idle baseline: idle_ns and at least idle_samples quiet samples from every meter (the
- * target did no I/O within a reading's reach: run/idle_baseline.h), run on for them up to
+ * target did no I/O within a reading's reach: energy/idle_baseline.h), run on for them up to
  * the cap. The target's counters are read every IDLE_WATCH_POLL_NS in between pumps.
  */
 static void phase_idle(struct run_ctx *rc, const struct job_opts *jo)

@@ -8,7 +8,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "meters/registry/registry.h"
-#include "run/sampling.h"
+#include "energy/sampling.h"
 #include "run/session.h"
 
 /* Voltage a rail must have shown before the 5 V USB threshold applies to it. */

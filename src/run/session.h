@@ -11,7 +11,7 @@
 #include "core/phase.h"
 #include "io/job.h"
 #include "meters/meter.h"
-#include "run/energy.h"
+#include "energy/energy.h"
 #include "run/idle_watch.h"
 #include "sources/gpio.h"
 
@@ -45,7 +45,7 @@ struct session_meter {
 	int uv_armed;		  /* saw a 5 V rail: the voltage threshold applies */
 	int uv_low;		  /* currently below the threshold */
 	struct energy_job ej;	  /* the job being metered */
-	/* The times of the job's samples, for the sampling term (run/sampling.h); kept only
+	/* The times of the job's samples, for the sampling term (energy/sampling.h); kept only
 	 * for a meter slower than SAMPLING_MIN_PERIOD_NS, so a fast one costs no memory. */
 	uint64_t *trace_ns;
 	size_t ntrace, trace_cap;

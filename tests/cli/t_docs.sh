@@ -22,7 +22,7 @@ done
 mkdir -p "$T_TMP/docs"
 : >"$T_TMP/docs/live.md"
 cat >"$T_TMP/docs/stale.md" <<'EOF'
-Live: `src/cli/main.c`, `run/energy.c`, `plots/*.gp`, `meters/<family>/`, [a page](live.md).
+Live: `src/cli/main.c`, `energy/energy.c`, `plots/*.gp`, `meters/<family>/`, [a page](live.md).
 Stale: `src/core/no_such_file.c`, `run/no_such.h`, `tests/no_such_dir/*.sh`,
 [gone](no-such-page.md).
 ```

@@ -10,7 +10,7 @@
 #include "board_util.h"
 #include "core/events.h"
 #include "gpio_emul.h"
-#include "run/energy.h"
+#include "energy/energy.h"
 #include "sources/gpio.h"
 #include "sources/sources.h"
 #include "tap.h"

@@ -9,7 +9,7 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "result/result_json.h"
-#include "run/energy.h"
+#include "energy/energy.h"
 #include "run/result_builder.h"
 #include "tap.h"
 

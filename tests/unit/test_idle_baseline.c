@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "core/mem.h"
-#include "run/energy.h"
-#include "run/idle_baseline.h"
+#include "energy/energy.h"
+#include "energy/idle_baseline.h"
 #include "run/idle_watch.h"
-#include "run/uncertainty.h"
+#include "energy/uncertainty.h"
 #include "tap.h"
 
 #define T0 1000000000000ULL

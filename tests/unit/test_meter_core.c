@@ -19,7 +19,7 @@
 #include "meters/meter-internal.h"
 #include "meters/registry/registry.h"
 #include "push_meter.h"
-#include "run/energy.h"
+#include "energy/energy.h"
 #include "tap.h"
 
 /* stderr of the call under test, to check its messages */

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "core/clock.h"
-#include "run/sample_bins.h"
+#include "energy/sample_bins.h"
 #include "tap.h"
 
 #define PERIOD_NS (10 * NS_PER_US) /* a 100 kS/s meter */

@@ -7,10 +7,10 @@
 
 #include "core/clock.h"
 #include "core/mem.h"
-#include "io/activity.h"
-#include "run/energy.h"
-#include "run/sampling.h"
-#include "run/uncertainty.h"
+#include "core/activity.h"
+#include "energy/energy.h"
+#include "energy/sampling.h"
+#include "energy/uncertainty.h"
 #include "tap.h"
 
 #define T0 1000000000000ULL

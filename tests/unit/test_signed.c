@@ -10,7 +10,7 @@
 #include "meters/meter.h"
 #include "report/summary.h"
 #include "result/result.h"
-#include "run/energy.h"
+#include "energy/energy.h"
 #include "tap.h"
 
 #define T0 1234567890123ULL

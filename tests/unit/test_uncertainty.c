@@ -8,8 +8,8 @@
 #include "core/clock.h"
 #include "core/mem.h"
 #include "meters/ina2xx/ina2xx_protocol.h"
-#include "run/energy.h"
-#include "run/uncertainty.h"
+#include "energy/energy.h"
+#include "energy/uncertainty.h"
 #include "tap.h"
 
 #define T0 1234567890123ULL

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "meters/meter.h"
+#include "core/sample.h"
 
 /* A meter is binned when at least this many of its samples fall in one bin. */
 #define SAMPLE_BINS_MIN_PER_BIN 10

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "run/energy.h"
-#include "run/sampling.h"
+#include "energy/energy.h"
+#include "energy/sampling.h"
 
 #define J_PER_MWH 3.6
 
@@ -187,7 +187,7 @@ static void count_sample(struct phase_acc *pa, const struct meter_sample *s, dou
 		pa->peak_w = w;
 }
 
-/* The idle phase's robust level of W over its quiet readings (run/idle_baseline.h). */
+/* The idle phase's robust level of W over its quiet readings (energy/idle_baseline.h). */
 static void idle_estimate_of(const struct energy_job *ej, struct idle_estimate *est)
 {
 	idle_estimate(&ej->idle_rd, ej->idle_busy, ej->idle_busy_arg, ej->idle_reach_ns,

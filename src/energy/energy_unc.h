@@ -5,7 +5,8 @@
 
 #include <stdint.h>
 
-#include "meters/meter.h"
+#include "core/accuracy.h"
+#include "core/sample.h"
 
 /* The quantities a phase integrates: V (for its mean), A (charge), W (energy). */
 enum unc_ch { UNC_V, UNC_A, UNC_W, UNC_CH_COUNT };

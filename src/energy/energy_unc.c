@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "run/energy_unc.h"
+#include "energy/energy_unc.h"
 
 void unc_sample_of(const struct meter_accuracy *acc, const struct meter_sample *s,
 		   struct unc_sample *out)

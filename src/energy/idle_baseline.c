@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "run/idle_baseline.h"
+#include "energy/idle_baseline.h"
 
 /* MAD x this estimates the standard deviation of normal scatter. */
 #define MAD_TO_SIGMA 1.482602218505602

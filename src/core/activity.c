@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "io/activity.h"
+#include "core/activity.h"
 
 void activity_init(struct activity *a, uint64_t t0_ns)
 {

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "run/sample_bins.h"
+#include "energy/sample_bins.h"
 
 int sample_bins_wanted(uint64_t period_ns, uint64_t bin_ns)
 {

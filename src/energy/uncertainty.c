@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "run/uncertainty.h"
+#include "energy/uncertainty.h"
 
 #define J_PER_MWH 3.6
 #define MA_PER_A 1e3

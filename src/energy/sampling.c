@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "run/sampling.h"
+#include "energy/sampling.h"
 
 #define SQRT3 1.7320508075688772
 #define MIN_ONSETS 3

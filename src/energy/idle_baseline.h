@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/energy_unc.h"
+#include "energy/energy_unc.h"
 
 /* Readings kept per idle phase; a faster meter keeps every 2nd, 4th... (the estimate
  * needs tens, a PPK2 delivers 100 000 a second). */

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "result/result.h"
-#include "run/energy.h"
+#include "energy/energy.h"
 
 /* Coverage factor: U = k u_c gives about 95 % for a roughly normal combination. */
 #define UNC_K 2.0

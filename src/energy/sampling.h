@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/activity.h"
+#include "core/activity.h"
 
 /* How long one reading is taken to average the power over, before its timestamp, when
  * the meter does not say (docs/energy.md: an assumption; iowatt's emulator holds each

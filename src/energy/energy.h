@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 #include "core/phase.h"
-#include "meters/meter.h"
+#include "core/sample.h"
 #include "result/result.h"
-#include "run/energy_unc.h"
-#include "run/idle_baseline.h"
+#include "energy/energy_unc.h"
+#include "energy/idle_baseline.h"
 
 /* A job's figures are valid with at least this many samples in its active phase and
  * this share of it covered (docs/energy.md). */
@@ -58,7 +58,7 @@ struct energy_job {
 	struct phase_acc tail_settled;
 	int have_tail_settled;
 	/* The idle phase's readings of W, and what tells a quiet one (energy_job_idle_watch):
-	 * the baseline is a robust level over those (run/idle_baseline.h). */
+	 * the baseline is a robust level over those (energy/idle_baseline.h). */
 	struct idle_readings idle_rd;
 	idle_busy_fn idle_busy;
 	const void *idle_busy_arg;
@@ -118,11 +118,11 @@ struct energy_phases {
 	uint64_t losses[PHASE_COUNT]; /* holes of lost samples (ring full, device) per phase */
 	uint64_t out_of_range[PHASE_COUNT]; /* readings dropped as impossible, per phase */
 	/* The sampling term of the active phase's integral per quantity, in its unit (J for
-	 * W, C for A; run/sampling.h, set after energy_summarize): 0 when not judged, NAN
+	 * W, C for A; energy/sampling.h, set after energy_summarize): 0 when not judged, NAN
 	 * when the activity's energy cannot be known; and what it is, in words. */
 	double sampling_u[UNC_CH_COUNT];
 	const char *sampling_why;
-	/* The idle baseline (run/idle_baseline.h): readings kept, quiet, excluded; all: none
+	/* The idle baseline (energy/idle_baseline.h): readings kept, quiet, excluded; all: none
 	 * was quiet and the level is over every reading; 0 readings: the trapezoid mean. */
 	uint64_t idle_readings, idle_quiet, idle_excluded;
 	int idle_all;
