@@ -124,7 +124,11 @@ LIBS       := $(PKG_LIBS) $(AIO_LIBS) $(CMARK_LIBS) -lpthread -lm $(ATOMIC_LIB)
 METER_DIRS := meters/um meters/ina2xx meters/board meters/manual meters/fnirsi meters/atorch \
               meters/ppk2 $(if $(filter NETTLE,$(HAVE_FEATURES)),meters/tc66) \
               $(if $(filter SIGROK,$(HAVE_FEATURES)),meters/sigrok)
-SRC_DIRS  := src/core src/io src/sources src/result src/analysis src/energy src/run src/report src/cli \
+# One folder per event source; src/sources/registry lists them.
+SOURCE_DIRS := src/sources/rpi_volt src/sources/get_throttled src/sources/kmsg src/sources/gpio_uv \
+               src/sources/temps
+SRC_DIRS  := src/core src/io src/sources $(SOURCE_DIRS) src/sources/registry src/result \
+             src/analysis src/energy src/run src/report src/cli \
              meters/core meters/transport meters/emu $(METER_DIRS) meters/registry
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/energy_md.o

@@ -19,7 +19,9 @@ LAYERS = [
     ("metercore", ["meters", "meters/core", "meters/emu"]),
     ("drivers", None),  # any other meters/<dir>: one directory per driver family
     ("registry", ["meters/registry"]),  # the table of every driver and emulator
-    ("sources", ["src/sources"]),
+    ("sources", ["src/sources"]),  # the watcher, what a source driver sees, GPIO lines
+    ("sourcedrivers", None),  # any other src/sources/<dir>: one directory per event source
+    ("sourceregistry", ["src/sources/registry"]),  # the table of every event source
     ("result", ["src/result"]),
     ("analysis", ["src/analysis"]),
     ("energy", ["src/energy"]),
@@ -36,14 +38,21 @@ DEPS = {
     "drivers": {"core", "transport", "metercore"},
     "registry": {"core", "transport", "metercore", "drivers"},
     "sources": {"core"},
+    "sourcedrivers": {"core", "sources"},
+    "sourceregistry": {"core", "sources", "sourcedrivers"},
     "result": {"core"},
     "analysis": {"core", "result"},
     "energy": {"core", "result"},
-    "run": {"core", "io", "metercore", "registry", "sources", "result", "analysis", "energy", "report"},
+    "run": {"core", "io", "metercore", "registry", "sources", "sourceregistry", "result",
+            "analysis", "energy", "report"},
     "report": {"core", "result", "analysis"},
-    "cli": {"core", "transport", "io", "metercore", "drivers", "registry", "sources", "result",
-            "analysis", "energy", "run", "report"},
+    "cli": {"core", "transport", "io", "metercore", "drivers", "registry", "sources",
+            "sourcedrivers", "sourceregistry", "result", "analysis", "energy", "run", "report"},
 }
+
+# Layers of one folder per driver (a meter family, an event source): a folder of one of
+# them may not name another folder of the same layer.
+FAMILIES = {"drivers": "meters/", "sourcedrivers": "src/sources/"}
 
 # Known upward includes still being removed; each entry is "file -> header". Empty when done.
 ALLOW = set()
@@ -60,15 +69,16 @@ def layer_of(path):
     for name, dirs in LAYERS:
         if dirs and d in dirs:
             return name
-    if d.startswith("meters/"):
-        return "drivers"
+    for name, top in FAMILIES.items():
+        if d.startswith(top):
+            return name
     return None
 
 
 def why_up(src, dst):
     """None when src may use dst (include or link), else why it points up."""
     lf, lt = layer_of(src), layer_of(dst)
-    if os.path.dirname(src) == os.path.dirname(dst) or lt == lf and lf != "drivers":
+    if os.path.dirname(src) == os.path.dirname(dst) or lt == lf and lf not in FAMILIES:
         return None
     if lt in DEPS[lf]:
         return None

@@ -13,6 +13,7 @@
 #include "meters/meter.h"
 #include "meters/registry/registry.h"
 #include "meters/transport/serial.h"
+#include "sources/registry/registry.h"
 #include "sources/sources.h"
 
 #define MOD "meters"
@@ -89,7 +90,7 @@ int cmd_meters(int argc, char **argv)
 		printf("  (none; 'iowatt emulate um25c --link PATH' starts one)\n");
 	meter_drivers_scan(meter_registry, a.sysfs_root, stdout);
 	printf("Event sources (undervoltage, throttling, kernel log, GPIO) and temperatures:\n");
-	sources_describe(a.sysfs_root, stdout);
+	sources_describe(source_registry, a.sysfs_root, stdout);
 	printf("Hand readings of a display-only tester:\n"
 	       "    spec: manual:idle_ma=85,active_ma=310,v=5.05[,tail_ma=...]\n");
 	printf("Meter drivers and their keys (iowatt meters --help says what each means):\n");

@@ -20,6 +20,7 @@
 #include "run/run.h"
 #include "run/run_loop.h"
 #include "run/run_plan.h"
+#include "sources/registry/registry.h"
 
 /*
  * The result is rewritten while the run goes on so that a crash keeps what was done; at
@@ -140,7 +141,7 @@ static int open_sources(struct run_ctx *rc)
 		if (err)
 			return err;
 	}
-	err = sources_open(&sc, &rc->sources);
+	err = sources_open(&sc, source_registry, &rc->sources);
 	return err ? err : sources_start(rc->sources);
 }
 

@@ -21,7 +21,6 @@ struct source_driver;
 /* One open source. The watcher thread calls read(); the main thread only open/start/close. */
 struct source {
 	const struct source_driver *drv;
-	struct sources *set;	    /* the run's other sources (source_find) */
 	const struct sources_config *cfg;
 	struct event_queue *events;
 	int fd;			    /* the source's own, -1 for none */
@@ -42,8 +41,11 @@ struct source {
  * of the run. close(): release (also after a failed read). describe(): print what this
  * machine has for the source, under the desc line of `iowatt meters`, indented by six
  * spaces, without opening anything for long
- * (meters call it scan()). No stop(), unlike meters: a source owns no thread, the watcher
- * stops and then calls read() once more.
+ * (meters call it scan()); covered is 1 when the source is a fallback (its registry row's
+ * fallback_for) and the source it stands in for is here, so it would not be opened.
+ * found() (optional, for the description of a source that falls back on this one): 1 when
+ * open() would find what to watch, else 0. No stop(), unlike meters: a source owns no
+ * thread, the watcher stops and then calls read() once more.
  */
 struct source_driver {
 	const char *name; /* also the events' "source" */
@@ -52,23 +54,22 @@ struct source_driver {
 	int (*start)(struct source *src);
 	int (*read)(struct source *src, uint64_t now_ns);
 	void (*close)(struct source *src);
-	void (*describe)(const char *sysfs_root, FILE *out);
+	void (*describe)(const char *sysfs_root, int covered, FILE *out);
+	int (*found)(const char *sysfs_root);
+	const struct source_temps *temps; /* NULL but for the temperature source */
 };
 
-/* The explicit registry (registry.c), in open order, NULL-terminated. */
-extern const struct source_driver *const source_drivers[];
-extern const struct source_driver source_rpi_volt, source_get_throttled, source_kmsg,
-	source_gpio_uv, source_temps;
+/* What the temperature source adds (temps/temps.c): the values behind sources_temps_*. */
+struct source_temps {
+	void (*reset)(struct source *src);
+	void (*get)(struct source *src, struct temps *t);
+	size_t (*take)(struct source *src, struct temp_sample **out);
+};
 
 /* close() for a source that holds one fd and one allocation in priv. */
 void source_std_close(struct source *src);
-/* The open source of a driver in the same run, or NULL: for a source that defers to
- * another, at open() or on the watcher thread (which alone turns sources off). */
+/* The open source of a driver in the set, or NULL: for a fallback row, at open (the
+ * watcher thread alone turns sources off later). */
 struct source *source_find(struct sources *set, const struct source_driver *drv);
-
-/* temps.c: the values behind sources_temps_reset/get. */
-void temps_reset(struct source *src);
-void temps_get(struct source *src, struct temps *t);
-size_t temps_take(struct source *src, struct temp_sample **out);
 
 #endif

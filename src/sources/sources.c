@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The run's event sources: open them from the registry, one poll() loop reads them all. */
+/* The run's event sources: open them from the table given, one poll() loop reads them all. */
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -134,20 +134,23 @@ static void *sources_thread(void *arg)
 	return NULL;
 }
 
-int sources_open(const struct sources_config *cfg, struct sources **out)
+int sources_open(const struct sources_config *cfg, const struct source_entry *table,
+		 struct sources **out)
 {
 	struct sources *s = xcalloc(1, sizeof(*s));
+	const struct source_entry *e;
 	struct source *src;
-	unsigned i;
 	int rc;
 
 	*out = NULL;
 	s->cfg = *cfg;
 	s->stop_fd = -1;
-	for (i = 0; source_drivers[i] && s->n < SOURCES_MAX; i++) {
+	for (e = table; e->drv && s->n < SOURCES_MAX; e++) {
+		if (e->fallback_for && source_find(s, e->fallback_for))
+			continue;
 		src = &s->src[s->n];
-		*src = (struct source){ .drv = source_drivers[i], .set = s, .cfg = &s->cfg,
-					.events = cfg->events, .fd = -1 };
+		*src = (struct source){ .drv = e->drv, .cfg = &s->cfg, .events = cfg->events,
+					.fd = -1 };
 		rc = src->drv->open(src);
 		if (rc < 0) {
 			sources_close(s);
@@ -157,7 +160,7 @@ int sources_open(const struct sources_config *cfg, struct sources **out)
 			src->on = 1;
 			s->n++;
 		}
-		if (rc == 0 && src->drv == &source_temps)
+		if (rc == 0 && src->drv->temps)
 			s->temps = src;
 	}
 	s->stop_fd = eventfd(0, EFD_CLOEXEC);
@@ -234,28 +237,31 @@ void sources_close(struct sources *s)
 void sources_temps_reset(struct sources *s)
 {
 	if (s && s->temps)
-		temps_reset(s->temps);
+		s->temps->drv->temps->reset(s->temps);
 }
 
 void sources_temps_get(struct sources *s, struct temps *t)
 {
 	t->soc_c = t->drive_c = t->soc_max_c = t->drive_max_c = NAN;
 	if (s && s->temps)
-		temps_get(s->temps, t);
+		s->temps->drv->temps->get(s->temps, t);
 }
 
 size_t sources_temps_take(struct sources *s, struct temp_sample **out)
 {
 	*out = NULL;
-	return s && s->temps ? temps_take(s->temps, out) : 0;
+	return s && s->temps ? s->temps->drv->temps->take(s->temps, out) : 0;
 }
 
-void sources_describe(const char *sysfs_root, FILE *out)
+void sources_describe(const struct source_entry *table, const char *sysfs_root, FILE *out)
 {
-	unsigned i;
+	const char *root = sysfs_root ? sysfs_root : "";
+	const struct source_entry *e;
+	int covered;
 
-	for (i = 0; source_drivers[i]; i++) {
-		fprintf(out, "  %s: %s\n", source_drivers[i]->name, source_drivers[i]->desc);
-		source_drivers[i]->describe(sysfs_root ? sysfs_root : "", out);
+	for (e = table; e->drv; e++) {
+		covered = e->fallback_for && e->fallback_for->found && e->fallback_for->found(root);
+		fprintf(out, "  %s: %s\n", e->drv->name, e->drv->desc);
+		e->drv->describe(root, covered, out);
 	}
 }

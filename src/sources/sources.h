@@ -19,13 +19,25 @@ struct sources_config {
 };
 
 struct sources;
+struct source_driver;
 
 /*
- * Opens every source this machine has (src/sources/registry.c lists them). One that is
+ * One row of a table of sources (src/sources/registry/registry.c has the run's): a driver,
+ * and the driver of an earlier row it stands in for, if any (opened only where that one
+ * is not). A row whose driver is NULL ends the table.
+ */
+struct source_entry {
+	const struct source_driver *drv;
+	const struct source_driver *fallback_for;
+};
+
+/*
+ * Opens every source of the table this machine has, in the table's order. One that is
  * absent or unreadable is left out with a warning where that matters; -errno only when a
  * source the user asked for by name (--uv-gpio) cannot be watched. *out is NULL then.
  */
-int sources_open(const struct sources_config *cfg, struct sources **out);
+int sources_open(const struct sources_config *cfg, const struct source_entry *table,
+		 struct sources **out);
 /* Pushes what is already set (an alarm raised before the run) and starts the watcher. */
 int sources_start(struct sources *s);
 /* Stops the watcher promptly; what arrived up to now is still pushed. NULL is fine. */
@@ -53,7 +65,7 @@ struct temp_sample {
  */
 size_t sources_temps_take(struct sources *s, struct temp_sample **out);
 
-/* For `iowatt meters`: each source, what it would watch on this machine. */
-void sources_describe(const char *sysfs_root, FILE *out);
+/* For `iowatt meters`: each source of the table, what it would watch on this machine. */
+void sources_describe(const struct source_entry *table, const char *sysfs_root, FILE *out);
 
 #endif

@@ -28,16 +28,29 @@ python3 "$REPO/scripts/check-layers.py" "$T_TMP/tree" >"$T_TMP/side.out" 2>&1
 [ $? -ne 0 ] && grep -q "another driver's folder" "$T_TMP/side.out"
 ok $? "a driver including another driver's header is reported"
 
+# Event sources: one folder each, listed by src/sources/registry; none names another.
+printf '#include "sources/rpi_volt/rpi_volt.h"\n' >>"$T_TMP/tree/src/sources/get_throttled/get_throttled.c"
+python3 "$REPO/scripts/check-layers.py" "$T_TMP/tree" >"$T_TMP/src.out" 2>&1
+[ $? -ne 0 ] && grep -q "src/sources/get_throttled/get_throttled.c.*rpi_volt.h (another driver's folder)" "$T_TMP/src.out"
+ok $? "a source including another source's header is reported"
+
 # Links: a tiny tree whose files name each other through their own externs, which the
 # include check cannot see. run -> core is allowed; core -> run and driver -> driver are not.
 L=$T_TMP/links
-mkdir -p "$L/src/core" "$L/src/run" "$L/meters/um" "$L/meters/board"
+mkdir -p "$L/src/core" "$L/src/run" "$L/meters/um" "$L/meters/board" "$L/src/sources/rpi_volt" \
+	"$L/src/sources/get_throttled" "$L/src/sources/registry"
 printf 'int run_fn(void);\nint core_fn(void);\nint core_fn(void) { return run_fn(); }\n' >"$L/src/core/low.c"
 printf 'int core_fn(void);\nint run_fn(void);\nint run_fn(void) { return core_fn() + 1; }\n' >"$L/src/run/high.c"
 printf 'int board_fn(void);\nint um_fn(void);\nint um_fn(void) { return board_fn(); }\n' >"$L/meters/um/um.c"
 printf 'int board_fn(void);\nint board_fn(void) { return 2; }\n' >"$L/meters/board/board.c"
+printf 'extern const int source_rpi_volt;\nconst int source_rpi_volt = 1;\n' >"$L/src/sources/rpi_volt/rv.c"
+printf 'extern const int source_rpi_volt;\nint thr_fn(void);\nint thr_fn(void) { return source_rpi_volt; }\n' \
+	>"$L/src/sources/get_throttled/thr.c"
+printf 'extern const int source_rpi_volt;\nconst int *const reg[] = { &source_rpi_volt };\n' \
+	>"$L/src/sources/registry/reg.c"
 built=0
-for f in src/core/low src/run/high meters/um/um meters/board/board; do
+for f in src/core/low src/run/high meters/um/um meters/board/board src/sources/rpi_volt/rv \
+	src/sources/get_throttled/thr src/sources/registry/reg; do
 	mkdir -p "$(dirname "$L/obj/$f")"
 	${CC:-cc} -c -o "$L/obj/$f.o" "$L/$f.c" || built=1
 done
@@ -50,6 +63,11 @@ ok $st "a link from core up to run is reported"
 [ $st -eq 0 ] || sed 's/^/#   /' "$T_TMP/links.out"
 grep -qx 'not ok - meters/um/um.c -> meters/board/board.c (board_fn)' "$T_TMP/links.out"
 ok $? "a driver linking to another driver's folder is reported"
+grep -qx 'not ok - src/sources/get_throttled/thr.c -> src/sources/rpi_volt/rv.c (source_rpi_volt)' \
+	"$T_TMP/links.out"
+ok $? "a source naming another source's driver is reported"
+! grep -q 'src/sources/registry/reg.c ->' "$T_TMP/links.out"
+ok $? "the source registry naming a source is not reported"
 ! grep -q 'src/run/high.c -> src/core/low.c' "$T_TMP/links.out"
 ok $? "a link from run down to core is not reported"
 

@@ -12,6 +12,7 @@
 #include "gpio_emul.h"
 #include "energy/energy.h"
 #include "sources/gpio.h"
+#include "sources/registry/registry.h"
 #include "sources/sources.h"
 #include "tap.h"
 #include "umock_asan.h"
@@ -147,7 +148,7 @@ static int uv_open(const char *spec, struct sources **out)
 	/* No tree: the only source is the GPIO line. */
 	struct sources_config cfg = { .sysfs_root = "/nonexistent", .kmsg_path = "none",
 				      .uv_gpio = spec, .events = test_queue() };
-	int rc = sources_open(&cfg, out);
+	int rc = sources_open(&cfg, source_registry, out);
 
 	return rc ? rc : sources_start(*out);
 }
@@ -230,7 +231,7 @@ static void test_describe(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	sources_describe("", f);
+	sources_describe(source_registry, "", f);
 	fclose(f);
 	ok(buf && strstr(buf, "gpiochip0 (iowatt-mock, 64 lines): --uv-gpio gpiochip0:LINE"),
 	   "iowatt meters lists the emulated chip with its label and line count");

@@ -14,7 +14,10 @@
 #include "core/mem.h"
 #include "events_util.h"
 #include "sources/gpio_line.h"
-#include "sources/kmsg.h"
+#include "sources/get_throttled/get_throttled.h"
+#include "sources/kmsg/kmsg.h"
+#include "sources/registry/registry.h"
+#include "sources/rpi_volt/rpi_volt.h"
 #include "sources/source-internal.h"
 #include "tap.h"
 
@@ -76,7 +79,7 @@ static size_t wait_events(struct run_event *out, size_t want)
 /* What the run does: open every source, then start the watcher. */
 static int start(const struct sources_config *cfg, struct sources **out)
 {
-	int rc = sources_open(cfg, out);
+	int rc = sources_open(cfg, source_registry, out);
 
 	if (rc == 0)
 		rc = sources_start(*out);
@@ -344,13 +347,13 @@ static void test_registry(void)
 {
 	unsigned i, j, complete = 0, unique = 1, n = 0;
 
-	for (i = 0; source_drivers[i]; i++) {
-		const struct source_driver *d = source_drivers[i];
+	for (i = 0; source_registry[i].drv; i++) {
+		const struct source_driver *d = source_registry[i].drv;
 
 		n++;
 		complete += d->name && d->desc && d->open && d->read && d->close && d->describe;
 		for (j = 0; j < i; j++)
-			unique &= strcmp(d->name, source_drivers[j]->name) != 0;
+			unique &= strcmp(d->name, source_registry[j].drv->name) != 0;
 	}
 	ok(n >= 5 && complete == n, "every registered source has name, desc, open, read, close, "
 				    "describe (%u sources)", n);
@@ -460,7 +463,7 @@ static char *listing(const char *root)
 
 	/* A leading newline so that the first heading matches like the others. */
 	fputc('\n', f);
-	sources_describe(root, f);
+	sources_describe(source_registry, root, f);
 	fclose(f);
 	return buf;
 }
@@ -470,8 +473,8 @@ static void test_list(const char *pi, const char *fw)
 	char *buf = listing(pi);
 	unsigned i, headings = 0;
 
-	for (i = 0; source_drivers[i]; i++)
-		headings += detail_has(buf, source_drivers[i]->name, "");
+	for (i = 0; source_registry[i].drv; i++)
+		headings += detail_has(buf, source_registry[i].drv->name, "");
 	is_int((int)headings, (int)i, "the listing has every source with a detail line");
 	ok(detail_has(buf, "rpi_volt", "in0_lcrit_alarm: watched") &&
 		   detail_has(buf, "get_throttled", "present, not read") &&

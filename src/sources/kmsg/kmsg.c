@@ -12,7 +12,7 @@
 #include "core/events.h"
 #include "core/log.h"
 #include "core/mem.h"
-#include "sources/kmsg.h"
+#include "sources/kmsg/kmsg.h"
 #include "sources/source-internal.h"
 
 #define MOD "kmsg"
@@ -140,9 +140,10 @@ static int kmsg_read(struct source *src, uint64_t now)
 	return 0;
 }
 
-static void kmsg_describe(const char *root, FILE *out)
+static void kmsg_describe(const char *root, int covered, FILE *out)
 {
 	(void)root;
+	(void)covered;
 	if (access(KMSG_DEV, R_OK) == 0)
 		fprintf(out, "      " KMSG_DEV ": readable, watched from its end\n");
 	else

@@ -12,6 +12,7 @@
 #include "core/mem.h"
 #include "core/sysfs.h"
 #include "sources/source-internal.h"
+#include "sources/temps/temps.h"
 
 #define THERMAL_DIR "/sys/class/thermal"
 #define ZONE_PREFIX "thermal_zone"
@@ -188,7 +189,7 @@ static int temps_read(struct source *src, uint64_t now)
 	return 0;
 }
 
-size_t temps_take(struct source *src, struct temp_sample **out)
+static size_t temps_take(struct source *src, struct temp_sample **out)
 {
 	struct temps_state *ts = src->priv;
 	size_t n;
@@ -226,7 +227,7 @@ static int temps_open(struct source *src)
 	return 0;
 }
 
-void temps_reset(struct source *src)
+static void temps_reset(struct source *src)
 {
 	struct temps_state *ts = src->priv;
 
@@ -236,7 +237,7 @@ void temps_reset(struct source *src)
 	temps_read(src, 0);
 }
 
-void temps_get(struct source *src, struct temps *t)
+static void temps_get(struct source *src, struct temps *t)
 {
 	struct temps_state *ts = src->priv;
 
@@ -259,10 +260,11 @@ static void temps_close(struct source *src)
 	src->priv = NULL;
 }
 
-static void temps_describe(const char *root, FILE *out)
+static void temps_describe(const char *root, int covered, FILE *out)
 {
 	char path[PATH_MAX], type[ZONE_TYPE_LEN];
 
+	(void)covered;
 	if (find_soc_zone(root, path, sizeof(path), type, sizeof(type)) == 0)
 		fprintf(out, "      SoC: %s (%s)\n", path,
 			*type ? type : "untyped");
@@ -275,6 +277,12 @@ static void temps_describe(const char *root, FILE *out)
 			     "one under its target)\n");
 }
 
+static const struct source_temps temps_values = {
+	.reset = temps_reset,
+	.get = temps_get,
+	.take = temps_take,
+};
+
 const struct source_driver source_temps = {
 	.name = "temps",
 	.desc = "SoC and drive temperatures each second: a series on the run's clock, the maximum "
@@ -283,4 +291,5 @@ const struct source_driver source_temps = {
 	.read = temps_read,
 	.close = temps_close,
 	.describe = temps_describe,
+	.temps = &temps_values,
 };

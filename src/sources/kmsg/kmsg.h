@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Matching kernel log lines to events, and the USB devices a run's target hangs from. */
+/* The kernel log source (for the registry); matching its lines to events, and the USB
+ * devices a run's target hangs from. */
 #ifndef IOWATT_SOURCES_KMSG_H
 #define IOWATT_SOURCES_KMSG_H
 
@@ -7,6 +8,9 @@
 #define KMSG_MAX_PORTS 8
 /* "2-1.3.4.2": bus, then up to the USB spec's 5 hub tiers and a port each */
 #define KMSG_PORT_LEN 32
+
+struct source_driver;
+extern const struct source_driver source_kmsg;
 
 /*
  * Classify one kernel message (the text after "pri,seq,ts,flags;" or a dmesg line):

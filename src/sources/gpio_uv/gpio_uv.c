@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "sources/gpio_line.h"
+#include "sources/gpio_uv/gpio_uv.h"
 #include "sources/source-internal.h"
 
 /* Edges taken per read; more stay queued and wake poll() again. */
@@ -110,8 +111,9 @@ static void uv_close(struct source *src)
 	src->fd = -1;
 }
 
-static void uv_describe(const char *root, FILE *out)
+static void uv_describe(const char *root, int covered, FILE *out)
 {
+	(void)covered;
 	gpio_chips_describe(root, out);
 }
 

@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/sysfs.h"
+#include "sources/rpi_volt/rpi_volt.h"
 #include "sources/source-internal.h"
 
 #define MOD "rpi_volt"
@@ -107,14 +108,22 @@ static int rpi_volt_read(struct source *src, uint64_t now)
 	return 0;
 }
 
-static void rpi_volt_describe(const char *root, FILE *out)
+static void rpi_volt_describe(const char *root, int covered, FILE *out)
 {
 	char path[PATH_MAX];
 
+	(void)covered;
 	if (rpi_volt_find(root, path, sizeof(path)) == 0)
 		fprintf(out, "      %s: watched\n", path);
 	else
 		fprintf(out, "      not found (not a Raspberry Pi, or hwmon driver absent)\n");
+}
+
+static int rpi_volt_found(const char *root)
+{
+	char path[PATH_MAX];
+
+	return rpi_volt_find(root, path, sizeof(path)) == 0;
 }
 
 const struct source_driver source_rpi_volt = {
@@ -125,4 +134,5 @@ const struct source_driver source_rpi_volt = {
 	.read = rpi_volt_read,
 	.close = source_std_close,
 	.describe = rpi_volt_describe,
+	.found = rpi_volt_found,
 };

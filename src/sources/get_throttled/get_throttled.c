@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Raspberry Pi firmware's get_throttled attribute: the fallback where rpi_volt is absent. */
+/* Raspberry Pi firmware's get_throttled attribute: the fallback where rpi_volt is absent
+ * (its registry row says so: it is not opened where rpi_volt is). */
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -14,6 +15,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/sysfs.h"
+#include "sources/get_throttled/get_throttled.h"
 #include "sources/source-internal.h"
 
 #define MOD "get_throttled"
@@ -73,11 +75,8 @@ static int thr_read(struct source *src, uint32_t *val)
 
 static int thr_open(struct source *src)
 {
-	struct throttled *t;
+	struct throttled *t = xcalloc(1, sizeof(*t));
 
-	if (source_find(src->set, &source_rpi_volt))
-		return SOURCE_OFF;
-	t = xcalloc(1, sizeof(*t));
 	if (thr_find(src->cfg->sysfs_root, t->path, sizeof(t->path)))
 		goto off;
 	src->fd = open(t->path, O_RDONLY | O_CLOEXEC);
@@ -178,15 +177,14 @@ static int thr_read_changes(struct source *src, uint64_t now)
 	return 0;
 }
 
-static void thr_describe(const char *root, FILE *out)
+/* covered: rpi_volt is here, and is read instead. */
+static void thr_describe(const char *root, int covered, FILE *out)
 {
-	char path[PATH_MAX], dir[PATH_MAX];
-	/* rpi_volt's driver name is its hwmon chip's name. */
-	int have_volt = sysfs_hwmon_lookup(root, source_rpi_volt.name, 0, dir, sizeof(dir)) == 0;
+	char path[PATH_MAX];
 
 	if (thr_find(root, path, sizeof(path)))
 		fprintf(out, "      not found\n");
-	else if (have_volt)
+	else if (covered)
 		fprintf(out, "      %s: present, not read (its first read WARNs in dmesg; rpi_volt "
 			     "is used instead)\n", path);
 	else
