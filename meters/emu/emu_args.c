@@ -31,10 +31,10 @@
 #define MIN_VOLTS 0.1
 #define MAX_VOLTS 60.0
 #define MAX_CABLE_OHMS 10.0
-#define MIN_UPDATE_MS 1.0
-#define MAX_UPDATE_MS 10000.0
-#define MIN_DURATION_S 0.1
-#define MAX_DURATION_S 1e7
+#define MIN_UPDATE_NS (1.0 * NS_PER_MS)
+#define MAX_UPDATE_NS (10.0 * NS_PER_SEC)
+#define MIN_DURATION_NS (0.1 * NS_PER_SEC)
+#define MAX_DURATION_NS (1e7 * NS_PER_SEC)
 #define MAX_SEED 1e15
 #define NAMES_LEN 256
 
@@ -79,31 +79,6 @@ static int parse_fault(const struct opt_desc *d, void *base, const char *s, char
 	return 0;
 }
 
-/* A number of d's unit in d->min..d->max, stored as uint64_t ns. */
-static int parse_ns(const struct opt_desc *d, void *base, const char *s, double ns_per_unit,
-		    char *why, size_t len)
-{
-	double x;
-
-	if (parse_double(s, &x) || x < d->min || x > d->max) {
-		snprintf(why, len, "expected a number from %g to %g", d->min, d->max);
-		return -EINVAL;
-	}
-	*(uint64_t *)(void *)((char *)base + d->off) = (uint64_t)(x * ns_per_unit);
-	return 0;
-}
-
-static int parse_ms(const struct opt_desc *d, void *base, const char *s, char *why, size_t len)
-{
-	return parse_ns(d, base, s, 1e6, why, len);
-}
-
-static int parse_seconds(const struct opt_desc *d, void *base, const char *s, char *why,
-			 size_t len)
-{
-	return parse_ns(d, base, s, 1e9, why, len);
-}
-
 static int parse_steps(const struct opt_desc *d, void *base, const char *s, char *why,
 		       size_t len)
 {
@@ -127,8 +102,8 @@ static const struct opt_desc emu_opts[] = {
 	  .help = "symlink to the pty (required; only a stale link of a dead emulator is "
 		  "replaced)",
 	  .group = G_LINK, .complete = "file" },
-	{ .name = "duration", .type = OPT_FUNC, .parse = parse_seconds, .off = EOFF(duration_ns),
-	  .min = MIN_DURATION_S, .max = MAX_DURATION_S, .metavar = "SEC",
+	{ .name = "duration", .type = OPT_DURATION, .off = EOFF(duration_ns),
+	  .min = MIN_DURATION_NS, .max = MAX_DURATION_NS, .metavar = "SEC",
 	  .help = "exit after SEC seconds (default: until SIGINT/SIGTERM)", .group = G_LINK },
 	{ .name = "truth", .type = OPT_STRREF, .off = EOFF(truth_path), .metavar = "FILE",
 	  .help = "ground truth CSV: t_ns,v,a,w,kind (update|reply|corrupt; PPK2: "
@@ -163,8 +138,8 @@ static const struct opt_desc emu_opts[] = {
 	  .group = G_MODEL },
 	{ .name = "step", .type = OPT_FUNC, .parse = parse_steps, .metavar = "LIST",
 	  .help = "current steps by time, \"0:100,5:400,10:100\" (s:mA)", .group = G_MODEL },
-	{ .name = "update-ms", .type = OPT_FUNC, .parse = parse_ms, .off = EOFF(update_ns),
-	  .def = "100", .min = MIN_UPDATE_MS, .max = MAX_UPDATE_MS, .metavar = "MS",
+	{ .name = "update-ms", .type = OPT_DURATION, .off = EOFF(update_ns), .def = "100",
+	  .bare_unit_ns = NS_PER_MS, .min = MIN_UPDATE_NS, .max = MAX_UPDATE_NS, .metavar = "MS",
 	  .help = "internal update period", .group = G_MODEL },
 	{ .name = "corrupt-pct", .type = OPT_DOUBLE, .off = EOFF(corrupt_pct), .max = 100,
 	  .metavar = "N",

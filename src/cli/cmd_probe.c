@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/clock.h"
 #include "core/cmdline.h"
 #include "core/log.h"
 #include "core/mem.h"
@@ -18,27 +19,14 @@
 #define MOD "probe"
 /* Beyond a year the end time no longer fits the clock's nanoseconds comfortably; nobody
  * means it. */
-#define PROBE_SECONDS_MAX (366.0 * 86400.0)
+#define PROBE_NS_MAX (366.0 * 86400.0 * 1e9)
 
 /* What the command line asks for. */
 struct probe_args {
 	const char *spec, *sysfs_root, *csv_path;
-	double seconds; /* 0: until a signal */
+	uint64_t seconds_ns; /* 0: until a signal */
 	int force;
 };
-
-static int parse_seconds(const struct opt_desc *d, void *base, const char *value, char *why,
-			 size_t len)
-{
-	double *seconds = (double *)(void *)((char *)base + d->off);
-
-	if (parse_double(value, seconds) || *seconds <= 0 || *seconds > PROBE_SECONDS_MAX) {
-		snprintf(why, len, "expected a positive number of seconds up to a year (%.0f)",
-			 PROBE_SECONDS_MAX);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 #define POFF(f) offsetof(struct probe_args, f)
 
@@ -48,8 +36,9 @@ static const struct opt_desc probe_opts[] = {
 	  .help = "the meter (required), e.g. um25c:/dev/rfcomm0, um:/dev/ttyUSB0,interval=500ms, "
 		  "manual:idle_ma=85,active_ma=310,v=5.05 (`iowatt meters` lists them)",
 	  .complete = "meters" },
-	{ .name = "seconds", .type = OPT_FUNC, .parse = parse_seconds, .off = POFF(seconds),
-	  .shortopt = 's', .metavar = "N", .help = "stop after N seconds (default: until Ctrl-C)" },
+	{ .name = "seconds", .type = OPT_DURATION, .off = POFF(seconds_ns), .min = 1,
+	  .max = PROBE_NS_MAX, .shortopt = 's', .metavar = "N",
+	  .help = "stop after N seconds, or a time with a unit (default: until Ctrl-C)" },
 	{ .name = "csv", .type = OPT_STRREF, .off = POFF(csv_path), .metavar = "FILE",
 	  .help = "also write every sample: t_ns,v,a,w,flags (a new file; never through a "
 		  "symbolic link)",
@@ -112,7 +101,7 @@ int cmd_probe(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	o = (struct probe_opts){ .spec = a.spec, .sysfs_root = a.sysfs_root,
-				 .csv_path = a.csv_path, .seconds = a.seconds, .force = a.force };
+				 .csv_path = a.csv_path, .seconds = (double)a.seconds_ns / NS_PER_SEC, .force = a.force };
 	rc = probe_meter(&o, &sig);
 	if (sig)
 		return sig == SIGINT ? EXIT_SIGINT : 128 + sig;

@@ -161,9 +161,11 @@ static const char *type_expect(const struct opt_desc *d, char *buf, size_t len)
 		return "expected bytes with an optional suffix: k/m/g/t or KiB/MiB/GiB (base 1024), "
 		       "kB/MB/GB (base 1000)";
 	case OPT_DURATION:
-		return d->bare_unit_ns == NS_PER_US
-			       ? "expected a time with ns/us/ms/s/m/h (a bare number is "
-				 "microseconds, as in fio)"
+		if (d->bare_unit_ns == NS_PER_US)
+			return "expected a time with ns/us/ms/s/m/h (a bare number is "
+			       "microseconds, as in fio)";
+		return d->bare_unit_ns == NS_PER_MS
+			       ? "expected a time with ns/us/ms/s/m/h (a bare number is milliseconds)"
 			       : "expected a time with ns/us/ms/s/m/h (a bare number is seconds)";
 	case OPT_DOUBLE:
 		return "expected a number";
@@ -415,8 +417,10 @@ void opt_apply_defaults(const struct opt_desc *table, size_t n, void *base)
 		case OPT_FLAG:
 		case OPT_NOFLAG:
 		case OPT_COUNT:
-		case OPT_ENUM:
 			*(int *)p = 0;
+			break;
+		case OPT_ENUM:
+			*(int *)p = d->def ? 0 : -1;
 			break;
 		case OPT_UINT:
 			*(unsigned *)p = 0;

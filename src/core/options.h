@@ -31,7 +31,7 @@ enum opt_type {
 /*
  * Spelling: names are matched after opt_name_normalize(), so "rate-iops", "rate_iops" and
  * "RATE_IOPS" are one option. OPT_BOOL with def == NULL starts at -1 ("auto": decided
- * later, as end_fsync). Numbers: min/max are in the stored unit (bytes, ns, fraction).
+ * later, as end_fsync), and so does OPT_ENUM ("not given": the reader decides). Numbers: min/max are in the stored unit (bytes, ns, fraction).
  */
 
 struct opt_choice {
@@ -83,6 +83,8 @@ struct opt_desc {
 	int list;
 	/* OPT_DURATION: what a bare number counts, in ns (0: seconds; fio's thinktime: us). */
 	uint64_t bare_unit_ns;
+	/* The value must be given: a meter spec's parser refuses it missing; help says so. */
+	int required;
 };
 
 /* Every command's --help (-h), in the table's group (NULL where it has none). */
@@ -117,6 +119,12 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 /* A number in the option's unit as a user writes it: "4k", "100ms", "5%". */
 const char *opt_format_number(const struct opt_desc *d, double v, char *buf, size_t len);
 void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n);
+/*
+ * A table of KEY=VALUE settings (a meter spec's keys), one per line from column indent:
+ * "interval=TIME  time between polls [default 500ms; 100ms..60s; a bare number is ms]",
+ * choices as "16|32".
+ */
+void opt_print_keys(FILE *fp, const struct opt_desc *table, size_t n, int indent);
 /* Words of text from column col, later lines indented to indent, lines up to width. */
 void opt_print_wrapped(FILE *fp, const char *text, int col, int indent, int width);
 /* The same table as troff for a man page: .SS per group, .TP per option. */

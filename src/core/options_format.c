@@ -97,7 +97,7 @@ const char *opt_format(const struct opt_desc *d, const void *base, char *buf, si
 		break;
 	case OPT_ENUM:
 		v = *(const int *)p;
-		snprintf(buf, len, "%s", v >= 0 ? d->choices[v].name : "?");
+		snprintf(buf, len, "%s", v >= 0 ? d->choices[v].name : "");
 		break;
 	case OPT_UINT:
 		snprintf(buf, len, "%u", *(const unsigned *)p);

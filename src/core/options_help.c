@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/mem.h"
 #include "core/options.h"
 
@@ -100,7 +101,9 @@ static void help_extras(const struct opt_desc *d, char *buf, size_t len)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	if (d->def && d->def[0])
+	if (d->required)
+		used += (size_t)snprintf(buf + used, len - used, "required");
+	else if (d->def && d->def[0])
 		used += (size_t)snprintf(buf + used, len - used, "default %s", d->def);
 	else if (d->type == OPT_BOOL)
 		used += (size_t)snprintf(buf + used, len - used, "default auto");
@@ -110,6 +113,10 @@ static void help_extras(const struct opt_desc *d, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s..%s", used ? "; " : "", lo,
 					 hi);
 	}
+	if (d->type == OPT_DURATION && d->bare_unit_ns && d->bare_unit_ns != NS_PER_SEC &&
+	    used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%sa bare number is %s",
+					 used ? "; " : "", d->bare_unit_ns == NS_PER_MS ? "ms" : "us");
 	if (d->bare && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "%salone: %s", used ? "; " : "",
 					 d->bare);
@@ -198,6 +205,44 @@ void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 			fprintf(fp, "%34s%-*s ", "", w, c->name);
 			opt_print_wrapped(fp, c->help ? c->help : "", 35 + w, 35 + w, HELP_WIDTH);
 		}
+	}
+}
+
+/* A key's value as help shows it: its choices ("16|32"), else the type's metavar. */
+static const char *key_value(const struct opt_desc *d, char *buf, size_t len)
+{
+	const struct opt_choice *c;
+	size_t used = 0;
+
+	if (!d->choices)
+		return metavar(d);
+	buf[0] = '\0';
+	for (c = d->choices; c->name && used < len; c++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "|" : "", c->name);
+	return buf;
+}
+
+/* The key column of opt_print_keys: "interval=TIME" fits, a longer one wraps. */
+#define KEY_WIDTH 22
+
+void opt_print_keys(FILE *fp, const struct opt_desc *table, size_t n, int indent)
+{
+	char kv[192], val[160], extras[160], text[512];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct opt_desc *d = &table[i];
+
+		snprintf(kv, sizeof(kv), "%s=%s", d->name, key_value(d, val, sizeof(val)));
+		help_extras(d, extras, sizeof(extras));
+		snprintf(text, sizeof(text), "%s%s%s%s", d->help ? d->help : "",
+			 extras[0] ? " [" : "", extras, extras[0] ? "]" : "");
+		if ((int)strlen(kv) > KEY_WIDTH)
+			fprintf(fp, "%*s%s\n%*s", indent, "", kv, indent + KEY_WIDTH + 1, "");
+		else
+			fprintf(fp, "%*s%-*s ", indent, "", KEY_WIDTH, kv);
+		opt_print_wrapped(fp, text, indent + KEY_WIDTH + 1, indent + KEY_WIDTH + 1,
+				  HELP_WIDTH);
 	}
 }
 
