@@ -128,7 +128,7 @@ METER_DIRS := meters/um meters/ina2xx meters/board meters/manual meters/fnirsi m
 SOURCE_DIRS := src/sources/rpi_volt src/sources/get_throttled src/sources/kmsg src/sources/gpio_uv \
                src/sources/temps
 SRC_DIRS  := src/core src/io src/sources $(SOURCE_DIRS) src/sources/registry src/result \
-             src/analysis src/energy src/run src/report src/cli \
+             src/analysis src/energy src/plan src/run src/report src/cli \
              meters/core meters/transport meters/emu $(METER_DIRS) meters/registry
 LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/energy_md.o

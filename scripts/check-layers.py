@@ -25,6 +25,7 @@ LAYERS = [
     ("result", ["src/result"]),
     ("analysis", ["src/analysis"]),
     ("energy", ["src/energy"]),
+    ("plan", ["src/plan"]),
     ("run", ["src/run"]),
     ("report", ["src/report"]),
     ("cli", ["src/cli"]),
@@ -43,11 +44,12 @@ DEPS = {
     "result": {"core"},
     "analysis": {"core", "result"},
     "energy": {"core", "result"},
+    "plan": {"core", "io", "result", "energy"},
     "run": {"core", "io", "metercore", "registry", "sources", "sourceregistry", "result",
-            "analysis", "energy", "report"},
+            "analysis", "energy", "plan", "report"},
     "report": {"core", "result", "analysis"},
     "cli": {"core", "transport", "io", "metercore", "drivers", "registry", "sources",
-            "sourcedrivers", "sourceregistry", "result", "analysis", "energy", "run", "report"},
+            "sourcedrivers", "sourceregistry", "result", "analysis", "energy", "plan", "run", "report"},
 }
 
 # Layers of one folder per driver (a meter family, an event source): a folder of one of

@@ -13,11 +13,10 @@
 #include "core/activity.h"
 #include "io/pace.h"
 #include "io/pattern.h"
-#include "meters/registry/registry.h"
 #include "energy/energy.h"
-#include "run/meter_fit.h"
+#include "plan/meter_fit.h"
 #include "energy/sampling.h"
-#include "run/size_auto.h"
+#include "plan/size_choice.h"
 
 /* What one burst is taken to last when its own speed is not known: one activity bin. */
 #define BURST_NS ACTIVITY_BIN_NS
@@ -341,31 +340,6 @@ struct result_meter_fit *meter_fit_report(const struct meter_fit *f)
 	r->why = f->why[0] ? xstrdup(f->why) : NULL;
 	r->fix = f->fix[0] ? xstrdup(f->fix) : NULL;
 	return r;
-}
-
-uint64_t meter_fit_spec_period(const struct run_opts *ro, char *meter, size_t len)
-{
-	struct meter_dev *dev;
-	uint64_t best = 0, p;
-	int level = log_get_level();
-	unsigned i;
-
-	meter[0] = '\0';
-	/* a spec that does not parse is the run's to refuse, with its message, not the plan's */
-	log_set_level(LOG_ERR - 1);
-	for (i = 0; i < ro->nmeters; i++) {
-		if (meter_parse_spec(meter_registry, ro->meters[i],
-				     ro->sysfs_root ? ro->sysfs_root : "", &dev))
-			continue;
-		p = meter_spec_interval_ns(dev);
-		if (p > best) {
-			best = p;
-			snprintf(meter, len, "%s", ro->meters[i]);
-		}
-		meter_free(dev);
-	}
-	log_set_level(level);
-	return best;
 }
 
 void meter_fit_plan(FILE *fp, const struct run_config *cfg, uint64_t period_ns, const char *meter)

@@ -62,11 +62,6 @@ int meter_fit_auto_size(const struct job_opts *jo, uint64_t period_ns, uint64_t 
  * spacing, the plan's ETA); 0 when jo is not paced. */
 uint64_t meter_fit_auto_ns(const struct job_opts *jo, uint64_t period_ns, uint64_t target_ns);
 
-/*
- * The slowest meter's period among the run's specs, from their interval parameters,
- * without opening them (--dry-run); its spec in meter. 0 when none says.
- */
-uint64_t meter_fit_spec_period(const struct run_opts *ro, char *meter, size_t len);
 /* The plan's section: every job judged against a meter of period_ns (0: nothing). */
 void meter_fit_plan(FILE *fp, const struct run_config *cfg, uint64_t period_ns,
 		    const char *meter);

@@ -9,7 +9,7 @@
 
 #include "core/log.h"
 #include "core/mem.h"
-#include "run/rate_basis.h"
+#include "plan/rate_basis.h"
 
 /* Results read to find the device's: the newest ones are enough. */
 #define RATE_BASIS_MAX_FILES 64

@@ -10,15 +10,14 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "run/run_plan.h"
+#include "plan/run_plan.h"
 #include "core/blockdev.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "result/result.h"
-#include "run/meter_fit.h"
-#include "run/rate_basis.h"
-#include "run/session.h"
-#include "run/size_auto.h"
+#include "plan/meter_fit.h"
+#include "plan/rate_basis.h"
+#include "plan/size_choice.h"
 
 #define FMT_LEN 32
 /* A size=auto calibration without retries: the wait for a quiet device and its second. */
@@ -185,7 +184,7 @@ static void estimate_job(const struct plan_basis *in, const struct run_config *c
 	} else {
 		idle = metered ? fmax((double)jo->idle_ns / 1e9,
 				      (double)jo->idle_samples * (double)in->period_ns / 1e9) +
-					 (double)SESSION_FEED_LAG_NS / 1e9
+					 (double)in->feed_lag_ns / 1e9
 			       : 0;
 		/* a tail ends once power holds still for tail_hold: assumed within twice that */
 		per_lo = idle + (metered ? (double)jo->tail_hold_ns / 1e9 : 0);

@@ -27,6 +27,8 @@ struct plan_basis {
 	int period_known;	      /* 0 before the meters are open (--dry-run) */
 	const struct size_choice *sizes; /* this run's calibrations by job; NULL: none yet */
 	unsigned rounds_done;	      /* rounds already run: left out */
+	uint64_t feed_lag_ns;	      /* how long after its end a phase closes (the run's
+				       * SESSION_FEED_LAG_NS): part of every idle baseline */
 };
 
 /*

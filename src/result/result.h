@@ -322,7 +322,7 @@ struct result_size_auto {
 
 /*
  * Whether the slowest meter can measure the job's pattern, judged before it runs
- * (run/meter_fit.h): verdict "ok", "coarse", "too short" or "aliased", what goes wrong
+ * (plan/meter_fit.h): verdict "ok", "coarse", "too short" or "aliased", what goes wrong
  * and what to change (NULL when nothing).
  */
 struct result_meter_fit {

@@ -10,7 +10,7 @@
 #include "io/target.h"
 #include "run/output.h"
 #include "run/progress.h"
-#include "run/rate_basis.h"
+#include "plan/rate_basis.h"
 #include "run/result_builder.h"
 #include "run/session.h"
 #include "run/size_auto.h"

@@ -14,12 +14,13 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "io/bench.h"
+#include "meters/registry/registry.h"
 #include "report/summary.h"
 #include "run/context.h"
-#include "run/meter_fit.h"
+#include "plan/meter_fit.h"
 #include "run/run.h"
 #include "run/run_loop.h"
-#include "run/run_plan.h"
+#include "plan/run_plan.h"
 #include "sources/registry/registry.h"
 
 /*
@@ -351,6 +352,35 @@ static uint64_t slowest_period_ns(const struct session *s)
 	return p;
 }
 
+/*
+ * The slowest meter's period among the run's specs, from their interval parameters,
+ * without opening them (--dry-run); its spec in meter. 0 when none says.
+ */
+static uint64_t spec_period(const struct run_opts *ro, char *meter, size_t len)
+{
+	struct meter_dev *dev;
+	uint64_t best = 0, p;
+	int level = log_get_level();
+	unsigned i;
+
+	meter[0] = '\0';
+	/* a spec that does not parse is the run's to refuse, with its message, not the plan's */
+	log_set_level(LOG_ERR - 1);
+	for (i = 0; i < ro->nmeters; i++) {
+		if (meter_parse_spec(meter_registry, ro->meters[i],
+				     ro->sysfs_root ? ro->sysfs_root : "", &dev))
+			continue;
+		p = meter_spec_interval_ns(dev);
+		if (p > best) {
+			best = p;
+			snprintf(meter, len, "%s", ro->meters[i]);
+		}
+		meter_free(dev);
+	}
+	log_set_level(level);
+	return best;
+}
+
 /* The ETA's basis in a run: the earlier result, or rounds_done rounds of this one. */
 static struct plan_basis run_basis(const struct run_ctx *rc, unsigned rounds_done, char *name,
 				   size_t len)
@@ -358,6 +388,7 @@ static struct plan_basis run_basis(const struct run_ctx *rc, unsigned rounds_don
 	struct plan_basis in = {
 		.metered = rc->session->nmeters > 0, .period_ns = slowest_period_ns(rc->session),
 		.period_known = 1, .rounds_done = rounds_done, .name = name,
+		.feed_lag_ns = SESSION_FEED_LAG_NS,
 	};
 
 	if (rounds_done) {
@@ -491,7 +522,8 @@ static int dry_run(const struct run_config *cfg)
 	char disk[64], name[PATH_MAX + 64], meter[256];
 	struct rate_basis b;
 	struct plan_basis in = { .metered = cfg->run.nmeters > 0, .name = name,
-				 .period_known = !cfg->run.nmeters };
+				 .period_known = !cfg->run.nmeters,
+				 .feed_lag_ns = SESSION_FEED_LAG_NS };
 	int err = open_basis(&b, &cfg->run, disk, sizeof(disk));
 	uint64_t period;
 
@@ -502,7 +534,7 @@ static int dry_run(const struct run_config *cfg)
 		snprintf(name, sizeof(name), "the earlier result %s", b.path);
 	}
 	run_plan_print(stdout, cfg, disk, &in);
-	period = meter_fit_spec_period(&cfg->run, meter, sizeof(meter));
+	period = spec_period(&cfg->run, meter, sizeof(meter));
 	meter_fit_plan(stdout, cfg, period, meter);
 	rate_basis_close(&b);
 	return 0;

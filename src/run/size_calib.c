@@ -12,7 +12,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "io/bench.h"
-#include "run/rate_basis.h"
+#include "plan/rate_basis.h"
 #include "run/run.h"
 #include "run/size_auto.h"
 

@@ -7,7 +7,7 @@
 #include "core/clock.h"
 #include "core/options.h"
 #include "io/job.h"
-#include "run/meter_fit.h"
+#include "plan/meter_fit.h"
 #include "tap.h"
 
 #define HZ2 (500 * NS_PER_MS)

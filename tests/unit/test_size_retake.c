@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "result/result.h"
-#include "run/size_auto.h"
+#include "plan/size_choice.h"
 #include "tap.h"
 
 /* A budget as the run's uncertainty would give it (k = 1 terms), u95 from their sum. */
