@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* What the timeline chart's files share: its data series and its marks (report layer only). */
+#ifndef IOWATT_PLOT_TIMELINE_H
+#define IOWATT_PLOT_TIMELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/plot.h"
+
+static inline double timeline_secs(uint64_t t_ns, uint64_t t0_ns)
+{
+	return ((double)t_ns - (double)t0_ns) / 1e9;
+}
+
+/* plot_timeline_data.c. What the timeline's data files hold, for its meta. */
+struct timeline_series {
+	long io_rows, pw_rows;
+	double max_mb, max_w;
+	int nm;
+	double tmin, tmax;  /* over the temperature series */
+	int has_soc, has_drive;
+	int band; /* some reading has an uncertainty band */
+};
+/* io.dat, power.dat and temp.dat from the result's CSVs. -errno when none can be made. */
+int timeline_write_series(struct plot_chart *ch, const struct rr_result *r,
+			  struct timeline_series *sr);
+
+/* plot_timeline_marks.c. A job's label in the strip over the plot. */
+struct timeline_label;
+/*
+ * Every job's label, left to right as the jobs ran: one that would cover a label already
+ * placed (jobs whose phases overlap, or upright ones closer than a line) is left out, and
+ * counted. Returns the labels; *n their count, *longest the longest upright line's chars.
+ */
+struct timeline_label *timeline_labels_place(const struct rr_result *r, size_t *n,
+					     size_t *longest, size_t *dropped);
+/* The strip over the plot: as deep as the longest upright label, one line for the rest. */
+double timeline_strip_px(size_t longest);
+/* The labels shown into meta, and every label freed. */
+void timeline_labels_write(FILE *meta, struct timeline_label *l, size_t n);
+void timeline_labels_free(struct timeline_label *l, size_t n);
+/* Phase shading. */
+void timeline_phase_rects(FILE *meta, const struct rr_result *r);
+/* A marker for each job too short to be seen as a line; returns the count. */
+int timeline_short_jobs(const struct rr_result *r, FILE *meta, double *max_mb);
+/* Events as vertical lines, labels of events too close to tell apart merged. */
+void timeline_event_marks(FILE *meta, const struct rr_result *r);
+
+#endif

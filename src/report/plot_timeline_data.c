@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* Timeline chart data files from a result's CSVs: io.dat, power.dat with its band, temp.dat. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/input.h"
+#include "core/log.h"
+#include "core/mem.h"
+#include "report/plot_timeline.h"
+
+#define MOD "plot"
+#define TL_MAX_METERS 8
+#define SAMPLE_LINE_MAX 512
+
+/* Splits a CSV line in place; returns the field count (at most max). */
+static size_t split_csv(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+/* intervals.csv -> io.dat: a step per interval, a break between jobs. Returns rows. */
+static long write_intervals(const char *path, uint64_t t0, FILE *out, double *max_mb)
+{
+	char line[1024], prev[128] = "", *f[9];
+	long rows = 0, lineno = 0;
+	int err;
+	FILE *fp = path ? input_fopen(path, INPUT_NOFOLLOW, 0, &err) : NULL;
+	double a, b, mb;
+
+	if (!fp)
+		return path ? err : -EINVAL;
+	while (fgets(line, sizeof(line), fp)) {
+		lineno++;
+		if (lineno == 1 && !strncmp(line, "job,", 4))
+			continue;
+		if (split_csv(line, f, 9) < 8) {
+			log_warn(MOD, "%s:%ld: expected 8 fields, line skipped", path, lineno);
+			continue;
+		}
+		a = timeline_secs(strtoull(f[2], NULL, 10), t0);
+		b = timeline_secs(strtoull(f[3], NULL, 10), t0);
+		mb = (atof(f[5]) + atof(f[7])) / 1e6;
+		if (strcmp(prev, f[0]))
+			fprintf(out, "%s", rows ? "\n" : "");
+		snprintf(prev, sizeof(prev), "%s", f[0]);
+		fprintf(out, "%.4f %.6g\n%.4f %.6g\n", a, mb, b, mb);
+		*max_mb = fmax(*max_mb, mb);
+		rows++;
+	}
+	fclose(fp);
+	return rows;
+}
+
+/* The per-meter files as index blocks 0..n-1 of power.dat; returns n. */
+static int join_blocks(struct plot_chart *ch, FILE *blk[TL_MAX_METERS])
+{
+	FILE *out = plot_chart_file(ch, "power.dat"), *fp;
+	char line[SAMPLE_LINE_MAX], *blk_path;
+	int i, nm = 0;
+
+	for (i = 0; i < TL_MAX_METERS; i++) {
+		if (!blk[i])
+			continue;
+		fclose(blk[i]);
+		blk_path = xasprintf("%s/power%d.dat", ch->dir, i);
+		fp = fopen(blk_path, "r");
+		while (fp && out && fgets(line, sizeof(line), fp))
+			fputs(line, out);
+		if (fp)
+			fclose(fp);
+		unlink(blk_path);
+		free(blk_path);
+		if (out)
+			fprintf(out, "\n\n");
+		nm = i + 1;
+	}
+	if (out)
+		fclose(out);
+	return nm;
+}
+
+/*
+ * Half the 95 % band of one reading's power: twice its combined standard uncertainty from
+ * the meter's declared accuracy, which for a meter with ranges changes with the current.
+ * The reading as it is where the meter declares nothing.
+ */
+static double band_half(const struct meter_accuracy *acc, char **f, double w)
+{
+	struct meter_u u;
+	int own = !strstr(f[5] ? f[5] : "", "w_computed");
+
+	accuracy_reading_u(acc, *f[2] ? atof(f[2]) : NAN, *f[3] ? atof(f[3]) : NAN, w, own, NULL,
+			   NULL, &u);
+	return isfinite(u.gain) ? 2 * accuracy_u_combined(&u) : 0;
+}
+
+/* samples.csv -> power.dat, one index block per meter: t, W and the band's edges.
+ * Returns the meters seen. */
+static int write_samples(const char *path, const struct run_result *rep, struct plot_chart *ch,
+			 long *rows, double *max_w, int *band)
+{
+	struct meter_accuracy acc[TL_MAX_METERS];
+	char line[SAMPLE_LINE_MAX], *f[7] = { NULL }, name[32];
+	uint64_t t0 = rep->t0_ns;
+	double half;
+	size_t k;
+	FILE *fp, *blk[TL_MAX_METERS] = { NULL };
+	long lineno = 0;
+	int m, err;
+	double w;
+
+	*rows = 0;
+	if (!path)
+		return -EINVAL;
+	for (k = 0; k < TL_MAX_METERS; k++)
+		result_accuracy_get(k < rep->nmeters ? rep->meters[k].accuracy : NULL, &acc[k]);
+	fp = input_fopen(path, INPUT_NOFOLLOW, 0, &err);
+	if (!fp)
+		return err;
+	while (fgets(line, sizeof(line), fp)) {
+		lineno++;
+		/* --samples binary: the series is not drawn from that file. */
+		if (lineno == 1 && strncmp(line, "t_ns,", 5))
+			break;
+		if (lineno == 1)
+			continue;
+		f[5] = NULL;
+		if (split_csv(line, f, 7) < 5)
+			continue;
+		m = atoi(f[1]);
+		if (m < 0 || m >= TL_MAX_METERS)
+			continue;
+		w = *f[4] ? atof(f[4]) : (*f[2] && *f[3] ? atof(f[2]) * atof(f[3]) : NAN);
+		if (isnan(w))
+			continue;
+		if (!blk[m]) {
+			snprintf(name, sizeof(name), "power%d.dat", m);
+			blk[m] = plot_chart_file(ch, name);
+			if (!blk[m])
+				break;
+		}
+		half = band_half(&acc[m], f, w);
+		*band |= half > 0;
+		fprintf(blk[m], "%.4f %.6g %.6g %.6g\n", timeline_secs(strtoull(f[0], NULL, 10), t0), w,
+			w - half, w + half);
+		*max_w = fmax(*max_w, w + half);
+		(*rows)++;
+	}
+	fclose(fp);
+	return join_blocks(ch, blk);
+}
+
+/* temp.dat from the run's temperature series: t soc_c drive_c, NaN where absent. */
+static int write_temps(struct plot_chart *ch, const struct rr_result *r, struct timeline_series *sr)
+{
+	FILE *fp;
+	size_t i;
+
+	sr->tmin = INFINITY;
+	sr->tmax = -INFINITY;
+	if (!r->rep.ntemp_series)
+		return 0;
+	fp = plot_chart_file(ch, "temp.dat");
+	if (!fp)
+		return -EIO;
+	fprintf(fp, "# t soc_c drive_c\n");
+	for (i = 0; i < r->rep.ntemp_series; i++) {
+		const struct result_temp_sample *ts = &r->rep.temp_series[i];
+
+		fprintf(fp, "%.4f", timeline_secs(ts->t_ns, r->rep.t0_ns));
+		plot_put_num(fp, ts->soc_c);
+		plot_put_num(fp, ts->drive_c);
+		fputc('\n', fp);
+		sr->has_soc |= !isnan(ts->soc_c);
+		sr->has_drive |= !isnan(ts->drive_c);
+		if (!isnan(ts->soc_c)) {
+			sr->tmin = fmin(sr->tmin, ts->soc_c);
+			sr->tmax = fmax(sr->tmax, ts->soc_c);
+		}
+		if (!isnan(ts->drive_c)) {
+			sr->tmin = fmin(sr->tmin, ts->drive_c);
+			sr->tmax = fmax(sr->tmax, ts->drive_c);
+		}
+	}
+	fclose(fp);
+	return 0;
+}
+
+int timeline_write_series(struct plot_chart *ch, const struct rr_result *r, struct timeline_series *sr)
+{
+	char *ipath = rr_companion_path(r, "intervals"), *spath = rr_companion_path(r, "samples");
+	FILE *io = plot_chart_file(ch, "io.dat");
+
+	if (!io) {
+		free(ipath);
+		free(spath);
+		return -EIO;
+	}
+	sr->io_rows = write_intervals(ipath, r->rep.t0_ns, io, &sr->max_mb);
+	fclose(io);
+	if (r->has_power) {
+		sr->nm = write_samples(spath, &r->rep, ch, &sr->pw_rows, &sr->max_w, &sr->band);
+		if (sr->nm < 0)
+			log_info(MOD, "timeline: %s: %s: power line left out", spath ? spath : r->path,
+				 spath ? input_strerror(sr->nm) : "its samples file is not beside it");
+	} else {
+		log_info(MOD, "timeline: %s has no power data: throughput only", r->path);
+	}
+	free(ipath);
+	free(spath);
+	return write_temps(ch, r, sr);
+}
