@@ -110,4 +110,66 @@ rm -f "$T_TMP/cases3"
 [ $? -eq 1 ] && [ "$(cat "$T_TMP/cases3")" = "iowatt-result|fail||" ]
 ok $? "a missing result: iowatt-result fails, exit 1, nothing else reported"
 
+# 4. Hostile results (written here, so no raw control character is committed): the
+# script's console output is what LAVA parses for its signals, so nothing from the file
+# may open a line or a <LAVA_SIGNAL_...> there; a malformed file is one failed case.
+"$PY" - "$T_TMP/hostile" <<'PY'
+import json, os, sys
+os.makedirs(sys.argv[1])
+SIG = "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=INJECTED RESULT=pass>"
+def job(name, valid=True, reasons=(), **kw):
+    j = {"jobname": name, "round": 1, "loop": 1,
+         "validity": {"valid": valid, "reasons": list(reasons)},
+         "efficiency": {"j_per_gb": 5.5, "iops_per_ma": 0.5}}
+    j.update(kw)
+    return j
+cases = {
+    "reason_nl": [job("A", False, ["brown-out\n" + SIG]), job("B")],
+    "reason_inline": [job("A", False, ["x " + SIG + " \u2028\x1b[2K\r" + SIG]), job("B")],
+    "name_ctl": [job("A\r" + SIG, False, ["r"]), job("B")],
+    "collide": [job("a b", False, ["undervoltage"]), job("a_b")],
+    "round_nl": [job("A", round="1\n" + SIG + "\n" + SIG), job("A", round=2)],
+    "round_bool": [job("A", round=True), job("A", round=2)],
+    "loop_big": [job("A", loop=10**30), job("A", loop=2)],
+    "no_jobname": [job("A"), {"round": 1}],
+    "validity_str": [job("A"), job("B", validity="yes")],
+    "figure_str": [job("A", efficiency={"j_per_gb": "1\n" + SIG})],
+}
+for k, jobs in cases.items():
+    json.dump({"jobs": jobs}, open(os.path.join(sys.argv[1], k + ".json"), "w"))
+open(os.path.join(sys.argv[1], "top_list.json"), "w").write("[1, 2]")
+open(os.path.join(sys.argv[1], "deep.json"), "w").write("[" * 100000 + "]" * 100000)
+PY
+hostile() { # NAME: lava_cases.py on it; sets rc, log, out
+	log=$T_TMP/hostile/$1.cases out=$T_TMP/hostile/$1.out
+	(LAVA_STUB_LOG=$log PATH="$T_TMP/bin:$PATH" "$PY" "$REPO/contrib/lava/lava_cases.py" \
+		"$T_TMP/hostile/$1.json") >"$out" 2>&1
+	rc=$?
+	touch "$log"
+}
+inert() { # the output has no signal and no control character but newline; the case names
+	# are LAVA's characters, each once
+	! grep -q '<LAVA_' "$out" && ! LC_ALL=C grep -q '[[:cntrl:]]' "$out" &&
+		! cut -d'|' -f1 "$log" | grep -qv '^[A-Za-z0-9._-]*$' &&
+		[ "$(cut -d'|' -f1 "$log" | sort | uniq -d)" = "" ]
+}
+for k in reason_nl reason_inline name_ctl; do
+	hostile $k
+	[ $rc -eq 0 ] && inert && grep -q '^A[^|]*\.valid|fail|' "$log" && grep -q '^B\.valid|pass|' "$log" &&
+		[ "$(wc -l <"$log")" -eq 7 ]
+	ok $? "$k: the job's cases as the result has them, no forged signal or line on the console"
+done
+grep -q 'invalid: brown-out\\x0a\\x3cLAVA_SIGNAL' "$T_TMP/hostile/reason_nl.out"
+ok $? "reason_nl: the reason is printed with its newline shown as \\x0a"
+hostile collide
+[ $rc -eq 0 ] && inert && grep -q '^a_b\.valid|pass|' "$log" && grep -q '^a_b\.n2\.valid|fail|' "$log" &&
+	grep -q '^a_b\.n2: the job "a b"' "$out"
+ok $? "collide: 'a_b' (valid) keeps its name, 'a b' (invalid) is a_b.n2 and fails, said on the console"
+for k in round_nl round_bool loop_big no_jobname validity_str figure_str top_list deep; do
+	hostile $k
+	[ $rc -eq 1 ] && inert && [ "$(cat "$log")" = "iowatt-result|fail||" ] &&
+		grep -q "lava_cases.py: .*$k.json: ." "$out"
+	ok $? "$k: malformed, so iowatt-result fails with the reason ($(head -n 1 "$out" | sed 's/.*json: //')) and nothing else is reported"
+done
+
 done_testing
