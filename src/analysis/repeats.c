@@ -23,31 +23,39 @@ struct figure_src {
 	int has_u95;
 };
 
-static double p50_ns(const struct job_result *j)
+/* The job rows of the figure table (RESULT_JOB_FIGURES), as job_<name>(). */
+static double job_iops(const struct job_result *j)
+{
+	return rr_iops(j);
+}
+
+static double job_bw_bytes(const struct job_result *j)
+{
+	return rr_bw_bytes(j);
+}
+
+static double job_clat_p50_ns(const struct job_result *j)
 {
 	return rr_lat_ns(j, 50);
 }
 
-static double p99_ns(const struct job_result *j)
+static double job_clat_p99_ns(const struct job_result *j)
 {
 	return rr_lat_ns(j, 99);
 }
 
+/* Every row of the figure table (result_figures.h) that has statistics. */
 #define SOFF(m) offsetof(struct result_summary_figures, m)
-#define JOB(m, fn) { #m, SOFF(m), FROM_JOB, fn, 0, 0, 0 }
-#define POWER(m) { #m, SOFF(m), FROM_POWER, NULL, offsetof(struct result_power, m), \
-		   offsetof(struct result_power, m##_u95), 1 }
-#define EFF(m) { #m, SOFF(m), FROM_EFF, NULL, offsetof(struct result_efficiency, m), \
-		 offsetof(struct result_efficiency, m##_u95), 1 }
+#define JOB(m, kind) RESULT_IF_STATS(kind, { #m, SOFF(m), FROM_JOB, job_##m, 0, 0, 0 }, )
+#define FIGURE_IN(T, FROM, m, kind) \
+	RESULT_IF_STATS(kind, { #m, SOFF(m), FROM, NULL, offsetof(T, m), offsetof(T, m##_u95), 1 }, )
+#define POWER(m, kind) FIGURE_IN(struct result_power, FROM_POWER, m, kind)
+#define EFF(m, kind) FIGURE_IN(struct result_efficiency, FROM_EFF, m, kind)
 
 static const struct figure_src figures[] = {
-	JOB(iops, rr_iops),	  JOB(bw_bytes, rr_bw_bytes), JOB(clat_p50_ns, p50_ns),
-	JOB(clat_p99_ns, p99_ns), POWER(idle_w),	      POWER(active_w),
-	POWER(active_ma),	  POWER(active_v),	      POWER(energy_active_j),
-	POWER(energy_tail_net_j), POWER(energy_net_j),	      POWER(charge_mah),
-	EFF(iops_per_ma),	  EFF(iops_per_w),	      EFF(mbps_per_w),
-	EFF(j_per_gb),		  EFF(j_per_gb_net),	      EFF(uj_per_io),
-	EFF(uah_per_io),	  EFF(uah_per_mb),
+	RESULT_JOB_FIGURES(JOB)
+	RESULT_POWER_FIGURES(POWER)
+	RESULT_EFFICIENCY_FIGURES(EFF)
 };
 
 static const void *figure_obj(const struct figure_src *f, const struct job_result *j)

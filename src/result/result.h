@@ -8,6 +8,7 @@
 
 #include "core/accuracy.h"
 #include "core/units.h"
+#include "result/result_figures.h"
 
 #define RESULT_SCHEMA_VERSION 1
 
@@ -220,24 +221,14 @@ struct result_idle_baseline {
 
 struct result_power {
 	char *meter;
-	double idle_w, idle_w_u95, active_w, active_w_u95, active_ma, active_ma_u95, peak_ma;
-	double active_v, active_v_u95, min_v;
-	double energy_active_j, energy_active_j_u95, energy_active_mwh;
-	double energy_tail_j, energy_tail_j_u95, energy_tail_mwh;
-	double energy_tail_net_j, energy_tail_net_j_u95;
-	double energy_net_j, energy_net_j_u95, charge_mah, charge_mah_u95;
-	/* The active phase's energy split by its direction (a signed meter): into the
-	 * device, and out of it, both >= 0; their difference is energy_active_j. */
-	double energy_active_in_j, energy_active_out_j;
+	RESULT_POWER_FIGURES(RESULT_FIGURE_MEMBER) /* result_figures.h */
 	char *note; /* NULL: no note */
 	struct result_phase_counts out_of_range; /* readings dropped as impossible */
 	struct result_idle_baseline *idle_baseline; /* NULL: none (no idle readings of W) */
 };
 
 struct result_efficiency {
-	double iops_per_ma, iops_per_ma_u95, iops_per_w, iops_per_w_u95;
-	double mbps_per_w, mbps_per_w_u95, j_per_gb, j_per_gb_u95, j_per_gb_net, j_per_gb_net_u95;
-	double uj_per_io, uj_per_io_u95, uah_per_io, uah_per_io_u95, uah_per_mb, uah_per_mb_u95;
+	RESULT_EFFICIENCY_FIGURES(RESULT_FIGURE_MEMBER)
 };
 
 /* The headline figure's uncertainty budget: relative standard uncertainties (k = 1). */
@@ -392,12 +383,11 @@ struct result_stat {
 	double mean, stddev, cv, min, max, ci95_lo, ci95_hi, u95;
 };
 
+/* One result_stat per row of the figure table that has statistics (result_figures.h). */
 struct result_summary_figures {
-	struct result_stat iops, bw_bytes, clat_p50_ns, clat_p99_ns;
-	struct result_stat idle_w, active_w, active_ma, active_v, energy_active_j;
-	struct result_stat energy_tail_net_j, energy_net_j, charge_mah;
-	struct result_stat iops_per_ma, iops_per_w, mbps_per_w, j_per_gb, j_per_gb_net;
-	struct result_stat uj_per_io, uah_per_io, uah_per_mb;
+	RESULT_JOB_FIGURES(RESULT_STAT_MEMBER)
+	RESULT_POWER_FIGURES(RESULT_STAT_MEMBER)
+	RESULT_EFFICIENCY_FIGURES(RESULT_STAT_MEMBER)
 };
 
 /* SNIA PTS steady state over a job's rounds (steady=). */

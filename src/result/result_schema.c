@@ -9,8 +9,9 @@
 /* A member of struct T written under key K; order in a table is order in the document. */
 #define FIELD(T, K, M, TYPE, ...) { .key = K, .type = TYPE, .off = offsetof(T, M), __VA_ARGS__ }
 #define LIST(T, K, M, N, TYPE, ...) FIELD(T, K, M, TYPE, .aux = offsetof(T, N), __VA_ARGS__)
-/* A figure and its expanded uncertainty beside it: "j_per_gb", "j_per_gb_u95". */
-#define FIGURE(T, M) FIELD(T, #M, M, RF_REAL), FIELD(T, #M "_u95", M##_u95, RF_REAL)
+/* A row of the figure table (result_figures.h): its key, and its _u95 beside it. */
+#define FIGURE(M, KIND) \
+	FIELD(T, #M, M, RF_REAL), RESULT_IF_U95(KIND, FIELD(T, #M "_u95", M##_u95, RF_REAL), )
 #define SCHEMA(VAR, T, TABLE) \
 	const struct result_schema VAR = { #T, sizeof(T), TABLE, ARRAY_SIZE(TABLE) }
 
@@ -308,21 +309,7 @@ static SCHEMA(idle_baseline_schema, struct result_idle_baseline, idle_baseline_f
 #define T struct result_power
 static const struct result_field power_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
-	FIGURE(T, idle_w),
-	FIGURE(T, active_w),
-	FIGURE(T, active_ma),
-	FIELD(T, "peak_ma", peak_ma, RF_REAL),
-	FIGURE(T, active_v),
-	FIELD(T, "min_v", min_v, RF_REAL),
-	FIGURE(T, energy_active_j),
-	FIELD(T, "energy_active_mwh", energy_active_mwh, RF_REAL),
-	FIELD(T, "energy_active_in_j", energy_active_in_j, RF_REAL),
-	FIELD(T, "energy_active_out_j", energy_active_out_j, RF_REAL),
-	FIGURE(T, energy_tail_j),
-	FIELD(T, "energy_tail_mwh", energy_tail_mwh, RF_REAL),
-	FIGURE(T, energy_tail_net_j),
-	FIGURE(T, energy_net_j),
-	FIGURE(T, charge_mah),
+	RESULT_POWER_FIGURES(FIGURE)
 	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),
 	FIELD(T, "out_of_range", out_of_range, RF_OBJ, .sub = &phase_counts_schema),
 	FIELD(T, "idle_baseline", idle_baseline, RF_PTR, .sub = &idle_baseline_schema),
@@ -332,14 +319,7 @@ SCHEMA(result_power_schema, struct result_power, power_fields);
 
 #define T struct result_efficiency
 static const struct result_field efficiency_fields[] = {
-	FIGURE(T, iops_per_ma),
-	FIGURE(T, iops_per_w),
-	FIGURE(T, mbps_per_w),
-	FIGURE(T, j_per_gb),
-	FIGURE(T, j_per_gb_net),
-	FIGURE(T, uj_per_io),
-	FIGURE(T, uah_per_io),
-	FIGURE(T, uah_per_mb),
+	RESULT_EFFICIENCY_FIGURES(FIGURE)
 };
 #undef T
 SCHEMA(result_efficiency_schema, struct result_efficiency, efficiency_fields);
@@ -533,19 +513,23 @@ static const struct result_field stat_fields[] = {
 static SCHEMA(stat_schema, struct result_stat, stat_fields);
 
 #define T struct result_summary_figures
-#define STAT(M) FIELD(T, #M, M, RF_OBJ, .sub = &stat_schema)
+#define STAT(M, KIND) RESULT_IF_STATS(KIND, FIELD(T, #M, M, RF_OBJ, .sub = &stat_schema), )
 static const struct result_field summary_figures_fields[] = {
-	STAT(iops),		STAT(bw_bytes),		 STAT(clat_p50_ns),
-	STAT(clat_p99_ns),	STAT(idle_w),		 STAT(active_w),
-	STAT(active_ma),	STAT(active_v),		 STAT(energy_active_j),
-	STAT(energy_tail_net_j), STAT(energy_net_j),	 STAT(charge_mah),
-	STAT(iops_per_ma),	STAT(iops_per_w),	 STAT(mbps_per_w),
-	STAT(j_per_gb),		STAT(j_per_gb_net),	 STAT(uj_per_io),
-	STAT(uah_per_io),	STAT(uah_per_mb),
+	RESULT_JOB_FIGURES(STAT)
+	RESULT_POWER_FIGURES(STAT)
+	RESULT_EFFICIENCY_FIGURES(STAT)
 };
 #undef STAT
 #undef T
 static SCHEMA(summary_figures_schema, struct result_summary_figures, summary_figures_fields);
+/* Members of the summary or of efficiency that are not rows of the table stay out of the file. */
+_Static_assert(ARRAY_SIZE(summary_figures_fields) == RESULT_NSTATS(RESULT_JOB_FIGURES) +
+		       RESULT_NSTATS(RESULT_POWER_FIGURES) + RESULT_NSTATS(RESULT_EFFICIENCY_FIGURES) &&
+	       sizeof(struct result_summary_figures) ==
+		       ARRAY_SIZE(summary_figures_fields) * sizeof(struct result_stat),
+	       "struct result_summary_figures: a statistic outside the figure table");
+_Static_assert(sizeof(struct result_efficiency) == ARRAY_SIZE(efficiency_fields) * sizeof(double),
+	       "struct result_efficiency: a member outside the figure table");
 
 #define T struct result_steady
 static const struct result_field steady_fields[] = {

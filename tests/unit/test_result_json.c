@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The typed result model: round trips over every golden result, docs/results.md vs the keys. */
+/* The typed result model: round trips over every golden result, docs/results.md vs the keys,
+ * and the figure table against the key table, repeats and the docs. */
 #include <errno.h>
 #include <glob.h>
 #include <math.h>
@@ -8,9 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/repeats.h"
 #include "capture.h"
 #include "core/mem.h"
 #include "result/result_json.h"
+#include "result/result_schema.h"
 #include "tap.h"
 
 static char dir[] = "/var/tmp/iowatt-test-report.XXXXXX";
@@ -311,6 +314,275 @@ static void test_docs_keys(struct paths *seen)
 	paths_free(&ser);
 }
 
+/* The figure table (result/result_figures.h) as data: a row, the struct it is in, its kind. */
+enum { IN_JOB, IN_POWER, IN_EFF };
+
+struct figure_row {
+	const char *key, *kind;
+	int in;
+};
+
+#define ROW_JOB(m, kind) { #m, #kind, IN_JOB },
+#define ROW_POWER(m, kind) { #m, #kind, IN_POWER },
+#define ROW_EFF(m, kind) { #m, #kind, IN_EFF },
+static const struct figure_row figure_rows[] = {
+	RESULT_JOB_FIGURES(ROW_JOB) RESULT_POWER_FIGURES(ROW_POWER)
+		RESULT_EFFICIENCY_FIGURES(ROW_EFF)
+};
+
+static int row_u95(const struct figure_row *f)
+{
+	return strstr(f->kind, "U95") != NULL;
+}
+
+static int row_stats(const struct figure_row *f)
+{
+	return strstr(f->kind, "STATS") != NULL;
+}
+
+static const struct result_schema *schema_of(int in)
+{
+	return in == IN_POWER ? &result_power_schema : &result_efficiency_schema;
+}
+
+/* The figure key is (FIGURE or FIGURE_u95 of a row in `in`), or NULL. */
+static const struct figure_row *row_of(int in, const char *key)
+{
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(figure_rows); i++) {
+		const struct figure_row *f = &figure_rows[i];
+
+		n = strlen(f->key);
+		if (f->in == in && !strncmp(key, f->key, n) &&
+		    (!key[n] || (row_u95(f) && !strcmp(key + n, "_u95"))))
+			return f;
+	}
+	return NULL;
+}
+
+/* The number the key table writes under key from obj (a result_power or _efficiency). */
+static double schema_value(int in, const void *obj, const char *key)
+{
+	const struct result_schema *sc = schema_of(in);
+	size_t i;
+
+	for (i = 0; i < sc->nfields; i++)
+		if (!strcmp(sc->fields[i].key, key))
+			return *(const double *)(const void *)((const char *)obj + sc->fields[i].off);
+	return NAN;
+}
+
+/* The key table writes the rows' numbers in the rows' order, and no other number. */
+static void test_figures_schema(void)
+{
+	static const int ins[] = { IN_POWER, IN_EFF };
+	size_t i, k, want_n;
+	const char *want[2 * ARRAY_SIZE(figure_rows)];
+	char u95[ARRAY_SIZE(figure_rows)][64];
+
+	for (k = 0; k < ARRAY_SIZE(ins); k++) {
+		const struct result_schema *sc = schema_of(ins[k]);
+		size_t got = 0, bad = 0;
+
+		for (want_n = 0, i = 0; i < ARRAY_SIZE(figure_rows); i++) {
+			if (figure_rows[i].in != ins[k])
+				continue;
+			want[want_n++] = figure_rows[i].key;
+			snprintf(u95[i], sizeof(u95[i]), "%s_u95", figure_rows[i].key);
+			if (row_u95(&figure_rows[i]))
+				want[want_n++] = u95[i];
+		}
+		for (i = 0; i < sc->nfields; i++) {
+			if (sc->fields[i].type != RF_REAL)
+				continue;
+			if (got >= want_n || strcmp(sc->fields[i].key, want[got])) {
+				printf("#   %s: key %s where the figure table has %s\n", sc->name,
+				       sc->fields[i].key, got < want_n ? want[got] : "no more rows");
+				bad++;
+			}
+			got++;
+		}
+		ok(!bad && got == want_n, "%s: its %zu numbers are the figure table's rows, in order",
+		   sc->name, want_n);
+	}
+}
+
+/* An entry of job "F" whose every power and efficiency number is distinct. */
+static void figures_entry(struct run_result *r, unsigned round)
+{
+	struct job_result *j = result_add_job(r);
+	size_t i;
+
+	j->jobname = xstrdup("F");
+	j->round = round;
+	j->status = RESULT_OK;
+	j->read = xcalloc(1, sizeof(*j->read));
+	j->read->iops = 250;
+	j->read->total_ios = 1000;
+	j->read->clat.pct[0] = (struct result_pct){ 50, 400000 };
+	j->read->clat.pct[1] = (struct result_pct){ 99, 900000 };
+	j->read->clat.npct = 2;
+	j->power = xcalloc(1, sizeof(*j->power));
+	j->efficiency = xcalloc(1, sizeof(*j->efficiency));
+	j->validity = xcalloc(1, sizeof(*j->validity));
+	j->validity->valid = 1;
+	for (i = 0; i < result_power_schema.nfields; i++)
+		if (result_power_schema.fields[i].type == RF_REAL)
+			*(double *)(void *)((char *)j->power + result_power_schema.fields[i].off) =
+				1.0 + (double)i;
+	for (i = 0; i < result_efficiency_schema.nfields; i++)
+		*(double *)(void *)((char *)j->efficiency + result_efficiency_schema.fields[i].off) =
+			101.0 + (double)i;
+}
+
+/* Repeats read each row with statistics from the member the key table writes, and the
+ * summary's key table writes what repeats computed; rows without statistics have none. */
+static void test_figures_repeats(void)
+{
+	struct run_result r;
+	const struct result_job_summary *s;
+	const struct result_stat *st;
+	json_t *doc, *figs, *o;
+	size_t i, nstats = 0, entry_bad = 0, stat_bad = 0, json_bad = 0;
+	double v, u, want, want_u;
+
+	memset(&r, 0, sizeof(r));
+	r.schema_version = RESULT_SCHEMA_VERSION;
+	figures_entry(&r, 1);
+	for (i = 0; i < ARRAY_SIZE(figure_rows); i++) {
+		const struct figure_row *f = &figure_rows[i];
+		const void *obj = f->in == IN_POWER ? (const void *)r.jobs[0].power
+						    : (const void *)r.jobs[0].efficiency;
+		char k95[80];
+
+		if (f->in == IN_JOB)
+			continue;
+		snprintf(k95, sizeof(k95), "%s_u95", f->key);
+		v = result_job_figure(&r, &r.jobs[0], f->key, &u);
+		want = row_stats(f) ? schema_value(f->in, obj, f->key) : NAN;
+		want_u = row_stats(f) ? schema_value(f->in, obj, k95) : NAN;
+		if (!(v == want || (isnan(v) && isnan(want))) ||
+		    !(u == want_u || (isnan(u) && isnan(want_u)))) {
+			printf("#   repeats reads %s as %g +- %g, the key table %g +- %g\n", f->key, v,
+			       u, want, want_u);
+			entry_bad++;
+		}
+	}
+	ok(!entry_bad, "repeats read every figure with statistics where the key table does");
+
+	figures_entry(&r, 2);
+	result_summarize(&r);
+	s = result_summary_find(&r, "F");
+	doc = result_to_json(&r);
+	figs = json_object_get(json_array_get(json_object_get(doc, "summary"), 0), "figures");
+	for (i = 0; s && i < ARRAY_SIZE(figure_rows); i++) {
+		const struct figure_row *f = &figure_rows[i];
+
+		st = result_summary_stat(s, f->key);
+		o = json_object_get(figs, f->key);
+		nstats += row_stats(f);
+		if (row_stats(f) != (st != NULL) || (st && st->n != 2)) {
+			printf("#   %s: %s statistics in repeats\n", f->key, st ? "has" : "no");
+			stat_bad++;
+		}
+		if (row_stats(f) != (o != NULL) ||
+		    (st && json_number_value(json_object_get(o, "mean")) != st->mean)) {
+			printf("#   %s: summary.figures has %s\n", f->key, o ? "it" : "it not");
+			json_bad++;
+		}
+	}
+	ok(s && !stat_bad, "repeats sum up the %zu rows with statistics over 2 rounds, and no other",
+	   nstats);
+	ok(s && !json_bad && json_object_size(figs) == nstats,
+	   "summary.figures holds each of them, as repeats computed it");
+	json_decref(doc);
+	result_free(&r);
+}
+
+/* The row with statistics named key, or NULL. */
+static const struct figure_row *stats_row(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(figure_rows); i++)
+		if (row_stats(&figure_rows[i]) && !strcmp(figure_rows[i].key, key))
+			return &figure_rows[i];
+	return NULL;
+}
+
+/* docs/results.md shows every row (and its _u95) where the document has it, and no other. */
+static void test_figures_docs(void)
+{
+	static const struct {
+		const char *path;
+		int in; /* IN_JOB: summary[].figures, the rows with statistics */
+	} places[] = {
+		{ "jobs[].power", IN_POWER },
+		{ "jobs[].meters[].power", IN_POWER },
+		{ "jobs[].efficiency", IN_EFF },
+		{ "jobs[].meters[].efficiency", IN_EFF },
+		{ "summary[].figures", IN_JOB },
+	};
+	json_t *doc = docs_document(), *obj, *v;
+	const char *key;
+	size_t i, k, missing = 0, extra = 0;
+	char k95[80];
+
+	for (k = 0; doc && k < ARRAY_SIZE(places); k++) {
+		int in = places[k].in;
+
+		obj = object_at(doc, places[k].path);
+		for (i = 0; i < ARRAY_SIZE(figure_rows); i++) {
+			const struct figure_row *f = &figure_rows[i];
+
+			if (in == IN_JOB ? !row_stats(f) : f->in != in)
+				continue;
+			snprintf(k95, sizeof(k95), "%s_u95", f->key);
+			if (!json_object_get(obj, f->key) ||
+			    (in != IN_JOB && row_u95(f) && !json_object_get(obj, k95))) {
+				printf("#   docs/results.md %s has no %s%s\n", places[k].path, f->key,
+				       in != IN_JOB && row_u95(f) ? " (or _u95)" : "");
+				missing++;
+			}
+		}
+		json_object_foreach(obj, key, v) {
+			if (in == IN_JOB ? !stats_row(key)
+					 : (json_is_number(v) || json_is_null(v)) && !row_of(in, key)) {
+				printf("#   docs/results.md %s.%s is not in the figure table%s\n",
+				       places[k].path, key, in == IN_JOB ? " with statistics" : "");
+				extra++;
+			}
+		}
+	}
+	ok(doc && !missing, "docs/results.md shows every row of the figure table in its %zu places",
+	   ARRAY_SIZE(places));
+	ok(doc && !extra, "and no figure the table has not");
+	json_decref(doc);
+}
+
+/* docs/energy.md's table of figures says what each power and efficiency row is. */
+static void test_figures_meaning(void)
+{
+	char *text = slurp("docs/energy.md"), *sec = text ? strstr(text, "\n## Figures\n") : NULL;
+	char *end = sec ? strstr(sec + 1, "\n## ") : NULL, name[80];
+	size_t i, missing = 0;
+
+	if (end)
+		*end = '\0';
+	for (i = 0; sec && i < ARRAY_SIZE(figure_rows); i++) {
+		if (figure_rows[i].in == IN_JOB)
+			continue;
+		snprintf(name, sizeof(name), "`%s`", figure_rows[i].key);
+		if (!strstr(sec, name)) {
+			printf("#   docs/energy.md's Figures table has no %s\n", name);
+			missing++;
+		}
+	}
+	ok(sec && !missing, "docs/energy.md's Figures table names every power and efficiency row");
+	free(text);
+}
+
 static void test_errors(void)
 {
 	struct capture c;
@@ -378,6 +650,10 @@ int main(void)
 	}
 	test_round_trips(&seen);
 	test_docs_keys(&seen);
+	test_figures_schema();
+	test_figures_repeats();
+	test_figures_docs();
+	test_figures_meaning();
 	test_errors();
 	test_nan_is_null();
 	paths_free(&seen);
