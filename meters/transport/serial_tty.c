@@ -134,6 +134,23 @@ static int sp_try_open(struct tty_port *sp, unsigned baud, char *why, size_t len
 }
 #endif
 
+static void tty_close(struct serial_port *base)
+{
+	struct tty_port *sp = (struct tty_port *)base;
+
+#ifdef HAVE_SERIALPORT
+	if (sp->port) {
+		sp_close(sp->port);
+		sp_free_port(sp->port);
+		sp->fd = -1;
+	}
+#endif
+	if (sp->fd >= 0)
+		close(sp->fd);
+	free(sp->path);
+	free(sp);
+}
+
 /*
  * Two pollers on one meter would read each other's replies. An advisory lock keeps a
  * second iowatt (a probe left running, say) off a port that a run is using; unlike
@@ -144,7 +161,7 @@ static int serial_lock(struct tty_port *sp, int log_level, struct serial_port **
 	if (flock(sp->fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
 		log_msg(log_level, MOD, "%s is in use by another iowatt (a probe or a run)",
 			sp->path);
-		serial_close(&sp->base);
+		tty_close(&sp->base);
 		return -EBUSY;
 	}
 	*out = &sp->base;
@@ -230,14 +247,14 @@ int tty_serial_open(const char *path, unsigned baud, int log_level, struct seria
 		rc = access(path, F_OK) ? -ENOENT : -EIO;
 		log_msg(log_level, MOD, "cannot open %s: %s", path,
 			rc == -ENOENT ? strerror(ENOENT) : why);
-		serial_close(&sp->base);
+		tty_close(&sp->base);
 		return rc;
 	}
 	log_debug(MOD, "%s: libserialport: %s; using raw termios", path, why);
 #endif
 	rc = termios_open(sp, baud, log_level);
 	if (rc) {
-		serial_close(&sp->base);
+		tty_close(&sp->base);
 		return rc;
 	}
 	return serial_lock(sp, log_level, out);
@@ -326,23 +343,6 @@ static void tty_flush_input(struct serial_port *base)
 	}
 #endif
 	tcflush(sp->fd, TCIFLUSH);
-}
-
-static void tty_close(struct serial_port *base)
-{
-	struct tty_port *sp = (struct tty_port *)base;
-
-#ifdef HAVE_SERIALPORT
-	if (sp->port) {
-		sp_close(sp->port);
-		sp_free_port(sp->port);
-		sp->fd = -1;
-	}
-#endif
-	if (sp->fd >= 0)
-		close(sp->fd);
-	free(sp->path);
-	free(sp);
 }
 
 static const struct serial_ops tty_ops = {

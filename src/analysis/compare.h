@@ -116,8 +116,6 @@ void compare_column_key(const struct compare_column *c, const struct si_unit *u,
 			size_t len);
 /* A value in unit u as CSV writes it (the result's unit where the column has none). */
 double compare_in_unit(const struct compare_column *c, const struct si_unit *u, double v);
-/* Each of t's unit columns' unit, from its rows' figures (compare_table_build calls it). */
-void compare_table_units(struct compare_table *t);
 /* A row's figure: the entry's, or the mean over its rounds. */
 double compare_row_value(const struct compare_column *c, const struct compare_row *rw);
 /* Half the row's 95 % interval of a figure (NAN: none). */

@@ -201,18 +201,3 @@ double compare_in_unit(const struct compare_column *c, const struct si_unit *u, 
 {
 	return c->unit && u ? v * c->unit->to_base * u->per_base : v;
 }
-
-void compare_table_units(struct compare_table *t)
-{
-	double *v = xcalloc(t->nrows + 1, sizeof(*v));
-	size_t i, k;
-
-	for (k = 0; k < t->ncols; k++) {
-		if (!t->cols[k]->unit)
-			continue;
-		for (i = 0; i < t->nrows; i++)
-			v[i] = compare_row_value(t->cols[k], &t->rows[i]);
-		t->units[k] = compare_column_unit(t->cols[k], v, t->nrows);
-	}
-	free(v);
-}

@@ -211,6 +211,22 @@ static size_t table_columns(const struct compare_column *sort, int by_w,
 	return n;
 }
 
+/* Each of t's unit columns' unit, from its rows' figures. */
+static void table_units(struct compare_table *t)
+{
+	double *v = xcalloc(t->nrows + 1, sizeof(*v));
+	size_t i, k;
+
+	for (k = 0; k < t->ncols; k++) {
+		if (!t->cols[k]->unit)
+			continue;
+		for (i = 0; i < t->nrows; i++)
+			v[i] = compare_row_value(t->cols[k], &t->rows[i]);
+		t->units[k] = compare_column_unit(t->cols[k], v, t->nrows);
+	}
+	free(v);
+}
+
 void compare_table_build(struct compare_table *t, const struct rr_set *set,
 			 const struct compare_column *sort)
 {
@@ -224,7 +240,7 @@ void compare_table_build(struct compare_table *t, const struct rr_set *set,
 	by_w = rail_jobs(sort, t->rows, t->nrows, t->rail, sizeof(t->rail));
 	t->ncols = table_columns(sort, by_w, t->rows, t->nrows, t->cols);
 	t->ties = any_tie(t->rows, t->nrows);
-	compare_table_units(t);
+	table_units(t);
 	free(names);
 }
 

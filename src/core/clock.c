@@ -13,13 +13,18 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+void timespec_from_ns(uint64_t t_ns, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)(t_ns / NS_PER_SEC);
+	ts->tv_nsec = (long)(t_ns % NS_PER_SEC);
+}
+
 int sleep_until_ns(uint64_t deadline_ns)
 {
 	struct timespec ts;
 	int rc;
 
-	ts.tv_sec = (time_t)(deadline_ns / NS_PER_SEC);
-	ts.tv_nsec = (long)(deadline_ns % NS_PER_SEC);
+	timespec_from_ns(deadline_ns, &ts);
 	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	return rc ? -rc : 0;
 }

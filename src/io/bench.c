@@ -454,36 +454,18 @@ void bench_get_progress(const struct bench *b, struct bench_progress *p)
 	}
 }
 
-static void abs_timespec(uint64_t t_ns, struct timespec *ts)
-{
-	ts->tv_sec = (time_t)(t_ns / NS_PER_SEC);
-	ts->tv_nsec = (long)(t_ns % NS_PER_SEC);
-}
-
 int bench_wait(struct bench *b, uint64_t timeout_ns)
 {
 	struct timespec ts;
 	int done;
 
-	abs_timespec(now_ns() + timeout_ns, &ts);
+	timespec_from_ns(now_ns() + timeout_ns, &ts);
 	pthread_mutex_lock(&b->lock);
 	while (b->running && pthread_cond_timedwait(&b->done_cond, &b->lock, &ts) != ETIMEDOUT)
 		;
 	done = !b->running;
 	pthread_mutex_unlock(&b->lock);
 	return done;
-}
-
-void bench_sleep_until(struct bench *b, uint64_t deadline_ns)
-{
-	struct timespec ts;
-
-	abs_timespec(deadline_ns, &ts);
-	pthread_mutex_lock(&b->lock);
-	while (atomic_load(&b->stop) == STOP_NONE &&
-	       pthread_cond_timedwait(&b->wake_cond, &b->lock, &ts) != ETIMEDOUT)
-		;
-	pthread_mutex_unlock(&b->lock);
 }
 
 void bench_stop(struct bench *b)

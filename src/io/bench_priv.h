@@ -81,7 +81,5 @@ struct bench {
 };
 
 void *bench_worker_main(void *arg);
-/* Sleep until the deadline or until the job is asked to stop. */
-void bench_sleep_until(struct bench *b, uint64_t deadline_ns);
 
 #endif

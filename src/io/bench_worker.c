@@ -127,6 +127,19 @@ static unsigned default_batch_complete(unsigned depth)
 	return depth >= 8 ? depth / 8 : 1;
 }
 
+/* Sleep until the deadline or until the job is asked to stop (bench_stop wakes it). */
+static void bench_sleep_until(struct bench *b, uint64_t deadline_ns)
+{
+	struct timespec ts;
+
+	timespec_from_ns(deadline_ns, &ts);
+	pthread_mutex_lock(&b->lock);
+	while (atomic_load(&b->stop) == STOP_NONE &&
+	       pthread_cond_timedwait(&b->wake_cond, &b->lock, &ts) != ETIMEDOUT)
+		;
+	pthread_mutex_unlock(&b->lock);
+}
+
 /* The loop's state: counters of one worker's run, kept apart from the worker's results. */
 struct loop {
 	uint64_t total;	 /* I/Os this worker must complete */
