@@ -70,10 +70,8 @@ const struct cmdline *compare_cmdline(void)
 			    "RESULT.json... --matrix [--by METRIC]",
 		.about = "One row per device and job, ranked within each job by METRIC; invalid "
 			 "rows are listed but not ranked.",
-		.opts = compare_opts,
-		.nopts = ARRAY_SIZE(compare_opts),
-		.operands = "RESULT.json...",
-		.operands_complete = RESULT_FILES,
+		CMDLINE_OPTS(compare_opts),
+		RESULT_OPERANDS,
 	};
 
 	compare_opts[0].choices = result_args_metrics();
@@ -87,7 +85,6 @@ int cmd_compare(int argc, char **argv)
 	struct rr_set set;
 	int rc;
 
-	result_args_init(&a.ra);
 	rc = result_args_parse(&a.ra, compare_cmdline(), &a, argc, argv, NULL, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;

@@ -44,8 +44,7 @@ static const struct cmdline meters_cmd = {
 	.about = "Lists serial ports (USB VID:PID, maker, product), Bluetooth /dev/rfcomm* "
 		 "ports, running iowatt emulators, and what each meter driver finds here, with "
 		 "a --meter spec to paste for each.",
-	.opts = meters_opts,
-	.nopts = ARRAY_SIZE(meters_opts),
+	CMDLINE_OPTS(meters_opts),
 	.epilog = meters_epilog,
 };
 

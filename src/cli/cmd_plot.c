@@ -102,10 +102,8 @@ static const struct cmdline plot_cmd = {
 	.summary = "draw charts from result files (gnuplot)",
 	.synopsis = "RESULT.json... [-o DIR] [--format png|svg|dumb] [--chart NAME]",
 	.about = "One chart per question, drawn by gnuplot from the result files.",
-	.opts = plot_opts,
-	.nopts = ARRAY_SIZE(plot_opts),
-	.operands = "RESULT.json...",
-	.operands_complete = RESULT_FILES,
+	CMDLINE_OPTS(plot_opts),
+	RESULT_OPERANDS,
 };
 
 const struct cmdline *plot_cmdline(void)
@@ -121,7 +119,6 @@ int cmd_plot(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	result_args_init(&a.ra);
 	rc = result_args_parse(&a.ra, &plot_cmd, &a, argc, argv, NULL, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;

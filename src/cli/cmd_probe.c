@@ -58,8 +58,7 @@ static const struct cmdline probe_cmd = {
 	.about = "Live readings of one meter, one line per second (per sample for meters slower "
 		 "than that): volts, mA, W, running mWh, samples per second, bad frames, gaps "
 		 "and reconnects. Ctrl-C ends it.",
-	.opts = probe_opts,
-	.nopts = ARRAY_SIZE(probe_opts),
+	CMDLINE_OPTS(probe_opts),
 };
 
 const struct cmdline *probe_cmdline(void)

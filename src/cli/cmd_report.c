@@ -58,10 +58,8 @@ const struct cmdline *report_cmdline(void)
 			 "every chart as inline SVG, each device's context, the meters, each job's "
 			 "validity and the methods. It loads nothing from the network and needs no "
 			 "script to read.",
-		.opts = report_opts,
-		.nopts = ARRAY_SIZE(report_opts),
-		.operands = "RESULT.json...",
-		.operands_complete = RESULT_FILES,
+		CMDLINE_OPTS(report_opts),
+		RESULT_OPERANDS,
 	};
 
 	report_opts[2].choices = result_args_metrics();
@@ -87,7 +85,6 @@ int cmd_report(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	result_args_init(&a.ra);
 	rc = result_args_parse(&a.ra, report_cmdline(), &a, argc, argv, check_outdir, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;

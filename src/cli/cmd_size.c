@@ -166,10 +166,8 @@ static const struct cmdline size_cmd = {
 	.synopsis = "--battery CAPACITY RESULT.json... [WORKLOAD] [OPTIONS]",
 	.about = "Battery life per device for a workload, from each result's measured idle "
 		 "power and energy per gigabyte and per I/O.",
-	.opts = size_opts,
-	.nopts = ARRAY_SIZE(size_opts),
-	.operands = "RESULT.json...",
-	.operands_complete = RESULT_FILES,
+	CMDLINE_OPTS(size_opts),
+	RESULT_OPERANDS,
 };
 
 const struct cmdline *size_cmdline(void)
@@ -202,7 +200,6 @@ int cmd_size(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	result_args_init(&a.ra);
 	rc = result_args_parse(&a.ra, &size_cmd, &a, argc, argv, check_args, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;

@@ -13,7 +13,8 @@
 #include "core/log.h"
 #include "core/mem.h"
 
-void result_args_init(struct result_args *ra)
+/* The defaults: the model's losses, no battery (the --battery row's def sets one). */
+static void result_args_init(struct result_args *ra)
 {
 	memset(ra, 0, sizeof(*ra));
 	ra->bm.usable_frac = BATTERY_DEFAULT_USABLE;
@@ -21,7 +22,7 @@ void result_args_init(struct result_args *ra)
 	ra->bm.self_discharge_month = BATTERY_DEFAULT_SELF_DISCHARGE;
 }
 
-void result_args_free(struct result_args *ra)
+static void result_args_free(struct result_args *ra)
 {
 	free(ra->labels);
 	ra->labels = NULL;
@@ -75,6 +76,7 @@ int result_args_parse(struct result_args *ra, const struct cmdline *cmd, void *b
 	struct cmdline_parse p = { .cmd = cmd, .base = base };
 	int rc;
 
+	result_args_init(ra);
 	opt_apply_defaults(cmd->opts, cmd->nopts, base);
 	rc = cmdline_read(&p, argc, argv);
 	if (!rc && check)

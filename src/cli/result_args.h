@@ -17,11 +17,6 @@ struct result_args {
 	int have_battery;	    /* --battery was given */
 };
 
-/* The defaults: the model's losses, no battery (the --battery row's def sets one). */
-void result_args_init(struct result_args *ra);
-/* The labels, when the command stops before result_args_parse. */
-void result_args_free(struct result_args *ra);
-
 /*
  * The shared options as table rows (core/options.h), for a command whose args struct
  * holds its struct result_args at offset ra_off: --label FILE=NAME (repeatable) and
@@ -58,11 +53,13 @@ int result_args_sleep(const char *spec, int mix_emulated, struct rr_set *set, in
 
 /* What completion offers for a command's operands: result files. */
 #define RESULT_FILES "file:*.json"
+/* The operands of a command that reads results, in its struct cmdline. */
+#define RESULT_OPERANDS .operands = "RESULT.json...", .operands_complete = RESULT_FILES
 
 struct cmdline;
 /*
  * The command line of a command that reads results, into base (whose struct result_args
- * is ra, set up by result_args_init): the table's defaults, the options, --help, then
+ * is ra): ra's defaults (the battery model's losses, no battery), the table's defaults, the options, --help, then
  * check (NULL: none) for what the table cannot say (an option that is required), then the
  * result files (the operands) loaded into set with their labels. EXIT_OK (set loaded),
  * ARGS_HELP (help printed), or EXIT_USAGE after saying what is wrong (no files: with the

@@ -30,6 +30,9 @@ struct cmdline {
 	void (*epilog)(FILE *fp);
 };
 
+/* A command's option table and its count, which must agree: in a struct cmdline. */
+#define CMDLINE_OPTS(tab) .opts = (tab), .nopts = sizeof(tab) / sizeof((tab)[0])
+
 /*
  * The parser's state: in, the command and where values go; out, what was not an option.
  * opts/nopts, when set, are what the parser recognises instead of the command's table (a
