@@ -21,8 +21,10 @@ static void coarsen(struct activity *a)
 	for (i = 0; i < a->n; i++)
 		a->w[i / 2] = (i % 2 ? a->w[i / 2] : 0) + a->w[i];
 	a->n = (a->n + 1) / 2;
-	memset(a->w + a->n, 0, (a->cap - a->n) * sizeof(*a->w));
+	if (a->w) /* a series whose first operation is past the bound has no bins yet */
+		memset(a->w + a->n, 0, (a->cap - a->n) * sizeof(*a->w));
 	a->bin_ns *= 2;
+	a->hot_lo_ns = a->hot_hi_ns = 0;
 }
 
 /* Makes bin `idx` exist (coarsening first when it is beyond the bound); its new index. */
@@ -59,9 +61,15 @@ void activity_add(struct activity *a, uint64_t t0_ns, uint64_t t1_ns)
 		t0_ns = a->t0_ns;
 	if (t1_ns < t0_ns)
 		t1_ns = t0_ns;
-	reach(a, t1_ns); /* coarsens first, so both ends use the final width */
+	if (t0_ns >= a->hot_lo_ns && t1_ns < a->hot_hi_ns) {
+		a->w[a->hot] += 1.0f;
+		return;
+	}
+	i1 = reach(a, t1_ns); /* coarsens first, so both ends use the final width */
 	i0 = (size_t)((t0_ns - a->t0_ns) / a->bin_ns);
-	i1 = (size_t)((t1_ns - a->t0_ns) / a->bin_ns);
+	a->hot = i1;
+	a->hot_lo_ns = a->t0_ns + (uint64_t)i1 * a->bin_ns;
+	a->hot_hi_ns = a->hot_lo_ns + a->bin_ns;
 	if (i0 == i1) {
 		a->w[i0] += 1.0f;
 		return;

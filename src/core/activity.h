@@ -21,6 +21,10 @@ struct activity {
 	uint64_t t0_ns, bin_ns;
 	size_t n, cap;
 	float *w;
+	/* The bin the last operation ended in, [hot_lo_ns, hot_hi_ns) (empty: none): most
+	 * I/Os start and end in it, and it saves them the divisions. */
+	uint64_t hot_lo_ns, hot_hi_ns;
+	size_t hot;
 };
 
 void activity_init(struct activity *a, uint64_t t0_ns);

@@ -58,6 +58,32 @@ static void test_activity(void)
 	activity_free(&b);
 }
 
+/* Operations in the bin the last one ended in take a shortcut: it must land where the
+ * division would, also after a merge has widened the bins under it. */
+static void test_activity_hot_bin(void)
+{
+	struct activity a, b;
+
+	activity_init(&a, T0);
+	activity_add(&a, at(0.031), at(0.032));
+	activity_add(&a, at(0.033), at(0.034));
+	is_dbl(a.w[3], 2, 1e-6, "two I/Os in one bin: both in it");
+	activity_add(&a, at(0.039), at(0.041));
+	is_dbl(a.w[3], 2.5, 1e-6, "one that leaves the bin is spread (this one)");
+	is_dbl(a.w[4], 0.5, 1e-6, "(the next)");
+	activity_add(&a, at(0.035), at(0.036));
+	is_dbl(a.w[3], 3.5, 1e-6, "one back in an earlier bin is counted there");
+	activity_init(&b, T0);
+	activity_add(&b, at(700), at(700));
+	activity_merge(&a, &b);
+	is_int(a.bin_ns, 2 * ACTIVITY_BIN_NS, "a merge of wider bins widens them");
+	activity_add(&a, at(0.037), at(0.038));
+	is_dbl(a.w[1], 4.5, 1e-6, "the next I/O lands in the widened bin, not the old index");
+	is_dbl(activity_total(&a), 6, 1e-6, "and every operation counts once");
+	activity_free(&a);
+	activity_free(&b);
+}
+
 /* Readings every period from 0 to `secs`, the active phase over all of it. */
 static uint64_t *readings(double secs, size_t *n)
 {
@@ -311,6 +337,7 @@ static void test_budget(void)
 int main(void)
 {
 	test_activity();
+	test_activity_hot_bin();
 	test_aliased();
 	test_dithered();
 	test_lucky_draw();
