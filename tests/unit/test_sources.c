@@ -16,6 +16,7 @@
 #include "sources/gpio_line.h"
 #include "sources/get_throttled/get_throttled.h"
 #include "sources/kmsg/kmsg.h"
+#include "sources/kmsg/kmsg_match.h"
 #include "sources/registry/registry.h"
 #include "sources/rpi_volt/rpi_volt.h"
 #include "sources/source-internal.h"

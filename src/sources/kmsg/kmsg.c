@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "sources/kmsg/kmsg.h"
+#include "sources/kmsg/kmsg_match.h"
 #include "sources/source-internal.h"
 
 #define MOD "kmsg"

@@ -9,7 +9,7 @@
 #include "core/events.h"
 #include "core/mem.h"
 #include "core/sysfs.h"
-#include "sources/kmsg/kmsg.h"
+#include "sources/kmsg/kmsg_match.h"
 
 #define USB_PREFIX "usb "
 #define USB_DISCONNECT ": USB disconnect"
