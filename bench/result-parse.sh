@@ -1,24 +1,34 @@
 #!/usr/bin/env bash
-# Reading a stranger's padded result: wall time and peak RSS of `compare` against its size.
+# Reading a stranger's result: wall time and peak RSS of `compare` for every shape a hostile file can take.
 #
-#   bench/result-parse.sh [-d DIR] [-b BEFORE_IOWATT]
+#   bench/result-parse.sh [-d DIR] [-b BEFORE_IOWATT] [-s "SHAPE ..."]
 #
-# Writes a golden result padded under a key iowatt does not know with 16 M and 131 M zeros
-# (32 MB and 262 MB, under the 256 MiB cap) in DIR (default /var/tmp, removed at exit) and
-# prints, per file, the wall time (s) and peak RSS (MiB, VmHWM from /usr/bin/time -v) of
-# `iowatt compare FILE` and the RSS as a multiple of the file. With -b, the same for
-# another build (say the commit before) side by side, with the ratios before/after.
-# Target: peak RSS that of a plain result (the file is read in pieces and jansson builds
-# only what the key tables know, at most RESULT_MAX_VALUES values), whatever the padding.
+# Writes a golden result grown in one way per SHAPE, each just under the 256 MiB cap, in
+# DIR (default /var/tmp, removed at exit), and prints per file the wall time (s), peak
+# RSS (MiB, VmHWM from /usr/bin/time -v) and exit status of `iowatt compare FILE`. With -b,
+# the same for another build (say the commit before) side by side, with the ratios
+# before/after. Shapes (default: all):
+#   pad       131 M zeros in an array under an unknown key (262 MB)
+#   members   23 M unknown top-level members "kNNNNNNNN": 0 (255 MB)
+#   context   5 M unknown keys inside context (about 75 MB)
+#   newlines  250 M line breaks between two members (250 MB)
+#   string    a 250 MB string under a key iowatt reads (jobs[0].error)
+#   numbers   1.9 M zeros under a key iowatt reads (jobs[0].events), under the value bound
+#   objects   470 k small objects under it, under the value bound
+#   options   1.9 M keys in a job's options (an object without a key table)
+#   longkey   a 250 MB key in a job's options
+# Target (docs/results.md): every shape read or refused within about 100 MiB of peak RSS.
 set -eu
 cd "$(dirname "$0")/.."
 DIR=/var/tmp
 BEFORE=
-while getopts "d:b:h" o; do
+SHAPES="pad members context newlines string numbers objects options longkey"
+while getopts "d:b:s:h" o; do
 	case $o in
 	d) DIR=$OPTARG ;;
 	b) BEFORE=$OPTARG ;;
-	*) sed -n '2,12p' "$0"; exit 2 ;;
+	s) SHAPES=$OPTARG ;;
+	*) sed -n '2,21p' "$0"; exit 2 ;;
 	esac
 done
 IOWATT=${IOWATT:-./iowatt}
@@ -28,23 +38,86 @@ IOWATT=${IOWATT:-./iowatt}
 WORK=$(mktemp -d "$DIR/iowatt-parse.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-# pad ZEROS OUT: the golden result with "padding": [0, 0, ...] written in 1 MiB pieces.
-pad() {
+# grow SHAPE OUT: the golden result with SHAPE written into it in 1 MiB pieces.
+grow() {
 	python3 - tests/data/golden/sd-sandisk-ultra.json "$1" "$2" <<'PY'
 import json, sys
-src, zeros, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+src, shape, out = sys.argv[1:4]
 doc = json.load(open(src))
 doc["files"] = {}
-text = json.dumps(doc)
+M = 1 << 20
+
+def repeat(f, piece, n, sep=","):
+    chunk = (piece + sep) * (M // (len(piece) + len(sep)) or 1)
+    per = chunk.count(sep)
+    while n > 0:
+        k = min(n, per)
+        f.write(chunk[: k * (len(piece) + len(sep))])
+        n -= k
+
 with open(out, "w") as f:
-    f.write(text[:-1] + ', "padding": [0')
-    chunk = ",0" * (1 << 19)
-    left = zeros - 1
-    while left > 0:
-        n = min(left, 1 << 19)
-        f.write(chunk[:2 * n])
-        left -= n
-    f.write("]}\n")
+    if shape in ("numbers", "objects", "options", "longkey", "string", "context"):
+        job = doc["jobs"][0]
+        marker = "@@GROW@@"
+        if shape == "context":
+            doc["context"] = marker
+        elif shape == "numbers":
+            job["events"] = marker
+        elif shape == "objects":
+            job["events"] = marker
+        elif shape == "string":
+            job["error"] = marker
+        else:
+            job["options"] = marker
+        head, tail = json.dumps(doc).split('"' + marker + '"')
+        f.write(head)
+        if shape == "numbers":
+            f.write("[0,")
+            repeat(f, "0", 1900000 - 2)
+            f.write("0]")
+        elif shape == "objects":
+            f.write("[")
+            repeat(f, '{"kind":"x"}', 470000 - 1)
+            f.write('{"kind":"x"}]')
+        elif shape == "string":
+            f.write('"')
+            repeat(f, "x" * 1023, 250, sep="y")
+            f.write('"')
+        elif shape == "context":
+            f.write("{")
+            for i in range(5000000 - 1):
+                f.write('"c%07d":0,' % i)
+            f.write('"c":0}')
+        elif shape == "options":
+            f.write("{")
+            for i in range(1900000 - 1):
+                f.write('"k%d":0,' % i)
+            f.write('"last":0}')
+        else:
+            f.write('{"')
+            repeat(f, "k" * 1023, 250, sep="y")
+            f.write('":0}')
+        f.write(tail)
+    else:
+        text = json.dumps(doc)
+        f.write(text[:-1])
+        if shape == "pad":
+            f.write(', "padding": [0,')
+            repeat(f, "0", 131000000 - 2)
+            f.write("0]")
+        elif shape == "members":
+            f.write(",")
+            for i in range(23000000 - 1):
+                f.write('"k%08d":0,' % i)
+            f.write('"k":0')
+        elif shape == "newlines":
+            f.write(",")
+            left = 250 * M
+            while left > 0:
+                f.write("\n" * min(left, M))
+                left -= M
+            f.write('"after": 0')
+        f.write("}\n")
 PY
 }
 
@@ -58,21 +131,18 @@ run() {
 		END { printf "%.2f %.0f %d\n", s, kb / 1024, rc }' "$WORK/time.txt"
 }
 
-printf "%-8s %9s | %8s %9s %7s %4s" file MiB wall_s rss_MiB rss/file rc
-[ -n "$BEFORE" ] && printf " | %8s %9s %7s %4s | %9s %8s" before_s before_MiB rss/file rc \
-	"time b/a" "rss b/a"
+printf "%-9s %7s | %7s %8s %4s" shape MiB wall_s rss_MiB rc
+[ -n "$BEFORE" ] && printf " | %8s %10s %4s | %8s %7s" before_s before_MiB rc "time b/a" "rss b/a"
 echo
-for zeros in 16000000 131000000; do
-	f=$WORK/padded-$zeros.json
-	pad "$zeros" "$f"
+for shape in $SHAPES; do
+	f=$WORK/$shape.json
+	grow "$shape" "$f"
 	mib=$(awk -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.1f", b / 1048576 }')
 	read -r ws wr wrc < <(run "$IOWATT" "$f")
-	printf "%-8s %9s | %8s %9s %7.2f %4s" "$((zeros / 1000000))M" "$mib" "$ws" "$wr" \
-		"$(awk -v r="$wr" -v m="$mib" 'BEGIN { print r / m }')" "$wrc"
+	printf "%-9s %7s | %7s %8s %4s" "$shape" "$mib" "$ws" "$wr" "$wrc"
 	if [ -n "$BEFORE" ]; then
 		read -r bs br brc < <(run "$BEFORE" "$f")
-		printf " | %8s %9s %7.2f %4s | %9.1f %8.1f" "$bs" "$br" \
-			"$(awk -v r="$br" -v m="$mib" 'BEGIN { print r / m }')" "$brc" \
+		printf " | %8s %10s %4s | %8.1f %7.1f" "$bs" "$br" "$brc" \
 			"$(awk -v a="$ws" -v b="$bs" 'BEGIN { print (a > 0 ? b / a : 0) }')" \
 			"$(awk -v a="$wr" -v b="$br" 'BEGIN { print (a > 0 ? b / a : 0) }')"
 	fi

@@ -43,6 +43,7 @@ struct scan {
 	size_t line, col;	  /* where the next byte is, for errors */
 	const char *origin;
 	size_t values;
+	int over_bytes;		  /* what jansson would read passed RESULT_MAX_KEPT_BYTES */
 	unsigned depth;
 	const char *err;
 	int io_err;
@@ -106,6 +107,10 @@ static int peek(struct scan *s)
 
 static void emit(struct scan *s, char c)
 {
+	if (s->out_len >= RESULT_MAX_KEPT_BYTES) {
+		s->over_bytes = 1;
+		return;
+	}
 	if (s->out_len + 1 >= s->out_cap) {
 		s->out_cap = s->out_cap ? 2 * s->out_cap : SCAN_CHUNK;
 		s->out = xrealloc(s->out, s->out_cap);
@@ -144,10 +149,13 @@ static int hex(int c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* A string at its opening quote; a key's bytes (up to len - 1, escapes as written) in key. */
-static int scan_string(struct scan *s, char *key, size_t len)
+/*
+ * A string at its opening quote; a key's bytes (up to len - 1, escapes as written) in key.
+ * max: the most bytes it may have as written (0: any; the kept text's bound holds anyway).
+ */
+static int scan_string(struct scan *s, char *key, size_t len, size_t max)
 {
-	size_t n = 0, k;
+	size_t n = 0, k, total = 0;
 	int c;
 
 	take(s, 1);
@@ -177,6 +185,9 @@ static int scan_string(struct scan *s, char *key, size_t len)
 			if (!k)
 				return fail(s, "invalid UTF-8 in a string");
 		}
+		total += k;
+		if (max && total > max)
+			return fail(s, "a key longer than any result's");
 		if (key && n + k < len) {
 			memcpy(key + n, s->buf + s->at, k);
 			n += k;
@@ -273,17 +284,28 @@ static int count(struct scan *s, const struct want *w, int c)
 
 static int scan_value(struct scan *s, struct want w);
 
-/* Keeps a key's value when its object's table knows the key, else checks and drops it. */
-static int scan_member(struct scan *s, const struct want *w)
+/*
+ * Keeps a member when its object's table knows the key (or the object has no table: a
+ * job's options, anyone's keys), else checks it and drops it whole, key and value, keeping
+ * only its line breaks: an unknown member costs jansson nothing, however many there are.
+ * The comma before a kept member is written here, as only now is it known that one
+ * precedes (kept: members of this object kept so far); mark is where the text before the
+ * member (the space after the comma) began in what jansson reads.
+ */
+static int scan_member(struct scan *s, const struct want *w, unsigned *kept, size_t mark)
 {
 	const struct result_field *f;
 	struct want child = { .skip = w->skip };
 	char key[RESULT_SCAN_KEY_MAX];
-	int rc;
+	size_t i, nl = 0;
+	int rc, known;
 
 	if (peek(s) != '"')
 		return fail(s, "expected a key");
-	rc = scan_string(s, w->skip ? NULL : key, sizeof(key));
+	if (*kept && !w->skip)
+		emit(s, ',');
+	rc = scan_string(s, w->skip ? NULL : key, sizeof(key),
+			 w->obj || w->skip ? 0 : RESULT_MAX_KEY_BYTES);
 	if (rc)
 		return rc;
 	ws(s);
@@ -294,11 +316,21 @@ static int scan_member(struct scan *s, const struct want *w)
 	f = w->skip || !w->obj || strchr(key, '\\') ? NULL : field_of(w->obj, key);
 	if (f)
 		child = want_of(f);
-	else if (w->obj)
-		child.skip = 1; /* an object of known keys, and not one of them */
-	if (!child.skip || w->skip)
+	known = !w->skip && (f || !w->obj);
+	if (known || w->skip) {
+		*kept += known;
+		/* a key of a table-less object is built too: it counts as a value */
+		if (known && !w->obj && (rc = count(s, &child, 0)))
+			return rc;
 		return scan_value(s, child);
-	emit(s, '0');
+	}
+	/* an object of known keys, and not one of them: gone but for its line breaks */
+	for (i = mark; i < s->out_len; i++)
+		nl += s->out[i] == '\n';
+	s->out_len = mark;
+	while (nl--)
+		emit(s, '\n');
+	child.skip = 1;
 	s->dropping = 1;
 	rc = scan_value(s, child);
 	s->dropping = 0;
@@ -308,11 +340,14 @@ static int scan_member(struct scan *s, const struct want *w)
 static int scan_container(struct scan *s, const struct want *w, int close)
 {
 	struct want elem = { .obj = w->arr, .skip = w->skip };
-	int rc;
+	unsigned kept = 0;
+	size_t mark;
+	int rc, was;
 
 	if (++s->depth > SCAN_MAX_DEPTH)
 		return fail(s, "nested too deep");
 	take(s, 1);
+	mark = s->out_len;
 	ws(s);
 	if (peek(s) == close) {
 		take(s, 1);
@@ -320,7 +355,7 @@ static int scan_container(struct scan *s, const struct want *w, int close)
 		return 0;
 	}
 	for (;;) {
-		rc = close == '}' ? scan_member(s, w) : scan_value(s, elem);
+		rc = close == '}' ? scan_member(s, w, &kept, mark) : scan_value(s, elem);
 		if (rc)
 			return rc;
 		ws(s);
@@ -328,7 +363,12 @@ static int scan_container(struct scan *s, const struct want *w, int close)
 			break;
 		if (peek(s) != ',')
 			return fail(s, close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");
+		/* an object's comma goes out with the next member, if that one is kept */
+		was = s->dropping;
+		s->dropping |= close == '}';
 		take(s, 1);
+		s->dropping = was;
+		mark = s->out_len;
 		ws(s);
 	}
 	take(s, 1);
@@ -342,6 +382,8 @@ static int scan_value(struct scan *s, struct want w)
 
 	if (rc)
 		return rc;
+	if (s->over_bytes)
+		return -EFBIG;
 	switch (c) {
 	case '{':
 		w.arr = NULL;
@@ -350,7 +392,7 @@ static int scan_value(struct scan *s, struct want w)
 		w.obj = NULL;
 		return scan_container(s, &w, ']');
 	case '"':
-		return scan_string(s, NULL, 0);
+		return scan_string(s, NULL, 0, 0);
 	case 't':
 		return scan_word(s, "true");
 	case 'f':
@@ -369,6 +411,10 @@ static void report(const struct scan *s)
 {
 	if (s->io_err)
 		log_err(MOD, "%s: %s", s->origin, input_strerror(s->io_err));
+	else if (s->over_bytes)
+		log_err(MOD, "%s:%zu:%zu: more than %u MiB of text under the keys iowatt reads: no "
+			"result iowatt writes is this large; not read", s->origin, s->line, s->col,
+			(unsigned)(RESULT_MAX_KEPT_BYTES >> 20));
 	else if (s->values > RESULT_MAX_VALUES)
 		log_err(MOD, "%s:%zu:%zu: more than %u values: no result iowatt writes is this "
 			"large; not read", s->origin, s->line, s->col, (unsigned)RESULT_MAX_VALUES);
@@ -391,6 +437,8 @@ static int scan_run(struct scan *s, char **out, size_t *len)
 	}
 	if (s->io_err)
 		rc = s->io_err;
+	else if (s->over_bytes)
+		rc = -EFBIG;
 	if (rc) {
 		report(s);
 		free(s->out);
