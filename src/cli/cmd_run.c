@@ -27,8 +27,11 @@ static char *command_line(int argc, char **argv, int measure)
 	return s;
 }
 
-/* A signal wins (the user's stop, also during set-up), then a set-up failure's errno. */
-static int exit_code(int err, const struct run_outcome *o)
+/*
+ * A signal wins (the user's stop, also during set-up), then a set-up failure's errno, then
+ * a failed job; with --strict, then a job whose figures should not be published.
+ */
+static int exit_code(int err, const struct run_outcome *o, int strict)
 {
 	if (o->signal == SIGINT)
 		return EXIT_SIGINT;
@@ -36,7 +39,13 @@ static int exit_code(int err, const struct run_outcome *o)
 		return 128 + o->signal; /* 143 for SIGTERM, 129 for SIGHUP */
 	if (err && !o->ran)
 		return exit_code_for_errno(err);
-	return o->undervoltage || o->any_failed || err ? EXIT_FAIL : EXIT_OK;
+	if (o->undervoltage || o->any_failed || err)
+		return EXIT_FAIL;
+	if (strict && o->any_invalid)
+		return EXIT_INVALID;
+	if (strict && o->any_uncertain)
+		return EXIT_UNCERTAIN;
+	return EXIT_OK;
 }
 
 static int run_main(int argc, char **argv, int measure)
@@ -44,7 +53,7 @@ static int run_main(int argc, char **argv, int measure)
 	struct run_config cfg;
 	struct run_outcome out;
 	char *cmd;
-	int err;
+	int err, strict;
 
 	memset(&cfg, 0, sizeof(cfg));
 	err = run_config_parse(argc, argv, &cfg, measure);
@@ -53,10 +62,12 @@ static int run_main(int argc, char **argv, int measure)
 		return err == 1 ? EXIT_OK : EXIT_USAGE;
 	}
 	cmd = command_line(argc, argv, measure);
+	memset(&out, 0, sizeof(out));
 	err = run_execute(&cfg, cmd, measure, &out);
+	strict = cfg.run.strict;
 	free(cmd);
 	run_config_free(&cfg);
-	return exit_code(err, &out);
+	return exit_code(err, &out, strict);
 }
 
 int cmd_run(int argc, char **argv)

@@ -49,6 +49,8 @@ enum {
 	EXIT_FAIL = 1,	     /* a job failed, or a runtime error */
 	EXIT_USAGE = 2,	     /* bad option, profile or input */
 	EXIT_REFUSED = 3,    /* the system refused: target exists, read-only, full, busy */
+	EXIT_INVALID = 4,    /* --strict: a job is INVALID */
+	EXIT_UNCERTAIN = 5,  /* --strict: none INVALID, a job UNCERTAIN */
 	EXIT_SIGINT = 130,
 	EXIT_SIGTERM = 143,
 };

@@ -51,9 +51,11 @@ void man_page(FILE *fp)
 		    "0 when every job ran; %d when a job failed or a runtime error stopped the run; "
 		    "%d for a bad command line, option, profile or input file; %d when the system "
 		    "refused what was asked before the first job (the target file exists, a "
-		    "read-only or full filesystem, a device in use, no permission); %d and %d "
+		    "read-only or full filesystem, a device in use, no permission); with "
+		    "\\fB\\-\\-strict\\fR, %d when every job ran but one is INVALID and %d when "
+		    "none is INVALID but one is UNCERTAIN; %d and %d "
 		    "when interrupted by SIGINT or SIGTERM (also during set-up).\n"
 		    ".SH SEE ALSO\n.BR fio (1),\n.BR gnuplot (1)\n",
-		iowatt_prefix, iowatt_prefix, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED, EXIT_SIGINT,
-		EXIT_SIGTERM);
+		iowatt_prefix, iowatt_prefix, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED, EXIT_INVALID,
+		EXIT_UNCERTAIN, EXIT_SIGINT, EXIT_SIGTERM);
 }

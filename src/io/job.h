@@ -97,6 +97,7 @@ struct run_opts {
 	unsigned nmeters;
 	int no_meter;		   /* --no-meter: skip the embedded default (demo) */
 	int stop_on_undervoltage;
+	int strict; /* exit 4 when a job is INVALID, 5 when one is UNCERTAIN */
 	double uv_threshold_v;	   /* meter voltage below this is an undervoltage event, 4.75 */
 	char *sysfs_root;	   /* --sysfs-root, default "" (the real /sys) */
 	char *kmsg_path;	   /* --kmsg, default /dev/kmsg; "none" disables */

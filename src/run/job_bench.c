@@ -173,7 +173,7 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, 
 	j->round = round;
 	if (j->cpu && bj.ran)
 		j->cpu->process_s = (double)bj.cpu_ns / 1e9;
-	run_job_close(rc, jo, j, &t_start,
+	run_job_close(rc, jo, 0, j, &t_start,
 		      bj.br.dir[DDIR_READ].io_bytes + bj.br.dir[DDIR_WRITE].io_bytes,
 		      bj.br.dir[DDIR_READ].total_ios + bj.br.dir[DDIR_WRITE].total_ios,
 		      bj.ran ? &bj.act : NULL);

@@ -358,8 +358,8 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	efficiency_compute(&es, &f->power, jc->bytes, jc->ios, &f->efficiency);
 	f->validity.reasons = xcalloc(1, sizeof(char *));
 	energy_validity(&es, ENERGY_MIN_SAMPLES, ENERGY_MIN_COVERAGE,
-			job_remedy(jc->jo, status, jc->stopping, jc->bytes, es.active_s, es.period_ns,
-				   remedy, sizeof(remedy)),
+			job_remedy(jc->measure ? NULL : jc->jo, status, jc->stopping, jc->bytes,
+				   es.active_s, es.period_ns, remedy, sizeof(remedy)),
 			&f->validity);
 	/* Figures of a job that did not run to its end describe part of it, however many
 	 * samples that part had. */

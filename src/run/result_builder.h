@@ -31,7 +31,8 @@ struct result_start {
 
 /* How a job ended, for its figures. */
 struct job_close {
-	const struct job_opts *jo;  /* NULL for measure */
+	const struct job_opts *jo;  /* NULL: none (the defaults hold) */
+	int measure;		    /* a command, not an I/O job: no size to advise */
 	uint64_t bytes, ios;	    /* moved in the active phase */
 	const struct temps *t_start, *t_now; /* t_now NULL: no temperature sources */
 	int stopping;		    /* the run is stopping: no size advice */

@@ -501,6 +501,22 @@ static int finish(struct run_ctx *rc)
 	return err;
 }
 
+/* What --strict judges: the finished jobs' verdicts (a failed or stopped job has its own
+ * status). */
+static void verdicts(const struct run_result *rep, struct run_outcome *out)
+{
+	size_t i;
+
+	for (i = 0; i < rep->njobs; i++) {
+		const struct job_result *j = &rep->jobs[i];
+
+		if (j->status != RESULT_OK || !j->validity)
+			continue;
+		out->any_invalid |= !j->validity->valid;
+		out->any_uncertain |= j->validity->valid && j->validity->uncertain;
+	}
+}
+
 /* Sources push into the session's queue: they go first. */
 static void tear_down(struct run_ctx *rc)
 {
@@ -576,6 +592,7 @@ int run_execute(const struct run_config *cfg, const char *command, int measure,
 	out->signal = rc.stop.signal;
 	out->undervoltage = rc.stop.undervoltage;
 	out->any_failed = rc.any_failed;
+	verdicts(&rc.rb.rep, out);
 	tear_down(&rc);
 	return err;
 }

@@ -11,6 +11,9 @@ struct run_outcome {
 	int signal;	  /* the signal that stopped the run (SIGINT, SIGTERM, ...), 0 if none */
 	int undervoltage; /* --stop-on-undervoltage stopped it */
 	int any_failed;	  /* a job failed */
+	/* Jobs that finished with figures nobody should publish (--strict): INVALID, or valid
+	 * with a headline uncertainty over its limit (UNCERTAIN). */
+	int any_invalid, any_uncertain;
 };
 
 /*

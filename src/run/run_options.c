@@ -65,6 +65,9 @@ const struct opt_desc run_options[] = {
 	  .group = G_RUN, .complete = "file:*.json" },
 	{ .name = "stop-on-undervoltage", .type = OPT_FLAG, .off = ROFF(run.stop_on_undervoltage),
 	  .help = "stop the run at the first undervoltage event", .group = G_RUN },
+	{ .name = "strict", .type = OPT_FLAG, .off = ROFF(run.strict),
+	  .help = "a gate for CI: exit 4 when a job is INVALID, 5 when none is but one is "
+		  "UNCERTAIN (the result is written either way)", .group = G_RUN },
 	{ .name = "uv-threshold", .type = OPT_DOUBLE, .off = ROFF(run.uv_threshold_v),
 	  .def = "4.75", .min = 0.5, .max = 60, .metavar = "VOLTS",
 	  .help = "a meter voltage below this is an undervoltage event", .group = G_RUN },

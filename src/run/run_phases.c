@@ -208,13 +208,14 @@ void run_phases(struct run_ctx *rc, const struct job_opts *jo, const struct run_
 	progress_clear(&rc->progress);
 }
 
-void run_job_close(struct run_ctx *rc, const struct job_opts *jo, struct job_result *j,
-		   const struct temps *t_start, uint64_t bytes, uint64_t ios,
-		   const struct activity *act)
+void run_job_close(struct run_ctx *rc, const struct job_opts *jo, int measure,
+		   struct job_result *j, const struct temps *t_start, uint64_t bytes,
+		   uint64_t ios, const struct activity *act)
 {
 	struct temps t_now;
 	struct job_close jc = {
-		.jo = jo, .bytes = bytes, .ios = ios, .t_start = t_start, .act = act,
+		.jo = jo, .measure = measure, .bytes = bytes, .ios = ios, .t_start = t_start,
+		.act = act,
 		.stopping = run_should_stop(rc), .marker_spec = rc->cfg->run.mark_gpio,
 	};
 
