@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What meter drivers see: the device, the driver descriptor and its ops, parameter tables, core services. */
+/* What meter drivers see: the device, the driver descriptor and its ops, its keys, core services. */
 #ifndef IOWATT_METER_INTERNAL_H
 #define IOWATT_METER_INTERNAL_H
 
@@ -9,43 +9,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/options.h"
 #include "meters/meter.h"
 
-#define METER_MAX_PARAMS 16
-
-/* A key=value of the spec, as written. */
-struct meter_param {
-	char *key;
-	char *val;
-};
-
-enum meter_param_type {
-	METER_PT_STRING,   /* any text */
-	METER_PT_INT,	   /* an integer in [min, max] */
-	METER_PT_DOUBLE,   /* a number in [min, max] */
-	METER_PT_DURATION, /* "500ms", "1.1ms"; a bare number is in unit_ns; [min, max] in ns */
-	METER_PT_CHOICE,   /* one of choices */
-};
-
-#define METER_PARAM_REQUIRED (1u << 0)
-
 /*
- * One row of a driver's parameter table: the spec's keys are checked against it before
- * open() (meter_parse_spec), `iowatt meters --help` prints it, and the getters below
- * fall back to its default. Drivers of one family may share a table; `only` then names
- * the drivers a row applies to, and two rows may share a key with different `only`.
+ * A driver's keys are rows of core/options.h's opt_desc into a struct of its own (its
+ * args): meter_parse_spec() applies the rows' defaults, parses each key=value of the spec
+ * through its row (known, well-formed, in range, required ones given) before open(), and
+ * the driver reads the typed struct from dev->args. `iowatt meters --help`, the man page
+ * and completion print the same rows. METER_KEYS(table, struct type) in a descriptor.
  */
-struct meter_param_desc {
-	const char *key;
-	enum meter_param_type type;
-	const char *def;  /* default as a user would write it; NULL: none, or the help says */
-	const char *help; /* one line */
-	double min, max;  /* INT, DOUBLE, DURATION (ns) */
-	uint64_t unit_ns; /* DURATION: the unit of a bare number */
-	const char *const *choices; /* CHOICE: NULL-terminated */
-	const char *only; /* "ina219,ina226"; NULL: every driver using the table */
-	unsigned flags;
-};
+#define METER_KEYS(tab, type) \
+	.keys = (tab), .nkeys = sizeof(tab) / sizeof((tab)[0]), .args_size = sizeof(type)
 
 /* One model a driver reads, as data: its name, what its datasheet says it measures and
  * how well (accuracy.source NULL: not declared). */
@@ -95,11 +70,12 @@ struct meter_driver {
 	enum meter_conn_rule conn_rule;
 	const char *example; /* a spec to paste */
 	unsigned flags;
-	const struct meter_param_desc *params; /* ended by a row with key NULL; NULL: no keys */
+	const struct opt_desc *keys; /* METER_KEYS(): the spec's keys into the args struct */
+	size_t nkeys, args_size;
 	const struct meter_model *models;      /* METER_MODELS(table) or METER_MODELS_META() */
 	size_t nmodels, model_size;
 
-	/* Optional: checks of the keys together (their table was checked); no device touched. */
+	/* Optional: checks of the keys together (each row was checked); no device touched. */
 	int (*check)(const struct meter_dev *dev);
 	int (*open)(struct meter_dev *dev, struct meter_info *info);
 	int (*start)(struct meter_dev *dev); /* optional */
@@ -117,8 +93,8 @@ struct meter_dev {
 	const struct meter_driver *drv;
 	char *spec; /* as the user wrote it */
 	char *conn; /* "/dev/rfcomm0" */
-	struct meter_param params[METER_MAX_PARAMS];
-	unsigned nparams;
+	void *args;	/* the driver's struct of its keys' values (defaults where not given) */
+	uint64_t given; /* bit i: keys[i] was in the spec */
 	const char *sysfs_root;	    /* "" = the real /sys, or a test tree */
 	struct event_queue *events; /* gaps, reconnects, resets go here; NULL = nowhere */
 	void *priv;		    /* the driver's */
@@ -144,33 +120,25 @@ const struct meter_model *meter_driver_model_by_name(const struct meter_driver *
 						     const char *name);
 
 /*
- * Parameters, once meter_parse_spec() has checked them against the table: the user's
- * value, else the table's default. meter_param() is the user's text alone (NULL: not
- * given). Asking for a key the table lacks is a bug and aborts.
+ * Whether the spec gave the key whose row stores at field (&args->in): for keys where
+ * "not given" means "the driver decides" and every value is one a user may give. 0 for a
+ * field no row stores at.
  */
-const char *meter_param(const struct meter_dev *dev, const char *key);
-const char *meter_param_str(const struct meter_dev *dev, const char *key);
-long meter_param_int(const struct meter_dev *dev, const char *key);
-double meter_param_double(const struct meter_dev *dev, const char *key); /* NAN: none */
-uint64_t meter_param_ns(const struct meter_dev *dev, const char *key);	 /* 0: none */
-/* 0 if val is well-formed and in range for row d, else -EINVAL and why (no log). */
-int meter_param_check_value(const struct meter_param_desc *d, const char *val, char *why,
-			    size_t len);
-/* The table row key resolves to for drv, or NULL. */
-const struct meter_param_desc *meter_param_desc(const struct meter_driver *drv, const char *key);
+int meter_key_given(const struct meter_dev *dev, const void *field);
 
 /*
  * supply=drive|board for a shunt meter that can sit on either rail: on the board's supply
  * its figures include the CPU running iowatt (meter_info.board_level). dflt NULL: the
- * driver decides when the user says nothing, and dflt_help says how.
+ * driver decides when the user says nothing (the field is then -1), and dflt_help says
+ * how. The field is an int: enum meter_supply, or -1.
  */
-extern const char *const meter_supply_names[];
-#define METER_SUPPLY_PARAM(dflt, dflt_help)                                                \
-	{ .key = "supply", .type = METER_PT_CHOICE, .def = dflt, .choices = meter_supply_names, \
+enum meter_supply { METER_SUPPLY_DRIVE, METER_SUPPLY_BOARD };
+extern const struct opt_choice meter_supply_choices[];
+#define METER_SUPPLY_KEY(offset, dflt, dflt_help)                                          \
+	{ .name = "supply", .type = OPT_ENUM, .off = (offset), .def = dflt,                \
+	  .choices = meter_supply_choices,                                                 \
 	  .help = "the rail it measures: drive (the drive's cable) or board (the board's "    \
 		  "supply, which includes the CPU running iowatt)" dflt_help }
-/* 1: supply=board, 0: supply=drive, -1: neither given nor defaulted. */
-int meter_param_board(const struct meter_dev *dev);
 
 /* LOG_DEBUG while reconnecting, else level: a retried open() must not flood the log. */
 int meter_log_level(const struct meter_dev *dev, int level);

@@ -101,7 +101,7 @@ struct meter_counters {
 /*
  * Spec "DRIVER:CONNECTION[,key=value...]" -> dev, not opened; DRIVER is one of meters'
  * drivers (the registry, or a test's own table). Every key is checked
- * against the driver's parameter table (known, applies to this driver, well-formed, in
+ * through the driver's key table (known, applies to this driver, well-formed, in
  * range) and the driver's own cross-checks run, all before any device is touched:
  * -EINVAL (or -ERANGE) after one message naming the spec and the key.
  */
@@ -146,9 +146,13 @@ void meter_close(struct meter_dev *dev);
  * 0.59 V, 28.5 C"): its length, 0 when the driver keeps none. Any thread. */
 size_t meter_extras(const struct meter_dev *dev, char *buf, size_t len);
 
+/* The spec keys of meters' driver called name, *n rows (NULL, 0: no such driver). */
+struct opt_desc;
+const struct opt_desc *meter_driver_keys(const struct meter_entry *meters, const char *name,
+				       size_t *n);
 /* "um25c, um34c, manual, ..." for error messages: the drivers of meters. */
 void meter_driver_names(const struct meter_entry *meters, char *buf, size_t len);
-/* Every driver: spec syntax, parameters (key, type, default, help), models and ranges. */
+/* Every driver: spec syntax, keys (key, type, default, range, help), models and ranges. */
 void meter_drivers_describe(const struct meter_entry *meters, FILE *out);
 /* One line per driver: its spec form and keys. */
 void meter_drivers_summary(const struct meter_entry *meters, FILE *out);

@@ -29,18 +29,25 @@ struct atorch_priv {
 	struct atorch_reading last;
 };
 
-static const char *const on_off[] = { "on", "off", NULL };
+/* The spec's keys (atorch_keys). */
+struct atorch_args {
+	int check;
+	double v_scale;
+	unsigned baud;
+};
 
-static const struct meter_param_desc atorch_params[] = {
-	{ .key = "check", .type = METER_PT_CHOICE, .def = "on", .choices = on_off,
+#define ATORCH_KEY(f) offsetof(struct atorch_args, f)
+static const struct opt_desc atorch_keys[] = {
+	{ .name = "check", .type = OPT_BOOL, .off = ATORCH_KEY(check), .def = "on",
+	  .metavar = "on|off",
 	  .help = "verify each report's checksum; off for a J7-C, whose firmware sends "
 		  "checksums that fail (reports are then taken on magic, length and type)" },
-	{ .key = "v_scale", .type = METER_PT_DOUBLE, .def = "1", .min = 0.001, .max = 1000,
+	{ .name = "v_scale", .type = OPT_DOUBLE, .off = ATORCH_KEY(v_scale), .def = "1",
+	  .min = 0.001, .max = 1000,
 	  .help = "multiplies the voltage the reports give: a meter whose display disagrees "
 		  "by a power of ten with the layout's step (DT3010: compare with its display)" },
-	{ .key = "baud", .type = METER_PT_INT, .def = "9600", .min = 1200, .max = 4000000,
-	  .help = "line speed: RFCOMM ignores it, USB serial bridges need it" },
-	{ NULL },
+	{ .name = "baud", .type = OPT_UINT, .off = ATORCH_KEY(baud), .def = "9600", .min = 1200,
+	  .max = 4000000, .help = "line speed: RFCOMM ignores it, USB serial bridges need it" },
 };
 
 /* One report within timeout_ms: 1 and its reading, 0 on timeout, -errno on a lost link. */
@@ -83,7 +90,7 @@ static int atorch_read(struct meter_dev *dev, struct meter_sample *out, unsigned
 	rc = next_report(dev, p, &rd, timeout_ms);
 	if (rc <= 0)
 		return rc;
-	rd.v *= meter_param_double(dev, "v_scale");
+	rd.v *= ((const struct atorch_args *)dev->args)->v_scale;
 	p->last = rd;
 	if (rd.dev_type == ATORCH_DEV_USB)
 		meter_set_extras(dev, "D+ %.2f V, D- %.2f V, %.0f C", rd.dp_v, rd.dn_v, rd.temp_c);
@@ -96,13 +103,14 @@ static int atorch_read(struct meter_dev *dev, struct meter_sample *out, unsigned
 
 static int atorch_open(struct meter_dev *dev, struct meter_info *info)
 {
+	const struct atorch_args *a = dev->args;
 	struct atorch_priv *p = xcalloc(1, sizeof(*p));
 	struct atorch_reading rd;
 	uint64_t end, bad;
 	int rc;
 
-	p->check = !strcmp(meter_param_str(dev, "check"), "on");
-	rc = meter_std_serial_open(dev, (unsigned)meter_param_int(dev, "baud"), &p->sp);
+	p->check = a->check;
+	rc = meter_std_serial_open(dev, a->baud, &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -159,7 +167,7 @@ const struct meter_driver meter_atorch = {
 		"rfc2217://HOST:PORT or tcp://HOST:PORT (ser2net)",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "atorch:/dev/rfcomm0",
-	.params = atorch_params,
+	METER_KEYS(atorch_keys, struct atorch_args),
 	METER_MODELS(atorch_models),
 	.open = atorch_open,
 	.read = atorch_read,

@@ -11,10 +11,11 @@ int sysfs_poll_start(struct meter_dev *dev);
 
 #define SYSFS_INTERVAL_MIN_NS NS_PER_MS
 #define SYSFS_INTERVAL_MAX_NS (60 * NS_PER_SEC)
-/* The interval= row every polled board meter has; def as text, or NULL with help saying. */
-#define SYSFS_INTERVAL_PARAM(def_text, help_text)                                        \
-	{ .key = "interval", .type = METER_PT_DURATION, .def = def_text,                 \
-	  .unit_ns = NS_PER_MS, .min = SYSFS_INTERVAL_MIN_NS, .max = SYSFS_INTERVAL_MAX_NS, \
-	  .help = help_text }
+/* The interval= row every polled board meter has, into the uint64_t ns at offset; def as
+ * text, or NULL (0: not given) with help saying. */
+#define SYSFS_INTERVAL_KEY(offset, def_text, help_text)                                  \
+	{ .name = "interval", .type = OPT_DURATION, .off = (offset), .def = def_text,    \
+	  .bare_unit_ns = NS_PER_MS, .min = SYSFS_INTERVAL_MIN_NS,                       \
+	  .max = SYSFS_INTERVAL_MAX_NS, .help = help_text }
 
 #endif

@@ -39,21 +39,30 @@ struct hwmon_priv {
 
 static void hwmon_close(struct meter_dev *dev);
 
-#define HWMON_CHANNEL_PARAM(k, what, dflt)                                               \
-	{ .key = k, .type = METER_PT_INT, .min = 0, .max = HWMON_CHANNEL_MAX,             \
-	  .help = "use " k "N_input for " what " (default: " dflt ")" }
+/* The spec's keys (hwmon_keys): ch[] by enum, each meter_key_given() or not. */
+struct hwmon_args {
+	unsigned index;
+	unsigned ch[CH_COUNT];
+	uint64_t interval_ns; /* 0: not given */
+	int supply;	      /* enum meter_supply, -1: not given */
+};
 
-static const struct meter_param_desc hwmon_params[] = {
-	{ .key = "index", .type = METER_PT_INT, .def = "0", .min = 0, .max = HWMON_INDEX_MAX,
-	  .help = "which of several chips with the same name, 0 first" },
-	HWMON_CHANNEL_PARAM("in", "volts", "in1 on ina2xx chips, else the lowest N"),
-	HWMON_CHANNEL_PARAM("curr", "amps", "N=1 if present, else the lowest"),
-	HWMON_CHANNEL_PARAM("power", "watts", "N=1 if present, else the lowest"),
-	HWMON_CHANNEL_PARAM("energy", "energy", "N=1 if present, else the lowest"),
-	SYSFS_INTERVAL_PARAM(NULL, "time between reads (default: the chip's update_interval, "
-				   "else 100ms)"),
-	METER_SUPPLY_PARAM(NULL, " (default: drive on ina2xx chips, board on others)"),
-	{ NULL },
+#define HWMON_KEY(f) offsetof(struct hwmon_args, f)
+#define HWMON_CHANNEL_KEY(k, c, what, dflt)                                               \
+	{ .name = k, .type = OPT_UINT, .off = HWMON_KEY(ch[c]), .min = 0,                 \
+	  .max = HWMON_CHANNEL_MAX, .help = "use " k "N_input for " what " (default: " dflt ")" }
+
+static const struct opt_desc hwmon_keys[] = {
+	{ .name = "index", .type = OPT_UINT, .off = HWMON_KEY(index), .def = "0", .min = 0,
+	  .max = HWMON_INDEX_MAX, .help = "which of several chips with the same name, 0 first" },
+	HWMON_CHANNEL_KEY("in", CH_IN, "volts", "in1 on ina2xx chips, else the lowest N"),
+	HWMON_CHANNEL_KEY("curr", CH_CURR, "amps", "N=1 if present, else the lowest"),
+	HWMON_CHANNEL_KEY("power", CH_POWER, "watts", "N=1 if present, else the lowest"),
+	HWMON_CHANNEL_KEY("energy", CH_ENERGY, "energy", "N=1 if present, else the lowest"),
+	SYSFS_INTERVAL_KEY(HWMON_KEY(interval_ns), NULL,
+			   "time between reads (default: the chip's update_interval, else 100ms)"),
+	METER_SUPPLY_KEY(HWMON_KEY(supply), NULL,
+			 " (default: drive on ina2xx chips, board on others)"),
 };
 
 /*
@@ -73,11 +82,12 @@ static const struct meter_model hwmon_models[] = {
  * The lowest-numbered `<type>N_<suffix>` in dir, or the one the spec's key names. The
  * ina2xx family puts the shunt drop on in0 and the bus on in1: the bus is what we want.
  */
-static int hwmon_pick(const struct meter_dev *dev, const char *dir, const char *type,
+static int hwmon_pick(const struct meter_dev *dev, const char *dir, int ch, const char *type,
 		      const char *suffix, int prefer, char *path, size_t len)
 {
-	const char *want = meter_param(dev, type);
-	long want_idx = want ? meter_param_int(dev, type) : -1;
+	const unsigned *field = &((const struct hwmon_args *)dev->args)->ch[ch];
+	int want = meter_key_given(dev, field);
+	long want_idx = want ? (long)*field : -1;
 	char **names, fmt[32];
 	int n, i, idx, best = -1, got;
 
@@ -103,12 +113,12 @@ static int hwmon_open_ch(struct meter_dev *dev, struct hwmon_priv *p, const char
 	char path[512];
 	int ret;
 
-	ret = hwmon_pick(dev, dir, type, "input", prefer, path, sizeof(path));
+	ret = hwmon_pick(dev, dir, ch, type, "input", prefer, path, sizeof(path));
 	if (!ret && ch == CH_POWER) /* some chips only export an averaged power */
-		ret = hwmon_pick(dev, dir, type, "average", prefer, path, sizeof(path));
+		ret = hwmon_pick(dev, dir, ch, type, "average", prefer, path, sizeof(path));
 	if (ret == -ENOENT) {
-		log_err(MOD, "%s: %s=%s: no such input in %s", dev->spec, type,
-			meter_param(dev, type), dir);
+		log_err(MOD, "%s: %s=%u: no such input in %s", dev->spec, type,
+			((const struct hwmon_args *)dev->args)->ch[ch], dir);
 		return ret;
 	}
 	if (ret > 0) {
@@ -146,13 +156,14 @@ static int hwmon_open_all(struct meter_dev *dev, struct hwmon_priv *p, const cha
 /* The chip's own update_interval unless the spec sets one. */
 static uint64_t hwmon_period(const struct meter_dev *dev, const char *dir)
 {
+	uint64_t given_ns = ((const struct hwmon_args *)dev->args)->interval_ns;
 	char path[512];
 	long long v;
 
 	snprintf(path, sizeof(path), "%s/update_interval", dir);
-	if (!meter_param(dev, "interval") && read_int_file(path, &v) == 0 && v > 0)
+	if (!given_ns && read_int_file(path, &v) == 0 && v > 0)
 		return (uint64_t)v * NS_PER_MS;
-	return meter_param(dev, "interval") ? meter_param_ns(dev, "interval") : HWMON_DEFAULT_NS;
+	return given_ns ? given_ns : HWMON_DEFAULT_NS;
 }
 
 /*
@@ -223,12 +234,12 @@ static void hwmon_range(const struct meter_dev *dev, const char *dir, const char
 
 static int hwmon_open(struct meter_dev *dev, struct meter_info *info)
 {
+	const struct hwmon_args *a = dev->args;
 	struct hwmon_priv *p;
 	char dir[400], path[512], name[64];
 	int ret, i;
 
-	ret = sysfs_hwmon_find(dev->sysfs_root, dev->conn, (int)meter_param_int(dev, "index"), dir,
-			       sizeof(dir));
+	ret = sysfs_hwmon_find(dev->sysfs_root, dev->conn, (int)a->index, dir, sizeof(dir));
 	if (ret < 0)
 		return ret;
 	snprintf(path, sizeof(path), "%s/name", dir);
@@ -247,9 +258,9 @@ static int hwmon_open(struct meter_dev *dev, struct meter_info *info)
 	hwmon_range(dev, dir, name, info);
 	/* an ina2xx sits on whatever rail it was wired to (supply= says which, the drive's
 	 * unless told); other chips watch the board */
-	info->board_level = meter_param_board(dev);
-	if (info->board_level < 0)
-		info->board_level = strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)) != 0;
+	info->board_level = a->supply >= 0
+				    ? a->supply == METER_SUPPLY_BOARD
+				    : strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)) != 0;
 	snprintf(info->model, sizeof(info->model), "hwmon %.20s (%.16s)", name,
 		 strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
 	return 0;
@@ -350,7 +361,7 @@ const struct meter_driver meter_hwmon = {
 	.conn = "a chip's name (ina226) or /sys/class/hwmon/hwmonN",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "hwmon:ina226",
-	.params = hwmon_params,
+	METER_KEYS(hwmon_keys, struct hwmon_args),
 	METER_MODELS(hwmon_models),
 	.open = hwmon_open,
 	.start = sysfs_poll_start,

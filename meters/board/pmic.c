@@ -33,12 +33,17 @@ struct pmic_priv {
 	int sum; /* EXT5V: input voltage + sum of rails; else one rail */
 };
 
-static const struct meter_param_desc pmic_params[] = {
-	{ .key = "vcgencmd", .type = METER_PT_STRING,
-	  .help = "path of vcgencmd (default: found on PATH)" },
+/* The spec's keys (pmic_keys). */
+struct pmic_args {
+	char *vcgencmd; /* NULL: found on PATH */
+	uint64_t interval_ns;
+};
+
+static const struct opt_desc pmic_keys[] = {
+	{ .name = "vcgencmd", .type = OPT_STRP, .off = offsetof(struct pmic_args, vcgencmd),
+	  .metavar = "PATH", .help = "path of vcgencmd (default: found on PATH)", .complete = "file" },
 	/* Each reading spawns a process (~10 Hz at best on a Pi 5); leave headroom. */
-	SYSFS_INTERVAL_PARAM("200ms", "time between readings"),
-	{ NULL },
+	SYSFS_INTERVAL_KEY(offsetof(struct pmic_args, interval_ns), "200ms", "time between readings"),
 };
 
 /* Run `vcgencmd pmic_read_adc` without a shell; its output lands in p->out. */
@@ -177,7 +182,8 @@ static int pmic_find_cmd(const char *given, struct pmic_priv *p)
 
 static int pmic_open(struct meter_dev *dev, struct meter_info *info)
 {
-	const char *given = meter_param(dev, "vcgencmd");
+	const struct pmic_args *a = dev->args;
+	const char *given = a->vcgencmd;
 	struct meter_sample s;
 	struct pmic_priv *p = xcalloc(1, sizeof(*p));
 	int ret;
@@ -203,7 +209,7 @@ static int pmic_open(struct meter_dev *dev, struct meter_info *info)
 		free(p);
 		return ret;
 	}
-	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
+	p->poll.period_ns = info->period_ns = a->interval_ns;
 	/* Raspberry Pi publishes no accuracy for the PMIC ADC */
 	meter_std_assumed_accuracy(info, PMIC_STEP, PMIC_STEP, 0);
 	info->board_level = 1;
@@ -250,7 +256,7 @@ const struct meter_driver meter_pmic = {
 	.conn = "EXT5V (input volts and the sum of rails) or a rail (VDD_CORE)",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "pmic:EXT5V",
-	.params = pmic_params,
+	METER_KEYS(pmic_keys, struct pmic_args),
 	.open = pmic_open,
 	.start = sysfs_poll_start,
 	.read = pmic_read,

@@ -34,14 +34,24 @@ struct psy_priv {
 	int sign;
 };
 
-static const char *const psy_sign_names[] = { "auto", "abs", "raw", "invert", NULL };
+/* sign=: an index of these; auto and abs are one. */
+enum { KEY_AUTO, KEY_ABS, KEY_RAW, KEY_INVERT };
+static const struct opt_choice psy_sign_names[] = {
+	{ "auto", NULL }, { "abs", NULL }, { "raw", NULL }, { "invert", NULL }, { NULL, NULL },
+};
 
-static const struct meter_param_desc psy_params[] = {
-	{ .key = "sign", .type = METER_PT_CHOICE, .def = "auto", .choices = psy_sign_names,
+/* The spec's keys (psy_keys). */
+struct psy_args {
+	int sign;
+	uint64_t interval_ns;
+};
+
+static const struct opt_desc psy_keys[] = {
+	{ .name = "sign", .type = OPT_ENUM, .off = offsetof(struct psy_args, sign), .def = "auto",
+	  .choices = psy_sign_names,
 	  .help = "auto/abs: the draw's magnitude; raw: the driver's sign; invert: flipped" },
 	/* Fuel gauges refresh every few hundred ms to seconds; faster only repeats values. */
-	SYSFS_INTERVAL_PARAM("500ms", "time between reads"),
-	{ NULL },
+	SYSFS_INTERVAL_KEY(offsetof(struct psy_args, interval_ns), "500ms", "time between reads"),
 };
 
 static void psy_close(struct meter_dev *dev);
@@ -55,7 +65,7 @@ static double psy_signed(const struct psy_priv *p, double x)
 
 static int psy_open(struct meter_dev *dev, struct meter_info *info)
 {
-	const char *sign = meter_param_str(dev, "sign");
+	const struct psy_args *a = dev->args;
 	char path[400], type[32];
 	struct psy_priv *p;
 	int ret = 0, i;
@@ -68,7 +78,7 @@ static int psy_open(struct meter_dev *dev, struct meter_info *info)
 	}
 	p = xcalloc(1, sizeof(*p));
 	dev->priv = p;
-	p->sign = !strcmp(sign, "raw") ? SIGN_RAW : !strcmp(sign, "invert") ? SIGN_INVERT : SIGN_ABS;
+	p->sign = a->sign == KEY_RAW ? SIGN_RAW : a->sign == KEY_INVERT ? SIGN_INVERT : SIGN_ABS;
 	for (i = 0; i < PSY_COUNT; i++) {
 		snprintf(path, sizeof(path), "%s/sys/class/power_supply/%s/%s",
 			 dev->sysfs_root ? dev->sysfs_root : "", dev->conn, psy_attr[i]);
@@ -90,7 +100,7 @@ static int psy_open(struct meter_dev *dev, struct meter_info *info)
 		psy_close(dev);
 		return ret;
 	}
-	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
+	p->poll.period_ns = info->period_ns = a->interval_ns;
 	snprintf(info->model, sizeof(info->model), "power_supply %.15s (%.15s)", dev->conn, type);
 	/* the ABI's units: uV, uA, uW; fuel gauges publish no accuracy iowatt could use */
 	meter_std_assumed_accuracy(info, MICRO, MICRO, MICRO);
@@ -166,7 +176,7 @@ const struct meter_driver meter_power_supply = {
 	.conn = "NAME in /sys/class/power_supply (BAT0, ucsi-source-psy-...)",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "power_supply:BAT0",
-	.params = psy_params,
+	METER_KEYS(psy_keys, struct psy_args),
 	.open = psy_open,
 	.start = sysfs_poll_start,
 	.read = psy_read,

@@ -22,9 +22,14 @@ struct rapl_priv {
 	double range_uj;
 };
 
-static const struct meter_param_desc rapl_params[] = {
-	SYSFS_INTERVAL_PARAM("100ms", "time between reads of the energy counter"),
-	{ NULL },
+/* The spec's keys (rapl_keys). */
+struct rapl_args {
+	uint64_t interval_ns;
+};
+
+static const struct opt_desc rapl_keys[] = {
+	SYSFS_INTERVAL_KEY(offsetof(struct rapl_args, interval_ns), "100ms",
+			   "time between reads of the energy counter"),
 };
 
 /* A zone by its directory name (intel-rapl:0) or its `name` (package-0, dram, psys). */
@@ -77,7 +82,7 @@ static int rapl_open(struct meter_dev *dev, struct meter_info *info)
 		free(p);
 		return ret;
 	}
-	p->poll.period_ns = info->period_ns = meter_param_ns(dev, "interval");
+	p->poll.period_ns = info->period_ns = ((const struct rapl_args *)dev->args)->interval_ns;
 	snprintf(info->model, sizeof(info->model), "RAPL %.24s (%.15s)", dev->conn, zone);
 	/* Power is a 1 uJ counter's change over one interval: its step is 1 uJ / interval.
 	 * Intel states no accuracy for RAPL. */
@@ -142,7 +147,7 @@ const struct meter_driver meter_rapl = {
 	.conn = "a domain's name (package-0, dram, psys) or intel-rapl:N",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "rapl:package-0",
-	.params = rapl_params,
+	METER_KEYS(rapl_keys, struct rapl_args),
 	.open = rapl_open,
 	.start = sysfs_poll_start,
 	.read = rapl_read,

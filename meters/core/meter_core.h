@@ -55,9 +55,6 @@ struct meter_core {
 
 void meter_core_init(struct meter_dev *dev);
 void meter_core_free(struct meter_dev *dev);
-/* The spec's keys against the driver's table, its connection rule, then its check(). */
-int meter_check_spec(const struct meter_dev *dev);
-void meter_param_describe(const struct meter_param_desc *d, FILE *out);
 
 /* Both halves' entry points into each other. */
 unsigned core_deliver(struct meter_dev *dev, struct meter_core *c, struct meter_sample *s,

@@ -10,6 +10,8 @@
 
 /* The names of the drivers that found nothing, on one line. */
 #define SCAN_NONE_LEN 512
+/* A driver's keys under its "keys:" heading. */
+#define KEY_INDENT 6
 
 void meter_driver_names(const struct meter_entry *meters, char *buf, size_t len)
 {
@@ -67,7 +69,6 @@ static void describe_model(const struct meter_model *m, FILE *out)
 
 static void describe_one(const struct meter_driver *drv, FILE *out)
 {
-	const struct meter_param_desc *d;
 	const struct meter_model *m;
 	size_t i;
 
@@ -81,11 +82,10 @@ static void describe_one(const struct meter_driver *drv, FILE *out)
 	}
 	if (drv->example)
 		fprintf(out, "    e.g.  %s\n", drv->example);
-	if (drv->params && drv->params->key)
+	if (drv->nkeys) {
 		fprintf(out, "    keys:\n");
-	for (d = drv->params; d && d->key; d++)
-		if (meter_param_desc(drv, d->key) == d)
-			meter_param_describe(d, out);
+		opt_print_keys(out, drv->keys, drv->nkeys, KEY_INDENT);
+	}
 	if (drv->nmodels)
 		fprintf(out, "    models (measurable ranges):\n");
 	for (i = 0; (m = meter_driver_model(drv, i)); i++)
@@ -103,19 +103,17 @@ void meter_drivers_describe(const struct meter_entry *meters, FILE *out)
 /* "  um25c:CONNECTION  interval= timeout= baud=": one line per driver. */
 void meter_drivers_summary(const struct meter_entry *meters, FILE *out)
 {
-	const struct meter_param_desc *d;
 	const struct meter_driver *drv;
 	char head[64];
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; (drv = meters[i].driver); i++) {
 		snprintf(head, sizeof(head), "%s:%s", drv->name,
 			 drv->conn_rule == METER_CONN_NONE ? "" : "CONNECTION");
 		fprintf(out, "  %-24s", head);
-		for (d = drv->params; d && d->key; d++)
-			if (meter_param_desc(drv, d->key) == d)
-				fprintf(out, " %s=%s", d->key,
-					d->flags & METER_PARAM_REQUIRED ? "(required)" : "");
+		for (k = 0; k < drv->nkeys; k++)
+			fprintf(out, " %s=%s", drv->keys[k].name,
+				drv->keys[k].required ? "(required)" : "");
 		fprintf(out, "\n");
 	}
 }

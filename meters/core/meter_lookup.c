@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Looking a driver up by name in a table of meters, and a model up in a driver's rows. */
+/* Looking a driver up by name in a table of meters, its keys, and a model up in its rows. */
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
@@ -14,6 +14,15 @@ const struct meter_driver *meter_driver_find(const struct meter_entry *meters, c
 		if (!strcmp(meters[i].driver->name, name))
 			return meters[i].driver;
 	return NULL;
+}
+
+const struct opt_desc *meter_driver_keys(const struct meter_entry *meters, const char *name,
+				       size_t *n)
+{
+	const struct meter_driver *drv = meter_driver_find(meters, name);
+
+	*n = drv ? drv->nkeys : 0;
+	return drv ? drv->keys : NULL;
 }
 
 const struct meter_model *meter_driver_model(const struct meter_driver *drv, size_t i)

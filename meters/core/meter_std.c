@@ -139,3 +139,9 @@ int meter_log_level(const struct meter_dev *dev, int level)
 {
 	return dev->reconnecting ? LOG_DEBUG : level;
 }
+
+const struct opt_choice meter_supply_choices[] = {
+	{ "drive", NULL },
+	{ "board", NULL },
+	{ NULL, NULL },
+};

@@ -31,13 +31,20 @@ struct fnb_priv {
 	struct fnb_reading last; /* the latest reading, with D+, D- and temperature */
 };
 
-static const char *const fnb_model_names[] = { "fnb58", "fnb48s", "fnb48", "c1", NULL };
+static const struct opt_choice fnb_model_names[] = {
+	{ "fnb58", NULL }, { "fnb48s", NULL }, { "fnb48", NULL }, { "c1", NULL }, { NULL, NULL },
+};
 
-static const struct meter_param_desc fnb_params[] = {
-	{ .key = "model", .type = METER_PT_CHOICE, .choices = fnb_model_names,
+/* The spec's keys (fnb_keys). */
+struct fnb_args {
+	int model; /* an index of fnb_model_names, -1: not given */
+};
+
+static const struct opt_desc fnb_keys[] = {
+	{ .name = "model", .type = OPT_ENUM, .off = offsetof(struct fnb_args, model),
+	  .choices = fnb_model_names,
 	  .help = "the start-up sequence to use where the USB ID is unknown (a pty); "
 		  "default: from the USB ID, else fnb58" },
-	{ NULL },
 };
 
 static const struct fnb_model *model_by_name(const char *name)
@@ -72,7 +79,7 @@ static int find_auto(const struct meter_dev *dev, char *path, size_t len,
 
 static int resolve(const struct meter_dev *dev, struct fnb_priv *p)
 {
-	const char *want = meter_param(dev, "model");
+	int want = ((const struct fnb_args *)dev->args)->model;
 	uint16_t vid, pid;
 	int rc;
 
@@ -86,8 +93,8 @@ static int resolve(const struct meter_dev *dev, struct fnb_priv *p)
 		if (!hid_node_id(dev->sysfs_root, dev->conn, &vid, &pid))
 			p->model = fnb_model_by_id(vid, pid);
 	}
-	if (want)
-		p->model = model_by_name(want);
+	if (want >= 0)
+		p->model = model_by_name(fnb_model_names[want].name);
 	if (!p->model)
 		p->model = &fnb_models[0];
 	return 0;
@@ -254,7 +261,7 @@ const struct meter_driver meter_fnb58 = {
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "fnb58:auto",
 	.flags = METER_DRV_PUSH,
-	.params = fnb_params,
+	METER_KEYS(fnb_keys, struct fnb_args),
 	METER_MODELS_META(fnb_models),
 	.open = fnb_open,
 	.start = fnb_start,

@@ -25,40 +25,59 @@
 #define XFER_PROBES 5
 #define MV_PER_V 1000.0
 
-static const char *const ina219_adc_names[] = { "9bit", "10bit", "11bit", "12bit", "avg1",
-						"avg2", "avg4", "avg8", "avg16", "avg32",
-						"avg64", "avg128", NULL };
-static const char *const ina226_adc_names[] = { "avg1", "avg4", "avg16", "avg64", "avg128",
-						"avg256", "avg512", "avg1024", NULL };
-static const char *const ina219_brng_names[] = { "16", "32", NULL };
-static const char *const ina219_pga_names[] = { "40", "80", "160", "320", "auto", NULL };
+#define CHOICES(...) ((const struct opt_choice[]){ __VA_ARGS__, { NULL, NULL } })
 
-/* One table for the family; `only` says which chip a key belongs to. */
-static const struct meter_param_desc ina_params[] = {
-	{ .key = "shunt", .type = METER_PT_DOUBLE, .min = OHM_MIN, .max = OHM_MAX,
-	  .only = "ina219,ina226", .flags = METER_PARAM_REQUIRED,
-	  .help = "shunt resistance in ohms (0.1 on most INA219 boards)" },
-	{ .key = "max_current", .type = METER_PT_DOUBLE, .min = AMP_MIN, .max = AMP_MAX,
-	  .only = "ina219,ina226", .flags = METER_PARAM_REQUIRED,
-	  .help = "largest current expected, amps: sets the calibration and resolution" },
-	{ .key = "brng", .type = METER_PT_CHOICE, .def = "32", .choices = ina219_brng_names,
-	  .only = "ina219", .help = "bus voltage range, volts" },
-	{ .key = "pga", .type = METER_PT_CHOICE, .def = "auto", .choices = ina219_pga_names,
-	  .only = "ina219", .help = "shunt range in mV; auto: the smallest that fits" },
-	{ .key = "adc", .type = METER_PT_CHOICE, .def = "12bit", .choices = ina219_adc_names,
-	  .only = "ina219", .help = "resolution or averaged samples per conversion" },
-	{ .key = "adc", .type = METER_PT_CHOICE, .def = "avg1", .choices = ina226_adc_names,
-	  .only = "ina226,ina260", .help = "samples averaged per reading" },
-	{ .key = "ct", .type = METER_PT_DURATION, .def = "1.1ms", .unit_ns = NS_PER_US,
-	  .min = CT_MIN_NS, .max = CT_MAX_NS, .only = "ina226,ina260",
-	  .help = "conversion time per channel: 140us 204us 332us 588us 1.1ms 2.116ms "
-		  "4.156ms 8.244ms" },
-	{ .key = "interval", .type = METER_PT_DURATION, .unit_ns = NS_PER_MS,
-	  .min = NS_PER_MS, .max = 60 * NS_PER_SEC,
-	  .help = "time between samples (default: every conversion)" },
-	METER_SUPPLY_PARAM("drive", ""),
-	{ NULL },
+/* The spec's keys: each chip's table below, one struct for the family. */
+struct ina_args {
+	double shunt_ohm, max_current_a;
+	char brng[4], pga[8], adc[8], ct[16]; /* as the user wrote them (ina_setup_compute) */
+	uint64_t interval_ns;		      /* 0: not given, every conversion */
+	int supply;			      /* enum meter_supply */
 };
+
+#define INA_KEY(f) offsetof(struct ina_args, f)
+#define INA_STR(f) .type = OPT_STR, .off = INA_KEY(f), .size = sizeof(((struct ina_args *)0)->f)
+#define INA_SHUNT_KEYS                                                                     \
+	{ .name = "shunt", .type = OPT_DOUBLE, .off = INA_KEY(shunt_ohm), .min = OHM_MIN,  \
+	  .max = OHM_MAX, .required = 1,                                                   \
+	  .help = "shunt resistance in ohms (0.1 on most INA219 boards)" },                \
+	{ .name = "max_current", .type = OPT_DOUBLE, .off = INA_KEY(max_current_a),        \
+	  .min = AMP_MIN, .max = AMP_MAX, .required = 1,                                   \
+	  .help = "largest current expected, amps: sets the calibration and resolution" }
+/* The INA226's and INA260's averaging and conversion time (the datasheets' list). */
+#define INA226_ADC_KEYS                                                                    \
+	{ .name = "adc", INA_STR(adc), .def = "avg1",                                      \
+	  .choices = CHOICES({ "avg1", NULL }, { "avg4", NULL }, { "avg16", NULL },        \
+			     { "avg64", NULL }, { "avg128", NULL }, { "avg256", NULL },    \
+			     { "avg512", NULL }, { "avg1024", NULL }),                    \
+	  .help = "samples averaged per reading" },                                        \
+	{ .name = "ct", INA_STR(ct), .def = "1.1ms", .metavar = "DURATION",                    \
+	  .help = "conversion time per channel: 140us 204us 332us 588us 1.1ms 2.116ms "    \
+		  "4.156ms 8.244ms" }
+#define INA_COMMON_KEYS                                                                    \
+	{ .name = "interval", .type = OPT_DURATION, .off = INA_KEY(interval_ns),           \
+	  .bare_unit_ns = NS_PER_MS, .min = NS_PER_MS, .max = 60 * NS_PER_SEC,             \
+	  .help = "time between samples (default: every conversion)" },                    \
+	METER_SUPPLY_KEY(INA_KEY(supply), "drive", "")
+
+static const struct opt_desc ina219_keys[] = {
+	INA_SHUNT_KEYS,
+	{ .name = "brng", INA_STR(brng), .def = "32",
+	  .choices = CHOICES({ "16", NULL }, { "32", NULL }), .help = "bus voltage range, volts" },
+	{ .name = "pga", INA_STR(pga), .def = "auto",
+	  .choices = CHOICES({ "40", NULL }, { "80", NULL }, { "160", NULL }, { "320", NULL },
+			     { "auto", NULL }),
+	  .help = "shunt range in mV; auto: the smallest that fits" },
+	{ .name = "adc", INA_STR(adc), .def = "12bit",
+	  .choices = CHOICES({ "9bit", NULL }, { "10bit", NULL }, { "11bit", NULL },
+			     { "12bit", NULL }, { "avg1", NULL }, { "avg2", NULL }, { "avg4", NULL },
+			     { "avg8", NULL }, { "avg16", NULL }, { "avg32", NULL },
+			     { "avg64", NULL }, { "avg128", NULL }),
+	  .help = "resolution or averaged samples per conversion" },
+	INA_COMMON_KEYS,
+};
+static const struct opt_desc ina226_keys[] = { INA_SHUNT_KEYS, INA226_ADC_KEYS, INA_COMMON_KEYS };
+static const struct opt_desc ina260_keys[] = { INA226_ADC_KEYS, INA_COMMON_KEYS };
 
 /*
  * Bus voltage ratings from TI's datasheets: the INA219 senses buses from 0 to 26 V, the
@@ -111,18 +130,21 @@ static int ina_model_of(const struct meter_dev *dev)
 /* The chip settings the keys ask for; -EINVAL / -ERANGE after saying which key to change. */
 static int ina_setup_of(const struct meter_dev *dev, struct ina_setup *s)
 {
+	const struct ina_args *a = dev->args;
 	struct ina_request req = { .model = ina_model_of(dev) };
 	char err[200];
 	int ret;
 
 	if (req.model != INA260) {
-		req.shunt_ohm = meter_param_double(dev, "shunt");
-		req.max_current_a = meter_param_double(dev, "max_current");
-		req.brng = meter_param(dev, "brng");
-		req.pga = meter_param(dev, "pga");
+		req.shunt_ohm = a->shunt_ohm;
+		req.max_current_a = a->max_current_a;
 	}
-	req.adc = meter_param(dev, "adc");
-	req.ct = req.model == INA219 ? NULL : meter_param(dev, "ct");
+	if (req.model == INA219) {
+		req.brng = a->brng;
+		req.pga = a->pga;
+	}
+	req.adc = a->adc;
+	req.ct = req.model == INA219 ? NULL : a->ct;
 	ret = ina_setup_compute(&req, s, err, sizeof(err));
 	if (ret < 0)
 		log_err(MOD, "meter '%s': %s", dev->spec, err);
@@ -193,7 +215,7 @@ static void ina_describe(const struct meter_dev *dev, const struct ina_priv *p,
 		 ina_model_name(p->model), p->addr, p->s.current_lsb_a * MV_PER_V);
 	meter_std_range(info, m);
 	ina_accuracy(&p->s, &info->accuracy);
-	info->board_level = meter_param_board(dev) == 1;
+	info->board_level = ((const struct ina_args *)dev->args)->supply == METER_SUPPLY_BOARD;
 	if (p->model == INA219 && p->s.brng_v < info->range.v_max)
 		info->range.v_max = p->s.brng_v;
 	if (p->model != INA260) {
@@ -234,7 +256,7 @@ static int ina_open(struct meter_dev *dev, struct meter_info *info)
 
 	p->fd = -1;
 	p->model = ina_model_of(dev);
-	p->interval_ns = meter_param_ns(dev, "interval");
+	p->interval_ns = ((const struct ina_args *)dev->args)->interval_ns;
 	ret = ina_parse_conn(dev, p->path, sizeof(p->path), &p->addr);
 	if (!ret)
 		ret = ina_setup_of(dev, &p->s);
@@ -292,7 +314,7 @@ static void ina_scan(const char *sysfs_root, FILE *out)
 		.conn = "/dev/i2c-N[@ADDR], ADDR 0x40 by default",                          \
 		.conn_rule = METER_CONN_REQUIRED,                                           \
 		.example = spec_example,                                                    \
-		.params = ina_params,                                                       \
+		METER_KEYS(chip##_keys, struct ina_args),                                   \
 		METER_MODELS(models),                                                       \
 		.check = ina_check,                                                         \
 		.open = ina_open,                                                           \

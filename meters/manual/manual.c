@@ -30,16 +30,21 @@ struct manual_priv {
 	int phase; /* the level being given out */
 };
 
-static const struct meter_param_desc manual_params[] = {
-	{ .key = "idle_ma", .type = METER_PT_DOUBLE, .min = 0, .max = MA_MAX,
-	  .flags = METER_PARAM_REQUIRED, .help = "current shown while the device idles, mA" },
-	{ .key = "active_ma", .type = METER_PT_DOUBLE, .min = 0, .max = MA_MAX,
-	  .flags = METER_PARAM_REQUIRED, .help = "current shown during the I/O, mA" },
-	{ .key = "v", .type = METER_PT_DOUBLE, .min = 0, .max = V_MAX,
-	  .flags = METER_PARAM_REQUIRED, .help = "voltage shown, V" },
-	{ .key = "tail_ma", .type = METER_PT_DOUBLE, .min = 0, .max = MA_MAX,
-	  .help = "current shown after the I/O (default: idle_ma)" },
-	{ NULL },
+/* The spec's keys (manual_keys). */
+struct manual_args {
+	double idle_ma, active_ma, v, tail_ma;
+};
+
+#define MANUAL_KEY(f) offsetof(struct manual_args, f)
+static const struct opt_desc manual_keys[] = {
+	{ .name = "idle_ma", .type = OPT_DOUBLE, .off = MANUAL_KEY(idle_ma), .min = 0,
+	  .max = MA_MAX, .required = 1, .help = "current shown while the device idles, mA" },
+	{ .name = "active_ma", .type = OPT_DOUBLE, .off = MANUAL_KEY(active_ma), .min = 0,
+	  .max = MA_MAX, .required = 1, .help = "current shown during the I/O, mA" },
+	{ .name = "v", .type = OPT_DOUBLE, .off = MANUAL_KEY(v), .min = 0, .max = V_MAX,
+	  .required = 1, .help = "voltage shown, V" },
+	{ .name = "tail_ma", .type = OPT_DOUBLE, .off = MANUAL_KEY(tail_ma), .min = 0,
+	  .max = MA_MAX, .help = "current shown after the I/O (default: idle_ma)" },
 };
 
 /*
@@ -58,13 +63,13 @@ static const struct meter_accuracy manual_accuracy = {
 
 static int manual_open(struct meter_dev *dev, struct meter_info *info)
 {
+	const struct manual_args *a = dev->args;
 	struct manual_priv *p = xcalloc(1, sizeof(*p));
 
-	p->idle_a = meter_param_double(dev, "idle_ma") / MA_PER_A;
-	p->active_a = meter_param_double(dev, "active_ma") / MA_PER_A;
-	p->tail_a = meter_param(dev, "tail_ma") ? meter_param_double(dev, "tail_ma") / MA_PER_A :
-						  p->idle_a;
-	p->v = meter_param_double(dev, "v");
+	p->idle_a = a->idle_ma / MA_PER_A;
+	p->active_a = a->active_ma / MA_PER_A;
+	p->tail_a = meter_key_given(dev, &a->tail_ma) ? a->tail_ma / MA_PER_A : p->idle_a;
+	p->v = a->v;
 	dev->priv = p;
 	info->manual = 1;
 	info->period_ns = MANUAL_PERIOD_NS;
@@ -131,7 +136,7 @@ const struct meter_driver meter_manual = {
 	.desc = "hand readings from a display-only tester, one current per phase",
 	.conn_rule = METER_CONN_NONE,
 	.example = "manual:idle_ma=85,active_ma=310,v=5.05",
-	.params = manual_params,
+	METER_KEYS(manual_keys, struct manual_args),
 	.open = manual_open,
 	.start = manual_start,
 	.read = manual_read,

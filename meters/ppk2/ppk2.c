@@ -59,26 +59,36 @@ struct ppk2_priv {
 	uint8_t rx[RX_BYTES];
 };
 
-static const char *const modes[] = { "ampere", "source", NULL };
-static const char *const on_off[] = { "on", "off", NULL };
+/* The spec's keys (ppk2_keys); mode is an index of modes[]. */
+enum { KEY_AMPERE, KEY_SOURCE };
+struct ppk2_args {
+	int mode, spike_filter;
+	unsigned vdd_mv; /* 0: not given */
+};
 
-static const struct meter_param_desc ppk2_params[] = {
-	{ .key = "mode", .type = METER_PT_CHOICE, .def = "ampere", .choices = modes,
+static const struct opt_choice modes[] = { { "ampere", NULL }, { "source", NULL }, { NULL, NULL } };
+
+#define PPK2_KEY(f) offsetof(struct ppk2_args, f)
+static const struct opt_desc ppk2_keys[] = {
+	{ .name = "mode", .type = OPT_ENUM, .off = PPK2_KEY(mode), .def = "ampere", .choices = modes,
 	  .help = "ampere: in series with your supply; source: the PPK2 powers the device at "
 		  "vdd (only when asked: needs vdd=)" },
-	{ .key = "vdd", .type = METER_PT_INT, .min = PPK2_VDD_MIN_MV, .max = PPK2_VDD_MAX_MV,
+	{ .name = "vdd", .type = OPT_UINT, .off = PPK2_KEY(vdd_mv), .min = PPK2_VDD_MIN_MV,
+	  .max = PPK2_VDD_MAX_MV,
 	  .help = "mV: source mode's output; ampere mode: your supply's voltage, for W "
 		  "(without it, current and charge only)" },
-	{ .key = "spike_filter", .type = METER_PT_CHOICE, .def = "on", .choices = on_off,
+	{ .name = "spike_filter", .type = OPT_BOOL, .off = PPK2_KEY(spike_filter), .def = "on",
+	  .metavar = "on|off",
 	  .help = "smooth the 3 samples after a range switch as Nordic's and IRNAS's software "
 		  "do (off: the raw samples, switching transients included)" },
-	{ NULL },
 };
 
 /* Source mode powers the device: never without an explicit voltage. */
 static int ppk2_check(const struct meter_dev *dev)
 {
-	if (!strcmp(meter_param_str(dev, "mode"), "source") && !meter_param(dev, "vdd")) {
+	const struct ppk2_args *a = dev->args;
+
+	if (a->mode == KEY_SOURCE && !a->vdd_mv) {
 		log_err(MOD, "meter '%s': mode=source powers the device: give vdd=MV (%d-%d)",
 			dev->spec, PPK2_VDD_MIN_MV, PPK2_VDD_MAX_MV);
 		return -EINVAL;
@@ -138,15 +148,14 @@ static int read_meta(struct meter_dev *dev, struct ppk2_priv *p)
  */
 static void config(const struct meter_dev *dev, struct ppk2_priv *p)
 {
-	const char *vdd = meter_param(dev, "vdd");
+	const struct ppk2_args *a = dev->args;
 
-	p->mode = strcmp(meter_param_str(dev, "mode"), "source") ? PPK2_MODE_AMPERE
-								  : PPK2_MODE_SOURCE;
+	p->mode = a->mode == KEY_SOURCE ? PPK2_MODE_SOURCE : PPK2_MODE_AMPERE;
 	if (p->mode == PPK2_MODE_SOURCE)
-		p->vdd_mv = (double)meter_param_int(dev, "vdd");
+		p->vdd_mv = a->vdd_mv;
 	else
 		p->vdd_mv = p->cal.vdd_mv ? p->cal.vdd_mv : DEFAULT_VDD_MV;
-	p->volts = vdd ? (double)meter_param_int(dev, "vdd") / MV_PER_V : NAN;
+	p->volts = a->vdd_mv ? a->vdd_mv / MV_PER_V : NAN;
 }
 
 /*
@@ -203,7 +212,7 @@ static int ppk2_open(struct meter_dev *dev, struct meter_info *info)
 								      : "PPK2 ampere meter");
 	meter_std_range(info, &ppk2_model);
 	snprintf(info->processing, sizeof(info->processing), "%s",
-		 strcmp(meter_param_str(dev, "spike_filter"), "off")
+		 ((const struct ppk2_args *)dev->args)->spike_filter
 			 ? "spike filter after range switches (Nordic's: alpha 0.18, 0.06 in "
 			   "range 4, 3 samples)"
 			 : "spike filter off: raw samples");
@@ -357,7 +366,7 @@ static int ppk2_start(struct meter_dev *dev)
 	p->nrem = 0;
 	ppk2_seq_reset(&p->seq);
 	p->jumps_told = 0;
-	ppk2_spike_reset(&p->spike, strcmp(meter_param_str(dev, "spike_filter"), "off") != 0);
+	ppk2_spike_reset(&p->spike, ((const struct ppk2_args *)dev->args)->spike_filter);
 	p->k = 0;
 	p->held_from = -1;
 	p->anchored = 0;
@@ -430,7 +439,7 @@ const struct meter_driver meter_ppk2 = {
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "ppk2:/dev/ttyACM0,vdd=5000",
 	.flags = METER_DRV_PUSH,
-	.params = ppk2_params,
+	METER_KEYS(ppk2_keys, struct ppk2_args),
 	.models = &ppk2_model,
 	.nmodels = 1,
 	.model_size = sizeof(ppk2_model),

@@ -42,22 +42,36 @@ struct sigrok_priv {
 	struct meter_sample batch[BATCH];
 };
 
-static const char *const sign_modes[] = { "auto", "unsigned", NULL };
+/* sign=: an index of sign_modes. */
+enum { KEY_SIGN_AUTO, KEY_SIGN_UNSIGNED };
+static const struct opt_choice sign_modes[] = {
+	{ "auto", NULL }, { "unsigned", NULL }, { NULL, NULL },
+};
 
-static const struct meter_param_desc sigrok_params[] = {
-	{ .key = "channel", .type = METER_PT_STRING,
+/* The spec's keys (sigrok_keys). */
+struct sigrok_args {
+	char *channel; /* NULL: every channel */
+	unsigned rate; /* 0: not given */
+	int sign;      /* an index of sign_modes */
+	uint64_t period_ns;
+};
+
+#define SIGROK_KEY(f) offsetof(struct sigrok_args, f)
+static const struct opt_desc sigrok_keys[] = {
+	{ .name = "channel", .type = OPT_STRP, .off = SIGROK_KEY(channel),
 	  .help = "read only this channel (\"P1\", \"A0\"); default: every channel that gives "
 		  "V, A or W" },
-	{ .key = "rate", .type = METER_PT_INT, .min = 1, .max = 1e7,
+	{ .name = "rate", .type = OPT_UINT, .off = SIGROK_KEY(rate), .min = 1, .max = 1e7,
 	  .help = "samples per second to ask for, where the device has a samplerate" },
-	{ .key = "sign", .type = METER_PT_CHOICE, .def = "auto", .choices = sign_modes,
+	{ .name = "sign", .type = OPT_ENUM, .off = SIGROK_KEY(sign), .def = "auto",
+	  .choices = sign_modes,
 	  .help = "auto: a channel's DC V, A and W keep their sign (libsigrok's quantity and "
 		  "flags say so; an RMS value is a magnitude); unsigned: the device reads a "
 		  "load only, a negative reading is impossible and dropped" },
-	{ .key = "period", .type = METER_PT_DURATION, .def = "1s", .unit_ns = NS_PER_MS,
+	{ .name = "period", .type = OPT_DURATION, .off = SIGROK_KEY(period_ns), .def = "1s",
+	  .bare_unit_ns = NS_PER_MS,
 	  .min = NS_PER_MS, .max = 60 * NS_PER_SEC,
 	  .help = "update period of a device without a samplerate (DMMs, supplies)" },
-	{ NULL },
 };
 
 static void flush(struct sigrok_priv *p)
@@ -262,18 +276,18 @@ static void pick_channels(struct sigrok_priv *p)
 
 static uint64_t device_period(const struct meter_dev *dev, struct sigrok_priv *p)
 {
+	const struct sigrok_args *a = dev->args;
 	GVariant *gv = NULL;
 	uint64_t rate = 0;
 
-	if (meter_param(dev, "rate"))
-		sr_config_set(p->sdi, NULL, SR_CONF_SAMPLERATE,
-			      g_variant_new_uint64((uint64_t)meter_param_int(dev, "rate")));
+	if (a->rate)
+		sr_config_set(p->sdi, NULL, SR_CONF_SAMPLERATE, g_variant_new_uint64(a->rate));
 	if (sr_config_get(sr_dev_inst_driver_get(p->sdi), p->sdi, NULL, SR_CONF_SAMPLERATE,
 			  &gv) == SR_OK && gv) {
 		rate = g_variant_get_uint64(gv);
 		g_variant_unref(gv);
 	}
-	return rate ? NS_PER_SEC / rate : meter_param_ns(dev, "period");
+	return rate ? NS_PER_SEC / rate : a->period_ns;
 }
 
 static void free_priv(struct sigrok_priv *p, int opened)
@@ -292,8 +306,8 @@ static int sigrok_open(struct meter_dev *dev, struct meter_info *info)
 	int rc;
 
 	p->dev = dev;
-	p->channel = meter_param(dev, "channel");
-	p->loads_only = !strcmp(meter_param_str(dev, "sign"), "unsigned");
+	p->channel = ((const struct sigrok_args *)dev->args)->channel;
+	p->loads_only = ((const struct sigrok_args *)dev->args)->sign == KEY_SIGN_UNSIGNED;
 	p->v = p->a = p->w = NAN;
 	atomic_init(&p->stopping, 0);
 	sr_log_loglevel_set(log_get_level() >= LOG_DEBUG ? SR_LOG_INFO : SR_LOG_ERR);
@@ -515,7 +529,7 @@ const struct meter_driver meter_sigrok = {
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "sigrok:korad-kaxxxx:conn=/dev/ttyACM0",
 	.flags = METER_DRV_PUSH,
-	.params = sigrok_params,
+	METER_KEYS(sigrok_keys, struct sigrok_args),
 	.open = sigrok_open,
 	.start = sigrok_start,
 	.stop = sigrok_stop,

@@ -29,11 +29,15 @@ struct tc66_priv {
 	struct tc66_reading last;
 };
 
-static const struct meter_param_desc tc66_params[] = {
-	{ .key = "interval", .type = METER_PT_DURATION, .def = "200ms", .unit_ns = NS_PER_MS,
-	  .min = 100 * NS_PER_MS, .max = 60 * NS_PER_SEC,
-	  .help = "time between polls (sigrok polls every 100 ms)" },
-	{ NULL },
+/* The spec's keys (tc66_keys). */
+struct tc66_args {
+	uint64_t interval_ns;
+};
+
+static const struct opt_desc tc66_keys[] = {
+	{ .name = "interval", .type = OPT_DURATION, .off = offsetof(struct tc66_args, interval_ns),
+	  .def = "200ms", .bare_unit_ns = NS_PER_MS, .min = 100 * NS_PER_MS,
+	  .max = 60 * NS_PER_SEC, .help = "time between polls (sigrok polls every 100 ms)" },
 };
 
 /* sigrok does not resync on "pac1": stale bytes are flushed before each request. */
@@ -131,7 +135,7 @@ static int tc66_open(struct meter_dev *dev, struct meter_info *info)
 	struct tc66_priv *p = xcalloc(1, sizeof(*p));
 	int rc;
 
-	p->interval_ns = meter_param_ns(dev, "interval");
+	p->interval_ns = ((const struct tc66_args *)dev->args)->interval_ns;
 	rc = meter_std_serial_open(dev, 115200, &p->sp);
 	if (rc) {
 		free(p);
@@ -188,7 +192,7 @@ const struct meter_driver meter_tc66c = {
 		"tcp://HOST:PORT (ser2net)",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "tc66c:/dev/ttyACM0,interval=200ms",
-	.params = tc66_params,
+	METER_KEYS(tc66_keys, struct tc66_args),
 	METER_MODELS(tc66_models),
 	.open = tc66_open,
 	.start = tc66_start,

@@ -35,16 +35,22 @@ struct um_priv {
 	uint64_t lag_ns;   /* half the last round trip */
 };
 
-static const struct meter_param_desc um_params[] = {
-	{ .key = "interval", .type = METER_PT_DURATION, .def = "500ms", .unit_ns = NS_PER_MS,
-	  .min = 100 * NS_PER_MS, .max = 60 * NS_PER_SEC,
+/* The spec's keys (um_keys). */
+struct um_args {
+	uint64_t interval_ns, timeout_ns; /* timeout 0: not given */
+	unsigned baud;
+};
+
+#define UM_KEY(f) offsetof(struct um_args, f)
+static const struct opt_desc um_keys[] = {
+	{ .name = "interval", .type = OPT_DURATION, .off = UM_KEY(interval_ns), .def = "500ms",
+	  .bare_unit_ns = NS_PER_MS, .min = 100 * NS_PER_MS, .max = 60 * NS_PER_SEC,
 	  .help = "time between polls; the meters update about twice a second" },
-	{ .key = "timeout", .type = METER_PT_DURATION, .unit_ns = NS_PER_MS,
-	  .min = 10 * NS_PER_MS, .max = 60 * NS_PER_SEC,
+	{ .name = "timeout", .type = OPT_DURATION, .off = UM_KEY(timeout_ns),
+	  .bare_unit_ns = NS_PER_MS, .min = 10 * NS_PER_MS, .max = 60 * NS_PER_SEC,
 	  .help = "wait for a reply before asking again (default: 4/5 of interval, 300ms to 1s)" },
-	{ .key = "baud", .type = METER_PT_INT, .def = "115200", .min = 1200, .max = 4000000,
-	  .help = "line speed: RFCOMM and CDC ignore it, USB serial bridges need it" },
-	{ NULL },
+	{ .name = "baud", .type = OPT_UINT, .off = UM_KEY(baud), .def = "115200", .min = 1200,
+	  .max = 4000000, .help = "line speed: RFCOMM and CDC ignore it, USB serial bridges need it" },
 };
 
 /*
@@ -54,14 +60,16 @@ static const struct meter_param_desc um_params[] = {
  */
 static void um_config(const struct meter_dev *dev, struct um_priv *p)
 {
-	p->interval_ns = meter_param_ns(dev, "interval");
+	const struct um_args *a = dev->args;
+
+	p->interval_ns = a->interval_ns;
 	p->timeout_ns = p->interval_ns * TIMEOUT_OF_INTERVAL_NUM / TIMEOUT_OF_INTERVAL_DEN;
 	if (p->timeout_ns < TIMEOUT_MIN_NS)
 		p->timeout_ns = TIMEOUT_MIN_NS;
 	if (p->timeout_ns > TIMEOUT_MAX_NS)
 		p->timeout_ns = TIMEOUT_MAX_NS;
-	if (meter_param(dev, "timeout"))
-		p->timeout_ns = meter_param_ns(dev, "timeout");
+	if (a->timeout_ns)
+		p->timeout_ns = a->timeout_ns;
 }
 
 static int um_send_poll(struct um_priv *p, uint64_t now)
@@ -171,7 +179,7 @@ static int um_open(struct meter_dev *dev, struct meter_info *info)
 	int rc;
 
 	um_config(dev, p);
-	rc = meter_std_serial_open(dev, (unsigned)meter_param_int(dev, "baud"), &p->sp);
+	rc = meter_std_serial_open(dev, ((const struct um_args *)dev->args)->baud, &p->sp);
 	if (rc) {
 		free(p);
 		return rc;
@@ -233,7 +241,7 @@ static void um_close(struct meter_dev *dev)
 			"rfc2217://HOST:PORT or tcp://HOST:PORT (ser2net)",               \
 		.conn_rule = METER_CONN_REQUIRED,                                         \
 		.example = #drv_name ":/dev/rfcomm0,interval=500ms",                      \
-		.params = um_params,                                                      \
+		METER_KEYS(um_keys, struct um_args),                                      \
 		METER_MODELS_META(um_models),                                             \
 		.open = um_open,                                                          \
 		.start = um_start,                                                        \

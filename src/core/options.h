@@ -121,7 +121,7 @@ const char *opt_format_number(const struct opt_desc *d, double v, char *buf, siz
 void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n);
 /*
  * A table of KEY=VALUE settings (a meter spec's keys), one per line from column indent:
- * "interval=TIME  time between polls [default 500ms; 100ms..60s; a bare number is ms]",
+ * "interval=DURATION  time between polls (default 500ms; 100ms..1m; a bare number is ms)",
  * choices as "16|32".
  */
 void opt_print_keys(FILE *fp, const struct opt_desc *table, size_t n, int indent);

@@ -208,12 +208,21 @@ void opt_print_help(FILE *fp, const struct opt_desc *table, size_t n)
 	}
 }
 
-/* A key's value as help shows it: its choices ("16|32"), else the type's metavar. */
+/*
+ * A key's value as a key list shows it: its choices ("16|32"), its metavar, or its type
+ * in the words key lists have always used ("interval=DURATION", "shunt=X").
+ */
 static const char *key_value(const struct opt_desc *d, char *buf, size_t len)
 {
 	const struct opt_choice *c;
 	size_t used = 0;
 
+	if (!d->choices && !d->metavar && d->type == OPT_DURATION)
+		return "DURATION";
+	if (!d->choices && !d->metavar && d->type == OPT_DOUBLE)
+		return "X";
+	if (!d->choices && !d->metavar && (d->type == OPT_STR || d->type == OPT_STRP))
+		return "TEXT";
 	if (!d->choices)
 		return metavar(d);
 	buf[0] = '\0';
@@ -222,7 +231,7 @@ static const char *key_value(const struct opt_desc *d, char *buf, size_t len)
 	return buf;
 }
 
-/* The key column of opt_print_keys: "interval=TIME" fits, a longer one wraps. */
+/* The key column of opt_print_keys: "interval=DURATION" fits; a longer key has its own line. */
 #define KEY_WIDTH 22
 
 void opt_print_keys(FILE *fp, const struct opt_desc *table, size_t n, int indent)
@@ -236,13 +245,13 @@ void opt_print_keys(FILE *fp, const struct opt_desc *table, size_t n, int indent
 		snprintf(kv, sizeof(kv), "%s=%s", d->name, key_value(d, val, sizeof(val)));
 		help_extras(d, extras, sizeof(extras));
 		snprintf(text, sizeof(text), "%s%s%s%s", d->help ? d->help : "",
-			 extras[0] ? " [" : "", extras, extras[0] ? "]" : "");
+			 extras[0] ? " (" : "", extras, extras[0] ? ")" : "");
 		if ((int)strlen(kv) > KEY_WIDTH)
 			fprintf(fp, "%*s%s\n%*s", indent, "", kv, indent + KEY_WIDTH + 1, "");
 		else
 			fprintf(fp, "%*s%-*s ", indent, "", KEY_WIDTH, kv);
-		opt_print_wrapped(fp, text, indent + KEY_WIDTH + 1, indent + KEY_WIDTH + 1,
-				  HELP_WIDTH);
+		/* one line a key: a listing greps as "key=... (default ...)" */
+		fprintf(fp, "%s\n", text);
 	}
 }
 

@@ -137,7 +137,7 @@ rc=$?
 [ $rc -ne 0 ] && grep -q "'intervall'" "$T/err" && grep -q "interval, timeout, baud" "$T/err"
 ok $? "a misspelt key fails naming it and the keys um25c takes (rc=$rc)"
 "$IOWATT" probe --meter "um25c:$T/keys,interval=50ms" --seconds 1 >/dev/null 2>"$T/err"
-[ $? -ne 0 ] && grep -q "interval=50ms" "$T/err" && grep -q "100 ms" "$T/err"
+[ $? -ne 0 ] && grep -q "interval=50ms" "$T/err" && grep -q "100ms" "$T/err"
 ok $? "an interval under the meter's 100 ms is refused with the bound"
 kill "$EMU_PID"; wait "$EMU_PID" 2>/dev/null
 ! grep -q ',reply$' "$T/keys.csv"

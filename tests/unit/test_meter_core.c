@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Meter core: specs and parameter tables, ring, gaps, reconnects, published descriptions, push. */
+/* Meter core: specs and key tables, ring, gaps, reconnects, published descriptions, push. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -156,6 +156,23 @@ static int wait_samples(struct meter_dev *dev, uint64_t want)
 	return METER_LOAD(dev->samples) + METER_LOAD(dev->overruns) >= want;
 }
 
+/* A key's value as text ("500ms"), through the driver's row; NULL: no such key. */
+static const char *key_text(const struct meter_dev *dev, const char *key)
+{
+	static char buf[64];
+	const struct opt_desc *d = opt_find(dev->drv->keys, dev->drv->nkeys, key);
+
+	return d ? opt_format(d, dev->args, buf, sizeof(buf)) : NULL;
+}
+
+/* Whether the spec gave the key. */
+static int key_given(const struct meter_dev *dev, const char *key)
+{
+	const struct opt_desc *d = opt_find(dev->drv->keys, dev->drv->nkeys, key);
+
+	return d && meter_key_given(dev, (const char *)dev->args + d->off);
+}
+
 /* A spec against the registry, as the run parses it. */
 static int parse_spec(const char *spec, const char *sysfs_root, struct meter_dev **out)
 {
@@ -172,16 +189,17 @@ static void test_specs(void)
 	if (dev) {
 		is_str(dev->drv->name, "um25c", "driver um25c");
 		is_str(dev->conn, "/dev/rfcomm0", "connection");
-		is_str(meter_param(dev, "interval"), "500ms", "interval param");
-		ok(!meter_param(dev, "nope"), "absent param is NULL");
+		is_str(key_text(dev, "interval"), "500ms", "interval param");
+		ok(key_given(dev, "interval") && !key_given(dev, "baud"), "... given, baud not");
+		ok(!key_text(dev, "nope"), "no such key");
 		meter_free(dev);
 	}
 	ok(!parse_spec("manual:idle_ma=85,active_ma=310,v=5.05", "", &dev),
 	   "manual spec parses");
 	if (dev) {
 		is_str(dev->conn, "", "manual has no connection");
-		is_int(dev->nparams, 3, "three params");
-		is_str(meter_param(dev, "v"), "5.05", "v param");
+		is_int(__builtin_popcountll(dev->given), 3, "three params");
+		is_str(key_text(dev, "v"), "5.05", "v param");
 		meter_free(dev);
 	}
 	ok(!parse_spec("um:/dev/ttyUSB0", "/tmp/root", &dev), "um auto spec parses");
@@ -206,7 +224,7 @@ static void test_specs(void)
 	capture_begin(&capt, 2);
 	rc = parse_spec("um25c:/dev/x,interval=20ms", "", &dev);
 	log = capture_end(&capt);
-	ok(rc == -EINVAL && strstr(log, "interval=20ms") && strstr(log, "100 ms"),
+	ok(rc == -EINVAL && strstr(log, "interval=20ms") && strstr(log, "100ms"),
 	   "interval under 100 ms refused, the bound said");
 	capture_begin(&capt, 2);
 	rc = parse_spec("um25c:/dev/x,baud=fast", "", &dev);
@@ -232,9 +250,9 @@ static void test_specs(void)
 	ok(rc == -EINVAL && strstr(log, "'/dev/x'"), "manual takes no connection");
 	ok(!parse_spec("um25c:/dev/x", "", &dev), "defaults come from the table");
 	if (dev) {
-		is_int(meter_param_ns(dev, "interval"), 500 * NS_PER_MS, "interval default 500ms");
-		is_int(meter_param_int(dev, "baud"), 115200, "baud default 115200");
-		ok(!meter_param(dev, "baud"), "... and the user gave none");
+		is_int(meter_spec_interval_ns(dev), 500 * NS_PER_MS, "interval default 500ms");
+		is_str(key_text(dev, "baud"), "115200", "baud default 115200");
+		ok(!key_given(dev, "baud"), "... and the user gave none");
 		is_str(meter_info(dev)->spec, "um25c:/dev/x", "an unopened meter's description names it");
 		is_str(meter_info(dev)->model, "", "... with no model yet");
 		meter_free(dev);
@@ -244,12 +262,12 @@ static void test_specs(void)
 /* Every registered driver describes itself completely and its defaults pass its checks. */
 static void test_descriptors(void)
 {
-	const struct meter_param_desc *d;
 	const struct meter_driver *drv;
 	const struct emu_protocol *emu;
-	char why[200], buf[32768] = "";
+	const struct opt_desc *d;
+	char why[200], buf[32768] = "", args[512];
 	FILE *f;
-	size_t i;
+	size_t i, k;
 	int bad = 0, bad_default = 0, keys = 0;
 
 	for (i = 0; (drv = meter_registry[i].driver); i++) {
@@ -259,14 +277,21 @@ static void test_descriptors(void)
 			diag("driver %s: incomplete descriptor", drv->name ? drv->name : "?");
 			bad++;
 		}
-		for (d = drv->params; d && d->key; d++) {
+		/* Rows fit the args struct, one row per field, and a spec can name each. */
+		if (drv->nkeys > 64 || drv->args_size > sizeof(args) || (drv->nkeys && !drv->keys))
+			bad++;
+		for (k = 0; k < drv->nkeys && drv->args_size <= sizeof(args); k++) {
+			d = &drv->keys[k];
 			keys++;
-			if (!d->help || (d->type == METER_PT_CHOICE && !d->choices) ||
-			    (d->type == METER_PT_DURATION && !d->unit_ns))
+			if (!d->help || (d->type == OPT_ENUM && !d->choices) ||
+			    (d->type == OPT_DURATION && !d->bare_unit_ns) || d->off >= drv->args_size ||
+			    opt_find(drv->keys, drv->nkeys, d->name) != d || (d->required && d->def) ||
+			    (k && d->off == drv->keys[k - 1].off) || !opt_takes_value(d)) {
+				diag("%s: key %s: row incomplete", drv->name, d->name);
 				bad++;
-			if (d->def && meter_param_desc(drv, d->key) == d &&
-			    meter_param_check_value(d, d->def, why, sizeof(why))) {
-				diag("%s: %s=%s: %s", drv->name, d->key, d->def, why);
+			}
+			if (d->def && opt_set(d, args, d->def, why, sizeof(why))) {
+				diag("%s: %s=%s: %s", drv->name, d->name, d->def, why);
 				bad_default++;
 			}
 		}
@@ -279,12 +304,12 @@ static void test_descriptors(void)
 	meter_drivers_describe(meter_registry, f);
 	fclose(f);
 	for (i = 0, bad = 0; (drv = meter_registry[i].driver); i++)
-		for (d = drv->params; d && d->key; d++)
-			bad += !strstr(buf, d->key);
+		for (k = 0; k < drv->nkeys; k++)
+			bad += !strstr(buf, drv->keys[k].name);
 	is_int(bad, 0, "the description lists every key of every driver");
 	ok(strstr(buf, "UM25C") && strstr(buf, "0-5 A") && strstr(buf, "4 to 24 V"),
 	   "... and the UM25C's range");
-	ok(strstr(buf, "brng=16|32") && strstr(buf, "(default 500ms)"), "... types and defaults");
+	ok(strstr(buf, "brng=16|32") && strstr(buf, "(default 500ms; 100ms..1m"), "... types, defaults and ranges");
 	is_str(meter_driver_model_by_name(meter_driver_find(meter_registry, "um"), "um34c")->name, "UM34C",
 	       "models are found by name");
 	for (i = 0, bad = 0; (emu = meter_emulator(meter_registry, i)); i++) {
