@@ -54,8 +54,35 @@ static void print_words(FILE *fp, const char *list, const char *suffix)
 }
 
 /*
- * A meter spec, DRIVER:CONNECTION: the drivers (no space after the colon), then the
- * serial and HID devices this machine has after "DRIVER:".
+ * After "DRIVER:CONNECTION,": the driver's keys as "key=" (no space after), or after
+ * "key=" the choices its row lists.
+ */
+static void complete_meter_key(FILE *fp, const char *cur, const char *colon, const char *item)
+{
+	const char *eq = strchr(item, '=');
+	const struct opt_choice *c;
+	const struct opt_desc *keys, *d;
+	char drv[64], key[64];
+	size_t n, i;
+
+	snprintf(drv, sizeof(drv), "%.*s", (int)(colon - cur), cur);
+	keys = meter_driver_keys(meter_registry, drv, &n);
+	if (!eq) {
+		for (i = 0; i < n; i++)
+			fprintf(fp, "%.*s%s=\n", (int)(item - cur), cur, keys[i].name);
+		fprintf(fp, "@nospace\n");
+		return;
+	}
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - item), item);
+	d = keys ? opt_find(keys, n, key) : NULL;
+	for (c = d ? d->choices : NULL; c && c->name; c++)
+		fprintf(fp, "%.*s%s\n", (int)(eq + 1 - cur), cur, c->name);
+}
+
+/*
+ * A meter spec, DRIVER:CONNECTION[,key=value...]: the drivers (no space after the colon),
+ * the serial and HID devices this machine has after "DRIVER:", the driver's keys after a
+ * comma.
  */
 static void complete_meter(FILE *fp, const char *cur)
 {
@@ -70,6 +97,10 @@ static void complete_meter(FILE *fp, const char *cur)
 		meter_driver_names(meter_registry, list, sizeof(list));
 		print_words(fp, list, ":");
 		fprintf(fp, "@nospace\n");
+		return;
+	}
+	if (strrchr(colon, ',')) {
+		complete_meter_key(fp, cur, colon, strrchr(colon, ',') + 1);
 		return;
 	}
 	for (i = 0; i < sizeof(ports) / sizeof(ports[0]); i++) {
