@@ -5,9 +5,12 @@
 #   pytest --lg-env contrib/labgrid/fleet.yaml contrib/labgrid/test_iowatt_fleet.py
 #
 # Each target of the environment is a place (fleet.yaml says what it holds and the options
-# read here). For each one this finds iowatt on the board or installs it, copies the profile
-# over, runs it with --meter pointing at the place's exported meter port, and fetches the
-# result files. Boards run side by side in threads; a board that fails (SSH refused or
+# read here). For each one this makes a private work folder on the board (mktemp -d, so no
+# other user of the board can plant or read files there), finds iowatt on the board or
+# installs it there, copies the profile over, runs it with --meter pointing at the place's
+# exported meter port, fetches the result files and removes the folder. Every word that
+# reaches the board's shell is quoted; file names made from place names keep only
+# [A-Za-z0-9._-]. Boards run side by side in threads; a board that fails (SSH refused or
 # dropped, the board browning out, the meter gone, a run that never ends) is written down
 # as failed with the reason and its own test fails, while the others go on. At the end
 # test_fleet_report builds IOWATT_OUT/report/report.html and IOWATT_OUT/compare.{txt,csv}
@@ -15,14 +18,15 @@
 import concurrent.futures
 import json
 import os
+import re
 import shlex
 import subprocess
 import time
 
 import pytest
 
-WORKDIR = "/tmp/iowatt-fleet"
 TIMEOUT_S = 3600
+SAFE_PATH = re.compile(r"/[A-Za-z0-9._/-]+")
 
 
 def pytest_generate_tests(metafunc):
@@ -92,6 +96,40 @@ class BoardShell:
         self.copy(f"{self.login}:{remote}", local)
 
 
+def file_names(places):
+    """{place: a file name base of [A-Za-z0-9._-], distinct for every place}."""
+    names, taken = {}, set()
+    for place in places:
+        base = re.sub(r"[^A-Za-z0-9._-]", "_", place).lstrip(".-") or "place"
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}.{n}"
+        names[place] = name
+        taken.add(name)
+    return names
+
+
+def make_workdir(env, place, ssh):
+    """A fresh folder on the board only this login can use: mktemp -d (mode 0700) in
+    iowatt_workdir, else in the board's TMPDIR or /tmp."""
+    parent = target_option(env, place, "iowatt_workdir")
+    if parent and not SAFE_PATH.fullmatch(parent):
+        raise ValueError(f"iowatt_workdir {parent!r} is not a plain absolute path "
+                         "(A-Z a-z 0-9 . _ - /): scp hands it to the board's shell")
+    if parent:
+        cmd = (f"mkdir -p -- {shlex.quote(parent)} && "
+               f"mktemp -d {shlex.quote(parent.rstrip('/') + '/iowatt-fleet.XXXXXXXX')}")
+    else:
+        cmd = 'mktemp -d "${TMPDIR:-/tmp}/iowatt-fleet.XXXXXXXX"'
+    out, err, rc = ssh.run(cmd)
+    remote = out[0].strip() if rc == 0 and out else ""
+    # scp hands the remote path to the board's shell: it must be plain, as mktemp makes it.
+    if not SAFE_PATH.fullmatch(remote):
+        raise RuntimeError(f"mktemp -d on the board failed: {' '.join(out + err)[-200:]}")
+    return remote
+
+
 def find_or_install(env, place, ssh, remote):
     """iowatt's path on the board: the option, iowatt on PATH, or installed from iowatt_install."""
     given = target_option(env, place, "iowatt")
@@ -106,39 +144,38 @@ def find_or_install(env, place, ssh, remote):
     local = target_option(env, place, "iowatt_install")
     if not local:
         raise RuntimeError("no iowatt on the board and no iowatt_install to copy there")
-    name = os.path.basename(local)
-    ssh.put(local, f"{remote}/{name}")
-    if name.endswith(".deb"):
-        _, err, rc = ssh.run(f"apt-get install -y {shlex.quote(remote + '/' + name)}")
+    path = f"{remote}/iowatt" + (".deb" if local.endswith(".deb") else "")
+    ssh.put(local, path)
+    if path.endswith(".deb"):
+        _, err, rc = ssh.run(f"apt-get install -y {shlex.quote(path)}")
         if rc != 0:
-            raise RuntimeError("installing " + name + " failed: " + " ".join(err[-3:]))
+            raise RuntimeError(f"installing {local} failed: " + " ".join(err[-3:]))
         return "iowatt", "installed"
-    ssh.run(f"chmod +x {shlex.quote(remote + '/' + name)}")
-    return f"{remote}/{name}", "copied"
+    ssh.run(f"chmod 700 {shlex.quote(path)}")
+    return path, "copied"
 
 
-def measure_board(env, place, ssh, out_dir):
-    """Runs the profile on one board; the record of what happened, never an exception."""
+def measure_board(env, place, ssh, out_dir, name):
+    """Runs the profile on one board; the record of what happened, never an exception.
+    name is the place's file name base (file_names)."""
     rec = {"place": place, "status": "failed", "reason": "", "result": None,
            "exit_code": None, "iowatt": None, "meter": None}
     t0 = time.monotonic()
+    remote = None
     try:
-        workdir = target_option(env, place, "iowatt_workdir", WORKDIR)
-        remote = f"{workdir}/{place}"
-        _, err, rc = ssh.run(f"mkdir -p {shlex.quote(remote)} && rm -f {shlex.quote(remote)}/{place}.*")
-        if rc != 0:
-            raise RuntimeError("cannot make " + remote + ": " + " ".join(err[-2:]))
+        remote = make_workdir(env, place, ssh)
         rec["iowatt"], rec["install"] = find_or_install(env, place, ssh, remote)
         profile = option(env, "iowatt_profile", "quick")
         if os.path.isfile(profile):
-            ssh.put(profile, f"{remote}/{os.path.basename(profile)}")
-            profile = f"{remote}/{os.path.basename(profile)}"
+            copy = f"{remote}/" + file_names([os.path.basename(profile)]).popitem()[1]
+            ssh.put(profile, copy)
+            profile = copy
         rec["meter"] = env.fleet_meters[place]
         target_dir = target_option(env, place, "iowatt_target")
         if not target_dir:
             raise ValueError(f"place {place}: no iowatt_target option")
         limit = int(target_option(env, place, "iowatt_timeout", str(TIMEOUT_S)))
-        json_out = f"{remote}/{place}.json"
+        json_out = f"{remote}/{name}.json"
         # timeout(1) on the board: labgrid's SSHDriver.run waits without a limit, and a
         # board whose run never ends must not hold up the fleet.
         cmd = " ".join(shlex.quote(a) for a in [
@@ -147,24 +184,29 @@ def measure_board(env, place, ssh, out_dir):
             "--json-out", json_out])
         out, err, rc = ssh.run(cmd + " 2>&1", timeout=limit + 90)
         rec["exit_code"] = rc
-        with open(os.path.join(out_dir, f"{place}.log"), "w") as f:
+        with open(os.path.join(out_dir, f"{name}.log"), "w") as f:
             f.write("$ " + cmd + "\n" + "\n".join(out + err) + "\n")
         # A run that stopped early (a meter gone, a stop) may still have written its
         # result, marked as such: it is fetched and reported for what it is.
         _, _, has = ssh.run(f"test -s {shlex.quote(json_out)}")
         if has == 0:
-            ssh.get(f"{remote}/{place}.*", out_dir)
-            rec["result"] = os.path.join(out_dir, f"{place}.json")
+            ssh.get(f"{remote}/{name}.*", out_dir)
+            rec["result"] = os.path.join(out_dir, f"{name}.json")
         if rc == 0 and rec["result"]:
             rec["status"] = "ok"
         elif rec["result"]:
             rec["status"] = "partial"
-            rec["reason"] = f"iowatt run exited {rc}; see {place}.log"
+            rec["reason"] = f"iowatt run exited {rc}; see {name}.log"
         else:
             tail = [line for line in out + err if line.strip()][-1:]
             rec["reason"] = f"iowatt run exited {rc} without a result: " + " ".join(tail)
     except Exception as e:  # one board's failure is its own; the fleet goes on
         rec["reason"] = f"{type(e).__name__}: {e}"
+    if remote:
+        try:
+            ssh.run(f"rm -rf -- {shlex.quote(remote)}", timeout=60)
+        except Exception:  # pylint: disable=broad-except
+            pass  # a board gone now keeps its folder; the record already says why
     rec["wall_s"] = round(time.monotonic() - t0, 1)
     rec["t_end"] = time.time()
     rec["t_start"] = rec["t_end"] - rec["wall_s"]
@@ -177,6 +219,7 @@ def fleet(env):
     out_dir = os.path.abspath(option(env, "iowatt_out", "iowatt-fleet"))
     os.makedirs(out_dir, exist_ok=True)
     places = sorted(env.config.get_targets())
+    names = file_names(places)
     records, ready = {}, {}
     env.fleet_meters = {}
     # Resolving the places and opening the SSH masters talks to the coordinator from
@@ -193,7 +236,8 @@ def fleet(env):
                               "reason": f"{type(e).__name__}: {e}"}
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(ready))) as pool:
-        futures = {pool.submit(measure_board, env, p, ssh, out_dir): p for p, ssh in ready.items()}
+        futures = {pool.submit(measure_board, env, p, ssh, out_dir, names[p]): p
+                   for p, ssh in ready.items()}
         for fut in concurrent.futures.as_completed(futures):
             records[futures[fut]] = fut.result()
     summary = {"out": out_dir, "wall_s": round(time.monotonic() - t0, 1),

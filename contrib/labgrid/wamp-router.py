@@ -6,22 +6,39 @@
 # meet in a router, upstream's being crossbar. Debian packages labgrid 0.4.1 but not
 # crossbar (README.Debian: "does not support this operation mode"), and Debian 13 has no
 # labgrid at all, so on a Debian host the router is the one missing piece. This one
-# implements what labgrid 0.4.1 uses and nothing else: one realm, ticket authentication
-# that admits any ticket (as labgrid's own crossbar config does), exact-match RPC with the
+# implements what labgrid 0.4.1 uses and nothing else: one realm, exact-match RPC with the
 # caller disclosed to the callee, exact-match publish/subscribe, the session meta events
 # wamp.session.on_join / on_leave and the meta procedure wamp.session.kill.
-# It is no security boundary: run it on a lab network you trust, as crossbar would be.
+# labgrid 25 and later have a gRPC coordinator of their own and need none of this.
 #
-# Usage: wamp-router.py [--host 127.0.0.1] [--port 20408] [--realm realm1]
-# The URL for labgrid is then ws://HOST:PORT/ws (LG_CROSSBAR, labgrid-client -x).
+# Who may join: whoever holds the run's secret, a token in a file only its owner can read
+# (--secret-file: made, mode 0600, when it does not exist). labgrid 0.4.1 always answers
+# the ticket challenge with "dummy-ticket", so it carries the secret in the URL's path,
+# ws://HOST:PORT/ws/SECRET; any other WAMP client may connect to ws://HOST:PORT/ws and give
+# the secret as its ticket. Everything else is refused: another local user can reach
+# 127.0.0.1 but cannot read the file. A session's claimed authid is believed (labgrid's
+# coordinator sorts sessions by it), so the secret is the whole boundary. wamp.session.kill
+# is honoured only from the session that registered the coordinator's procedures (labgrid's
+# coordinator ends a stale exporter with it), and a message is at most --max-message bytes.
+#
+# Usage: wamp-router.py --secret-file FILE [--host 127.0.0.1] [--port 20408] [--realm realm1]
+#   [--max-message BYTES]
+# The URL for labgrid is then ws://HOST:PORT/ws/$(cat FILE), given in the environment
+# (LG_CROSSBAR for the exporter and client, WS for the coordinator), never on a command
+# line, which every user of the host can read in ps.
 import argparse
 import asyncio
+import hmac
 import itertools
 import json
+import os
+import secrets
+import stat
 import sys
 
 import txaio
 from autobahn.asyncio.websocket import WebSocketServerFactory, WebSocketServerProtocol
+from autobahn.websocket.types import ConnectionDeny
 
 # WAMP message codes (the WAMP specification, "Message Codes and Direction").
 HELLO, WELCOME, ABORT, CHALLENGE, AUTHENTICATE, GOODBYE = 1, 2, 3, 4, 5, 6
@@ -32,6 +49,10 @@ CALL, CANCEL, RESULT = 48, 49, 50
 REGISTER, REGISTERED, UNREGISTER, UNREGISTERED, INVOCATION, INTERRUPT, YIELD = (
     64, 65, 66, 67, 68, 69, 70)
 
+MAX_MESSAGE = 1 << 20          # labgrid's own client refuses messages above 1 MiB too
+MAX_HANDSHAKE = 16 << 10       # the HTTP upgrade request: autobahn buffers it unbounded
+COORDINATOR_PREFIX = "org.labgrid.coordinator."
+
 ROLES = {
     "broker": {"features": {"publisher_exclusion": True, "session_meta_api": True}},
     "dealer": {"features": {"caller_identification": True, "session_meta_api": True}},
@@ -41,8 +62,9 @@ ROLES = {
 class Realm:
     """Everything the sessions of one realm share: who is there, what is registered."""
 
-    def __init__(self, name):
+    def __init__(self, name, secret):
         self.name = name
+        self.secret = secret
         self.ids = itertools.count(1)
         self.sessions = {}            # session id -> Session
         self.procedures = {}          # procedure -> (registration id, Session)
@@ -60,8 +82,16 @@ class Realm:
             s.send([EVENT, sub[0], pub_id, {}] + args)
         return pub_id
 
+    def is_coordinator(self, session):
+        return any(s is session and proc.startswith(COORDINATOR_PREFIX)
+                   for proc, (_r, s) in self.procedures.items())
+
     def meta_call(self, session, req, proc, args):
         """The router's own procedures: only what labgrid calls."""
+        if proc == "wamp.session.kill" and not self.is_coordinator(session):
+            print(f"wamp-router: refused wamp.session.kill from session {session.session_id}",
+                  file=sys.stderr)
+            return session.send([ERROR, CALL, req, {}, "wamp.error.not_authorized"])
         if proc == "wamp.session.kill" and args:
             target = self.sessions.get(args[0])
             if target is None:
@@ -77,10 +107,40 @@ class Session(WebSocketServerProtocol):
     def onConnect(self, request):
         self.session_id = None
         self.pending_hello = None
+        self.refused = False  # a refused connection is closing: what it sends is ignored
+        # The secret in the path admits the connection; /ws alone must give it as a ticket.
+        path = request.path.rstrip("/")
+        if path == "/ws":
+            self.admitted = False
+        elif path.startswith("/ws/") and self.same_secret(path[4:]):
+            self.admitted = True
+        else:
+            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "not this router's secret")
         for proto in request.protocols:
             if proto == "wamp.2.json":
                 return proto
         raise ValueError("this router speaks wamp.2.json only")
+
+    def same_secret(self, given):
+        return isinstance(given, str) and hmac.compare_digest(given.encode(),
+                                                               self.realm.secret.encode())
+
+    def _dataReceived(self, data):
+        # autobahn keeps the whole upgrade request in memory until its blank line: a peer
+        # that never sends one is dropped once the request is longer than any real one.
+        if self.state == self.STATE_CONNECTING and len(self.data) + len(data) > MAX_HANDSHAKE:
+            print("wamp-router: dropping a connection whose HTTP request exceeds "
+                  f"{MAX_HANDSHAKE} bytes", file=sys.stderr)
+            self.data = b""
+            self.transport.abort()
+            return
+        super()._dataReceived(data)
+
+    def refuse(self, why):
+        print(f"wamp-router: refused a session: {why}", file=sys.stderr)
+        self.refused = True
+        self.send([ABORT, {"message": why}, "wamp.error.not_authorized"])
+        self.sendClose(code=1000, reason="not authorized")
 
     def send(self, msg):
         self.sendMessage(json.dumps(msg).encode(), isBinary=False)
@@ -106,16 +166,26 @@ class Session(WebSocketServerProtocol):
 
     def handle(self, code, m):
         realm = self.realm
+        if self.refused:
+            return None
         if code == HELLO:
+            if self.session_id is not None or self.pending_hello is not None:
+                raise ValueError("a second HELLO")
             if m[0] != realm.name:
                 return self.send([ABORT, {}, "wamp.error.no_such_realm"])
             details = m[1]
             if "ticket" in details.get("authmethods", []):
                 self.pending_hello = details
                 return self.send([CHALLENGE, "ticket", {}])
-            return self.welcome(details)
+            if self.admitted:
+                return self.welcome(details)
+            return self.refuse("no secret in the URL and no ticket")
         if code == AUTHENTICATE:
-            return self.welcome(self.pending_hello or {})
+            if self.pending_hello is None or self.session_id is not None:
+                raise ValueError("AUTHENTICATE without a challenge")
+            if not self.admitted and not self.same_secret(m[0]):
+                return self.refuse("wrong ticket")
+            return self.welcome(self.pending_hello)
         if self.session_id is None:
             raise ValueError(f"message {code} before WELCOME")
         if code == GOODBYE:
@@ -196,13 +266,42 @@ class Session(WebSocketServerProtocol):
         self.session_id = None
 
 
+def read_secret(path):
+    """The run's secret from path, made (0600, a fresh random token) when it does not exist;
+    a file that others can read, or not ours, is refused: its secret is no secret."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(32) + "\n")
+    except FileExistsError:
+        pass
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd) as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
+            raise ValueError(f"{path} must be a regular file of this user that no one else "
+                             f"may read or write (mode {stat.S_IMODE(st.st_mode):o}; chmod 600)")
+        secret = f.read(4096).strip()
+    if len(secret) < 16 or not all(c.isalnum() or c in "-_" for c in secret):
+        raise ValueError(f"{path}: the secret must be 16 or more of A-Z a-z 0-9 - _")
+    return secret
+
+
 def main():
     ap = argparse.ArgumentParser(description="minimal WAMP router for labgrid 0.4.1")
+    ap.add_argument("--secret-file", required=True,
+                    help="the run's secret (made, mode 0600, when it does not exist)")
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=20408)
     ap.add_argument("--realm", default="realm1")
+    ap.add_argument("--max-message", type=int, default=MAX_MESSAGE,
+                    help=f"largest message accepted, bytes [{MAX_MESSAGE}]")
     a = ap.parse_args()
-    Session.realm = Realm(a.realm)
+    try:
+        secret = read_secret(a.secret_file)
+    except (OSError, ValueError) as e:
+        sys.exit(f"wamp-router: {e}")
+    Session.realm = Realm(a.realm, secret)
     # The factory's protocols wait on futures of the loop it is given: the one that runs.
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
@@ -210,9 +309,12 @@ def main():
     txaio.config.loop = loop
     factory = WebSocketServerFactory(f"ws://{a.host}:{a.port}/ws", loop=loop)
     factory.protocol = Session
-    factory.setProtocolOptions(autoPingInterval=10, autoPingTimeout=30)
+    factory.setProtocolOptions(autoPingInterval=10, autoPingTimeout=30,
+                               maxFramePayloadSize=a.max_message,
+                               maxMessagePayloadSize=a.max_message, failByDrop=True)
     server = loop.run_until_complete(loop.create_server(factory, a.host, a.port))
-    print(f"wamp-router: ws://{a.host}:{a.port}/ws realm {a.realm}", flush=True)
+    print(f"wamp-router: ws://{a.host}:{a.port}/ws/SECRET (SECRET in {a.secret_file}) "
+          f"realm {a.realm}", flush=True)
     try:
         loop.run_forever()
     finally:

@@ -92,13 +92,18 @@ for _ in $(seq 100); do
 done
 ok $ssh_ok "sshd on 127.0.0.1:$ssh_port takes the throwaway key"
 
-# 3. Router, coordinator, exporter: the lab's side.
+# 3. Router, coordinator, exporter: the lab's side. The router admits only the holder of
+# this run's secret (a 0600 file in T_TMP, which is 0700), carried in the URL's path and
+# given to labgrid in the environment, where other users cannot read it (t_wamp_router.sh
+# checks the router's side against a hostile peer).
 export PYTHONUNBUFFERED=1
 wamp_port=$(free_port)
-export LG_CROSSBAR=ws://127.0.0.1:$wamp_port/ws
-bg "$T_TMP/router.log" "$PY" "$REPO/contrib/labgrid/wamp-router.py" --port "$wamp_port"
+bg "$T_TMP/router.log" "$PY" "$REPO/contrib/labgrid/wamp-router.py" --port "$wamp_port" \
+	--secret-file "$T_TMP/wamp.secret"
 wait_log "$T_TMP/router.log" "^wamp-router: ws://"
-ok $? "WAMP router up on $LG_CROSSBAR"
+ok $? "WAMP router up on ws://127.0.0.1:$wamp_port/ws/SECRET"
+LG_CROSSBAR=ws://127.0.0.1:$wamp_port/ws/$(cat "$T_TMP/wamp.secret")
+export LG_CROSSBAR
 mkdir -p "$T_TMP/coord"
 (cd "$T_TMP/coord" && WS=$LG_CROSSBAR exec "$PY" -m labgrid.remote.coordinator) >"$T_TMP/coord.log" 2>&1 &
 PIDS+=($!)
@@ -116,9 +121,13 @@ board3:
   NetworkService: {address: 127.0.0.1, port: $dead_port, username: root}
   RawSerialPort: {port: $(readlink -f "$T_TMP/um3"), speed: 9600}
 EOF
-bg "$T_TMP/exporter.log" "$PY" -m labgrid.remote.exporter -x "$LG_CROSSBAR" -n lab1 \
+bg "$T_TMP/exporter.log" "$PY" -m labgrid.remote.exporter -n lab1 \
 	--hostname 127.0.0.1 "$T_TMP/exporter.yaml"
 client() { timeout 60 "$PY" -m labgrid.remote.client "$@"; }
+LG_CROSSBAR=ws://127.0.0.1:$wamp_port/ws timeout 30 "$PY" -m labgrid.remote.client places \
+	>"$T_TMP/nosecret.out" 2>&1
+[ $? -ne 0 ] && grep -q "refused a session: wrong ticket" "$T_TMP/router.log"
+ok $? "labgrid's client without the secret is refused ($(grep -c 'refused a session' "$T_TMP/router.log") refusals in the router's log)"
 exported=1
 for _ in $(seq 100); do
 	[ "$(client resources 2>/dev/null | grep -c '^lab1/board[123]/')" -ge 6 ] && { exported=0; break; }
@@ -183,6 +192,9 @@ for b in board1 board2; do
 	grep -q "test_board\[$b\] PASSED" "$T_TMP/pytest.out"
 	ok $? "$b measured"
 done
+work2=$(sed -nE '1s|^\$ timeout .* (/tmp/iowatt-fleet\.[A-Za-z0-9]{8})/iowatt run .*|\1|p' "$T_TMP/fleet/board2.log")
+[ -n "$work2" ] && [ ! -e "$work2" ]
+ok $? "board2's copy ran from a private mktemp folder (${work2:-none}), removed after the run"
 grep -q "test_board\[board3\] FAILED" "$T_TMP/pytest.out"
 ok $? "board3 (SSH refused) marked failed"
 grep -q "test_fleet_report PASSED" "$T_TMP/pytest.out"
