@@ -211,6 +211,15 @@ static void test_specs(void)
 	ok(parse_spec("", "", &dev) == -EINVAL, "empty spec refused");
 	ok(parse_spec("um25c:/dev/x,novalue", "", &dev) == -EINVAL, "key without = refused");
 	ok(parse_spec("um25c:/dev/x,a=1,a=2", "", &dev) == -EINVAL, "repeated key refused");
+	capture_begin(&capt, 2);
+	rc = parse_spec("um25c:/dev/x,baud=1200,BAUD=9600", "", &dev);
+	log = capture_end(&capt);
+	ok(rc == -EINVAL && strstr(log, "'BAUD' given twice"), "a known key given twice, in either case");
+	ok(!parse_spec("um25c:/dev/x,interval=500", "", &dev), "a bare interval parses");
+	if (dev) {
+		is_int(meter_spec_interval_ns(dev), 500 * NS_PER_MS, "... as milliseconds");
+		meter_free(dev);
+	}
 	ok(parse_spec("um25c:/dev/x,=1", "", &dev) == -EINVAL, "empty key refused");
 
 	/* Keys are checked against the driver's table while parsing, before any open(). */
