@@ -135,7 +135,8 @@ static void print_energy_out(FILE *fp, const struct run_result *r)
 		}
 }
 
-/* measure: processes the command left running in its process group when it returned. */
+/* measure: processes the command left running when it returned (its group, or started with
+ * setsid outside it). */
 static void print_descendants(FILE *fp, const struct run_result *r)
 {
 	const struct job_result *j;
@@ -145,10 +146,10 @@ static void print_descendants(FILE *fp, const struct run_result *r)
 		j = &r->jobs[i];
 		if (!j->descendants)
 			continue;
-		fprintf(fp, "%s: %" PRIu64 " process(es) the command started still ran in its "
-			    "process group when it returned: %s\n", j->jobname ? j->jobname : "?",
+		fprintf(fp, "%s: %" PRIu64 " process(es) the command started still ran when it "
+			    "returned: %s\n", j->jobname ? j->jobname : "?",
 			j->descendants->running,
-			j->descendants->ended ? "ended with the group"
+			j->descendants->ended ? "ended with the command"
 					      : "left running (--kill-descendants ends them)");
 	}
 }

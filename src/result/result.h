@@ -123,7 +123,8 @@ struct result_files {
 	char *samples; /* NULL: no meter, no samples file */
 };
 
-/* Processes measure's command left running in its process group when it returned. */
+/* Processes measure's command left running when it returned: in its process group, or
+ * started with setsid outside it (iowatt is its subreaper). */
 struct result_descendants {
 	uint64_t running; /* how many */
 	int ended;	  /* iowatt ended them with the group (a stop, --kill-descendants) */

@@ -26,7 +26,8 @@ extern char **environ;
 /*
  * The command runs as the leader of a process group of its own, so that what it starts
  * can be told apart and ended with it, and a command that ignores SIGINT cannot keep the
- * run waiting: iowatt, not the terminal, passes a stop on to the group.
+ * run waiting: iowatt, not the terminal, passes a stop on to the group. What leaves the
+ * group (setsid) is still found: iowatt is the subreaper of the command's tree.
  */
 struct child {
 	struct run_ctx *rc;
@@ -40,7 +41,8 @@ struct child {
 	int killed;    /* ... and got SIGKILL */
 	int tty;       /* it stopped to use the terminal, which it cannot have */
 	uint64_t t_active, t_end, t_ending;
-	int descendants; /* alive in its group when it returned */
+	struct proc_tree tree; /* its group and what descends from it (run/proc_group.h) */
+	int descendants; /* alive in its tree when it returned */
 	int descendants_ended;
 };
 
@@ -83,7 +85,9 @@ static int child_start(void *arg, uint64_t *t_active_ns)
 	int err;
 
 	measure_io_begin(&c->io);
+	proc_tree_adopt(&c->tree);
 	err = spawn_command(&c->pid, c->argv, measure_io_stdout_fd(&c->io));
+	c->tree.leader = c->pid;
 	measure_io_started(&c->io);
 	c->t_active = *t_active_ns;
 	c->err = -err;
@@ -104,7 +108,7 @@ static void end_group(struct child *c, int sig, uint64_t now)
 {
 	char a[FMT_LEN];
 
-	kill(-c->pid, sig);
+	proc_tree_signal(&c->tree, sig);
 	if (c->ending)
 		return;
 	c->ending = 1;
@@ -121,7 +125,7 @@ static void escalate(struct child *c, uint64_t now)
 
 	if (!c->ending || c->killed || now - c->t_ending < kill_after_ns(c))
 		return;
-	kill(-c->pid, SIGKILL);
+	proc_tree_signal(&c->tree, SIGKILL);
 	c->killed = 1;
 	atomic_store(&c->rc->stop.child_killed, 1);
 	log_warn(NULL, "'%s': its process group still ran %s after it was asked to end: SIGKILL",
@@ -138,27 +142,27 @@ static void tty_stop(struct child *c, int sig, uint64_t now)
 		"group of its own, away from the terminal (Ctrl-C reaches iowatt, which passes "
 		"it on); give it its input with < FILE", c->argv[0]);
 	end_group(c, SIGTERM, now);
-	kill(-c->pid, SIGCONT);
+	proc_tree_signal(&c->tree, SIGCONT);
 }
 
 /* It returned: what it left running in its group is said, and ended if asked for. */
 static void leader_returned(struct child *c, uint64_t now)
 {
-	int n = proc_group_alive(c->pid);
+	int n = proc_tree_alive(&c->tree);
 
 	c->t_end = now;
 	c->descendants = n > 0 ? n : 0;
 	if (!c->descendants || c->ending)
 		return;
 	if (c->rc->cfg->run.kill_descendants) {
-		log_info(NULL, "'%s' returned with %d process(es) of its group still running: "
-			       "ended with the group (--kill-descendants)", c->argv[0], n);
+		log_info(NULL, "'%s' returned with %d process(es) it started still running: "
+			       "ended with it (--kill-descendants)", c->argv[0], n);
 		end_group(c, SIGTERM, now);
 		return;
 	}
-	log_warn(NULL, "'%s' returned with %d process(es) it started still running in its "
-		       "process group: left running (--kill-descendants ends them)",
-		 c->argv[0], n);
+	log_warn(NULL, "'%s' returned with %d process(es) it started still running (in its "
+		       "process group, or outside it with setsid): left running "
+		       "(--kill-descendants ends them)", c->argv[0], n);
 }
 
 /* 1 once it has ended (or can no longer be waited for). */
@@ -228,7 +232,7 @@ static void group_done(struct child *c)
 	uint64_t now, killed_at = 0;
 	int alive;
 
-	while (c->pid > 0 && c->ending && (alive = proc_group_alive(c->pid)) > 0) {
+	while (c->pid > 0 && c->ending && (alive = proc_tree_alive(&c->tree)) > 0) {
 		now = now_ns();
 		escalate(c, now);
 		if (c->killed && !killed_at)
@@ -241,7 +245,7 @@ static void group_done(struct child *c)
 		session_pump(c->rc->session, now);
 		sleep_ns(SESSION_PUMP_NS);
 	}
-	c->descendants_ended = c->descendants && c->ending && proc_group_alive(c->pid) <= 0;
+	c->descendants_ended = c->descendants && c->ending && proc_tree_alive(&c->tree) <= 0;
 	atomic_store(&c->rc->stop.child_pgid, 0);
 }
 

@@ -1,23 +1,35 @@
 /* SPDX-License-Identifier: MIT */
-/* The processes of a process group that are still alive, read from /proc. */
+/* What a measured command left alive, read from /proc: its process group and every process descended from it. */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "core/log.h"
+#include "core/mem.h"
 #include "run/proc_group.h"
 
 #define STAT_LEN 512
 
-/* Its state and process group from /proc/PID/stat ("1 (sh) S 0 1 ..."); 0 or -1. The
- * command's name may hold spaces and parentheses: the fields start after the last ')'. */
-static int read_stat(const char *path, char *state, long *pgrp)
+struct proc_row {
+	pid_t pid, ppid, pgrp;
+	char state;
+	int mine; /* the command's */
+};
+
+/* Its state, parent and process group from /proc/PID/stat ("1 (sh) S 0 1 ..."); 0 or -1.
+ * The command's name may hold spaces and parentheses: the fields start after the last ')'. */
+static int read_stat(const char *path, struct proc_row *r)
 {
 	char buf[STAT_LEN], *p;
 	FILE *fp = fopen(path, "re");
+	long ppid, pgrp;
 	size_t n;
-	long ppid;
 
 	if (!fp)
 		return -1; /* gone meanwhile */
@@ -25,28 +37,117 @@ static int read_stat(const char *path, char *state, long *pgrp)
 	fclose(fp);
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %ld %ld", state, &ppid, pgrp) != 3)
+	if (!p || sscanf(p + 1, " %c %ld %ld", &r->state, &ppid, &pgrp) != 3)
 		return -1;
+	r->ppid = (pid_t)ppid;
+	r->pgrp = (pid_t)pgrp;
 	return 0;
 }
 
-int proc_group_alive(pid_t pgid)
+/* Every process's row; *n of them. -errno when /proc cannot be read. */
+static int read_all(struct proc_row **rows, size_t *n)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	char path[STAT_LEN], state;
-	long pgrp;
-	int n = 0;
+	char path[STAT_LEN];
+	size_t cap = 0;
+	struct proc_row r;
 
+	*rows = NULL;
+	*n = 0;
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		if (!read_stat(path, &state, &pgrp) && pgrp == pgid && state != 'Z' && state != 'X')
-			n++;
+		memset(&r, 0, sizeof(r));
+		if (read_stat(path, &r))
+			continue;
+		r.pid = (pid_t)strtol(de->d_name, NULL, 10);
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 256;
+			*rows = xrealloc(*rows, cap * sizeof(**rows));
+		}
+		(*rows)[(*n)++] = r;
 	}
 	closedir(d);
-	return n;
+	return 0;
+}
+
+/* Marks the command's rows: its group, iowatt's adopted orphans outside iowatt's group, and
+ * whatever descends from either or from the leader, until nothing more joins. */
+static void mark(const struct proc_tree *t, struct proc_row *rows, size_t n)
+{
+	size_t i, j;
+	int more = 1;
+
+	for (i = 0; i < n; i++)
+		rows[i].mine = rows[i].pid == t->leader || rows[i].pgrp == t->leader ||
+			       (rows[i].ppid == t->self && rows[i].pgrp != t->self_pgrp);
+	while (more) {
+		more = 0;
+		for (i = 0; i < n; i++) {
+			if (rows[i].mine)
+				continue;
+			for (j = 0; j < n; j++)
+				if (rows[j].mine && rows[j].pid == rows[i].ppid)
+					break;
+			if (j < n) {
+				rows[i].mine = 1;
+				more = 1;
+			}
+		}
+	}
+}
+
+int proc_tree_adopt(struct proc_tree *t)
+{
+	t->self = getpid();
+	t->self_pgrp = getpgrp();
+	t->leader = -1;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) {
+		int err = -errno;
+
+		log_warn(NULL, "cannot become the subreaper of the command (%s): a process it "
+			       "starts with setsid is not seen", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int proc_tree_alive(const struct proc_tree *t)
+{
+	struct proc_row *rows;
+	size_t n, i;
+	int err = read_all(&rows, &n), alive = 0;
+
+	if (err)
+		return err;
+	mark(t, rows, n);
+	for (i = 0; i < n; i++) {
+		if (!rows[i].mine || rows[i].pid == t->leader)
+			continue;
+		if (rows[i].state != 'Z' && rows[i].state != 'X')
+			alive++;
+		else if (rows[i].ppid == t->self)
+			waitpid(rows[i].pid, NULL, WNOHANG); /* an adopted orphan that died */
+	}
+	free(rows);
+	return alive;
+}
+
+void proc_tree_signal(const struct proc_tree *t, int sig)
+{
+	struct proc_row *rows;
+	size_t n, i;
+
+	kill(-t->leader, sig);
+	if (read_all(&rows, &n))
+		return;
+	mark(t, rows, n);
+	for (i = 0; i < n; i++)
+		if (rows[i].mine && rows[i].pgrp != t->leader && rows[i].state != 'Z')
+			kill(rows[i].pid, sig);
+	free(rows);
 }

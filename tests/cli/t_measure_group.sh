@@ -106,7 +106,7 @@ pg=$([ -n "$left" ] && ps -o pgid= -p "$left" | tr -d ' ')
 GROUPS_STARTED+=("$pg")
 [ $rc -eq 0 ] && [ "$(jget "$T_TMP/d.json" 'd["jobs"][0]["status"] + " " + str(d["jobs"][0]["descendants"])')" = "ok {'running': 1, 'ended': False}" ]
 ok $? "a descendant still running when the command returned is in the result (rc=$rc)"
-grep -q "1 process(es) the command started still ran in its process group when it returned: left running" "$T_TMP/d.out"
+grep -q "1 process(es) the command started still ran when it returned: left running" "$T_TMP/d.out"
 ok $? "and in the summary"
 [ -n "$left" ] && [ "$pg" != "$(ps -o pgid= -p $$ | tr -d ' ')" ]
 ok $? "it was left running, in the command's group"
@@ -118,10 +118,30 @@ timeout $BOUND_S "$IOWATT" measure "${opts[@]}" --kill-descendants --json-out "$
 rc=$?
 [ $rc -eq 0 ] && [ "$(jget "$T_TMP/k.json" 'str(d["jobs"][0]["descendants"])')" = "{'running': 1, 'ended': True}" ]
 ok $? "--kill-descendants: the result says they were ended (rc=$rc)"
-grep -q "ended with the group" "$T_TMP/k.out"
+grep -q "ended with the command" "$T_TMP/k.out"
 ok $? "and the summary"
 group_gone "$(cat "$T_TMP/k.pid" 2>/dev/null || echo 0)"
 ok $? "nothing of the group is left"
+
+# 5b. What leaves the group with setsid is the command's too: seen, said, ended.
+timeout $BOUND_S "$IOWATT" measure "${opts[@]}" --json-out "$T_TMP/s.json" \
+	-- sh -c 'setsid sleep 600 & echo $! >'"$T_TMP/s.pid"'; sleep 1' >"$T_TMP/s.out" 2>&1
+rc=$?
+esc=$(cat "$T_TMP/s.pid" 2>/dev/null)
+[ $rc -eq 0 ] && [ "$(jget "$T_TMP/s.json" 'str(d["jobs"][0]["descendants"])')" = "{'running': 1, 'ended': False}" ]
+ok $? "a setsid grandchild still running is counted (rc=$rc)"
+[ -n "$esc" ] && kill -0 "$esc" 2>/dev/null && [ "$(ps -o sid= -p "$esc" | tr -d ' ')" = "$esc" ]
+ok $? "it was left running, in a session of its own"
+[ -n "$esc" ] && kill -KILL "$esc" 2>/dev/null
+timeout $BOUND_S "$IOWATT" measure "${opts[@]}" --kill-descendants --json-out "$T_TMP/s2.json" \
+	-- sh -c 'setsid sh -c "trap \"\" TERM; sleep 600" & echo $! >'"$T_TMP/s2.pid"'; sleep 1' \
+	>"$T_TMP/s2.out" 2>&1
+rc=$?
+esc=$(cat "$T_TMP/s2.pid" 2>/dev/null)
+[ $rc -eq 0 ] && [ "$(jget "$T_TMP/s2.json" 'str(d["jobs"][0]["descendants"])')" = "{'running': 2, 'ended': True}" ]
+ok $? "--kill-descendants ends a setsid grandchild that ignores SIGTERM, and its child (rc=$rc, $(jget "$T_TMP/s2.json" 'str(d["jobs"][0].get("descendants"))'))"
+[ -n "$esc" ] && ! kill -0 "$esc" 2>/dev/null
+ok $? "nothing of it is left"
 
 # 6. The options are measure's.
 "$IOWATT" run --kill-after 2s --target "$T_TMP" --dry-run >/dev/null 2>"$T_TMP/err"
