@@ -32,18 +32,6 @@ static const struct opt_choice format_choices[] = {
 	{ NULL, NULL },
 };
 
-/* The questions the charts answer (docs/charts.md). */
-static const struct opt_choice chart_choices[] = {
-	{ "efficiency", "work per mA and energy per GB, per job and device" },
-	{ "timeline", "speed and power over time, one per result, with phases and events" },
-	{ "perf-power", "per job, which devices are worth their power (the Pareto front)" },
-	{ "perf", "the same as perf-power" },
-	{ "latency", "p50, p99 and p99.9 latency per job" },
-	{ "battery", "days on --battery against data written per day" },
-	{ "sweep", "speed and energy per byte by record size, per operation" },
-	{ NULL, NULL },
-};
-
 static int parse_format(const struct opt_desc *d, void *base, const char *value, char *err,
 			size_t errlen)
 {
@@ -72,7 +60,8 @@ static int parse_charts(const struct opt_desc *d, void *base, const char *value,
 
 #define POFF(f) offsetof(struct plot_args, f)
 
-static const struct opt_desc plot_opts[] = {
+/* Not const: --chart's choices are the chart table's names, filled in on first use. */
+static struct opt_desc plot_opts[] = {
 	{ .name = "output", .type = OPT_STRREF, .off = POFF(o.outdir), .shortopt = 'o',
 	  .metavar = "DIR", .help = "where charts go (default: charts/; dumb without -o: stdout)",
 	  .complete = "dir" },
@@ -80,7 +69,7 @@ static const struct opt_desc plot_opts[] = {
 	  .shortopt = 'f', .def = "png", .choices = format_choices, .metavar = "FMT",
 	  .help = "the charts' file format" },
 	{ .name = "chart", .type = OPT_FUNC, .parse = parse_charts, .off = POFF(o.mask),
-	  .shortopt = 'c', .choices = chart_choices, .list = 1, .metavar = "NAME[,NAME]",
+	  .shortopt = 'c', .list = 1, .metavar = "NAME[,NAME]",
 	  .help = "only these charts (default: all; sweep when an operation ran at several "
 		  "record sizes)" },
 	RESULT_LABEL_ROW(POFF(ra), NULL),
@@ -108,6 +97,7 @@ static const struct cmdline plot_cmd = {
 
 const struct cmdline *plot_cmdline(void)
 {
+	plot_opts[2].choices = plot_chart_choices();
 	return &plot_cmd;
 }
 
@@ -119,12 +109,12 @@ int cmd_plot(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = result_args_parse(&a.ra, &plot_cmd, &a, argc, argv, NULL, &set);
+	rc = result_args_parse(&a.ra, plot_cmdline(), &a, argc, argv, NULL, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
 	a.o.bm = a.ra.bm;
 	if (!a.o.mask)
-		a.o.mask = PLOT_CH_ALL;
+		a.o.mask = PLOT_ALL_CHARTS;
 	rc = result_args_sleep(a.sleep_from, a.mix_emulated, &set, 1, &sleep, &a.o.sleep);
 	if (rc)
 		return rc;

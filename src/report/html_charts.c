@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/log.h"
 #include "core/mem.h"
@@ -14,31 +13,6 @@
 #define MOD "report"
 /* A gnuplot SVG chart is a few hundred kB at most; a timeline of a long run a few MB. */
 #define SVG_MAX_BYTES (64 * MIB)
-
-/* The question each chart answers, shown above it. */
-static const char *chart_caption(const char *file)
-{
-	static const struct {
-		const char *prefix, *caption;
-	} captions[] = {
-		{ "efficiency", "Which device does the most work per mA, and spends the least energy "
-				"per GB, for each job? Hatched bars are invalid runs." },
-		{ "perf-power", "For each job, which devices are worth their power: the dashed "
-				"staircase is the Pareto front (nothing else is both faster and cheaper)." },
-		{ "latency", "How long I/Os take, typically (p50) and at worst (p99, p99.9)." },
-		{ "battery", "How many days each device lasts on a battery against how much is written "
-			     "per day." },
-		{ "sweep", "How speed and energy per byte change with the record size, per operation." },
-		{ "timeline", "What happened during the run: throughput and power over time with the "
-			      "idle, active and tail phases, and events." },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(captions); i++)
-		if (!strncmp(file, captions[i].prefix, strlen(captions[i].prefix)))
-			return captions[i].caption;
-	return "";
-}
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -58,22 +32,12 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* Comparisons first, then each run's timeline. */
-static int chart_rank(const char *file)
+/* The table's order: the charts of the whole set first, then each result's own. */
+static size_t chart_rank(const struct plot_written *w)
 {
-	static const char *const order[] = { "efficiency", "perf-power", "latency", "battery",
-					     "sweep" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(order); i++)
-		if (!strncmp(file, order[i], strlen(order[i])))
-			return (int)i;
-	return (int)ARRAY_SIZE(order);
-}
-
-static int chart_cmp(const struct plot_written *a, const struct plot_written *b)
-{
-	return chart_rank(a->name) - chart_rank(b->name);
+	if (!w->chart || (w->chart->needs & PLOT_PER_RESULT))
+		return plot_nchart;
+	return (size_t)(w->chart - plot_chart_table);
 }
 
 int html_charts(FILE *fp, const struct plot_ctx *ctx)
@@ -86,7 +50,7 @@ int html_charts(FILE *fp, const struct plot_ctx *ctx)
 	for (i = 1; i < ctx->nwritten; i++) {
 		size_t k = i;
 
-		while (k && chart_cmp(&ctx->written[k - 1], &ctx->written[k]) > 0) {
+		while (k && chart_rank(&ctx->written[k - 1]) > chart_rank(&ctx->written[k])) {
 			struct plot_written t = ctx->written[k];
 
 			ctx->written[k] = ctx->written[k - 1];
@@ -103,7 +67,7 @@ int html_charts(FILE *fp, const struct plot_ctx *ctx)
 		svg = read_file(path, &len);
 		snprintf(id, sizeof(id), "c%zu", i + 1);
 		fprintf(fp, "<figure id=\"chart-%zu\">\n<figcaption>", i + 1);
-		html_text(fp, chart_caption(ctx->written[i].name));
+		html_text(fp, ctx->written[i].chart ? ctx->written[i].chart->caption : "");
 		fputs("</figcaption>\n", fp);
 		if (!svg || html_svg_inline(fp, svg, len, id)) {
 			log_err(MOD, "%s: not inlined: not a chart as gnuplot draws it", path);

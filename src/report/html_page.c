@@ -153,7 +153,7 @@ static int draw_charts(struct plot_ctx *ctx, const struct html_page_opts *a,
 	rc = plot_outdir_open(ctx, *chartdir);
 	if (rc)
 		return rc;
-	return plot_draw(ctx, PLOT_CH_ALL) ? -EIO : 0;
+	return plot_draw(ctx, PLOT_ALL_CHARTS) ? -EIO : 0;
 }
 
 static void ctx_free(struct plot_ctx *ctx, char *chartdir)

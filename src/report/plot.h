@@ -10,21 +10,57 @@
 #include "analysis/battery.h"
 #include "analysis/results_read.h"
 #include "analysis/sleep_figure.h"
+#include "core/options.h"
 #include "core/sandbox.h"
 #include "core/si_units.h"
 
 enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_DUMB };
 
-/* The charts, as bits of a mask. */
+struct plot_ctx;
+
+/* What a chart draws from (struct plot_chart_desc's needs). */
 enum {
-	PLOT_CH_EFFICIENCY = 1, PLOT_CH_TIMELINE = 2, PLOT_CH_PERF = 4, PLOT_CH_LATENCY = 8,
-	PLOT_CH_BATTERY = 16, PLOT_CH_SWEEP = 32, PLOT_CH_ALL = 63
+	/* Results without power data are named and left out; with none, it is skipped. */
+	PLOT_NEEDS_POWER = 1,
+	/* One chart per result, from its interval and sample series (NAME-RESULT files). */
+	PLOT_PER_RESULT = 2,
 };
+
+/* A draw function's answer when its data holds nothing to draw: left out, with its note. */
+#define PLOT_EMPTY 1
+
+/*
+ * A chart: everything plot, its --help and the report page know of it. plot_table.c holds
+ * the one table of them; nothing else names a chart.
+ */
+struct plot_chart_desc {
+	const char *name;	/* --chart NAME, its files' stem and its messages' prefix */
+	const char *alias;	/* another --chart NAME for it, or NULL */
+	const char *script;	/* its gnuplot template: plots/SCRIPT.gp */
+	unsigned needs;		/* PLOT_NEEDS_POWER, PLOT_PER_RESULT */
+	const char *question;	/* --help: the question it answers */
+	const char *caption;	/* the report page: the question, above it */
+	/* Why it is left out when draw returns PLOT_EMPTY ("CHART: skipped: NOTE"). */
+	const char *empty_note;
+	/*
+	 * Draws it through ctx (ctx->chart is this row): r is the result of a per-result
+	 * chart, else NULL. 0, PLOT_EMPTY, -ENOENT (no gnuplot) or -errno.
+	 */
+	int (*draw)(struct plot_ctx *ctx, const struct rr_result *r);
+};
+extern const struct plot_chart_desc plot_chart_table[];
+extern const size_t plot_nchart;
+/* A mask of every chart. */
+#define PLOT_ALL_CHARTS (-1)
+/* A chart's bit in a mask (1 << its row) by its name or alias; 0 for none. */
+int plot_chart_bit(const char *name);
+/* The names and aliases with their questions: --chart's choices (made on first use). */
+const struct opt_choice *plot_chart_choices(void);
 
 /* What `iowatt plot` draws once its results are loaded. */
 struct plot_opts {
 	int format;		 /* enum plot_format */
-	int mask;		 /* PLOT_CH_* bits */
+	int mask;		 /* plot_chart_bit()s, or PLOT_ALL_CHARTS */
 	const char *outdir;	 /* NULL: charts/, or stdout for dumb */
 	const char *plots_dir;	 /* --plots-dir, NULL: found as plot_templates_dir says */
 	int keep;		 /* --keep-data: keep the data and meta files (path logged) */
@@ -41,6 +77,7 @@ struct plot_written {
 	ino_t ino;
 	off_t size;
 	int64_t mtime_ns;
+	const struct plot_chart_desc *chart; /* NULL for a file an earlier plot wrote */
 };
 
 struct plot_ctx {
@@ -53,6 +90,7 @@ struct plot_ctx {
 	struct private_dir priv;
 	struct battery_model bm; /* battery chart */
 	const struct sleep_figure *sleep; /* battery chart: asleep between bursts; NULL: idle */
+	const struct plot_chart_desc *chart; /* the chart being drawn */
 	int failed;		/* gnuplot reported an error */
 	char **stems;		/* timeline file stems used so far: same-named results get -2, -3 */
 	size_t nstems;
@@ -67,9 +105,6 @@ struct plot_ctx {
  * (gnuplot failed), logged.
  */
 int plot_charts(const struct rr_set *set, const struct plot_opts *o);
-/* A chart's bit by its name (efficiency, timeline, perf-power or perf, latency, battery,
- * sweep); 0 for none. */
-int plot_chart_bit(const char *name);
 /* The gnuplot templates' directory (override, IOWATT_PLOTS, next to iowatt, installed);
  * NULL when it has none (logged). */
 char *plot_templates_dir(const char *override);
@@ -77,32 +112,33 @@ char *plot_templates_dir(const char *override);
  * its path logged). 0 or -errno. */
 int plot_datadir_make(struct plot_ctx *ctx);
 void plot_datadir_remove(struct plot_ctx *ctx, int keep);
-/* The charts of mask into ctx->outdir: 0, -ENOENT (no gnuplot: stops at the first chart)
- * or -EIO (gnuplot reported an error). */
+/* The charts of mask into ctx->outdir, each drawn or left out with its note: 0, -ENOENT
+ * (no gnuplot: stops at the first chart) or -EIO (gnuplot reported an error). */
 int plot_draw(struct plot_ctx *ctx, int mask);
 /* Frees the file stems and the list of charts written. */
 void plot_ctx_free(struct plot_ctx *ctx);
 
 /* A chart being prepared: its data directory and the open meta.gp. */
 struct plot_chart {
-	char *dir;	/* ctx->datadir/NAME */
+	char *dir;	/* ctx->datadir/STEM */
 	char *out;	/* output file name in ctx->outdir, or NULL for stdout */
 	char *render;	/* where gnuplot draws it: dir/chart.EXT, iowatt's private directory */
 	FILE *meta;
-	const char *name;
+	const struct plot_chart_desc *desc; /* its row: ctx->chart when it began */
 };
 
 /*
- * Create the chart's data directory and meta.gp: terminal, output, the device palette
- * (DEV[], COL[] and NDEV, the same colour per device in every chart) and NOTE (a title
- * suffix such as " - EMULATED meter"). Size in pixels; dumb scales it to characters.
+ * Create the chart ctx->chart's data directory and meta.gp: terminal, output, the device
+ * palette (DEV[], COL[] and NDEV, the same colour per device in every chart) and NOTE (a
+ * title suffix such as " - EMULATED meter"). out_stem: its files' stem, NULL for its
+ * name. Size in pixels; dumb scales it to characters.
  */
-int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *name,
-		     const char *out_stem, unsigned width_px, unsigned height_px);
+int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *out_stem,
+		     unsigned width_px, unsigned height_px);
 /* Open a data file in the chart's directory for writing. */
 FILE *plot_chart_file(struct plot_chart *ch, const char *file);
-/* Close meta.gp, run plots/TEMPLATE.gp on the directory, free the chart. 0 or -errno. */
-int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *template_name);
+/* Close meta.gp, run the chart's template on the directory, free the chart. 0 or -errno. */
+int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch);
 void plot_chart_abort(struct plot_chart *ch);
 
 /*
@@ -121,11 +157,11 @@ void plot_outdir_close(struct plot_ctx *ctx);
  */
 int plot_chart_install(struct plot_ctx *ctx, const struct plot_chart *ch);
 /*
- * After every chart, remove the charts of the kinds drawn ("efficiency", "timeline", ...)
- * that an earlier plot by this user wrote into outdir and this one did not, and record
- * what the directory now holds. 0 or -errno.
+ * After every chart, remove the charts of mask's rows that an earlier plot by this user
+ * wrote into outdir and this one did not, and record what the directory now holds.
+ * 0 or -errno.
  */
-int plot_dir_sync(struct plot_ctx *ctx, const char *const *kinds, size_t nkinds);
+int plot_dir_sync(struct plot_ctx *ctx, int mask);
 
 /* Labels and titles longer than this are cut: a 10 kB job name would cover the chart. */
 #define PLOT_TEXT_MAX 240
@@ -143,8 +179,8 @@ void plot_data_string(FILE *fp, const char *s);
  * a "with labels" plot whose points are all NaN). */
 void plot_put_num(FILE *fp, double v);
 void plot_put_label(FILE *fp, double v);
-/* Results that carry power; the others are named once and left out. */
-size_t plot_count_powered(const struct plot_ctx *ctx, const char *chart);
+/* Results that carry power: a chart that needs power draws those alone. */
+size_t plot_count_powered(const struct rr_set *set);
 /* 0xRRGGBB of device index i (0-based). */
 unsigned plot_device_rgb(unsigned i);
 /*
@@ -194,11 +230,12 @@ struct si_unit plot_power_unit(const struct rr_set *set);
  */
 double plot_axis_step(double max, double axis_px);
 
-int plot_efficiency(struct plot_ctx *ctx);
-int plot_perf_power(struct plot_ctx *ctx);
-int plot_latency(struct plot_ctx *ctx);
-int plot_battery(struct plot_ctx *ctx);
+/* The charts' draw functions (struct plot_chart_desc's draw), one module each. */
+int plot_efficiency(struct plot_ctx *ctx, const struct rr_result *r);
+int plot_perf_power(struct plot_ctx *ctx, const struct rr_result *r);
+int plot_latency(struct plot_ctx *ctx, const struct rr_result *r);
+int plot_battery(struct plot_ctx *ctx, const struct rr_result *r);
 int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r);
-int plot_sweep(struct plot_ctx *ctx);
+int plot_sweep(struct plot_ctx *ctx, const struct rr_result *r);
 
 #endif

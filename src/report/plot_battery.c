@@ -272,8 +272,8 @@ static int draw_lines(struct plot_ctx *ctx, FILE *meta, FILE *fp, struct bline *
 
 		if (!j || isnan(rr_power(j)->idle_w) || isnan(rr_net_j_per_gb(j))) {
 			if (r->has_power)
-				log_info(MOD, "battery: %s has no write job with energy figures: left out",
-					 r->path);
+				log_info(MOD, "%s: %s has no write job with energy figures: left out",
+					 ctx->chart->name, r->path);
 			continue;
 		}
 		if (battery_line(fp, ctx, r, j, &bl[*nlines]))
@@ -297,7 +297,7 @@ static void close_all(FILE **f, size_t n)
 			fclose(f[i]);
 }
 
-int plot_battery(struct plot_ctx *ctx)
+int plot_battery(struct plot_ctx *ctx, const struct rr_result *r)
 {
 	struct bline *bl;
 	struct plot_chart ch;
@@ -305,9 +305,8 @@ int plot_battery(struct plot_ctx *ctx)
 	FILE *f[3];
 	int rc;
 
-	if (!plot_count_powered(ctx, "battery"))
-		return 0;
-	rc = plot_chart_begin(ctx, &ch, "battery", "battery", 1200, 720);
+	(void)r;
+	rc = plot_chart_begin(ctx, &ch, NULL, 1200, 720);
 	if (rc)
 		return rc;
 	f[0] = plot_chart_file(&ch, "battery.dat");
@@ -327,12 +326,10 @@ int plot_battery(struct plot_ctx *ctx)
 	close_all(f, 3);
 	free(bl);
 	if (rc || !nlines) {
-		if (!rc)
-			log_info(MOD, "battery: skipped: no result has a write job with power data");
 		plot_chart_abort(&ch);
-		return rc;
+		return rc ? rc : PLOT_EMPTY;
 	}
 	battery_meta(ch.meta, &ctx->bm, nlines);
 	sleep_caption(ch.meta, ctx->sleep);
-	return plot_chart_run(ctx, &ch, "battery");
+	return plot_chart_run(ctx, &ch);
 }

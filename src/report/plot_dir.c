@@ -73,13 +73,14 @@ static int64_t mtime_ns(const struct stat *st)
 	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
 }
 
-static void note_written(struct plot_ctx *ctx, const char *name, const struct stat *st)
+static void note_written(struct plot_ctx *ctx, const struct plot_chart *ch, const struct stat *st)
 {
 	struct plot_written *w;
 
 	ctx->written = xrealloc(ctx->written, (ctx->nwritten + 1) * sizeof(*ctx->written));
 	w = &ctx->written[ctx->nwritten++];
-	w->name = xstrdup(name);
+	w->chart = ch->desc;
+	w->name = xstrdup(ch->out);
 	w->dev = st->st_dev;
 	w->ino = st->st_ino;
 	w->size = st->st_size;
@@ -120,7 +121,7 @@ int plot_chart_install(struct plot_ctx *ctx, const struct plot_chart *ch)
 	src = open(ch->render, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	rc = src < 0 ? -errno : fstat(src, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -EINVAL;
 	if (rc) {
-		log_err(MOD, "%s: gnuplot wrote no chart (%s)", ch->name, strerror(-rc));
+		log_err(MOD, "%s: gnuplot wrote no chart (%s)", ch->desc->name, strerror(-rc));
 		if (src >= 0)
 			close(src);
 		free(shown);
@@ -138,7 +139,7 @@ int plot_chart_install(struct plot_ctx *ctx, const struct plot_chart *ch)
 	}
 	close(src);
 	if (!rc) {
-		note_written(ctx, ch->out, &af.written);
+		note_written(ctx, ch, &af.written);
 		log_info(MOD, "wrote %s", shown);
 	}
 	free(shown);
@@ -155,16 +156,20 @@ static const struct plot_written *written_now(const struct plot_ctx *ctx, const 
 	return NULL;
 }
 
-/* A chart file's kind: "timeline" for timeline-STEM.png, else its name without extension. */
-static int of_kind(const char *name, const char *const *kinds, size_t nkinds)
+/* A chart file of a row of mask: NAME.EXT, or NAME-STEM.EXT for a per-result chart. */
+static int of_kind(const char *name, int mask)
 {
-	size_t i, len = strcspn(name, ".");
+	size_t i, len = strcspn(name, "."), n;
 
-	if (!strncmp(name, "timeline-", 9))
-		len = 8;
-	for (i = 0; i < nkinds; i++)
-		if (strlen(kinds[i]) == len && !strncmp(name, kinds[i], len))
+	for (i = 0; i < plot_nchart; i++) {
+		const struct plot_chart_desc *d = &plot_chart_table[i];
+
+		n = strlen(d->name);
+		if (!(mask & (1 << i)) || strncmp(name, d->name, n))
+			continue;
+		if (len == n || ((d->needs & PLOT_PER_RESULT) && name[n] == '-'))
 			return 1;
+	}
 	return 0;
 }
 
@@ -229,8 +234,7 @@ static int parse_entry(char *line, struct plot_written *w, char *buf, size_t len
  * regular file of this user. Anything else at that name is not iowatt's to remove, and is forgotten. Returns
  * 1 when the entry stays listed.
  */
-static int remove_stale(int dfd, const struct plot_ctx *ctx, const struct plot_written *e,
-			const char *const *kinds, size_t nkinds)
+static int remove_stale(int dfd, const struct plot_ctx *ctx, const struct plot_written *e, int mask)
 {
 	struct stat st;
 
@@ -240,7 +244,7 @@ static int remove_stale(int dfd, const struct plot_ctx *ctx, const struct plot_w
 	    st.st_uid != geteuid() || st.st_dev != e->dev || st.st_ino != e->ino ||
 	    st.st_size != e->size || mtime_ns(&st) != e->mtime_ns)
 		return 0;
-	if (!of_kind(e->name, kinds, nkinds))
+	if (!of_kind(e->name, mask))
 		return 1;
 	if (unlinkat(dfd, e->name, 0)) {
 		log_warn(MOD, "%s/%s: stale chart not removed: %m", ctx->outdir, e->name);
@@ -276,8 +280,7 @@ static FILE *open_manifest(int dfd, const char *outdir)
 }
 
 /* Removes stale charts; the entries that stay are appended to keep. */
-static void prune(int dfd, const struct plot_ctx *ctx, const char *const *kinds, size_t nkinds,
-		  FILE *keep)
+static void prune(int dfd, const struct plot_ctx *ctx, int mask, FILE *keep)
 {
 	char line[3 * NAME_MAX_LEN + 64], name[NAME_MAX_LEN + 1];
 	FILE *fp = open_manifest(dfd, ctx->outdir);
@@ -290,14 +293,14 @@ static void prune(int dfd, const struct plot_ctx *ctx, const char *const *kinds,
 			if (!strchr(line, '\n') && !feof(fp))
 				break; /* not a line iowatt wrote */
 			if (!parse_entry(line, &e, name, sizeof(name)) &&
-			    remove_stale(dfd, ctx, &e, kinds, nkinds))
+			    remove_stale(dfd, ctx, &e, mask))
 				put_entry(keep, &e);
 		}
 	}
 	fclose(fp);
 }
 
-int plot_dir_sync(struct plot_ctx *ctx, const char *const *kinds, size_t nkinds)
+int plot_dir_sync(struct plot_ctx *ctx, int mask)
 {
 	struct atomic_file af;
 	char *shown;
@@ -310,7 +313,7 @@ int plot_dir_sync(struct plot_ctx *ctx, const char *const *kinds, size_t nkinds)
 	rc = atomic_file_openat(&af, ctx->outdir_fd, MANIFEST, shown, 1);
 	if (!rc) {
 		fputs(MANIFEST_HEADER "\n", af.fp);
-		prune(ctx->outdir_fd, ctx, kinds, nkinds, af.fp);
+		prune(ctx->outdir_fd, ctx, mask, af.fp);
 		for (i = 0; i < ctx->nwritten; i++)
 			put_entry(af.fp, &ctx->written[i]);
 		rc = atomic_file_commit(&af);

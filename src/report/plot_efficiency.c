@@ -337,7 +337,7 @@ static void eff_layout(FILE *meta, const struct eff_jobs *ej, const struct plot_
 	plot_facets_meta(meta, f, panel_jobs, ej->npanels, ej->n);
 }
 
-int plot_efficiency(struct plot_ctx *ctx)
+int plot_efficiency(struct plot_ctx *ctx, const struct rr_result *r)
 {
 	const struct rr_set *set = ctx->set;
 	struct eff_tops tops = { 0 };
@@ -349,21 +349,18 @@ int plot_efficiency(struct plot_ctx *ctx)
 	FILE *fp;
 	int rc, invalid, ival = 0;
 
-	npow = plot_count_powered(ctx, "efficiency");
-	if (!npow)
-		return 0;
+	(void)r;
+	npow = plot_count_powered(set);
 	eff_jobs_build(&ej, set);
 	if (!ej.n) {
-		log_info(MOD, "efficiency: skipped: no job has IOPS per mA or J/GB (a measured "
-			 "command that moves no data has neither)");
 		eff_jobs_free(&ej);
-		return 0;
+		return PLOT_EMPTY;
 	}
 	panel_jobs = xcalloc(ej.npanels + 1, sizeof(*panel_jobs));
 	for (k = 0; k < ej.n; k++)
 		panel_jobs[ej.panel[k]]++;
 	plot_facets(&f, panel_jobs, ej.npanels, ej.n, npow);
-	rc = plot_chart_begin(ctx, &ch, "efficiency", "efficiency", f.width_px, f.height_px);
+	rc = plot_chart_begin(ctx, &ch, NULL, f.width_px, f.height_px);
 	if (rc)
 		goto out;
 	fp = plot_chart_file(&ch, "efficiency.dat");
@@ -394,7 +391,7 @@ int plot_efficiency(struct plot_ctx *ctx)
 	free(lo_iops);
 	free(tops.iops);
 	free(tops.iops_chars);
-	rc = plot_chart_run(ctx, &ch, "efficiency");
+	rc = plot_chart_run(ctx, &ch);
 out:
 	free(panel_jobs);
 	eff_jobs_free(&ej);

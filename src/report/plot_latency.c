@@ -45,7 +45,7 @@ static int latency_row(FILE *fp, const struct rr_result *r, const struct job_res
 	return !isnan(p50) || !isnan(p99);
 }
 
-int plot_latency(struct plot_ctx *ctx)
+int plot_latency(struct plot_ctx *ctx, const struct rr_result *r)
 {
 	const struct rr_set *set = ctx->set;
 	const char **names = NULL;
@@ -55,8 +55,9 @@ int plot_latency(struct plot_ctx *ctx)
 	FILE *fp;
 	int rc;
 
+	(void)r;
 	nnames = rr_job_names(set, &names);
-	rc = plot_chart_begin(ctx, &ch, "latency", "latency", 1200, 720);
+	rc = plot_chart_begin(ctx, &ch, NULL, 1200, 720);
 	if (rc)
 		goto out;
 	fp = plot_chart_file(&ch, "latency.dat");
@@ -78,12 +79,12 @@ int plot_latency(struct plot_ctx *ctx)
 	}
 	fclose(fp);
 	if (!rows) {
-		log_info(MOD, "latency: skipped: no job has completion latency percentiles");
 		plot_chart_abort(&ch);
+		rc = PLOT_EMPTY;
 		goto out;
 	}
 	plot_job_tics(ch.meta, names, nnames, 1200, ctx->format == PLOT_DUMB);
-	rc = plot_chart_run(ctx, &ch, "latency");
+	rc = plot_chart_run(ctx, &ch);
 out:
 	free(names);
 	return rc;

@@ -389,9 +389,10 @@ static void grid_layout(struct grid *g, size_t njobs)
 }
 
 /* Returns whether the panel has an invalid point. */
-static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, const char *name,
-		      size_t k, const struct grid *g)
+static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct plot_ctx *ctx,
+		      const char *name, size_t k, const struct grid *g)
 {
+	const struct rr_set *set = ctx->set;
 	struct panel pn = { .pts = xcalloc(set->nres + 1, sizeof(struct pt)), .mbps = -1,
 			    .x_per_base = g->w_unit.per_base };
 	char (*texts)[RR_LABEL_MAX + 32] = xcalloc(set->nres + 1, sizeof(*texts));
@@ -424,8 +425,8 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 		/* An empty panel says why rather than looking like a job that did nothing. */
 		char title[PLOT_TEXT_MAX];
 
-		log_info(MOD, "perf-power: %s: no result has both its active power and its speed: "
-			 "no point", name);
+		log_info(MOD, "%s: %s: no result has both its active power and its speed: "
+			 "no point", ctx->chart->name, name);
 		snprintf(title, sizeof(title), "%s (no point: power or speed not known)", name);
 		plot_gp_string(meta, title);
 	} else {
@@ -443,7 +444,7 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct rr_set *set, 
 	return invalid;
 }
 
-int plot_perf_power(struct plot_ctx *ctx)
+int plot_perf_power(struct plot_ctx *ctx, const struct rr_result *r)
 {
 	const struct rr_set *set = ctx->set;
 	const char **names = NULL;
@@ -453,12 +454,11 @@ int plot_perf_power(struct plot_ctx *ctx)
 	FILE *fp, *ff;
 	int rc, invalid = 0;
 
-	if (!plot_count_powered(ctx, "perf-power"))
-		return 0;
+	(void)r;
 	nnames = rr_job_names(set, &names);
 	grid_layout(&g, nnames);
 	g.w_unit = plot_power_unit(set);
-	rc = plot_chart_begin(ctx, &ch, "perf-power", "perf-power", g.width_px, g.height_px);
+	rc = plot_chart_begin(ctx, &ch, NULL, g.width_px, g.height_px);
 	if (rc)
 		goto out_names;
 	fp = plot_chart_file(&ch, "perf.dat");
@@ -477,7 +477,7 @@ int plot_perf_power(struct plot_ctx *ctx)
 			 "array HASFRONT[%zu]\narray XMAX[%zu]\narray YLO[%zu]\narray YHI[%zu]\n"
 			 "array XSTEP[%zu]\n", nnames, g.rows, g.cols, na, na, na, na, na, na, na);
 	for (n = 0; n < nnames; n++)
-		invalid |= perf_panel(fp, ff, ch.meta, set, names[n], n, &g);
+		invalid |= perf_panel(fp, ff, ch.meta, ctx, names[n], n, &g);
 	fprintf(ch.meta, "COMPACT = %d\nPW = %.5f\nRH = %.5f\nTOPF = %.5f\nKEYF = %.5f\n",
 		g.compact, 1.0 / (double)g.cols, (double)g.row_px / g.height_px,
 		(double)(PERF_TITLE_PX + PERF_KEY_PX) / g.height_px,
@@ -487,7 +487,7 @@ int plot_perf_power(struct plot_ctx *ctx)
 	fputc('\n', ch.meta);
 	fclose(fp);
 	fclose(ff);
-	rc = plot_chart_run(ctx, &ch, "perf-power");
+	rc = plot_chart_run(ctx, &ch);
 out_names:
 	free(names);
 	return rc;

@@ -228,13 +228,15 @@ static void palette_meta(FILE *meta, const struct rr_set *set)
 	plot_gp_set(meta, "NOTE", note);
 }
 
-int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *name,
-		     const char *out_stem, unsigned width_px, unsigned height_px)
+int plot_chart_begin(struct plot_ctx *ctx, struct plot_chart *ch, const char *out_stem,
+		     unsigned width_px, unsigned height_px)
 {
 	static const char *const ext[] = { "png", "svg", "txt" };
 
 	memset(ch, 0, sizeof(*ch));
-	ch->name = name;
+	ch->desc = ctx->chart;
+	if (!out_stem)
+		out_stem = ch->desc->name;
 	ch->dir = xasprintf("%s/%s", ctx->datadir, out_stem);
 	if (mkdir(ch->dir, 0700) && errno != EEXIST) {
 		int err = -errno;
@@ -364,9 +366,9 @@ static int spawn_gnuplot(char *script, char *dir, const char *errpath, int to_st
 	return 0;
 }
 
-int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *template_name)
+int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch)
 {
-	char *script = xasprintf("%s/%s.gp", ctx->plots_dir, template_name);
+	char *script = xasprintf("%s/%s.gp", ctx->plots_dir, ch->desc->script);
 	char *errpath = xasprintf("%s/gnuplot.err", ch->dir);
 	int rc, status = 0;
 
@@ -380,13 +382,13 @@ int plot_chart_run(struct plot_ctx *ctx, struct plot_chart *ch, const char *temp
 	if (rc)
 		goto out;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		relay_stderr(errpath, ch->name, 1);
-		log_err(MOD, "%s: gnuplot failed on %s (status %d)", ch->name, script,
+		relay_stderr(errpath, ch->desc->name, 1);
+		log_err(MOD, "%s: gnuplot failed on %s (status %d)", ch->desc->name, script,
 			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 		rc = -EIO;
 		goto out;
 	}
-	relay_stderr(errpath, ch->name, 0);
+	relay_stderr(errpath, ch->desc->name, 0);
 	if (ch->out)
 		rc = plot_chart_install(ctx, ch);
 out:
@@ -419,18 +421,11 @@ void plot_put_label(FILE *fp, double v)
 	fprintf(fp, " \"%s\"", fmt_si_label(v, buf, sizeof(buf)));
 }
 
-size_t plot_count_powered(const struct plot_ctx *ctx, const char *chart)
+size_t plot_count_powered(const struct rr_set *set)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < ctx->set->nres; i++) {
-		if (ctx->set->res[i].has_power)
-			n++;
-		else
-			log_info(MOD, "%s: %s has no power data: left out of this chart", chart,
-				 ctx->set->res[i].path);
-	}
-	if (!n)
-		log_info(MOD, "%s: skipped: no result has power data (run with a meter)", chart);
+	for (i = 0; i < set->nres; i++)
+		n += set->res[i].has_power != 0;
 	return n;
 }

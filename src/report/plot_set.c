@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The chart set: its names, the gnuplot templates' directory, drawing every chart asked for. */
+/* The chart set: the gnuplot templates' directory, drawing every chart asked for. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,30 +14,10 @@
 
 #define MOD "plot"
 
-static const struct {
-	const char *name;
-	int bit;
-} charts[] = {
-	{ "efficiency", PLOT_CH_EFFICIENCY }, { "timeline", PLOT_CH_TIMELINE },
-	{ "perf-power", PLOT_CH_PERF },	      { "latency", PLOT_CH_LATENCY },
-	{ "battery", PLOT_CH_BATTERY },	      { "sweep", PLOT_CH_SWEEP },
-};
-
-int plot_chart_bit(const char *name)
-{
-	size_t i;
-
-	if (!strcmp(name, "perf"))
-		return PLOT_CH_PERF;
-	for (i = 0; i < ARRAY_SIZE(charts); i++)
-		if (!strcmp(name, charts[i].name))
-			return charts[i].bit;
-	return 0;
-}
-
+/* A directory with the first chart's template is taken to hold them all. */
 static int dir_has_templates(const char *dir)
 {
-	char *p = xasprintf("%s/efficiency.gp", dir);
+	char *p = xasprintf("%s/%s.gp", dir, plot_chart_table[0].script);
 	int ok = access(p, R_OK) == 0;
 
 	free(p);
@@ -94,25 +74,54 @@ int plot_datadir_make(struct plot_ctx *ctx)
 	return rc;
 }
 
+/*
+ * One chart of row d (for result r when it has one per result), or its note: results
+ * without power named and left out of a chart that needs power, or the chart skipped.
+ */
+static int draw_one(struct plot_ctx *ctx, const struct plot_chart_desc *d,
+		    const struct rr_result *r)
+{
+	const struct rr_set *set = ctx->set;
+	size_t i;
+	int rc;
+
+	if (d->needs & PLOT_NEEDS_POWER) {
+		for (i = 0; i < set->nres; i++)
+			if (!set->res[i].has_power)
+				log_info(MOD, "%s: %s has no power data: left out of this chart",
+					 d->name, set->res[i].path);
+		if (!plot_count_powered(set)) {
+			log_info(MOD, "%s: skipped: no result has power data (run with a meter)",
+				 d->name);
+			return 0;
+		}
+	}
+	ctx->chart = d;
+	rc = d->draw(ctx, r);
+	ctx->chart = NULL;
+	if (rc != PLOT_EMPTY)
+		return rc;
+	log_info(MOD, "%s: skipped: %s", d->name, d->empty_note);
+	return 0;
+}
+
 /* Every chart asked for; a missing gnuplot stops at the first: no point trying the others. */
 int plot_draw(struct plot_ctx *ctx, int mask)
 {
 	const struct rr_set *set = ctx->set;
-	size_t i;
+	size_t c, i;
 	int rc = 0;
 
-	if (mask & PLOT_CH_EFFICIENCY)
-		rc = plot_efficiency(ctx);
-	for (i = 0; rc != -ENOENT && (mask & PLOT_CH_TIMELINE) && i < set->nres; i++)
-		rc = plot_timeline(ctx, &set->res[i]);
-	if (rc != -ENOENT && (mask & PLOT_CH_PERF))
-		rc = plot_perf_power(ctx);
-	if (rc != -ENOENT && (mask & PLOT_CH_LATENCY))
-		rc = plot_latency(ctx);
-	if (rc != -ENOENT && (mask & PLOT_CH_BATTERY))
-		rc = plot_battery(ctx);
-	if (rc != -ENOENT && (mask & PLOT_CH_SWEEP))
-		rc = plot_sweep(ctx);
+	for (c = 0; rc != -ENOENT && c < plot_nchart; c++) {
+		const struct plot_chart_desc *d = &plot_chart_table[c];
+
+		if (!(mask & (1 << c)))
+			continue;
+		if (!(d->needs & PLOT_PER_RESULT))
+			rc = draw_one(ctx, d, NULL);
+		for (i = 0; rc != -ENOENT && (d->needs & PLOT_PER_RESULT) && i < set->nres; i++)
+			rc = draw_one(ctx, d, &set->res[i]);
+	}
 	if (rc == -ENOENT)
 		return rc;
 	return ctx->failed ? -EIO : 0;
@@ -124,18 +133,6 @@ void plot_datadir_remove(struct plot_ctx *ctx, int keep)
 		log_info(MOD, "chart data and gnuplot meta files kept in %s", ctx->datadir);
 	private_dir_close(&ctx->priv, keep);
 	ctx->datadir = NULL;
-}
-
-/* The kinds drawn, so that plot_dir_sync removes only their older charts. */
-static void sync_dir(struct plot_ctx *ctx, int mask)
-{
-	const char *kinds[ARRAY_SIZE(charts)];
-	size_t i, n = 0;
-
-	for (i = 0; i < ARRAY_SIZE(charts); i++)
-		if (mask & charts[i].bit)
-			kinds[n++] = charts[i].name;
-	plot_dir_sync(ctx, kinds, n);
 }
 
 void plot_ctx_free(struct plot_ctx *ctx)
@@ -180,7 +177,7 @@ int plot_charts(const struct rr_set *set, const struct plot_opts *o)
 		rc = plot_draw(&ctx, o->mask);
 		/* Only a complete set of charts replaces the last one. */
 		if (!rc)
-			sync_dir(&ctx, o->mask);
+			plot_dir_sync(&ctx, o->mask);
 	}
 	plot_ctx_free(&ctx);
 	plot_outdir_close(&ctx);

@@ -181,7 +181,7 @@ static size_t sweep_lines(FILE *fp, FILE *lines, const struct rr_set *set, struc
 	return nlines;
 }
 
-int plot_sweep(struct plot_ctx *ctx)
+int plot_sweep(struct plot_ctx *ctx, const struct rr_result *r)
 {
 	struct ticks t = { .n = 0 };
 	struct plot_chart ch;
@@ -191,10 +191,11 @@ int plot_sweep(struct plot_ctx *ctx)
 	struct sweep_seen seen = { 0 };
 	int rc;
 
+	(void)r;
 	seen.dev = xcalloc(ctx->set->ndevices + 1, 1);
 	seen.jpg_unit = plot_jpg_unit(ctx->set);
 
-	rc = plot_chart_begin(ctx, &ch, "sweep", "sweep", SWEEP_WIDTH_PX, SWEEP_HEIGHT_PX);
+	rc = plot_chart_begin(ctx, &ch, NULL, SWEEP_WIDTH_PX, SWEEP_HEIGHT_PX);
 	if (rc) {
 		free(seen.dev);
 		return rc;
@@ -216,11 +217,10 @@ int plot_sweep(struct plot_ctx *ctx)
 	fclose(fp);
 	fclose(lines);
 	if (!nlines) {
-		log_info(MOD, "sweep: skipped: no operation ran at two record sizes or more");
 		free(lines_buf);
 		free(seen.dev);
 		plot_chart_abort(&ch);
-		return 0;
+		return PLOT_EMPTY;
 	}
 	fprintf(ch.meta, "NLINES = %zu\narray LDEV[%zu]\narray LOP[%zu]\n%s", nlines, nlines, nlines,
 		lines_buf);
@@ -230,5 +230,5 @@ int plot_sweep(struct plot_ctx *ctx)
 	plot_gp_string(ch.meta, seen.jpg_unit.text);
 	fputs(".'/GB'\n", ch.meta);
 	free(seen.dev);
-	return plot_chart_run(ctx, &ch, "sweep");
+	return plot_chart_run(ctx, &ch);
 }

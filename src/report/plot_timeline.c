@@ -21,22 +21,23 @@
 #define TITLE_PX 50.0
 /* Headroom over the highest throughput and power. */
 #define DATA_HEADROOM 1.08
-/* "timeline-" and a result file's name, cut to fit. */
+/* The chart's name, '-' and a result file's name, cut to fit. */
 #define STEM_MAX 160
 
-/* "timeline-NAME", "timeline-NAME-2" when results from two directories share a name. */
+/* "CHART-RESULT", "CHART-RESULT-2" when results from two directories share a name. */
 static void unique_stem(struct plot_ctx *ctx, char *stem, size_t size, const char *base, size_t len)
 {
+	const char *chart = ctx->chart->name;
 	unsigned n = 1;
 	size_t i;
 
-	snprintf(stem, size, "timeline-%.*s", (int)len, base);
+	snprintf(stem, size, "%s-%.*s", chart, (int)len, base);
 	/* The file name is iowatt's choice: a line break or stray byte in the result's name
 	 * becomes a space or '?', so the name written, logged and recorded is one name. */
 	text_clean(stem);
 	for (i = 0; i < ctx->nstems; i++) {
 		if (!strcmp(ctx->stems[i], stem)) {
-			snprintf(stem, size, "timeline-%.*s-%u", (int)len, base, ++n);
+			snprintf(stem, size, "%s-%.*s-%u", chart, (int)len, base, ++n);
 			text_clean(stem);
 			i = (size_t)-1; /* check the new name against all again */
 		}
@@ -106,13 +107,14 @@ static void timeline_meta(FILE *meta, const struct rr_result *r, const struct ti
 }
 
 /* Labels placed, the strip over the plot sized and the chart grown by it. */
-static void layout_make(const struct rr_result *r, struct timeline_layout *lay)
+static void layout_make(const char *chart, const struct rr_result *r,
+			struct timeline_layout *lay)
 {
 	size_t longest, dropped;
 
 	lay->labels = timeline_labels_place(r, &lay->nlabels, &longest, &dropped);
 	if (dropped)
-		log_info(MOD, "timeline: %s: %zu job label%s left out: %s", r->path, dropped,
+		log_info(MOD, "%s: %s: %zu job label%s left out: %s", chart, r->path, dropped,
 			 dropped == 1 ? "" : "s", "its job ran beside another, whose label is there");
 	lay->strip_px = timeline_strip_px(longest);
 	lay->height_px = (unsigned)lrint((r->rep.ntemp_series ? TIMELINE_TEMP_HEIGHT_PX
@@ -135,8 +137,8 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 	if (len > 5 && !strcmp(base + len - 5, ".json"))
 		len -= 5;
 	unique_stem(ctx, stem, sizeof(stem), base, len);
-	layout_make(r, &lay);
-	rc = plot_chart_begin(ctx, &ch, "timeline", stem, TIMELINE_WIDTH_PX, lay.height_px);
+	layout_make(ctx->chart->name, r, &lay);
+	rc = plot_chart_begin(ctx, &ch, stem, TIMELINE_WIDTH_PX, lay.height_px);
 	if (rc) {
 		timeline_labels_free(lay.labels, lay.nlabels);
 		return rc;
@@ -148,12 +150,13 @@ int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r)
 		return rc;
 	}
 	if (sr.io_rows <= 0 && sr.pw_rows <= 0) {
-		log_info(MOD, "timeline: skipped for %s: no interval or sample series (%s)", r->path,
-			 sr.io_rows < 0 ? input_strerror((int)sr.io_rows) : "empty");
+		/* one of several: the note names its result, and why */
+		log_info(MOD, "%s: skipped for %s: %s (%s)", ch.desc->name, r->path,
+			 ch.desc->empty_note, sr.io_rows < 0 ? input_strerror((int)sr.io_rows) : "empty");
 		timeline_labels_free(lay.labels, lay.nlabels);
 		plot_chart_abort(&ch);
 		return 0;
 	}
 	timeline_meta(ch.meta, r, &sr, &lay);
-	return plot_chart_run(ctx, &ch, "timeline");
+	return plot_chart_run(ctx, &ch);
 }

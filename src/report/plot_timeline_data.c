@@ -215,10 +215,11 @@ int timeline_write_series(struct plot_chart *ch, const struct rr_result *r, stru
 	if (r->has_power) {
 		sr->nm = write_samples(spath, &r->rep, ch, &sr->pw_rows, &sr->max_w, &sr->band);
 		if (sr->nm < 0)
-			log_info(MOD, "timeline: %s: %s: power line left out", spath ? spath : r->path,
+			log_info(MOD, "%s: %s: %s: power line left out", ch->desc->name,
+				 spath ? spath : r->path,
 				 spath ? input_strerror(sr->nm) : "its samples file is not beside it");
 	} else {
-		log_info(MOD, "timeline: %s has no power data: throughput only", r->path);
+		log_info(MOD, "%s: %s has no power data: throughput only", ch->desc->name, r->path);
 	}
 	free(ipath);
 	free(spath);
