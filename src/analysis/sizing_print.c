@@ -73,17 +73,25 @@ static void job_line(const struct rr_result *r, const char *what, const struct j
 	       fmt_size(rr_bs(j), bs, sizeof(bs)), rr_valid(j) == 0 ? ", INVALID" : "", detail);
 }
 
+/* A write or read job's line: its net energy per GB times the workload's GB a day. */
+static void per_gb_line(const struct rr_result *r, const char *what, const struct job_result *j,
+			double bytes_per_day, double j_per_day)
+{
+	char detail[240];
+
+	snprintf(detail, sizeof(detail), "%s/GB net x %.4g GB/day = %s/day",
+		 sizing_fig(SI_ENERGY, rr_net_j_per_gb(j)), bytes_per_day / 1e9,
+		 sizing_fig(SI_ENERGY, j_per_day));
+	job_line(r, what, j, detail);
+}
+
 static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 {
 	const struct rr_result *r = sz->r;
 	char detail[240], sbuf[32];
 
-	if (sz->wjob) {
-		snprintf(detail, sizeof(detail), "%s/GB net x %.4g GB/day = %s/day",
-			 sizing_fig(SI_ENERGY, rr_net_j_per_gb(sz->wjob)), wl->write_bpd / 1e9,
-			 sizing_fig(SI_ENERGY, sz->write_j));
-		job_line(r, "write", sz->wjob, detail);
-	}
+	if (sz->wjob)
+		per_gb_line(r, "write", sz->wjob, wl->write_bpd, sz->write_j);
 	if (sz->recjob) {
 		snprintf(detail, sizeof(detail), "%s/IO net x %.0f IO/day (%s records) = %s/day",
 			 sizing_fig(SI_ENERGY, rr_net_j_per_io(sz->recjob)),
@@ -91,12 +99,8 @@ static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j));
 		job_line(r, "records", sz->recjob, detail);
 	}
-	if (sz->rjob) {
-		snprintf(detail, sizeof(detail), "%s/GB net x %.4g GB/day = %s/day",
-			 sizing_fig(SI_ENERGY, rr_net_j_per_gb(sz->rjob)), wl->read_bpd / 1e9,
-			 sizing_fig(SI_ENERGY, sz->read_j));
-		job_line(r, "read", sz->rjob, detail);
-	}
+	if (sz->rjob)
+		per_gb_line(r, "read", sz->rjob, wl->read_bpd, sz->read_j);
 	if (sz->dutyjob) {
 		snprintf(detail, sizeof(detail), "(%s - %s) x %.4g s/%.4g s x 86400 s = %s/day",
 			 sizing_fig(SI_POWER, rr_power(sz->dutyjob)->active_w),
