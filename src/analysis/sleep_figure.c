@@ -59,6 +59,39 @@ static const struct job_result *only_job(const struct rr_result *r, const char *
 	return NULL;
 }
 
+/*
+ * A DC meter's mean power and its mean current times mean voltage tell the same: they
+ * differ by their uncertainties and by how current and voltage move together (a supply
+ * that sags under load), which this allows for as a share of the power.
+ */
+#define SLEEP_VA_COVARIANCE 0.05
+
+static double sq_or_0(double x)
+{
+	return isfinite(x) ? x * x : 0;
+}
+
+/* 0 when the active phase's W agrees with its mA x V, else -EINVAL (logged). */
+static int check_w_va(const struct sleep_figure *sf, const struct result_power *p,
+		      const char *path, const char *name)
+{
+	double va = sf->a * sf->v, u, diff;
+
+	if (!isfinite(sf->a) || !isfinite(sf->v) || !(sf->v > 0))
+		return 0;
+	u = sqrt(sq_or_0(sf->w_u95) + sq_or_0(sf->a_u95 * sf->v) + sq_or_0(p->active_v_u95 * sf->a)) +
+	    SLEEP_VA_COVARIANCE * fmax(fabs(sf->w), fabs(va));
+	diff = fabs(sf->w - va);
+	if (diff <= u)
+		return 0;
+	log_err(MOD, "--sleep-from %s: job '%s': its power %.4g mW and its current x voltage "
+		"%.4g mA x %.4g V = %.4g mW disagree by %.4g mW, beyond their uncertainty and "
+		"the supply's sag (%.4g mW): the result is not consistent, its sleep figure is "
+		"not used", path, name, sf->w * 1e3, sf->a * 1e3, sf->v, va * 1e3, diff * 1e3,
+		u * 1e3);
+	return -EINVAL;
+}
+
 static double span_s(const struct job_result *j, int phase)
 {
 	uint64_t t0, t1;
@@ -94,6 +127,8 @@ static int read_phase(struct sleep_figure *sf, const char *path)
 		sf->a = p->active_ma / 1e3;
 		sf->a_u95 = p->active_ma_u95 / 1e3;
 		sf->samples = j->validity ? j->validity->samples_active : 0;
+		if (check_w_va(sf, p, path, name))
+			return -EINVAL;
 	} else {
 		sf->w = p->idle_w;
 		sf->w_u95 = p->idle_w_u95;

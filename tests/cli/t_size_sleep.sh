@@ -163,10 +163,11 @@ def make(name, fn):
     d = json.load(open(src))
     fn(d["jobs"][0])
     json.dump(d, open("%s/%s.json" % (out, name), "w"))
-make("at5v", lambda j: j["power"].update(active_v=5.0))
+make("at5v", lambda j: j["power"].update(active_v=5.0, active_w=j["power"]["active_ma"] * 5e-3))
 make("failed", lambda j: j.update(status="failed"))
 make("invalid", lambda j: j["validity"].update(valid=False, reasons=["12 samples in the active phase (< 20)"]))
 make("empty", lambda j: j["phases"]["active"].update(t_end_ns=j["phases"]["active"]["t_start_ns"]))
+make("w0", lambda j: j["power"].update(active_w=0.0, active_w_u95=1e-6, active_ma=5.0, active_ma_u95=0.01))
 PY
 bad "a sleep run at 5 V for a 3.3 V result: refused, the bound said" \
 	"at5v.json: measured at 5 V, $SD at 3.3 V: more than 5 % apart" --sleep-from "$T/at5v.json" --mix-emulated $SD
@@ -175,6 +176,8 @@ bad "an invalid sleep job, with its reason" "invalid.json: job 'sleep' is INVALI
 	--sleep-from "$T/invalid.json" --mix-emulated $SD
 bad "a sleep job whose phase is empty" "empty.json: job 'sleep' has no active power to use (the phase is empty)" \
 	--sleep-from "$T/empty.json" --mix-emulated $SD
+bad "a sleep job whose W and mA x V disagree (0 W at 5 mA, 3.3 V): refused, both said" \
+	"w0.json: job 'sleep': its power 0 mW and its current x voltage 5 mA x" --sleep-from "$T/w0.json" --mix-emulated $SD
 bad "several jobs and none named" "$SD: 4 jobs with power data ('SEQ1M-Q8T1-read', .*): name one as $SD:JOB" --sleep-from "$SD" $SD
 bad "a job the sleep result lacks" "no job named 'NOPE'" --sleep-from "$SD:NOPE" $SD
 python3 "$REPO/tests/data/golden/strip_power.py" "$SD" "$T/nopower.json"
