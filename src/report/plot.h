@@ -157,11 +157,13 @@ void plot_outdir_close(struct plot_ctx *ctx);
  */
 int plot_chart_install(struct plot_ctx *ctx, const struct plot_chart *ch);
 /*
- * After every chart, remove the charts of mask's rows that an earlier plot by this user
- * wrote into outdir and this one did not, and record what the directory now holds.
+ * After every chart, remove the charts of mask's rows of charts[0..n) that an earlier plot
+ * by this user wrote into outdir and this one did not, and record what the directory now
+ * holds. The table is passed in: the directory code sits below the charts that call it.
  * 0 or -errno.
  */
-int plot_dir_sync(struct plot_ctx *ctx, int mask);
+int plot_dir_sync(struct plot_ctx *ctx, const struct plot_chart_desc *charts, size_t n,
+		  int mask);
 
 /* Labels and titles longer than this are cut: a 10 kB job name would cover the chart. */
 #define PLOT_TEXT_MAX 240

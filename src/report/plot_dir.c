@@ -156,13 +156,14 @@ static const struct plot_written *written_now(const struct plot_ctx *ctx, const 
 	return NULL;
 }
 
-/* A chart file of a row of mask: NAME.EXT, or NAME-STEM.EXT for a per-result chart. */
-static int of_kind(const char *name, int mask)
+/* A chart file of a row of mask in charts: NAME.EXT, or NAME-STEM.EXT for a per-result chart. */
+static int of_kind(const char *name, const struct plot_chart_desc *charts, size_t nchart,
+		   int mask)
 {
 	size_t i, len = strcspn(name, "."), n;
 
-	for (i = 0; i < plot_nchart; i++) {
-		const struct plot_chart_desc *d = &plot_chart_table[i];
+	for (i = 0; i < nchart; i++) {
+		const struct plot_chart_desc *d = &charts[i];
 
 		n = strlen(d->name);
 		if (!(mask & (1 << i)) || strncmp(name, d->name, n))
@@ -234,7 +235,8 @@ static int parse_entry(char *line, struct plot_written *w, char *buf, size_t len
  * regular file of this user. Anything else at that name is not iowatt's to remove, and is forgotten. Returns
  * 1 when the entry stays listed.
  */
-static int remove_stale(int dfd, const struct plot_ctx *ctx, const struct plot_written *e, int mask)
+static int remove_stale(int dfd, const struct plot_ctx *ctx, const struct plot_written *e,
+			const struct plot_chart_desc *charts, size_t nchart, int mask)
 {
 	struct stat st;
 
@@ -244,7 +246,7 @@ static int remove_stale(int dfd, const struct plot_ctx *ctx, const struct plot_w
 	    st.st_uid != geteuid() || st.st_dev != e->dev || st.st_ino != e->ino ||
 	    st.st_size != e->size || mtime_ns(&st) != e->mtime_ns)
 		return 0;
-	if (!of_kind(e->name, mask))
+	if (!of_kind(e->name, charts, nchart, mask))
 		return 1;
 	if (unlinkat(dfd, e->name, 0)) {
 		log_warn(MOD, "%s/%s: stale chart not removed: %m", ctx->outdir, e->name);
@@ -280,7 +282,8 @@ static FILE *open_manifest(int dfd, const char *outdir)
 }
 
 /* Removes stale charts; the entries that stay are appended to keep. */
-static void prune(int dfd, const struct plot_ctx *ctx, int mask, FILE *keep)
+static void prune(int dfd, const struct plot_ctx *ctx, const struct plot_chart_desc *charts,
+		  size_t nchart, int mask, FILE *keep)
 {
 	char line[3 * NAME_MAX_LEN + 64], name[NAME_MAX_LEN + 1];
 	FILE *fp = open_manifest(dfd, ctx->outdir);
@@ -293,14 +296,15 @@ static void prune(int dfd, const struct plot_ctx *ctx, int mask, FILE *keep)
 			if (!strchr(line, '\n') && !feof(fp))
 				break; /* not a line iowatt wrote */
 			if (!parse_entry(line, &e, name, sizeof(name)) &&
-			    remove_stale(dfd, ctx, &e, mask))
+			    remove_stale(dfd, ctx, &e, charts, nchart, mask))
 				put_entry(keep, &e);
 		}
 	}
 	fclose(fp);
 }
 
-int plot_dir_sync(struct plot_ctx *ctx, int mask)
+int plot_dir_sync(struct plot_ctx *ctx, const struct plot_chart_desc *charts, size_t n,
+		  int mask)
 {
 	struct atomic_file af;
 	char *shown;
@@ -313,7 +317,7 @@ int plot_dir_sync(struct plot_ctx *ctx, int mask)
 	rc = atomic_file_openat(&af, ctx->outdir_fd, MANIFEST, shown, 1);
 	if (!rc) {
 		fputs(MANIFEST_HEADER "\n", af.fp);
-		prune(ctx->outdir_fd, ctx, mask, af.fp);
+		prune(ctx->outdir_fd, ctx, charts, n, mask, af.fp);
 		for (i = 0; i < ctx->nwritten; i++)
 			put_entry(af.fp, &ctx->written[i]);
 		rc = atomic_file_commit(&af);

@@ -177,7 +177,7 @@ int plot_charts(const struct rr_set *set, const struct plot_opts *o)
 		rc = plot_draw(&ctx, o->mask);
 		/* Only a complete set of charts replaces the last one. */
 		if (!rc)
-			plot_dir_sync(&ctx, o->mask);
+			plot_dir_sync(&ctx, plot_chart_table, plot_nchart, o->mask);
 	}
 	plot_ctx_free(&ctx);
 	plot_outdir_close(&ctx);
