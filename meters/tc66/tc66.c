@@ -43,7 +43,10 @@ static const struct opt_desc tc66_keys[] = {
 /* sigrok does not resync on "pac1": stale bytes are flushed before each request. */
 static int send_getva(struct tc66_priv *p, uint64_t now)
 {
-	serial_flush_input(p->sp);
+	int rc = serial_flush_input(p->sp);
+
+	if (rc)
+		return rc;
 	p->have = 0;
 	if (serial_write(p->sp, TC66_CMD_GETVA, strlen(TC66_CMD_GETVA), WRITE_TIMEOUT_MS) < 0)
 		return -EIO;
@@ -81,8 +84,8 @@ static int tc66_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 	if (!max)
 		return 0;
 	for (;;) {
-		if (!p->sent_ns && now >= p->next_ns && send_getva(p, now))
-			return -EIO;
+		if (!p->sent_ns && now >= p->next_ns && (n = send_getva(p, now)))
+			return n;
 		if (p->sent_ns && now >= p->sent_ns + REPLY_TIMEOUT_NS) {
 			METER_COUNT(dev->frames_bad);
 			p->sent_ns = 0;
@@ -144,7 +147,8 @@ static int tc66_open(struct meter_dev *dev, struct meter_info *info)
 	dev->priv = p;
 	rc = probe(dev, p);
 	if (rc) {
-		if (rc != -ECANCELED)
+		/* -EPROTO: the transport said why (a flood). */
+		if (rc != -ECANCELED && rc != -EPROTO)
 			log_msg(meter_log_level(dev, LOG_ERR), MOD,
 				"meter '%s': no valid answer to getva within %.0f s (is it a "
 				"TC66C in its application, not the bootloader?)", dev->spec,

@@ -92,6 +92,13 @@ static int resolve(const struct net_addr *addr, const char *who, uint64_t deadli
 
 	req->hints.ai_family = AF_UNSPEC;
 	req->hints.ai_socktype = SOCK_STREAM;
+	/* An address literal needs no resolver: no thread, and nothing to abandon when a
+	 * stop comes while a reconnect looks it up. */
+	req->hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	if (!getaddrinfo(addr->host, addr->port, &req->hints, res)) {
+		free(req);
+		return 0;
+	}
 	req->hints.ai_flags = AI_ADDRCONFIG;
 	req->cb.ar_name = addr->host;
 	req->cb.ar_service = addr->port;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -34,6 +35,14 @@
 #define KEEPALIVE_INTVL_S 1
 #define KEEPALIVE_CNT 3
 #define RX_CHUNK 4096
+/*
+ * The fastest meter read over a serial link, the PPK2, sends 400 kB/s (100 kS/s of 4
+ * bytes), 800 kB/s at worst once RFC 2217 doubles its 0xFF bytes. A server that sends
+ * five times that within a second relays no meter: it would keep a reader busy for ever,
+ * so the link is dropped (and reconnected by the meter core) with the figures said.
+ */
+#define RX_WINDOW_NS NS_PER_SEC
+#define RX_FLOOD_BYTES 4000000ull
 
 enum net_kind { NET_RAW, NET_RFC2217 };
 
@@ -43,11 +52,21 @@ struct net_port {
 	enum net_kind kind;
 	struct net_addr addr;
 	struct telnet tn;
-	/* The COM-PORT-OPTION answers seen (bit = command), and the rate the server took. */
-	unsigned cpo_seen;
-	uint32_t baud_ack;
-	char signature[64];
+	struct rfc2217_answers ans;
+	/* The caller's stop (serial_cfg), seen by every wait of the handshake and the reads. */
+	int (*cancelled)(const void *ctx);
+	const void *cancel_ctx;
+	int log_level;
+	char *who; /* what messages call it */
+	/* The bytes received since win_start_ns; err: set once the link is given up. */
+	uint64_t win_start_ns, win_bytes;
+	int err;
 };
+
+static int is_cancelled(const struct net_port *np)
+{
+	return np->cancelled && np->cancelled(np->cancel_ctx);
+}
 
 static int wait_fd(int fd, short events, int timeout_ms)
 {
@@ -61,13 +80,17 @@ static int wait_fd(int fd, short events, int timeout_ms)
 	return rc ? pfd.revents : 0;
 }
 
-/* Sends all of buf within timeout_ms; len, -ETIMEDOUT, or -EIO when the link is gone. */
-static int send_all(int fd, const uint8_t *buf, size_t len, int timeout_ms)
+/*
+ * Sends all of buf within timeout_ms; len, -ETIMEDOUT, or -EIO when the link is gone.
+ * With np, a stop asked for meanwhile gives up too (-ECANCELED): the handshake's waits.
+ */
+static int send_all(int fd, const uint8_t *buf, size_t len, int timeout_ms,
+		    const struct net_port *np)
 {
 	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * NS_PER_MS, now;
 	size_t done = 0;
 	ssize_t n;
-	int ev;
+	int ev, wait_ms;
 
 	while (done < len) {
 		n = send(fd, buf + done, len - done, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -77,65 +100,102 @@ static int send_all(int fd, const uint8_t *buf, size_t len, int timeout_ms)
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
 			return -EIO;
+		if (np && is_cancelled(np))
+			return -ECANCELED;
 		now = now_ns();
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		ev = wait_fd(fd, POLLOUT, (int)((deadline - now + NS_PER_MS - 1) / NS_PER_MS));
+		wait_ms = (int)((deadline - now + NS_PER_MS - 1) / NS_PER_MS);
+		ev = wait_fd(fd, POLLOUT, np && wait_ms > CANCEL_SLICE_MS ? CANCEL_SLICE_MS : wait_ms);
 		if (ev < 0 || (ev & (POLLHUP | POLLERR)))
 			return -EIO;
 	}
 	return (int)len;
 }
 
-/* The telnet layer's answers to the server's requests go out at once. */
+/*
+ * The telnet layer's answers to the server's requests go out if the socket takes them
+ * now; the rest waits for the next read, where answers that find no room are dropped
+ * (telnet.c): a peer that asks and never reads must not hold a reader, or a stop, up.
+ */
 static int send_replies(struct net_port *np)
+{
+	ssize_t n;
+
+	if (!np->tn.reply_len)
+		return 0;
+	n = send(np->fd, np->tn.reply, np->tn.reply_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -EIO;
+	telnet_reply_sent(&np->tn, (size_t)n);
+	return 0;
+}
+
+/* Before our own bytes: what is left of the answers, whole (a command's tail goes first). */
+static int send_pending_replies(struct net_port *np, int timeout_ms, const struct net_port *cancel)
 {
 	int rc = 0;
 
 	if (np->tn.reply_len)
-		rc = send_all(np->fd, np->tn.reply, np->tn.reply_len, CONNECT_TIMEOUT_MS);
-	np->tn.reply_len = 0;
+		rc = send_all(np->fd, np->tn.reply, np->tn.reply_len, timeout_ms, cancel);
+	if (rc >= 0)
+		np->tn.reply_len = 0;
 	return rc < 0 ? rc : 0;
 }
 
-/* A COM-PORT-OPTION answer from the server (RFC 2217 section 3: the command + 100). */
+/* A subnegotiation from the server: COM-PORT-OPTION answers are kept. */
 static void on_sb(void *ctx, const uint8_t *sb, size_t len, int cut)
 {
 	struct net_port *np = ctx;
-	unsigned cmd;
-	size_t n;
 
-	if (len < 2 || sb[0] != TN_OPT_COM_PORT || sb[1] < CPO_SERVER_OFFSET)
-		return;
-	cmd = sb[1] - CPO_SERVER_OFFSET;
-	if (cmd < 32)
-		np->cpo_seen |= 1u << cmd;
-	if (cmd == CPO_SET_BAUDRATE && len >= 6)
-		np->baud_ack = (uint32_t)sb[2] << 24 | (uint32_t)sb[3] << 16 |
-			       (uint32_t)sb[4] << 8 | sb[5];
-	if (cmd == CPO_SIGNATURE) {
-		n = len - 2 < sizeof(np->signature) - 1 ? len - 2 : sizeof(np->signature) - 1;
-		memcpy(np->signature, sb + 2, n);
-		np->signature[n] = '\0';
-	}
+	rfc2217_take_answer(&np->ans, sb, len);
 	(void)cut;
+}
+
+/* Counts n bytes received; -EPROTO, said once, when they are more than a meter sends. */
+static int rx_account(struct net_port *np, size_t n)
+{
+	uint64_t now = now_ns();
+
+	if (now - np->win_start_ns >= RX_WINDOW_NS) {
+		np->win_start_ns = now;
+		np->win_bytes = 0;
+	}
+	np->win_bytes += n;
+	if (np->win_bytes <= RX_FLOOD_BYTES)
+		return 0;
+	log_msg(np->log_level, MOD, "%s: the server sends more than a meter can: %llu bytes in "
+		"%.2f s (the fastest meter sends 0.8 MB/s; the bound is %.0f MB a second); "
+		"dropping the link", np->who, (unsigned long long)np->win_bytes,
+		(double)(now - np->win_start_ns) / 1e9, (double)RX_FLOOD_BYTES / 1e6);
+	np->err = -EPROTO;
+	return np->err;
 }
 
 /*
  * One read from the socket, through the telnet layer for RFC 2217: the data bytes in
- * buf (at most len), 0 when only negotiation came, -EIO when the far end closed.
+ * buf (at most len), 0 when only negotiation came, -EIO when the far end closed, -EPROTO
+ * once it sent more than a meter can. *raw: the bytes taken from the socket.
  */
-static int rx_once(struct net_port *np, uint8_t *buf, size_t len)
+static int rx_once(struct net_port *np, uint8_t *buf, size_t len, size_t *raw_len)
 {
 	uint8_t raw[RX_CHUNK];
 	ssize_t n;
 	size_t cap = len < sizeof(raw) ? len : sizeof(raw), got;
+	int rc;
 
+	*raw_len = 0;
+	if (np->err)
+		return np->err;
 	n = recv(np->fd, np->kind == NET_RAW ? buf : raw, cap, MSG_DONTWAIT);
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -EIO;
 	if (!n)
 		return -EIO; /* the server closed: ser2net stopped, the port was taken */
+	*raw_len = (size_t)n;
+	rc = rx_account(np, (size_t)n);
+	if (rc)
+		return rc;
 	if (np->kind == NET_RAW)
 		return (int)n;
 	got = telnet_rx(&np->tn, raw, (size_t)n, buf);
@@ -149,6 +209,7 @@ static int net_read(struct serial_port *base, void *buf, size_t len, int timeout
 	struct net_port *np = (struct net_port *)base;
 	uint64_t deadline = now_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * NS_PER_MS;
 	uint64_t now;
+	size_t raw;
 	int ev, n;
 
 	for (;;) {
@@ -158,13 +219,14 @@ static int net_read(struct serial_port *base, void *buf, size_t len, int timeout
 		if (ev < 0)
 			return ev;
 		if (ev) {
-			n = rx_once(np, buf, len);
+			n = rx_once(np, buf, len, &raw);
 			if (n)
 				return n;
 			if (ev & (POLLHUP | POLLERR))
 				return -EIO;
 		}
-		if (now_ns() >= deadline)
+		/* Negotiation alone keeps coming: a stop still ends the wait. */
+		if (now_ns() >= deadline || is_cancelled(np))
 			return 0;
 	}
 }
@@ -177,27 +239,47 @@ static int net_write(struct serial_port *base, const void *buf, size_t len, int 
 	size_t off, chunk, n;
 	int rc;
 
+	if (np->err)
+		return np->err;
 	if (np->kind == NET_RAW)
-		return send_all(np->fd, p, len, timeout_ms);
+		return send_all(np->fd, p, len, timeout_ms, NULL);
+	rc = send_pending_replies(np, timeout_ms, NULL);
+	if (rc < 0)
+		return rc;
 	/* 0xFF in the data is sent as IAC IAC (RFC 854), the frame otherwise unchanged. */
 	for (off = 0; off < len; off += chunk) {
 		chunk = len - off < sizeof(esc) / 2 ? len - off : sizeof(esc) / 2;
 		n = telnet_escape(p + off, chunk, esc);
-		rc = send_all(np->fd, esc, n, timeout_ms);
+		rc = send_all(np->fd, esc, n, timeout_ms, NULL);
 		if (rc < 0)
 			return rc;
 	}
 	return (int)len;
 }
 
-/* What is already here is stale: read and drop it, keeping the telnet state whole. */
-static void net_flush_input(struct serial_port *base)
+/*
+ * What is already here is stale: read and drop it, keeping the telnet state whole. Only
+ * what was queued when the flush began (a server that keeps talking would keep it busy
+ * for ever), and not past a stop. 0, -EIO when the link is gone, -EPROTO on a flood.
+ */
+static int net_flush_input(struct serial_port *base)
 {
 	struct net_port *np = (struct net_port *)base;
 	uint8_t junk[RX_CHUNK];
+	size_t raw;
+	int queued = 0, n;
 
-	while (rx_once(np, junk, sizeof(junk)) > 0)
-		;
+	if (ioctl(np->fd, FIONREAD, &queued) < 0)
+		queued = 0;
+	while (queued > 0 && !is_cancelled(np)) {
+		n = rx_once(np, junk, sizeof(junk), &raw);
+		if (n < 0)
+			return n;
+		if (!raw)
+			break;
+		queued -= (int)raw;
+	}
+	return np->err;
 }
 
 static void net_close(struct serial_port *base)
@@ -206,6 +288,7 @@ static void net_close(struct serial_port *base)
 
 	if (np->fd >= 0)
 		close(np->fd);
+	free(np->who);
 	free(np);
 }
 
@@ -271,8 +354,10 @@ static int send_cpo(struct net_port *np, uint8_t cmd, const uint8_t *val, size_t
 {
 	uint8_t frame[TN_FRAME_MAX];
 	size_t n = telnet_cpo_frame(cmd, val, len, frame, sizeof(frame));
-	int rc = send_all(np->fd, frame, n, CONNECT_TIMEOUT_MS);
+	int rc = send_pending_replies(np, CONNECT_TIMEOUT_MS, np);
 
+	if (!rc)
+		rc = send_all(np->fd, frame, n, CONNECT_TIMEOUT_MS, np);
 	return rc < 0 ? rc : 0;
 }
 
@@ -281,14 +366,14 @@ static int send_cpo(struct net_port *np, uint8_t cmd, const uint8_t *val, size_t
  * deadline; 0, -ETIMEDOUT, -ECANCELED, or -EIO when the server closed.
  */
 static int pump_until(struct net_port *np, int (*done)(const struct net_port *np),
-		      uint64_t deadline, const struct serial_cfg *cfg)
+		      uint64_t deadline)
 {
 	uint8_t junk[RX_CHUNK];
 	uint64_t now;
 	int slice, n;
 
 	while (!done(np)) {
-		if (cfg->cancelled && cfg->cancelled(cfg->cancel_ctx))
+		if (is_cancelled(np))
 			return -ECANCELED;
 		now = now_ns();
 		if (now >= deadline)
@@ -307,13 +392,18 @@ static int com_port_decided(const struct net_port *np)
 	return np->tn.opt.we_com_port == 2 || np->tn.opt.we_com_port == -1;
 }
 
+/*
+ * The line is confirmed by the answers to its settings. SIGNATURE is asked for (the
+ * debug log names the server) but not waited for: RFC 2217 lets a server leave it
+ * unanswered, as pyserial's PortManager does, and waiting cost every connect 3 s.
+ */
 #define CPO_LINE_BITS                                                                        \
 	(1u << CPO_SET_BAUDRATE | 1u << CPO_SET_DATASIZE | 1u << CPO_SET_PARITY |            \
-	 1u << CPO_SET_STOPSIZE | 1u << CPO_SIGNATURE)
+	 1u << CPO_SET_STOPSIZE)
 
 static int line_acked(const struct net_port *np)
 {
-	return (np->cpo_seen & CPO_LINE_BITS) == CPO_LINE_BITS;
+	return (np->ans.seen & CPO_LINE_BITS) == CPO_LINE_BITS;
 }
 
 /*
@@ -329,8 +419,9 @@ static const struct {
 	{ CPO_SET_CONTROL, CPO_CONTROL_DTR_ON }, { CPO_SET_CONTROL, CPO_CONTROL_RTS_ON },
 };
 
-static int rfc2217_setup(struct net_port *np, const struct serial_cfg *cfg, const char *who)
+static int rfc2217_setup(struct net_port *np, const struct serial_cfg *cfg)
 {
+	const char *who = np->who;
 	uint8_t buf[64];
 	size_t i;
 	uint64_t deadline = now_ns() + (uint64_t)CONNECT_TIMEOUT_MS * NS_PER_MS;
@@ -339,10 +430,10 @@ static int rfc2217_setup(struct net_port *np, const struct serial_cfg *cfg, cons
 
 	telnet_init(&np->tn, on_sb, np);
 	n = telnet_negotiate_start(&np->tn, buf, sizeof(buf));
-	rc = send_all(np->fd, buf, n, CONNECT_TIMEOUT_MS);
+	rc = send_all(np->fd, buf, n, CONNECT_TIMEOUT_MS, np);
 	if (rc < 0)
 		return rc;
-	rc = pump_until(np, com_port_decided, deadline, cfg);
+	rc = pump_until(np, com_port_decided, deadline);
 	if (rc == -ETIMEDOUT || (!rc && np->tn.opt.we_com_port != 2)) {
 		log_msg(cfg->log_level, MOD, "%s: the server %s COM-PORT-OPTION (RFC 2217); is it "
 			"a raw TCP port? then use tcp://%s", who,
@@ -361,7 +452,7 @@ static int rfc2217_setup(struct net_port *np, const struct serial_cfg *cfg, cons
 	for (i = 0; !rc && i < sizeof(line_8n1) / sizeof(line_8n1[0]); i++)
 		rc = send_cpo(np, line_8n1[i].cmd, &line_8n1[i].val, 1);
 	if (!rc)
-		rc = pump_until(np, line_acked, deadline, cfg);
+		rc = pump_until(np, line_acked, deadline);
 	if (rc == -ETIMEDOUT) {
 		/* RFC 2217 asks the server to answer each; a server that does not may still
 		 * have set the line: go on, but say so. */
@@ -371,11 +462,11 @@ static int rfc2217_setup(struct net_port *np, const struct serial_cfg *cfg, cons
 	}
 	if (rc)
 		return rc;
-	if (np->baud_ack && np->baud_ack != cfg->baud)
+	if (np->ans.baud && np->ans.baud != cfg->baud)
 		log_warn(MOD, "%s: asked for %u baud, the server set %u", who, cfg->baud,
-			 (unsigned)np->baud_ack);
+			 (unsigned)np->ans.baud);
 	log_debug(MOD, "%s: RFC 2217: %u baud 8N1 confirmed, server '%s', binary %s", who,
-		  (unsigned)np->baud_ack, np->signature,
+		  (unsigned)np->ans.baud, np->ans.signature,
 		  np->tn.opt.they_binary == 2 && np->tn.opt.we_binary == 2 ? "both ways" : "NOT agreed");
 	return 0;
 }
@@ -384,26 +475,29 @@ int net_serial_open(const char *url, const struct serial_cfg *cfg, struct serial
 {
 	struct net_port *np = xcalloc(1, sizeof(*np));
 	struct net_cancel cancel = { cfg->cancelled, cfg->cancel_ctx };
-	/* Messages name the meter's spec, which holds the URL. */
-	char *who = cfg->name ? xasprintf("meter '%s'", cfg->name) : xstrdup(url);
 	int rc;
 
 	np->base.ops = &net_ops;
 	np->fd = -1;
+	/* Messages name the meter's spec, which holds the URL. */
+	np->who = cfg->name ? xasprintf("meter '%s'", cfg->name) : xstrdup(url);
+	np->cancelled = cfg->cancelled;
+	np->cancel_ctx = cfg->cancel_ctx;
+	np->log_level = cfg->log_level;
+	np->win_start_ns = now_ns();
 	np->kind = !strncmp(url, "rfc2217://", 10) ? NET_RFC2217 : NET_RAW;
 	rc = net_addr_parse(url, &np->addr, cfg->log_level);
 	if (!rc)
-		rc = net_connect(&np->addr, who, CONNECT_TIMEOUT_MS, &cancel, cfg->log_level,
+		rc = net_connect(&np->addr, np->who, CONNECT_TIMEOUT_MS, &cancel, cfg->log_level,
 				 &np->fd);
 	if (!rc) {
 		set_link_options(np->fd);
 		if (np->kind == NET_RFC2217)
-			rc = rfc2217_setup(np, cfg, who);
+			rc = rfc2217_setup(np, cfg);
 	}
 	if (rc == -EIO)
 		log_msg(cfg->log_level, MOD, "%s: the server closed the connection at once (is its "
-			"device missing, or in use by another client?)", who);
-	free(who);
+			"device missing, or in use by another client?)", np->who);
 	if (rc) {
 		net_close(&np->base);
 		return rc;

@@ -27,9 +27,9 @@ int serial_write(struct serial_port *sp, const void *buf, size_t len, int timeou
 	return sp->ops->write(sp, buf, len, timeout_ms);
 }
 
-void serial_flush_input(struct serial_port *sp)
+int serial_flush_input(struct serial_port *sp)
 {
-	sp->ops->flush_input(sp);
+	return sp->ops->flush_input(sp);
 }
 
 void serial_close(struct serial_port *sp)

@@ -36,7 +36,12 @@ int serial_is_network(const char *path);
 int serial_read(struct serial_port *sp, void *buf, size_t len, int timeout_ms);
 /* Writes all of buf within timeout_ms; len or -errno. */
 int serial_write(struct serial_port *sp, const void *buf, size_t len, int timeout_ms);
-void serial_flush_input(struct serial_port *sp);
+/*
+ * Drops what has arrived and not been read (a late reply's bytes), no more than was there
+ * when called: 0, or -EIO / -EPROTO when a network port's link is gone or flooded (a
+ * driver gives the link up as on a failed read).
+ */
+int serial_flush_input(struct serial_port *sp);
 void serial_close(struct serial_port *sp);
 /* "libserialport", "termios (pty)", "RFC 2217" or "raw TCP". */
 const char *serial_backend(const struct serial_port *sp);

@@ -11,7 +11,7 @@
 struct serial_ops {
 	int (*read)(struct serial_port *sp, void *buf, size_t len, int timeout_ms);
 	int (*write)(struct serial_port *sp, const void *buf, size_t len, int timeout_ms);
-	void (*flush_input)(struct serial_port *sp);
+	int (*flush_input)(struct serial_port *sp);
 	/* Frees sp. */
 	void (*close)(struct serial_port *sp);
 	const char *(*backend)(const struct serial_port *sp);

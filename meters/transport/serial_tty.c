@@ -332,17 +332,19 @@ static int tty_write(struct serial_port *base, const void *buf, size_t len, int 
 	return (int)done;
 }
 
-static void tty_flush_input(struct serial_port *base)
+/* A tty's queue is the driver's to drop at once; a failure here leaves the next read to tell. */
+static int tty_flush_input(struct serial_port *base)
 {
 	struct tty_port *sp = (struct tty_port *)base;
 
 #ifdef HAVE_SERIALPORT
 	if (sp->port) {
 		sp_flush(sp->port, SP_BUF_INPUT);
-		return;
+		return 0;
 	}
 #endif
 	tcflush(sp->fd, TCIFLUSH);
+	return 0;
 }
 
 static const struct serial_ops tty_ops = {

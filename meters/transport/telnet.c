@@ -25,7 +25,42 @@ static size_t put3(uint8_t *out, size_t at, size_t cap, uint8_t verb, uint8_t op
 
 static void reply(struct telnet *t, uint8_t verb, uint8_t opt)
 {
-	t->reply_len = put3(t->reply, t->reply_len, sizeof(t->reply), verb, opt);
+	size_t was = t->reply_len;
+
+	t->reply_len = put3(t->reply, was, sizeof(t->reply), verb, opt);
+	if (t->reply_len == was)
+		t->replies_dropped++;
+}
+
+void telnet_reply_sent(struct telnet *t, size_t n)
+{
+	if (n >= t->reply_len) {
+		t->reply_len = 0;
+		return;
+	}
+	memmove(t->reply, t->reply + n, t->reply_len - n);
+	t->reply_len -= n;
+}
+
+void rfc2217_take_answer(struct rfc2217_answers *a, const uint8_t *sb, size_t len)
+{
+	unsigned cmd;
+	size_t n, i;
+
+	if (len < 2 || sb[0] != TN_OPT_COM_PORT || sb[1] < CPO_SERVER_OFFSET)
+		return;
+	cmd = sb[1] - CPO_SERVER_OFFSET;
+	if (cmd < 32)
+		a->seen |= 1u << cmd;
+	if (cmd == CPO_SET_BAUDRATE && len >= 6)
+		a->baud = (uint32_t)sb[2] << 24 | (uint32_t)sb[3] << 16 | (uint32_t)sb[4] << 8 | sb[5];
+	if (cmd == CPO_SIGNATURE) {
+		n = len - 2 < sizeof(a->signature) - 1 ? len - 2 : sizeof(a->signature) - 1;
+		/* A log prints it: a server's control bytes do not reach the terminal. */
+		for (i = 0; i < n; i++)
+			a->signature[i] = sb[2 + i] >= 0x20 && sb[2 + i] < 0x7f ? (char)sb[2 + i] : '?';
+		a->signature[n] = '\0';
+	}
 }
 
 size_t telnet_negotiate_start(struct telnet *t, uint8_t *out, size_t cap)

@@ -60,9 +60,11 @@ struct telnet {
 	size_t sb_len;
 	int sb_cut; /* the subnegotiation was longer than TN_SB_MAX */
 	struct telnet_opts opt;
-	/* Replies to the server's requests, waiting to be sent. */
+	/* Replies to the server's requests, waiting to be sent: whole commands only, so a
+	 * reply that finds no room (a peer that asks and never reads) is dropped, counted. */
 	uint8_t reply[64];
 	size_t reply_len;
+	unsigned long replies_dropped;
 	/* Called for each complete subnegotiation (its bytes after IAC SB, undoubled). */
 	void (*on_sb)(void *ctx, const uint8_t *sb, size_t len, int cut);
 	void *ctx;
@@ -78,6 +80,19 @@ size_t telnet_negotiate_start(struct telnet *t, uint8_t *out, size_t cap);
  * t->reply (refused unless they are ours), subnegotiations go to on_sb.
  */
 size_t telnet_rx(struct telnet *t, const uint8_t *in, size_t n, uint8_t *out);
+/* The first n bytes of t->reply went out: the rest (a command's tail, say) stays first. */
+void telnet_reply_sent(struct telnet *t, size_t n);
+
+/* What a server's COM-PORT-OPTION answers said (RFC 2217 section 3). */
+struct rfc2217_answers {
+	unsigned seen;	    /* bit (1 << command) for each command answered */
+	uint32_t baud;	    /* the rate the server set, 0 until it says */
+	char signature[64]; /* its SIGNATURE text, cut, NUL-terminated; "" until it says */
+};
+
+/* Takes one subnegotiation (IAC SB's bytes, undoubled); anything but an answer is ignored. */
+void rfc2217_take_answer(struct rfc2217_answers *a, const uint8_t *sb, size_t len);
+
 /* Data for the wire: every 0xFF doubled. out has room for 2 * n; returns its length. */
 size_t telnet_escape(const uint8_t *in, size_t n, uint8_t *out);
 /* IAC SB COM-PORT-OPTION cmd value... IAC SE, the value escaped; returns its length. */

@@ -78,7 +78,9 @@ static int um_send_poll(struct um_priv *p, uint64_t now)
 	int rc;
 
 	/* Stale bytes of a reply we gave up on would only cost a resync. */
-	serial_flush_input(p->sp);
+	rc = serial_flush_input(p->sp);
+	if (rc)
+		return rc;
 	um_rx_reset(&p->rx);
 	rc = serial_write(p->sp, &cmd, 1, POLL_WRITE_TIMEOUT_MS);
 	if (rc < 0)
@@ -113,8 +115,8 @@ static int um_read(struct meter_dev *dev, struct meter_sample *out, unsigned max
 	if (!max)
 		return 0;
 	for (;;) {
-		if (!p->sent_ns && now >= p->next_poll_ns && um_send_poll(p, now))
-			return -EIO;
+		if (!p->sent_ns && now >= p->next_poll_ns && (n = um_send_poll(p, now)))
+			return n;
 		if (p->sent_ns && now >= p->sent_ns + p->timeout_ns) {
 			um_reply_failed(dev, p, now);
 			continue;
@@ -187,7 +189,8 @@ static int um_open(struct meter_dev *dev, struct meter_info *info)
 	dev->priv = p;
 	rc = um_probe(dev, p);
 	if (rc) {
-		if (rc != -ECANCELED)
+		/* -EPROTO: the transport said why (a flood). */
+		if (rc != -ECANCELED && rc != -EPROTO)
 			log_msg(meter_log_level(dev, LOG_ERR), MOD,
 				"meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
 				"on, paired and not used by another program?)", dev->spec,

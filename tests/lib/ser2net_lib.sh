@@ -23,6 +23,16 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# port_from FILE: the port that a test server writes to FILE once it listens (10 s at most).
+port_from() {
+	local i
+	for i in $(seq 1 200); do
+		[ -s "$1" ] && cat "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 listening() { # PORT: something listens on 127.0.0.1:PORT
 	ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
 }

@@ -214,6 +214,52 @@ static void test_sb_edges(void)
 	   "a subnegotiation ended by another command: delivered, the command obeyed");
 }
 
+/* A peer that asks and never reads: answers queue whole, go out in pieces, the rest dropped. */
+static void test_reply_queue(void)
+{
+	struct telnet t;
+	uint8_t in[3 * 40], data[sizeof(in)];
+	size_t i, cap = sizeof(t.reply) / 3 * 3;
+
+	telnet_init(&t, NULL, NULL);
+	for (i = 0; i < 40; i++) {
+		in[3 * i] = TN_IAC;
+		in[3 * i + 1] = TN_DO;
+		in[3 * i + 2] = (uint8_t)(100 + i);
+	}
+	telnet_rx(&t, in, sizeof(in), data);
+	is_int(t.reply_len, cap, "40 requests: the answers that fit are queued (%zu bytes)", cap);
+	is_int(t.replies_dropped, 40 - cap / 3, "and the others dropped, counted");
+	telnet_reply_sent(&t, 4);
+	ok(t.reply_len == cap - 4 && t.reply[0] == TN_WONT && t.reply[1] == 100 + 1 &&
+		   t.reply[2] == TN_IAC,
+	   "4 bytes sent: the second answer's tail is first, then whole answers");
+	telnet_rx(&t, in, 3, data);
+	is_int(t.reply_len, cap - 1, "a new answer goes after them when it fits whole");
+	telnet_reply_sent(&t, 1000);
+	is_int(t.reply_len, 0, "all sent: the queue is empty");
+}
+
+static void test_answers(void)
+{
+	struct rfc2217_answers a = { 0 };
+	static const uint8_t baud[] = { TN_OPT_COM_PORT, 101, 0x00, 0x01, 0xC2, 0x00 };
+	static const uint8_t sig[] = { TN_OPT_COM_PORT, 100, 's', '2', 0x1b, '[', 'n', 0xff };
+	static const uint8_t echo[] = { TN_OPT_COM_PORT, CPO_SET_PARITY, 1 };
+	static const uint8_t other[] = { 24, 102, 8 };
+
+	rfc2217_take_answer(&a, baud, sizeof(baud));
+	ok(a.seen == 1u << CPO_SET_BAUDRATE && a.baud == 115200, "SET-BAUDRATE's answer: 115200");
+	rfc2217_take_answer(&a, sig, sizeof(sig));
+	ok(a.seen & 1u << CPO_SIGNATURE && !strcmp(a.signature, "s2?[n?"),
+	   "SIGNATURE: its text, control bytes replaced (%s)", a.signature);
+	rfc2217_take_answer(&a, echo, sizeof(echo));
+	rfc2217_take_answer(&a, other, sizeof(other));
+	rfc2217_take_answer(&a, baud, 1);
+	ok(a.seen == (1u << CPO_SET_BAUDRATE | 1u << CPO_SIGNATURE),
+	   "a client's command, another option, a cut one: not answers");
+}
+
 static void test_urls(void)
 {
 	struct net_addr a;
@@ -265,6 +311,8 @@ int main(void)
 	test_negotiation();
 	test_frames();
 	test_sb_edges();
+	test_reply_queue();
+	test_answers();
 	test_urls();
 	test_refused();
 	return done_testing();
