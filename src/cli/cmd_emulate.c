@@ -2,10 +2,11 @@
 /* `iowatt emulate METER --link PATH`: an emulated meter on a pty (meters/emu), exit codes. */
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/commands.h"
 #include "core/cmdline.h"
+#include "core/mem.h"
+#include "core/signals.h"
 #include "meters/emu/emu.h"
 #include "meters/registry/registry.h"
 
@@ -62,19 +63,14 @@ static void emu_on_signal(int sig)
 
 int cmd_emulate(int argc, char **argv)
 {
-	struct sigaction sa;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGUSR1, SIGUSR2 };
 	struct emu *e;
 	int rc;
 
 	rc = emu_from_args(meter_registry, emulate_cmdline(), argc, argv, &e);
 	if (rc)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = emu_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
+	signals_set(emu_on_signal, sigs, ARRAY_SIZE(sigs));
 	rc = emu_run(e, &emu_sig);
 	emu_free(e);
 	if (rc)

@@ -25,6 +25,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/sandbox.h"
+#include "core/signals.h"
 
 #define MOD "sandbox"
 /* The private directories iowatt makes are two levels deep (run/chart/file). */
@@ -218,19 +219,13 @@ static void remove_tree(int dirfd, const char *name, int depth)
 /* The reaper: waits for EOF (iowatt gone or done) or 'k' (keep), then removes the dir. */
 static void reaper(const char *path, int rfd)
 {
-	struct sigaction sa;
+	/* Ctrl-C and a hangup reach the whole process group: the reaper outlives them. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 	char c = 0;
 	ssize_t n;
 	int fd;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	/* Ctrl-C and a hangup reach the whole process group: the reaper outlives them. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
+	signals_set(SIG_IGN, sigs, ARRAY_SIZE(sigs));
 	fd = open("/dev/null", O_RDWR);
 	/* Holding iowatt's stdout would keep a reader of its pipe waiting. */
 	for (n = 0; n < 3 && fd >= 0; n++)

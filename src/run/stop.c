@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/signals.h"
 #include "run/stop.h"
 
 /*
@@ -54,12 +55,10 @@ static void *watch(void *arg)
 
 int run_stop_watch(struct run_stop *st, void (*last_resort)(void))
 {
-	struct sigaction sa;
+	static const int pipe_sig[] = { SIGPIPE };
 	int err;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	signals_set(SIG_IGN, pipe_sig, 1);
 	st->last_resort = last_resort;
 	atomic_store(&st->quit, 0);
 	sigemptyset(&st->set);
