@@ -68,6 +68,9 @@ struct source_temps {
 
 /* close() for a source that holds one fd and one allocation in priv. */
 void source_std_close(struct source *src);
+/* An open() that finds nothing it can watch: src->fd closed if open, priv (its state)
+ * freed; returns SOURCE_OFF for open() to return. */
+int source_open_off(struct source *src, void *priv);
 /* The open source of a driver in the set, or NULL: for a fallback row, at open (the
  * watcher thread alone turns sources off later). */
 struct source *source_find(struct sources *set, const struct source_driver *drv);

@@ -40,6 +40,13 @@ void source_std_close(struct source *src)
 	src->priv = NULL;
 }
 
+int source_open_off(struct source *src, void *priv)
+{
+	src->priv = priv;
+	source_std_close(src);
+	return SOURCE_OFF;
+}
+
 struct source *source_find(struct sources *set, const struct source_driver *drv)
 {
 	unsigned i;

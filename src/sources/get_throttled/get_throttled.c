@@ -78,22 +78,16 @@ static int thr_open(struct source *src)
 	struct throttled *t = xcalloc(1, sizeof(*t));
 
 	if (thr_find(src->cfg->sysfs_root, t->path, sizeof(t->path)))
-		goto off;
+		return source_open_off(src, t);
 	src->fd = open(t->path, O_RDONLY | O_CLOEXEC);
 	if (src->fd < 0 || thr_read(src, &t->last)) {
 		log_warn(MOD, "%s: unreadable; throttling flags not watched", t->path);
-		if (src->fd >= 0)
-			close(src->fd);
-		goto off;
+		return source_open_off(src, t);
 	}
 	log_debug(MOD, "baseline 0x%x", t->last);
 	src->period_ns = THR_PERIOD_NS;
 	src->priv = t;
 	return 0;
-off:
-	src->fd = -1;
-	free(t);
-	return SOURCE_OFF;
 }
 
 /*

@@ -51,26 +51,21 @@ static int rpi_volt_open(struct source *src)
 	struct rpi_volt *rv = xcalloc(1, sizeof(*rv));
 
 	if (rpi_volt_find(src->cfg->sysfs_root, rv->path, sizeof(rv->path)))
-		goto off;
+		return source_open_off(src, rv);
 	src->fd = open(rv->path, O_RDONLY | O_CLOEXEC);
 	if (src->fd < 0) {
 		log_warn(MOD, "%s: %s; undervoltage alarm not watched", rv->path, strerror(errno));
-		goto off;
+		return source_open_off(src, rv);
 	}
 	if (alarm_read(src, &rv->last)) {
 		log_warn(MOD, "%s: unreadable; undervoltage alarm not watched", rv->path);
-		close(src->fd);
-		goto off;
+		return source_open_off(src, rv);
 	}
 	/* sysfs_notify() shows as POLLPRI | POLLERR on an attribute already read. */
 	src->poll_events = sysfs_fd_pollable(src->fd) ? POLLPRI : 0;
 	src->period_ns = SOURCE_TICK_NS;
 	src->priv = rv;
 	return 0;
-off:
-	src->fd = -1;
-	free(rv);
-	return SOURCE_OFF;
 }
 
 /* The driver clears the sticky bit at each 2 s poll of the firmware: a set alarm now means
