@@ -138,17 +138,20 @@ static int build_run(struct parse_state *ps, struct run_config *cfg)
 		log_err(MOD, "two profiles given ('%s' and -p %s)", positional, prof);
 		return -EINVAL;
 	}
+	if (positional) {
+		free(cfg->run.profile);
+		cfg->run.profile = xstrdup(positional);
+	}
+	/* After the jobs: a fio job file's filename= is a target. */
+	if (run_config_jobs(cfg, ps->flags, ps->nflags))
+		return -EINVAL;
 	if (!cfg->run.target) {
 		log_err(MOD, "option --target is required: give a directory on the device to test "
 			"(a scratch file is created there and removed afterwards), e.g. "
 			"--target /mnt/usb");
 		return -EINVAL;
 	}
-	if (positional) {
-		free(cfg->run.profile);
-		cfg->run.profile = xstrdup(positional);
-	}
-	return run_config_jobs(cfg, ps->flags, ps->nflags);
+	return 0;
 }
 
 int run_config_parse(int argc, char **argv, struct run_config *cfg, int measure_mode)

@@ -13,7 +13,7 @@
 /* Run options that mean nothing to measure: it runs no profile and writes no scratch file. */
 int run_option_run_only(const struct opt_desc *d)
 {
-	static const char *const run_only[] = { "profile",	   "jobs",	"dry-run",
+	static const char *const run_only[] = { "profile",	   "jobs",	"dry-run",	"explain",
 						"keep",		   "allow-raw-device",
 						"same-size",	   "same-size-as" };
 	size_t i;

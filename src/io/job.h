@@ -110,6 +110,7 @@ struct run_opts {
 	unsigned nsame_size_as;
 	char *rates_from;	   /* --rates-from RESULT: the device's earlier result */
 	int dry_run;		   /* --dry-run: print the plan, run nothing */
+	int explain;		   /* --explain fio (1): print fio's command per job, run nothing */
 	int samples_mode;	   /* --samples: enum samples_mode (run/output.h) */
 	uint64_t samples_bin_ns;   /* --samples-bin */
 	uint64_t kill_after_ns;	   /* measure --kill-after: SIGKILL the command's group after */

@@ -17,6 +17,7 @@
 #include "core/options.h"
 #include "core/version.h"
 #include "run/profile.h"
+#include "run/profile_fio.h"
 #include "run/run_options.h"
 
 #define MOD "profile"
@@ -48,6 +49,11 @@ struct prof_state {
 	const struct opt_desc *table;
 	size_t ntable;
 	int *key_line; /* per table row: where the current section set it, 0 = not yet */
+	int fio;       /* a fio job file: its keys go through profile_fio.c first */
+	unsigned char *fio_said; /* per fio key row: its note was printed */
+	/* fio's filename= and directory=: one each for the whole file (one target a run) */
+	char fio_path[2][PROFILE_LINE_MAX + 1];
+	int fio_path_line[2];
 };
 
 static void perr(struct prof_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -149,6 +155,18 @@ static void new_section(struct prof_state *s, const char *hdr)
 		add_job(s, name);
 }
 
+/* fio's bare boolean key (`time_based`) is `key=1`; inih wants a value. */
+static void bare_key(struct prof_state *s, char *line, size_t size)
+{
+	size_t n = strcspn(line, "\r\n");
+
+	if (n + 4 > size) {
+		perr(s, "line longer than %zu characters", size - 4);
+		return;
+	}
+	memcpy(line + n, "=1\n", 4);
+}
+
 static char *reader(char *str, int num, void *stream)
 {
 	struct prof_state *s = stream;
@@ -175,6 +193,8 @@ static char *reader(char *str, int num, void *stream)
 			;
 		line[len - 1] = '\n'; /* the comment is cut; the line ends here for every inih */
 	}
+	if (s->fio && p == str && *p && !strchr("[;#\r\n", *p) && !strpbrk(p, "=:"))
+		bare_key(s, line, (size_t)size);
 	if (*p == '[' && p == str)
 		new_section(s, str);
 	else if (p != str && *p && *p != '\n' && *p != '\r' && *p != ';' && *p != '#')
@@ -210,7 +230,11 @@ static const struct opt_desc *find_key(struct prof_state *s, const char *key)
 		return d;
 	sect_name(s, sn, sizeof(sn));
 	hint = opt_suggest(s->table, s->ntable, key);
-	if (opt_find(run_options, run_options_count, key))
+	if (s->fio)
+		perr(s, "%s: fio's '%s' is not a key iowatt reads (iowatt run --help lists the "
+			"keys it has)%s%s%s", sn, key, hint ? "; did you mean '" : "", hint ? hint : "",
+		     hint ? "'?" : "");
+	else if (opt_find(run_options, run_options_count, key))
 		perr(s, "%s: '%s' is a run option: give it on the command line (a shared "
 			"profile never chooses the device or the meters)", sn, key);
 	else if (hint)
@@ -218,6 +242,63 @@ static const struct opt_desc *find_key(struct prof_state *s, const char *key)
 	else
 		perr(s, "%s: unknown key '%s' (iowatt run --help lists them)", sn, key);
 	return NULL;
+}
+
+/* filename= or directory=: the same for every job, since a run has one target. */
+static void fio_target(struct prof_state *s, size_t which, const char *key, const char *v)
+{
+	if (!v[0]) {
+		perr(s, "'%s' has no value", key);
+	} else if (strchr(v, ':')) {
+		perr(s, "%s=%s: several files (':') in one job; iowatt runs on one target", key, v);
+	} else if (!s->fio_path_line[which]) {
+		snprintf(s->fio_path[which], sizeof(s->fio_path[which]), "%s", v);
+		s->fio_path_line[which] = s->line;
+	} else if (strcmp(s->fio_path[which], v)) {
+		perr(s, "%s=%s: iowatt runs every job of a file on one target, and line %d gave "
+			"%s=%s", key, v, s->fio_path_line[which], key, s->fio_path[which]);
+	}
+}
+
+/*
+ * A fio file's key through the fio table: 1 when it was handled here (the target, ignored,
+ * refused), 0 to go on as iowatt's key *key with the value v rewritten in iowatt's syntax.
+ */
+static int fio_key(struct prof_state *s, const char **key, char *v, size_t vlen)
+{
+	size_t idx;
+	const struct fio_key *fk = profile_fio_key(*key, &idx);
+	char out[256], err[400], sn[96];
+
+	if (fk && fk->action == FIO_KEY_TARGET) {
+		fio_target(s, !strcmp(fk->name, "directory"), *key, v);
+		return 1;
+	}
+	if (fk && fk->action == FIO_KEY_REFUSE && !(fk->fine && !strcmp(v, fk->fine))) {
+		perr(s, "%s: fio's '%s' is not something iowatt can do: %s",
+		     sect_name(s, sn, sizeof(sn)), *key, fk->why);
+		return 1;
+	}
+	if (fk && fk->action != FIO_KEY_RENAME) {
+		if (fk->action == FIO_KEY_IGNORE && !s->fio_said[idx])
+			log_warn(MOD, "%s:%d: fio's '%s' is ignored: %s", s->path, s->line, *key,
+				 fk->why);
+		s->fio_said[idx] = 1;
+		return 1;
+	}
+	if (fk) {
+		if (!s->fio_said[idx])
+			log_info(MOD, "%s:%d: fio's %s=%s is read as %s=%s: %s", s->path, s->line, *key, v,
+				 fk->to, v, fk->why);
+		s->fio_said[idx] = 1;
+		*key = fk->to;
+	}
+	if (profile_fio_value(*key, v, out, sizeof(out), err, sizeof(err))) {
+		perr(s, "%s: %s: %s", sect_name(s, sn, sizeof(sn)), *key, err);
+		return 1;
+	}
+	snprintf(v, vlen, "%s", out);
+	return 0;
 }
 
 static int handler(void *user, const char *section, const char *key, const char *value)
@@ -234,6 +315,10 @@ static int handler(void *user, const char *section, const char *key, const char 
 		perr(s, "'%s' before any section: put it under [global] or a [job]", key);
 		return 1;
 	}
+	snprintf(v, sizeof(v), "%s", value);
+	strip_hash_comment(v);
+	if (s->fio && fio_key(s, &key, v, sizeof(v)))
+		return 1;
 	d = find_key(s, key);
 	if (!d)
 		return 1;
@@ -244,8 +329,6 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return 1;
 	}
 	s->key_line[idx] = s->line;
-	snprintf(v, sizeof(v), "%s", value);
-	strip_hash_comment(v);
 	if (!v[0]) {
 		perr(s, "%s: '%s' has no value", sect_name(s, sn, sizeof(sn)), key);
 		return 1;
@@ -305,7 +388,46 @@ static int profile_slurp(struct prof_state *s, char **text, size_t *len)
 	return s->err;
 }
 
-int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
+/* fio's defaults where iowatt's differ, on [global] before the file's first line. */
+static void fio_global(struct prof_state *s)
+{
+	const struct fio_default *fd;
+	char err[400];
+
+	for (fd = fio_defaults; fd->key; fd++)
+		if (opt_set(opt_find(s->table, s->ntable, fd->key), &s->global, fd->value, err,
+			    sizeof(err)))
+			log_err(MOD, "fio's default %s=%s: %s", fd->key, fd->value, err);
+}
+
+/* filename= and directory= into the target, and what a fio file's defaults did. */
+static void fio_finish(struct prof_state *s, struct profile_info *info)
+{
+	const char *dir = s->fio_path[1], *file = s->fio_path[0];
+	char names[256];
+	size_t i, used = 0;
+
+	names[0] = '\0';
+	for (i = 0; i < s->njobs; i++)
+		if (!s->jobs[i].direct && used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 used ? ", " : "", s->jobs[i].name);
+	if (used)
+		log_warn(MOD, "%s: %s run%s buffered (direct=0, fio's default where a fio file "
+			 "does not set direct): the page cache takes part in what is measured; "
+			 "direct=1 measures the device", s->path, names, strchr(names, ',') ? "" : "s");
+	if (!info)
+		return;
+	info->fio = 1;
+	if (*dir && *file && *file != '/')
+		info->target = xasprintf("%s/%s", dir, file);
+	else if (*file || *dir)
+		info->target = xstrdup(*file ? file : dir);
+	info->target_line = s->fio_path_line[*file ? 0 : 1];
+}
+
+int profile_load(const char *path, struct job_opts **jobs, size_t *njobs,
+		 struct profile_info *info)
 {
 	struct prof_state s;
 	char *text;
@@ -314,9 +436,15 @@ int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
 
 	*jobs = NULL;
 	*njobs = 0;
+	if (info)
+		memset(info, 0, sizeof(*info));
 	memset(&s, 0, sizeof(s));
 	s.path = path;
+	s.fio = profile_fio_is(path);
+	s.table = job_option_table(&s.ntable);
 	job_defaults(&s.global);
+	if (s.fio)
+		fio_global(&s);
 	rc = profile_slurp(&s, &text, &len);
 	if (rc)
 		return rc;
@@ -327,12 +455,13 @@ int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
 		free(text);
 		return rc;
 	}
-	s.table = job_option_table(&s.ntable);
 	s.key_line = xcalloc(s.ntable, sizeof(*s.key_line));
+	s.fio_said = xcalloc(profile_fio_nkeys(), 1);
 	rc = ini_parse_stream(reader, &s, handler, &s);
 	fclose(s.fp);
 	free(text);
 	free(s.key_line);
+	free(s.fio_said);
 	if (!s.err && rc > 0) {
 		s.line = rc;
 		perr(&s, "expected 'key = value', a [section] or a comment");
@@ -348,6 +477,8 @@ int profile_load(const char *path, struct job_opts **jobs, size_t *njobs)
 		free(s.jobs);
 		return s.err;
 	}
+	if (s.fio)
+		fio_finish(&s, info);
 	*jobs = s.jobs;
 	*njobs = s.njobs;
 	return 0;
@@ -388,7 +519,7 @@ static char *search_dir(size_t i, const char *exe_dir)
 
 char *profile_find(const char *name, const char *exe_dir)
 {
-	const char *ext = ends_with(name, ".ini") ? "" : ".ini";
+	const char *ext = ends_with(name, ".ini") || profile_fio_is(name) ? "" : ".ini";
 	char *own = NULL, *dir, *cand, *real, tried[1024];
 	size_t used = 0, i;
 

@@ -7,8 +7,16 @@
 
 #include "io/job.h"
 
-/* Load an INI profile into jobs (defaults + [global] + sections). */
-int profile_load(const char *path, struct job_opts **jobs, size_t *njobs);
+/* What a profile says besides its jobs: a fio job file's filename= (or directory=). */
+struct profile_info {
+	int fio;	 /* read as a fio job file (the name ends in .fio) */
+	char *target;	 /* allocated; NULL when the file names none */
+	int target_line; /* where it does */
+};
+
+/* Load an INI profile into jobs (defaults + [global] + sections); info may be NULL. */
+int profile_load(const char *path, struct job_opts **jobs, size_t *njobs,
+		 struct profile_info *info);
 /*
  * A profile argument to a path: a bare name ("quick") is looked up as NAME.ini in
  * EXE_DIR/configs, EXE_DIR/../configs (the repository), EXE_DIR/../share/iowatt/configs

@@ -94,9 +94,28 @@ static void measure_name(struct job_opts *jo, const char *cmd)
 		snprintf(jo->name, sizeof(jo->name), "command");
 }
 
+/* A fio file's filename= is the target unless --target names another. */
+static void fio_target(struct run_config *cfg, struct profile_info *info)
+{
+	if (!info->target)
+		return;
+	if (cfg->run.target && strcmp(cfg->run.target, info->target)) {
+		log_info(MOD, "%s:%d: --target %s is used instead of the file's %s", cfg->run.profile,
+			 info->target_line, cfg->run.target, info->target);
+	} else if (!cfg->run.target) {
+		log_info(MOD, "%s:%d: the target is %s (iowatt's target rules hold: a file it "
+			 "did not create is only read unless --force, a device needs "
+			 "--allow-raw-device)", cfg->run.profile, info->target_line, info->target);
+		cfg->run.target = info->target;
+		info->target = NULL;
+	}
+	free(info->target);
+}
+
 /* The profile's jobs (only those --jobs names), or one job from the flags alone. */
 static int load_jobs(struct run_config *cfg)
 {
+	struct profile_info info;
 	char *path;
 
 	if (!cfg->run.profile) {
@@ -114,8 +133,9 @@ static int load_jobs(struct run_config *cfg)
 		return -EINVAL;
 	free(cfg->run.profile);
 	cfg->run.profile = path;
-	if (profile_load(path, &cfg->jobs, &cfg->njobs))
+	if (profile_load(path, &cfg->jobs, &cfg->njobs, &info))
 		return -EINVAL;
+	fio_target(cfg, &info);
 	if (cfg->run.jobs_filter && filter_jobs(cfg, cfg->run.jobs_filter))
 		return -EINVAL;
 	return 0;

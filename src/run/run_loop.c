@@ -17,6 +17,7 @@
 #include "meters/registry/registry.h"
 #include "report/summary.h"
 #include "run/context.h"
+#include "run/fio_cmdline.h"
 #include "plan/meter_fit.h"
 #include "run/run.h"
 #include "run/run_loop.h"
@@ -563,6 +564,8 @@ int run_execute(const struct run_config *cfg, const char *command, int measure,
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	if (cfg->run.explain)
+		return fio_cmdline_print(stdout, cfg);
 	if (cfg->run.dry_run)
 		return dry_run(cfg);
 	memset(&rc, 0, sizeof(rc));

@@ -12,6 +12,12 @@
 #define G_OUT "Output"
 
 /* In the order of enum samples_mode (run/output.h). */
+static const struct opt_choice explain_choices[] = {
+	{ "none", "run the jobs" },
+	{ "fio", "a fio command line per job (shell-quoted)" },
+	{ NULL, NULL },
+};
+
 static const struct opt_choice samples_choices[] = {
 	{ "auto", "CSV; meters at >= 10 samples per bin as min/mean/max bins" },
 	{ "raw", "CSV, every sample" },
@@ -37,6 +43,11 @@ const struct opt_desc run_options[] = {
 	{ .name = "dry-run", .type = OPT_FLAG, .off = ROFF(run.dry_run),
 	  .help = "print the plan (jobs, bytes moved, estimated time) and stop: nothing is "
 		  "opened, created or written",
+	  .group = G_RUN },
+	{ .name = "explain", .type = OPT_ENUM, .off = ROFF(run.explain), .def = "none",
+	  .choices = explain_choices, .metavar = "TOOL",
+	  .help = "print, per job, the command of TOOL that runs the same I/O, and stop: "
+		  "nothing is opened, created or written",
 	  .group = G_RUN },
 	{ .name = "no-meter", .type = OPT_FLAG, .off = ROFF(run.no_meter),
 	  .help = "measure I/O only, no power", .group = G_RUN },

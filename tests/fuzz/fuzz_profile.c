@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fd < 0)
 		return 0;
-	if (!profile_load(path, &jobs, &njobs))
+	if (!profile_load(path, &jobs, &njobs, NULL))
 		free(jobs);
 	close(fd);
 	return 0;

@@ -58,7 +58,7 @@ static int load(const char *path, struct job_opts **jobs, size_t *njobs)
 	*jobs = NULL; /* a failed load leaves nothing for the caller to free */
 	*njobs = 0;
 	capture_begin(&cap, 2);
-	rc = profile_load(path, jobs, njobs);
+	rc = profile_load(path, jobs, njobs, NULL);
 	snprintf(errbuf, sizeof(errbuf), "%s", capture_end(&cap));
 	for (i = 0; errbuf[i]; i++)
 		if (errbuf[i] == '\n')
