@@ -59,19 +59,47 @@ static size_t name_len(const char *p, const char *end)
 	return (size_t)(q - p);
 }
 
+/*
+ * Character references and CSS escapes could spell what the checks below look for
+ * ("&#117;rl(", "\\75 rl(" are url( to the browser): a value may hold only the five named
+ * references XML has, and no backslash. gnuplot writes neither in attributes.
+ */
+static int value_plain(const char *v, size_t n)
+{
+	static const char *const named[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+	size_t i, k;
+
+	if (memchr(v, '\\', n))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (v[i] != '&')
+			continue;
+		for (k = 0; k < ARRAY_SIZE(named); k++)
+			if (n - i >= strlen(named[k]) && !memcmp(v + i, named[k], strlen(named[k])))
+				break;
+		if (k == ARRAY_SIZE(named))
+			return 0;
+	}
+	return 1;
+}
+
 /* A value's url(#id) references get the prefix; any other url( refuses the chart. */
 static int write_value(struct svg_out *o, const char *v, size_t n, int is_id, int is_href)
 {
 	const char *p = v, *end = v + n, *u;
 
-	if (memchr(v, '<', n) || find_ci(v, n, "javascript:") || find_ci(v, n, "expression("))
+	if (memchr(v, '<', n) || !value_plain(v, n) || find_ci(v, n, "javascript:") ||
+	    find_ci(v, n, "expression("))
 		return -EINVAL;
+	/* an id, and the #id an href names, is a name: nothing else rides along */
 	if (is_id) {
+		if (!n || name_len(v, end) != n)
+			return -EINVAL;
 		fprintf(o->fp, "%s-%.*s", o->prefix, (int)n, v);
 		return 0;
 	}
 	if (is_href) {
-		if (!n || v[0] != '#')
+		if (n < 2 || v[0] != '#' || name_len(v + 1, end) != n - 1)
 			return -EINVAL;
 		fprintf(o->fp, "#%s-%.*s", o->prefix, (int)n - 1, v + 1);
 		return 0;
@@ -143,7 +171,10 @@ static const char *tag(struct svg_out *o, const char *p, const char *end)
 		q = find_ci(p, (size_t)(end - p), "-->");
 		return q ? q + 3 : NULL;
 	}
-	if (p + 2 <= end && (p[1] == '?' || (p[1] == '!' && strncmp(p, "<![CDATA[", 9)))) {
+	/* within the n bytes only: the chart need not end with a NUL (fuzz_svg found a read
+	 * past a chart ending in "<!") */
+	if (p + 2 <= end && (p[1] == '?' || (p[1] == '!' && !(end - p >= 9 &&
+							      !memcmp(p, "<![CDATA[", 9))))) {
 		q = memchr(p, '>', (size_t)(end - p)); /* the XML prolog, the doctype */
 		return q ? q + 1 : NULL;
 	}
