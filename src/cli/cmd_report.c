@@ -41,6 +41,9 @@ static struct opt_desc report_opts[] = {
 	RESULT_MIX_ROW(ROFF(mix_emulated), NULL),
 	{ .name = "title", .type = OPT_STRREF, .off = ROFF(o.title), .metavar = "TEXT",
 	  .help = "the page's title (default: the devices' names)" },
+	{ .name = "redact", .type = OPT_FLAG, .off = ROFF(o.redact),
+	  .help = "a page to publish: paths cut to file names, no host name (the command, "
+		  "target, mount point and meter specs included; the result files keep them)" },
 	{ .name = "plots-dir", .type = OPT_STRREF, .off = ROFF(o.plots_dir), .metavar = "DIR",
 	  .help = "gnuplot templates (default: found next to iowatt)", .complete = "dir" },
 	SI_UNITS_OPTION(NULL),

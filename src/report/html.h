@@ -21,6 +21,7 @@ struct html_page_opts {
 	const char *plots_dir;	 /* --plots-dir, NULL: as plot_templates_dir finds it */
 	struct battery_model bm; /* the battery chart's battery */
 	const struct sleep_figure *sleep; /* its sleep between bursts (--sleep-from); NULL: idle */
+	int redact;		 /* --redact: paths as file names, no host name (the JSON keeps them) */
 };
 
 /*
@@ -63,9 +64,15 @@ int html_compare(FILE *fp, const struct rr_set *set, const char *by);
 
 /* The page's sections about the results: devices, meters (html_results.c), jobs and their
  * validity and power figures (html_jobs.c). */
-void html_devices(FILE *fp, const struct rr_set *set);
-void html_meters(FILE *fp, const struct rr_set *set);
+void html_devices(FILE *fp, const struct rr_set *set, int redact);
+void html_meters(FILE *fp, const struct rr_set *set, int redact);
 void html_jobs(FILE *fp, const struct rr_set *set);
+/*
+ * s with every path in it cut to its last part, for a page to publish: a path starts with
+ * '/' at the start of s or after a space, '=', ':', ',' or a quote, and runs to the next
+ * space or ','. xmalloc'd; NULL for NULL.
+ */
+char *html_redact_paths(const char *s);
 /* The last part of a path: the result file's name a section shows. */
 const char *html_base_name(const char *path);
 

@@ -106,8 +106,8 @@ static int write_page(const struct html_page_opts *a, int dfd, const struct rr_s
 	rc = html_compare(af.fp, set, a->by);
 	fputs("</section>\n", af.fp);
 	charts = html_charts(af.fp, ctx);
-	html_devices(af.fp, set);
-	html_meters(af.fp, set);
+	html_devices(af.fp, set, a->redact);
+	html_meters(af.fp, set, a->redact);
 	html_jobs(af.fp, set);
 	fputs("<section id=\"methods\">\n<h2>Methods</h2>\n", af.fp);
 	html_methods(af.fp);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/units.h"
@@ -19,6 +20,15 @@ static void row(FILE *fp, const char *key, const char *value)
 	fprintf(fp, "<tr><th>%s</th><td>", key);
 	html_text(fp, value);
 	fputs("</td></tr>\n", fp);
+}
+
+/* A row whose value may name paths: cut to their last parts when the page is redacted. */
+static void row_path(FILE *fp, const char *key, const char *value, int redact)
+{
+	char *cut = redact ? html_redact_paths(value) : NULL;
+
+	row(fp, key, cut ? cut : value);
+	free(cut);
 }
 
 static void row_int(FILE *fp, const char *key, int64_t v, const char *unit)
@@ -92,7 +102,7 @@ static void mmc_rows(FILE *fp, const struct result_mmc *m)
 	row(fp, "card firmware", m->fwrev);
 }
 
-static void device_rows(FILE *fp, const struct result_device *d)
+static void device_rows(FILE *fp, const struct result_device *d, int redact)
 {
 	row(fp, "vendor", d->vendor);
 	row(fp, "model", d->model);
@@ -111,25 +121,26 @@ static void device_rows(FILE *fp, const struct result_device *d)
 	if (d->mmc)
 		mmc_rows(fp, d->mmc);
 	if (d->loop)
-		row(fp, "loop backing file", d->loop->backing_file);
+		row_path(fp, "loop backing file", d->loop->backing_file, redact);
 }
 
-static void context_rows(FILE *fp, const struct rr_result *r)
+static void context_rows(FILE *fp, const struct rr_result *r, int redact)
 {
 	const struct result_context *c = r->rep.context;
 
 	row(fp, "link", r->link);
 	if (c && c->device)
-		device_rows(fp, c->device);
+		device_rows(fp, c->device, redact);
 	if (c && c->filesystem) {
 		row(fp, "filesystem", c->filesystem->type);
 		row(fp, "mount options", c->filesystem->mount_options);
-		row(fp, "mount point", c->filesystem->mount_point);
+		row_path(fp, "mount point", c->filesystem->mount_point, redact);
 	}
 	if (c && c->target)
-		row(fp, "target", c->target->path);
+		row_path(fp, "target", c->target->path, redact);
 	if (c && c->host) {
-		row(fp, "host", c->host->hostname);
+		if (!redact)
+			row(fp, "host", c->host->hostname);
 		row(fp, "board", c->host->board);
 		row(fp, "CPU", c->host->cpu);
 		row(fp, "kernel", c->host->kernel);
@@ -137,7 +148,7 @@ static void context_rows(FILE *fp, const struct rr_result *r)
 	}
 }
 
-void html_devices(FILE *fp, const struct rr_set *set)
+void html_devices(FILE *fp, const struct rr_set *set, int redact)
 {
 	size_t i;
 
@@ -153,16 +164,17 @@ void html_devices(FILE *fp, const struct rr_set *set)
 		row(fp, "created", r->rep.created);
 		row(fp, "iowatt", r->rep.tool.version);
 		row(fp, "profile", r->rep.profile);
-		row(fp, "command", r->rep.command);
-		context_rows(fp, r);
+		row_path(fp, "command", r->rep.command, redact);
+		context_rows(fp, r, redact);
 		fputs("</table></div>\n", fp);
 	}
 	fputs("</div>\n</section>\n", fp);
 }
 
-static void meter_row(FILE *fp, const struct rr_result *r, const struct result_meter *m)
+static void meter_row(FILE *fp, const struct rr_result *r, const struct result_meter *m,
+		      int redact)
 {
-	char name[RR_LABEL_MAX], period[32];
+	char name[RR_LABEL_MAX], period[32], *spec = redact ? html_redact_paths(m->spec) : NULL;
 
 	rr_meter_name(m, name, sizeof(name));
 	fputs("<tr><td>", fp);
@@ -174,7 +186,8 @@ static void meter_row(FILE *fp, const struct rr_result *r, const struct result_m
 	if (m->manual)
 		badge(fp, "manual", "MANUAL");
 	fputs("</td><td><code>", fp);
-	html_text(fp, m->spec);
+	html_text(fp, spec ? spec : m->spec);
+	free(spec);
 	fputs("</code></td>", fp);
 	/* A PPK2's 10 us period is not "0 ms": the unit follows the figure. */
 	if (isnan(m->period_ms) || m->period_ms < 0)
@@ -188,7 +201,7 @@ static void meter_row(FILE *fp, const struct rr_result *r, const struct result_m
 		m->samples, m->frames_bad, m->gaps, m->reconnects, m->overruns);
 }
 
-void html_meters(FILE *fp, const struct rr_set *set)
+void html_meters(FILE *fp, const struct rr_set *set, int redact)
 {
 	size_t i, k, n = 0;
 
@@ -204,7 +217,7 @@ void html_meters(FILE *fp, const struct rr_set *set)
 	      "<th>overruns</th></tr></thead>\n<tbody>\n", fp);
 	for (i = 0; i < set->nres; i++)
 		for (k = 0; k < set->res[i].rep.nmeters; k++)
-			meter_row(fp, &set->res[i], &set->res[i].rep.meters[k]);
+			meter_row(fp, &set->res[i], &set->res[i].rep.meters[k], redact);
 	fputs("</tbody></table>\n", fp);
 	for (i = 0; i < set->nres; i++) {
 		if (set->res[i].emulated) {

@@ -154,6 +154,29 @@ else
 	ok $? "the charts of hostile labels are still inlined and drawn"
 fi
 
+# --- --redact: a page to publish carries no paths, scratch directories or host name
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/private.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["command"] = "iowatt run quick --target /home/alice/scratch --meter um25c:/home/alice/dev/um,interval=100ms"
+d["context"]["host"]["hostname"] = "alice-laptop"
+d["context"]["target"]["path"] = "/home/alice/scratch/iowatt-1.tmp"
+d["meters"][0]["spec"] = "um25c:/home/alice/dev/um,interval=100ms"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT report -o "$T_TMP/open" "$T_TMP/private.json" >/dev/null 2>&1
+$IOWATT report -o "$T_TMP/redacted" --redact "$T_TMP/private.json" >/dev/null 2>"$T_TMP/redact.log"
+rc=$?
+grep -q "/home/alice" "$T_TMP/open/report.html" && grep -q "alice-laptop" "$T_TMP/open/report.html"
+ok $? "without --redact the page shows the paths and the host name, as the result has them"
+[ $rc -eq 0 ] && ! grep -q "/home/alice" "$T_TMP/redacted/report.html" &&
+	! grep -q "alice-laptop" "$T_TMP/redacted/report.html" &&
+	grep -q -- "--target scratch --meter um25c:um,interval=100ms" "$T_TMP/redacted/report.html" &&
+	grep -q "iowatt-1.tmp" "$T_TMP/redacted/report.html"
+ok $? "with --redact: no /home/alice, no host name; paths cut to their last parts (rc=$rc)"
+grep -q "alice-laptop" "$T_TMP/private.json"
+ok $? "the result file is left as it was"
+
 # --- bad inputs
 $IOWATT report $FILES 2>"$T_TMP/e1"
 [ $? -eq 2 ] && grep -q -- "-o DIR is required" "$T_TMP/e1"
