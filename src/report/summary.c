@@ -11,6 +11,8 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "report/summary.h"
+#include "report/summary_notes.h"
+#include "report/summary_rounds.h"
 
 #define CELL 64
 /* The verdict is the row's last column; a longer reason is cut here (the file has it all). */

@@ -8,10 +8,5 @@
 #include "result/result.h"
 
 void summary_print_summary(FILE *fp, const struct run_result *r);
-/* The notes under the table: size=auto's choices, a board-level meter's share of CPU,
- * floods of events, what measure's command left running. */
-void summary_print_notes(FILE *fp, const struct run_result *r);
-/* Each job over its rounds (r->summary), names padded to nw; nothing without rounds. */
-void summary_print_rounds(FILE *fp, const struct run_result *r, int nw);
 
 #endif

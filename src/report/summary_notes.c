@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/events.h"
-#include "report/summary.h"
+#include "report/summary_notes.h"
 
 /* Kinds and sources of repeated events the summary names one by one; more are counted. */
 #define FLOODS_MAX 16

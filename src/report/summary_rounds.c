@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "report/summary.h"
+#include "report/summary_rounds.h"
 
 #define CELL 48
 #define SIG 3

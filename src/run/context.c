@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/mem.h"
 #include "run/context.h"
+#include "run/context_device.h"
 
 /* ROOT/rel into buf; 0 or -errno. */
 static int read_root(const char *root, const char *rel, char *buf, size_t len)

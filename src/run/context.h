@@ -8,10 +8,5 @@
 
 /* The result's context (host, device, filesystem, target); sysfs_root "" = real. */
 struct result_context *context_collect(const struct target *tg, const char *sysfs_root);
-/*
- * The device of block device `disk` (partition `part` or ""): model, transport, sizes
- * and the link it sits behind (usb, pcie, mmc, loop). NULL when sysfs lacks it.
- */
-struct result_device *context_device(const char *sysfs_root, const char *disk, const char *part);
 
 #endif

@@ -10,7 +10,7 @@
 #include "core/blockdev.h"
 #include "core/files.h"
 #include "core/mem.h"
-#include "run/context.h"
+#include "run/context_device.h"
 
 #define SECTOR_BYTES 512
 

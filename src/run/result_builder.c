@@ -15,6 +15,7 @@
 #include "core/version.h"
 #include "run/result_builder.h"
 #include "run/result_from_bench.h"
+#include "run/result_job_options.h"
 #include "energy/sampling.h"
 #include "energy/uncertainty.h"
 

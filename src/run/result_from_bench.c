@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/mem.h"
 #include "run/result_from_bench.h"
+#include "run/result_job_options.h"
 
 static void lat_fill(struct result_lat *l, const struct lat_stats *ls)
 {

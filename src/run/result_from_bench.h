@@ -7,8 +7,6 @@
 #include "io/job.h"
 #include "result/result.h"
 
-/* Resolved job options, keys as fio spells them (duration keys end in _ns). */
-void result_job_options(struct job_result *j, const struct job_opts *jo);
 /*
  * A job entry as fio reports it: jobname, loop, status, error, options, read, write
  * (io_bytes, bw_bytes, iops, total_ios, runtime ms, clat percentiles), sync, and

@@ -6,7 +6,7 @@
 
 #include "core/mem.h"
 #include "core/options.h"
-#include "run/result_from_bench.h"
+#include "run/result_job_options.h"
 
 static void set_int(struct result_opt *o, int64_t v)
 {

@@ -16,6 +16,7 @@
 #include "plan/meter_fit.h"
 #include "run/run.h"
 #include "run/size_auto.h"
+#include "run/size_calib.h"
 
 #define MOD "size"
 

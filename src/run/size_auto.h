@@ -13,13 +13,6 @@
 struct run_ctx;
 
 /*
- * Calibrate jo on the run's target (size_calib.c): on a quiet device, checked and retried
- * as plan/size_choice.h says; fills c's rate_bps, calib_s, calib_bytes, tries, ref and note. 0, or -errno
- * (logged) when the job cannot run or no try moved anything.
- */
-int size_calib_run(struct run_ctx *rc, const struct job_opts *jo, struct size_choice *c);
-
-/*
  * The run's job j as it runs this round: rc->jobs[j] with size=auto resolved (calibrated
  * now, or once before round 1 with --same-size, and no smaller than --same-size-as
  * results). 0, or -errno (logged) when the calibration could not run.

@@ -14,7 +14,7 @@
 #include "io/bench.h"
 #include "plan/rate_basis.h"
 #include "run/run.h"
-#include "run/size_auto.h"
+#include "run/size_calib.h"
 
 #define MOD "size"
 #define RATE_SIG 3

@@ -9,6 +9,7 @@
 #include "core/mem.h"
 #include "result/result_json.h"
 #include "run/context.h"
+#include "run/context_device.h"
 #include "tap.h"
 
 #define DATA "tests/data/"

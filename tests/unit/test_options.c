@@ -18,6 +18,7 @@
 #include "io/engine.h"
 #include "result/result_json.h"
 #include "run/result_from_bench.h"
+#include "run/result_job_options.h"
 #include "tap.h"
 
 /* A value each type accepts and one it must refuse. */

@@ -8,7 +8,7 @@
 #include "core/clock.h"
 #include "core/mem.h"
 #include "meters/meter.h"
-#include "report/summary.h"
+#include "report/summary_notes.h"
 #include "result/result.h"
 #include "energy/energy.h"
 #include "tap.h"
