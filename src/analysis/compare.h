@@ -127,8 +127,8 @@ void compare_table_build(struct compare_table *t, const struct rr_set *set,
 			 const struct compare_column *sort);
 void compare_table_free(struct compare_table *t);
 
-/* The head cells (md: key names for unscaled metrics); the count. */
-size_t compare_head_cells(const struct compare_table *t, char cells[][COMPARE_CELL], int md);
+/* The head cells, each metric's with its unit as the table shows it (markdown too); the count. */
+size_t compare_head_cells(const struct compare_table *t, char cells[][COMPARE_CELL]);
 /* A row's cells as table, markdown and HTML show them; the count. */
 size_t compare_row_cells(const struct compare_table *t, const struct compare_row *rw,
 			 char cells[][COMPARE_CELL]);

@@ -6,11 +6,14 @@
 #include "analysis/compare.h"
 #include "core/text.h"
 
-static const char *valid_text(const struct compare_row *rw)
+/* The verdict in a word and its cause; a summary over rounds has its rounds' count instead. */
+static void verdict_cell(const struct compare_row *rw, char *buf, size_t len)
 {
-	if (rw->valid > 0)
-		return rw->uncertain ? "UNCERTAIN" : "yes";
-	return rw->valid == 0 ? "NO" : "-";
+	if (rw->s) {
+		snprintf(buf, len, "%s", rw->valid > 0 ? "valid" : rw->valid == 0 ? "INVALID" : "-");
+		return;
+	}
+	rr_verdict_short(rw->j->validity, rw->j->status, buf, len);
 }
 
 static void meter_text(const struct rr_result *r, char *buf, size_t len)
@@ -64,7 +67,7 @@ size_t compare_row_cells(const struct compare_table *t, const struct compare_row
 		if (t->cols[i] == t->sort)
 			half_cell(t->cols[i], &t->units[i], rw, cells[k++], COMPARE_CELL);
 	}
-	snprintf(cells[k++], COMPARE_CELL, "%s", valid_text(rw));
+	verdict_cell(rw, cells[k++], COMPARE_CELL);
 	snprintf(cells[k++], COMPARE_CELL, "%s", *rw->r->link ? rw->r->link : rw->r->transport);
 	snprintf(cells[k++], COMPARE_CELL, "%s", rw->r->filesystem);
 	meter_text(rw->r, cells[k++], COMPARE_CELL);
@@ -73,23 +76,20 @@ size_t compare_row_cells(const struct compare_table *t, const struct compare_row
 
 int compare_cell_left(size_t k, size_t n)
 {
-	return k == 1 || k == 2 || k >= n - 3;
+	return k == 1 || k == 2 || k >= n - COMPARE_TRAIL_CELLS;
 }
 
-size_t compare_head_cells(const struct compare_table *t, char cells[][COMPARE_CELL], int md)
+size_t compare_head_cells(const struct compare_table *t, char cells[][COMPARE_CELL])
 {
 	static const char *const lead[COMPARE_LEAD_CELLS] = { "rank", "device", "job" };
-	static const char *const trail[COMPARE_TRAIL_CELLS] = { "valid", "link", "filesystem",
+	static const char *const trail[COMPARE_TRAIL_CELLS] = { "verdict", "link", "filesystem",
 								"meter" };
 	size_t i, n = 0;
 
 	for (i = 0; i < COMPARE_LEAD_CELLS; i++)
 		snprintf(cells[n++], COMPARE_CELL, "%s", lead[i]);
 	for (i = 0; i < t->ncols; i++) {
-		if (md && t->cols[i]->scale == 1)
-			compare_column_key(t->cols[i], &t->units[i], cells[n++], COMPARE_CELL);
-		else
-			compare_column_head(t->cols[i], &t->units[i], cells[n++], COMPARE_CELL);
+		compare_column_head(t->cols[i], &t->units[i], cells[n++], COMPARE_CELL);
 		if (t->cols[i] == t->sort)
 			snprintf(cells[n++], COMPARE_CELL, "+-95%%");
 	}

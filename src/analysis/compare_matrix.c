@@ -139,7 +139,7 @@ static const char *cell_validity(const struct job_result *j)
 /* Under the grid: each marked cell, what it is and why ("16 KiB write: INVALID: ..."). */
 static void print_marks(FILE *fp, const struct rr_result *r, const struct matrix *m)
 {
-	char size[32], why[RR_REASONS_MAX];
+	char size[32], word[RR_VERDICT_SHORT], why[RR_REASONS_MAX];
 	size_t i, k, n = 0;
 
 	for (k = 0; k < m->nrecs; k++) {
@@ -152,9 +152,13 @@ static void print_marks(FILE *fp, const struct rr_result *r, const struct matrix
 			if (!n++)
 				fprintf(fp, "!: invalid job, its figure not comparable; ?: uncertain "
 					    "figure (above the job's max_uncertainty)\n");
-			rr_verdict(j->validity, j->status, why, sizeof(why));
-			fprintf(fp, "%c %s %s: %s\n", mark, fmt_size(m->recs[k], size, sizeof(size)),
-				m->ops[i], why);
+			rr_verdict_short(j->validity, j->status, word, sizeof(word));
+			rr_reasons(j, why, sizeof(why));
+			/* the whole text after the short one, where it says more */
+			fprintf(fp, "%c %s %s: %s%s%s%s\n", mark,
+				fmt_size(m->recs[k], size, sizeof(size)), m->ops[i], word,
+				strstr(word, why) ? "" : " (", strstr(word, why) ? "" : why,
+				strstr(word, why) ? "" : ")");
 		}
 	}
 	if (n)

@@ -79,12 +79,32 @@ static void print_md_rule(FILE *fp, const size_t *w, size_t n)
 	fprintf(fp, "|\n");
 }
 
+/* The whole verdict of each row that is not plainly valid, under the table: its cell has
+ * the word and the cause in a few words. */
+static void print_verdict_notes(FILE *fp, const struct compare_table *t, int md)
+{
+	char text[RR_REASONS_MAX];
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nrows; i++) {
+		const struct compare_row *rw = &t->rows[i];
+		const char *word = rr_verdict_word(rw->j->validity, rw->j->status);
+
+		if (rw->s || (strcmp(word, "INVALID") && strcmp(word, "UNCERTAIN")))
+			continue;
+		rr_reasons(rw->j, text, sizeof(text));
+		if (!n++)
+			fputc('\n', fp);
+		fprintf(fp, "%s%s, %s: %s: %s\n", md ? "- " : "", rw->r->label, rw->name, word, text);
+	}
+}
+
 static void print_text(FILE *fp, const struct compare_table *t, int md)
 {
 	char (*cells)[COMPARE_CELL] = xcalloc(COMPARE_MAX_CELLS, COMPARE_CELL);
 	size_t w[COMPARE_MAX_CELLS], n, i, k, nh;
 
-	nh = compare_head_cells(t, cells, md);
+	nh = compare_head_cells(t, cells);
 	for (k = 0; k < nh; k++)
 		w[k] = text_width(cells[k]);
 	for (i = 0; i < t->nrows; i++) {
@@ -95,7 +115,7 @@ static void print_text(FILE *fp, const struct compare_table *t, int md)
 			if (text_width(cells[k]) > w[k])
 				w[k] = text_width(cells[k]);
 	}
-	compare_head_cells(t, cells, md);
+	compare_head_cells(t, cells);
 	print_line(fp, cells, w, nh, md);
 	if (md)
 		print_md_rule(fp, w, nh);
@@ -106,6 +126,7 @@ static void print_text(FILE *fp, const struct compare_table *t, int md)
 		print_line(fp, cells, w, n, md);
 	}
 	free(cells);
+	print_verdict_notes(fp, t, md);
 }
 
 static void csv_number(FILE *fp, double v)

@@ -47,67 +47,6 @@ int rr_valid(const struct job_result *j)
 	return valid;
 }
 
-void rr_verdict(const struct result_validity *v, int status, char *buf, size_t len)
-{
-	if (!v) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (v->valid && status != RESULT_OK) {
-		snprintf(buf, len, "INVALID: the job %s",
-			 status == RESULT_INTERRUPTED ? "was interrupted"
-			 : status == RESULT_FAILED    ? "failed"
-						      : "did not finish");
-		return;
-	}
-	if (v->valid) {
-		/* Valid sampling of hand readings or of an emulator is not a measurement. */
-		if (v->manual)
-			snprintf(buf, len, "valid (MANUAL readings)");
-		else if (v->emulated)
-			snprintf(buf, len, "valid (EMULATED)");
-		else
-			snprintf(buf, len, "valid");
-		if (v->uncertain && v->uncertainty && v->uncertainty->figure)
-			snprintf(buf + strlen(buf), len - strlen(buf),
-				 ", UNCERTAIN: %s +-%.1f %% (%s)", v->uncertainty->figure,
-				 v->uncertainty->u95_rel * 100,
-				 v->uncertainty->dominant ? v->uncertainty->dominant : "?");
-		else if (v->uncertain)
-			snprintf(buf + strlen(buf), len - strlen(buf), ", UNCERTAIN");
-		return;
-	}
-	snprintf(buf, len, "INVALID%s%s", v->nreasons ? ": " : "", v->nreasons ? v->reasons[0] : "");
-}
-
-int rr_uncertain(const struct job_result *j)
-{
-	return rr_valid(j) > 0 && j->validity->uncertain;
-}
-
-static void append_reason(char *buf, size_t len, const char *text)
-{
-	size_t used = strlen(buf);
-
-	if (strstr(buf, text))
-		return;
-	snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
-}
-
-void rr_reasons(const struct job_result *j, char *buf, size_t len)
-{
-	size_t i;
-
-	buf[0] = '\0';
-	for (i = 0; j->validity && i < j->validity->nreasons; i++)
-		append_reason(buf, len, j->validity->reasons[i]);
-	for (i = 0; i < j->nevents; i++)
-		if (event_invalidates(j->events[i].kind))
-			append_reason(buf, len, event_kind_name(j->events[i].kind));
-	if (j->status != RESULT_OK)
-		append_reason(buf, len, result_status_name(j->status));
-}
-
 /* A direction's figure, 0 for a direction the job does not have. */
 #define DIR_SUM(j, field)                                                   \
 	(((j)->read ? (double)(j)->read->field : 0) + ((j)->write ? (double)(j)->write->field : 0))

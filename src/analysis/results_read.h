@@ -10,7 +10,10 @@
 #include "result/result.h"
 
 #define RR_LABEL_MAX 200
-#define RR_REASONS_MAX 256
+#define RR_REASONS_MAX 2048
+/* A verdict's cause in a table cell, and the cell with its word. */
+#define RR_CAUSE_MAX 60
+#define RR_VERDICT_SHORT 128
 
 struct rr_result {
 	char *path;
@@ -78,15 +81,24 @@ int rr_has_power(const struct job_result *j);
 /* 1 valid, 0 invalid (or not finished), -1 when no meter judged it. */
 int rr_valid(const struct job_result *j);
 /*
- * The run summary's verdict, which the page and compare repeat: "valid", "valid (EMULATED)",
- * ", UNCERTAIN: j_per_gb +-12.0 % (what dominates)" after it, "INVALID: first reason";
- * "-" without a validity. A job that did not finish is never valid, whatever its validity
- * says (a result file from elsewhere may say anything).
+ * A job's verdict (verdict.c), the same in every table, chart and file: one word
+ * (rr_verdict_word: "valid", "EMULATED", "MANUAL", "UNCERTAIN", "INVALID"; "-" without a
+ * validity) and, when it is not plainly valid, its dominant cause in a few words
+ * (rr_verdict_short: "UNCERTAIN: idle not quiet", "INVALID: 6 samples < 20"), the whole
+ * of it in rr_verdict_text (the reasons, the interval over its limit and why, the
+ * status). A job that did not finish is never valid, whatever its validity says.
  */
-void rr_verdict(const struct result_validity *v, int status, char *buf, size_t len);
+const char *rr_verdict_word(const struct result_validity *v, int status);
+void rr_verdict_short(const struct result_validity *v, int status, char *buf, size_t len);
+void rr_verdict_text(const struct result_validity *v, int status, char *buf, size_t len);
+/* One reason in a few words (a table of the reasons the run writes), else the reason cut
+ * at a word with "..." to RR_CAUSE_MAX characters. */
+void rr_cause_short(const char *reason, char *buf, size_t len);
+/* text, or its first max characters cut at a word and ending in "...". */
+void rr_ellipsis(const char *text, size_t max, char *buf, size_t len);
 /* Valid, but its headline figure's u95 exceeds the job's limit (validity.uncertain). */
 int rr_uncertain(const struct job_result *j);
-/* Validity reasons, invalidating events and a not-ok status, "; "-joined. */
+/* rr_verdict_text and the invalidating events, "; "-joined. */
 void rr_reasons(const struct job_result *j, char *buf, size_t len);
 /* Both directions together. */
 double rr_bw_bytes(const struct job_result *j);

@@ -31,7 +31,7 @@ static void print_html(FILE *fp, const struct compare_table *t)
 	const struct compare_row *rows = t->rows;
 	size_t i, k, n;
 
-	n = compare_head_cells(t, cells, 0);
+	n = compare_head_cells(t, cells);
 	/* A wide table scrolls in its own box instead of running off the page. */
 	fprintf(fp, "<div class=\"wide\"><table class=\"grid compare\">\n<caption>ranked by %s within each job (%s is "
 		    "better); invalid rows are not ranked", sort->key,

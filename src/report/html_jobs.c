@@ -125,13 +125,14 @@ static const char *job_size(const struct job_result *j, char *buf, size_t len)
 	return fmt_size((uint64_t)o->i, buf, len);
 }
 
-/* The run summary's verdict, coloured: red invalid, amber uncertain, green valid. */
+/* The verdict in a word and its cause, coloured: red invalid, amber uncertain, green
+ * valid; the whole text is the reasons column's. */
 static void verdict_cell(FILE *fp, const struct job_result *j)
 {
-	char verdict[RR_REASONS_MAX];
+	char verdict[RR_VERDICT_SHORT];
 	int valid = rr_valid(j);
 
-	rr_verdict(j->validity, j->status, verdict, sizeof(verdict));
+	rr_verdict_short(j->validity, j->status, verdict, sizeof(verdict));
 	fprintf(fp, "<td class=\"%s\">", valid == 0 ? "bad" : rr_uncertain(j) ? "unc" : valid > 0 ? "ok" : "");
 	html_text(fp, verdict);
 	fputs("</td>", fp);
@@ -184,7 +185,7 @@ void html_jobs(FILE *fp, const struct rr_set *set)
 		fputs(" <small>", fp);
 		html_text(fp, html_base_name(r->path));
 		fputs("</small></h3>\n<div class=\"wide\"><table class=\"grid\">\n<thead><tr><th>job</th><th>rw</th>"
-		      "<th>bs</th><th>size</th><th>status</th><th>validity</th><th>samples</th><th>coverage</th>",
+		      "<th>bs</th><th>size</th><th>status</th><th>verdict</th><th>samples</th><th>coverage</th>",
 		      fp);
 		power_heads(fp, cols, &r->rep);
 		fputs("<th>reasons</th><th>events</th></tr></thead>\n<tbody>\n", fp);

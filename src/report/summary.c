@@ -15,8 +15,6 @@
 #include "report/summary_rounds.h"
 
 #define CELL 64
-/* The verdict is the row's last column; a longer reason is cut here (the file has it all). */
-#define VERDICT_MAX 160
 #define MIN_NAME_WIDTH 3
 /* Significant digits: enough that a 16 MiB-record job's IOPS/mA is not 0.00. */
 #define SIG_RATE 3
@@ -245,13 +243,13 @@ static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 			const struct result_power *p, const struct result_efficiency *e,
 			const struct result_validity *v, int status)
 {
-	char c[5][CELL], name[CELL], vd[VERDICT_MAX];
+	char c[5][CELL], name[CELL], vd[RR_VERDICT_SHORT];
 
 	if (lo->meters) {
 		meter_short(spec, name, sizeof(name));
 		fprintf(fp, "  %-*s", lo->mw, name);
 	}
-	rr_verdict(v, status, vd, sizeof(vd));
+	rr_verdict_short(v, status, vd, sizeof(vd));
 	fprintf(fp, " %*s %*s %*s %6s %8s  %s", lo->ww,
 		si_fmt(&lo->w, p ? p->active_w : NAN, SIG_POWER, c[0], CELL), lo->aw,
 		si_fmt(&lo->a, p ? p->active_ma / 1e3 : NAN, SIG_ENERGY, c[1], CELL), lo->ew,
@@ -371,7 +369,7 @@ static void print_power_head(FILE *fp, const struct layout *lo)
 
 	snprintf(e, sizeof(e), "%s/GB", lo->e.text);
 	fprintf(fp, " %*s %*s %*s %6s %8s  %s", lo->ww + (int)text_extra_bytes(lo->w.text), lo->w.text,
-		lo->aw + (int)text_extra_bytes(lo->a.text), lo->a.text, lo->ew + (int)text_extra_bytes(e), e, "+-95%",
+		lo->aw + (int)text_extra_bytes(lo->a.text), lo->a.text, lo->ew + (int)text_extra_bytes(e), e, "U95 %",
 		"IOPS/mA", "verdict");
 }
 
@@ -396,6 +394,29 @@ static void print_header(FILE *fp, const struct run_result *r, const struct layo
 	if (lo->power)
 		print_power_head(fp, lo);
 	fputc('\n', fp);
+}
+
+/* The whole of a verdict that is not plainly valid, under the table (its row has the
+ * word and the cause in a few words). */
+static void print_verdict_text(FILE *fp, const struct job_result *j)
+{
+	const struct result_validity *v = j->nmeters ? &j->meters[0].validity : j->validity;
+	char text[RR_REASONS_MAX], name[CELL];
+	size_t m;
+
+	for (m = 0; m < (j->nmeters ? j->nmeters : 1); m++) {
+		if (j->nmeters)
+			v = &j->meters[m].validity;
+		if (!v || (strcmp(rr_verdict_word(v, j->status), "INVALID") &&
+			   strcmp(rr_verdict_word(v, j->status), "UNCERTAIN")))
+			continue;
+		rr_verdict_text(v, j->status, text, sizeof(text));
+		name[0] = '\0';
+		if (j->nmeters > 1)
+			meter_short(j->meters[m].spec, name, sizeof(name));
+		fprintf(fp, "%s loop %u%s%s: %s: %s\n", j->jobname ? j->jobname : "?", j->loop,
+			*name ? " " : "", name, rr_verdict_word(v, j->status), text);
+	}
 }
 
 /* measure: where a command's I/O figures came from, or that it has none. */
@@ -428,14 +449,17 @@ void summary_print_summary(FILE *fp, const struct run_result *r)
 	for (i = 0; i < r->njobs; i++)
 		print_row(fp, &lo, &r->jobs[i]);
 	for (i = 0; i < r->njobs; i++)
+		print_verdict_text(fp, &r->jobs[i]);
+	for (i = 0; i < r->njobs; i++)
 		print_io_source(fp, &r->jobs[i]);
 	for (i = 0; i < r->njobs; i++)
 		if (r->jobs[i].error)
 			fprintf(fp, "%s loop %u: %s\n", r->jobs[i].jobname ? r->jobs[i].jobname : "?",
 				r->jobs[i].loop, r->jobs[i].error);
 	if (lo.power)
-		fprintf(fp, "+-95%%: the J/GB's measurement uncertainty (k = 2) from the meter's "
-			    "declared accuracy (docs/energy.md)\n");
+		fprintf(fp, "U95 %%: the headline figure's (J/GB, else IOPS/mA, active energy or "
+			    "charge) measurement uncertainty at 95 %% (k = 2) as a share of it, from "
+			    "the meter's declared accuracy (docs/energy.md)\n");
 	summary_print_notes(fp, r);
 	summary_print_rounds(fp, r, lo.nw);
 }

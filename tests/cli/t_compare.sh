@@ -62,8 +62,10 @@ ok $? "CSV header uses the result's key names, each with its interval's _u95"
 
 $IOWATT compare --format md --by iops $FILES >"$T_TMP/md.txt" 2>/dev/null
 ok $? "compare --format md"
-head -1 "$T_TMP/md.txt" | grep -q "| iops_per_ma | j_per_gb |" && sed -n 2p "$T_TMP/md.txt" | grep -q '^|-----:|:-'
-ok $? "markdown table: key-name header and alignment row"
+head -1 "$T_TMP/md.txt" | grep -q "| IOPS/mA | J/GB |" && head -1 "$T_TMP/md.txt" | grep -q "| W  *| mA  *|" &&
+	! head -1 "$T_TMP/md.txt" | grep -qE "j_per_gb|iops_per_ma|active_mw|active_w" &&
+	sed -n 2p "$T_TMP/md.txt" | grep -q '^|-----:|:-'
+ok $? "markdown table: the table's headers with their units (J/GB, not j_per_gb), alignment row"
 [ "$(grep -c '^| 1 ' "$T_TMP/md.txt")" -eq 4 ]
 ok $? "one rank 1 per job"
 grep "^| 1 " "$T_TMP/md.txt" | grep -q "RND4K-Q32T1-read" && grep "^| 1 .*RND4K-Q32T1-read" "$T_TMP/md.txt" | grep -q Netac
@@ -273,9 +275,9 @@ $IOWATT compare --format md --label "$T_TMP/a.json=A" --label "$T_TMP/b.json=B" 
 check "markdown: the +-95% column beside the ranking figure, A marked ≈2" -- \
 	python3 - "$T_TMP/tie.md" <<'PY'
 import sys
-rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in open(sys.argv[1])]
+rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in open(sys.argv[1]) if l.startswith("|")]
 h = rows[0]
-i = h.index("iops_per_ma")
+i = h.index("IOPS/mA")
 assert h[i + 1] == "+-95%", h
 got = {r[1]: (r[0], float(r[i]), float(r[i + 1].lstrip("+-"))) for r in rows[2:] if r[2] == "SEQ1M-Q8T1-read"}
 assert {k: v[0] for k, v in got.items()} == {"C": "1", "B": "2", "A": "\u22482"}, got

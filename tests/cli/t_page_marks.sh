@@ -11,8 +11,8 @@ cd "$T_TMP" || exit 1
 # --- compare: the uncertain job says so in the table and the CSV
 $IOWATT compare fx/uncertain.json fx/bigger.json fx/emulated.json >compare.txt 2>compare.err
 ok $? "compare of an uncertain, a resized and an emulated result"
-grep -E " SEQ1M-Q8T1-write " compare.txt | grep "SanDisk SC64G" | grep -q " UNCERTAIN "
-ok $? "compare's table: the uncertain job's valid column says UNCERTAIN, not yes"
+grep -E " SEQ1M-Q8T1-write " compare.txt | grep "SanDisk SC64G" | grep -q " UNCERTAIN: +-12 % > 5 %: INA219 resolution "
+ok $? "compare's table: the uncertain job's verdict column says UNCERTAIN and why, not yes"
 $IOWATT compare --format csv fx/uncertain.json >compare.csv 2>/dev/null
 python3 - compare.csv <<'PY'
 import csv, sys
@@ -29,11 +29,12 @@ TMPDIR=$T_TMP/tmp $IOWATT report -o page fx/uncertain.json fx/bigger.json fx/emu
 t_report_written $? report.log page
 ok $? "report writes the page"
 html=page/report.html
-grep -q '<td class="unc">valid, UNCERTAIN: j_per_gb +-12.0 % (INA219 resolution 1 mW at 60 mW mean)</td>' "$html"
-ok $? "page: the uncertain job's verdict is the run summary's (UNCERTAIN, +-12 %, what dominates), not plain valid"
-grep -q '<td class="unc">UNCERTAIN</td>' "$html"
-ok $? "page: the comparison table marks the uncertain row"
-grep -q '<td class="ok">valid (EMULATED)</td>' "$html" && grep -q '<td class="bad">INVALID: ' "$html"
+grep -q '<td class="unc">UNCERTAIN: +-12 % &gt; 5 %: INA219 resolution</td>' "$html" &&
+	grep -q '<td>j_per_gb +-12 % (limit 5 %): INA219 resolution 1 mW at 60 mW mean</td>' "$html"
+ok $? "page: the uncertain job's verdict is the terminal's (UNCERTAIN, +-12 % over 5 %, what dominates), the whole text in reasons"
+[ "$(grep -c '<td class="unc">UNCERTAIN: ' "$html")" -eq 2 ]
+ok $? "page: the comparison table marks the uncertain row the same way"
+grep -q '<td class="ok">EMULATED</td>' "$html" && grep -q '<td class="bad">INVALID: ' "$html"
 ok $? "page: emulated and invalid verdicts as the terminal prints them"
 while read -r want; do
 	grep -qF "<li class=\"warning\">warning: $want" "$html" || { echo "# missing: $want"; false; } || break
@@ -60,7 +61,7 @@ sed 's/^/# /' matrix.txt
 grep -qE "^16 KiB +[0-9.]+! " matrix.txt && grep -qE "^64 KiB +[0-9.]+ +[0-9.]+ +[0-9.]+\? " matrix.txt
 ok $? "matrix: the invalid 9.4 J/GB is marked '!', the uncertain cell '?'"
 grep -q "^! 16 KiB write: INVALID: undervoltage during the job$" matrix.txt &&
-	grep -q "^? 64 KiB read: valid, UNCERTAIN: j_per_gb +-9.0 % (INA219 offset)$" matrix.txt
+	grep -q "^? 64 KiB read: UNCERTAIN: +-9 % > 5 %: INA219 offset (j_per_gb +-9 % (limit 5 %): INA219 offset)$" matrix.txt
 ok $? "matrix: each marked cell explained under the table"
 [ "$(grep -cE '[0-9][!?]' matrix.txt)" -eq 2 ]
 ok $? "matrix: no other cell marked"

@@ -147,13 +147,13 @@ if t_is_root; then
 			--idle-samples 5 --tail-hold 300ms --json-out "$T_TMP/r.json" >"$T_TMP/run.out" 2>&1
 		kill $emu 2>/dev/null
 		wait $emu 2>/dev/null
-		grep -qE "valid \(EMULATED\)$" "$T_TMP/run.out" && break
+		grep -qE " EMULATED$" "$T_TMP/run.out" && break
 		echo "# run $try not valid (a loaded machine): $(grep -oE 'INVALID: .*' "$T_TMP/run.out" | head -1)"
 	done
 	# Units follow the figures (0.76 W of this run is 765 mW): compared without their prefix.
 	unitless() { tr -s ' ' | sed -E 's/ (m|µ|n)(W|A|J\/GB) / \2 /g; s/ (m|µ|n)(W|A|J\/GB) / \2 /g'; }
 	run_head=$(grep -E "^job +loop +status" "$T_TMP/run.out" | unitless)
-	verdict=$(grep -oE "valid \(EMULATED\)$" "$T_TMP/run.out" | head -1)
+	verdict=$(grep -oE "EMULATED$" "$T_TMP/run.out" | head -1)
 	for d in "${DEMO_DOCS[@]}"; do
 		readme_head=$(sed -n '/^\$ make demo/,/^```/p' "$d" | grep -E "^job +loop +status" | unitless)
 		[ -n "$run_head" ] && [ "$run_head" = "$readme_head" ]
