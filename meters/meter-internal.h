@@ -46,6 +46,9 @@ enum meter_conn_rule {
 /* No read(): start() begins delivery with meter_deliver() from the driver's own thread or
  * its library's callback; stop() returns once no meter_deliver() runs or will follow. */
 #define METER_DRV_PUSH (1u << 0)
+/* The connection is a serial port: a device, a pty, rfc2217:// or tcp:// (ser2net), opened by
+ * meter_std_serial_open; completion offers the ports and the two prefixes. */
+#define METER_DRV_SERIAL (1u << 1)
 
 /*
  * A driver: what it is (listing, help, spec checks) and its ops. Ops return 0 / a count,

@@ -150,6 +150,9 @@ size_t meter_extras(const struct meter_dev *dev, char *buf, size_t len);
 struct opt_desc;
 const struct opt_desc *meter_driver_keys(const struct meter_entry *meters, const char *name,
 				       size_t *n);
+/* 1 when the driver called name connects through a serial port (a device, a pty,
+ * rfc2217:// or tcp://), 0 otherwise or when there is no such driver. */
+int meter_driver_serial(const struct meter_entry *meters, const char *name);
 /* "um25c, um34c, manual, ..." for error messages: the drivers of meters. */
 void meter_driver_names(const struct meter_entry *meters, char *buf, size_t len);
 /* Every driver: spec syntax, keys (key, type, default, range, help), models and ranges. */

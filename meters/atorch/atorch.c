@@ -166,6 +166,7 @@ const struct meter_driver meter_atorch = {
 	.conn = "the serial port: /dev/rfcomm0 (Bluetooth SPP, channel 2 on some), a pty, "
 		"rfc2217://HOST:PORT or tcp://HOST:PORT (ser2net)",
 	.conn_rule = METER_CONN_REQUIRED,
+	.flags = METER_DRV_SERIAL,
 	.example = "atorch:/dev/rfcomm0",
 	METER_KEYS(atorch_keys, struct atorch_args),
 	METER_MODELS(atorch_models),

@@ -25,6 +25,13 @@ const struct opt_desc *meter_driver_keys(const struct meter_entry *meters, const
 	return drv ? drv->keys : NULL;
 }
 
+int meter_driver_serial(const struct meter_entry *meters, const char *name)
+{
+	const struct meter_driver *drv = meter_driver_find(meters, name);
+
+	return drv && (drv->flags & METER_DRV_SERIAL);
+}
+
 const struct meter_model *meter_driver_model(const struct meter_driver *drv, size_t i)
 {
 	if (!drv->models || i >= drv->nmodels)

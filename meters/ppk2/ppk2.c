@@ -438,7 +438,7 @@ const struct meter_driver meter_ppk2 = {
 		"rfc2217://HOST:PORT or tcp://HOST:PORT (ser2net)",
 	.conn_rule = METER_CONN_REQUIRED,
 	.example = "ppk2:/dev/ttyACM0,vdd=5000",
-	.flags = METER_DRV_PUSH,
+	.flags = METER_DRV_PUSH | METER_DRV_SERIAL,
 	METER_KEYS(ppk2_keys, struct ppk2_args),
 	.models = &ppk2_model,
 	.nmodels = 1,

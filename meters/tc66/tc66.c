@@ -195,6 +195,7 @@ const struct meter_driver meter_tc66c = {
 	.conn = "the serial port: /dev/ttyACM0, a pty, rfc2217://HOST:PORT or "
 		"tcp://HOST:PORT (ser2net)",
 	.conn_rule = METER_CONN_REQUIRED,
+	.flags = METER_DRV_SERIAL,
 	.example = "tc66c:/dev/ttyACM0,interval=200ms",
 	METER_KEYS(tc66_keys, struct tc66_args),
 	METER_MODELS(tc66_models),

@@ -64,5 +64,7 @@ int serial_path_is_pty(const char *path);
 int serial_pty_number(const char *path);
 /* One line per serial port found, with USB VID:PID, manufacturer and product. */
 void serial_list_ports(FILE *out);
+/* The names of the ports serial_list_ports lists, one a line, each after prefix. */
+void serial_port_names(FILE *out, const char *prefix, int prefix_len);
 
 #endif

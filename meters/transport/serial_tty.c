@@ -356,6 +356,24 @@ static const struct serial_ops tty_ops = {
 	.describe = tty_describe,
 };
 
+void serial_port_names(FILE *out, const char *prefix, int prefix_len)
+{
+#ifdef HAVE_SERIALPORT
+	struct sp_port **ports = NULL;
+	int i;
+
+	if (sp_list_ports(&ports) != SP_OK)
+		return;
+	for (i = 0; ports[i]; i++)
+		fprintf(out, "%.*s%s\n", prefix_len, prefix, sp_get_port_name(ports[i]));
+	sp_free_port_list(ports);
+#else
+	(void)out;
+	(void)prefix;
+	(void)prefix_len;
+#endif
+}
+
 void serial_list_ports(FILE *out)
 {
 #ifdef HAVE_SERIALPORT

@@ -243,6 +243,7 @@ static void um_close(struct meter_dev *dev)
 		.conn = "the serial port: /dev/rfcomm0 (Bluetooth), /dev/ttyUSB0, a pty, "          \
 			"rfc2217://HOST:PORT or tcp://HOST:PORT (ser2net)",               \
 		.conn_rule = METER_CONN_REQUIRED,                                         \
+		.flags = METER_DRV_SERIAL,                                                \
 		.example = #drv_name ":/dev/rfcomm0,interval=500ms",                      \
 		METER_KEYS(um_keys, struct um_args),                                      \
 		METER_MODELS_META(um_models),                                             \

@@ -8,10 +8,12 @@
 #include "cli/commands.h"
 #include "core/cmdline.h"
 #include "core/log.h"
+#include "core/mem.h"
 #include "core/version.h"
 #include "meters/emu/emu.h"
 #include "meters/meter.h"
 #include "meters/registry/registry.h"
+#include "meters/transport/serial.h"
 #include "run/profile.h"
 
 #define LIST_LEN 1024
@@ -81,17 +83,21 @@ static void complete_meter_key(FILE *fp, const char *cur, const char *colon, con
 
 /*
  * A meter spec, DRIVER:CONNECTION[,key=value...]: the drivers (no space after the colon),
- * the serial and HID devices this machine has after "DRIVER:", the driver's keys after a
- * comma.
+ * after "DRIVER:" the serial ports `iowatt meters` lists and rfc2217:// and tcp:// for a
+ * serial driver, else the serial and HID devices this machine has; the driver's keys after
+ * a comma.
  */
 static void complete_meter(FILE *fp, const char *cur)
 {
+	/* A serial driver's ports come from libserialport, [2] (RFCOMM) is one it may miss. */
 	static const char *const ports[] = { "/dev/ttyUSB*", "/dev/ttyACM*", "/dev/rfcomm*",
 					     "/dev/hidraw*" };
+	static const char *const net_prefixes[] = { "rfc2217://", "tcp://" };
 	const char *colon = strchr(cur, ':');
-	char list[LIST_LEN];
+	char list[LIST_LEN], *drv;
 	glob_t g;
 	size_t i, k;
+	int serial;
 
 	if (!colon) {
 		meter_driver_names(meter_registry, list, sizeof(list));
@@ -103,7 +109,17 @@ static void complete_meter(FILE *fp, const char *cur)
 		complete_meter_key(fp, cur, colon, strrchr(colon, ',') + 1);
 		return;
 	}
-	for (i = 0; i < sizeof(ports) / sizeof(ports[0]); i++) {
+	drv = xasprintf("%.*s", (int)(colon - cur), cur);
+	serial = meter_driver_serial(meter_registry, drv);
+	free(drv);
+	if (serial) {
+		/* The ports `iowatt meters` lists, the RFCOMM ones it may leave out, ser2net. */
+		serial_port_names(fp, cur, (int)(colon + 1 - cur));
+		for (i = 0; i < ARRAY_SIZE(net_prefixes); i++)
+			fprintf(fp, "%.*s%s\n", (int)(colon + 1 - cur), cur, net_prefixes[i]);
+		fprintf(fp, "@nospace\n");
+	}
+	for (i = serial ? 2 : 0; i < (serial ? 3 : ARRAY_SIZE(ports)); i++) {
 		if (glob(ports[i], 0, NULL, &g))
 			continue;
 		for (k = 0; k < g.gl_pathc; k++)
