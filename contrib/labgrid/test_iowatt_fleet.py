@@ -26,6 +26,8 @@ import time
 import pytest
 
 TIMEOUT_S = 3600
+# iowatt run --strict's exit codes of a run that went through, and what they say
+STRICT_VERDICTS = {0: "valid", 4: "INVALID", 5: "UNCERTAIN"}
 SAFE_PATH = re.compile(r"/[A-Za-z0-9._/-]+")
 
 
@@ -180,7 +182,7 @@ def measure_board(env, place, ssh, out_dir, name):
         # board whose run never ends must not hold up the fleet.
         cmd = " ".join(shlex.quote(a) for a in [
             "timeout", "--kill-after=30", str(limit), rec["iowatt"], "run", profile,
-            "--target", target_dir, "--meter", rec["meter"], "--no-progress",
+            "--target", target_dir, "--meter", rec["meter"], "--no-progress", "--strict",
             "--json-out", json_out])
         out, err, rc = ssh.run(cmd + " 2>&1", timeout=limit + 90)
         rec["exit_code"] = rc
@@ -192,8 +194,11 @@ def measure_board(env, place, ssh, out_dir, name):
         if has == 0:
             ssh.get(f"{remote}/{name}.*", out_dir)
             rec["result"] = os.path.join(out_dir, f"{name}.json")
-        if rc == 0 and rec["result"]:
+        # --strict: 4 when a job is INVALID, 5 when one is UNCERTAIN. The run itself went
+        # through; test_board_valid is the case such a job fails, not test_board.
+        if rc in STRICT_VERDICTS and rec["result"]:
             rec["status"] = "ok"
+            rec["verdict"] = STRICT_VERDICTS[rc]
         elif rec["result"]:
             rec["status"] = "partial"
             rec["reason"] = f"iowatt run exited {rc}; see {name}.log"
@@ -251,6 +256,15 @@ def test_board(fleet, place):
     """One place: its run ended and its result came back."""
     rec = next(r for r in fleet["places"] if r["place"] == place)
     assert rec["status"] == "ok", f"{place}: {rec['status']}: {rec['reason']}"
+
+
+def test_board_valid(fleet, place):
+    """One place: every job of its run valid and known within its limit (run --strict)."""
+    rec = next(r for r in fleet["places"] if r["place"] == place)
+    if rec["status"] != "ok":
+        pytest.skip(f"{place}: no finished run to judge ({rec['reason']})")
+    assert rec["verdict"] == "valid", \
+        f"{place}: a job is {rec['verdict']}: its figures should not be published (see the result)"
 
 
 def test_fleet_report(env, fleet):

@@ -262,6 +262,16 @@ work2=$(sed -nE '1s|^\$ timeout .* (/tmp/iowatt-fleet\.[A-Za-z0-9]{8})/iowatt ru
 ok $? "board2's copy ran from a private mktemp folder (${work2:-none}), removed after the run"
 grep -q "test_board\[board3\] FAILED" "$T_TMP/pytest.out"
 ok $? "board3 (SSH refused) marked failed"
+# run --strict: a board whose run went through has its jobs' verdict as a case of its own
+for b in board1 board2; do
+	v=$("$PY" -c 'import json, sys; print({p["place"]: p for p in json.load(open(sys.argv[1]))["places"]}[sys.argv[2]].get("verdict"))' "$T_TMP/fleet/fleet.json" "$b")
+	want=FAILED
+	[ "$v" = valid ] && want=PASSED
+	grep -q "test_board_valid\[$b\] $want" "$T_TMP/pytest.out"
+	ok $? "$b: test_board_valid $want for a run whose jobs are $v (--strict), test_board passed"
+done
+grep -q "test_board_valid\[board3\] SKIPPED" "$T_TMP/pytest.out"
+ok $? "board3: nothing to judge, its validity case skipped"
 grep -q "test_fleet_report PASSED" "$T_TMP/pytest.out"
 ok $? "the report and comparison are built over the boards that came back"
 [ $rc -le 1 ] || sed 's/^/#   /' "$T_TMP/pytest.out" | tail -n 40
@@ -275,6 +285,8 @@ print(json.dumps(f, indent=1))
 assert r["board1"]["status"] == "ok" and r["board2"]["status"] == "ok"
 assert r["board1"]["install"] == "given" and r["board2"]["install"] == "copied"
 assert r["board3"]["status"] == "failed" and r["board3"]["reason"]
+assert r["board1"]["verdict"] in ("valid", "INVALID", "UNCERTAIN"), r["board1"]
+assert r["board2"]["verdict"] in ("valid", "INVALID", "UNCERTAIN"), r["board2"]
 a, b = r["board1"], r["board2"]
 assert a["t_start"] < b["t_end"] and b["t_start"] < a["t_end"], "board runs did not overlap"
 PY
