@@ -47,6 +47,11 @@ doc = json.load(open(src))
 doc["files"] = {}
 M = 1 << 20
 
+def keys(f, fmt, n):
+    """fmt % i for i < n, written a batch at a time."""
+    for start in range(0, n, 1 << 17):
+        f.write("".join(fmt % i for i in range(start, min(n, start + (1 << 17)))))
+
 def repeat(f, piece, n, sep=","):
     chunk = (piece + sep) * (M // (len(piece) + len(sep)) or 1)
     per = chunk.count(sep)
@@ -85,13 +90,11 @@ with open(out, "w") as f:
             f.write('"')
         elif shape == "context":
             f.write("{")
-            for i in range(5000000 - 1):
-                f.write('"c%07d":0,' % i)
+            keys(f, '"c%07d":0,', 5000000 - 1)
             f.write('"c":0}')
         elif shape == "options":
             f.write("{")
-            for i in range(1900000 - 1):
-                f.write('"k%d":0,' % i)
+            keys(f, '"k%d":0,', 1900000 - 1)
             f.write('"last":0}')
         else:
             f.write('{"')
@@ -107,8 +110,7 @@ with open(out, "w") as f:
             f.write("0]")
         elif shape == "members":
             f.write(",")
-            for i in range(23000000 - 1):
-                f.write('"k%08d":0,' % i)
+            keys(f, '"k%08d":0,', 23000000 - 1)
             f.write('"k":0')
         elif shape == "newlines":
             f.write(",")

@@ -2,12 +2,7 @@
 # `iowatt measure`: any command metered with the same idle / active / tail phases.
 . "$(dirname "$0")/../lib/lib.sh"
 
-emu_pid=""
-trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
-"$IOWATT" emulate um25c --link "$T_TMP/um" --constant-ma 200 >"$T_TMP/emu.log" 2>&1 &
-emu_pid=$!
-for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
-meter="um25c:$T_TMP/um,interval=100ms"
+t_um25c_constant 200
 phases="--idle 1s --idle-samples 5 --tail-hold 0.5s --tail-max 3s --no-progress"
 
 timeout 60 "$IOWATT" measure --meter "$meter" $phases --json-out "$T_TMP/m1.json" \

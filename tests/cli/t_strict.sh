@@ -2,12 +2,7 @@
 # --strict: a gate CI can use, exit 4 for an INVALID job and 5 for an UNCERTAIN one, the result written either way.
 . "$(dirname "$0")/../lib/lib.sh"
 
-emu_pid=""
-trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
-"$IOWATT" emulate um25c --link "$T_TMP/um" --constant-ma 200 >"$T_TMP/emu.log" 2>&1 &
-emu_pid=$!
-for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
-meter="um25c:$T_TMP/um,interval=100ms"
+t_um25c_constant 200
 phases="--idle 1s --idle-samples 5 --tail-hold 0.5s --tail-max 3s --no-progress"
 
 # measure NAME ARGS... -- CMD...: exit status in $rc, the result in $T_TMP/NAME.json

@@ -126,6 +126,16 @@ t_loop_ext4() {
 
 t_is_root() { [ "$(id -u)" -eq 0 ]; }
 
+# t_um25c_constant MA: an EMULATED UM25C drawing MA mA on the pty linked at $T_TMP/um, its
+# pid in $emu_pid (stopped at exit with the temporary files), its spec at 10 Hz in $meter.
+t_um25c_constant() {
+	trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
+	"$IOWATT" emulate um25c --link "$T_TMP/um" --constant-ma "$1" >"$T_TMP/emu.log" 2>&1 &
+	emu_pid=$!
+	for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
+	meter="um25c:$T_TMP/um,interval=100ms"
+}
+
 # t_emu_loop MB NAME: a mounted loop ext4 an emulated meter can follow, in $mnt, its device
 # name ("loop3") in $dev; skips the test (exit 0) without loop devices or `emulate --device`.
 t_emu_loop() {
