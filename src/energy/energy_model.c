@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: MIT */
+/* The power model of a job: idle plus a cost per read, write and flush, fitted to the readings. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "energy/energy_model.h"
+
+/* Unknowns: idle and one cost per kind. */
+#define NP (1 + COMPL_KINDS)
+/* Residuals this many times the declared noise (chi^2 per degree of freedom 4): the model
+ * does not describe the readings. */
+#define EMODEL_POOR_CHI2 4.0
+
+const char *const emodel_kind_names[COMPL_KINDS] = { "read", "write", "flush" };
+
+const char *energy_model_verdict_name(enum emodel_verdict v)
+{
+	switch (v) {
+	case EMODEL_OK:
+		return "ok";
+	case EMODEL_POOR_FIT:
+		return "poor fit";
+	case EMODEL_NOT_IDENTIFIABLE:
+		return "not identifiable";
+	default:
+		return NULL;
+	}
+}
+
+/* Cumulative completions per kind at each bin edge: cum[i * K + k] holds bins < i. */
+static double *cumulate(const struct completions *ops)
+{
+	double *cum = xcalloc((ops->n + 1) * COMPL_KINDS, sizeof(*cum));
+	size_t i;
+	unsigned k;
+
+	for (i = 0; i < ops->n; i++)
+		for (k = 0; k < COMPL_KINDS; k++)
+			cum[(i + 1) * COMPL_KINDS + k] =
+			    cum[i * COMPL_KINDS + k] + ops->c[i * COMPL_KINDS + k];
+	return cum;
+}
+
+/* Completions of kind k before t_ns, each bin's spread evenly over it. */
+static double count_before(const struct completions *ops, const double *cum, int64_t t_ns,
+			   unsigned k)
+{
+	int64_t rel = t_ns - (int64_t)ops->t0_ns;
+	size_t i;
+
+	if (rel <= 0)
+		return 0;
+	i = (size_t)((uint64_t)rel / ops->bin_ns);
+	if (i >= ops->n)
+		return cum[ops->n * COMPL_KINDS + k];
+	return cum[i * COMPL_KINDS + k] + (double)((uint64_t)rel - i * ops->bin_ns) /
+					      (double)ops->bin_ns * ops->c[i * COMPL_KINDS + k];
+}
+
+/* The design at one window and lag: rows of [1, rate of each kind] for the readings whose
+ * window lies in the span. */
+struct design {
+	size_t n;
+	double *x; /* n * NP */
+	double *y, *s;
+};
+
+static void design_build(const struct emodel_in *in, const double *cum, uint64_t win_ns,
+			 int64_t lag_ns, struct design *d)
+{
+	double win_s = (double)win_ns / 1e9;
+	int64_t end, start;
+	size_t i;
+	unsigned k;
+
+	d->n = 0;
+	for (i = 0; i < in->n; i++) {
+		end = (int64_t)in->r[i].t_ns - lag_ns;
+		start = end - (int64_t)win_ns;
+		if (start < (int64_t)in->t0_ns || end > (int64_t)in->t1_ns || !isfinite(in->r[i].w))
+			continue;
+		d->x[d->n * NP] = 1;
+		for (k = 0; k < COMPL_KINDS; k++)
+			d->x[d->n * NP + 1 + k] = (count_before(in->ops, cum, end, k) -
+						   count_before(in->ops, cum, start, k)) / win_s;
+		d->y[d->n] = in->r[i].w;
+		d->s[d->n] = in->r[i].u_w;
+		d->n++;
+	}
+}
+
+/* Solves the m x m system a p = b in place by Cholesky, scaled to a unit diagonal; the
+ * inverse into inv. -1 when a pivot is too small to trust (columns nearly dependent). */
+static int solve(double a[NP][NP], const double *b, unsigned m, double *p, double inv[NP][NP])
+{
+	double l[NP][NP] = { { 0 } }, sc[NP], sum, z[NP];
+	unsigned i, j, k, c;
+
+	for (i = 0; i < m; i++) {
+		if (!(a[i][i] > 0))
+			return -1;
+		sc[i] = 1 / sqrt(a[i][i]);
+	}
+	for (i = 0; i < m; i++)
+		for (j = 0; j <= i; j++) {
+			sum = a[i][j] * sc[i] * sc[j];
+			for (k = 0; k < j; k++)
+				sum -= l[i][k] * l[j][k];
+			if (i == j) {
+				if (sum < 1e-10)
+					return -1;
+				l[i][i] = sqrt(sum);
+			} else {
+				l[i][j] = sum / l[j][j];
+			}
+		}
+	/* column c of the scaled inverse: solve L L^T z = e_c */
+	for (c = 0; c <= m; c++) {
+		for (i = 0; i < m; i++) {
+			sum = c < m ? (i == c) : b[i] * sc[i];
+			for (k = 0; k < i; k++)
+				sum -= l[i][k] * z[k];
+			z[i] = sum / l[i][i];
+		}
+		for (i = m; i-- > 0;) {
+			sum = z[i];
+			for (k = i + 1; k < m; k++)
+				sum -= l[k][i] * z[k];
+			z[i] = sum / l[i][i];
+		}
+		for (i = 0; i < m; i++) {
+			if (c < m)
+				inv[i][c] = z[i] * sc[i] * sc[c];
+			else
+				p[i] = z[i] * sc[i];
+		}
+	}
+	return 0;
+}
+
+/* One weighted least-squares fit over the columns cols[0..m) (0 is idle). */
+struct solution {
+	unsigned m, cols[NP];
+	double p[NP], cov[NP][NP], chi2;
+	size_t dof;
+	int ok;
+};
+
+static void fit_cols(const struct emodel_in *in, const struct design *d, struct solution *so)
+{
+	double a[NP][NP] = { { 0 } }, b[NP] = { 0 }, wt, r;
+	int prior = isfinite(in->idle_w) && in->idle_u_w > 0;
+	unsigned i, j, m = so->m;
+	size_t n;
+
+	for (n = 0; n < d->n; n++) {
+		wt = 1 / (d->s[n] * d->s[n]);
+		for (i = 0; i < m; i++) {
+			b[i] += wt * d->x[n * NP + so->cols[i]] * d->y[n];
+			for (j = 0; j < m; j++)
+				a[i][j] += wt * d->x[n * NP + so->cols[i]] * d->x[n * NP + so->cols[j]];
+		}
+	}
+	if (prior) {
+		wt = 1 / (in->idle_u_w * in->idle_u_w);
+		a[0][0] += wt;
+		b[0] += wt * in->idle_w;
+	}
+	so->ok = d->n + (size_t)prior > m && !solve(a, b, m, so->p, so->cov);
+	if (!so->ok)
+		return;
+	so->dof = d->n + (size_t)prior - m;
+	so->chi2 = 0;
+	for (n = 0; n < d->n; n++) {
+		r = d->y[n];
+		for (i = 0; i < m; i++)
+			r -= so->p[i] * d->x[n * NP + so->cols[i]];
+		so->chi2 += r * r / (d->s[n] * d->s[n]);
+	}
+	if (prior)
+		so->chi2 += pow((so->p[0] - in->idle_w) / in->idle_u_w, 2);
+}
+
+/* The weighted correlation of two kinds' columns with the idle column taken out. */
+static double column_r(const struct design *d, unsigned cj, unsigned ck)
+{
+	double sw = 0, mj = 0, mk = 0, sjj = 0, skk = 0, sjk = 0, wt, xj, xk;
+	size_t n;
+
+	for (n = 0; n < d->n; n++) {
+		wt = 1 / (d->s[n] * d->s[n]);
+		sw += wt;
+		mj += wt * d->x[n * NP + cj];
+		mk += wt * d->x[n * NP + ck];
+	}
+	if (!(sw > 0))
+		return 0;
+	mj /= sw;
+	mk /= sw;
+	for (n = 0; n < d->n; n++) {
+		wt = 1 / (d->s[n] * d->s[n]);
+		xj = d->x[n * NP + cj] - mj;
+		xk = d->x[n * NP + ck] - mk;
+		sjj += wt * xj * xj;
+		skk += wt * xk * xk;
+		sjk += wt * xj * xk;
+	}
+	return sjj > 0 && skk > 0 ? sjk / sqrt(sjj * skk) : 0;
+}
+
+static double column_sum(const struct design *d, unsigned c)
+{
+	double s = 0;
+	size_t n;
+
+	for (n = 0; n < d->n; n++)
+		s += d->x[n * NP + c];
+	return s;
+}
+
+/*
+ * The columns to fit at this design: idle and each kind seen in some window; of a pair
+ * that moves together only the kind seen more (its cost then holds the other's share).
+ */
+static void choose_cols(const struct design *d, struct solution *so, int *base, int *with)
+{
+	unsigned k, j;
+	int merged[COMPL_KINDS] = { 0 };
+
+	*base = *with = -1;
+	for (j = 0; j < COMPL_KINDS; j++)
+		for (k = j + 1; k < COMPL_KINDS; k++) {
+			if (*base >= 0 || !(column_sum(d, 1 + j) > 0) || !(column_sum(d, 1 + k) > 0))
+				continue;
+			if (fabs(column_r(d, 1 + j, 1 + k)) < EMODEL_COLLINEAR_R)
+				continue;
+			*base = column_sum(d, 1 + j) >= column_sum(d, 1 + k) ? (int)j : (int)k;
+			*with = *base == (int)j ? (int)k : (int)j;
+			merged[*with] = 1;
+		}
+	so->m = 1;
+	so->cols[0] = 0;
+	for (k = 0; k < COMPL_KINDS; k++)
+		if (!merged[k] && column_sum(d, 1 + k) > 0)
+			so->cols[so->m++] = 1 + k;
+}
+
+/* The grid's windows for a meter of this period: a quarter, half, 100 ms and all of it. */
+static unsigned grid_windows(uint64_t period_ns, uint64_t bin_ns, uint64_t *w)
+{
+	uint64_t cand[4] = { period_ns / 4, period_ns / 2, 100000000ULL, period_ns };
+	unsigned i, j, n = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (cand[i] < 2 * bin_ns || cand[i] > period_ns)
+			continue;
+		for (j = 0; j < n && w[j] != cand[i]; j++)
+			;
+		if (j == n)
+			w[n++] = cand[i];
+	}
+	return n;
+}
+
+static double noise_floor(const struct emodel_in *in)
+{
+	double s = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < in->n; i++)
+		if (in->r[i].u_w > 0 && isfinite(in->r[i].u_w)) {
+			s += in->r[i].u_w;
+			n++;
+		}
+	return n ? s / (double)n * 1e-3 : 1e-6;
+}
+
+static void fill_out(const struct emodel_in *in, const struct design *d, const struct solution *so,
+		     int base, int with, struct emodel_fit *out)
+{
+	double s2 = so->dof ? so->chi2 / (double)so->dof : INFINITY, infl, r, rs = 0, ns = 0, u2;
+	unsigned i, k;
+	size_t n;
+
+	infl = s2 > 1 ? s2 : 1; /* the misfit: residuals beyond the declared noise */
+	out->readings = d->n;
+	out->chi2_dof = s2;
+	for (n = 0; n < d->n; n++) {
+		r = d->y[n];
+		for (i = 0; i < so->m; i++)
+			r -= so->p[i] * d->x[n * NP + so->cols[i]];
+		rs += r * r;
+		ns += d->s[n] * d->s[n];
+	}
+	out->residual_rms_w = d->n ? sqrt(rs / (double)d->n) : NAN;
+	out->noise_rms_w = d->n ? sqrt(ns / (double)d->n) : NAN;
+	out->idle_w = so->p[0];
+	out->idle_u95_w = 2 * sqrt(so->cov[0][0] * infl + pow(in->offset_w, 2) +
+				   pow(so->p[0] * in->gain_rel, 2));
+	for (i = 1; i < so->m; i++) {
+		k = so->cols[i] - 1;
+		/* the offset is the same in idle and active readings: it cancels in a cost */
+		u2 = so->cov[i][i] * infl + pow(so->p[i] * in->gain_rel, 2);
+		if ((int)k == base) {
+			out->sum_j = so->p[i];
+			out->sum_u95_j = 2 * sqrt(u2);
+			out->sum_ratio = column_sum(d, 1 + (unsigned)with) / column_sum(d, 1 + k);
+			continue;
+		}
+		out->j_per_op[k] = so->p[i];
+		out->u95_j[k] = 2 * sqrt(u2);
+	}
+	out->sum_base = base;
+	out->sum_with = with;
+	if (base >= 0) {
+		out->verdict = EMODEL_NOT_IDENTIFIABLE;
+		snprintf(out->why, sizeof(out->why),
+			 "%s and %s move together: only a %s with its %.2f %ss can be known",
+			 emodel_kind_names[base], emodel_kind_names[with], emodel_kind_names[base],
+			 out->sum_ratio, emodel_kind_names[with]);
+		return;
+	}
+	for (k = 0; k < COMPL_KINDS; k++)
+		if (in->ops->total[k] > 0 && isnan(out->j_per_op[k])) {
+			out->verdict = EMODEL_NOT_IDENTIFIABLE;
+			snprintf(out->why, sizeof(out->why),
+				 "no %s completed inside any reading's window", emodel_kind_names[k]);
+			return;
+		}
+	if (s2 > EMODEL_POOR_CHI2) {
+		out->verdict = EMODEL_POOR_FIT;
+		snprintf(out->why, sizeof(out->why),
+			 "residuals %.1f x the meter's noise", sqrt(s2));
+		return;
+	}
+	out->verdict = EMODEL_OK;
+}
+
+int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
+{
+	struct design d = { 0 };
+	struct solution so, best = { 0 };
+	uint64_t wins[4], w_best = 0;
+	int64_t lag, lag_best = 0, lo, hi, step;
+	double *cum, *s, floor_w, score, best_score = INFINITY;
+	unsigned nw, iw;
+	int base, with, bb = -1, bw = -1;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < COMPL_KINDS; i++)
+		out->j_per_op[i] = out->u95_j[i] = NAN;
+	out->sum_j = out->sum_u95_j = out->sum_ratio = out->idle_w = out->idle_u95_w = NAN;
+	out->residual_rms_w = out->noise_rms_w = out->chi2_dof = out->lag_s = out->window_s = NAN;
+	out->sum_base = out->sum_with = -1;
+	if (!in->n || !in->ops || !in->ops->n) {
+		snprintf(out->why, sizeof(out->why), "no readings or no completions");
+		return -EINVAL;
+	}
+	out->grid = !in->window_ns;
+	if (out->grid) {
+		nw = grid_windows(in->period_ns, in->ops->bin_ns, wins);
+		lo = EMODEL_LAG_MIN_NS;
+		hi = EMODEL_LAG_MAX_NS;
+		step = EMODEL_LAG_STEP_NS;
+	} else {
+		nw = 1;
+		wins[0] = in->window_ns;
+		lo = hi = in->lag_ns;
+		step = 1;
+	}
+	cum = cumulate(in->ops);
+	d.x = xcalloc(in->n * NP, sizeof(*d.x));
+	d.y = xcalloc(in->n, sizeof(*d.y));
+	d.s = s = xcalloc(in->n, sizeof(*d.s));
+	floor_w = noise_floor(in);
+	for (iw = 0; iw < nw; iw++)
+		for (lag = lo; lag <= hi; lag += step) {
+			design_build(in, cum, wins[iw], lag, &d);
+			for (i = 0; i < d.n; i++)
+				if (!(s[i] >= floor_w))
+					s[i] = floor_w;
+			memset(&so, 0, sizeof(so));
+			choose_cols(&d, &so, &base, &with);
+			fit_cols(in, &d, &so);
+			if (!so.ok)
+				continue;
+			score = so.chi2 / (double)(so.dof ? so.dof : 1);
+			if (score < best_score) {
+				best_score = score;
+				best = so;
+				w_best = wins[iw];
+				lag_best = lag;
+				bb = base;
+				bw = with;
+			}
+		}
+	if (!w_best) {
+		snprintf(out->why, sizeof(out->why), "too few readings in the span to fit");
+		free(cum);
+		free(d.x);
+		free(d.y);
+		free(d.s);
+		return -EINVAL;
+	}
+	design_build(in, cum, w_best, lag_best, &d);
+	for (i = 0; i < d.n; i++)
+		if (!(s[i] >= floor_w))
+			s[i] = floor_w;
+	out->window_s = (double)w_best / 1e9;
+	out->lag_s = (double)lag_best / 1e9;
+	fill_out(in, &d, &best, bb, bw, out);
+	free(cum);
+	free(d.x);
+	free(d.y);
+	free(d.s);
+	return 0;
+}

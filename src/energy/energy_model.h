@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* The power model of a job: idle plus a cost per read, write and flush, fitted to the readings. */
+#ifndef IOWATT_ENERGY_MODEL_H
+#define IOWATT_ENERGY_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/completions.h"
+
+/* The grid searched when the meter declares no window or lag (docs/energy.md). */
+#define EMODEL_LAG_MIN_NS (-50 * 1000000LL)
+#define EMODEL_LAG_MAX_NS (150 * 1000000LL)
+#define EMODEL_LAG_STEP_NS (1000000LL)
+/* Two kinds whose weighted, idle-removed columns correlate at least this much cannot be
+ * split (a variance inflation of 25): their sum is given. */
+#define EMODEL_COLLINEAR_R 0.98
+#define EMODEL_WHY_LEN 160
+
+/* One reading of W: when it was taken (its window ends there, less the lag) and its
+ * standard uncertainty from noise and resolution, which weighs it. */
+struct emodel_reading {
+	uint64_t t_ns;
+	double w, u_w;
+};
+
+struct emodel_in {
+	const struct emodel_reading *r;
+	size_t n;		 /* ascending t_ns */
+	uint64_t t0_ns, t1_ns;	 /* the span fitted: the active phase and the tail */
+	const struct completions *ops;
+	double idle_w, idle_u_w; /* the idle baseline and its standard uncertainty: the prior */
+	double gain_rel;	 /* the meter's gain, relative standard uncertainty */
+	double offset_w;	 /* its offset, standard uncertainty (W); cancels against idle's */
+	/* Declared window and lag (window 0: not declared, both fitted over the grid). */
+	uint64_t window_ns;
+	int64_t lag_ns;
+	uint64_t period_ns;	 /* the meter's period: the grid's windows are at most this */
+};
+
+enum emodel_verdict { EMODEL_NONE = 0, EMODEL_OK, EMODEL_POOR_FIT, EMODEL_NOT_IDENTIFIABLE };
+
+struct emodel_fit {
+	enum emodel_verdict verdict;
+	/* Per kind: J per operation and its U95 (k = 2); NAN when the kind is absent or
+	 * cannot be told apart (then sum_* hold it with the kind it moves with). */
+	double j_per_op[COMPL_KINDS], u95_j[COMPL_KINDS];
+	/* A pair in lock-step: the cost of one op of kind sum_base with its share of
+	 * sum_with's ops (sum_ratio of them per op); NAN when no pair is merged. */
+	double sum_j, sum_u95_j, sum_ratio;
+	int sum_base, sum_with; /* -1: none */
+	double idle_w, idle_u95_w;
+	size_t readings;
+	double residual_rms_w, noise_rms_w, chi2_dof;
+	double lag_s, window_s;
+	int grid; /* 1: window and lag fitted over the grid */
+	char why[EMODEL_WHY_LEN];
+};
+
+/* Fits the model (docs/energy.md, "The power model"); returns 0, or -EINVAL when there is
+ * nothing to fit (out->verdict EMODEL_NONE, out->why says why). */
+int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out);
+const char *energy_model_verdict_name(enum emodel_verdict v);
+extern const char *const emodel_kind_names[COMPL_KINDS];
+
+#endif
