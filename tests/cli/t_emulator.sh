@@ -184,7 +184,8 @@ fi
 start_emu "$T/um3" --constant-ma 50 --duration 30
 timeout -s KILL 10 "$IOWATT" probe --meter "um25c:$T/um3" >"$T/probe.out" 2>&1 &
 PROBE=$!
-sleep 1.5
+# The second reader must come while the first holds the port: after its first line.
+for _ in $(seq 100); do grep -q '^probe ' "$T/probe.out" 2>/dev/null && break; sleep 0.1; done
 "$IOWATT" probe --meter "um25c:$T/um3" --seconds 1 >/dev/null 2>"$T/err"
 [ $? -eq 3 ] && grep -q "in use by another iowatt" "$T/err"
 ok $? "a second reader of the same meter is refused (exit 3: the system refused)"

@@ -28,6 +28,9 @@ static unsigned push_rate = PUSH_RATE;
 #define PUSH_BATCH 512
 #define PUSH_V_HIGH 5.1 /* a healthy 5 V line */
 #define PUSH_V_LOW 4.5	/* below iowatt's 4.75 V undervoltage threshold */
+/* Under the core's 200 ms floor for a push meter's stall: a longer span without a handover
+ * lets the core rightly call a stall that the test did not make (a starved thread). */
+#define PUSH_SILENCE_NS (150 * NS_PER_MS)
 
 static struct push {
 	pthread_t th;
@@ -39,6 +42,8 @@ static struct push {
 	atomic_ullong bad;	 /* impossible samples handed over */
 	atomic_ullong drops;	 /* high -> low crossings among the good samples handed over */
 	atomic_ullong late_ns;	 /* the longest this thread woke after its tick (starved) */
+	atomic_ullong silences;	 /* spans over PUSH_SILENCE_NS between handovers, not paused */
+	atomic_ullong handed_ns; /* before the last handover; 0 while paused */
 	struct meter_dev *dev;
 } pk;
 
@@ -64,13 +69,35 @@ static void push_make(struct meter_sample *s, uint64_t k, uint64_t *good)
 	(*good)++;
 }
 
+/* After a handover that began at `before`: count the span since the one before it. */
+static void push_silence(uint64_t before)
+{
+	uint64_t last = atomic_load(&pk.handed_ns);
+
+	if (last && now_ns() - last > PUSH_SILENCE_NS)
+		atomic_fetch_add(&pk.silences, 1);
+	atomic_store(&pk.handed_ns, before);
+}
+
+/* Whether the thread has been silent past PUSH_SILENCE_NS now, not paused. */
+static inline int push_silent_now(void)
+{
+	uint64_t last = atomic_load(&pk.handed_ns);
+
+	return last && now_ns() - last > PUSH_SILENCE_NS;
+}
+
 static void *push_thread(void *arg)
 {
 	struct meter_sample buf[PUSH_BATCH];
 	uint64_t t0 = now_ns(), next = t0, k0 = atomic_load(&pk.generated), k = k0, due, good = 0;
+	uint64_t before;
 	unsigned n, i;
 
 	(void)arg;
+	/* The span is measured from before one handover to after the next: never shorter
+	 * than the core's between the two arrivals. */
+	atomic_store(&pk.handed_ns, t0);
 	while (atomic_load(&pk.run)) {
 		next += PUSH_TICK_NS;
 		sleep_until_ns(next);
@@ -79,6 +106,7 @@ static void *push_thread(void *arg)
 			atomic_store(&pk.late_ns, due - next);
 		if (atomic_load(&pk.paused)) {
 			t0 += PUSH_TICK_NS; /* a silent device makes no samples */
+			atomic_store(&pk.handed_ns, 0);
 			continue;
 		}
 		due = k0 + (now_ns() - t0) / PUSH_PERIOD_NS;
@@ -86,11 +114,14 @@ static void *push_thread(void *arg)
 			n = due - k < PUSH_BATCH ? (unsigned)(due - k) : PUSH_BATCH;
 			for (i = 0; i < n; i++)
 				push_make(&buf[i], k + i, &good);
+			before = now_ns();
 			meter_deliver(pk.dev, buf, n);
+			push_silence(before);
 			k += n;
 			atomic_store(&pk.generated, k);
 			if (pk.fail_at && k >= pk.fail_at) {
 				pk.fail_at = 0;
+				atomic_store(&pk.handed_ns, 0); /* its silence is the link's */
 				meter_deliver_error(pk.dev, -EIO);
 				return NULL; /* a lost device delivers nothing more */
 			}
