@@ -233,6 +233,9 @@ void meter_std_poll_latency(const struct meter_dev *dev, uint64_t round_trip_ns,
 /* close() for drivers whose priv is one allocation with nothing open; the last step of the
  * others' close(), once they closed what priv holds. */
 void meter_std_free_priv(struct meter_dev *dev);
+/* The same for a serial meter whose priv holds the port sp: sp closed, then priv freed (an
+ * open() that gives up after its probe, and close()). */
+void meter_std_serial_close(struct meter_dev *dev, struct serial_port *sp);
 /*
  * scan() for meters that are entries of one sysfs class directory (power_supply, i2c-dev
  * buses, RAPL zones): for each entry of dir under sysfs_root whose name starts with

@@ -131,9 +131,7 @@ static int atorch_open(struct meter_dev *dev, struct meter_info *info)
 				"not connected to its phone app?%s)", dev->spec,
 				(double)PROBE_TIMEOUT_NS / 1e9,
 				p->check ? " a J7-C needs check=off" : "");
-		serial_close(p->sp);
-		free(p);
-		dev->priv = NULL;
+		meter_std_serial_close(dev, p->sp);
 		return rc < 0 ? rc : -ETIMEDOUT;
 	}
 	p->dev_type = rd.dev_type;
@@ -154,9 +152,7 @@ static void atorch_close(struct meter_dev *dev)
 	if (p->unchecked)
 		log_info(MOD, "%s: %" PRIu64 " reports taken without a checksum (check=off)",
 			 dev->spec, p->unchecked);
-	serial_close(p->sp);
-	free(p);
-	dev->priv = NULL;
+	meter_std_serial_close(dev, p->sp);
 }
 
 const struct meter_driver meter_atorch = {

@@ -119,6 +119,12 @@ void meter_std_free_priv(struct meter_dev *dev)
 	dev->priv = NULL;
 }
 
+void meter_std_serial_close(struct meter_dev *dev, struct serial_port *sp)
+{
+	serial_close(sp);
+	meter_std_free_priv(dev);
+}
+
 void meter_std_scan_sysfs(const char *sysfs_root, const char *dir, const char *prefix,
 			  const char *attr, FILE *out,
 			  void (*show)(FILE *out, const char *entry, const char *attr_val))

@@ -394,9 +394,7 @@ static void ppk2_close(struct meter_dev *dev)
 	/* What iowatt powered, iowatt switches off. */
 	if (p->mode == PPK2_MODE_SOURCE)
 		send1(p, PPK2_DEVICE_RUNNING_SET, 0);
-	serial_close(p->sp);
-	free(p);
-	dev->priv = NULL;
+	meter_std_serial_close(dev, p->sp);
 }
 
 /* The PPK2's ttyACM ports by USB ID, with a word when this user cannot open them. */

@@ -153,9 +153,7 @@ static int tc66_open(struct meter_dev *dev, struct meter_info *info)
 				"meter '%s': no valid answer to getva within %.0f s (is it a "
 				"TC66C in its application, not the bootloader?)", dev->spec,
 				(double)PROBE_TIMEOUT_NS / 1e9);
-		serial_close(p->sp);
-		free(p);
-		dev->priv = NULL;
+		meter_std_serial_close(dev, p->sp);
 		return rc;
 	}
 	meter_std_serial_label(dev, p->sp, info, strcmp(p->last.model, "TC66") ? p->last.model : "TC66C");
@@ -184,9 +182,7 @@ static void tc66_close(struct meter_dev *dev)
 
 	if (!p)
 		return;
-	serial_close(p->sp);
-	free(p);
-	dev->priv = NULL;
+	meter_std_serial_close(dev, p->sp);
 }
 
 const struct meter_driver meter_tc66c = {

@@ -195,9 +195,7 @@ static int um_open(struct meter_dev *dev, struct meter_info *info)
 				"meter '%s': no valid reply to 0xF0 within %.1f s (is the meter "
 				"on, paired and not used by another program?)", dev->spec,
 				(double)PROBE_TIMEOUT_NS / 1e9);
-		serial_close(p->sp);
-		free(p);
-		dev->priv = NULL;
+		meter_std_serial_close(dev, p->sp);
 		return rc;
 	}
 	if (want && want != p->model)
@@ -231,9 +229,7 @@ static void um_close(struct meter_dev *dev)
 
 	if (!p)
 		return;
-	serial_close(p->sp);
-	free(p);
-	dev->priv = NULL;
+	meter_std_serial_close(dev, p->sp);
 }
 
 #define UM_DRIVER(drv_name, text)                                                         \
