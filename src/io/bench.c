@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/signals.h"
 #include "core/units.h"
 #include "io/bench_priv.h"
 
@@ -339,19 +339,16 @@ static int bench_create(const struct job_opts *jo, const struct bench_file *f,
  */
 static int bench_launch(struct bench *b)
 {
-	sigset_t all, old;
 	char name[16];
 	unsigned i;
 	int rc = 0;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
 	b->t_start_ns = now_ns();
 	for (i = 0; i < b->nworkers && !rc; i++) {
 		pthread_mutex_lock(&b->lock);
 		b->running++;
 		pthread_mutex_unlock(&b->lock);
-		rc = -pthread_create(&b->w[i]->tid, NULL, bench_worker_main, b->w[i]);
+		rc = signals_blocked_thread(&b->w[i]->tid, bench_worker_main, b->w[i]);
 		if (rc) {
 			log_err("bench", "%s: cannot start thread: %s", b->jo.name, strerror(-rc));
 			break;
@@ -360,7 +357,6 @@ static int bench_launch(struct bench *b)
 		snprintf(name, sizeof(name), "iowatt-io%u", i % 1000u);
 		pthread_setname_np(b->w[i]->tid, name);
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!rc)
 		return 0;
 	bench_stop(b);

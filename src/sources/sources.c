@@ -4,7 +4,6 @@
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -13,6 +12,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/signals.h"
 #include "sources/source-internal.h"
 
 #define MOD "sources"
@@ -183,7 +183,6 @@ int sources_open(const struct sources_config *cfg, const struct source_entry *ta
 
 int sources_start(struct sources *s)
 {
-	sigset_t all, old;
 	uint64_t now = now_ns();
 	unsigned i;
 	int rc;
@@ -197,13 +196,10 @@ int sources_start(struct sources *s)
 		s->src[i].next_ns = now + s->src[i].period_ns;
 	}
 	/* Signals go to the main thread, whose loops check for them; the watcher has none. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = pthread_create(&s->thread, NULL, sources_thread, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = signals_blocked_thread(&s->thread, sources_thread, s);
 	if (rc) {
-		log_err(MOD, "cannot start the event source watcher: %s", strerror(rc));
-		return -rc;
+		log_err(MOD, "cannot start the event source watcher: %s", strerror(-rc));
+		return rc;
 	}
 	s->thread_started = 1;
 	return 0;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* signals_set: every listed signal gets the handler, and only those. */
+/* signals_set: every listed signal gets the handler, and only those; signals_blocked_thread's
+ * thread starts with every signal blocked, and the caller's mask is left as it was. */
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 
@@ -22,8 +24,23 @@ static void (*handler_of(int sig))(int)
 	return sa.sa_handler;
 }
 
+/* The thread's own mask: how many of the listed signals it blocks. */
+static void *mask_of_thread(void *arg)
+{
+	int *blocked = arg;
+	sigset_t m;
+
+	pthread_sigmask(SIG_BLOCK, NULL, &m);
+	*blocked = sigismember(&m, SIGINT) + sigismember(&m, SIGTERM) + sigismember(&m, SIGUSR1);
+	return NULL;
+}
+
 int main(void)
 {
+	sigset_t before, after;
+	pthread_t t;
+	int blocked = -1;
+
 	static const int sigs[] = { SIGUSR1, SIGUSR2 };
 
 	signals_set(on_signal, sigs, 2);
@@ -37,5 +54,12 @@ int main(void)
 	   "SIG_IGN for the first n only");
 	raise(SIGUSR1);
 	ok(got == SIGUSR2, "an ignored signal does not reach the handler");
+	pthread_sigmask(SIG_BLOCK, NULL, &before);
+	ok(!signals_blocked_thread(&t, mask_of_thread, &blocked), "the thread starts");
+	pthread_join(t, NULL);
+	ok(blocked == 3, "it blocks SIGINT, SIGTERM and SIGUSR1 (%d of 3)", blocked);
+	pthread_sigmask(SIG_BLOCK, NULL, &after);
+	ok(!sigismember(&after, SIGINT) && sigismember(&before, SIGINT) == sigismember(&after, SIGINT),
+	   "the caller's mask is as it was: SIGINT not blocked");
 	return done_testing();
 }
