@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -315,6 +316,15 @@ static void command_io(struct run_ctx *rc, struct child *c, struct job_result *j
 	}
 	*bytes = j->read->io_bytes + j->write->io_bytes;
 	*ios = j->read->total_ios + j->write->total_ios;
+	if (w.name[0]) {
+		/* The row is what fio called its work; several jobs share the one row. */
+		free(j->jobname);
+		j->jobname = xstrdup(w.name);
+		if (w.fio_jobs > 1)
+			log_info(NULL, "fio ran %u jobs (%s): one row, their I/O summed over fio's "
+				 "window; the power figures are the whole command's, per-job energy "
+				 "is not measured", w.fio_jobs, w.name);
+	}
 	if (!strcmp(w.source, "fio") && w.t_start_ns > t->active_ns &&
 	    !session_rephase(rc->session, w.t_start_ns, w.t_end_ns, run_output_replay, &rc->out))
 		log_info(NULL, "I/O figures from fio's JSON; the active phase is fio's own %s of "

@@ -316,6 +316,47 @@ static uint64_t mono_of_ms(double ms)
 	return (uint64_t)(ms * 1e6 + off);
 }
 
+/* Whether the "+"-separated list holds name. */
+static int has_name(const char *list, const char *name)
+{
+	size_t n = strlen(name), k;
+
+	while (*list) {
+		k = strcspn(list, "+");
+		if (k == n && !strncmp(list, name, n))
+			return 1;
+		list += k + (list[k] == '+');
+	}
+	return 0;
+}
+
+/* fio's job names as one plain row name: each once, in fio's order, "+" between them. */
+static void fio_names(json_t *jobs, struct measure_io_window *w)
+{
+	char one[64], *p;
+	const char *name;
+	size_t i, used = 0;
+	json_t *job;
+
+	w->fio_jobs = (unsigned)json_array_size(jobs);
+	json_array_foreach(jobs, i, job) {
+		name = json_string_value(json_object_get(job, "jobname"));
+		if (!name || !*name)
+			continue;
+		snprintf(one, sizeof(one), "%s", name);
+		for (p = one; *p; p++)
+			if (!strchr("._-", *p) && !(*p >= 'a' && *p <= 'z') &&
+			    !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9'))
+				*p = '_';
+		if (has_name(w->name, one)) /* numjobs clones share their name: said once */
+			continue;
+		if (used + strlen(one) + 1 >= sizeof(w->name))
+			break;
+		used += (size_t)snprintf(w->name + used, sizeof(w->name) - used, "%s%s",
+					 used ? "+" : "", one);
+	}
+}
+
 static int fill_fio(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_result *j,
 		    struct measure_io_window *w)
 {
@@ -335,6 +376,7 @@ static int fill_fio(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_
 		j->read = fio_dir(jobs, "read", (double)(w->t_end_ns - w->t_start_ns) / 1e9);
 		j->write = fio_dir(jobs, "write", (double)(w->t_end_ns - w->t_start_ns) / 1e9);
 		j->sync = fio_sync(jobs);
+		fio_names(jobs, w);
 		rc = 0;
 	}
 	json_decref(root);

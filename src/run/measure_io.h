@@ -35,6 +35,9 @@ struct measure_io {
 struct measure_io_window {
 	uint64_t t_start_ns, t_end_ns; /* fio's own I/O, inside the command's run; 0 unknown */
 	const char *source;	       /* "fio", "diskstats" or NULL (none) */
+	/* fio's job names, "+" between them in fio's order ("" without fio): the row's name */
+	char name[64];
+	unsigned fio_jobs; /* how many jobs fio's JSON reports (numjobs clones each count) */
 };
 
 /*

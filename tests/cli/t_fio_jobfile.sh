@@ -108,7 +108,26 @@ PY
 	line=$("$IOWATT" run "$d/plain.fio" --target "$q" --explain fio 2>/dev/null | grep '^fio ')
 	eval "$line --output-format=json" >/dev/null 2>&1 && [ -s "$q/iowatt-fio.scratch" ]
 	ok $? "a target with a quote and a space is shell-quoted: fio wrote its file there"
+	# measure -- fio: the row takes fio's job names (numjobs clones once), the power is the
+	# command's, said so.
+	"$IOWATT" measure $run --json-out "$d/m.json" -- fio --output-format=json \
+		--name=seqw --filename="$d/m.bin" --size=32m --rw=write --bs=64k \
+		--name=seqr --filename="$d/m.bin" --size=32m --rw=read --bs=64k --stonewall \
+		--numjobs=2 >"$d/m.out" 2>"$d/m.err"
+	ok $? "measure -- fio with two jobs (three with the clones)"
+	python3 - "$d/m.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"]
+assert [x["jobname"] for x in j] == ["seqw+seqr"], [x["jobname"] for x in j]
+assert j[0]["write"]["io_bytes"] == 32 << 20 and j[0]["read"]["io_bytes"] == 2 * (32 << 20), j[0]
+PY
+	ok $? "the row is named by fio's jobs, their I/O summed"
+	grep -q "fio ran 3 jobs (seqw+seqr): one row, .* per-job energy is not measured" "$d/m.err"
+	ok $? "it says the power is the whole command's"
 else
+	skip "fio not installed"
+	skip "fio not installed"
+	skip "fio not installed"
 	skip "fio not installed"
 	skip "fio not installed"
 fi

@@ -62,8 +62,8 @@ PY
 ok $? "fio's bytes and latencies; the active phase is its job_runtime, the layout left out"
 grep -q '"fio version"' "$T_TMP/fio.out"
 ok $? "fio's JSON still reaches stdout"
-grep -q "fio: I/O figures from fio's JSON" "$T_TMP/fio.out"
-ok $? "and the summary says the figures are fio's"
+grep -q "^r: I/O figures from fio's JSON" "$T_TMP/fio.out"
+ok $? "and the summary says the figures are fio's, on a row named by fio's job (r)"
 
 t_in_cgroup "$cg" "$IOWATT" measure $meas --target "$mnt" --json-out "$T_TMP/fio2.json" -- \
 	fio $fio_args --output-format=json --output="$T_TMP/fio-own.json" >/dev/null 2>&1
