@@ -10,7 +10,7 @@
 #include "analysis/results_read.h"
 #include "core/si_units.h"
 
-enum compare_format { FMT_TABLE, FMT_MD, FMT_CSV };
+enum compare_format { FMT_TABLE, FMT_MD, FMT_CSV, FMT_CDM };
 
 /* A text cell of the table; a row has at most COMPARE_MAX_CELLS of them. */
 #define COMPARE_CELL 224
@@ -121,6 +121,11 @@ double compare_row_value(const struct compare_column *c, const struct compare_ro
 /* Half the row's 95 % interval of a figure (NAN: none). */
 double compare_row_half(const struct compare_column *c, const struct compare_row *rw);
 
+/* A row of job j of rep (its summary's where it ran in rounds), its verdict; rw->r and the
+ * ranking fields are left as they are. */
+void compare_row_init(struct compare_row *rw, const struct run_result *rep,
+		      const struct job_result *j);
+
 /* Rows grouped by job name in order of first appearance, each group ranked by sort (or
  * its W-based counterpart where the rows' rails differ); free with compare_table_free. */
 void compare_table_build(struct compare_table *t, const struct rr_set *set,
@@ -163,6 +168,13 @@ void compare_csv_str(FILE *fp, const char *s, int last);
  */
 void compare_print_matrix(FILE *fp, const struct rr_set *set,
 			  const struct compare_column *metric, int fmt);
+
+/*
+ * CrystalDiskMark's text per device (compare --format cdm): each read/write pair of jobs
+ * (analysis/rw_pairs.h) as a [Read] and a [Write] line, with J/GB and IOPS/mA; a result
+ * without a pair is named in a warning. 0, or -ENOENT when no result has a pair.
+ */
+int compare_print_cdm(FILE *fp, const struct rr_set *set);
 
 /*
  * `iowatt compare` after its options: the warnings (options, meters, no power data) on

@@ -79,21 +79,28 @@ static const struct compare_column *group_sort(const struct compare_column *sort
 	return vmax > vmin * RAIL_RATIO && alt ? alt : sort;
 }
 
-/* A job with rounds is one row, its summary's, on its first entry; NULL: not a row. */
-static int row_of(const struct rr_result *r, const struct job_result *j, struct compare_row *rw)
+void compare_row_init(struct compare_row *rw, const struct run_result *rep,
+		      const struct job_result *j)
 {
-	const struct result_job_summary *s = j->jobname ? result_summary_find(&r->rep, j->jobname)
+	const struct result_job_summary *s = j->jobname ? result_summary_find(rep, j->jobname)
 							 : NULL;
 
-	if (s && rr_find_job(r, j->jobname) != j)
-		return 0;
-	rw->r = r;
 	rw->j = j;
 	rw->s = s;
 	rw->valid = rr_valid(j);
 	rw->uncertain = !s && rr_uncertain(j);
 	if (s)
 		rw->valid = !s->valid ? 0 : rw->valid < 0 ? -1 : 1;
+}
+
+/* A job with rounds is one row, its summary's, on its first entry; NULL: not a row. */
+static int row_of(const struct rr_result *r, const struct job_result *j, struct compare_row *rw)
+{
+	if (j->jobname && result_summary_find(&r->rep, j->jobname) &&
+	    rr_find_job(r, j->jobname) != j)
+		return 0;
+	rw->r = r;
+	compare_row_init(rw, &r->rep, j);
 	return 1;
 }
 

@@ -218,10 +218,12 @@ static void print_footer(FILE *fp, const struct compare_column *sort, const char
 			sort->per_w, rail);
 }
 
-/* The table, markdown or CSV, or the matrix; the rail warning first. */
-static void print_table(FILE *fp, const struct compare_opts *o, const struct rr_set *set,
-			const struct compare_table *t)
+/* The table, markdown or CSV, or the matrix, or CrystalDiskMark's text (its -errno). */
+static int print_table(FILE *fp, const struct compare_opts *o, const struct rr_set *set,
+		       const struct compare_table *t)
 {
+	if (o->fmt == FMT_CDM)
+		return compare_print_cdm(fp, set);
 	if (o->matrix)
 		compare_print_matrix(fp, set, o->sort, o->fmt);
 	else if (o->fmt == FMT_CSV)
@@ -230,6 +232,7 @@ static void print_table(FILE *fp, const struct compare_opts *o, const struct rr_
 		print_text(fp, t, o->fmt == FMT_MD);
 	if (o->fmt == FMT_TABLE && !o->matrix)
 		print_footer(fp, o->sort, t->rail, t->ties);
+	return 0;
 }
 
 /* The table of set into o->out_path or stdout. 0 or -errno (logged). */
@@ -248,7 +251,12 @@ static int write_table(const struct compare_opts *o, const struct rr_set *set,
 			return err;
 		fp = af.fp;
 	}
-	print_table(fp, o, set, t);
+	err = print_table(fp, o, set, t);
+	if (err) {
+		if (fp != stdout)
+			atomic_file_abort(&af);
+		return err;
+	}
 	if (fp != stdout) {
 		if (ferror(fp)) {
 			log_err(MOD, "-o %s: %s", o->out_path, strerror(EIO));

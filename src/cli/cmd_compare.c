@@ -27,6 +27,8 @@ static const struct opt_choice format_choices[] = {
 	{ "md", "a Markdown table" },
 	{ "markdown", "the same as md" },
 	{ "csv", "every column, with its +-95 % half-width" },
+	{ "cdm", "CrystalDiskMark's text per device: Read and Write per test, with J/GB and "
+		 "IOPS/mA" },
 	{ NULL, NULL },
 };
 
@@ -37,7 +39,10 @@ static int parse_format(const struct opt_desc *d, void *base, const char *value,
 
 	(void)err;
 	(void)errlen;
-	*fmt = !strcmp(value, "csv") ? FMT_CSV : !strcmp(value, "table") ? FMT_TABLE : FMT_MD;
+	*fmt = !strcmp(value, "csv")	 ? FMT_CSV
+	       : !strcmp(value, "cdm")	 ? FMT_CDM
+	       : !strcmp(value, "table") ? FMT_TABLE
+					 : FMT_MD;
 	return 0;
 }
 
@@ -66,7 +71,7 @@ const struct cmdline *compare_cmdline(void)
 	static struct cmdline line = {
 		.name = "compare",
 		.summary = "compare devices across result files",
-		.synopsis = "RESULT.json... [--by METRIC] [--format table|md|csv]\n"
+		.synopsis = "RESULT.json... [--by METRIC] [--format table|md|csv|cdm]\n"
 			    "RESULT.json... --matrix [--by METRIC]",
 		.about = "One row per device and job, ranked within each job by METRIC; invalid "
 			 "rows are listed but not ranked.",

@@ -61,6 +61,9 @@ void html_methods(FILE *fp);
  * escaped. 0, or -EINVAL for an unknown metric (logged).
  */
 int html_compare(FILE *fp, const struct rr_set *set, const char *by);
+/* CrystalDiskMark's grid of every result whose jobs pair up as read/write
+ * (analysis/rw_pairs.h), a <tbody> per device; nothing when none does (html_grid.c). */
+void html_rw_grid(FILE *fp, const struct rr_set *set);
 
 /* The page's sections about the results: devices, meters (html_results.c), jobs and their
  * validity and power figures (html_jobs.c). */

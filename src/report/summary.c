@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "report/summary.h"
+#include "report/summary_grid.h"
 #include "report/summary_notes.h"
 #include "report/summary_rounds.h"
 
@@ -460,6 +461,7 @@ void summary_print_summary(FILE *fp, const struct run_result *r)
 		fprintf(fp, "U95 %%: the headline figure's (J/GB, else IOPS/mA, active energy or "
 			    "charge) measurement uncertainty at 95 %% (k = 2) as a share of it, from "
 			    "the meter's declared accuracy (docs/energy.md)\n");
+	summary_print_grid(fp, r);
 	summary_print_notes(fp, r);
 	summary_print_rounds(fp, r, lo.nw);
 }
