@@ -71,6 +71,7 @@ struct compare_row {
 	double key, half; /* the ranking figure and half its 95 % interval (NAN: none) */
 	int rank; /* 0: not ranked (invalid or no value) */
 	int tie;  /* the rank this row cannot be told apart from, 0 if none */
+	int apart; /* ran another workload than the job's first row: not ranked with it */
 	const struct compare_column *ranked_by; /* the sort column, or its W-based counterpart */
 };
 
@@ -146,6 +147,21 @@ int compare_cell_left(size_t k, size_t n);
  * (compare_rank.c).
  */
 void compare_ties(const double *value, const double *half, const int *rank, size_t n, int *tie);
+
+/*
+ * What makes two runs of a job comparable (compare_alike.c): the options that shape the
+ * workload match (rw, bs, iodepth, numjobs, ioengine, direct, syncs, pacing: every key
+ * but names, lengths, the seed and the measuring phases); diff gets the keys that differ,
+ * ", "-joined ("" when none). Size is normalised away by per-GB and per-I/O figures and is
+ * no difference, except where it decides whether a cache holds the data: through the page
+ * cache, one size within its host's memory and the other not (compare_size_matters: 1 and
+ * why). A size=auto size never matters: sizes differ there by design.
+ */
+void compare_workload_diff(const struct job_result *ref, const struct job_result *j, char *diff,
+			   size_t size);
+int compare_size_matters(const struct rr_result *ra, const struct job_result *a,
+			 const struct rr_result *rb, const struct job_result *b, char *why,
+			 size_t len);
 
 /* A warning (info: 0) or a note (info: 1) about the rows, as one line of text. */
 typedef void (*compare_warn_fn)(void *ctx, int info, const char *text);

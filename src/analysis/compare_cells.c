@@ -37,10 +37,13 @@ static void half_cell(const struct compare_column *c, const struct si_unit *u,
 	snprintf(buf, len, "+-%s", v);
 }
 
-/* "1", "≈1" (cannot be told apart from rank 1), "-" (not ranked). */
+/* "1", "≈1" (cannot be told apart from rank 1), "≠" (another workload than the job's
+ * first row: not ranked with it), "-" (not ranked: invalid, or no figure). */
 static void rank_cell(const struct compare_row *rw, char *buf, size_t len)
 {
-	if (rw->tie)
+	if (rw->apart)
+		snprintf(buf, len, "\u2260");
+	else if (rw->tie)
 		snprintf(buf, len, "\u2248%d", rw->tie);
 	else if (rw->rank)
 		snprintf(buf, len, "%d", rw->rank);

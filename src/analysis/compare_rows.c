@@ -104,6 +104,19 @@ static int row_of(const struct rr_result *r, const struct job_result *j, struct 
 	return 1;
 }
 
+/* Rows that ran another workload than the group's first (the first result's) stand apart:
+ * not ranked with it (compare_warnings names the options). */
+static void mark_apart(struct compare_row *rows, size_t n)
+{
+	char diff[256];
+	size_t k;
+
+	for (k = 1; k < n; k++) {
+		compare_workload_diff(rows[0].j, rows[k].j, diff, sizeof(diff));
+		rows[k].apart = *diff != '\0';
+	}
+}
+
 /* Ranks within a group of rows sorted by their figure; ties where intervals overlap. */
 static void rank_group(struct compare_row *rows, size_t n)
 {
@@ -112,7 +125,7 @@ static void rank_group(struct compare_row *rows, size_t n)
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		if (rows[k].valid != 0 && !isnan(rows[k].key))
+		if (rows[k].valid != 0 && !rows[k].apart && !isnan(rows[k].key))
 			rows[k].rank = ++next;
 		v[k] = rows[k].key;
 		h[k] = rows[k].half;
@@ -153,6 +166,7 @@ static struct compare_row *build_rows(const struct rr_set *set, const char *cons
 				(*nrows)++;
 			}
 		}
+		mark_apart(rows + first, *nrows - first);
 		by = group_sort(sort, rows + first, *nrows - first);
 		for (k = first; k < *nrows; k++) {
 			rows[k].key = compare_row_value(by, &rows[k]);

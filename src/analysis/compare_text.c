@@ -157,8 +157,12 @@ static void csv_row(FILE *fp, const struct compare_row *rw, const struct si_unit
 		fprintf(fp, "%d,", rw->tie);
 	else
 		fprintf(fp, ",");
-	compare_csv_str(fp, rr_rw(rw->j), 0);
-	fprintf(fp, "%llu,", (unsigned long long)rr_bs(rw->j));
+	/* a measured command has neither: empty, as every undefined field */
+	compare_csv_str(fp, strcmp(rr_rw(rw->j), "?") ? rr_rw(rw->j) : "", 0);
+	if (rr_bs(rw->j))
+		fprintf(fp, "%llu,", (unsigned long long)rr_bs(rw->j));
+	else
+		fprintf(fp, ",");
 	for (k = 0; k < compare_ncolumns; k++) {
 		csv_number(fp, compare_in_unit(&compare_columns[k], &units[k],
 					       compare_row_value(&compare_columns[k], rw)));
@@ -204,18 +208,26 @@ static void print_csv(FILE *fp, const struct compare_row *rows, size_t nrows)
 }
 
 /* What the ranks mean, and which jobs were ranked by the W-based figure instead. */
-static void print_footer(FILE *fp, const struct compare_column *sort, const char *rail, int ties)
+static void print_footer(FILE *fp, const struct compare_table *t)
 {
+	const struct compare_column *sort = t->sort;
+	size_t i;
+
 	fprintf(fp, "\nranked by %s within each job (%s is better); invalid rows are not ranked\n",
 		sort->key, sort->lower_better ? "lower" : "higher");
 	fprintf(fp, "+-95%%: half the figure's 95 %% interval: the meter's uncertainty, and over "
 		    "rounds the run-to-run spread too\n");
-	if (ties)
+	for (i = 0; i < t->nrows && !t->rows[i].apart; i++)
+		;
+	if (i < t->nrows)
+		fprintf(fp, "\u2260: ran another workload than the job's first row (the options on "
+			    "stderr): not ranked with it\n");
+	if (t->ties)
 		fprintf(fp, "\u2248N: indistinguishable at 95 %% from the row ranked N (their "
 			    "intervals overlap): not ranked apart\n");
-	if (*rail)
+	if (*t->rail)
 		fprintf(fp, "ranked by %s instead where the rows' rails differ in voltage: %s\n",
-			sort->per_w, rail);
+			sort->per_w, t->rail);
 }
 
 /* The table, markdown or CSV, or the matrix, or CrystalDiskMark's text (its -errno). */
@@ -231,7 +243,7 @@ static int print_table(FILE *fp, const struct compare_opts *o, const struct rr_s
 	else
 		print_text(fp, t, o->fmt == FMT_MD);
 	if (o->fmt == FMT_TABLE && !o->matrix)
-		print_footer(fp, o->sort, t->rail, t->ties);
+		print_footer(fp, t);
 	return 0;
 }
 

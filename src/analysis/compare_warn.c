@@ -17,60 +17,11 @@ static void say(compare_warn_fn fn, void *ctx, int info, char *text)
 	free(text);
 }
 
-/* Keys whose difference does not change the workload. */
-static int option_ignored(const char *key)
-{
-	static const char *const ign[] = { "filename", "directory", "name", "src_file", "src_line" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(ign); i++)
-		if (!strcmp(key, ign[i]))
-			return 1;
-	return 0;
-}
-
-static int same_option(const struct result_opt *a, const struct result_opt *b)
-{
-	if (a->type != b->type)
-		return 0;
-	switch (a->type) {
-	case RESULT_OPT_INT:
-		return a->i == b->i;
-	case RESULT_OPT_REAL:
-		return a->d == b->d;
-	case RESULT_OPT_STR:
-		return !strcmp(a->s, b->s);
-	default:
-		return 1;
-	}
-}
-
-static void add_key(char *diff, size_t size, const char *key)
-{
-	size_t len = strlen(diff);
-
-	snprintf(diff + len, size - len, "%s%s", len ? ", " : "", key);
-}
-
-/* The option keys that differ between two runs of a job, ", "-joined into diff. */
-static void option_diff(const struct job_result *ref, const struct job_result *j, char *diff,
-			size_t size)
-{
-	const struct result_opt *o;
-	size_t i;
-
-	diff[0] = '\0';
-	for (i = 0; i < ref->noptions; i++) {
-		o = result_opt_find(j, ref->options[i].key);
-		if (!option_ignored(ref->options[i].key) && !(o && same_option(o, &ref->options[i])))
-			add_key(diff, size, ref->options[i].key);
-	}
-	for (i = 0; i < j->noptions; i++)
-		if (!option_ignored(j->options[i].key) && !result_opt_find(ref, j->options[i].key))
-			add_key(diff, size, j->options[i].key);
-}
-
-/* The job ran with different options in two results (the keys named). */
+/*
+ * The job ran another workload in a later result than in its first (the keys named): that
+ * row is not ranked with the first's (compare_rows.c); or sizes that a cache holds one of
+ * and not the other. Other differences (a size=auto size, loops, phases) are no warning.
+ */
 static void warn_options(const struct rr_set *set, const char *name, compare_warn_fn fn, void *ctx)
 {
 	const struct job_result *ref = NULL;
@@ -88,11 +39,14 @@ static void warn_options(const struct rr_set *set, const char *name, compare_war
 			refr = &set->res[i];
 			continue;
 		}
-		option_diff(ref, j, diff, sizeof(diff));
+		compare_workload_diff(ref, j, diff, sizeof(diff));
 		if (*diff)
-			say(fn, ctx, 0, xasprintf("job '%s' ran with different options in %s and %s "
-						  "(%s): its rows are not comparable", name,
-						  refr->path, set->res[i].path, diff));
+			say(fn, ctx, 0, xasprintf("job '%s' ran another workload in %s than in %s "
+						  "(%s): its row is not ranked with the first's",
+						  name, set->res[i].path, refr->path, diff));
+		else if (compare_size_matters(refr, ref, &set->res[i], j, diff, sizeof(diff)))
+			say(fn, ctx, 0, xasprintf("job '%s' in %s and %s: %s", name, refr->path,
+						  set->res[i].path, diff));
 	}
 }
 

@@ -47,9 +47,13 @@ int rr_valid(const struct job_result *j)
 	return valid;
 }
 
-/* A direction's figure, 0 for a direction the job does not have. */
-#define DIR_SUM(j, field)                                                   \
-	(((j)->read ? (double)(j)->read->field : 0) + ((j)->write ? (double)(j)->write->field : 0))
+/* A direction's figure, 0 for a direction the job does not have; NAN when it has neither
+ * (a measured command without I/O figures moved no known bytes, not zero bytes). */
+#define DIR_SUM(j, field)                                                          \
+	(!(j)->read && !(j)->write                                                   \
+		 ? NAN                                                               \
+		 : ((j)->read ? (double)(j)->read->field : 0) +                      \
+			   ((j)->write ? (double)(j)->write->field : 0))
 
 double rr_bw_bytes(const struct job_result *j)
 {

@@ -87,13 +87,19 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
-/* "Vendor Model (link)", the model alone when it starts with the vendor, else the file. */
+/* The run's --label as the user gave it; else "Vendor Model (link)", the model alone when
+ * it starts with the vendor, else the file. */
 static void device_label(struct rr_result *r, const struct result_device *dev)
 {
 	const char *vendor = dev ? or_empty(dev->vendor) : "", *model = dev ? or_empty(dev->model) : "";
 	const char *p;
 	char name[112];
 
+	if (r->rep.label && *r->rep.label) {
+		snprintf(r->label, sizeof(r->label), "%s", r->rep.label);
+		text_clean(r->label);
+		return;
+	}
 	if (*vendor && strncasecmp(model, vendor, strlen(vendor)))
 		snprintf(name, sizeof(name), "%s %s", vendor, model);
 	else

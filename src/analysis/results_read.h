@@ -100,7 +100,7 @@ void rr_ellipsis(const char *text, size_t max, char *buf, size_t len);
 int rr_uncertain(const struct job_result *j);
 /* rr_verdict_text and the invalidating events, "; "-joined. */
 void rr_reasons(const struct job_result *j, char *buf, size_t len);
-/* Both directions together. */
+/* Both directions together; NAN for a job with neither (measure without I/O figures). */
 double rr_bw_bytes(const struct job_result *j);
 double rr_iops(const struct job_result *j);
 /* A completion latency percentile (50, 99, 99.9) of the direction with more I/Os. */

@@ -88,6 +88,7 @@ struct job_opts {
 struct run_opts {
 	char *profile;	   /* -p/--profile or the first positional argument */
 	char *target;	   /* --target DIR|FILE|BLOCKDEV */
+	char *label;	   /* --label TEXT: the user's name for the device, kept in the result */
 	char *output_dir;  /* --output, default "results" */
 	char *json_out;	   /* --json-out FILE, exact path */
 	int keep;	   /* --keep: leave the test file */

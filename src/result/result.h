@@ -413,6 +413,7 @@ struct run_result {
 	struct result_tool tool;
 	char *created, *command;
 	char *profile; /* NULL: left out (no profile) */
+	char *label;   /* run --label: the user's name for the device; NULL: left out */
 	int status;    /* enum result_status */
 	uint64_t t0_ns;
 	int emulated;

@@ -563,6 +563,7 @@ static const struct result_field run_fields[] = {
 	FIELD(T, "created", created, RF_STR),
 	FIELD(T, "command", command, RF_STR),
 	FIELD(T, "profile", profile, RF_STR, .absent = RF_OMIT),
+	FIELD(T, "label", label, RF_STR, .absent = RF_OMIT),
 	STATUS(T, status),
 	FIELD(T, "t0_ns", t0_ns, RF_U64),
 	FIELD(T, "emulated", emulated, RF_BOOL),

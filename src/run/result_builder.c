@@ -453,6 +453,7 @@ void result_builder_begin(struct result_builder *rb, const struct result_start *
 	r->created = xstrdup(created);
 	r->command = xstrdup(st->command);
 	r->profile = st->profile ? xstrdup(st->profile) : NULL;
+	r->label = st->label && *st->label ? xstrdup(st->label) : NULL;
 	r->status = RESULT_RUNNING;
 	r->t0_ns = st->t0_ns;
 	for (m = 0; m < st->session->nmeters; m++) {

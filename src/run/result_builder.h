@@ -23,6 +23,7 @@ struct result_builder {
 /* What the root of the document needs before the first job. */
 struct result_start {
 	const char *command, *profile;
+	const char *label; /* --label: the user's name for the device; NULL: none */
 	uint64_t t0_ns;
 	const struct session *session;
 	struct result_context *context;	 /* taken over; NULL without a target (measure) */

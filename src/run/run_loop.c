@@ -152,7 +152,7 @@ static void begin_result(struct run_ctx *rc, const char *command)
 {
 	const struct run_opts *ro = &rc->cfg->run;
 	struct result_start st = {
-		.command = command, .profile = ro->profile, .t0_ns = rc->t0_ns, .session = rc->session,
+		.command = command, .profile = ro->profile, .label = ro->label, .t0_ns = rc->t0_ns, .session = rc->session,
 		.intervals_path = rc->out.intervals_path,
 		.samples_path = rc->session->nmeters ? rc->out.samples_path : NULL,
 	};

@@ -33,6 +33,10 @@ const struct opt_desc run_options[] = {
 	{ .name = "profile", .type = OPT_STRP, .off = ROFF(run.profile), .shortopt = 'p',
 	  .metavar = "PROFILE", .help = "profile file or name (also the first argument)",
 	  .group = G_RUN, .complete = "profiles file:*.ini" },
+	{ .name = "label", .type = OPT_STRP, .off = ROFF(run.label), .metavar = "TEXT",
+	  .help = "the device's name as you know it (\"SanDisk Ultra 32 GB\"), kept in the "
+		  "result: compare, size and the report page show it instead of the probed model",
+	  .group = G_RUN },
 	{ .name = "jobs", .type = OPT_STRP, .off = ROFF(run.jobs_filter), .metavar = "A,B",
 	  .help = "run only these sections of the profile", .group = G_RUN },
 	{ .name = "meter", .type = OPT_STRLIST, .off = ROFF(run.meters), .size = MAX_METERS,

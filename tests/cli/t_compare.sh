@@ -91,7 +91,7 @@ grep -q "EMULATED meter" "$T_TMP/emu.err"
 ok $? "warns about the emulated meter"
 grep Netac "$T_TMP/emu.out" | grep -q "(emulated)"
 ok $? "emulated rows are labelled in the table"
-grep -q "job 'SEQ1M-Q8T1-read' ran with different options .*(bs)" "$T_TMP/emu.err"
+grep -q "job 'SEQ1M-Q8T1-read' ran another workload .*(bs)" "$T_TMP/emu.err"
 ok $? "warns about different job options and names the option"
 
 # Rails of different voltage (the SD card and NVMe on 3.3 V, the USB devices on 5 V):
@@ -307,5 +307,96 @@ check "battery.dat: a days interval beside each point (unknown here: no idle_w_u
 	awk 'NF == 4 && $3 == "NaN" && $4 == "NaN" {ok = 1} END {exit !ok}' "$kept/battery/battery.dat"
 check "perf.dat: the points carry their interval columns" -- \
 	awk '!/^#/ && NF >= 18 {ok = 1} END {exit !ok}' "$kept/perf-power/perf.dat"
+
+# --- comparable rows (issue 31 item 4): the workload's options must match, size is
+# normalised away (warned of only where the page cache holds one size and not the other),
+# a size=auto size never; a row of another workload is not ranked, and the table says so.
+python3 - "$G" "$T_TMP/alike" <<'PY'
+import copy, json, os, sys
+g, out = sys.argv[1], sys.argv[2]
+os.makedirs(out, exist_ok=True)
+base = json.load(open(os.path.join(g, "sd-sandisk-ultra.json")))
+def save(name, edit):
+    d = copy.deepcopy(base)
+    edit(d)
+    json.dump(d, open(os.path.join(out, name), "w"))
+def opt(k, v, job=0):
+    return lambda d: d["jobs"][job]["options"].__setitem__(k, v)
+def auto(size):
+    def f(d):
+        for j in d["jobs"]:
+            j["options"]["size"] = size
+            j["size_auto"] = {"requested_s": 30.0, "meter_s": 10.0, "target_s": 30.0,
+                              "meter": None, "calibration_s": 1.0, "chose_bytes": size,
+                              "reason": "30 s at the calibrated rate"}
+    return f
+save("ref.json", lambda d: None)
+save("bs.json", opt("bs", 65536))
+save("big.json", opt("size", 4 << 30))
+save("auto1.json", auto(256 << 20))
+save("auto2.json", auto(8 << 30))
+def cached(size):
+    def f(d):
+        d["context"]["host"]["memory_bytes"] = 2 << 30
+        d["jobs"][0]["options"]["direct"] = 0
+        d["jobs"][0]["options"]["size"] = size
+    return f
+save("small_pc.json", cached(1 << 30))
+save("big_pc.json", cached(4 << 30))
+PY
+A=$T_TMP/alike
+$IOWATT compare "$A/ref.json" "$A/bs.json" >"$T_TMP/alike.txt" 2>"$T_TMP/alike.err"
+grep -q "job 'SEQ1M-Q8T1-read' ran another workload in .*bs.json than in .*ref.json (bs): its row is not ranked" "$T_TMP/alike.err"
+ok $? "a job run with another bs: warned, naming bs"
+ranks=$(grep " SEQ1M-Q8T1-read " "$T_TMP/alike.txt" | awk '{print $1}' | tr '\n' ' ')
+[ "$ranks" = "1 ≠ " ]
+ok $? "and only the first's row is ranked, the other marked ≠ (ranks: $ranks)"
+grep -q "^≠: ran another workload" "$T_TMP/alike.txt"
+ok $? "the footer says what ≠ means"
+ranks=$(grep " SEQ1M-Q8T1-write " "$T_TMP/alike.txt" | awk '{print $1}' | tr '\n' ' ')
+[ "$ranks" = "1 2 " ]
+ok $? "the jobs that match are ranked as before ($ranks)"
+$IOWATT compare "$A/ref.json" "$A/big.json" >"$T_TMP/big.txt" 2>"$T_TMP/big.err"
+! grep -q "SEQ1M-Q8T1-read" "$T_TMP/big.err" && [ "$(grep " SEQ1M-Q8T1-read " "$T_TMP/big.txt" | awk '{print $1}' | tr '\n' ' ')" = "1 2 " ]
+ok $? "1 GiB and 4 GiB on direct I/O: per-GB figures, no warning, both ranked"
+$IOWATT compare "$A/auto1.json" "$A/auto2.json" >/dev/null 2>"$T_TMP/auto.err"
+! grep -q "ran \|size" "$T_TMP/auto.err"
+ok $? "two size=auto results (256 MiB, 8 GiB): no warning about their sizes"
+$IOWATT compare "$A/small_pc.json" "$A/big_pc.json" >"$T_TMP/pc.txt" 2>"$T_TMP/pc.err"
+grep -q "job 'SEQ1M-Q8T1-read' in .*small_pc.json and .*big_pc.json: size 1 GiB and 4 GiB through the page cache" "$T_TMP/pc.err"
+ok $? "1 GiB and 4 GiB through the page cache of a 2 GiB host: warned, one may read from RAM"
+
+# --- a measured command: undefined figures are -, in the table as in measure's own summary
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/measure.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["jobs"][0]
+j.pop("read", None); j.pop("write", None)
+j["command"] = ["sleep", "2"]; j["options"] = {}
+d["jobs"] = [j]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare "$T_TMP/measure.json" >"$T_TMP/measure.txt" 2>/dev/null
+grep -qE "  SEQ1M-Q8T1-read +- +- " "$T_TMP/measure.txt"
+ok $? "a measure row without I/O figures: MB/s and IOPS are -, not 0.0 and 0"
+$IOWATT compare --format csv "$T_TMP/measure.json" 2>/dev/null | python3 -c '
+import csv, sys
+r = next(csv.DictReader(sys.stdin))
+assert r["bw_bytes"] == "" and r["iops"] == "" and r["rw"] == "" and r["bs"] == "", r'
+ok $? "and in the CSV empty fields (rw, bs, bw_bytes, iops)"
+
+# --- run --label: the device's name as its user knows it, kept in the result
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/labelled.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["label"] = "SanDisk Ultra 32 GB"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare "$T_TMP/labelled.json" 2>/dev/null | grep -q "  SanDisk Ultra 32 GB  SEQ1M-Q8T1-read "
+ok $? "compare shows a result's label as its device"
+$IOWATT compare --label "labelled.json=Card A" "$T_TMP/labelled.json" 2>/dev/null | grep -q "  Card A  SEQ1M"
+ok $? "compare --label still overrides it"
+$IOWATT run --help 2>&1 | grep -q -- "--label"
+ok $? "run --help lists --label"
 
 done_testing

@@ -20,6 +20,7 @@ j[1]["validity"].update(valid=False, reasons=[
 j[2]["validity"].update(valid=False, reasons=[
     "a reason no table of short causes knows, long enough that a narrow cell must cut "
     "it somewhere in its middle words"])
+d["label"] = "SanDisk Ultra 32 GB"
 json.dump(d, open(sys.argv[2], "w"))
 PY
 ok $? "results with an UNCERTAIN and two INVALID jobs made"
@@ -93,6 +94,8 @@ s = open(sys.argv[1]).read()
 sys.exit(0 if re.search(r"UNCERTAIN: idle not quiet", s[:s.index('<section id="jobs">')]) else 1)
 PY
 ok $? "the page's comparison table says why the row is UNCERTAIN"
+grep -q "<h3>SanDisk Ultra 32 GB <small>" "$page" && grep -q "<td>SanDisk Ultra 32 GB</td>" "$page"
+ok $? "the page names the device by the result's label (run --label)"
 
 # --- the run's terminal: a word and a cause in the row, the whole text under the table
 emu_pid=""
@@ -100,7 +103,7 @@ trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; wait 2>/dev/null; t_clea
 "$IOWATT" emulate um25c --link "$T_TMP/um" --constant-ma 200 >"$T_TMP/emu.log" 2>&1 &
 emu_pid=$!
 for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
-timeout 60 "$IOWATT" measure --meter "um25c:$T_TMP/um,interval=100ms" --idle 1s \
+timeout 60 "$IOWATT" measure --label "Card under test" --meter "um25c:$T_TMP/um,interval=100ms" --idle 1s \
 	--idle-samples 5 --tail-hold 0.5s --tail-max 3s --no-progress \
 	--json-out "$T_TMP/short.json" -- sleep 0.3 >"$T_TMP/short.out" 2>&1
 n=$(jget "$T_TMP/short.json" 'd["jobs"][0]["validity"]["samples_active"]')
@@ -109,4 +112,7 @@ ok $? "the terminal's row ends with INVALID: $n samples < 20"
 grep -qF "sleep loop 1: INVALID: active phase has $n samples (< 20)" "$T_TMP/short.out" &&
 	grep -q "meter a command that runs longer" "$T_TMP/short.out"
 ok $? "and the whole reason, remedy included, is under the table"
+[ "$(jget "$T_TMP/short.json" 'd.get("label")')" = "Card under test" ] &&
+	"$IOWATT" compare "$T_TMP/short.json" 2>/dev/null | grep -q "  Card under test  sleep "
+ok $? "run --label is kept in the result as label, and compare names the device by it"
 done_testing
