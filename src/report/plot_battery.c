@@ -145,13 +145,16 @@ static void axes_and_labels(FILE *meta, FILE *lf, const struct bline *bl, size_t
 	char days[32];
 	double xmax = 1, ylo = INFINITY, yhi = 0, pos;
 	size_t i, k;
-	int ylog, below;
+	int ylog, below, hours;
 
 	for (i = 0; i < n; i++) {
 		xmax = fmax(xmax, bl[i].end_mib);
 		ylo = fmin(ylo, bl[i].min_days);
 		yhi = fmax(yhi, bl[i].start_days);
 	}
+	/* Below a day the axis reads in hours, and so does a line's label: "16.1 hours", not
+	 * "0.672 days". */
+	hours = yhi < 1;
 	ylog = ylo > 0 && yhi / ylo > BATTERY_LOG_RATIO;
 	if (ylog) {
 		ylo = pow(10, floor(log10(ylo)));
@@ -160,7 +163,9 @@ static void axes_and_labels(FILE *meta, FILE *lf, const struct bline *bl, size_t
 		ylo = 0;
 		yhi = yhi > 0 ? yhi * 1.2 : 1;
 	}
-	fprintf(meta, "XMAX = %g\nYLOG = %d\nYLO = %g\nYHI = %g\n", xmax * 1.05, ylog, ylo, yhi);
+	fprintf(meta, "XMAX = %g\nYLOG = %d\nYLO = %g\nYHI = %g\nYS = %d\n", xmax * 1.05, ylog,
+		ylo, yhi, hours ? 24 : 1);
+	plot_gp_set(meta, "YUNIT", hours ? "hours" : "days");
 	fprintf(lf, "# x days label device below rgb\n");
 	for (i = 0; i < n; i++) {
 		/* The higher of two close labels stays above its line, the lower goes below. */
@@ -171,8 +176,10 @@ static void axes_and_labels(FILE *meta, FILE *lf, const struct bline *bl, size_t
 			    (bl[k].start_days > bl[i].start_days ||
 			     (bl[k].start_days == bl[i].start_days && k < i)))
 				below = 1;
-		fprintf(lf, "1 %.6g \"%s days\" %d %d %u\n", bl[i].start_days,
-			fmt_si_label(bl[i].start_days, days, sizeof(days)),
+		fprintf(lf, "1 %.6g \"%s %s\" %d %d %u\n", bl[i].start_days,
+			fmt_si_label(bl[i].start_days * (bl[i].start_days < 1 ? 24 : 1), days,
+				     sizeof(days)),
+			bl[i].start_days < 1 ? "hours" : "days",
 			bl[i].device, below, plot_device_rgb((unsigned)bl[i].device - 1));
 	}
 	line_widths(meta, bl, n, ylo, yhi, ylog);

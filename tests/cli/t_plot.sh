@@ -175,4 +175,17 @@ kept=$(sed -n 's/.*kept in //p' "$T_TMP/keep.err")
 [ -f "$kept/battery/meta.gp" ] && [ -f "$kept/battery/battery.dat" ] && gnuplot -c "$REPO/plots/battery.gp" "$kept/battery" >/dev/null 2>&1
 ok $? "--keep-data leaves data a user can re-plot with gnuplot -c plots/battery.gp DIR"
 
+# Below a day, hours: the NVMe result's battery lasts under a day at its idle power.
+mkdir -p "$T_TMP/hoursd"
+TMPDIR=$T_TMP/hoursd $IOWATT plot --keep-data --format dumb --chart battery \
+	"$REPO/tests/data/golden/nvme-netac.json" >"$T_TMP/hours.txt" 2>"$T_TMP/hours.err"
+kept=$(sed -n 's/.*kept in //p' "$T_TMP/hours.err")
+grep -q "[0-9] hours" "$T_TMP/hours.txt" && ! grep -qE "(^|[^0-9])0\.[0-9]+ days" "$T_TMP/hours.txt" &&
+	grep -q "^YUNIT = 'hours'" "$kept/battery/meta.gp" && grep -q "^YS = 24" "$kept/battery/meta.gp"
+ok $? "battery: a life below a day reads in hours (label and axis), never 0.x days"
+$IOWATT plot --format dumb --chart battery "$REPO/tests/data/golden/nvme-netac.json" \
+	"$REPO/tests/data/golden/sd-sandisk-ultra.json" >"$T_TMP/mixed.txt" 2>/dev/null
+grep -q "[0-9] hours" "$T_TMP/mixed.txt" && grep -q "[0-9] days" "$T_TMP/mixed.txt"
+ok $? "battery: with a device lasting days, its label in days and the short one's in hours"
+
 done_testing
