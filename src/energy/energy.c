@@ -29,6 +29,7 @@ void energy_job_init(struct energy_job *ej, uint64_t period_ns)
 	ej->tail_tol = 0.05;
 	ej->last_w = NAN;
 	idle_readings_reset(&ej->idle_rd);
+	emodel_readings_reset(&ej->model_rd);
 	for (i = 0; i < PHASE_COUNT; i++) {
 		ej->ph[i].unc.window_s = sampling_window_s(period_ns);
 		ej->ph[i].peak_a = NAN;
@@ -296,6 +297,9 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 		idle_readings_add(&ej->idle_rd, s->t_ns, w, &u.u[UNC_W]);
 	if (in_window(&ej->ph[PHASE_TAIL], s->t_ns))
 		tail_track(ej, s, w);
+	if (ej->period_ns >= SAMPLING_MIN_PERIOD_NS && (in_window(&ej->ph[PHASE_ACTIVE], s->t_ns) ||
+							 in_window(&ej->ph[PHASE_TAIL], s->t_ns)))
+		emodel_readings_add(&ej->model_rd, s->t_ns, w, &u.u[UNC_W]);
 	for (i = 0; i < PHASE_COUNT; i++)
 		if (in_window(&ej->ph[i], s->t_ns))
 			count_sample(&ej->ph[i], s, w);
@@ -400,6 +404,7 @@ static void idle_baseline(const struct energy_job *ej, struct energy_phases *es,
 	es->idle_quiet = est.quiet;
 	es->idle_excluded = est.excluded;
 	es->idle_all = est.all;
+	es->idle_u_w = est.u_stat;
 	es->idle_offered = ej->idle_rd.seen;
 	es->idle_exclusion_s = (double)ej->idle_reach_ns / 1e9;
 }

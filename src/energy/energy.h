@@ -9,6 +9,7 @@
 #include "core/sample.h"
 #include "result/result.h"
 #include "energy/energy_unc.h"
+#include "energy/energy_model.h"
 #include "energy/idle_baseline.h"
 
 /* A job's figures are valid with at least this many samples in its active phase and
@@ -65,6 +66,9 @@ struct energy_job {
 	uint64_t idle_reach_ns;
 	double idle_ref_w; /* that level, once the tail judges by it */
 	int have_idle_ref;
+	/* The active phase's and tail's readings for the power model, from a meter slow
+	 * enough for the sampling term (energy/energy_model.h). */
+	struct emodel_readings model_rd;
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);
@@ -128,6 +132,7 @@ struct energy_phases {
 	int idle_all;
 	uint64_t idle_offered;	  /* readings in the idle phase, kept or not */
 	double idle_exclusion_s;  /* a reading this long after I/O is not quiet */
+	double idle_u_w;	  /* the baseline's standard uncertainty from its scatter (W) */
 };
 
 /*

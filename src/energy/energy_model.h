@@ -6,7 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/accuracy.h"
 #include "core/completions.h"
+#include "result/result.h"
 
 /* The grid searched when the meter declares no window or lag (docs/energy.md). */
 #define EMODEL_LAG_MIN_NS (-50 * 1000000LL)
@@ -23,6 +25,20 @@ struct emodel_reading {
 	uint64_t t_ns;
 	double w, u_w;
 };
+
+/* Readings kept for the fit per job; past it every 2nd, 4th... (a 2 Hz meter fills it in
+ * 34 minutes). */
+#define EMODEL_READINGS_MAX 4096
+
+/* The active phase's and tail's readings as energy_feed sees them. */
+struct emodel_readings {
+	struct emodel_reading r[EMODEL_READINGS_MAX];
+	size_t n;
+	unsigned stride, skip; /* keep 1 in stride; skip counts down to the next kept */
+	double gain_rel_sum;   /* the readings' relative gain uncertainty, summed over n_gain */
+	size_t n_gain;
+};
+
 
 struct emodel_in {
 	const struct emodel_reading *r;
@@ -56,6 +72,22 @@ struct emodel_fit {
 	int grid; /* 1: window and lag fitted over the grid */
 	char why[EMODEL_WHY_LEN];
 };
+
+void emodel_readings_reset(struct emodel_readings *mr);
+/* A reading of W at t_ns with its standard uncertainties (weight: noise and resolution). */
+void emodel_readings_add(struct emodel_readings *mr, uint64_t t_ns, double w,
+			 const struct meter_u *u);
+
+/*
+ * The model over the readings in mr for a job whose active phase and tail were [t0_ns,
+ * t1_ns] and whose completions were ops, with the idle baseline idle_w (u: its standard
+ * uncertainty) as its prior, for a meter of period_ns declaring no window: a new result
+ * record (NULL when there is nothing to fit).
+ */
+struct result_energy_model *energy_model_figures(const struct emodel_readings *mr,
+						 const struct completions *ops, uint64_t t0_ns,
+						 uint64_t t1_ns, double idle_w, double idle_u_w,
+						 uint64_t period_ns);
 
 /* Fits the model (docs/energy.md, "The power model"); returns 0, or -EINVAL when there is
  * nothing to fit (out->verdict EMODEL_NONE, out->why says why). */

@@ -89,6 +89,7 @@ static void worker_free(struct worker *w)
 		close(w->fd);
 	worker_free_buffers(w);
 	activity_free(&w->act);
+	completions_free(&w->cmpl);
 	free(w);
 }
 
@@ -476,10 +477,11 @@ void bench_stop(struct bench *b)
 
 void bench_finish(struct bench *b, struct bench_result *res)
 {
-	bench_finish_activity(b, res, NULL);
+	bench_finish_activity(b, res, NULL, NULL);
 }
 
-void bench_finish_activity(struct bench *b, struct bench_result *res, struct activity *act)
+void bench_finish_activity(struct bench *b, struct bench_result *res, struct activity *act,
+			   struct completions *cmpl)
 {
 	struct worker *w;
 	unsigned i, d;
@@ -493,6 +495,8 @@ void bench_finish_activity(struct bench *b, struct bench_result *res, struct act
 	res->threads = b->nworkers;
 	if (act)
 		activity_init(act, b->t_start_ns);
+	if (cmpl)
+		completions_init(cmpl, b->t_start_ns);
 	for (i = 0; i < b->nworkers; i++) {
 		w = b->w[i];
 		if (!w->started)
@@ -509,6 +513,8 @@ void bench_finish_activity(struct bench *b, struct bench_result *res, struct act
 		lat_merge(&res->sync_lat, &w->sync_lat);
 		if (act)
 			activity_merge(act, &w->act);
+		if (cmpl)
+			completions_merge(cmpl, &w->cmpl);
 		for (d = 0; d < DDIR_COUNT; d++) {
 			res->dir[d].io_bytes += w->bytes[d];
 			res->dir[d].total_ios += w->ios[d];

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/activity.h"
+#include "core/completions.h"
 #include "io/job.h"
 #include "io/stats.h"
 
@@ -68,7 +69,9 @@ int bench_wait(struct bench *b, uint64_t timeout_ns);
 void bench_stop(struct bench *b);
 /* Join the workers, merge their statistics, free the job. */
 void bench_finish(struct bench *b, struct bench_result *res);
-/* The same, and the workers' activity series merged into act (activity_free it). */
-void bench_finish_activity(struct bench *b, struct bench_result *res, struct activity *act);
+/* The same, and the workers' activity series merged into act (activity_free it), their
+ * completions per kind into cmpl (completions_free it); either may be NULL. */
+void bench_finish_activity(struct bench *b, struct bench_result *res, struct activity *act,
+			   struct completions *cmpl);
 
 #endif

@@ -9,6 +9,7 @@
 #include <sys/uio.h>
 
 #include "core/activity.h"
+#include "core/completions.h"
 #include "io/bench.h"
 #include "io/engine.h"
 #include "io/job.h"
@@ -62,6 +63,7 @@ struct worker {
 	struct lat_stats clat[DDIR_COUNT];
 	struct lat_stats sync_lat;
 	struct activity act; /* when its I/Os and syncs ran (only this thread writes it) */
+	struct completions cmpl; /* when each read, write and sync completed (the same) */
 };
 
 struct bench {

@@ -64,6 +64,7 @@ static unsigned complete(struct worker *w, unsigned n, uint64_t now, unsigned nf
 		if (r->res == (int64_t)r->len) {
 			lat_add(&w->clat[r->ddir], now - r->t_submit_ns);
 			activity_add(&w->act, r->t_submit_ns, now);
+			completions_add(&w->cmpl, r->ddir == DDIR_READ ? COMPL_READ : COMPL_WRITE, now);
 			w->bytes[r->ddir] += r->len;
 			w->ios[r->ddir]++;
 		} else if (r->res < 0) {
@@ -94,6 +95,7 @@ static void do_sync(struct worker *w, int full)
 	t1 = now_ns();
 	lat_add(&w->sync_lat, t1 - t0);
 	activity_add(&w->act, t0, t1);
+	completions_add(&w->cmpl, COMPL_FLUSH, t1);
 	w->syncs++;
 }
 
@@ -414,6 +416,7 @@ void *bench_worker_main(void *arg)
 	memset(&ru0, 0, sizeof(ru0));
 	getrusage(RUSAGE_THREAD, &ru0);
 	activity_init(&w->act, b->t_start_ns);
+	completions_init(&w->cmpl, b->t_start_ns);
 
 	rc = w->eng->attach ? w->eng->attach(w->ectx) : 0;
 	if (rc)

@@ -220,12 +220,38 @@ struct result_idle_baseline {
 	char *reason;
 };
 
+/*
+ * The power model fitted to the job's readings (docs/energy.md, "The power model"): the
+ * energy of one read, write and flush (uJ, NAN when the job had none or they cannot be
+ * told apart) with their U95; where two kinds move together, sum_uj_per_op is one op of
+ * the first kind in sum_of ("write+flush") with sum_ratio of the second; the idle level
+ * fitted with its prior; the readings used, their residual RMS against the meter's
+ * declared noise, the lag and window used (lag_fitted: found over the grid); verdict "ok",
+ * "poor fit" or "not identifiable", and why (NULL: ok).
+ */
+struct result_energy_model {
+	char *verdict;
+	char *why;
+	double read_uj_per_op, read_uj_per_op_u95;
+	double write_uj_per_op, write_uj_per_op_u95;
+	double flush_uj_per_op, flush_uj_per_op_u95;
+	double sum_uj_per_op, sum_uj_per_op_u95, sum_ratio;
+	char *sum_of;
+	double awake_w; /* not fitted yet: NAN */
+	double idle_w, idle_w_u95;
+	uint64_t readings;
+	double residual_rms_w, noise_rms_w;
+	double lag_s, window_s;
+	int lag_fitted;
+};
+
 struct result_power {
 	char *meter;
 	RESULT_POWER_FIGURES(RESULT_FIGURE_MEMBER) /* result_figures.h */
 	char *note; /* NULL: no note */
 	struct result_phase_counts out_of_range; /* readings dropped as impossible */
 	struct result_idle_baseline *idle_baseline; /* NULL: none (no idle readings of W) */
+	struct result_energy_model *energy_model; /* NULL: not fitted (no series, fast meter) */
 };
 
 struct result_efficiency {

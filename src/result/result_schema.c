@@ -306,6 +306,33 @@ static const struct result_field idle_baseline_fields[] = {
 #undef T
 static SCHEMA(idle_baseline_schema, struct result_idle_baseline, idle_baseline_fields);
 
+#define T struct result_energy_model
+static const struct result_field energy_model_fields[] = {
+	FIELD(T, "verdict", verdict, RF_STR),
+	FIELD(T, "why", why, RF_STR),
+	FIELD(T, "read_uj_per_op", read_uj_per_op, RF_REAL),
+	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),
+	FIELD(T, "write_uj_per_op", write_uj_per_op, RF_REAL),
+	FIELD(T, "write_uj_per_op_u95", write_uj_per_op_u95, RF_REAL),
+	FIELD(T, "flush_uj_per_op", flush_uj_per_op, RF_REAL),
+	FIELD(T, "flush_uj_per_op_u95", flush_uj_per_op_u95, RF_REAL),
+	FIELD(T, "sum_uj_per_op", sum_uj_per_op, RF_REAL),
+	FIELD(T, "sum_uj_per_op_u95", sum_uj_per_op_u95, RF_REAL),
+	FIELD(T, "sum_ratio", sum_ratio, RF_REAL),
+	FIELD(T, "sum_of", sum_of, RF_STR),
+	FIELD(T, "awake_w", awake_w, RF_REAL),
+	FIELD(T, "idle_w", idle_w, RF_REAL),
+	FIELD(T, "idle_w_u95", idle_w_u95, RF_REAL),
+	FIELD(T, "readings", readings, RF_U64),
+	FIELD(T, "residual_rms_w", residual_rms_w, RF_REAL),
+	FIELD(T, "noise_rms_w", noise_rms_w, RF_REAL),
+	FIELD(T, "lag_s", lag_s, RF_REAL),
+	FIELD(T, "window_s", window_s, RF_REAL),
+	FIELD(T, "lag_fitted", lag_fitted, RF_BOOL),
+};
+#undef T
+static SCHEMA(energy_model_schema, struct result_energy_model, energy_model_fields);
+
 #define T struct result_power
 static const struct result_field power_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
@@ -313,6 +340,8 @@ static const struct result_field power_fields[] = {
 	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),
 	FIELD(T, "out_of_range", out_of_range, RF_OBJ, .sub = &phase_counts_schema),
 	FIELD(T, "idle_baseline", idle_baseline, RF_PTR, .sub = &idle_baseline_schema),
+	FIELD(T, "energy_model", energy_model, RF_PTR, .sub = &energy_model_schema,
+	      .absent = RF_OMIT),
 };
 #undef T
 SCHEMA(result_power_schema, struct result_power, power_fields);

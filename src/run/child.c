@@ -355,6 +355,6 @@ void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 	j->phases = xcalloc(1, sizeof(*j->phases));
 	rc->any_failed |= child_result(&c, j);
 	command_io(rc, &c, j, &bytes, &ios);
-	run_job_close(rc, jo, 1, j, &t_start, bytes, ios, NULL);
+	run_job_close(rc, jo, 1, j, &t_start, bytes, ios, NULL, NULL);
 	measure_io_free(&c.io);
 }

@@ -19,6 +19,7 @@ struct bench_job {
 	struct bench *b;
 	struct bench_result br;
 	struct activity act; /* when its I/Os and syncs ran, for the sampling term */
+	struct completions cmpl; /* when each read, write and sync completed, for the model */
 	int start_err;	 /* bench_start failed: nothing ran */
 	int ran;	 /* started and finished: br holds its figures */
 	int stopping;
@@ -127,7 +128,7 @@ static void bj_finish(void *arg, uint64_t *t_end_ns)
 	uint64_t ios[DDIR_COUNT], bytes[DDIR_COUNT];
 	int d;
 
-	bench_finish_activity(bj->b, &bj->br, &bj->act);
+	bench_finish_activity(bj->b, &bj->br, &bj->act, &bj->cmpl);
 	bj->cpu_ns = process_cpu_ns() - bj->cpu0_ns;
 	bj->b = NULL;
 	bj->ran = 1;
@@ -176,8 +177,9 @@ int run_job_loop(struct run_ctx *rc, const struct job_opts *jo, unsigned round, 
 	run_job_close(rc, jo, 0, j, &t_start,
 		      bj.br.dir[DDIR_READ].io_bytes + bj.br.dir[DDIR_WRITE].io_bytes,
 		      bj.br.dir[DDIR_READ].total_ios + bj.br.dir[DDIR_WRITE].total_ios,
-		      bj.ran ? &bj.act : NULL);
+		      bj.ran ? &bj.act : NULL, bj.ran ? &bj.cmpl : NULL);
 	activity_free(&bj.act);
+	completions_free(&bj.cmpl);
 	if (bj.br.status == BENCH_FAILED)
 		rc->any_failed = 1;
 	return bj.ran && bj.br.status == BENCH_OK;

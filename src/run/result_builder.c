@@ -381,6 +381,11 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	uncertainty_fill(&es, jc->bytes, jc->ios, &nm, jc->jo ? jc->jo->max_uncertainty : UNC_LIMIT,
 			 &f->power, &f->efficiency, &f->validity);
 	idle_record(s, jc, &es, &f->power);
+	/* the model over the active phase and the tail; it feeds no headline yet */
+	f->power.energy_model = energy_model_figures(
+	    &sm->ej.model_rd, jc->cmpl, s->times.active_ns,
+	    s->times.tail_end_ns > s->times.end_ns ? s->times.tail_end_ns : s->times.end_ns,
+	    f->power.idle_w, es.idle_u_w, in->period_ns);
 	uncertainty_idle_judge(&es, jc->jo ? jc->jo->idle_samples : 0, &f->power, &f->validity);
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/activity.h"
+#include "core/completions.h"
 #include "io/job.h"
 #include "result/result.h"
 #include "run/session.h"
@@ -39,6 +40,7 @@ struct job_close {
 	int stopping;		    /* the run is stopping: no size advice */
 	const char *marker_spec;    /* --mark-gpio, or NULL */
 	const struct activity *act; /* when its I/Os ran, for the sampling term; NULL: unknown */
+	const struct completions *cmpl; /* when each completed, per kind; NULL: unknown */
 };
 
 /*

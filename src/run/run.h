@@ -59,11 +59,12 @@ void run_phases(struct run_ctx *rc, const struct job_opts *jo, const struct run_
 /*
  * The job's result from the session and the sources, once its phases are over. jo: its
  * options (measure's too: its phase options and max_uncertainty hold); measure: a command,
- * not an I/O job (no size to advise); act: when the job's I/Os ran (NULL: not known).
+ * not an I/O job (no size to advise); act: when the job's I/Os ran, cmpl: when each
+ * completed per kind (NULL: not known).
  */
 void run_job_close(struct run_ctx *rc, const struct job_opts *jo, int measure,
 		   struct job_result *j, const struct temps *t_start, uint64_t bytes,
-		   uint64_t ios, const struct activity *act);
+		   uint64_t ios, const struct activity *act, const struct completions *cmpl);
 int run_should_stop(const struct run_ctx *rc);
 /* The temperature readings so far onto the result's series. */
 void run_take_temps(struct run_ctx *rc);

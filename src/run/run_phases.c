@@ -210,12 +210,12 @@ void run_phases(struct run_ctx *rc, const struct job_opts *jo, const struct run_
 
 void run_job_close(struct run_ctx *rc, const struct job_opts *jo, int measure,
 		   struct job_result *j, const struct temps *t_start, uint64_t bytes,
-		   uint64_t ios, const struct activity *act)
+		   uint64_t ios, const struct activity *act, const struct completions *cmpl)
 {
 	struct temps t_now;
 	struct job_close jc = {
 		.jo = jo, .measure = measure, .bytes = bytes, .ios = ios, .t_start = t_start,
-		.act = act,
+		.act = act, .cmpl = cmpl,
 		.stopping = run_should_stop(rc), .marker_spec = rc->cfg->run.mark_gpio,
 	};
 
