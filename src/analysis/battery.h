@@ -25,6 +25,7 @@ struct battery_model {
 	double usable_frac;	     /* share of the nominal capacity the cut-off lets us use */
 	double regulator_eff;	     /* battery -> supply conversion efficiency */
 	double self_discharge_month; /* fraction of nominal capacity lost per month */
+	int assumed;		     /* bat is the command's default, not one the user gave */
 };
 
 /* The measured system's load at its supply (what the meter saw). */

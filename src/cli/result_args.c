@@ -54,6 +54,8 @@ int result_args_battery(const struct opt_desc *d, void *base, const char *value,
 		snprintf(err, errlen, "expected e.g. 3000mAh@3.7V or 11.1Wh");
 	else
 		ra->have_battery = 1;
+	/* The table's default arrives as its own pointer: a chart says it was not given. */
+	ra->bm.assumed = !rc && value == d->def;
 	return rc ? (rc == -ERANGE ? -ERANGE : -EINVAL) : 0;
 }
 

@@ -101,7 +101,8 @@ static void battery_meta(FILE *meta, const struct battery_model *bm, size_t nlin
 			 bm->bat.nominal_v, bm->bat.capacity_wh);
 	else
 		snprintf(what, sizeof(what), "%.3g Wh", bm->bat.capacity_wh);
-	text = xasprintf("%s, %.0f %% usable, regulator %.0f %%, self-discharge %.1f %%/month", what,
+	text = xasprintf("battery %s%s, %.0f %% usable, regulator %.0f %%, self-discharge %.1f "
+			 "%%/month", what, bm->assumed ? ", a default (--battery)" : "",
 			 bm->usable_frac * 100, bm->regulator_eff * 100,
 			 bm->self_discharge_month * 100);
 	fprintf(meta, "NLINES = %zu\n", nlines);

@@ -187,5 +187,10 @@ $IOWATT plot --format dumb --chart battery "$REPO/tests/data/golden/nvme-netac.j
 	"$REPO/tests/data/golden/sd-sandisk-ultra.json" >"$T_TMP/mixed.txt" 2>/dev/null
 grep -q "[0-9] hours" "$T_TMP/mixed.txt" && grep -q "[0-9] days" "$T_TMP/mixed.txt"
 ok $? "battery: with a device lasting days, its label in days and the short one's in hours"
+$IOWATT plot --format dumb --chart battery "$REPO/tests/data/golden/nvme-netac.json" 2>/dev/null |
+	grep -q "battery 3000 mAh @ 3.7 V (11.10 Wh), a default (--battery)" &&
+	$IOWATT plot --format dumb --battery 3000mAh@3.7V --chart battery "$REPO/tests/data/golden/nvme-netac.json" \
+		2>/dev/null | grep "battery 3000 mAh" | grep -vq "default"
+ok $? "battery: the title names the battery and says when it is the default, not when given"
 
 done_testing
