@@ -13,7 +13,7 @@
 
 #define MOD "plot"
 /*
- * A bar's label stands upright over it ("0.767", "0.593  invalid"), so that a bar needs a
+ * A bar's label stands upright over it ("0.767", "0.593  INVALID"), so that a bar needs a
  * line's width, not its label's: 4 devices x 34 jobs wrap into 4 rows, not 10. The axis
  * leaves room over its highest bar for its longest label (~6.5 px a character at 9 pt, in
  * a panel's plot height of about EFF_PLOT_PX), never clipped nor run into the title.
@@ -134,7 +134,7 @@ struct eff_tops {
 	struct si_unit jpg_unit; /* the J/GB axis': kJ/GB for figures over 1000 J/GB */
 };
 
-/* A bar's label: its figure ("" for none) and the note after it, "0.593  invalid". */
+/* A bar's label: its figure ("" for none) and the note after it, "0.593  INVALID". */
 static size_t put_bar_label(FILE *fp, const char *value, const char *note)
 {
 	char text[96];
@@ -154,7 +154,8 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 	double jpg = result_job_figure(&r->rep, j, "j_per_gb", &u_jpg);
 	double y1, y2, jpg_base = jpg;
 	int valid = rr_valid(j);
-	const char *note = valid == 0 ? "invalid" : rr_uncertain(j) ? "uncertain" : "";
+	/* the verdict's word, as every table has it; its cause is the page's jobs table's */
+	const char *note = valid == 0 ? "INVALID" : rr_uncertain(j) ? "UNCERTAIN" : "";
 	char v1[48], v2[48];
 	size_t c1, c2;
 

@@ -404,7 +404,7 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct plot_ctx *ctx
 	for (i = 0; i < pn.np && !g->compact; i++)
 		snprintf(texts[i], sizeof(texts[i]), "%s%s%s", set->res[pn.pts[i].res].label,
 			 plot_result_mark(set, &set->res[pn.pts[i].res]),
-			 pn.pts[i].valid ? "" : " (invalid)");
+			 pn.pts[i].valid ? "" : " (INVALID)");
 	fit_labels(&pn, texts, (double)g->width_px / (double)g->cols - PANEL_MARGIN_X_PX);
 	pn.sy = ((double)g->row_px - PANEL_MARGIN_Y_PX) / log10(pn.yhi / pn.ylo);
 	pareto(&pn);
