@@ -77,7 +77,8 @@ static int check_w_va(const struct sleep_figure *sf, const struct result_power *
 {
 	double va = sf->a * sf->v, u, diff;
 
-	if (!isfinite(sf->a) || !isfinite(sf->v) || !(sf->v > 0))
+	/* what is not known cannot disagree (a missing W is said where it is needed) */
+	if (!isfinite(sf->w) || !isfinite(sf->a) || !isfinite(sf->v) || !(sf->v > 0))
 		return 0;
 	u = sqrt(sq_or_0(sf->w_u95) + sq_or_0(sf->a_u95 * sf->v) + sq_or_0(p->active_v_u95 * sf->a)) +
 	    SLEEP_VA_COVARIANCE * fmax(fabs(sf->w), fabs(va));

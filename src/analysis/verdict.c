@@ -130,7 +130,7 @@ static void uncertain_cause(const struct result_uncertainty *u, char *buf, size_
 	if (!strncmp(term, "idle", 4) || !(u->u95_rel > u->limit))
 		snprintf(buf, len, "%s", term);
 	else
-		snprintf(buf, len, "+-%.2g %% > %.2g %%: %s", u->u95_rel * 100, u->limit * 100, term);
+		snprintf(buf, len, "+-%.3g %% > %.3g %%: %s", u->u95_rel * 100, u->limit * 100, term);
 }
 
 void rr_verdict_short(const struct result_validity *v, int status, char *buf, size_t len)
@@ -174,7 +174,7 @@ void rr_verdict_text(const struct result_validity *v, int status, char *buf, siz
 	for (i = 0; v && i < v->nreasons; i++)
 		append_reason(buf, len, v->reasons[i]);
 	if (v && v->valid && v->uncertain && u && u->figure) {
-		snprintf(unc, sizeof(unc), "%s +-%.2g %% (limit %.2g %%): %s", u->figure,
+		snprintf(unc, sizeof(unc), "%s +-%.3g %% (limit %.3g %%): %s", u->figure,
 			 u->u95_rel * 100, u->limit * 100, u->dominant ? u->dominant : "?");
 		append_reason(buf, len, unc);
 	} else if (v && v->valid && v->uncertain) {

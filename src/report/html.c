@@ -22,34 +22,6 @@ const char *html_base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-char *html_redact_paths(const char *s)
-{
-	char *out, *o;
-	const char *p, *end, *last;
-
-	if (!s)
-		return NULL;
-	out = o = xmalloc(strlen(s) + 1);
-	for (p = s; *p;) {
-		if (*p == '/' && (p == s || strchr(" =:,\"'", p[-1]))) {
-			end = p + strcspn(p, " ,");
-			/* the last part that is not empty ("/a/b/" is "b") */
-			while (end > p + 1 && end[-1] == '/')
-				end--;
-			for (last = end; last > p && last[-1] != '/'; last--)
-				;
-			memcpy(o, last, (size_t)(end - last));
-			o += end - last;
-			for (p = end; *p == '/';)
-				p++;
-			continue;
-		}
-		*o++ = *p++;
-	}
-	*o = '\0';
-	return out;
-}
-
 void html_text(FILE *fp, const char *s)
 {
 	unsigned char c;

@@ -71,9 +71,11 @@ void html_devices(FILE *fp, const struct rr_set *set, int redact);
 void html_meters(FILE *fp, const struct rr_set *set, int redact);
 void html_jobs(FILE *fp, const struct rr_set *set);
 /*
- * s with every path in it cut to its last part, for a page to publish: a path starts with
- * '/' at the start of s or after a space, '=', ':', ',' or a quote, and runs to the next
- * space or ','. xmalloc'd; NULL for NULL.
+ * html_redact.c: s with every absolute path in it cut to its last part ("/" stays "/") and
+ * the host of an rfc2217://, tcp:// or ssh:// address replaced by HOST, for a page to
+ * publish. A path starts with '/' after a separator or before a root folder's name
+ * (/home, /tmp, ...: "-o/home/a/x" too) and runs to the next space, comma, quote or
+ * bracket. xmalloc'd; NULL for NULL.
  */
 char *html_redact_paths(const char *s);
 /* The last part of a path: the result file's name a section shows. */

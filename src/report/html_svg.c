@@ -83,13 +83,40 @@ static int value_plain(const char *v, size_t n)
 	return 1;
 }
 
+/*
+ * Every '(' in a value opens one of the functions gnuplot writes (colours, transforms,
+ * url(#id)): CSS has other ways to load a resource (image-set(), image(), cross-fade(),
+ * element()), and anything not on this list is refused rather than chased.
+ */
+static int functions_known(const char *v, size_t n)
+{
+	static const char *const known[] = { "rgb", "rgba", "translate", "rotate", "scale",
+					     "matrix", "skewX", "skewY", "url" };
+	size_t i, k, len;
+
+	for (i = 0; i < n; i++) {
+		if (v[i] != '(')
+			continue;
+		for (k = 0; k < ARRAY_SIZE(known); k++) {
+			len = strlen(known[k]);
+			if (i >= len && !strncasecmp(v + i - len, known[k], len) &&
+			    (i == len || !(isalnum((unsigned char)v[i - len - 1]) ||
+					   v[i - len - 1] == '-' || v[i - len - 1] == '_')))
+				break;
+		}
+		if (k == ARRAY_SIZE(known))
+			return 0;
+	}
+	return 1;
+}
+
 /* A value's url(#id) references get the prefix; any other url( refuses the chart. */
 static int write_value(struct svg_out *o, const char *v, size_t n, int is_id, int is_href)
 {
 	const char *p = v, *end = v + n, *u;
 
-	if (memchr(v, '<', n) || !value_plain(v, n) || find_ci(v, n, "javascript:") ||
-	    find_ci(v, n, "expression("))
+	if (memchr(v, '<', n) || !value_plain(v, n) || !functions_known(v, n) ||
+	    find_ci(v, n, "javascript:") || find_ci(v, n, "expression("))
 		return -EINVAL;
 	/* an id, and the #id an href names, is a name: nothing else rides along */
 	if (is_id) {
@@ -112,6 +139,14 @@ static int write_value(struct svg_out *o, const char *v, size_t n, int is_id, in
 	}
 	fprintf(o->fp, "%.*s", (int)(end - p), p);
 	return 0;
+}
+
+/* "href", "xlink:href", "HREF", "x:Href": what a browser takes for a link. */
+static int is_href_name(const char *name)
+{
+	const char *colon = strrchr(name, ':');
+
+	return !strcasecmp(colon ? colon + 1 : name, "href");
 }
 
 /* Attributes of a start tag from p to its '>'; returns where the tag ends, NULL if refused. */
@@ -152,8 +187,8 @@ static const char *attributes(struct svg_out *o, const char *p, const char *end)
 		if (!v)
 			return NULL;
 		fprintf(o->fp, " %s=%c", name, q);
-		if (write_value(o, p, (size_t)(v - p), !strcmp(name, "id"),
-				!strcmp(name, "href") || !strcmp(name, "xlink:href")))
+		/* the browser reads attribute names in any case, and href in any namespace */
+		if (write_value(o, p, (size_t)(v - p), !strcasecmp(name, "id"), is_href_name(name)))
 			return NULL;
 		fputc(q, o->fp);
 		p = v + 1;

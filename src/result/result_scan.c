@@ -298,22 +298,33 @@ static int scan_member(struct scan *s, const struct want *w, unsigned *kept, siz
 	struct want child = { .skip = w->skip };
 	char key[RESULT_SCAN_KEY_MAX];
 	size_t i, nl = 0;
-	int rc, known;
+	int rc, known, was;
 
 	if (peek(s) != '"')
 		return fail(s, "expected a key");
 	if (*kept && !w->skip)
 		emit(s, ',');
+	/* A key of a table's object goes on only once it is known to be one of the table's:
+	 * an unknown one, however long, costs nothing of the bound on what is kept. */
+	was = s->dropping;
+	s->dropping |= w->obj != NULL;
 	rc = scan_string(s, w->skip ? NULL : key, sizeof(key),
 			 w->obj || w->skip ? 0 : RESULT_MAX_KEY_BYTES);
+	s->dropping = was;
 	if (rc)
 		return rc;
+	f = w->skip || !w->obj || strchr(key, '\\') ? NULL : field_of(w->obj, key);
+	if (f) {
+		emit(s, '"');
+		for (i = 0; key[i]; i++)
+			emit(s, key[i]);
+		emit(s, '"');
+	}
 	ws(s);
 	if (peek(s) != ':')
 		return fail(s, "expected ':'");
 	take(s, 1);
 	ws(s);
-	f = w->skip || !w->obj || strchr(key, '\\') ? NULL : field_of(w->obj, key);
 	if (f)
 		child = want_of(f);
 	known = !w->skip && (f || !w->obj);

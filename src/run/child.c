@@ -88,7 +88,10 @@ static int child_start(void *arg, uint64_t *t_active_ns)
 	measure_io_begin(&c->io);
 	proc_tree_adopt(&c->tree);
 	err = spawn_command(&c->pid, c->argv, measure_io_stdout_fd(&c->io));
-	c->tree.leader = c->pid;
+	if (!err) {
+		c->tree.leader = c->pid;
+		c->tree.leader_alive = 1;
+	}
 	measure_io_started(&c->io);
 	c->t_active = *t_active_ns;
 	c->err = -err;
@@ -149,7 +152,11 @@ static void tty_stop(struct child *c, int sig, uint64_t now)
 /* It returned: what it left running in its group is said, and ended if asked for. */
 static void leader_returned(struct child *c, uint64_t now)
 {
-	int n = proc_tree_alive(&c->tree);
+	int n;
+
+	/* reaped: its pid is no longer the command's */
+	c->tree.leader_alive = 0;
+	n = proc_tree_alive(&c->tree);
 
 	c->t_end = now;
 	c->descendants = n > 0 ? n : 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/log.h"
 #include "core/mem.h"
 #include "core/options.h"
 #include "io/engine.h"
@@ -145,13 +146,46 @@ static void put_job(FILE *fp, const struct job_opts *jo, const char *file)
 	fputc('\n', fp);
 }
 
+/*
+ * The commands write where the job would: an existing file or a device gets them only when
+ * the run itself would write there (--force, --allow-raw-device), as iowatt never hands out
+ * a command that destroys what it would refuse to touch. 0, or -EEXIST (logged).
+ */
+static int writes_allowed(const struct run_config *cfg, const struct stat *st)
+{
+	const struct job_opts *w = NULL;
+	size_t i;
+
+	for (i = 0; i < cfg->njobs && !w; i++)
+		if (rw_writes(cfg->jobs[i].rw))
+			w = &cfg->jobs[i];
+	if (!w)
+		return 0;
+	if (S_ISBLK(st->st_mode) && !cfg->run.allow_raw_device) {
+		log_err(NULL, "--explain fio: %s is a block device and job '%s' writes: its fio "
+			"command would destroy the device's data, which the run itself refuses "
+			"without --allow-raw-device", cfg->run.target, w->name);
+		return -EEXIST;
+	}
+	if (S_ISREG(st->st_mode) && !cfg->run.force) {
+		log_err(NULL, "--explain fio: %s is an existing file and job '%s' writes: its fio "
+			"command would overwrite it, which the run itself refuses without --force "
+			"(give a directory or a new file name)", cfg->run.target, w->name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
 int fio_cmdline_print(FILE *fp, const struct run_config *cfg)
 {
 	const char *target = cfg->run.target;
 	struct stat st;
 	char *file;
 	size_t i;
+	int err;
 
+	if (!stat(target, &st) && !S_ISDIR(st.st_mode) && (err = writes_allowed(cfg, &st)))
+		return err;
 	if (!stat(target, &st) && S_ISDIR(st.st_mode))
 		file = xasprintf("%s/%s", target, FIO_SCRATCH);
 	else
@@ -166,5 +200,9 @@ int fio_cmdline_print(FILE *fp, const struct run_config *cfg)
 	for (i = 0; i < cfg->njobs; i++)
 		put_job(fp, &cfg->jobs[i], file);
 	free(file);
-	return fflush(fp) ? -EIO : 0;
+	if (fflush(fp)) {
+		log_err(NULL, "--explain fio: cannot write the commands: %s", strerror(errno));
+		return -EIO;
+	}
+	return 0;
 }

@@ -19,7 +19,7 @@
 struct proc_row {
 	pid_t pid, ppid, pgrp;
 	char state;
-	int mine; /* the command's */
+	int mine; /* the command's: 1, 0, -1 not decided yet */
 };
 
 /* Its state, parent and process group from /proc/PID/stat ("1 (sh) S 0 1 ..."); 0 or -1.
@@ -75,30 +75,69 @@ static int read_all(struct proc_row **rows, size_t *n)
 	return 0;
 }
 
-/* Marks the command's rows: its group, iowatt's adopted orphans outside iowatt's group, and
- * whatever descends from either or from the leader, until nothing more joins. */
+static int row_cmp(const void *a, const void *b)
+{
+	pid_t x = ((const struct proc_row *)a)->pid, y = ((const struct proc_row *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+/* The row of pid in rows sorted by pid, or NULL. */
+static struct proc_row *row_of(struct proc_row *rows, size_t n, pid_t pid)
+{
+	struct proc_row key = { .pid = pid };
+
+	return bsearch(&key, rows, n, sizeof(*rows), row_cmp);
+}
+
+/* The command's processes start here: its group, its leader while it lives, and iowatt's
+ * adopted orphans outside iowatt's own group. */
+static int seed(const struct proc_tree *t, const struct proc_row *r)
+{
+	return (t->leader > 0 && (r->pgrp == t->leader ||
+				  (r->pid == t->leader && t->leader_alive))) ||
+	       (r->ppid == t->self && r->pgrp != t->self_pgrp && r->pid != t->leader);
+}
+
+#define TREE_DEPTH_MAX 64
+
+/* Decides r and its undecided ancestors at once: each row is walked once however deep the
+ * tree (n log n over a host's processes, not n^2). */
+static void decide(const struct proc_tree *t, struct proc_row *rows, size_t n,
+		   struct proc_row *r)
+{
+	struct proc_row *chain[TREE_DEPTH_MAX], *p;
+	size_t k = 0;
+	int v = 0;
+
+	while (r->mine < 0 && k < TREE_DEPTH_MAX) {
+		if (seed(t, r)) {
+			r->mine = 1;
+			break;
+		}
+		chain[k++] = r;
+		p = r->ppid > 0 && r->ppid != r->pid ? row_of(rows, n, r->ppid) : NULL;
+		if (!p || p->pid == t->self)
+			break;
+		r = p;
+	}
+	if (r->mine >= 0)
+		v = r->mine;
+	while (k--)
+		chain[k]->mine = v;
+}
+
+/* Marks the command's rows: the seeds and whatever descends from them. */
 static void mark(const struct proc_tree *t, struct proc_row *rows, size_t n)
 {
-	size_t i, j;
-	int more = 1;
+	size_t i;
 
 	for (i = 0; i < n; i++)
-		rows[i].mine = rows[i].pid == t->leader || rows[i].pgrp == t->leader ||
-			       (rows[i].ppid == t->self && rows[i].pgrp != t->self_pgrp);
-	while (more) {
-		more = 0;
-		for (i = 0; i < n; i++) {
-			if (rows[i].mine)
-				continue;
-			for (j = 0; j < n; j++)
-				if (rows[j].mine && rows[j].pid == rows[i].ppid)
-					break;
-			if (j < n) {
-				rows[i].mine = 1;
-				more = 1;
-			}
-		}
-	}
+		rows[i].mine = -1;
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	for (i = 0; i < n; i++)
+		if (rows[i].mine < 0)
+			decide(t, rows, n, &rows[i]);
 }
 
 int proc_tree_adopt(struct proc_tree *t)
@@ -106,6 +145,7 @@ int proc_tree_adopt(struct proc_tree *t)
 	t->self = getpid();
 	t->self_pgrp = getpgrp();
 	t->leader = -1;
+	t->leader_alive = 0;
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) {
 		int err = -errno;
 
@@ -142,6 +182,8 @@ void proc_tree_signal(const struct proc_tree *t, int sig)
 	struct proc_row *rows;
 	size_t n, i;
 
+	if (t->leader <= 0)
+		return; /* never started: kill(-(-1)) would be every process */
 	kill(-t->leader, sig);
 	if (read_all(&rows, &n))
 		return;

@@ -13,7 +13,10 @@
  */
 struct proc_tree {
 	pid_t self, self_pgrp; /* iowatt */
-	pid_t leader;	       /* the command, and its group's id */
+	pid_t leader;	       /* the command, and its group's id; -1 before it runs */
+	/* The leader is one of the command's processes only until iowatt reaps it: after
+	 * that its pid may be anyone's (pid_max wraps on a small board). */
+	int leader_alive;
 };
 
 /* Before the command starts: the calling process becomes the subreaper of what it starts

@@ -82,6 +82,14 @@ printf '[w]\nfilename=%s\nsize=64k\nrw=write\n' "$d/theirs.bin" >"$d/theirs.fio"
 [ $? -ne 0 ] && [ "$(wc -c <"$d/theirs.bin")" -eq 1048576 ] && cmp -s "$d/theirs.bin" <(head -c 1048576 /dev/zero)
 ok $? "a write job on a file the run did not create is refused, the file untouched ($(head -c 200 "$d/theirs.err"))"
 
+# --explain fio hands out no command that writes where the run itself would not.
+"$IOWATT" run "$d/theirs.fio" --explain fio >"$d/theirs.sh" 2>"$d/theirs-explain.err"
+[ $? -ne 0 ] && ! grep -q '^fio ' "$d/theirs.sh" && grep -q "existing file and job 'w' writes" "$d/theirs-explain.err"
+ok $? "--explain fio of a write job on a file the run did not create: refused, no command printed"
+"$IOWATT" run "$d/theirs.fio" --explain fio --force >"$d/theirs2.sh" 2>/dev/null &&
+	[ "$(grep -c '^fio ' "$d/theirs2.sh")" -eq 1 ] && cmp -s "$d/theirs.bin" <(head -c 1048576 /dev/zero)
+ok $? "with --force, as the run, the command is printed (and nothing written)"
+
 # --explain fio: fio runs each line, and moves what iowatt's job moves.
 "$IOWATT" run "$d/two.fio" --explain fio >"$d/explain.sh" 2>/dev/null
 ok $? "--explain fio prints and runs nothing"

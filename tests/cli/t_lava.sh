@@ -75,7 +75,7 @@ for j in res["jobs"]:
 assert n >= 2, "too few jobs to say anything"
 cases.pop("iowatt-present", None)
 cases.pop("iowatt-run", None)
-cases.pop("iowatt-publishable", None)
+cases.pop("iowatt-strict", None)
 assert not cases, f"cases the result has no job for: {cases}"
 PY
 }
@@ -98,18 +98,18 @@ ok $? "the log says the figures are EMULATED"
 rc1=$(cat "$T_TMP/out/iowatt.rc" 2>/dev/null)
 want=fail
 [ "$rc1" = 0 ] && want=pass
-case $rc1 in 0 | 4 | 5) grep -q "^iowatt-publishable|$want|" "$T_TMP/cases1" ;; *) false ;; esac
-ok $? "iowatt-publishable says what --strict's exit says (rc $rc1: $want)"
+case $rc1 in 0 | 4 | 5) grep -q "^iowatt-strict|$want|" "$T_TMP/cases1" ;; *) false ;; esac
+ok $? "iowatt-strict says what --strict's exit says (rc $rc1: $want)"
 
 # 1b. --strict: a job too short for the meter is INVALID (exit 4). Its own cases fail; the
-# run's case passes (the run went through) and iowatt-publishable fails.
+# run's case passes (the run went through) and iowatt-strict fails.
 run_steps "$T_TMP/cases1b" IOWATT="$IOWATT" PROFILE="$REPO/tests/data/profiles/fleet.ini" \
 	TARGET="$T_TMP/target" METER="um25c:$T_TMP/um,interval=100ms" OUT="$T_TMP/out1b" \
 	EXTRA="--jobs seq-write --size 4m"
 ok $? "with an INVALID job the steps still run to the end"
 [ "$(cat "$T_TMP/out1b/iowatt.rc")" = 4 ] && grep -q "^iowatt-run|pass|" "$T_TMP/cases1b" &&
-	grep -q "^iowatt-publishable|fail|" "$T_TMP/cases1b" && grep -q "^seq-write\.valid|fail|" "$T_TMP/cases1b"
-ok $? "exit 4: iowatt-run passes, iowatt-publishable and the job's valid case fail (rc $(cat "$T_TMP/out1b/iowatt.rc" 2>/dev/null))"
+	grep -q "^iowatt-strict|fail|" "$T_TMP/cases1b" && grep -q "^seq-write\.valid|fail|" "$T_TMP/cases1b"
+ok $? "exit 4: iowatt-run passes, iowatt-strict and the job's valid case fail (rc $(cat "$T_TMP/out1b/iowatt.rc" 2>/dev/null))"
 
 # 2. An invalid job is a failed case, its figures still reported (a stored result).
 golden=$REPO/tests/data/golden/usbssd-samsung-t7.json

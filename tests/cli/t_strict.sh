@@ -31,7 +31,7 @@ ok $((rc == 5 ? 0 : 1)) "with --strict a valid but UNCERTAIN job exits 5 (rc=$rc
 [ "$(verdict tight)" = "True True" ]
 ok $? "its result says valid and uncertain ($(verdict tight))"
 measure loose --strict --max_uncertainty 1000% -- sleep 2.5
-ok $((rc == 0 ? 0 : 1)) "with --strict a valid job within its limit exits 0 (rc=$rc)"
+ok $((rc == 0 ? 0 : 1)) "with --strict a valid job within its limit exits 0 (rc=$rc): --strict judges validity and uncertainty, the figures stay labelled EMULATED"
 
 # A failed command is a failure first: 1, not 4.
 measure failed --strict -- sh -c 'sleep 0.3; exit 3'

@@ -49,9 +49,20 @@ static void check_value(const char *name, size_t name_n, const char *v, size_t n
 		if (v[i] == '&' && strncmp(v + i, "&amp;", 5) && strncmp(v + i, "&lt;", 4) &&
 		    strncmp(v + i, "&gt;", 4) && strncmp(v + i, "&quot;", 6) && strncmp(v + i, "&apos;", 6))
 			fail("a character reference in an attribute");
-	if (((name_n == 4 && !strncmp(name, "href", 4)) ||
-	     (name_n == 10 && !strncmp(name, "xlink:href", 10))) && (!n || v[0] != '#'))
+	if (name_n >= 4 && !strncasecmp(name + name_n - 4, "href", 4) &&
+	    (name_n == 4 || name[name_n - 5] == ':') && (!n || v[0] != '#'))
 		fail("an href out of the page");
+	for (i = 0; i < n; i++)
+		if (v[i] == '(' && !(i >= 3 && (!strncasecmp(v + i - 3, "rgb", 3) ||
+						!strncasecmp(v + i - 3, "url", 3))) &&
+		    !(i >= 4 && !strncasecmp(v + i - 4, "rgba", 4)) &&
+		    !(i >= 5 && !strncasecmp(v + i - 5, "scale", 5)) &&
+		    !(i >= 6 && (!strncasecmp(v + i - 6, "rotate", 6) ||
+				 !strncasecmp(v + i - 6, "matrix", 6))) &&
+		    !(i >= 5 && (!strncasecmp(v + i - 5, "skewX", 5) ||
+				 !strncasecmp(v + i - 5, "skewY", 5))) &&
+		    !(i >= 9 && !strncasecmp(v + i - 9, "translate", 9)))
+			fail("a function that may load something");
 }
 
 /* The filter's output: tags it wrote and text with no '<' between them. */

@@ -96,6 +96,11 @@ static void test_svg_refused(void)
 		{ "url( spelt with a CSS escape", "<rect style='fill:\\75 rl(http://example.org/x)'/>" },
 		{ "javascript: spelt with a character reference", "<use href='#&#x6a;avascript:x'/>" },
 		{ "an id that is not a name", "<g id='a:url(http://example.org/x)'></g>" },
+		{ "an href in capitals", "<use HREF='https://example.org/x.svg#a'/>" },
+		{ "an xlink:href in capitals", "<use xlink:HREF='data:image/svg+xml,x'/>" },
+		{ "an href in another namespace", "<use x:href='https://example.org/x.svg#a'/>" },
+		{ "an ID in capitals that is not a name", "<rect ID='a b'/>" },
+		{ "image-set() loading an image", "<g style=\"background-image:image-set('https://example.org/p.png' 1x)\"></g>" },
 		{ "an href to an id that is not a name", "<use href='#a url(x)'/>" },
 	};
 	char svg[512], *out;
@@ -130,6 +135,32 @@ static void test_svg_refused(void)
 	}
 }
 
+/* report --redact: what a published page may say of paths and hosts. */
+static void test_redact(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "iowatt run quick --target /mnt/test", "iowatt run quick --target test" },
+		{ "cmd -o/home/alice/out.json", "cmd -oout.json" },
+		{ "(/home/carol/x)", "(x)" },
+		{ "/", "/" },
+		{ "/mnt/sd/", "sd" },
+		{ "um25c:rfc2217://lab-host:4001,interval=100ms", "um25c:rfc2217://HOST:4001,interval=100ms" },
+		{ "um25c:/home/a/dev/um,interval=100ms", "um25c:um,interval=100ms" },
+		{ "size --records 4KiB@1/min at 10 MB/s", "size --records 4KiB@1/min at 10 MB/s" },
+	};
+	size_t i;
+	char *r;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = html_redact_paths(cases[i].in);
+		is_str(r, cases[i].out, "redacted: '%s'", cases[i].in);
+		free(r);
+	}
+	ok(html_redact_paths(NULL) == NULL, "NULL stays NULL");
+}
+
 static void test_methods(void)
 {
 	char *buf = NULL;
@@ -156,6 +187,7 @@ int main(void)
 	test_text();
 	test_svg_ok();
 	test_svg_refused();
+	test_redact();
 	test_methods();
 	return done_testing();
 }

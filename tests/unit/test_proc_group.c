@@ -50,6 +50,7 @@ int main(void)
 			pause();
 	}
 	t.leader = leader;
+	t.leader_alive = 1;
 	close(p[1]);
 	ok(read(p[0], kid, sizeof(kid)) == (ssize_t)sizeof(kid), "a leader with two children");
 	is_int(alive_soon(&t, 2), 2, "both children are the command's, the setsid one too");
@@ -57,6 +58,7 @@ int main(void)
 	is_int(alive_soon(&t, 1), 1, "a child killed and not reaped (a zombie) is not counted");
 	kill(leader, SIGKILL);
 	waitpid(leader, NULL, 0);
+	t.leader_alive = 0;
 	is_int(alive_soon(&t, 1), 1,
 	       "the leader gone, its setsid child (now this process's, as subreaper) still counts");
 	proc_tree_signal(&t, SIGKILL);
