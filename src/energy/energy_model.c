@@ -69,24 +69,35 @@ struct design {
 	double *y, *s;
 };
 
+/* Ages a held reading's window is averaged over (midpoints of equal steps of the hold). */
+#define EMODEL_HOLD_STEPS 20
+
 static void design_build(const struct emodel_in *in, const double *cum, uint64_t win_ns,
-			 int64_t lag_ns, struct design *d)
+			 int64_t lag_ns, uint64_t hold_ns, struct design *d)
 {
-	double win_s = (double)win_ns / 1e9;
-	int64_t end, start;
+	double win_s = (double)win_ns / 1e9, x;
+	int64_t end, start, e;
+	unsigned k, a, nages = hold_ns ? EMODEL_HOLD_STEPS : 1;
 	size_t i;
-	unsigned k;
 
 	d->n = 0;
 	for (i = 0; i < in->n; i++) {
 		end = (int64_t)in->r[i].t_ns - lag_ns;
-		start = end - (int64_t)win_ns;
+		start = end - (int64_t)hold_ns - (int64_t)win_ns;
 		if (start < (int64_t)in->t0_ns || end > (int64_t)in->t1_ns || !isfinite(in->r[i].w))
 			continue;
 		d->x[d->n * NP] = 1;
-		for (k = 0; k < COMPL_KINDS; k++)
-			d->x[d->n * NP + 1 + k] = (count_before(in->ops, cum, end, k) -
-						   count_before(in->ops, cum, start, k)) / win_s;
+		/* a meter that holds each value shows a window ending at an age it does not say,
+		 * taken as even over the hold: the window's mean over those ages */
+		for (k = 0; k < COMPL_KINDS; k++) {
+			x = 0;
+			for (a = 0; a < nages; a++) {
+				e = end - (int64_t)((2 * a + 1) * hold_ns / (2 * nages));
+				x += count_before(in->ops, cum, e, k) -
+				     count_before(in->ops, cum, e - (int64_t)win_ns, k);
+			}
+			d->x[d->n * NP + 1 + k] = x / nages / win_s;
+		}
 		d->y[d->n] = in->r[i].w;
 		d->s[d->n] = in->r[i].u_w;
 		d->n++;
@@ -344,7 +355,7 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 {
 	struct design d = { 0 };
 	struct solution so, best = { 0 };
-	uint64_t wins[4], w_best = 0;
+	uint64_t wins[4], w_best = 0, hold, h_best = 0;
 	int64_t lag, lag_best = 0, lo, hi, step;
 	double *cum, *s, floor_w, score, best_score = INFINITY;
 	unsigned nw, iw;
@@ -356,6 +367,7 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 		out->j_per_op[i] = out->u95_j[i] = NAN;
 	out->sum_j = out->sum_u95_j = out->sum_ratio = out->idle_w = out->idle_u95_w = NAN;
 	out->residual_rms_w = out->noise_rms_w = out->chi2_dof = out->lag_s = out->window_s = NAN;
+	out->hold_s = NAN;
 	out->sum_base = out->sum_with = -1;
 	if (!in->n || !in->ops || !in->ops->n) {
 		snprintf(out->why, sizeof(out->why), "no readings or no completions");
@@ -379,8 +391,9 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 	d.s = s = xcalloc(in->n, sizeof(*d.s));
 	floor_w = noise_floor(in);
 	for (iw = 0; iw < nw; iw++)
+		for (hold = 0; hold <= (out->grid ? wins[iw] : in->hold_ns); hold += out->grid ? wins[iw] : 1)
 		for (lag = lo; lag <= hi; lag += step) {
-			design_build(in, cum, wins[iw], lag, &d);
+			design_build(in, cum, wins[iw], lag, hold, &d);
 			for (i = 0; i < d.n; i++)
 				if (!(s[i] >= floor_w))
 					s[i] = floor_w;
@@ -395,6 +408,7 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 				best = so;
 				w_best = wins[iw];
 				lag_best = lag;
+				h_best = hold;
 				bb = base;
 				bw = with;
 			}
@@ -407,12 +421,13 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 		free(d.s);
 		return -EINVAL;
 	}
-	design_build(in, cum, w_best, lag_best, &d);
+	design_build(in, cum, w_best, lag_best, h_best, &d);
 	for (i = 0; i < d.n; i++)
 		if (!(s[i] >= floor_w))
 			s[i] = floor_w;
 	out->window_s = (double)w_best / 1e9;
 	out->lag_s = (double)lag_best / 1e9;
+	out->hold_s = (double)h_best / 1e9;
 	fill_out(in, &d, &best, bb, bw, out);
 	free(cum);
 	free(d.x);

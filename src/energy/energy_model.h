@@ -51,6 +51,9 @@ struct emodel_in {
 	/* Declared window and lag (window 0: not declared, both fitted over the grid). */
 	uint64_t window_ns;
 	int64_t lag_ns;
+	/* Declared hold: each value shown for this long after its window (0: none); fitted
+	 * as none or one window where nothing is declared. */
+	uint64_t hold_ns;
 	uint64_t period_ns;	 /* the meter's period: the grid's windows are at most this */
 };
 
@@ -68,7 +71,7 @@ struct emodel_fit {
 	double idle_w, idle_u95_w;
 	size_t readings;
 	double residual_rms_w, noise_rms_w, chi2_dof;
-	double lag_s, window_s;
+	double lag_s, window_s, hold_s;
 	int grid; /* 1: window and lag fitted over the grid */
 	char why[EMODEL_WHY_LEN];
 };

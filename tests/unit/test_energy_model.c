@@ -81,20 +81,35 @@ static void records(struct job *j, double rate_hz, double span_s, uint64_t flush
  * Readings every period_ns, each the mean power over window_ns ending lag_ns before its
  * timestamp, with noise; the completions series and the model's input from the ops.
  */
+static void readings_held(struct job *j, double span_s, uint64_t period_ns, uint64_t window_ns,
+			  uint64_t lag_ns, uint64_t hold_ns);
+
 static void readings(struct job *j, double span_s, uint64_t period_ns, uint64_t window_ns,
 		     uint64_t lag_ns)
 {
-	uint64_t t, end = T0 + (uint64_t)(span_s * 1e9), phase = (uint64_t)(uniform() * 1e8);
+	readings_held(j, span_s, period_ns, window_ns, lag_ns, 0);
+}
+
+/* The same from a meter that converts every hold_ns (its window) and shows the last value
+ * until the next: the window ends on that grid, at an age that drifts reading by reading. */
+static void readings_held(struct job *j, double span_s, uint64_t period_ns, uint64_t window_ns,
+			  uint64_t lag_ns, uint64_t hold_ns)
+{
+	uint64_t t, we, end = T0 + (uint64_t)(span_s * 1e9), phase = (uint64_t)(uniform() * 1e8);
 	size_t i, n = 0;
 	double e;
 
 	completions_init(&j->c, T0);
 	for (i = 0; i < j->nops; i++)
 		completions_add(&j->c, j->ops[i].kind, j->ops[i].t_ns);
-	for (t = T0 + window_ns + lag_ns + phase; t <= end && n < MAX_READINGS; t += period_ns) {
+	for (t = T0 + window_ns + hold_ns + lag_ns + phase; t <= end && n < MAX_READINGS;
+	     t += period_ns) {
+		we = t - lag_ns;
+		if (hold_ns)
+			we = T0 + (we - T0) / hold_ns * hold_ns;
 		e = 0;
 		for (i = 0; i < j->nops; i++)
-			if (j->ops[i].t_ns >= t - lag_ns - window_ns && j->ops[i].t_ns < t - lag_ns)
+			if (j->ops[i].t_ns >= we - window_ns && j->ops[i].t_ns < we)
 				e += cost_j[j->ops[i].kind];
 		j->r[n++] = (struct emodel_reading){ t, IDLE_W + e / ((double)window_ns / 1e9) +
 							     NOISE_W * gauss(),
@@ -106,6 +121,15 @@ static void readings(struct job *j, double span_s, uint64_t period_ns, uint64_t 
 		.gain_rel = 0, .offset_w = 0, .window_ns = window_ns, .lag_ns = (int64_t)lag_ns,
 		.period_ns = period_ns,
 	};
+}
+
+/* A mixed job's 60 s: reads at 30/s, writes at 10/s, flushes at 4/s. */
+static void mixed_ops(struct job *j)
+{
+	j->nops = 0;
+	poisson(j, COMPL_READ, 30, 60);
+	poisson(j, COMPL_WRITE, 10, 60);
+	poisson(j, COMPL_FLUSH, 4, 60);
 }
 
 static int covers(const struct emodel_fit *f, int k)
@@ -121,10 +145,7 @@ static void test_known_costs(struct job *j)
 	/* seed 1's flush lands 2.6 of its sigmas off (one run in twenty does; test_coverage
 	 * counts those): one run here checks the fit, not its luck */
 	rng = 2;
-	j->nops = 0;
-	poisson(j, COMPL_READ, 30, 60);
-	poisson(j, COMPL_WRITE, 10, 60);
-	poisson(j, COMPL_FLUSH, 4, 60);
+	mixed_ops(j);
 	readings(j, 60, 500000000ULL, 100000000ULL, 0);
 	is_int(energy_model_fit(&j->in, &f), 0, "a mixed job at 2 Hz: fitted");
 	is_str(energy_model_verdict_name(f.verdict), "ok", "its verdict");
@@ -169,10 +190,7 @@ static void test_lag_grid(struct job *j)
 	int k;
 
 	rng = 11;
-	j->nops = 0;
-	poisson(j, COMPL_READ, 30, 60);
-	poisson(j, COMPL_WRITE, 10, 60);
-	poisson(j, COMPL_FLUSH, 4, 60);
+	mixed_ops(j);
 	readings(j, 60, 500000000ULL, 100000000ULL, 30000000ULL);
 	j->in.window_ns = 0; /* the meter declares none */
 	j->in.lag_ns = 0;
@@ -180,8 +198,28 @@ static void test_lag_grid(struct job *j)
 	ok(f.grid, "over the grid");
 	is_dbl(f.lag_s, 0.030, 0.0015, "the lag found (%.3f s)", f.lag_s);
 	is_dbl(f.window_s, 0.100, 1e-9, "the window found");
+	is_dbl(f.hold_s, 0, 1e-9, "no hold found where the readings hold none");
 	for (k = 0; k < COMPL_KINDS; k++)
 		ok(covers(&f, k), "%s at the found lag: %.1f +- %.1f uJ", emodel_kind_names[k],
+		   f.j_per_op[k] * 1e6, f.u95_j[k] * 1e6);
+	completions_free(&j->c);
+}
+
+static void test_hold(struct job *j)
+{
+	struct emodel_fit f;
+	int k;
+
+	rng = 5;
+	mixed_ops(j);
+	/* polled every 507 ms: the age of the value shown drifts over the 100 ms hold */
+	readings_held(j, 60, 507000000ULL, 100000000ULL, 0, 100000000ULL);
+	j->in.window_ns = 0;
+	j->in.period_ns = 500000000ULL;
+	is_int(energy_model_fit(&j->in, &f), 0, "a meter holding each value: fitted");
+	printf("# hold found %.3f s, lag %.3f s, window %.3f s\n", f.hold_s, f.lag_s, f.window_s);
+	for (k = 0; k < COMPL_KINDS; k++)
+		ok(covers(&f, k), "%s through the hold: %.1f +- %.1f uJ", emodel_kind_names[k],
 		   f.j_per_op[k] * 1e6, f.u95_j[k] * 1e6);
 	completions_free(&j->c);
 }
@@ -194,10 +232,7 @@ static void test_coverage(struct job *j)
 
 	for (seed = 1; seed <= 200; seed++) {
 		rng = 1000 + seed;
-		j->nops = 0;
-		poisson(j, COMPL_READ, 30, 60);
-		poisson(j, COMPL_WRITE, 10, 60);
-		poisson(j, COMPL_FLUSH, 4, 60);
+		mixed_ops(j);
 		readings(j, 60, 500000000ULL, 100000000ULL, 0);
 		if (!energy_model_fit(&j->in, &f) && f.verdict == EMODEL_OK)
 			for (k = 0; k < COMPL_KINDS; k++) {
@@ -220,6 +255,7 @@ int main(void)
 	test_known_costs(j);
 	test_lockstep(j);
 	test_lag_grid(j);
+	test_hold(j);
 	test_coverage(j);
 	free(j);
 	return done_testing();
