@@ -51,8 +51,9 @@ do for [i=1:NCT] { set ytics add (CTL[i] CT[i]) }
 set mytics 10
 set grid ytics lc rgb '#e4e4e4'
 set xrange [0.4:NCAT + 0.6]
-if (HAVE_SLEEP) { set xtics ('asleep' 1, 'idle' 2, 'writing' 3) } else { set xtics ('idle' 1, 'writing' 2) }
-set xlabel 'current at the supply (log)'
+if (HAVE_SLEEP) { set xtics ('asleep' 1, IDLE_TIC 2, 'writing' 3) } else { set xtics (IDLE_TIC 1, 'writing' 2) }
+# An idle bar drawn from a baseline in doubt is marked '?', and said under the panel.
+set xlabel 'current at the supply (log)'.(IDLE_NOTE eq '' ? '' : "\n".IDLE_NOTE)
 set ylabel ''
 plot cur using 1:2:($1 - CBW):($1 + CBW):(CYLO):2:4 with boxxyerror fs solid 0.85 noborder lc rgb variable notitle, \
      cur using 1:2:3 with labels left rotate by 90 offset char 0,0.4 font ",9" notitle

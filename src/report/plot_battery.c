@@ -186,15 +186,17 @@ static void axes_and_labels(FILE *meta, FILE *lf, const struct bline *bl, size_t
 	line_widths(meta, bl, n, ylo, yhi, ylog);
 }
 
-/* One bar of the currents panel; a current at or below zero has none on a log axis. */
-static void current_bar(FILE *fp, double x, double amps, unsigned rgb, double *lo, double *hi)
+/* One bar of the currents panel; a current at or below zero has none on a log axis. A
+ * figure in doubt (an idle baseline with no quiet reading) carries a '?' after it. */
+static void current_bar(FILE *fp, double x, double amps, int doubt, unsigned rgb, double *lo,
+			double *hi)
 {
 	char label[48];
 
 	if (!(amps > 0))
 		return;
-	fprintf(fp, "%.6g %.6g \"%s\" %u\n", x, amps,
-		si_fmt_unit(SI_CURRENT, amps, 3, 0, label, sizeof(label)), rgb);
+	fprintf(fp, "%.6g %.6g \"%s%s\" %u\n", x, amps,
+		si_fmt_unit(SI_CURRENT, amps, 3, 0, label, sizeof(label)), doubt ? " ?" : "", rgb);
 	*lo = fmin(*lo, amps);
 	*hi = fmax(*hi, amps);
 }
@@ -211,12 +213,12 @@ static void currents(FILE *meta, FILE *cf, const struct plot_ctx *ctx, const str
 {
 	double lo = INFINITY, hi = 0, w = fmin(0.3, CURRENT_SLOT / (double)n), x, v;
 	char tic[32];
-	int cat = 1, e, e0, e1;
+	int cat = 1, e, e0, e1, doubt, any_doubt = 0;
 	size_t i;
 
 	fprintf(cf, "# x amps label rgb\n");
 	if (ctx->sleep) {
-		current_bar(cf, 1, ctx->sleep->a, SLEEP_RGB, &lo, &hi);
+		current_bar(cf, 1, ctx->sleep->a, 0, SLEEP_RGB, &lo, &hi);
 		cat = 2;
 	}
 	for (i = 0; i < n; i++) {
@@ -224,9 +226,11 @@ static void currents(FILE *meta, FILE *cf, const struct plot_ctx *ctx, const str
 		unsigned rgb = plot_device_rgb((unsigned)bl[i].device - 1);
 
 		x = (double)i - (double)(n - 1) / 2;
-		current_bar(cf, cat + x * w, p->active_v > 0 ? p->idle_w / p->active_v : NAN, rgb,
-			    &lo, &hi);
-		current_bar(cf, cat + 1 + x * w, p->active_ma / 1e3, rgb, &lo, &hi);
+		doubt = p->idle_baseline && p->idle_baseline->reason;
+		any_doubt |= doubt;
+		current_bar(cf, cat + x * w, p->active_v > 0 ? p->idle_w / p->active_v : NAN, doubt,
+			    rgb, &lo, &hi);
+		current_bar(cf, cat + 1 + x * w, p->active_ma / 1e3, 0, rgb, &lo, &hi);
 	}
 	if (!(hi > 0)) {
 		lo = 1e-3;
@@ -236,6 +240,9 @@ static void currents(FILE *meta, FILE *cf, const struct plot_ctx *ctx, const str
 	e1 = (int)floor(log10(hi * CURRENT_HEADROOM));
 	fprintf(meta, "NCAT = %d\nHAVE_SLEEP = %d\nCBW = %g\nCYLO = 1e%d\nCYHI = %g\n",
 		cat + 1, ctx->sleep != NULL, w * 0.45, e0, hi * CURRENT_HEADROOM);
+	plot_gp_set(meta, "IDLE_TIC", any_doubt ? "idle ?" : "idle");
+	plot_gp_set(meta, "IDLE_NOTE", any_doubt ? "?: idle baseline in doubt (no quiet reading)"
+						 : "");
 	fprintf(meta, "NCT = %d\narray CT[%d]\narray CTL[%d]\n", e1 - e0 + 1, e1 - e0 + 1,
 		e1 - e0 + 1);
 	for (e = e0; e <= e1; e++) {

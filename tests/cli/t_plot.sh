@@ -192,5 +192,23 @@ $IOWATT plot --format dumb --chart battery "$REPO/tests/data/golden/nvme-netac.j
 	$IOWATT plot --format dumb --battery 3000mAh@3.7V --chart battery "$REPO/tests/data/golden/nvme-netac.json" \
 		2>/dev/null | grep "battery 3000 mAh" | grep -vq "default"
 ok $? "battery: the title names the battery and says when it is the default, not when given"
+# An idle baseline in doubt: its idle bar marked '?', and said under the currents panel.
+python3 - "$REPO/tests/data/golden/nvme-netac.json" "$T_TMP/doubt.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for j in d["jobs"]:
+    j["power"]["idle_baseline"] = {"estimator": "huber", "readings": 24, "quiet": 0, "excluded": 24,
+                                   "exclusion_s": 1.6, "extended_s": 2.0, "watched": "nvme0n1",
+                                   "reason": "idle baseline: no quiet reading over all 24 readings"}
+d.pop("files", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT plot --format svg --chart battery -o "$T_TMP/doubt" "$T_TMP/doubt.json" >/dev/null 2>"$T_TMP/doubt.err"
+grep -q "idle ?" "$T_TMP/doubt/battery.svg" && grep -q "idle baseline in doubt" "$T_TMP/doubt/battery.svg" &&
+	! grep -qi "warning" "$T_TMP/doubt.err"
+ok $? "battery: an idle baseline in doubt marks its idle bar '?' and says why, no gnuplot warning"
+$IOWATT plot --format svg --chart battery -o "$T_TMP/nodoubt" "$REPO/tests/data/golden/nvme-netac.json" >/dev/null 2>&1
+[ -s "$T_TMP/nodoubt/battery.svg" ] && ! grep -q "idle baseline in doubt" "$T_TMP/nodoubt/battery.svg"
+ok $? "battery: a clean idle baseline is not marked"
 
 done_testing
