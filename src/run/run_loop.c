@@ -14,9 +14,9 @@
 #include "core/mem.h"
 #include "core/units.h"
 #include "io/bench.h"
-#include "meters/registry/registry.h"
 #include "report/summary.h"
 #include "run/context.h"
+#include "run/dry_run.h"
 #include "run/fio_cmdline.h"
 #include "plan/meter_fit.h"
 #include "run/run.h"
@@ -166,14 +166,6 @@ static void begin_result(struct run_ctx *rc, const char *command)
 	session_add_sink(rc->session, &progress_sink_ops, &rc->progress);
 }
 
-/* The device's earlier result, read before any I/O: --rates-from must be one. */
-static int open_basis(struct rate_basis *b, const struct run_opts *ro, char *disk, size_t len)
-{
-	run_plan_disk(ro->target, ro->sysfs_root, disk, len);
-	return rate_basis_open(b, ro->rates_from, ro->output_dir ? ro->output_dir : "results",
-			       disk);
-}
-
 /* Everything before the first job. 0 or -errno (logged). */
 static int set_up(struct run_ctx *rc, const char *command, int measure)
 {
@@ -187,7 +179,7 @@ static int set_up(struct run_ctx *rc, const char *command, int measure)
 	/* A size source that cannot be read would be skipped later, after the I/O began. */
 	err = size_auto_check_results(ro);
 	if (!err && !measure)
-		err = open_basis(&rc->basis, ro, disk, sizeof(disk));
+		err = rate_basis_open_run(&rc->basis, ro, disk, sizeof(disk));
 	if (err)
 		return err;
 	if (!measure && (err = open_target(rc)))
@@ -353,35 +345,6 @@ static uint64_t slowest_period_ns(const struct session *s)
 	return p;
 }
 
-/*
- * The slowest meter's period among the run's specs, from their interval parameters,
- * without opening them (--dry-run); its spec in meter. 0 when none says.
- */
-static uint64_t spec_period(const struct run_opts *ro, char *meter, size_t len)
-{
-	struct meter_dev *dev;
-	uint64_t best = 0, p;
-	int level = log_get_level();
-	unsigned i;
-
-	meter[0] = '\0';
-	/* a spec that does not parse is the run's to refuse, with its message, not the plan's */
-	log_set_level(LOG_ERR - 1);
-	for (i = 0; i < ro->nmeters; i++) {
-		if (meter_parse_spec(meter_registry, ro->meters[i],
-				     ro->sysfs_root ? ro->sysfs_root : "", &dev))
-			continue;
-		p = meter_spec_interval_ns(dev);
-		if (p > best) {
-			best = p;
-			snprintf(meter, len, "%s", ro->meters[i]);
-		}
-		meter_free(dev);
-	}
-	log_set_level(level);
-	return best;
-}
-
 /* The ETA's basis in a run: the earlier result, or rounds_done rounds of this one. */
 static struct plan_basis run_basis(const struct run_ctx *rc, unsigned rounds_done, char *name,
 				   size_t len)
@@ -533,30 +496,6 @@ static void tear_down(struct run_ctx *rc)
 	run_stop_unwatch(&rc->stop);
 }
 
-/* --dry-run: the plan only; the target is looked at, never opened, nor the meters. */
-static int dry_run(const struct run_config *cfg)
-{
-	char disk[64], name[PATH_MAX + 64], meter[256];
-	struct rate_basis b;
-	struct plan_basis in = { .metered = cfg->run.nmeters > 0, .name = name,
-				 .period_known = !cfg->run.nmeters,
-				 .feed_lag_ns = SESSION_FEED_LAG_NS };
-	int err = open_basis(&b, &cfg->run, disk, sizeof(disk));
-	uint64_t period;
-
-	if (err)
-		return err;
-	if (b.have) {
-		in.rep = &b.rep;
-		snprintf(name, sizeof(name), "the earlier result %s", b.path);
-	}
-	run_plan_print(stdout, cfg, disk, &in);
-	period = spec_period(&cfg->run, meter, sizeof(meter));
-	meter_fit_plan(stdout, cfg, period, meter);
-	rate_basis_close(&b);
-	return 0;
-}
-
 int run_execute(const struct run_config *cfg, const char *command, int measure,
 		struct run_outcome *out)
 {
@@ -567,7 +506,7 @@ int run_execute(const struct run_config *cfg, const char *command, int measure,
 	if (cfg->run.explain)
 		return fio_cmdline_print(stdout, cfg);
 	if (cfg->run.dry_run)
-		return dry_run(cfg);
+		return run_dry(cfg);
 	memset(&rc, 0, sizeof(rc));
 	rc.cfg = cfg;
 	rc.t0_ns = now_ns();

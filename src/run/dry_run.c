@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* --dry-run: the plan and the meter fit alone, the target looked at and the meters' specs read, nothing opened. */
+#include <limits.h>
+#include <stdio.h>
+
+#include "core/log.h"
+#include "meters/registry/registry.h"
+#include "plan/meter_fit.h"
+#include "plan/rate_basis.h"
+#include "plan/run_plan.h"
+#include "run/dry_run.h"
+#include "run/session.h"
+
+/*
+ * The slowest meter's period among the run's specs, from their interval parameters,
+ * without opening them (--dry-run); its spec in meter. 0 when none says.
+ */
+static uint64_t spec_period(const struct run_opts *ro, char *meter, size_t len)
+{
+	struct meter_dev *dev;
+	uint64_t best = 0, p;
+	int level = log_get_level();
+	unsigned i;
+
+	meter[0] = '\0';
+	/* a spec that does not parse is the run's to refuse, with its message, not the plan's */
+	log_set_level(LOG_ERR - 1);
+	for (i = 0; i < ro->nmeters; i++) {
+		if (meter_parse_spec(meter_registry, ro->meters[i],
+				     ro->sysfs_root ? ro->sysfs_root : "", &dev))
+			continue;
+		p = meter_spec_interval_ns(dev);
+		if (p > best) {
+			best = p;
+			snprintf(meter, len, "%s", ro->meters[i]);
+		}
+		meter_free(dev);
+	}
+	log_set_level(level);
+	return best;
+}
+
+int run_dry(const struct run_config *cfg)
+{
+	char disk[64], name[PATH_MAX + 64], meter[256];
+	struct rate_basis b;
+	struct plan_basis in = { .metered = cfg->run.nmeters > 0, .name = name,
+				 .period_known = !cfg->run.nmeters,
+				 .feed_lag_ns = SESSION_FEED_LAG_NS };
+	int err = rate_basis_open_run(&b, &cfg->run, disk, sizeof(disk));
+	uint64_t period;
+
+	if (err)
+		return err;
+	if (b.have) {
+		in.rep = &b.rep;
+		snprintf(name, sizeof(name), "the earlier result %s", b.path);
+	}
+	run_plan_print(stdout, cfg, disk, &in);
+	period = spec_period(&cfg->run, meter, sizeof(meter));
+	meter_fit_plan(stdout, cfg, period, meter);
+	rate_basis_close(&b);
+	return 0;
+}
