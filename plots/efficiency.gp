@@ -4,7 +4,7 @@
 # written by `iowatt plot --keep-data`). Columns: x_panel x_all iops_per_ma j_per_gb (in JPGUNIT) valid
 # device panel text1 text2 invalid label_y1 label_y2 (labels as text, "" for none), then
 # each figure's 95 % interval (lo hi, NaN: none) drawn as error bars. A bar's label stands
-# upright over it, in red with "invalid" or "uncertain" after the figure when its run is.
+# upright over it, in red with "INVALID" or "UNCERTAIN" after the figure when its run is.
 load ARG1.'/meta.gp'
 dat = ARG1.'/efficiency.dat'
 

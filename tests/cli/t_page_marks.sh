@@ -148,7 +148,7 @@ labels = [r[7] for r in rows] + [r[8] for r in rows]
 assert not [l for l in labels if "e+" in l or "e-" in l], labels
 assert "1.43" in labels, sorted(set(labels))  # 1430 J/GB on a kJ/GB axis
 notes = sorted(r[9] for r in rows if r[9])
-assert notes == ["invalid", "uncertain", "uncertain"], notes
+assert notes == ["INVALID", "UNCERTAIN", "UNCERTAIN"], notes  # the verdict's words
 PY
 ok $? "efficiency: value labels in the axis' unit (1.43 kJ/GB, no exponent); invalid and uncertain bars carry a note"
 python3 - "$data/efficiency/efficiency.dat" "$data/efficiency/meta.gp" <<'PY'
