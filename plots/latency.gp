@@ -1,13 +1,13 @@
-# Completion latency percentiles per job and device on a log axis: p50 (dot), p99 (triangle),
+# Total latency (fio's lat; clat, labelled, for results without it) percentiles per job and device on a log axis: p50 (dot), p99 (triangle),
 # p99.9 (square), joined by a line in the device's colour. Only what doubts the latencies
 # themselves is marked (a job that did not finish, a device that dropped off): a job whose
 # power figures are invalid has sound latencies. No power here, so no EMULATED note.
-# Usage: gnuplot -c latency.gp DATADIR   (meta.gp; latency.dat: x p50_ms p99_ms p999_ms
+# Usage: gnuplot -c latency.gp DATADIR   (meta.gp with LATKIND, the title's kind; latency.dat: x p50_ms p99_ms p999_ms
 # device problem label_y).
 load ARG1.'/meta.gp'
 dat = ARG1.'/latency.dat'
 
-set title 'Completion latency percentiles (lower is better)' font ',15'
+set title LATKIND.' percentiles (lower is better)' font ',15'
 set ylabel 'latency (ms)'
 set logscale y
 # Decades as plain numbers of ms (0.01, 1000), not 1e+04.

@@ -12,9 +12,31 @@
 #include "core/si_units.h"
 #include "core/units.h"
 
-static double p99_ns(const struct job_result *j)
+/* Total latency (fio's lat); clat only for rows from results that have no total. */
+static double p99_lat_ns(const struct job_result *j)
 {
 	return rr_lat_ns(j, 99);
+}
+
+static double p99_clat_ns(const struct job_result *j)
+{
+	return rr_clat_ns(j, 99);
+}
+
+/* Has a completion latency but no total: a result written before lat_ns. */
+static int no_lat(const struct job_result *j)
+{
+	return !rr_has_lat(j) && !isnan(rr_clat_ns(j, 99));
+}
+
+static int mixed_lat(const struct job_result *j)
+{
+	return rr_mixed(j) && rr_has_lat(j);
+}
+
+static int mixed_no_lat(const struct job_result *j)
+{
+	return rr_mixed(j) && no_lat(j);
 }
 
 /* A mixed job's directions apart, and a synced job's sync calls (fio's "sync"). */
@@ -36,6 +58,16 @@ static double read_p99_ns(const struct job_result *j)
 static double write_p99_ns(const struct job_result *j)
 {
 	return rr_dir_lat_ns(j, 1, 99);
+}
+
+static double read_p99_clat_ns(const struct job_result *j)
+{
+	return rr_dir_clat_ns(j, 0, 99);
+}
+
+static double write_p99_clat_ns(const struct job_result *j)
+{
+	return rr_dir_clat_ns(j, 1, 99);
 }
 
 static double sync_p99_ns(const struct job_result *j)
@@ -79,11 +111,16 @@ static const struct compare_unit u_uah_per_mb = { SI_CHARGE, 1e-6, "%s/MB", "%s_
 const struct compare_column compare_columns[] = {
 	JOB("bw_bytes", "MB/s", rr_bw_bytes, 1e-6, FMT("%.1f"), 0, 1),
 	JOB("iops", "IOPS", rr_iops, 1, FMT("%.0f"), 0, 1),
-	JOB("clat_p99_ns", "p99 ms", p99_ns, 1e-6, FMT("%.2f"), 1, 1),
+	JOB("lat_p99_ns", "p99 lat ms", p99_lat_ns, 1e-6, FMT("%.2f"), 1, 1),
+	WHEN("clat_p99_ns", "p99 clat ms", p99_clat_ns, 1e-6, FMT("%.2f"), 1, no_lat),
 	WHEN("read_iops", "r IOPS", read_iops, 1, SIG(3), 0, rr_mixed),
 	WHEN("write_iops", "w IOPS", write_iops, 1, SIG(3), 0, rr_mixed),
-	WHEN("read_clat_p99_ns", "r p99 ms", read_p99_ns, 1e-6, FMT("%.2f"), 1, rr_mixed),
-	WHEN("write_clat_p99_ns", "w p99 ms", write_p99_ns, 1e-6, FMT("%.2f"), 1, rr_mixed),
+	WHEN("read_lat_p99_ns", "r p99 lat ms", read_p99_ns, 1e-6, FMT("%.2f"), 1, mixed_lat),
+	WHEN("write_lat_p99_ns", "w p99 lat ms", write_p99_ns, 1e-6, FMT("%.2f"), 1, mixed_lat),
+	WHEN("read_clat_p99_ns", "r p99 clat ms", read_p99_clat_ns, 1e-6, FMT("%.2f"), 1,
+	     mixed_no_lat),
+	WHEN("write_clat_p99_ns", "w p99 clat ms", write_p99_clat_ns, 1e-6, FMT("%.2f"), 1,
+	     mixed_no_lat),
 	WHEN("sync_lat_p99_ns", "sync p99 ms", sync_p99_ns, 1e-6, FMT("%.2f"), 1, rr_syncs),
 	POWER("active_w", "W", active_w, 1, SIG(3), 1, 1, NULL, &u_active_w),
 	POWER("active_ma", "mA", active_ma, 1, SIG(3), 1, 1, "active_w", &u_active_ma),

@@ -36,10 +36,20 @@ static double job_bw_bytes(const struct job_result *j)
 
 static double job_clat_p50_ns(const struct job_result *j)
 {
-	return rr_lat_ns(j, 50);
+	return rr_clat_ns(j, 50);
 }
 
 static double job_clat_p99_ns(const struct job_result *j)
+{
+	return rr_clat_ns(j, 99);
+}
+
+static double job_lat_p50_ns(const struct job_result *j)
+{
+	return rr_lat_ns(j, 50);
+}
+
+static double job_lat_p99_ns(const struct job_result *j)
 {
 	return rr_lat_ns(j, 99);
 }

@@ -75,24 +75,12 @@ static double rr_total_ios(const struct job_result *j)
 	return DIR_SUM(j, total_ios);
 }
 
-double rr_lat_ns(const struct job_result *j, double pct)
+static const struct result_dir *busier_dir(const struct job_result *j)
 {
 	double r_ios = j->read ? (double)j->read->total_ios : 0;
 	double w_ios = j->write ? (double)j->write->total_ios : 0;
-	const struct result_dir *d = w_ios > r_ios ? j->write : j->read;
-	size_t i;
 
-	for (i = 0; d && i < d->clat.npct; i++)
-		if (d->clat.pct[i].pct == pct)
-			return (double)d->clat.pct[i].ns;
-	return NAN;
-}
-
-static const struct result_dir *dir_of(const struct job_result *j, int ddir)
-{
-	const struct result_dir *d = ddir ? j->write : j->read;
-
-	return d && d->total_ios ? d : NULL;
+	return w_ios > r_ios ? j->write : j->read;
 }
 
 static double lat_pct(const struct result_lat *l, double pct)
@@ -105,6 +93,34 @@ static double lat_pct(const struct result_lat *l, double pct)
 	return NAN;
 }
 
+double rr_lat_ns(const struct job_result *j, double pct)
+{
+	const struct result_dir *d = busier_dir(j);
+
+	return d ? lat_pct(&d->lat, pct) : NAN;
+}
+
+double rr_clat_ns(const struct job_result *j, double pct)
+{
+	const struct result_dir *d = busier_dir(j);
+
+	return d ? lat_pct(&d->clat, pct) : NAN;
+}
+
+int rr_has_lat(const struct job_result *j)
+{
+	const struct result_dir *d = busier_dir(j);
+
+	return d && d->lat.npct;
+}
+
+static const struct result_dir *dir_of(const struct job_result *j, int ddir)
+{
+	const struct result_dir *d = ddir ? j->write : j->read;
+
+	return d && d->total_ios ? d : NULL;
+}
+
 double rr_dir_iops(const struct job_result *j, int ddir)
 {
 	const struct result_dir *d = dir_of(j, ddir);
@@ -113,6 +129,13 @@ double rr_dir_iops(const struct job_result *j, int ddir)
 }
 
 double rr_dir_lat_ns(const struct job_result *j, int ddir, double pct)
+{
+	const struct result_dir *d = dir_of(j, ddir);
+
+	return d ? lat_pct(&d->lat, pct) : NAN;
+}
+
+double rr_dir_clat_ns(const struct job_result *j, int ddir, double pct)
 {
 	const struct result_dir *d = dir_of(j, ddir);
 

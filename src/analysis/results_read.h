@@ -103,12 +103,21 @@ void rr_reasons(const struct job_result *j, char *buf, size_t len);
 /* Both directions together; NAN for a job with neither (measure without I/O figures). */
 double rr_bw_bytes(const struct job_result *j);
 double rr_iops(const struct job_result *j);
-/* A completion latency percentile (50, 99, 99.9) of the direction with more I/Os. */
+/*
+ * A latency percentile (50, 99, 99.9) of the direction with more I/Os: total (fio's lat,
+ * from before the submit call; NAN in results written before iowatt recorded it) or
+ * completion (fio's clat, from the kernel having the request). rr_has_lat: the job has
+ * total latency, so a reader may call what it shows "lat"; without it, show clat as such.
+ */
 double rr_lat_ns(const struct job_result *j, double pct);
-/* One direction (enum ddir: 0 read, 1 write): IOPS and a latency percentile; NAN when it
- * moved nothing. Sync calls (fdatasync/fsync): a latency percentile, NAN without any. */
+double rr_clat_ns(const struct job_result *j, double pct);
+int rr_has_lat(const struct job_result *j);
+/* One direction (enum ddir: 0 read, 1 write): IOPS and a total or completion latency
+ * percentile; NAN when it moved nothing. Sync calls (fdatasync/fsync): a latency
+ * percentile, NAN without any. */
 double rr_dir_iops(const struct job_result *j, int ddir);
 double rr_dir_lat_ns(const struct job_result *j, int ddir, double pct);
+double rr_dir_clat_ns(const struct job_result *j, int ddir, double pct);
 double rr_sync_lat_ns(const struct job_result *j, double pct);
 /* Moved data both ways (randrw); synced as it went (fdatasync=N, not only end_fsync). */
 int rr_mixed(const struct job_result *j);

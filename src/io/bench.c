@@ -269,8 +269,10 @@ static int worker_setup(struct bench *b, unsigned idx, const struct bench_file *
 	rc = engine_init_backoff(w);
 	if (rc)
 		return rc;
-	for (i = 0; i < DDIR_COUNT; i++)
+	for (i = 0; i < DDIR_COUNT; i++) {
 		lat_init(&w->clat[i]);
+		lat_init(&w->lat[i]);
+	}
 	lat_init(&w->sync_lat);
 	return 0;
 }
@@ -487,8 +489,10 @@ void bench_finish_activity(struct bench *b, struct bench_result *res, struct act
 	unsigned i, d;
 
 	memset(res, 0, sizeof(*res));
-	for (d = 0; d < DDIR_COUNT; d++)
+	for (d = 0; d < DDIR_COUNT; d++) {
 		lat_init(&res->dir[d].clat);
+		lat_init(&res->dir[d].lat);
+	}
 	lat_init(&res->sync_lat);
 	res->t_start_ns = b->t_start_ns;
 	res->t_end_ns = b->t_start_ns;
@@ -519,6 +523,7 @@ void bench_finish_activity(struct bench *b, struct bench_result *res, struct act
 			res->dir[d].io_bytes += w->bytes[d];
 			res->dir[d].total_ios += w->ios[d];
 			lat_merge(&res->dir[d].clat, &w->clat[d]);
+			lat_merge(&res->dir[d].lat, &w->lat[d]);
 		}
 		if (w->err && !res->err) {
 			res->err = w->err;

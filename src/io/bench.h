@@ -15,7 +15,8 @@ enum bench_status { BENCH_OK = 0, BENCH_FAILED, BENCH_INTERRUPTED };
 struct dir_result {
 	uint64_t io_bytes;
 	uint64_t total_ios;
-	struct lat_stats clat;
+	struct lat_stats clat; /* from the kernel having the request to its completion */
+	struct lat_stats lat;  /* from before the submit call to the completion, as fio's lat */
 };
 
 struct bench_result {

@@ -61,6 +61,7 @@ struct worker {
 	uint64_t bytes[DDIR_COUNT];
 	uint64_t ios[DDIR_COUNT];
 	struct lat_stats clat[DDIR_COUNT];
+	struct lat_stats lat[DDIR_COUNT]; /* total: from before the submit call */
 	struct lat_stats sync_lat;
 	struct activity act; /* when its I/Os and syncs ran (only this thread writes it) */
 	struct completions cmpl; /* when each read, write and sync completed (the same) */

@@ -63,6 +63,7 @@ static unsigned complete(struct worker *w, unsigned n, uint64_t now, unsigned nf
 		r = w->done[i];
 		if (r->res == (int64_t)r->len) {
 			lat_add(&w->clat[r->ddir], now - r->t_submit_ns);
+			lat_add(&w->lat[r->ddir], now - r->t_issue_ns);
 			activity_add(&w->act, r->t_submit_ns, now);
 			completions_add(&w->cmpl, r->ddir == DDIR_READ ? COMPL_READ : COMPL_WRITE, now);
 			w->bytes[r->ddir] += r->len;
@@ -235,7 +236,7 @@ static int submit(struct worker *w, struct loop *l)
 	int k;
 
 	for (i = 0; i < l->npend; i++)
-		w->pend[i]->t_submit_ns = t;
+		w->pend[i]->t_issue_ns = w->pend[i]->t_submit_ns = t;
 	k = w->eng->submit(w->ectx, w->pend, l->npend);
 	if (k < 0) {
 		worker_fail(w, k, "%s at offset %" PRIu64 ": %s", ddir_names[w->pend[0]->ddir],

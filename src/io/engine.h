@@ -15,7 +15,8 @@ struct io_req {
 	uint64_t offset;
 	uint64_t len;
 	int64_t res; /* set at completion: bytes moved, or -errno */
-	uint64_t t_submit_ns;
+	uint64_t t_issue_ns;  /* before the submit call: where total latency (fio's lat) starts */
+	uint64_t t_submit_ns; /* the kernel has it: where completion latency (clat) starts */
 	unsigned idx;	    /* 0 .. depth-1 */
 	unsigned buf_index; /* which of engine_setup.bufs holds buf */
 	int ddir;	    /* enum ddir */

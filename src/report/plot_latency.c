@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Latency chart data: completion latency percentiles per job and device. */
+/* Latency chart data: total latency percentiles per job and device (clat for older results). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,11 +27,19 @@ static const char *latency_problem(const struct job_result *j)
 	return NULL;
 }
 
-/* One bar group's row; 1 when the job has latency percentiles. */
-static int latency_row(FILE *fp, const struct rr_result *r, const struct job_result *j, double x)
+/*
+ * One bar group's row; 1 when the job has latency percentiles. A job from a result written
+ * before iowatt recorded total latency draws its completion latency; beside jobs with a
+ * total (mark_clat) it is labelled clat, as it would otherwise read as the shorter total.
+ */
+static int latency_row(FILE *fp, const struct rr_result *r, const struct job_result *j, double x,
+		       int mark_clat, int *kinds)
 {
-	double p50 = rr_lat_ns(j, 50), p99 = rr_lat_ns(j, 99), p999 = rr_lat_ns(j, 99.9), top;
+	int total = rr_has_lat(j);
+	double (*lat)(const struct job_result *, double) = total ? rr_lat_ns : rr_clat_ns;
+	double p50 = lat(j, 50), p99 = lat(j, 99), p999 = lat(j, 99.9), top;
 	const char *problem = latency_problem(j);
+	char label[64];
 
 	fprintf(fp, "%.6f", x);
 	plot_put_num(fp, p50 / 1e6);
@@ -39,10 +47,42 @@ static int latency_row(FILE *fp, const struct rr_result *r, const struct job_res
 	plot_put_num(fp, p999 / 1e6);
 	top = !isnan(p999) ? p999 : !isnan(p99) ? p99 : p50;
 	fprintf(fp, " %d ", r->device_idx + 1);
-	plot_data_string(fp, problem && !isnan(top) ? problem : "");
+	mark_clat = mark_clat && !total && !isnan(top);
+	problem = problem && !isnan(top) ? problem : "";
+	snprintf(label, sizeof(label), "%s%s%s", problem, *problem && mark_clat ? "; " : "",
+		 mark_clat ? "clat" : "");
+	plot_data_string(fp, label);
 	plot_put_num(fp, isnan(top) ? 1 : top / 1e6);
 	fputc('\n', fp);
-	return !isnan(p50) || !isnan(p99);
+	if (isnan(p50) && isnan(p99))
+		return 0;
+	*kinds |= total ? 1 : 2;
+	return 1;
+}
+
+/* 1 when some job of the set has total latency. */
+static int any_lat(const struct rr_set *set)
+{
+	size_t i, k;
+
+	for (i = 0; i < set->nres; i++)
+		for (k = 0; k < set->res[i].rep.njobs; k++)
+			if (rr_has_lat(&set->res[i].rep.jobs[k]))
+				return 1;
+	return 0;
+}
+
+/* The chart's title: which latency its rows show. */
+static const char *latency_title(int kinds)
+{
+	switch (kinds) {
+	case 1:
+		return "Total latency, submit to completion (fio's lat)";
+	case 2:
+		return "Completion latency (clat: these results have no total latency)";
+	default:
+		return "Total latency; clat where a result has no total (labelled)";
+	}
 }
 
 int plot_latency(struct plot_ctx *ctx, const struct rr_result *r)
@@ -51,6 +91,7 @@ int plot_latency(struct plot_ctx *ctx, const struct rr_result *r)
 	const char **names = NULL;
 	struct plot_chart ch;
 	size_t nnames, n, i, rows = 0;
+	int kinds = 0, mark_clat;
 	double w;
 	FILE *fp;
 	int rc;
@@ -67,6 +108,7 @@ int plot_latency(struct plot_ctx *ctx, const struct rr_result *r)
 		goto out;
 	}
 	w = 0.8 / (double)(set->nres ? set->nres : 1);
+	mark_clat = any_lat(set);
 	fprintf(fp, "# x p50_ms p99_ms p999_ms device problem label_y\n");
 	for (n = 0; n < nnames; n++) {
 		for (i = 0; i < set->nres; i++) {
@@ -74,7 +116,8 @@ int plot_latency(struct plot_ctx *ctx, const struct rr_result *r)
 
 			if (j)
 				rows += latency_row(fp, &set->res[i], j,
-						    (double)(n + 1) - 0.4 + w * ((double)i + 0.5));
+						    (double)(n + 1) - 0.4 + w * ((double)i + 0.5),
+						    mark_clat, &kinds);
 		}
 	}
 	fclose(fp);
@@ -84,6 +127,9 @@ int plot_latency(struct plot_ctx *ctx, const struct rr_result *r)
 		goto out;
 	}
 	plot_job_tics(ch.meta, names, nnames, 1200, ctx->format == PLOT_DUMB);
+	fprintf(ch.meta, "LATKIND = ");
+	plot_gp_string(ch.meta, latency_title(kinds));
+	fputc('\n', ch.meta);
 	rc = plot_chart_run(ctx, &ch);
 out:
 	free(names);

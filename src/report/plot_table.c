@@ -32,7 +32,7 @@ const struct plot_chart_desc plot_chart_table[] = {
 	{ .name = "latency", .script = "latency", .draw = plot_latency,
 	  .question = "p50, p99 and p99.9 latency per job",
 	  .caption = "How long I/Os take, typically (p50) and at worst (p99, p99.9).",
-	  .empty_note = "no job has completion latency percentiles" },
+	  .empty_note = "no job has latency percentiles" },
 	{ .name = "battery", .script = "battery", .draw = plot_battery,
 	  .needs = PLOT_NEEDS_POWER,
 	  .question = "days on --battery against data written per day",

@@ -41,6 +41,8 @@ struct layout {
 	int mw;		  /* meter column width */
 	int soc, drive;	  /* temperature columns */
 	int rounds;	  /* some job ran in rounds: the loop column says round.loop */
+	int clat;	  /* some job has no total latency (an older result): every row
+			   * shows completion latency, labelled clat, never as "lat" */
 	/* Each power column's unit, from its figures over every row: 5 uA is not 0.005 mA */
 	struct si_unit w, a, e;
 	/* Their widths: the usual ones, wider for a fixed unit's long figures (1.500e9 nA) */
@@ -92,9 +94,9 @@ static double pct_of(const struct result_lat *l, double p)
 	return NAN;
 }
 
-static double pct(const struct result_dir *d, double p)
+static double pct(const struct layout *lo, const struct result_dir *d, double p)
 {
-	return d ? pct_of(&d->clat, p) : NAN;
+	return d ? pct_of(lo->clat ? &d->clat : &d->lat, p) : NAN;
 }
 
 /* The headline figure's U95 as a share of it: "0.2%", "<0.1%", "-" when not known. */
@@ -226,6 +228,8 @@ static void plan_layout(const struct run_result *r, struct layout *lo)
 
 		lo->power |= j->power != NULL;
 		lo->rounds |= j->round > 1;
+		if (busier_dir(j) && busier_dir(j)->total_ios)
+			lo->clat |= !busier_dir(j)->lat.npct;
 		for (m = 0; lo->meters && m < j->nmeters; m++) {
 			meter_short(j->meters[m].spec, name, sizeof(name));
 			n = (int)strlen(name);
@@ -294,7 +298,7 @@ static void print_sub_dir(FILE *fp, const struct layout *lo, const char *what,
 			  const struct result_dir *d)
 {
 	fprintf(fp, "%-*s %4s  %-11s", lo->nw, what, "", "");
-	print_perf(fp, (double)d->bw_bytes / 1e6, d->iops, pct(d, 50), pct(d, 99));
+	print_perf(fp, (double)d->bw_bytes / 1e6, d->iops, pct(lo, d, 50), pct(lo, d, 99));
 	fputc('\n', fp);
 }
 
@@ -331,7 +335,7 @@ static void print_row(FILE *fp, const struct layout *lo, const struct job_result
 
 	fprintf(fp, "%-*s %4s  %-11s", lo->nw, j->jobname ? j->jobname : "?",
 		fmt_run(j, lo->rounds, run, sizeof(run)), result_status_name(j->status));
-	print_perf(fp, mbps, iops, pct(dir, 50), pct(dir, 99));
+	print_perf(fp, mbps, iops, pct(lo, dir, 50), pct(lo, dir, 99));
 	print_temps(fp, lo, j);
 	if (lo->power && lo->meters && j->nmeters)
 		print_power(fp, lo, j->meters[0].spec, &j->meters[0].power,
@@ -382,10 +386,13 @@ static void print_header(FILE *fp, const struct run_result *r, const struct layo
 	if (r->manual)
 		fprintf(fp, "figures from MANUAL readings typed in from a display, not sampled\n");
 	print_meters(fp, r, lo);
-	fprintf(fp, "MB = 10^6 bytes; latency: completion, p50/p99 of the busier direction%s\n",
+	fprintf(fp, "MB = 10^6 bytes; %s, p50/p99 of the busier direction%s\n",
+		lo->clat ? "clat: completion latency, from the kernel having the request"
+			 : "lat: total latency, from the submit call to the completion",
 		lo->soc || lo->drive ? "; temperatures: the highest during the job, C" : "");
 	fprintf(fp, "%-*s %4s  %-11s %8s %9s %9s %9s", lo->nw, "job", lo->rounds ? "rnd" : "loop",
-		"status", "MB/s", "IOPS", "p50 lat", "p99 lat");
+		"status", "MB/s", "IOPS", lo->clat ? "p50 clat" : "p50 lat",
+		lo->clat ? "p99 clat" : "p99 lat");
 	if (lo->soc)
 		fprintf(fp, " %6s", "SoC C");
 	if (lo->drive)

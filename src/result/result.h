@@ -170,7 +170,9 @@ struct result_dir {
 	uint64_t io_bytes, bw_bytes;
 	double iops;
 	uint64_t total_ios, runtime_ms;
-	struct result_lat clat;
+	struct result_lat clat; /* completion: from the kernel having the request (fio's clat) */
+	struct result_lat lat;	/* total: from before the submit call (fio's lat); npct 0 in
+				 * results written before it was recorded */
 };
 
 struct result_sync {

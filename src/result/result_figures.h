@@ -50,7 +50,9 @@
 	X(iops, STATS)                                                                       \
 	X(bw_bytes, STATS)                                                                   \
 	X(clat_p50_ns, STATS)                                                                \
-	X(clat_p99_ns, STATS)
+	X(clat_p99_ns, STATS)                                                                \
+	X(lat_p50_ns, STATS)                                                                 \
+	X(lat_p99_ns, STATS)
 
 /* RESULT_IF_U95(kind, ...) and RESULT_IF_STATS(kind, ...): the rest when kind has it. */
 #define RESULT_IF_U95(kind, ...) RESULT_IF_U95_##kind(__VA_ARGS__)

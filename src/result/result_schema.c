@@ -244,6 +244,7 @@ static const struct result_field dir_fields[] = {
 	FIELD(T, "total_ios", total_ios, RF_U64),
 	FIELD(T, "runtime", runtime_ms, RF_U64),
 	FIELD(T, "clat_ns", clat, RF_OBJ, .sub = &lat_schema),
+	FIELD(T, "lat_ns", lat, RF_OBJ, .sub = &lat_schema),
 };
 #undef T
 static SCHEMA(dir_schema, struct result_dir, dir_fields);

@@ -201,7 +201,7 @@ static void lat_from_fio(json_t *o, struct result_lat *l)
 static struct result_dir *fio_dir(json_t *jobs, const char *ddir, double secs)
 {
 	uint64_t bytes = 0, ios = 0, most = 0, n;
-	json_t *job, *d, *lat = NULL;
+	json_t *job, *d, *lat = NULL, *total = NULL;
 	struct result_dir *out;
 	size_t i;
 
@@ -213,11 +213,16 @@ static struct result_dir *fio_dir(json_t *jobs, const char *ddir, double secs)
 		if (n > most) {
 			most = n;
 			lat = json_object_get(d, "clat_ns");
+			total = json_object_get(d, "lat_ns");
 		}
 	}
 	out = dir_new(bytes, ios, secs);
 	if (lat)
 		lat_from_fio(lat, &out->clat);
+	/* fio has percentiles of lat only with lat_percentiles=1; without them the readers
+	 * show clat, labelled so. */
+	if (total)
+		lat_from_fio(total, &out->lat);
 	return out;
 }
 

@@ -37,6 +37,7 @@ static struct result_dir *dir_fill(const struct dir_result *d, uint64_t runtime_
 	o->total_ios = d->total_ios;
 	o->runtime_ms = moved ? (runtime_ns + NS_PER_MS / 2) / NS_PER_MS : 0;
 	lat_fill(&o->clat, &d->clat);
+	lat_fill(&o->lat, &d->lat);
 	return o;
 }
 

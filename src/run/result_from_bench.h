@@ -9,7 +9,7 @@
 
 /*
  * A job entry as fio reports it: jobname, loop, status, error, options, read, write
- * (io_bytes, bw_bytes, iops, total_ios, runtime ms, clat percentiles), sync, and
+ * (io_bytes, bw_bytes, iops, total_ios, runtime ms, clat and lat percentiles), sync, and
  * phases.active from the bench's own start and end.
  */
 void result_job_from_bench(struct job_result *j, const struct job_opts *jo, unsigned loop,

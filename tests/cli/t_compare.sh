@@ -146,9 +146,9 @@ j["temperatures"] = {"soc_c": {"start": 70.0, "end": 75.0, "max": 78.4},
 json.dump(d, open(sys.argv[2], "w"))
 PY
 $IOWATT compare "$T_TMP/mixed.json" >"$T_TMP/mixed.txt" 2>/dev/null
-head -1 "$T_TMP/mixed.txt" | grep -q "r IOPS  w IOPS  r p99 ms  w p99 ms  sync p99 ms" &&
+head -1 "$T_TMP/mixed.txt" | grep -q "r IOPS  w IOPS  r p99 clat ms  w p99 clat ms  sync p99 ms" &&
 	head -1 "$T_TMP/mixed.txt" | grep -q "SoC C" && ! head -1 "$T_TMP/mixed.txt" | grep -q "disk C"
-ok $? "a mixed, synced, warm job adds read/write, sync and SoC columns (no empty drive column)"
+ok $? "a mixed, synced, warm job adds read/write (clat: no lat_ns in it), sync and SoC columns (no empty drive column)"
 grep "RND4K-Q32T1-read" "$T_TMP/mixed.txt" | grep -q " 123 .* 7.50 .* 4.60 .*78.4"
 ok $? "with its write IOPS, write p99, sync p99 and highest SoC temperature"
 ! head -1 $G/compare.txt | grep -q "r IOPS\\|sync p99\\|disk C" && head -1 $G/compare.txt | grep -q "SoC C"

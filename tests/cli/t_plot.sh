@@ -63,7 +63,7 @@ check "timeline: tail phase in the legend" -- grep -q "tail (drive still busy af
 check "perf-power: Pareto front" -- grep -q "Pareto front" "$txt/perf-power.txt"
 check "perf-power: IOPS axis for 4 KiB jobs" -- grep -q "IOPS (higher is better)" "$T_TMP/svg/perf-power.svg"
 check "perf-power: MB/s axis for 1 MiB jobs" -- grep -q "MB/s (higher is better)" "$T_TMP/svg/perf-power.svg"
-check "latency: title" -- grep -q "Completion latency percentiles" "$txt/latency.txt"
+check "latency: title says clat for results without total latency" -- grep -q "Completion latency (clat" "$txt/latency.txt"
 check "latency: percentile legend" -- grep -q "p99.9" "$txt/latency.txt"
 check "battery: title with the battery" -- grep -q "3000 mAh @ 3.7 V" "$txt/battery.txt"
 check "battery: names the job used per device" -- grep -q "RND4K-Q32T1-write" "$txt/battery.txt"

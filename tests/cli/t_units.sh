@@ -39,7 +39,7 @@ for l in lines[hi + 1:]:
 PY
 }
 summary_cells() { power_cells "$1" "p99 lat" | tr '\n' ' ' | sed 's/ $//'; }
-table_cells() { power_cells "$1" "p99 ms"; }
+table_cells() { power_cells "$1" "p99 lat ms"; }
 
 run_at 5
 run_at 150

@@ -423,6 +423,9 @@ static void figures_entry(struct run_result *r, unsigned round)
 	j->read->clat.pct[0] = (struct result_pct){ 50, 400000 };
 	j->read->clat.pct[1] = (struct result_pct){ 99, 900000 };
 	j->read->clat.npct = 2;
+	j->read->lat.pct[0] = (struct result_pct){ 50, 410000 };
+	j->read->lat.pct[1] = (struct result_pct){ 99, 910000 };
+	j->read->lat.npct = 2;
 	j->power = xcalloc(1, sizeof(*j->power));
 	j->efficiency = xcalloc(1, sizeof(*j->efficiency));
 	j->validity = xcalloc(1, sizeof(*j->validity));
