@@ -9,6 +9,13 @@ cd "$(dirname "$0")/.."
 scratch=${DEMO_DIR:-/var/tmp/iowatt-demo}
 out=${DEMO_OUT:-results}
 mkdir -p "$scratch" "$out"
+# Two demos on one filesystem would measure each other: the second says so and stops.
+exec 9>"$scratch/.demo.lock"
+if ! flock -n 9; then
+	echo "demo: another make demo is running on $scratch: wait for it to finish, or give" \
+		"this one a directory of its own (make demo DEMO_DIR=DIR)" >&2
+	exit 3
+fi
 emu_pid=""
 emu_link=""
 cleanup() {

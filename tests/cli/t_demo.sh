@@ -16,6 +16,18 @@ trap '[ -n "$demo_pid" ] && kill "$demo_pid" 2>/dev/null; t_cleanup' EXIT
 
 demo=$(t_demo_script)
 
+# A second demo on the same directory while one runs: told so at once, exit 3, nothing run.
+(flock 9 && sleep 30) 9>"$mnt/.demo.lock" &
+hold_pid=$!
+for _ in $(seq 100); do flock -n "$mnt/.demo.lock" true 2>/dev/null || break; sleep 0.1; done
+DEMO_DIR="$mnt" DEMO_OUT="$T_TMP/out2" bash "$demo" --jobs SEQ1M-Q8T1-write >"$T_TMP/demo2.out" 2>&1
+rc=$?
+kill "$hold_pid" 2>/dev/null
+wait "$hold_pid" 2>/dev/null
+[ $rc -eq 3 ] && grep -q "another make demo is running on $mnt" "$T_TMP/demo2.out" &&
+	! ls "$T_TMP"/out2/iowatt-*.json >/dev/null 2>&1
+ok $? "a second demo on the same directory says so and stops (rc=$rc)"
+
 DEMO_DIR="$mnt" DEMO_OUT="$out" bash "$demo" --jobs SEQ1M-Q8T1-write,SEQ1M-Q8T1-read \
 	--size 16M --rate-iops 4 --idle 1s --idle-samples 5 --tail-hold 500ms --tail-max 3s \
 	--no-progress --kmsg none >"$T_TMP/demo.out" 2>&1 &
