@@ -86,7 +86,7 @@ with open(out, "w") as f:
             f.write('{"kind":"x"}]')
         elif shape == "string":
             f.write('"')
-            repeat(f, "x" * 1023, 250, sep="y")
+            repeat(f, "x" * 1023, 250 * 1024, sep="y")
             f.write('"')
         elif shape == "context":
             f.write("{")
@@ -98,7 +98,7 @@ with open(out, "w") as f:
             f.write('"last":0}')
         else:
             f.write('{"')
-            repeat(f, "k" * 1023, 250, sep="y")
+            repeat(f, "k" * 1023, 250 * 1024, sep="y")
             f.write('":0}')
         f.write(tail)
     else:
