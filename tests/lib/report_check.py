@@ -99,7 +99,7 @@ try:
       chart_titles: [...document.querySelectorAll('figure svg.chart')].map(
         s => [...s.querySelectorAll('text')].map(t => t.textContent).join(' | ')),
       tables: document.querySelectorAll('table').length,
-      compare_rows: document.querySelectorAll('#compare table tbody tr').length,
+      compare_rows: document.querySelectorAll('#compare table:not(.rwgrid) tbody tr').length,
       job_rows: document.querySelectorAll('#jobs table tbody tr').length,
       meter_rows: document.querySelectorAll('#meters table tbody tr').length,
       device_cards: document.querySelectorAll('#devices .card').length,
