@@ -5,15 +5,7 @@
 #include "core/mem.h"
 #include "result/result.h"
 #include "result/result_schema.h"
-
-/* A member of struct T written under key K; order in a table is order in the document. */
-#define FIELD(T, K, M, TYPE, ...) { .key = K, .type = TYPE, .off = offsetof(T, M), __VA_ARGS__ }
-#define LIST(T, K, M, N, TYPE, ...) FIELD(T, K, M, TYPE, .aux = offsetof(T, N), __VA_ARGS__)
-/* A row of the figure table (result_figures.h): its key, and its _u95 beside it. */
-#define FIGURE(M, KIND) \
-	FIELD(T, #M, M, RF_REAL), RESULT_IF_U95(KIND, FIELD(T, #M "_u95", M##_u95, RF_REAL), )
-#define SCHEMA(VAR, T, TABLE) \
-	const struct result_schema VAR = { #T, sizeof(T), TABLE, ARRAY_SIZE(TABLE) }
+#include "result/result_schema_rows.h"
 
 static const char *const status_names[] = {
 	[RESULT_OK] = "ok",
@@ -30,116 +22,6 @@ const char *result_status_name(int status)
 	return status >= 0 && (size_t)status < ARRAY_SIZE(status_names) ? status_names[status]
 									 : "failed";
 }
-
-#define T struct result_tool
-static const struct result_field tool_fields[] = {
-	FIELD(T, "name", name, RF_STR),
-	FIELD(T, "version", version, RF_STR),
-};
-#undef T
-static SCHEMA(tool_schema, struct result_tool, tool_fields);
-
-#define T struct result_host
-static const struct result_field host_fields[] = {
-	FIELD(T, "hostname", hostname, RF_STR),	FIELD(T, "board", board, RF_STR),
-	FIELD(T, "kernel", kernel, RF_STR),	FIELD(T, "os", os, RF_STR),
-	FIELD(T, "cpu", cpu, RF_STR),		FIELD(T, "cpus", cpus, RF_I64),
-	FIELD(T, "memory_bytes", memory_bytes, RF_I64),
-};
-#undef T
-static SCHEMA(host_schema, struct result_host, host_fields);
-
-#define T struct result_usb
-static const struct result_field usb_fields[] = {
-	FIELD(T, "speed", speed, RF_STR),
-	FIELD(T, "vid_pid", vid_pid, RF_STR),
-	FIELD(T, "manufacturer", manufacturer, RF_STR),
-	FIELD(T, "product", product, RF_STR),
-	FIELD(T, "bridge_vid_pid", bridge_vid_pid, RF_STR),
-	FIELD(T, "port", port, RF_STR),
-	FIELD(T, "driver", driver, RF_STR),
-};
-#undef T
-static SCHEMA(usb_schema, struct result_usb, usb_fields);
-
-#define T struct result_pcie
-static const struct result_field pcie_fields[] = {
-	FIELD(T, "address", address, RF_STR),
-	FIELD(T, "vid_pid", vid_pid, RF_STR),
-	FIELD(T, "current_link_speed", current_link_speed, RF_STR),
-	FIELD(T, "max_link_speed", max_link_speed, RF_STR),
-	FIELD(T, "current_link_width", current_link_width, RF_I64),
-	FIELD(T, "max_link_width", max_link_width, RF_I64),
-};
-#undef T
-static SCHEMA(pcie_schema, struct result_pcie, pcie_fields);
-
-#define T struct result_mmc
-static const struct result_field mmc_fields[] = {
-	FIELD(T, "cid", cid, RF_STR),	     FIELD(T, "name", name, RF_STR),
-	FIELD(T, "manfid", manfid, RF_STR),  FIELD(T, "oemid", oemid, RF_STR),
-	FIELD(T, "date", date, RF_STR),	     FIELD(T, "serial", serial, RF_STR),
-	FIELD(T, "type", type, RF_STR),	     FIELD(T, "fwrev", fwrev, RF_STR),
-	FIELD(T, "hwrev", hwrev, RF_STR),
-};
-#undef T
-static SCHEMA(mmc_schema, struct result_mmc, mmc_fields);
-
-#define T struct result_loop
-static const struct result_field loop_fields[] = {
-	FIELD(T, "backing_file", backing_file, RF_STR),
-	FIELD(T, "direct_io", direct_io, RF_TRI),
-};
-#undef T
-static SCHEMA(loop_schema, struct result_loop, loop_fields);
-
-#define T struct result_device
-static const struct result_field device_fields[] = {
-	FIELD(T, "name", name, RF_STR),
-	FIELD(T, "partition", partition, RF_STR),
-	FIELD(T, "model", model, RF_STR),
-	FIELD(T, "vendor", vendor, RF_STR),
-	FIELD(T, "transport", transport, RF_STR),
-	FIELD(T, "rotational", rotational, RF_TRI),
-	FIELD(T, "size_bytes", size_bytes, RF_I64),
-	FIELD(T, "logical_block_size", logical_block_size, RF_I64),
-	FIELD(T, "physical_block_size", physical_block_size, RF_I64),
-	FIELD(T, "usb", usb, RF_PTR, .sub = &usb_schema),
-	FIELD(T, "pcie", pcie, RF_PTR, .sub = &pcie_schema),
-	FIELD(T, "mmc", mmc, RF_PTR, .sub = &mmc_schema),
-	FIELD(T, "loop", loop, RF_PTR, .sub = &loop_schema),
-};
-#undef T
-static SCHEMA(device_schema, struct result_device, device_fields);
-
-#define T struct result_filesystem
-static const struct result_field filesystem_fields[] = {
-	FIELD(T, "type", type, RF_STR),
-	FIELD(T, "mount_point", mount_point, RF_STR),
-	FIELD(T, "source", source, RF_STR),
-	FIELD(T, "mount_options", mount_options, RF_STR),
-};
-#undef T
-static SCHEMA(filesystem_schema, struct result_filesystem, filesystem_fields);
-
-#define T struct result_target
-static const struct result_field target_fields[] = {
-	FIELD(T, "path", path, RF_STR),
-	FIELD(T, "kind", kind, RF_STR),
-	FIELD(T, "created", created, RF_BOOL),
-};
-#undef T
-static SCHEMA(target_schema, struct result_target, target_fields);
-
-#define T struct result_context
-static const struct result_field context_fields[] = {
-	FIELD(T, "host", host, RF_PTR, .sub = &host_schema, .absent = RF_OMIT),
-	FIELD(T, "device", device, RF_PTR, .sub = &device_schema),
-	FIELD(T, "filesystem", filesystem, RF_PTR, .sub = &filesystem_schema),
-	FIELD(T, "target", target, RF_PTR, .sub = &target_schema),
-};
-#undef T
-static SCHEMA(context_schema, struct result_context, context_fields);
 
 #define T struct meter_acc_q
 static const struct result_field acc_q_fields[] = {
@@ -589,7 +471,7 @@ static SCHEMA(job_summary_schema, struct result_job_summary, job_summary_fields)
 #define T struct run_result
 static const struct result_field run_fields[] = {
 	FIELD(T, "schema_version", schema_version, RF_INT),
-	FIELD(T, "tool", tool, RF_OBJ, .sub = &tool_schema),
+	FIELD(T, "tool", tool, RF_OBJ, .sub = &result_tool_schema),
 	FIELD(T, "created", created, RF_STR),
 	FIELD(T, "command", command, RF_STR),
 	FIELD(T, "profile", profile, RF_STR, .absent = RF_OMIT),
@@ -597,7 +479,7 @@ static const struct result_field run_fields[] = {
 	STATUS(T, status),
 	FIELD(T, "t0_ns", t0_ns, RF_U64),
 	FIELD(T, "emulated", emulated, RF_BOOL),
-	FIELD(T, "context", context, RF_PTR, .sub = &context_schema, .absent = RF_EMPTY_OBJ),
+	FIELD(T, "context", context, RF_PTR, .sub = &result_context_schema, .absent = RF_EMPTY_OBJ),
 	LIST(T, "meters", meters, nmeters, RF_ARRAY, .sub = &result_meter_schema),
 	FIELD(T, "files", files, RF_OBJ, .sub = &files_schema),
 	LIST(T, "jobs", jobs, njobs, RF_ARRAY, .sub = &result_job_schema),
