@@ -22,7 +22,7 @@ PY
 ok $? "compare reads a result with an interrupted job"
 row=$(grep 'Netac.*RND4K-Q32T1-read' "$T/cmp.txt")
 other=$(grep 'SanDisk.*RND4K-Q32T1-read' "$T/cmp.txt")
-[[ "$row" =~ \ NO\  ]] && [[ ! "$row" =~ ^\ *1\  ]] && [[ "$other" =~ ^\ *1\  ]]
+[[ "$row" =~ \ INVALID:\ interrupted\  ]] && [[ ! "$row" =~ ^\ *1\  ]] && [[ "$other" =~ ^\ *1\  ]]
 ok $? "the interrupted job is not valid and not ranked; the finished one ranks first" ||
 	sed 's/^/#   /' "$T/cmp.txt"
 "$IOWATT" compare --format csv "$T/nvme-netac.json" "$T/sd-sandisk-ultra.json" >"$T/cmp.csv" 2>/dev/null
