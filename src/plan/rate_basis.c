@@ -10,7 +10,6 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "plan/rate_basis.h"
-#include "plan/run_plan.h"
 
 /* Results read to find the device's: the newest ones are enough. */
 #define RATE_BASIS_MAX_FILES 64
@@ -141,11 +140,4 @@ double rate_median(const struct run_result *rep, const struct job_opts *jo, int 
 	}
 	free(r);
 	return med;
-}
-
-int rate_basis_open_run(struct rate_basis *b, const struct run_opts *ro, char *disk, size_t len)
-{
-	run_plan_disk(ro->target, ro->sysfs_root, disk, len);
-	return rate_basis_open(b, ro->rates_from, ro->output_dir ? ro->output_dir : "results",
-			       disk);
 }

@@ -41,8 +41,4 @@ double rate_of_job(const struct job_result *j);
 double rate_median(const struct run_result *rep, const struct job_opts *jo, int same_name,
 		   unsigned *n);
 
-/* The device's earlier result for a run on ro->target (its disk's name in disk), read
- * before any I/O: --rates-from must be one. 0 or -errno (logged). */
-int rate_basis_open_run(struct rate_basis *b, const struct run_opts *ro, char *disk, size_t len);
-
 #endif

@@ -363,3 +363,10 @@ void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk,
 	}
 	run_plan_eta(fp, cfg, in, "estimated duration");
 }
+
+int run_plan_open_basis(struct rate_basis *b, const struct run_opts *ro, char *disk, size_t len)
+{
+	run_plan_disk(ro->target, ro->sysfs_root, disk, len);
+	return rate_basis_open(b, ro->rates_from, ro->output_dir ? ro->output_dir : "results",
+			       disk);
+}

@@ -48,4 +48,9 @@ void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk,
 void run_plan_eta(FILE *fp, const struct run_config *cfg, const struct plan_basis *in,
 		  const char *lead);
 
+struct rate_basis;
+/* The device's earlier result for a run on ro->target (the plan's basis) (its disk's name in disk), read
+ * before any I/O: --rates-from must be one. 0 or -errno (logged). */
+int run_plan_open_basis(struct rate_basis *b, const struct run_opts *ro, char *disk, size_t len);
+
 #endif

@@ -47,7 +47,7 @@ int run_dry(const struct run_config *cfg)
 	struct plan_basis in = { .metered = cfg->run.nmeters > 0, .name = name,
 				 .period_known = !cfg->run.nmeters,
 				 .feed_lag_ns = SESSION_FEED_LAG_NS };
-	int err = rate_basis_open_run(&b, &cfg->run, disk, sizeof(disk));
+	int err = run_plan_open_basis(&b, &cfg->run, disk, sizeof(disk));
 	uint64_t period;
 
 	if (err)

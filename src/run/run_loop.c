@@ -179,7 +179,7 @@ static int set_up(struct run_ctx *rc, const char *command, int measure)
 	/* A size source that cannot be read would be skipped later, after the I/O began. */
 	err = size_auto_check_results(ro);
 	if (!err && !measure)
-		err = rate_basis_open_run(&rc->basis, ro, disk, sizeof(disk));
+		err = run_plan_open_basis(&rc->basis, ro, disk, sizeof(disk));
 	if (err)
 		return err;
 	if (!measure && (err = open_target(rc)))
