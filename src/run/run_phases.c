@@ -14,8 +14,13 @@
 #define IDLE_GRACE_NS (30 * NS_PER_SEC)
 /* After the tail: room for the sample that closes its last segment. */
 #define TAIL_CLOSE_NS (100 * NS_PER_MS)
-/* ... and the most it waits for that sample once a stop was asked for. */
-#define STOP_CLOSE_NS (500 * NS_PER_MS)
+/*
+ * ... and the most it waits for that sample once a stop was asked for: a stopped job is
+ * never valid, so its last segment is not worth keeping the user waiting; the result is
+ * written within about half a second of Ctrl-C or SIGTERM even while a flooding link
+ * shares the CPU (t_netflood).
+ */
+#define STOP_CLOSE_NS (250 * NS_PER_MS)
 #define FMT_LEN 32
 /* idle_max 0: the idle phase may run this many times its length for quiet samples. */
 #define IDLE_MAX_FACTOR 3
