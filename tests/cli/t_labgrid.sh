@@ -126,6 +126,7 @@ connection: &board1
   connector: serialdev(nouucplock=true),$(readlink -f "$T_TMP/um1"),9600n81,local
   options:
     kickolduser: true
+    mdns: false
 EOF
 bg "$T_TMP/ser2net.log" /usr/sbin/ser2net -n -u -c "$T_TMP/ser2net.yaml"
 cat >"$T_TMP/exporter.yaml" <<EOF

@@ -45,18 +45,22 @@ s2n_start() {
 	S2N_RAW=${3:-$(free_port)}
 	# One YAML connection per accepter; ser2net opens the pty when a client connects
 	# and closes it when it leaves. kickolduser: a reconnecting iowatt is never locked
-	# out by its own dead session.
+	# out by its own dead session. mdns off: Debian 13's ser2net announces each port
+	# through avahi by default and, where no avahi daemon runs (a CI machine, a chroot),
+	# fails "Unable to start mdns: Out of memory" and serves nothing.
 	cat >"$T/ser2net.yaml" <<EOF
 connection: &rfc2217
   accepter: telnet(rfc2217),tcp,127.0.0.1,$S2N_RFC
   connector: serialdev,$link,115200n81,local
   options:
     kickolduser: true
+    mdns: false
 connection: &raw
   accepter: tcp,127.0.0.1,$S2N_RAW
   connector: serialdev,$link,115200n81,local
   options:
     kickolduser: true
+    mdns: false
 EOF
 	# -n: in the foreground (its pid is ours to stop); -u: no UUCP lock files.
 	ser2net -n -u -c "$T/ser2net.yaml" -P "$T/ser2net.pid" >>"$T/ser2net.log" 2>&1 &
