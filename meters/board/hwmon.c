@@ -166,41 +166,14 @@ static uint64_t hwmon_period(const struct meter_dev *dev, const char *dir)
 	return given_ns ? given_ns : HWMON_DEFAULT_NS;
 }
 
-/*
- * The kernel's ina2xx chips with TI's figures (meters/ina-datasheet.h): the driver leaves
- * an INA219 at PGA /8, so its 320 mV range's offset applies. Readings come in hwmon's
- * integer units (1 mV, 1 mA, 1 uW); the chip's own steps are finer than 1 mA on most
- * shunts and add nothing iowatt can see.
- */
-static void hwmon_ina_accuracy(const char *name, double shunt_ohm, struct meter_info *info)
-{
-	struct meter_accuracy *acc = &info->accuracy;
-	const char *src;
-
-	if (!strcmp(name, "ina260")) {
-		acc->a.gain = INA260_DS_A_GAIN;
-		acc->a.offset = INA260_DS_A_OFFSET;
-		acc->v.gain = INA260_DS_V_GAIN;
-		acc->v.offset = INA260_DS_V_OFFSET;
-		src = "TI INA260 datasheet maxima, hwmon units";
-	} else if (!(shunt_ohm > 0)) {
-		return;
-	} else if (!strcmp(name, "ina219")) {
-		acc->a.gain = INA219_DS_A_GAIN;
-		acc->a.offset = INA219_DS_OFFSET_PGA8_V / shunt_ohm;
-		acc->v.gain = INA219_DS_V_GAIN;
-		src = "TI INA219 datasheet maxima at PGA /8, hwmon units";
-	} else if (!strcmp(name, "ina226")) {
-		acc->a.gain = acc->v.gain = INA226_DS_GAIN;
-		acc->a.offset = INA226_DS_SHUNT_OFFSET_V / shunt_ohm;
-		acc->v.offset = INA226_DS_BUS_OFFSET_V;
-		src = "TI INA226 datasheet maxima, hwmon units";
-	} else {
-		return;
-	}
-	acc->w.gain = acc->w.offset = NAN;
-	acc->source = src;
-}
+/* hwmon's integer units (1 mV, 1 mA, 1 uW) are coarser than the chips' own steps on most
+ * shunts and add nothing iowatt can see; the kernel's hwmon driver leaves an INA219 at
+ * PGA /8. */
+static const struct board_ina_sources hwmon_ina_sources = {
+	.ina219 = "TI INA219 datasheet maxima at PGA /8, hwmon units",
+	.ina226 = "TI INA226 datasheet maxima, hwmon units",
+	.ina260 = "TI INA260 datasheet maxima, hwmon units",
+};
 
 /* The chip's datasheet range, the current limit from its shunt; a warning for the
  * driver's default shunt, which is 10x off on most INA219 boards. */
@@ -217,10 +190,12 @@ static void hwmon_range(const struct meter_dev *dev, const char *dir, const char
 	meter_std_assumed_accuracy(info, MILLI, MILLI, MICRO);
 	snprintf(path, sizeof(path), "%s/shunt_resistor", dir);
 	if (read_int_file(path, &uohm) || uohm <= 0) {
-		hwmon_ina_accuracy(name, NAN, info); /* the INA260 has its shunt inside */
+		board_ina_accuracy(name, NAN, INA219_DS_OFFSET_PGA8_V, &hwmon_ina_sources,
+				   &info->accuracy); /* the INA260 has its shunt inside */
 		return;
 	}
-	hwmon_ina_accuracy(name, (double)uohm / UOHM_PER_OHM, info);
+	board_ina_accuracy(name, (double)uohm / UOHM_PER_OHM, INA219_DS_OFFSET_PGA8_V,
+			   &hwmon_ina_sources, &info->accuracy);
 	if (uohm == INA2XX_DEFAULT_SHUNT_UOHM && !strncmp(name, INA2XX_PREFIX, strlen(INA2XX_PREFIX)))
 		log_warn(MOD,
 			 "%s: shunt_resistor is the driver's 10000 uOhm default; if your board has a 0.1 Ohm shunt, write 100000 to %s or every reading is 10x off",

@@ -33,6 +33,7 @@ const struct meter_entry meter_registry[] = {
 	{ &meter_ina226, { NULL } },
 	{ &meter_ina260, { NULL } },
 	{ &meter_hwmon, { NULL } },
+	{ &meter_iio, { NULL } },
 	{ &meter_power_supply, { NULL } },
 	{ &meter_rapl, { NULL } },
 	{ &meter_pmic, { NULL } },

@@ -39,6 +39,20 @@ static inline int tdev_open(const char *spec, const char *root, struct meter_dev
 	return 0;
 }
 
+/* Writes val and a newline to the fake tree's file root+rel (sysfs attributes end so). */
+static inline void tree_put(const char *root, const char *rel, const char *val)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", val);
+		fclose(f);
+	}
+}
+
 /* stop() as the core would, then close and free. */
 static inline void tdev_free(struct meter_dev *dev)
 {

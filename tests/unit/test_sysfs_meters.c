@@ -19,15 +19,7 @@ static char root[256];
 
 static void put(const char *rel, const char *val)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%s\n", val);
-		fclose(f);
-	}
+	tree_put(root, rel, val);
 }
 
 /* The published description of the last device one() opened. */
