@@ -157,11 +157,38 @@ def find_or_install(env, place, ssh, remote):
     return path, "copied"
 
 
+def has_strict(ssh, iowatt):
+    """Whether the board's iowatt knows run --strict: one installed before it refuses the
+    flag (exit 2, no result), so its run goes without and its result is judged here."""
+    out, err, _ = ssh.run(f"{shlex.quote(iowatt)} run --help 2>&1")
+    return any("--strict" in line for line in out + err)
+
+
+def verdict_of(path):
+    """valid, UNCERTAIN or INVALID from a result's jobs (what run --strict exits with), or
+    None when the file holds no job to judge."""
+    try:
+        with open(path) as f:
+            jobs = json.load(f).get("jobs")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(jobs, list) or not jobs:
+        return None
+    verdict = "valid"
+    for job in jobs:
+        v = job.get("validity") if isinstance(job, dict) else None
+        if not isinstance(v, dict) or v.get("valid") is not True:
+            return "INVALID"
+        if v.get("uncertain") is True:
+            verdict = "UNCERTAIN"
+    return verdict
+
+
 def measure_board(env, place, ssh, out_dir, name):
     """Runs the profile on one board; the record of what happened, never an exception.
     name is the place's file name base (file_names)."""
     rec = {"place": place, "status": "failed", "reason": "", "result": None,
-           "exit_code": None, "iowatt": None, "meter": None}
+           "exit_code": None, "iowatt": None, "meter": None, "verdict": None}
     t0 = time.monotonic()
     remote = None
     try:
@@ -178,12 +205,13 @@ def measure_board(env, place, ssh, out_dir, name):
             raise ValueError(f"place {place}: no iowatt_target option")
         limit = int(target_option(env, place, "iowatt_timeout", str(TIMEOUT_S)))
         json_out = f"{remote}/{name}.json"
+        strict = has_strict(ssh, rec["iowatt"])
         # timeout(1) on the board: labgrid's SSHDriver.run waits without a limit, and a
         # board whose run never ends must not hold up the fleet.
         cmd = " ".join(shlex.quote(a) for a in [
             "timeout", "--kill-after=30", str(limit), rec["iowatt"], "run", profile,
-            "--target", target_dir, "--meter", rec["meter"], "--no-progress", "--strict",
-            "--json-out", json_out])
+            "--target", target_dir, "--meter", rec["meter"], "--no-progress"] +
+            (["--strict"] if strict else []) + ["--json-out", json_out])
         out, err, rc = ssh.run(cmd + " 2>&1", timeout=limit + 90)
         rec["exit_code"] = rc
         with open(os.path.join(out_dir, f"{name}.log"), "w") as f:
@@ -196,9 +224,12 @@ def measure_board(env, place, ssh, out_dir, name):
             rec["result"] = os.path.join(out_dir, f"{name}.json")
         # --strict: 4 when a job is INVALID, 5 when one is UNCERTAIN. The run itself went
         # through; test_board_valid is the case such a job fails, not test_board.
-        if rc in STRICT_VERDICTS and rec["result"]:
+        if strict and rc in STRICT_VERDICTS and rec["result"]:
             rec["status"] = "ok"
             rec["verdict"] = STRICT_VERDICTS[rc]
+        elif not strict and rc == 0 and rec["result"]:
+            rec["status"] = "ok"
+            rec["verdict"] = verdict_of(rec["result"])
         elif rec["result"]:
             rec["status"] = "partial"
             rec["reason"] = f"iowatt run exited {rc}; see {name}.log"
@@ -263,6 +294,8 @@ def test_board_valid(fleet, place):
     rec = next(r for r in fleet["places"] if r["place"] == place)
     if rec["status"] != "ok":
         pytest.skip(f"{place}: no finished run to judge ({rec['reason']})")
+    if rec["verdict"] is None:
+        pytest.skip(f"{place}: its result holds no job to judge ({rec['result']})")
     assert rec["verdict"] == "valid", \
         f"{place}: a job is {rec['verdict']}: its figures should not be published (see the result)"
 

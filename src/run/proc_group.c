@@ -22,7 +22,8 @@ struct proc_row {
 	int mine; /* the command's: 1, 0, -1 not decided yet */
 };
 
-/* Its state, parent and process group from /proc/PID/stat ("1 (sh) S 0 1 ..."); 0 or -1.
+/* Its state, parent and process group from /proc/PID/stat ("1 (sh) S 0 1 ..."); 0,
+ * -errno when the process is gone meanwhile, -EPROTO when the line is not a stat line.
  * The command's name may hold spaces and parentheses: the fields start after the last ')'. */
 static int read_stat(const char *path, struct proc_row *r)
 {
@@ -32,13 +33,13 @@ static int read_stat(const char *path, struct proc_row *r)
 	size_t n;
 
 	if (!fp)
-		return -1; /* gone meanwhile */
+		return -errno;
 	n = fread(buf, 1, sizeof(buf) - 1, fp);
 	fclose(fp);
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 1, " %c %ld %ld", &r->state, &ppid, &pgrp) != 3)
-		return -1;
+		return -EPROTO;
 	r->ppid = (pid_t)ppid;
 	r->pgrp = (pid_t)pgrp;
 	return 0;

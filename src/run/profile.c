@@ -193,7 +193,12 @@ static char *reader(char *str, int num, void *stream)
 			;
 		line[len - 1] = '\n'; /* the comment is cut; the line ends here for every inih */
 	}
-	if (s->fio && p == str && *p && !strchr("[;#\r\n", *p) && !strpbrk(p, "=:"))
+	if (s->fio && p != str) {
+		/* fio strips the blanks in front of every line and has no continuation lines. */
+		memmove(str, p, strlen(p) + 1);
+		p = str;
+	}
+	if (s->fio && *p && !strchr("[;#\r\n", *p) && !strpbrk(p, "=:"))
 		bare_key(s, line, (size_t)size);
 	if (*p == '[' && p == str)
 		new_section(s, str);

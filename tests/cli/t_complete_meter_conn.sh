@@ -30,4 +30,19 @@ complete_words iowatt probe --meter um25c: >"$T_TMP/bash.words"
 grep -qx "rfc2217://\|um25c:rfc2217://" "$T_TMP/bash.words"
 ok $? "bash completion of 'probe --meter um25c:' offers rfc2217:// ($(tr '\n' ' ' <"$T_TMP/bash.words"))"
 
+# Words iowatt answers with reach bash as text: a port or label named like a command
+# substitution is offered as it is and runs nothing (compgen -W would expand it).
+mkdir -p "$T_TMP/fake"
+cat >"$T_TMP/fake/iowatt" <<SH
+#!/bin/sh
+printf '%s\n' 'um25c:/dev/\$(touch $T_TMP/PWNED)' 'um25c:\`touch $T_TMP/PWNED\`' 'um25c:\$HOME' 'um25c:a b'
+SH
+chmod +x "$T_TMP/fake/iowatt"
+PATH=$T_TMP/fake:$PATH bash -c '. "$1"; COMP_WORDS=(iowatt run --meter um25c:); COMP_CWORD=3; _iowatt; printf "%s\n" "${COMPREPLY[@]}"' \
+	_ "$COMP" >"$T_TMP/hostile.words" 2>&1
+[ ! -e "$T_TMP/PWNED" ] && [ "$(wc -l <"$T_TMP/hostile.words")" -eq 4 ] &&
+	grep -qxF 'um25c:$HOME' "$T_TMP/hostile.words" && grep -qxF 'um25c:a b' "$T_TMP/hostile.words" &&
+	grep -qF 'um25c:/dev/$(touch' "$T_TMP/hostile.words"
+ok $? "words with \$(...), backquotes, \$VAR and a space come back as text, nothing runs ($(tr '\n' '|' <"$T_TMP/hostile.words"))"
+
 done_testing

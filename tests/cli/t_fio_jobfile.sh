@@ -51,6 +51,13 @@ ok $? "group_reporting: said to be ignored, with FILE:LINE"
 grep -q "two.fio:13: fio's fsync=4 is read as fdatasync=4: " "$d/err.txt"
 ok $? "fsync=N: said to run as fdatasync=N"
 
+# fio strips the blanks in front of a line: an indented key, bare key or section is read.
+printf '[global]\n  size=64k\n\tbs=4k\n  [ind]\n    rw=read\n    group_reporting\n' >"$d/ind.fio"
+"$IOWATT" run "$d/ind.fio" --target "$d" --dry-run >"$d/ind.out" 2>"$d/ind.err"
+ok $? "indented keys, a bare key and a section in a fio file are read ($(grep -m1 error "$d/ind.err"))"
+grep -q "ind.fio:6: fio's 'group_reporting' is ignored" "$d/ind.err" && grep -qw ind "$d/ind.out"
+ok $? "the indented bare key is fio's group_reporting on its line, the indented section a job"
+
 # fio's defaults where iowatt's differ: buffered, psync.
 printf '[global]\nsize=64k\n[plain]\nrw=read\n' >"$d/plain.fio"
 "$IOWATT" run "$d/plain.fio" --target "$d" --dry-run >/dev/null 2>"$d/plain.err"

@@ -86,4 +86,66 @@ for d, mode in seen:
     assert not os.path.exists(d), f"{d} left on the board"
 print(f"{len(seen)} private work folders made with mode 700 and removed; no PWNED")
 PY
+check "a board's iowatt without run --strict (older): run without it, the result judged here" -- \
+	env -C "$T_TMP" "$PY" - "$REPO/contrib/labgrid" "$T_TMP" <<'PY'
+import importlib, json, os, shutil, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+fleet = importlib.import_module("test_iowatt_fleet")
+tmp = os.path.join(sys.argv[2], "strict")
+os.makedirs(os.path.join(tmp, "out"), exist_ok=True)
+
+class Board:
+    def run(self, cmd, timeout=None):
+        p = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, timeout=timeout)
+        return p.stdout.splitlines(), p.stderr.splitlines(), p.returncode
+    def put(self, local, remote):
+        shutil.copy(local, remote)
+    def get(self, remote, local):
+        import glob
+        for f in glob.glob(remote):
+            shutil.copy(f, local)
+
+class Config:
+    def __init__(self, opts):
+        self.opts = opts
+    def get_option(self, name, default):
+        return self.opts.get(name, default)
+    def get_target_option(self, place, name, default):
+        return self.opts.get(name, default)
+
+class Env:
+    def __init__(self, **opts):
+        self.config = Config(opts)
+        self.fleet_meters = {"b": "um25c:/nonexistent"}
+
+# JOBS: the result's jobs; an old iowatt refuses --strict as an unknown option (exit 2),
+# a new one lists it in run --help and exits 4 for an INVALID job.
+def fake(name, knows_strict, jobs):
+    path = os.path.join(tmp, name)
+    helptext = "  --strict  exit 4/5" if knows_strict else "usage"
+    ending = ("[ $strict = 1 ] && exit 4\nexit 0\n" if knows_strict else
+              "[ $strict = 1 ] && { echo 'unknown option --strict' >&2; exit 2; }\nexit 0\n")
+    result = json.dumps({"jobs": jobs})
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n"
+                f"[ \"$1 $2\" = 'run --help' ] && {{ echo '{helptext}'; exit 0; }}\n"
+                "strict=0\n"
+                "while [ $# -gt 1 ]; do\n"
+                "  [ \"$1\" = --strict ] && strict=1\n"
+                f"  [ \"$1\" = --json-out ] && printf '%s' '{result}' >\"$2\"\n"
+                "  shift\ndone\n" + ending)
+    os.chmod(path, 0o755)
+    return path
+
+bad = [{"validity": {"valid": True, "uncertain": False}}, {"validity": {"valid": False}}]
+unsure = [{"validity": {"valid": True, "uncertain": True}}]
+for name, knows, jobs, want in (("old-invalid", False, bad, "INVALID"),
+                                ("old-uncertain", False, unsure, "UNCERTAIN"),
+                                ("new-invalid", True, bad, "INVALID")):
+    rec = fleet.measure_board(Env(iowatt_install=fake(name, knows, jobs), iowatt_target="/nonexistent"),
+                              "b", Board(), os.path.join(tmp, "out"), name)
+    print(name, rec["status"], rec["exit_code"], rec["verdict"], rec["reason"])
+    assert rec["status"] == "ok" and rec["verdict"] == want, rec
+    assert rec["exit_code"] == (4 if knows else 0), rec
+PY
 done_testing

@@ -170,4 +170,26 @@ done
 s2n_stop
 stop_emu
 
+# 6. Not a flood: an honest PPK2 stream (0.4 MB/s) read after the reader was held up 10 s
+# (a busy board, a stopped process). Its backlog, some 4 MB in the two sockets, comes at
+# once; it is the meter's data, read on without dropping the link (it was, before).
+if start_emu ppk2 "$T/ppk2" --constant-ma 250 --duration 300 --volts 5.0 --cable-ohms 0 &&
+	s2n_start "$T/ppk2"; then
+	"$IOWATT" probe --meter "ppk2:tcp://127.0.0.1:$S2N_RAW,vdd=5000" --seconds 16 >"$T/backlog.out" 2>&1 &
+	pid=$!
+	wait_for "$T/backlog.out" "EMULATED"
+	sleep 2
+	kill -STOP "$pid"
+	sleep 10
+	kill -CONT "$pid"
+	wait "$pid"
+	rc=$?
+	! said_flood backlog && grep -qE "^probe: [1-9][0-9]* samples, .* 0 reconnects" "$T/backlog.out" && [ $rc -eq 0 ]
+	ok $? "a PPK2 backlog after a 10 s stop is read as data, no flood said, no reconnect (rc=$rc; $(grep -E '^probe:|more than a meter' "$T/backlog.out" | tr '\n' ' '))"
+	s2n_stop
+	stop_emu
+else
+	ok 1 "ppk2 emulator behind ser2net"
+fi
+
 done_testing
