@@ -9,24 +9,21 @@ PY=/usr/bin/python3
 "$PY" -c 'import pytest' 2>/dev/null || { echo "1..0 # skip python3-pytest is not installed (tests/deps.sh --fleet)"; exit 0; }
 
 mkdir -p "$T_TMP/board" "$T_TMP/out"
-check "hostile place names and options: nothing runs, private work folders, distinct local names" -- \
-	env -C "$T_TMP" "$PY" - "$REPO/contrib/labgrid" "$T_TMP" <<'PY'
-import glob, importlib, os, shutil, stat, subprocess, sys
-sys.path.insert(0, sys.argv[1])
-fleet = importlib.import_module("test_iowatt_fleet")
-tmp = sys.argv[2]
-board_tmp = os.path.join(tmp, "board")
-pwned = os.path.join(tmp, "PWNED")
-seen = []  # every folder the board's mktemp made
+# The stand-ins both checks use: this machine as the board, labgrid's config and env.
+cat >"$T_TMP/fleet_board.py" <<'PY'
+import glob, os, shutil, stat, subprocess
 
 class Board:
-    """The BoardShell interface, on this machine: the command goes to sh as SSH gives it."""
+    """The BoardShell interface, on this machine: the command goes to sh as SSH gives it;
+    seen: every folder the board's mktemp made, with its mode."""
+    def __init__(self, board_tmp):
+        self.board_tmp, self.seen = board_tmp, []
     def run(self, cmd, timeout=None):
         p = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True,
-                           env=dict(os.environ, TMPDIR=board_tmp), timeout=timeout)
+                           env=dict(os.environ, TMPDIR=self.board_tmp), timeout=timeout)
         if "mktemp" in cmd and p.returncode == 0:
             made = p.stdout.strip()
-            seen.append((made, stat.S_IMODE(os.stat(made).st_mode)))
+            self.seen.append((made, stat.S_IMODE(os.stat(made).st_mode)))
         return p.stdout.splitlines(), p.stderr.splitlines(), p.returncode
     def put(self, local, remote):
         shutil.copy(local, remote)
@@ -46,6 +43,19 @@ class Env:
     def __init__(self, place, **opts):
         self.config = Config(opts)
         self.fleet_meters = {place: "um25c:/nonexistent"}
+PY
+check "hostile place names and options: nothing runs, private work folders, distinct local names" -- \
+	env -C "$T_TMP" "$PY" - "$REPO/contrib/labgrid" "$T_TMP" <<'PY'
+import importlib, os, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+fleet = importlib.import_module("test_iowatt_fleet")
+fleet_board = importlib.import_module("fleet_board")
+tmp = sys.argv[2]
+board_tmp = os.path.join(tmp, "board")
+pwned = os.path.join(tmp, "PWNED")
+board = fleet_board.Board(board_tmp)
+seen = board.seen
+Env = fleet_board.Env
 
 # A fake iowatt that writes the result it is told to (--json-out), so the fetch runs too.
 fake = os.path.join(tmp, "fake-iowatt")
@@ -64,7 +74,7 @@ for n in names.values():
 workdir_opt = os.path.join(tmp, "work.dir")
 bad_workdir = os.path.join(tmp, f"work dir;touch {pwned}")
 rec = fleet.measure_board(Env(evil, iowatt_install=fake, iowatt_target="/nonexistent",
-                              iowatt_workdir=bad_workdir), evil, Board(),
+                              iowatt_workdir=bad_workdir), evil, board,
                           os.path.join(tmp, "out"), names[evil])
 print("iowatt_workdir with a space and ;:", rec["status"], rec["reason"])
 assert rec["status"] == "failed" and "not a plain absolute path" in rec["reason"], rec
@@ -72,7 +82,7 @@ assert not os.path.exists(bad_workdir) and not seen, "a work folder was made the
 for place in places:
     for opts in ({}, {"iowatt_workdir": workdir_opt}):
         rec = fleet.measure_board(Env(place, iowatt_install=fake, iowatt_target="/nonexistent",
-                                      **opts), place, Board(), os.path.join(tmp, "out"),
+                                      **opts), place, board, os.path.join(tmp, "out"),
                                   names[place])
         print(place, opts, rec["status"], rec["reason"], rec["iowatt"])
         assert rec["status"] == "ok", rec
@@ -88,35 +98,13 @@ print(f"{len(seen)} private work folders made with mode 700 and removed; no PWNE
 PY
 check "a board's iowatt without run --strict (older): run without it, the result judged here" -- \
 	env -C "$T_TMP" "$PY" - "$REPO/contrib/labgrid" "$T_TMP" <<'PY'
-import importlib, json, os, shutil, subprocess, sys
-sys.path.insert(0, sys.argv[1])
+import importlib, json, os, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
 fleet = importlib.import_module("test_iowatt_fleet")
+fleet_board = importlib.import_module("fleet_board")
 tmp = os.path.join(sys.argv[2], "strict")
 os.makedirs(os.path.join(tmp, "out"), exist_ok=True)
-
-class Board:
-    def run(self, cmd, timeout=None):
-        p = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, timeout=timeout)
-        return p.stdout.splitlines(), p.stderr.splitlines(), p.returncode
-    def put(self, local, remote):
-        shutil.copy(local, remote)
-    def get(self, remote, local):
-        import glob
-        for f in glob.glob(remote):
-            shutil.copy(f, local)
-
-class Config:
-    def __init__(self, opts):
-        self.opts = opts
-    def get_option(self, name, default):
-        return self.opts.get(name, default)
-    def get_target_option(self, place, name, default):
-        return self.opts.get(name, default)
-
-class Env:
-    def __init__(self, **opts):
-        self.config = Config(opts)
-        self.fleet_meters = {"b": "um25c:/nonexistent"}
+board = fleet_board.Board(tmp)
 
 # JOBS: the result's jobs; an old iowatt refuses --strict as an unknown option (exit 2),
 # a new one lists it in run --help and exits 4 for an INVALID job.
@@ -142,8 +130,8 @@ unsure = [{"validity": {"valid": True, "uncertain": True}}]
 for name, knows, jobs, want in (("old-invalid", False, bad, "INVALID"),
                                 ("old-uncertain", False, unsure, "UNCERTAIN"),
                                 ("new-invalid", True, bad, "INVALID")):
-    rec = fleet.measure_board(Env(iowatt_install=fake(name, knows, jobs), iowatt_target="/nonexistent"),
-                              "b", Board(), os.path.join(tmp, "out"), name)
+    env = fleet_board.Env("b", iowatt_install=fake(name, knows, jobs), iowatt_target="/nonexistent")
+    rec = fleet.measure_board(env, "b", board, os.path.join(tmp, "out"), name)
     print(name, rec["status"], rec["exit_code"], rec["verdict"], rec["reason"])
     assert rec["status"] == "ok" and rec["verdict"] == want, rec
     assert rec["exit_code"] == (4 if knows else 0), rec
