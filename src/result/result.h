@@ -56,6 +56,45 @@ struct result_loop {
 	int direct_io; /* tri-state */
 };
 
+/*
+ * What the device says of its own wear and class (docs/results.md, "health"): eMMC
+ * EXT_CSD life time and pre-EOL, the SD card's status register and CID, NVMe SMART, the
+ * USB protocol. A field the device lacks or iowatt could not read is null, and `missing`
+ * says why ("life_time: not an eMMC").
+ */
+struct result_health {
+	char *source;	   /* what was read: "emmc", "sd", "nvme", "usb", or NULL (nothing) */
+	int64_t used_pct;  /* NVMe percentage used; eMMC the top of the worse life_time band */
+	int64_t life_time_a, life_time_b; /* EXT_CSD DEVICE_LIFE_TIME_EST_TYP_A/B, 1..11 */
+	int64_t pre_eol_info;		  /* 1 normal, 2 warning, 3 urgent */
+	int64_t ext_csd_rev;
+	char *emmc_version;		  /* "5.1", from ext_csd_rev */
+	char *speed_class, *uhs_grade, *video_class, *app_class; /* "C10" "U3" "V30" "A2" */
+	char *maker, *oem, *product, *date;	/* CID: "SanDisk" (or "0x03"), "SD", "SC64G", "2022-06" */
+	char *serial_hash;			/* 24 bits of a hash: never the serial itself */
+	int64_t critical_warning, temperature_c, media_errors;
+	int64_t data_units_written; /* NVMe: thousands of 512-byte units */
+	char *usb_protocol;	    /* "uas" or "bot" (usb-storage) */
+	char *usb_speed;	    /* "5000M" */
+	char **missing;		    /* "field: why" per null field that matters here */
+	size_t nmissing;
+};
+
+/*
+ * Idle power settings that decide a logger's sleep: runtime PM of the device that sleeps
+ * (the USB device, the NVMe PCI function), NVMe APST and the power state it is in.
+ */
+struct result_power_mgmt {
+	char *control;		      /* power/control: "auto" (may suspend) or "on" */
+	int64_t autosuspend_delay_ms; /* power/autosuspend_delay_ms */
+	char *runtime_status;	      /* power/runtime_status: "active", "suspended" */
+	int apst_enabled;	      /* tri-state: NVMe Get Features 0x0C */
+	int64_t apst_max_latency_us;  /* nvme_core default_ps_max_latency_us (0: APST off) */
+	int64_t power_state;	      /* NVMe Get Features 0x02: PS now */
+	char **missing;
+	size_t nmissing;
+};
+
 struct result_device {
 	char *name, *partition, *model, *vendor, *transport;
 	int rotational; /* tri-state */
@@ -64,6 +103,8 @@ struct result_device {
 	struct result_pcie *pcie;
 	struct result_mmc *mmc;
 	struct result_loop *loop;
+	struct result_health *health;		/* NULL: not read (older results) */
+	struct result_power_mgmt *power_management;
 };
 
 struct result_filesystem {
@@ -370,6 +411,30 @@ struct result_temp_sample {
 	double soc_c, drive_c;
 };
 
+/* A health field read at both ends of a job (wear.c): "used_pct", "life_time_a", ... */
+struct result_health_change {
+	char *key;
+	int64_t start, end;
+};
+
+/*
+ * What reached the device over a job: the whole disk's diskstats sectors written from the
+ * active phase's start to the tail's end (a partition's or a file's writes count on the
+ * disk under it, with the filesystem's journal and metadata), over the bytes the job
+ * wrote; NVMe's own count where the drive has one.
+ */
+struct result_wear {
+	char *device;		    /* the whole disk counted */
+	uint64_t job_bytes;	    /* the job's writes */
+	int64_t device_bytes;	    /* diskstats sectors written x 512; null: unreadable */
+	double write_amplification; /* device_bytes / job_bytes; NAN: no writes or unknown */
+	int64_t smart_bytes;	    /* NVMe data units written x 512000 over the job; null elsewhere */
+	double span_s;		    /* the span counted */
+	struct result_health_change *health_changes;
+	size_t nhealth_changes;
+	char *note; /* why the figure is in doubt; NULL: no doubt known */
+};
+
 struct job_result {
 	char *jobname;
 	unsigned round; /* 1.. (--repeat); 0 in results older than rounds: read as 1 */
@@ -400,6 +465,7 @@ struct job_result {
 	struct result_cpu *cpu; /* NULL for measure and a job that never started */
 	struct result_size_auto *size_auto; /* NULL: size was given */
 	struct result_meter_fit *meter_fit; /* NULL: not judged (no meter, unknown length) */
+	struct result_wear *wear;	    /* NULL: no disk under the target (tmpfs), or none read */
 };
 
 /*

@@ -376,6 +376,30 @@ static const struct result_field temp_sample_fields[] = {
 #undef T
 static SCHEMA(temp_sample_schema, struct result_temp_sample, temp_sample_fields);
 
+#define T struct result_health_change
+static const struct result_field health_change_fields[] = {
+	FIELD(T, "key", key, RF_STR),
+	FIELD(T, "start", start, RF_I64),
+	FIELD(T, "end", end, RF_I64),
+};
+#undef T
+static SCHEMA(health_change_schema, struct result_health_change, health_change_fields);
+
+#define T struct result_wear
+static const struct result_field wear_fields[] = {
+	FIELD(T, "device", device, RF_STR),
+	FIELD(T, "job_bytes", job_bytes, RF_U64),
+	FIELD(T, "device_bytes", device_bytes, RF_I64),
+	FIELD(T, "write_amplification", write_amplification, RF_REAL),
+	FIELD(T, "smart_bytes", smart_bytes, RF_I64),
+	FIELD(T, "span_s", span_s, RF_REAL),
+	LIST(T, "health_changes", health_changes, nhealth_changes, RF_ARRAY,
+	     .sub = &health_change_schema),
+	FIELD(T, "note", note, RF_STR),
+};
+#undef T
+static SCHEMA(wear_schema, struct result_wear, wear_fields);
+
 #define T struct job_result
 #define OPT(K, M, TYPE, SUB) FIELD(T, K, M, TYPE, .sub = SUB, .absent = RF_OMIT)
 static const struct result_field job_fields[] = {
@@ -404,6 +428,7 @@ static const struct result_field job_fields[] = {
 	OPT("cpu", cpu, RF_PTR, &cpu_schema),
 	OPT("size_auto", size_auto, RF_PTR, &size_auto_schema),
 	OPT("meter_fit", meter_fit, RF_PTR, &meter_fit_schema),
+	OPT("wear", wear, RF_PTR, &wear_schema),
 };
 #undef OPT
 #undef T

@@ -69,6 +69,48 @@ static const struct result_field loop_fields[] = {
 #undef T
 static SCHEMA(loop_schema, struct result_loop, loop_fields);
 
+#define T struct result_health
+static const struct result_field health_fields[] = {
+	FIELD(T, "source", source, RF_STR),
+	FIELD(T, "used_pct", used_pct, RF_I64),
+	FIELD(T, "life_time_a", life_time_a, RF_I64),
+	FIELD(T, "life_time_b", life_time_b, RF_I64),
+	FIELD(T, "pre_eol_info", pre_eol_info, RF_I64),
+	FIELD(T, "ext_csd_rev", ext_csd_rev, RF_I64),
+	FIELD(T, "emmc_version", emmc_version, RF_STR),
+	FIELD(T, "speed_class", speed_class, RF_STR),
+	FIELD(T, "uhs_grade", uhs_grade, RF_STR),
+	FIELD(T, "video_class", video_class, RF_STR),
+	FIELD(T, "app_class", app_class, RF_STR),
+	FIELD(T, "maker", maker, RF_STR),
+	FIELD(T, "oem", oem, RF_STR),
+	FIELD(T, "product", product, RF_STR),
+	FIELD(T, "date", date, RF_STR),
+	FIELD(T, "serial_hash", serial_hash, RF_STR),
+	FIELD(T, "critical_warning", critical_warning, RF_I64),
+	FIELD(T, "temperature_c", temperature_c, RF_I64),
+	FIELD(T, "media_errors", media_errors, RF_I64),
+	FIELD(T, "data_units_written", data_units_written, RF_I64),
+	FIELD(T, "usb_protocol", usb_protocol, RF_STR),
+	FIELD(T, "usb_speed", usb_speed, RF_STR),
+	LIST(T, "missing", missing, nmissing, RF_STRS),
+};
+#undef T
+static SCHEMA(health_schema, struct result_health, health_fields);
+
+#define T struct result_power_mgmt
+static const struct result_field power_mgmt_fields[] = {
+	FIELD(T, "control", control, RF_STR),
+	FIELD(T, "autosuspend_delay_ms", autosuspend_delay_ms, RF_I64),
+	FIELD(T, "runtime_status", runtime_status, RF_STR),
+	FIELD(T, "apst_enabled", apst_enabled, RF_TRI),
+	FIELD(T, "apst_max_latency_us", apst_max_latency_us, RF_I64),
+	FIELD(T, "power_state", power_state, RF_I64),
+	LIST(T, "missing", missing, nmissing, RF_STRS),
+};
+#undef T
+static SCHEMA(power_mgmt_schema, struct result_power_mgmt, power_mgmt_fields);
+
 #define T struct result_device
 static const struct result_field device_fields[] = {
 	FIELD(T, "name", name, RF_STR),
@@ -84,6 +126,9 @@ static const struct result_field device_fields[] = {
 	FIELD(T, "pcie", pcie, RF_PTR, .sub = &pcie_schema),
 	FIELD(T, "mmc", mmc, RF_PTR, .sub = &mmc_schema),
 	FIELD(T, "loop", loop, RF_PTR, .sub = &loop_schema),
+	FIELD(T, "health", health, RF_PTR, .sub = &health_schema, .absent = RF_OMIT),
+	FIELD(T, "power_management", power_management, RF_PTR, .sub = &power_mgmt_schema,
+	      .absent = RF_OMIT),
 };
 #undef T
 static SCHEMA(device_schema, struct result_device, device_fields);

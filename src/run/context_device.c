@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The target's block device from sysfs: model, transport, sizes, USB/PCIe link, SD CID. */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include "core/files.h"
 #include "core/mem.h"
 #include "run/context_device.h"
+#include "run/context_health.h"
+#include "run/health_decode.h"
 
 #define SECTOR_BYTES 512
 
@@ -121,19 +124,36 @@ static char *vid_pid(const char *dir, const char *vname, const char *pname)
 	return xasprintf("%s:%s", strncmp(v, "0x", 2) ? v : v + 2, strncmp(d, "0x", 2) ? d : d + 2);
 }
 
+/* The driver of the disk's interface under USB device dir: "uas" or "usb-storage". */
+static int usb_iface_driver(const char *dir, const char *real, char *out, size_t len)
+{
+	char iface[PATH_MAX], link[PATH_MAX], probe[PATH_MAX], *slash;
+	size_t n = strlen(dir);
+	ssize_t ln;
+
+	snprintf(iface, sizeof(iface), "%s", real + n + (real[n] == '/'));
+	slash = strchr(iface, '/');
+	if (slash)
+		*slash = '\0';
+	join(probe, sizeof(probe), dir, iface);
+	ln = readlink(join(link, sizeof(link), probe, "driver"), iface, sizeof(iface) - 1);
+	if (ln <= 0)
+		return -1;
+	iface[ln] = '\0';
+	slash = strrchr(iface, '/');
+	snprintf(out, len, "%s", slash ? slash + 1 : iface);
+	return 0;
+}
+
 /*
  * The first USB device above the disk is the bridge (or the stick's own controller);
  * its interface's driver says whether UAS or plain usb-storage carries the commands.
  */
-static struct result_usb *usb_info(const char *real)
+static struct result_usb *usb_info(const char *dir, const char *real)
 {
-	char dir[PATH_MAX], iface[PATH_MAX], link[PATH_MAX], probe[PATH_MAX], *slash;
+	char drv[64];
 	struct result_usb *u;
-	size_t n;
-	ssize_t ln;
 
-	if (up_find(real, "idVendor", dir, sizeof(dir)))
-		return NULL;
 	u = xcalloc(1, sizeof(*u));
 	u->speed = usb_speed(dir);
 	u->vid_pid = vid_pid(dir, "idVendor", "idProduct");
@@ -141,30 +161,16 @@ static struct result_usb *usb_info(const char *real)
 	u->product = file_str(dir, "product");
 	u->bridge_vid_pid = vid_pid(dir, "idVendor", "idProduct");
 	u->port = xstrdup(strrchr(dir, '/') + 1);
-	n = strlen(dir);
-	snprintf(iface, sizeof(iface), "%s", real + n + (real[n] == '/'));
-	slash = strchr(iface, '/');
-	if (slash)
-		*slash = '\0';
-	join(probe, sizeof(probe), dir, iface);
-	ln = readlink(join(link, sizeof(link), probe, "driver"), iface, sizeof(iface) - 1);
-	if (ln > 0) {
-		iface[ln] = '\0';
-		slash = strrchr(iface, '/');
-		u->driver = xstrdup(slash ? slash + 1 : iface);
-	}
+	if (!usb_iface_driver(dir, real, drv, sizeof(drv)))
+		u->driver = xstrdup(drv);
 	return u;
 }
 
 /* The nearest PCI function with link attributes: the NVMe drive's own endpoint. */
-static struct result_pcie *pcie_info(const char *start)
+static struct result_pcie *pcie_info(const char *dir)
 {
-	char dir[PATH_MAX];
-	struct result_pcie *p;
+	struct result_pcie *p = xcalloc(1, sizeof(*p));
 
-	if (up_find(start, "current_link_speed", dir, sizeof(dir)))
-		return NULL;
-	p = xcalloc(1, sizeof(*p));
 	p->address = xstrdup(strrchr(dir, '/') + 1);
 	p->vid_pid = vid_pid(dir, "vendor", "device");
 	p->current_link_speed = file_str(dir, "current_link_speed");
@@ -174,17 +180,42 @@ static struct result_pcie *pcie_info(const char *start)
 	return p;
 }
 
+/*
+ * The CID with its serial number's 8 hex digits crossed out: PSN is bits 55:24 on an SD
+ * card and 47:16 on an eMMC (the string starts at bit 127). The serial is never kept:
+ * `serial` holds a short hash that tells two cards apart.
+ */
+static char *cid_masked(const char *dir, const char *type)
+{
+	char *cid = file_str(dir, "cid");
+	size_t at = type && !strcmp(type, "MMC") ? 20 : 18;
+
+	if (cid && strlen(cid) == 32)
+		memset(cid + at, 'x', 8);
+	else if (cid) {
+		free(cid);
+		cid = NULL;
+	}
+	return cid;
+}
+
 static struct result_mmc *mmc_info(const char *dir)
 {
 	struct result_mmc *m = xcalloc(1, sizeof(*m));
+	char *serial;
 
-	m->cid = file_str(dir, "cid");
+	m->type = file_str(dir, "type");
+	m->cid = cid_masked(dir, m->type);
 	m->name = file_str(dir, "name");
 	m->manfid = file_str(dir, "manfid");
 	m->oemid = file_str(dir, "oemid");
 	m->date = file_str(dir, "date");
-	m->serial = file_str(dir, "serial");
-	m->type = file_str(dir, "type");
+	serial = file_str(dir, "serial");
+	if (serial) {
+		m->serial = xmalloc(7);
+		health_serial_hash(m->manfid, m->oemid, m->name, m->date, serial, m->serial);
+		free(serial);
+	}
 	m->fwrev = file_str(dir, "fwrev");
 	m->hwrev = file_str(dir, "hwrev");
 	return m;
@@ -221,19 +252,19 @@ static int is(const char *tr, const char *name)
 }
 
 /* Model and vendor live on the SCSI device, the NVMe controller or the SD card's CID. */
-static void set_model_vendor(struct result_device *d, const char *tr, const char *dev,
-			     const char *ctrl)
+static void set_model_vendor(struct result_device *d, const struct device_dirs *dd)
 {
+	const char *tr = dd->transport;
 	int scsi = is(tr, "usb") || is(tr, "sata") || is(tr, "scsi");
 
-	if (is(tr, "nvme") && ctrl[0])
-		d->model = file_str(ctrl, "model");
-	else if (is(tr, "mmc") && dev[0])
-		d->model = file_str(dev, "name");
-	else if (dev[0])
-		d->model = file_str(dev, "model");
+	if (is(tr, "nvme") && dd->ctrl[0])
+		d->model = file_str(dd->ctrl, "model");
+	else if (is(tr, "mmc") && dd->dev[0])
+		d->model = file_str(dd->dev, "name");
+	else if (dd->dev[0])
+		d->model = file_str(dd->dev, "model");
 	/* virtio's "vendor" is a PCI id, not a name */
-	d->vendor = scsi && dev[0] ? file_str(dev, "vendor") : NULL;
+	d->vendor = scsi && dd->dev[0] ? file_str(dd->dev, "vendor") : NULL;
 }
 
 static int64_t attr_int(const char *root, const char *disk, const char *attr, uint64_t scale)
@@ -243,36 +274,43 @@ static int64_t attr_int(const char *root, const char *disk, const char *attr, ui
 	return blockdev_attr_u64(root, disk, attr, &v) ? RESULT_NULL_INT : (int64_t)(v * scale);
 }
 
-static void set_links(struct result_device *d, const char *root, const char *disk,
-		      const char *tr, const char *real, const char *dev, const char *ctrl)
+int device_dirs_find(const char *root, const char *disk, struct device_dirs *dd)
 {
-	d->usb = is(tr, "usb") ? usb_info(real) : NULL;
-	d->pcie = is(tr, "nvme") ? pcie_info(ctrl[0] ? ctrl : real) : NULL;
-	d->mmc = is(tr, "mmc") && dev[0] ? mmc_info(dev) : NULL;
-	d->loop = is(tr, "loop") ? loop_info(root, disk) : NULL;
+	char devpath[PATH_MAX], rel[128], path[PATH_MAX];
+
+	memset(dd, 0, sizeof(*dd));
+	if (blockdev_devpath(root, disk, devpath, sizeof(devpath)))
+		return -ENOENT;
+	dd->root = root;
+	snprintf(dd->disk, sizeof(dd->disk), "%s", disk);
+	snprintf(dd->real, sizeof(dd->real), "%s%s", root, devpath);
+	dd->transport = transport_of(devpath, disk);
+	if (is(dd->transport, "nvme") && nvme_ctrl_dir(root, disk, dd->ctrl))
+		dd->ctrl[0] = '\0';
+	snprintf(rel, sizeof(rel), "/sys/class/block/%s/device", disk);
+	if (!realpath(blockdev_path(path, sizeof(path), root, rel), dd->dev))
+		dd->dev[0] = '\0';
+	if (!is(dd->transport, "usb") || up_find(dd->real, "idVendor", dd->usb, sizeof(dd->usb)))
+		dd->usb[0] = '\0';
+	if (!is(dd->transport, "nvme") ||
+	    up_find(dd->ctrl[0] ? dd->ctrl : dd->real, "current_link_speed", dd->pci, sizeof(dd->pci)))
+		dd->pci[0] = '\0';
+	return 0;
 }
 
 struct result_device *context_device(const char *root, const char *disk, const char *part)
 {
-	char devpath[PATH_MAX], real[PATH_MAX], ctrl[PATH_MAX] = "", buf[64], rel[128];
-	char path[PATH_MAX], dev[PATH_MAX];
+	struct device_dirs dd;
 	struct result_device *d;
-	const char *tr;
+	char buf[64];
 
-	if (blockdev_devpath(root, disk, devpath, sizeof(devpath)))
+	if (device_dirs_find(root, disk, &dd))
 		return NULL;
-	snprintf(real, sizeof(real), "%s%s", root, devpath);
-	tr = transport_of(devpath, disk);
-	if (is(tr, "nvme") && nvme_ctrl_dir(root, disk, ctrl))
-		ctrl[0] = '\0';
 	d = xcalloc(1, sizeof(*d));
 	d->name = xstrdup(disk);
 	d->partition = str_or_null(part);
-	snprintf(rel, sizeof(rel), "/sys/class/block/%s/device", disk);
-	if (!realpath(blockdev_path(path, sizeof(path), root, rel), dev))
-		dev[0] = '\0';
-	set_model_vendor(d, tr, dev, ctrl);
-	d->transport = str_or_null(tr);
+	set_model_vendor(d, &dd);
+	d->transport = str_or_null(dd.transport);
 	if (!blockdev_attr(root, disk, "queue/rotational", buf, sizeof(buf)))
 		d->rotational = buf[0] == '1';
 	else
@@ -281,6 +319,16 @@ struct result_device *context_device(const char *root, const char *disk, const c
 	d->size_bytes = attr_int(root, disk, "size", SECTOR_BYTES);
 	d->logical_block_size = attr_int(root, disk, "queue/logical_block_size", 1);
 	d->physical_block_size = attr_int(root, disk, "queue/physical_block_size", 1);
-	set_links(d, root, disk, tr, real, dev, ctrl);
+	d->usb = dd.usb[0] ? usb_info(dd.usb, dd.real) : NULL;
+	d->pcie = dd.pci[0] ? pcie_info(dd.pci) : NULL;
+	d->mmc = is(dd.transport, "mmc") && dd.dev[0] ? mmc_info(dd.dev) : NULL;
+	d->loop = is(dd.transport, "loop") ? loop_info(root, disk) : NULL;
+	d->health = context_health(&dd);
+	d->power_management = context_power_mgmt(&dd);
 	return d;
+}
+
+int device_usb_protocol(const struct device_dirs *dd, char *out, size_t len)
+{
+	return dd->usb[0] ? usb_iface_driver(dd->usb, dd->real, out, len) : -1;
 }

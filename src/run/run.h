@@ -15,6 +15,7 @@
 #include "run/session.h"
 #include "run/size_auto.h"
 #include "run/stop.h"
+#include "run/wear.h"
 #include "sources/sources.h"
 
 /* A run: each part has one job; the phase loops below use them together. */
@@ -36,6 +37,7 @@ struct run_ctx {
 	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */
 	struct rate_basis basis;   /* the device's earlier result: ETA, calibration checks */
 	uint64_t checkpoint_ns;	   /* when the result was last rewritten mid-run */
+	struct wear_probe wear;	   /* the job's disk counters and health at its ends */
 };
 
 /*

@@ -489,6 +489,7 @@ static void tear_down(struct run_ctx *rc)
 	rate_basis_close(&rc->basis);
 	sources_close(rc->sources);
 	session_free(rc->session);
+	wear_start(&rc->wear, NULL, NULL);
 	run_output_close(&rc->out);
 	if (rc->have_target)
 		target_cleanup(&rc->tg);

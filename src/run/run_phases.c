@@ -209,7 +209,10 @@ void run_phases(struct run_ctx *rc, const struct job_opts *jo, const struct run_
 	sources_temps_reset(rc->sources);
 	sources_temps_get(rc->sources, t_start);
 	phase_idle(rc, jo);
+	wear_start(&rc->wear, rc->cfg->run.sysfs_root,
+		   rc->have_target ? rc->tg.blockdev : rc->io_disk);
 	phase_tail(rc, jo, phase_active(rc, ops, arg));
+	wear_stop(&rc->wear);
 	progress_clear(&rc->progress);
 }
 
@@ -229,5 +232,6 @@ void run_job_close(struct run_ctx *rc, const struct job_opts *jo, int measure,
 		jc.t_now = &t_now;
 	}
 	result_builder_job(&rc->rb, rc->session, &jc, j);
+	j->wear = wear_result(&rc->wear, j->write ? j->write->io_bytes : 0);
 	run_take_temps(rc);
 }

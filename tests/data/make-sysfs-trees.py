@@ -58,8 +58,17 @@ def arm_cpuinfo(parts, model):
     return out + f"Revision\t: c03114\nSerial\t\t: 10000000abcdef01\nModel\t\t: {model}\n"
 
 
-def usb(root):
-    # Raspberry Pi 4: VL805 xHCI on PCIe, SanDisk Extreme 55AE on a USB 3 port via UAS.
+def power(root, dev, control, status, delay_ms=None):
+    # Runtime PM attributes (Documentation/ABI/testing/sysfs-devices-power).
+    put(root, f"{dev}/power/control", control + "\n")
+    put(root, f"{dev}/power/runtime_status", status + "\n")
+    if delay_ms is not None:
+        put(root, f"{dev}/power/autosuspend_delay_ms", f"{delay_ms}\n")
+
+
+def usb(root, driver="uas", speed="5000"):
+    # Raspberry Pi 4: VL805 xHCI on PCIe, SanDisk Extreme 55AE on a USB 3 port via UAS
+    # (or, driver usb-storage, a USB 2 stick on bulk-only transport).
     host(root, "pi4", "6.6.31+rpt-rpi-v8", arm_cpuinfo(["0xd08"] * 4, "Raspberry Pi 4 Model B Rev 1.4"),
          3884240, "0-3")
     put(root, "proc/device-tree/model", "Raspberry Pi 4 Model B Rev 1.4\0")
@@ -71,11 +80,12 @@ def usb(root):
                  "manufacturer": "Linux 6.6.31+rpt-rpi-v8 xhci-hcd", "product": "xHCI Host Controller"}.items():
         put(root, f"{hub}/{k}", v + "\n")
     dev = f"{hub}/2-2"
-    for k, v in {"idVendor": "0781", "idProduct": "55ae", "speed": "5000",
+    for k, v in {"idVendor": "0781", "idProduct": "55ae", "speed": speed,
                  "manufacturer": "SanDisk", "product": "Extreme 55AE"}.items():
         put(root, f"{dev}/{k}", v + "\n")
-    os.makedirs(os.path.join(root, "sys/bus/usb/drivers/uas"), exist_ok=True)
-    link(root, f"{dev}/2-2:1.0/driver", "sys/bus/usb/drivers/uas")
+    power(root, dev, "auto", "active", 2000)
+    os.makedirs(os.path.join(root, f"sys/bus/usb/drivers/{driver}"), exist_ok=True)
+    link(root, f"{dev}/2-2:1.0/driver", f"sys/bus/usb/drivers/{driver}")
     scsi = f"{dev}/2-2:1.0/host0/target0:0:0/0:0:0:0"
     put(root, f"{scsi}/vendor", "SanDisk \n")
     put(root, f"{scsi}/model", "Extreme 55AE    \n")
@@ -100,9 +110,14 @@ def nvme(root):
                  "max_link_speed": "16.0 GT/s PCIe", "current_link_width": "1",
                  "max_link_width": "4"}.items():
         put(root, f"{ep}/{k}", v + "\n")
+    power(root, ep, "auto", "active")
+    put(root, "sys/module/nvme_core/parameters/default_ps_max_latency_us", "100000\n")
     ctrl = f"{ep}/nvme/nvme0"
     put(root, f"{ctrl}/model", "Samsung SSD 980 PRO 1TB                 \n")
     put(root, f"{ctrl}/firmware_rev", "5B2QGXA7\n")
+    # the nvme driver's hwmon chip sits under the controller (temp1 = composite, m°C)
+    put(root, f"{ctrl}/hwmon3/name", "nvme\n")
+    put(root, f"{ctrl}/hwmon3/temp1_input", "41850\n")
     link(root, "sys/class/nvme/nvme0", ctrl)
     d = disk(root, ctrl, "nvme0n1", (259, 0), 1953525168, 0, 512, 512,
              [("nvme0n1p1", 1048576), ("nvme0n1p2", 1952474112)])
@@ -117,10 +132,40 @@ def mmc(root):
     card = "sys/devices/platform/emmc2bus/fe340000.mmc/mmc_host/mmc0/mmc0:aaaa"
     for k, v in {"cid": "035344534336344780012345ab016600", "name": "SC64G",
                  "manfid": "0x000003", "oemid": "0x5344", "date": "06/2022",
-                 "serial": "0x012345ab", "type": "SD", "fwrev": "0x0", "hwrev": "0x8"}.items():
+                 "serial": "0x012345ab", "type": "SD", "fwrev": "0x0", "hwrev": "0x8",
+                 "ssr": ssr(speed_class=4, uhs=3, video=30, app=2)}.items():
         put(root, f"{card}/{k}", v + "\n")
+    power(root, card, "auto", "active")
     d = disk(root, f"{card}/block", "mmcblk0", (179, 0), 124735488, 0, 512, 512,
              [("mmcblk0p1", 1048576), ("mmcblk0p2", 123686912)])
+    link(root, f"{d}/device", card)
+
+
+def ssr(speed_class, uhs, video, app):
+    # The SD Status register as the kernel's `ssr` attribute prints it: 16 words, bit 511
+    # first. Fields at their bits (SD Physical Layer Simplified Spec, "SD Status"):
+    # DAT_BUS_WIDTH 511:510 (2 = 4 bits), SPEED_CLASS 447:440, AU_SIZE 431:428,
+    # UHS_SPEED_GRADE 399:396, UHS_AU_SIZE 395:392, VIDEO_SPEED_CLASS 391:384,
+    # APP_PERF_CLASS 339:336, DISCARD_SUPPORT 313.
+    v = 2 << 510 | speed_class << 440 | 9 << 428 | uhs << 396 | 9 << 392 | video << 384
+    v |= app << 336 | 1 << 313
+    return f"{v:0128x}"
+
+
+def emmc(root):
+    # An Odroid-style board's soldered 64 GB eMMC 5.1, lightly worn (type B 10-20 %).
+    host(root, "sbc", "6.1.0-odroid-arm64", arm_cpuinfo(["0xd05"] * 4, "Hardkernel ODROID-M1"),
+         3884240, "0-3")
+    put(root, "proc/device-tree/model", "Hardkernel ODROID-M1\0")
+    card = "sys/devices/platform/fe310000.mmc/mmc_host/mmc1/mmc1:0001"
+    for k, v in {"cid": "450100444134303634a1b2c3d4e5f600", "name": "DA4064",
+                 "manfid": "0x000045", "oemid": "0x0100", "date": "03/2021",
+                 "serial": "0xa1b2c3d4", "type": "MMC", "rev": "0x8",
+                 "life_time": "0x01 0x02", "pre_eol_info": "0x01", "prv": "0x6"}.items():
+        put(root, f"{card}/{k}", v + "\n")
+    power(root, card, "on", "active")
+    d = disk(root, f"{card}/block", "mmcblk1", (179, 32), 122142720, 0, 512, 512,
+             [("mmcblk1p1", 122140672)])
     link(root, f"{d}/device", card)
 
 
@@ -138,8 +183,10 @@ def loop(root):
     put(root, f"{d}/loop/dio", "1\n")
 
 
-for name, fn in [("usb", usb), ("nvme", nvme), ("mmc", mmc), ("loop", loop)]:
+TREES = [("usb", usb), ("usbbot", lambda r: usb(r, "usb-storage", "480")), ("nvme", nvme),
+         ("mmc", mmc), ("emmc", emmc), ("loop", loop)]
+for name, fn in TREES:
     root = os.path.join(HERE, f"sysfs-{name}")
     shutil.rmtree(root, ignore_errors=True)
     fn(root)
-print("rebuilt", ", ".join(f"sysfs-{n}" for n in ("usb", "nvme", "mmc", "loop")), file=sys.stderr)
+print("rebuilt", ", ".join(f"sysfs-{n}" for n, _ in TREES), file=sys.stderr)
