@@ -327,6 +327,35 @@ void run_plan_eta(FILE *fp, const struct run_config *cfg, const struct plan_basi
 	fflush(fp);
 }
 
+/*
+ * A run with rounds until steady may write a lot to a card that wears: its bound in bytes
+ * written, and what share of the disk's capacity that is (device writes: one is every
+ * block written once), before anything runs. Fewer once the job is steady.
+ */
+static void print_wear(FILE *fp, const struct run_config *cfg, const char *disk)
+{
+	unsigned long long sectors = 0;
+	uint64_t written = 0;
+	char a[FMT_LEN], b[FMT_LEN];
+	size_t i;
+	int until_steady = 0;
+
+	for (i = 0; i < cfg->njobs; i++) {
+		until_steady |= cfg->jobs[i].repeat_until_steady != 0;
+		if (rw_writes(cfg->jobs[i].rw))
+			written += job_bytes(&cfg->jobs[i]);
+	}
+	if (!until_steady || !written)
+		return;
+	fprintf(fp, "wear: writes at most %s", fmt_size(written, a, sizeof(a)));
+	if (*disk && !blockdev_attr_u64(cfg->run.sysfs_root ? cfg->run.sysfs_root : "", disk,
+					"size", &sectors) && sectors)
+		fprintf(fp, " to %s, %.3g %% of its %s (%.3g device writes)", disk,
+			100.0 * (double)written / ((double)sectors * 512),
+			fmt_size(sectors * 512, b, sizeof(b)), (double)written / ((double)sectors * 512));
+	fprintf(fp, "; rounds end sooner once steady\n");
+}
+
 void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk,
 		    const struct plan_basis *in)
 {
@@ -361,6 +390,7 @@ void run_plan_print(FILE *fp, const struct run_config *cfg, const char *disk,
 		estimate_job(in, cfg, i, &e);
 		print_job(fp, &cfg->jobs[i], nw, &e);
 	}
+	print_wear(fp, cfg, disk);
 	run_plan_eta(fp, cfg, in, "estimated duration");
 }
 

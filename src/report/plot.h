@@ -239,5 +239,6 @@ int plot_latency(struct plot_ctx *ctx, const struct rr_result *r);
 int plot_battery(struct plot_ctx *ctx, const struct rr_result *r);
 int plot_timeline(struct plot_ctx *ctx, const struct rr_result *r);
 int plot_sweep(struct plot_ctx *ctx, const struct rr_result *r);
+int plot_wsat(struct plot_ctx *ctx, const struct rr_result *r);
 
 #endif

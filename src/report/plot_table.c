@@ -43,6 +43,12 @@ const struct plot_chart_desc plot_chart_table[] = {
 	  .question = "speed and energy per byte by record size, per operation",
 	  .caption = "How speed and energy per byte change with the record size, per operation.",
 	  .empty_note = "no operation ran at two record sizes or more" },
+	{ .name = "wsat", .script = "wsat", .draw = plot_wsat,
+	  .question = "speed, power and energy per GB per round against the GB written (steady=)",
+	  .caption = "Does the device slow down or draw more once it has been written hard: each "
+		     "round's speed, power and energy per GB against the data written so far, and "
+		     "where its figures held still (SNIA PTS steady state).",
+	  .empty_note = "no job judged its steady state (steady=, repeat_until_steady=)" },
 };
 
 const size_t plot_nchart = ARRAY_SIZE(plot_chart_table);
