@@ -35,6 +35,7 @@ void energy_job_init(struct energy_job *ej, uint64_t period_ns)
 		ej->ph[i].peak_a = NAN;
 		ej->ph[i].min_v = NAN;
 		ej->ph[i].peak_w = NAN;
+		current_hist_init(&ej->ph[i].a_hist);
 	}
 }
 
@@ -180,6 +181,7 @@ static void integrate(struct phase_acc *pa, const struct meter_sample *s0, doubl
 static void count_sample(struct phase_acc *pa, const struct meter_sample *s, double w)
 {
 	pa->samples++;
+	current_hist_add(&pa->a_hist, s->a);
 	if (isfinite(s->a) && !(s->a <= pa->peak_a))
 		pa->peak_a = s->a;
 	if (isfinite(s->v) && !(s->v >= pa->min_v))
@@ -407,6 +409,24 @@ static void idle_baseline(const struct energy_job *ej, struct energy_phases *es,
 	es->idle_u_w = est.u_stat;
 	es->idle_offered = ej->idle_rd.seen;
 	es->idle_exclusion_s = (double)ej->idle_reach_ns / 1e9;
+}
+
+struct result_ma_stats *energy_ma_stats(const struct energy_job *ej, int phase)
+{
+	const struct phase_acc *pa = &ej->ph[phase];
+	const struct current_hist *h = &pa->a_hist;
+	struct result_ma_stats *st;
+
+	if (!h->n || !pa->begun)
+		return NULL;
+	st = xcalloc(1, sizeof(*st));
+	st->n = h->n;
+	st->min = h->min * 1e3;
+	st->p1 = current_hist_quantile(h, 0.01) * 1e3;
+	st->median = current_hist_quantile(h, 0.5) * 1e3;
+	st->p99 = current_hist_quantile(h, 0.99) * 1e3;
+	st->max = h->max * 1e3;
+	return st;
 }
 
 void energy_summarize(const struct energy_job *ej, struct energy_phases *es,

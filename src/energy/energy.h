@@ -8,6 +8,7 @@
 #include "core/phase.h"
 #include "core/sample.h"
 #include "result/result.h"
+#include "energy/current_hist.h"
 #include "energy/energy_unc.h"
 #include "energy/energy_model.h"
 #include "energy/idle_baseline.h"
@@ -35,6 +36,7 @@ struct phase_acc {
 					* may lack V, or W) */
 	int begun;		       /* energy_phase_begin() was called */
 	struct unc_phase unc;	       /* what the integrals' uncertainty is made of */
+	struct current_hist a_hist;    /* the current readings inside the window */
 };
 
 struct energy_job {
@@ -142,6 +144,9 @@ struct energy_phases {
  */
 void energy_summarize(const struct energy_job *ej, struct energy_phases *es,
 		      struct result_power *p);
+/* The spread of one phase's current readings, mA (allocated: the result's
+ * *_ma_stats); NULL when the phase had none. */
+struct result_ma_stats *energy_ma_stats(const struct energy_job *ej, int phase);
 
 /*
  * The energies the figures are made of, as coefficients of the phases' energy integrals

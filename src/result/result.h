@@ -288,6 +288,13 @@ struct result_energy_model {
 	int lag_fitted;
 };
 
+/* The spread of a phase's current readings, mA: percentiles within 1 % of the reading
+ * (energy/current_hist.h), min and max exact; n readings. */
+struct result_ma_stats {
+	uint64_t n;
+	double min, p1, median, p99, max;
+};
+
 struct result_power {
 	char *meter;
 	RESULT_POWER_FIGURES(RESULT_FIGURE_MEMBER) /* result_figures.h */
@@ -295,6 +302,8 @@ struct result_power {
 	struct result_phase_counts out_of_range; /* readings dropped as impossible */
 	struct result_idle_baseline *idle_baseline; /* NULL: none (no idle readings of W) */
 	struct result_energy_model *energy_model; /* NULL: not fitted (no series, fast meter) */
+	/* NULL: the phase had no current readings (or an older result) */
+	struct result_ma_stats *idle_ma_stats, *active_ma_stats, *tail_ma_stats;
 };
 
 struct result_efficiency {

@@ -189,6 +189,18 @@ static const struct result_field idle_baseline_fields[] = {
 #undef T
 static SCHEMA(idle_baseline_schema, struct result_idle_baseline, idle_baseline_fields);
 
+#define T struct result_ma_stats
+static const struct result_field ma_stats_fields[] = {
+	FIELD(T, "n", n, RF_U64),
+	FIELD(T, "min", min, RF_REAL),
+	FIELD(T, "p1", p1, RF_REAL),
+	FIELD(T, "median", median, RF_REAL),
+	FIELD(T, "p99", p99, RF_REAL),
+	FIELD(T, "max", max, RF_REAL),
+};
+#undef T
+static SCHEMA(ma_stats_schema, struct result_ma_stats, ma_stats_fields);
+
 #define T struct result_energy_model
 static const struct result_field energy_model_fields[] = {
 	FIELD(T, "verdict", verdict, RF_STR),
@@ -224,6 +236,12 @@ static const struct result_field power_fields[] = {
 	FIELD(T, "out_of_range", out_of_range, RF_OBJ, .sub = &phase_counts_schema),
 	FIELD(T, "idle_baseline", idle_baseline, RF_PTR, .sub = &idle_baseline_schema),
 	FIELD(T, "energy_model", energy_model, RF_PTR, .sub = &energy_model_schema,
+	      .absent = RF_OMIT),
+	FIELD(T, "idle_ma_stats", idle_ma_stats, RF_PTR, .sub = &ma_stats_schema,
+	      .absent = RF_OMIT),
+	FIELD(T, "active_ma_stats", active_ma_stats, RF_PTR, .sub = &ma_stats_schema,
+	      .absent = RF_OMIT),
+	FIELD(T, "tail_ma_stats", tail_ma_stats, RF_PTR, .sub = &ma_stats_schema,
 	      .absent = RF_OMIT),
 };
 #undef T

@@ -381,6 +381,9 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	uncertainty_fill(&es, jc->bytes, jc->ios, &nm, jc->jo ? jc->jo->max_uncertainty : UNC_LIMIT,
 			 &f->power, &f->efficiency, &f->validity);
 	idle_record(s, jc, &es, &f->power);
+	f->power.idle_ma_stats = energy_ma_stats(&sm->ej, PHASE_IDLE);
+	f->power.active_ma_stats = energy_ma_stats(&sm->ej, PHASE_ACTIVE);
+	f->power.tail_ma_stats = energy_ma_stats(&sm->ej, PHASE_TAIL);
 	/* the model over the active phase and the tail; it feeds no headline yet */
 	f->power.energy_model = energy_model_figures(
 	    &sm->ej.model_rd, jc->cmpl, s->times.active_ns,
