@@ -122,7 +122,7 @@ LIBS       := $(PKG_LIBS) $(AIO_LIBS) $(CMARK_LIBS) -lpthread -lm $(ATOMIC_LIB)
 # One folder per meter family; a family whose library is missing is left out (its rows in
 # meters/registry/registry.c sit under the same HAVE_*).
 METER_DIRS := meters/um meters/ina2xx meters/board meters/manual meters/fnirsi meters/atorch \
-              meters/ppk2 $(if $(filter NETTLE,$(HAVE_FEATURES)),meters/tc66) \
+              meters/ppk2 meters/scpi $(if $(filter NETTLE,$(HAVE_FEATURES)),meters/tc66) \
               $(if $(filter SIGROK,$(HAVE_FEATURES)),meters/sigrok)
 # One folder per event source; src/sources/registry lists them.
 SOURCE_DIRS := src/sources/rpi_volt src/sources/get_throttled src/sources/kmsg src/sources/gpio_uv \

@@ -214,6 +214,9 @@ void meter_std_assumed_accuracy(struct meter_info *info, double v_step, double a
  * connect gives up quietly with -ECANCELED once meter_stopping(dev).
  */
 int meter_std_serial_open(const struct meter_dev *dev, unsigned baud, struct serial_port **out);
+/* The same for a path the driver made from dev->conn (a default port added). */
+int meter_std_serial_open_path(const struct meter_dev *dev, const char *path, unsigned baud,
+			       struct serial_port **out);
 /*
  * info->model and emulated for a serial meter: iowatt's emulator on a registered pty says
  * "(emulated)", another pty "via pty bridge" (socat, ser2net), a network port "via

@@ -47,12 +47,18 @@ static int dev_stopping(const void *ctx)
 	return meter_stopping(ctx);
 }
 
-int meter_std_serial_open(const struct meter_dev *dev, unsigned baud, struct serial_port **out)
+int meter_std_serial_open_path(const struct meter_dev *dev, const char *path, unsigned baud,
+			       struct serial_port **out)
 {
 	struct serial_cfg cfg = { .baud = baud, .log_level = meter_log_level(dev, LOG_ERR),
 				  .name = dev->spec, .cancelled = dev_stopping, .cancel_ctx = dev };
 
-	return serial_open(dev->conn, &cfg, out);
+	return serial_open(path, &cfg, out);
+}
+
+int meter_std_serial_open(const struct meter_dev *dev, unsigned baud, struct serial_port **out)
+{
+	return meter_std_serial_open_path(dev, dev->conn, baud, out);
 }
 
 static void tty_emulated(const char *tty, void *ctx)

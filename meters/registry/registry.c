@@ -9,6 +9,7 @@
 #include "meters/manual/manual.h"
 #include "meters/ppk2/ppk2.h"
 #include "meters/registry/registry.h"
+#include "meters/scpi/scpi.h"
 #include "meters/sigrok/sigrok.h"
 #include "meters/tc66/tc66.h"
 #include "meters/um/um.h"
@@ -25,6 +26,7 @@ const struct meter_entry meter_registry[] = {
 #endif
 	{ &meter_atorch, { &emu_atorch, &emu_atorch_dc } },
 	{ &meter_ppk2, { &emu_ppk2 } },
+	{ &meter_scpi, { &emu_scpi } },
 #ifdef HAVE_SIGROK
 	{ &meter_sigrok, { NULL } },
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Serial transport: a port's calls go to its kind, a local tty or a network port. */
+/* Serial transport: a port's calls go to its kind, a local tty, a USBTMC device or a network port. */
 #include <string.h>
 
 #include "meters/transport/serial_port.h"
@@ -14,6 +14,8 @@ int serial_open(const char *path, const struct serial_cfg *cfg, struct serial_po
 	*out = NULL;
 	if (serial_is_network(path))
 		return net_serial_open(path, cfg, out);
+	if (serial_is_usbtmc(path))
+		return usbtmc_serial_open(path, cfg->log_level, out);
 	return tty_serial_open(path, cfg->baud, cfg->log_level, out);
 }
 

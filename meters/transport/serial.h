@@ -20,12 +20,19 @@ struct serial_cfg {
 };
 
 /*
- * path is a device (/dev/rfcomm0, /dev/ttyUSB0, a pty) or a network port:
- * "rfc2217://HOST:PORT" (telnet with COM-PORT-OPTION: the line settings are sent to the
+ * path is a device (/dev/rfcomm0, /dev/ttyUSB0, a pty), a USBTMC device
+ * (serial_is_usbtmc) or a network port: "rfc2217://HOST:PORT" (telnet with
+ * COM-PORT-OPTION: the line settings are sent to the
  * far end) or "tcp://HOST:PORT" (the bytes as they are, ser2net's raw tcp accepter). The
  * baud rate is ignored by RFCOMM and CDC, honoured by bridges and RFC 2217 servers.
  */
 int serial_open(const char *path, const struct serial_cfg *cfg, struct serial_port **out);
+/*
+ * 1 when path's last part starts with "usbtmc" (/dev/usbtmc0): serial_open() then writes
+ * and reads it as the kernel's usbtmc driver wants (a query, then its reply whole);
+ * the baud rate does not apply.
+ */
+int serial_is_usbtmc(const char *path);
 /* 1 when path names a network port (rfc2217:// or tcp://). */
 int serial_is_network(const char *path);
 /*

@@ -29,6 +29,8 @@ struct serial_port {
 
 /* Local ports (serial_tty.c): libserialport, or termios for ptys. */
 int tty_serial_open(const char *path, unsigned baud, int log_level, struct serial_port **out);
+/* USBTMC char devices (usbtmc.c): /dev/usbtmcN, or a pty named usbtmc* standing in. */
+int usbtmc_serial_open(const char *path, int log_level, struct serial_port **out);
 /* Network ports (net_serial.c): "rfc2217://HOST:PORT" and "tcp://HOST:PORT". */
 int net_serial_open(const char *url, const struct serial_cfg *cfg, struct serial_port **out);
 

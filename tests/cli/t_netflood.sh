@@ -3,6 +3,7 @@
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/meters_lib.sh"
 . "$(dirname "$0")/../lib/ser2net_lib.sh"
+. "$(dirname "$0")/../lib/bg_lib.sh"
 s2n_need
 
 # The issue's case: the server and iowatt on one CPU, where a reader used to lose the race.
@@ -29,34 +30,6 @@ flood_stop() {
 	local p=${FLOOD_PIDS[-1]}
 	kill "$p" 2>/dev/null
 	wait "$p" 2>/dev/null
-}
-
-# bg NAME CMD...: iowatt pinned, in the background ($pid), its output in $T/NAME.out.
-bg() {
-	local name=$1
-	shift
-	"${PIN[@]}" "$IOWATT" "$@" >"$T/$name.out" 2>&1 &
-	pid=$!
-}
-
-# finish: waits for $pid at most BOUND_S (then KILL); $rc, and $ms since $t0 (ns).
-finish() {
-	local i
-	for i in $(seq 1 $((BOUND_S * 50))); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.02
-	done
-	kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-	wait "$pid"
-	rc=$?
-	ms=$((($(date +%s%N) - t0) / 1000000))
-}
-
-# stop_with SIG: the signal now; $rc and $ms (how long iowatt took to end).
-stop_with() {
-	t0=$(date +%s%N)
-	kill "-$1" "$pid"
-	finish
 }
 
 said_flood() { # NAME: the clear error, with its figures

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+# An SCPI instrument on a plain socket for tests, written apart from iowatt's emulator.
+"""scpi_server.py MODE PORTFILE LOGFILE
+
+Listens on a free port of 127.0.0.1 (its number written to PORTFILE) and plays a Keysight
+E36312A: channel lists "(@N)", output 1 at 5 V / 120 mA, output 2 at 12 V / 250 mA,
+output 3 at 3.3 V / 10 mA. Every command received is appended to LOGFILE.
+Modes:
+
+  ok       answers *IDN?, MEAS:CURR? (@N), MEAS:VOLT? (@N), SYST:ERR?, *CLS
+  error    as ok, but every third MEAS:CURR? gets no reply and queues -222 (SCPI's rule
+           for a query in error), which SYST:ERR? then gives
+  endless  answers *IDN?, then sends one line without end (no LF)
+  flood    answers *IDN?, then sends "1.0\\n" lines as fast as the kernel takes them
+  silent   accepts and reads (and logs), never answers
+  drop     as ok, but closes each connection after 10 MEAS:CURR?
+"""
+import socket
+import sys
+import threading
+
+from listen_port import listen
+
+OUTPUTS = {1: (5.0, 0.120), 2: (12.0, 0.250), 3: (3.3, 0.010)}
+IDN = "Keysight Technologies,E36312A,MY00000042,2.1.0-1.0.4-1.12"
+log_lock = threading.Lock()
+
+
+def log(path, line):
+    with log_lock, open(path, "a") as f:
+        f.write(line + "\n")
+
+
+def channel(arg):
+    arg = arg.strip()
+    if not arg:
+        return 1
+    if arg.startswith("(@") and arg.endswith(")") and arg[2:-1].isdigit():
+        n = int(arg[2:-1])
+        return n if n in OUTPUTS else None
+    return None
+
+
+def answer(cmd, state):
+    """The reply line to one command, or None for none."""
+    up = cmd.strip().lstrip(":").upper()
+    if up == "*IDN?":
+        return IDN
+    if up == "*CLS":
+        state["errors"].clear()
+        return None
+    if up.startswith("SYST:ERR?") or up.startswith("SYSTEM:ERROR?"):
+        return state["errors"].pop(0) if state["errors"] else '+0,"No error"'
+    for q, idx in (("MEAS:CURR?", 1), ("MEAS:VOLT?", 0)):
+        if up.startswith(q):
+            ch = channel(up[len(q):])
+            if ch is None:
+                state["errors"].append('-222,"Data out of range"')
+                return None
+            if idx == 1:
+                state["curr"] += 1
+                if state["mode"] == "error" and state["curr"] % 3 == 0:
+                    state["errors"].append('-222,"Data out of range"')
+                    return None
+            return "%+.6E" % OUTPUTS[ch][idx]
+    state["errors"].append('-113,"Undefined header"')
+    return None
+
+
+def serve(c, mode, logpath):
+    state = {"mode": mode, "errors": [], "curr": 0}
+    buf = b""
+    try:
+        while True:
+            d = c.recv(4096)
+            if not d:
+                return
+            buf += d
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                cmd = line.decode(errors="replace").strip()
+                log(logpath, cmd)
+                if mode == "silent":
+                    continue
+                reply = answer(cmd, state)
+                if reply is not None:
+                    c.sendall((reply + "\n").encode())
+                if mode in ("endless", "flood") and cmd.upper() == "*IDN?":
+                    chunk = b"7" * 65536 if mode == "endless" else b"1.0\n" * 16384
+                    while True:
+                        c.sendall(chunk)
+                if mode == "drop" and state["curr"] >= 10:
+                    return
+    except OSError:
+        return
+    finally:
+        c.close()
+
+
+def main():
+    mode, portfile, logpath = sys.argv[1:4]
+    s = listen(portfile, 8)
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=serve, args=(c, mode, logpath), daemon=True).start()
+
+
+if __name__ == "__main__":
+    main()
