@@ -25,6 +25,7 @@ const struct command commands[] = {
 	{ "compare", cmd_compare, compare_cmdline },
 	{ "size", cmd_size, size_cmdline },
 	{ "report", cmd_report, report_cmdline },
+	{ "export", cmd_export, export_cmdline },
 };
 
 const size_t ncommands = ARRAY_SIZE(commands);

@@ -198,3 +198,19 @@ size_t text_extra_bytes(const char *s)
 		n += ((unsigned char)*s & 0xC0) == 0x80;
 	return n;
 }
+
+size_t text_split_commas(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}

@@ -44,6 +44,9 @@ size_t text_extra_bytes(const char *s);
  * apostrophe. For text fields only: numbers are printed as numbers.
  */
 void text_csv_field(FILE *fp, const char *s);
+/* A line (its line break dropped) split in place at its commas, without quoting (iowatt's
+ * own numeric CSVs): f[] gets the fields, at most max of them; the count. */
+size_t text_split_commas(char *line, char **f, size_t max);
 /* Markdown text (a table cell) into a buffer: cleaned, and | \ ` * _ [ ] < > escaped by a
  * backslash, cut to len. Returns buf. */
 char *text_md_escape(const char *s, char *buf, size_t len);

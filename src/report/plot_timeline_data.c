@@ -8,61 +8,50 @@
 
 #include "core/input.h"
 #include "core/log.h"
+#include "core/text.h"
 #include "core/mem.h"
 #include "report/plot_timeline.h"
+#include "result/intervals_file.h"
 
 #define MOD "plot"
 #define TL_MAX_METERS 8
 #define SAMPLE_LINE_MAX 512
 
-/* Splits a CSV line in place; returns the field count (at most max). */
-static size_t split_csv(char *line, char **f, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
+struct io_steps {
+	FILE *out;
+	uint64_t t0;
+	char prev[128];
+	long rows;
+	double *max_mb;
+};
 
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		f[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	return n;
+static int io_step(const struct interval_row *iv, void *ctx)
+{
+	struct io_steps *st = ctx;
+	double a = timeline_secs(iv->t_start_ns, st->t0), b = timeline_secs(iv->t_end_ns, st->t0);
+	double mb = (iv->read_bw_bytes + iv->write_bw_bytes) / 1e6;
+
+	if (strcmp(st->prev, iv->job))
+		fprintf(st->out, "%s", st->rows ? "\n" : "");
+	snprintf(st->prev, sizeof(st->prev), "%s", iv->job);
+	fprintf(st->out, "%.4f %.6g\n%.4f %.6g\n", a, mb, b, mb);
+	*st->max_mb = fmax(*st->max_mb, mb);
+	st->rows++;
+	return 0;
 }
 
 /* intervals.csv -> io.dat: a step per interval, a break between jobs. Returns rows. */
 static long write_intervals(const char *path, uint64_t t0, FILE *out, double *max_mb)
 {
-	char line[1024], prev[128] = "", *f[9];
-	long rows = 0, lineno = 0;
-	int err;
-	FILE *fp = path ? input_fopen(path, INPUT_NOFOLLOW, 0, &err) : NULL;
-	double a, b, mb;
+	struct io_steps st = { .out = out, .t0 = t0, .max_mb = max_mb };
+	int rc;
 
-	if (!fp)
-		return path ? err : -EINVAL;
-	while (fgets(line, sizeof(line), fp)) {
-		lineno++;
-		if (lineno == 1 && !strncmp(line, "job,", 4))
-			continue;
-		if (split_csv(line, f, 9) < 8) {
-			log_warn(MOD, "%s:%ld: expected 8 fields, line skipped", path, lineno);
-			continue;
-		}
-		a = timeline_secs(strtoull(f[2], NULL, 10), t0);
-		b = timeline_secs(strtoull(f[3], NULL, 10), t0);
-		mb = (atof(f[5]) + atof(f[7])) / 1e6;
-		if (strcmp(prev, f[0]))
-			fprintf(out, "%s", rows ? "\n" : "");
-		snprintf(prev, sizeof(prev), "%s", f[0]);
-		fprintf(out, "%.4f %.6g\n%.4f %.6g\n", a, mb, b, mb);
-		*max_mb = fmax(*max_mb, mb);
-		rows++;
-	}
-	fclose(fp);
-	return rows;
+	if (!path)
+		return -EINVAL;
+	if (access(path, F_OK))
+		return -errno; /* a result without the series: throughput is left out, not an error */
+	rc = intervals_file_read(path, io_step, &st);
+	return rc ? rc : st.rows;
 }
 
 /* The per-meter files as index blocks 0..n-1 of power.dat; returns n. */
@@ -139,7 +128,7 @@ static int write_samples(const char *path, const struct run_result *rep, struct 
 		if (lineno == 1)
 			continue;
 		f[5] = NULL;
-		if (split_csv(line, f, 7) < 5)
+		if (text_split_commas(line, f, 7) < 5)
 			continue;
 		m = atoi(f[1]);
 		if (m < 0 || m >= TL_MAX_METERS)

@@ -174,8 +174,6 @@ static int exact_path(struct run_output *o, const struct run_opts *ro)
 	return err;
 }
 
-#define SAMPLES_HEADER "t_ns,meter,v,a,w,flags"
-#define SAMPLES_BIN_COLUMNS ",n,v_min,v_max,a_min,a_max,w_min,w_max"
 
 /* Which meters are binned: --samples auto and at least 10 samples per bin. */
 static void plan_bins(struct run_output *o, const struct run_opts *ro, const struct session *s)
@@ -252,30 +250,6 @@ static void put_num(FILE *fp, const char *fmt, double v)
 		fprintf(fp, fmt, v);
 }
 
-/* A sample's flags in the CSV, by name. */
-static const struct {
-	uint32_t bit;
-	const char *name;
-} flag_names[] = {
-	{ SAMPLE_EMULATED, "emulated" }, { SAMPLE_MANUAL, "manual" },
-	{ SAMPLE_AFTER_GAP, "after_gap" }, { SAMPLE_W_COMPUTED, "w_computed" },
-	{ SAMPLE_RAIL_SUM, "rail_sum" }, { SAMPLE_AFTER_LOSS, "after_loss" },
-	{ SAMPLE_AFTER_DROP, "after_dropped" },
-};
-
-static void put_flags(FILE *fp, uint32_t bits)
-{
-	const char *sep = "";
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(flag_names); i++) {
-		if (bits & flag_names[i].bit) {
-			fprintf(fp, "%s%s", sep, flag_names[i].name);
-			sep = "|";
-		}
-	}
-}
-
 static void put_row(FILE *fp, uint64_t t_ns, unsigned meter, double v, double a, double w,
 		    uint32_t flags)
 {
@@ -286,7 +260,7 @@ static void put_row(FILE *fp, uint64_t t_ns, unsigned meter, double v, double a,
 	fputc(',', fp);
 	put_num(fp, "%.6f", w);
 	fputc(',', fp);
-	put_flags(fp, flags);
+	samples_put_flags(fp, flags);
 }
 
 static void put_minmax(FILE *fp, const struct bin_stat *x)
@@ -379,96 +353,31 @@ const struct session_sink_ops run_output_sink_ops = {
 	.flush = output_flush,
 };
 
-/* One number field of a line at *p, which then points at what follows it; NAN if empty. */
-static double field_num(const char **p)
+struct replay {
+	void (*feed)(void *feed_arg, const struct meter_sample *s);
+	void *feed_arg;
+};
+
+static int replay_row(const struct samples_row *r, void *ctx)
 {
-	char *end;
-	double v;
+	const struct replay *rp = ctx;
+	struct meter_sample x = { .t_ns = r->t_ns, .v = r->v, .a = r->a, .w = r->w,
+				  .flags = r->flags };
 
-	if (**p != ',')
-		return NAN;
-	(*p)++;
-	if (**p == ',' || **p == '\n' || !**p)
-		return NAN;
-	v = strtod(*p, &end);
-	*p = end;
-	return v;
-}
-
-static uint32_t field_flags(const char *p)
-{
-	uint32_t bits = 0;
-	size_t i, n;
-
-	if (*p++ != ',')
-		return 0;
-	for (; *p && *p != '\n' && *p != ','; p += n + (p[n] == '|')) {
-		n = strcspn(p, "|,\n");
-		for (i = 0; i < ARRAY_SIZE(flag_names); i++)
-			if (strlen(flag_names[i].name) == n && !strncmp(p, flag_names[i].name, n))
-				bits |= flag_names[i].bit;
-	}
-	return bits;
-}
-
-/* NAME.samples.bin: the magic, then fixed records. */
-static void replay_binary(FILE *fp, unsigned meter,
-			  void (*feed)(void *feed_arg, const struct meter_sample *s), void *feed_arg)
-{
-	char magic[sizeof(SAMPLES_BIN_MAGIC) - 1];
-	struct samples_record r;
-	struct meter_sample x;
-
-	if (fread(magic, 1, sizeof(magic), fp) != sizeof(magic))
-		return;
-	while (fread(&r, sizeof(r), 1, fp) == 1) {
-		if (r.meter != meter)
-			continue;
-		x = (struct meter_sample){ .t_ns = r.t_ns, .v = r.v, .a = r.a, .w = r.w, .flags = r.flags };
-		feed(feed_arg, &x);
-	}
+	rp->feed(rp->feed_arg, &x);
+	return 0;
 }
 
 int run_output_replay(void *arg, unsigned meter,
 		      void (*feed)(void *feed_arg, const struct meter_sample *s), void *feed_arg)
 {
 	struct run_output *o = arg;
-	struct meter_sample x;
-	char line[512], *end;
-	const char *p;
-	unsigned long m;
-	FILE *fp;
+	struct replay rp = { feed, feed_arg };
 
 	if (!o->samples_csv)
 		return -ENOENT;
 	fflush(o->samples_csv);
-	fp = fopen(o->samples_path, "re");
-	if (!fp) {
-		log_err(NULL, "%s: %s", o->samples_path, strerror(errno));
-		return -errno;
-	}
-	if (o->mode == SAMPLES_BINARY) {
-		replay_binary(fp, meter, feed, feed_arg);
-		fclose(fp);
-		return 0;
-	}
-	while (fgets(line, sizeof(line), fp)) {
-		memset(&x, 0, sizeof(x));
-		x.t_ns = strtoull(line, &end, 10);
-		if (*end != ',' || !x.t_ns)
-			continue; /* the header */
-		m = strtoul(end + 1, &end, 10);
-		if (*end != ',' || m != meter)
-			continue;
-		p = end;
-		x.v = field_num(&p);
-		x.a = field_num(&p);
-		x.w = field_num(&p);
-		x.flags = field_flags(p);
-		feed(feed_arg, &x);
-	}
-	fclose(fp);
-	return 0;
+	return samples_file_read(o->samples_path, (int)meter, replay_row, &rp);
 }
 
 void run_output_close(struct run_output *o)

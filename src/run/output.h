@@ -8,6 +8,7 @@
 
 #include "io/job.h"
 #include "energy/sample_bins.h"
+#include "result/samples_file.h"
 #include "run/session.h"
 
 /* --samples: how the samples file holds each meter's stream. */
@@ -15,16 +16,6 @@ enum samples_mode {
 	SAMPLES_AUTO,	/* CSV; meters with >= 10 samples per --samples-bin are binned */
 	SAMPLES_RAW,	/* CSV, every sample */
 	SAMPLES_BINARY, /* NAME.samples.bin, every sample as a fixed record */
-};
-
-#define SAMPLES_BIN_MAGIC "IOWATTS1"
-
-/* One record of NAME.samples.bin, little-endian as the hosts iowatt runs on. */
-struct samples_record {
-	uint64_t t_ns;
-	uint32_t meter;
-	uint32_t flags;
-	double v, a, w;
 };
 
 struct run_output {

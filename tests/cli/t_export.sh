@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# iowatt export (issue 33.4): a result's samples as a sigrok session (srzip) that sigrok-cli
+# reads back, and as a CSV with each sample's job and phase, checked against the result's
+# own samples and phase spans; outputs follow the rules of every output (no overwrite
+# without --force, nothing left behind, bad input said with its file and line).
+. "$(dirname "$0")/../lib/lib.sh"
+emu_pid=""
+trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
+
+"$IOWATT" emulate um25c --link "$T_TMP/um" --step "0:100,3:400" >"$T_TMP/emu.log" 2>&1 &
+emu_pid=$!
+for _ in $(seq 50); do [ -e "$T_TMP/um" ] && break; sleep 0.1; done
+mkdir -p "$T_TMP/t" "$T_TMP/x"
+"$IOWATT" run --target "$T_TMP/t" --meter "um25c:$T_TMP/um,interval=100ms" --rw write \
+	--bs 64k --size 4m --rate-iops 20 --direct 0 --ioengine psync --idle 1s \
+	--idle-samples 5 --tail-max 5s --tail-hold 500ms --no-progress --json-out "$T_TMP/r.json" >"$T_TMP/r.out" 2>&1
+ok $? "a run metered by an emulated UM25C (100 mA, then 400 mA from 3 s)" || tail -n 5 "$T_TMP/r.out" | sed "s/^/#   /"
+kill "$emu_pid" 2>/dev/null
+wait "$emu_pid" 2>/dev/null
+emu_pid=""
+
+# CSV: every stored sample, in the file's order, with the phase the result's spans give it.
+"$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/r.csv" 2>"$T_TMP/csv.err"
+ok $? "export to r.csv ($(cat "$T_TMP/csv.err"))"
+python3 - "$T_TMP/r.json" "$T_TMP/r.samples.csv" "$T_TMP/x/r.csv" <<'PY'
+import csv, json, sys
+r = json.load(open(sys.argv[1]))
+spans = []
+for j in r["jobs"]:
+    for ph in ("idle", "active", "tail"):
+        s = (j.get("phases") or {}).get(ph)
+        if s and s["t_end_ns"] > s["t_start_ns"]:
+            spans.append((s["t_start_ns"], s["t_end_ns"], j["jobname"], ph))
+src = list(csv.DictReader(open(sys.argv[2])))
+out = list(csv.DictReader(open(sys.argv[3])))
+assert len(src) == len(out) and len(out) > 30, (len(src), len(out))
+seen = set()
+for a, b in zip(src, out):
+    t = int(a["t_ns"])
+    assert int(b["t_ns"]) == t
+    assert abs(float(b["ma"]) - 1e3 * float(a["a"])) < 1e-3, (a, b)
+    want = [(job, ph) for t0, t1, job, ph in spans if t0 <= t < t1]
+    got = (b["job"], b["phase"])
+    assert (want[0] if want else ("", "")) == got, (t, want, got)
+    assert "emulated" in b["flags"], b
+    seen.add(b["phase"])
+assert {"idle", "active", "tail"} <= seen, seen
+print("rows", len(out), "phases", sorted(seen))
+PY
+ok $? "CSV: each sample's mA and flags as stored, its job and phase as the result's spans say"
+
+# srzip: sigrok-cli reads it back; the grid, the channels, and the active phase's current.
+if ! command -v sigrok-cli >/dev/null; then
+	skip "sigrok-cli is not installed (tests/deps.sh)"
+	skip "sigrok-cli is not installed (tests/deps.sh)"
+else
+	"$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/r.sr" 2>"$T_TMP/sr.err" &&
+		sigrok-cli -i "$T_TMP/x/r.sr" --show >"$T_TMP/show.txt" 2>&1 &&
+		grep -q "^Samplerate: 100" "$T_TMP/show.txt" &&
+		for c in idle active tail io; do grep -q -- "- $c: logic" "$T_TMP/show.txt" || exit 1; done &&
+		for c in emu0_V emu0_mA emu0_W io_MBps; do grep -q -- "- $c: analog" "$T_TMP/show.txt" || exit 1; done
+	ok $? "srzip: sigrok-cli --show reads it: 100 Hz, the phases and io as logic, the emulator's V mA W (named emu0) and io MB/s as analog ($(tr '\n' ' ' <"$T_TMP/show.txt"))"
+	sigrok-cli -i "$T_TMP/x/r.sr" -O csv >"$T_TMP/sr.csv" 2>/dev/null
+	python3 - "$T_TMP/r.json" "$T_TMP/r.samples.csv" "$T_TMP/sr.csv" <<'PY'
+import csv, json, sys
+r = json.load(open(sys.argv[1]))
+act = r["jobs"][0]["phases"]["active"]
+t0, t1 = act["t_start_ns"], act["t_end_ns"]
+src = [(int(x["t_ns"]), 1e3 * float(x["a"])) for x in csv.DictReader(open(sys.argv[2]))]
+# The current the meter showed over the active phase, each reading held until the next.
+held, w = 0.0, 0.0
+for (ta, ma), (tb, _) in zip(src, src[1:]):
+    a, b = max(ta, t0), min(tb, t1)
+    if b > a:
+        held += ma * (b - a); w += b - a
+truth = held / w
+rows = [l for l in open(sys.argv[3]) if l[0].isdigit()]
+head = [l for l in open(sys.argv[3]) if l.startswith("; Channels")][0]
+names = head.split(":", 1)[1].split(",")
+names = [n.strip() for n in names]
+ia, im = names.index("active"), names.index("emu0_mA")
+cells = [float(l.split(",")[im]) for l in rows if l.split(",")[ia] == "1"]
+got = sum(cells) / len(cells)
+span_cells = (t1 - t0) / 1e7
+print(f"active: {len(cells)} cells (span {span_cells:.1f}), mean {got:.2f} mA, held readings {truth:.2f} mA")
+assert abs(len(cells) - span_cells) <= 2, (len(cells), span_cells)
+assert abs(got - truth) / truth < 0.02, (got, truth)
+assert len(rows) == (src[-1][0] - src[0][0]) // 10**7 + 1, (len(rows), src[0][0], src[-1][0])
+PY
+	ok $? "srzip: the active logic channel spans the active phase, its mean mA the held readings' (within 2 %)"
+fi
+
+# Outputs: never over a file without --force; nothing left beside it; bounds said.
+echo keep >"$T_TMP/x/old.csv"
+! "$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/old.csv" 2>"$T_TMP/old.err" &&
+	[ "$(cat "$T_TMP/x/old.csv")" = keep ] && grep -q "already exists" "$T_TMP/old.err"
+ok $? "an existing file is not replaced without --force ($(cat "$T_TMP/old.err"))"
+"$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/old.csv" --force 2>/dev/null &&
+	head -1 "$T_TMP/x/old.csv" | grep -q "^t_ns,t_s,meter,job,phase"
+ok $? "--force replaces it"
+! "$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/big.sr" --rate 1000000 2>"$T_TMP/big.err" &&
+	[ ! -e "$T_TMP/x/big.sr" ] && grep -q -- "--rate" "$T_TMP/big.err"
+ok $? "a grid past the bound is refused naming --rate, no file ($(cat "$T_TMP/big.err"))"
+! "$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/r.txt" 2>"$T_TMP/fmt.err" && grep -q -- "--format" "$T_TMP/fmt.err"
+ok $? "a name that says no format asks for --format"
+[ -z "$(ls -A "$T_TMP/x" | grep -v '^r\.csv$\|^r\.sr$\|^old\.csv$')" ]
+ok $? "nothing else left in the output folder ($(ls -A "$T_TMP/x" | tr '\n' ' '))"
+
+# A samples file with a line that is not a sample: left out, said with FILE:LINE.
+cp "$T_TMP/r.json" "$T_TMP/bad.json"
+{ head -3 "$T_TMP/r.samples.csv"; echo "12x,0,1,2,3,"; tail -n +4 "$T_TMP/r.samples.csv"; } >"$T_TMP/bad.samples.csv"
+cp "$T_TMP/r.intervals.csv" "$T_TMP/bad.intervals.csv"
+python3 - "$T_TMP/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.setdefault("files", {})["samples"] = "bad.samples.csv"
+d["files"]["intervals"] = "bad.intervals.csv"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+"$IOWATT" export "$T_TMP/bad.json" -o "$T_TMP/bad.csv" 2>"$T_TMP/bad.err" &&
+	grep -q "bad.samples.csv:4: 1 line(s) that are not samples" "$T_TMP/bad.err" &&
+	[ $(($(wc -l <"$T_TMP/bad.csv"))) -eq $(($(wc -l <"$T_TMP/x/r.csv"))) ]
+ok $? "a malformed samples line is left out with FILE:LINE ($(cat "$T_TMP/bad.err"))"
+
+done_testing
