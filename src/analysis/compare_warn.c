@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare's warnings: when the rows of a job were not run or metered alike. */
+/* compare's warnings: when the rows of a job were not run, metered or carded alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +75,132 @@ static void warn_meters(const struct rr_set *set, compare_warn_fn fn, void *ctx)
 	}
 }
 
+static const struct result_health *health_of(const struct rr_result *r)
+{
+	const struct result_context *c = r->rep.context;
+
+	return c && c->device ? c->device->health : NULL;
+}
+
+static const struct result_power_mgmt *pm_of(const struct rr_result *r)
+{
+	const struct result_context *c = r->rep.context;
+
+	return c && c->device ? c->device->power_management : NULL;
+}
+
+/* A context field that changes the figures, and what a difference in it means. */
+struct context_field {
+	const char *what;
+	const char *(*get)(const struct rr_result *r, char *buf, size_t len);
+	const char *why;
+};
+
+static const char *app_class(const struct rr_result *r, char *buf, size_t len)
+{
+	const struct result_health *h = health_of(r);
+
+	(void)buf, (void)len;
+	return h ? h->app_class : NULL;
+}
+
+/* "C10 U3 V30": the classes that rate sequential writing. */
+static const char *speed_classes(const struct rr_result *r, char *buf, size_t len)
+{
+	const struct result_health *h = health_of(r);
+
+	if (!h || (!h->speed_class && !h->uhs_grade && !h->video_class))
+		return NULL;
+	snprintf(buf, len, "%s %s %s", h->speed_class ? h->speed_class : "-",
+		 h->uhs_grade ? h->uhs_grade : "-", h->video_class ? h->video_class : "-");
+	return buf;
+}
+
+static const char *usb_protocol(const struct rr_result *r, char *buf, size_t len)
+{
+	const struct result_health *h = health_of(r);
+
+	(void)buf, (void)len;
+	return h ? h->usb_protocol : NULL;
+}
+
+/* "auto 2000 ms" / "APST on": the settings that decide how deep the device sleeps. */
+static const char *sleep_setting(const struct rr_result *r, char *buf, size_t len)
+{
+	const struct result_power_mgmt *p = pm_of(r);
+
+	if (!p || (!p->control && p->apst_enabled == RESULT_NULL_BOOL))
+		return NULL;
+	snprintf(buf, len, "runtime PM %s", p->control ? p->control : "-");
+	if (p->autosuspend_delay_ms != RESULT_NULL_INT)
+		snprintf(buf + strlen(buf), len - strlen(buf), " after %lld ms",
+			 (long long)p->autosuspend_delay_ms);
+	if (p->apst_enabled != RESULT_NULL_BOOL)
+		snprintf(buf + strlen(buf), len - strlen(buf), ", APST %s",
+			 p->apst_enabled ? "on" : "off");
+	return buf;
+}
+
+static const char *card_serial(const struct rr_result *r, char *buf, size_t len)
+{
+	const struct result_health *h = health_of(r);
+
+	(void)buf, (void)len;
+	return h ? h->serial_hash : NULL;
+}
+
+static const struct context_field context_fields[] = {
+	{ "SD application class differs", app_class,
+	  "Linux queues commands to an A2 card only on some hosts, so small random I/O differs "
+	  "by class: not the same card" },
+	{ "SD speed classes differ", speed_classes, "rated for other sequential write speeds" },
+	{ "USB protocol differs", usb_protocol, "UAS queues commands, bulk-only (bot) does not" },
+	{ "idle power settings differ", sleep_setting, "idle and wake-up figures depend on them" },
+};
+
+/*
+ * The device's class and settings differ between results: always worth a line, and for
+ * two results of one device (the same label) a sign they are not the same card. Compared
+ * with the first result that has the field.
+ */
+static void warn_context(const struct rr_set *set, compare_warn_fn fn, void *ctx)
+{
+	char b0[96], b1[96];
+	const char *v0, *v1;
+	size_t f, a, first;
+
+	for (f = 0; f < ARRAY_SIZE(context_fields); f++) {
+		const struct context_field *cf = &context_fields[f];
+
+		for (first = 0; first < set->nres; first++)
+			if (cf->get(&set->res[first], b0, sizeof(b0)))
+				break;
+		if (first == set->nres)
+			continue;
+		v0 = cf->get(&set->res[first], b0, sizeof(b0));
+		for (a = first + 1; a < set->nres; a++) {
+			v1 = cf->get(&set->res[a], b1, sizeof(b1));
+			if (v1 && strcmp(v0, v1)) {
+				say(fn, ctx, 0, xasprintf("%s: %s in %s, %s in %s (%s)", cf->what,
+							  v0, set->res[first].path, v1,
+							  set->res[a].path, cf->why));
+				break;
+			}
+		}
+	}
+	for (a = 0; a < set->nres; a++)
+		for (first = a + 1; first < set->nres; first++) {
+			v0 = card_serial(&set->res[a], b0, sizeof(b0));
+			v1 = card_serial(&set->res[first], b1, sizeof(b1));
+			if (set->res[a].device_idx == set->res[first].device_idx && v0 && v1 &&
+			    strcmp(v0, v1))
+				say(fn, ctx, 0, xasprintf("%s and %s are named as one device but their "
+							  "cards' serials differ (#%s, #%s): not the "
+							  "same card", set->res[a].path,
+							  set->res[first].path, v0, v1));
+		}
+}
+
 void compare_warnings(const struct rr_set *set, const struct compare_table *t,
 		      compare_warn_fn fn, void *ctx)
 {
@@ -85,6 +211,7 @@ void compare_warnings(const struct rr_set *set, const struct compare_table *t,
 		warn_options(set, names[i], fn, ctx);
 	free(names);
 	warn_meters(set, fn, ctx);
+	warn_context(set, fn, ctx);
 	for (i = 0; i < set->nres; i++)
 		if (!set->res[i].has_power)
 			say(fn, ctx, 1, xasprintf("%s: no power data (run without a meter): power "

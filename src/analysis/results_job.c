@@ -242,6 +242,11 @@ double rr_net_j_per_io_u95(const struct job_result *j)
 	return ios > 0 ? rr_power(j)->energy_net_j_u95 / ios : NAN;
 }
 
+double rr_write_amplification(const struct job_result *j)
+{
+	return j->wear ? j->wear->write_amplification : NAN;
+}
+
 double rr_net_j_per_io(const struct job_result *j)
 {
 	double ios = rr_total_ios(j);

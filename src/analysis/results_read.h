@@ -138,5 +138,7 @@ double rr_net_j_per_io(const struct job_result *j);
 /* Their 95 % half widths (the results' _u95); NAN when the result has none. */
 double rr_net_j_per_gb_u95(const struct job_result *j);
 double rr_net_j_per_io_u95(const struct job_result *j);
+/* What reached the device per byte the job wrote (jobs[].wear); NAN when not measured. */
+double rr_write_amplification(const struct job_result *j);
 
 #endif

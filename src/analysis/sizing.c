@@ -42,6 +42,11 @@ static int pick_jobs(const struct rr_result *r, const struct size_workload *wl, 
 			return -EINVAL;
 		sz->rec_j = battery_ios_energy_j(sizing_records_per_day(wl, sz->recjob),
 						 rr_net_j_per_io(sz->recjob));
+		/* The energy per I/O already holds what the filesystem added (it was
+		 * metered); the wear does not show in it: it is what a day costs the card. */
+		sz->rec_wa = rr_write_amplification(sz->recjob);
+		sz->rec_device_bpd = sizing_records_per_day(wl, sz->recjob) *
+				     (double)rr_bs(sz->recjob) * sz->rec_wa;
 	}
 	if (wl->read_bpd > 0) {
 		sz->rjob = rr_pick_job(r, 0, RR_STREAM_BS, wl->job);

@@ -28,6 +28,9 @@ struct sizing {
 	const struct rr_result *r;
 	const struct job_result *wjob, *rjob, *recjob, *dutyjob, *base;
 	double write_j, read_j, rec_j, duty_j, supply_v;
+	/* --records: the bytes a day that reach the device, at the record job's measured
+	 * write amplification (jobs[].wear); NAN when the job has none */
+	double rec_device_bpd, rec_wa;
 	double on_s; /* --power-off, --sleep-from: seconds a day the drive is on */
 	const struct sleep_figure *sleep; /* --sleep-from; NULL: idle between bursts */
 	double sleep_w; /* its power as used (a figure below zero counts as 0) */

@@ -98,6 +98,13 @@ static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 			 sizing_records_per_day(wl, sz->recjob),
 			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j));
 		job_line(r, "records", sz->recjob, detail);
+		if (!isnan(sz->rec_device_bpd)) {
+			snprintf(detail, sizeof(detail), "records reach the device as %s/day "
+				 "(write amplification %.2f measured)",
+				 fmt_size((uint64_t)llround(sz->rec_device_bpd), sbuf, sizeof(sbuf)),
+				 sz->rec_wa);
+			job_line(r, "wear", sz->recjob, detail);
+		}
 	}
 	if (sz->rjob)
 		per_gb_line(r, "read", sz->rjob, wl->read_bpd, sz->read_j);

@@ -102,6 +102,106 @@ static void mmc_rows(FILE *fp, const struct result_mmc *m)
 	row(fp, "card firmware", m->fwrev);
 }
 
+/* "20 % used (life time A 0-10 %, B 10-20 %)" or NVMe's "7 % used". */
+static void wear_row(FILE *fp, const struct result_health *h)
+{
+	char buf[256], band[128] = "";
+
+	if (h->used_pct == RESULT_NULL_INT)
+		return;
+	if (h->life_time_a != RESULT_NULL_INT && h->life_time_b != RESULT_NULL_INT)
+		snprintf(band, sizeof(band), " (life time A %" PRId64 "-%" PRId64 " %%, B %" PRId64
+			 "-%" PRId64 " %%)", (h->life_time_a - 1) * 10, h->life_time_a * 10,
+			 (h->life_time_b - 1) * 10, h->life_time_b * 10);
+	snprintf(buf, sizeof(buf), "%s%" PRId64 " %% of life used%s",
+		 band[0] ? "up to " : "", h->used_pct, band);
+	row(fp, "wear (its own)", buf);
+}
+
+/* Strings joined by sep, NULLs left out; "" when all are. */
+static void join_some(char *buf, size_t len, const char *sep, const char *const *parts, size_t n)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++)
+		if (parts[i] && *parts[i])
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? sep : "", parts[i]);
+}
+
+static void health_rows(FILE *fp, const struct result_health *h)
+{
+	static const char *const pre_eol[] = { NULL, "normal", "warning (80 % of reserved blocks used)",
+					       "urgent (90 % of reserved blocks used)" };
+	char buf[512], date[32] = "", serial[32] = "", oem[32] = "";
+	const char *classes[4], *card[5];
+	size_t i;
+
+	wear_row(fp, h);
+	if (h->emmc_version || h->ext_csd_rev != RESULT_NULL_INT) {
+		snprintf(buf, sizeof(buf), "%s (EXT_CSD rev %" PRId64 ")",
+			 h->emmc_version ? h->emmc_version : "?", h->ext_csd_rev);
+		row(fp, "eMMC", buf);
+	}
+	if (h->pre_eol_info >= 1 && h->pre_eol_info <= 3)
+		row(fp, "pre-EOL", pre_eol[h->pre_eol_info]);
+	classes[0] = h->speed_class, classes[1] = h->uhs_grade, classes[2] = h->video_class;
+	classes[3] = h->app_class && strcmp(h->app_class, "none") ? h->app_class : NULL;
+	join_some(buf, sizeof(buf), " ", classes, 4);
+	row(fp, "card classes", buf);
+	if (h->date)
+		snprintf(date, sizeof(date), "made %s", h->date);
+	if (h->oem)
+		snprintf(oem, sizeof(oem), "OEM %s", h->oem);
+	if (h->serial_hash)
+		snprintf(serial, sizeof(serial), "serial #%s (hashed)", h->serial_hash);
+	card[0] = h->maker, card[1] = h->product, card[2] = oem, card[3] = date, card[4] = serial;
+	join_some(buf, sizeof(buf), ", ", card, 5);
+	row(fp, "card (CID)", buf);
+	if (h->critical_warning != RESULT_NULL_INT || h->media_errors != RESULT_NULL_INT) {
+		snprintf(buf, sizeof(buf), "critical warning 0x%02" PRIx64 ", %" PRId64 " media errors",
+			 h->critical_warning == RESULT_NULL_INT ? 0 : (uint64_t)h->critical_warning,
+			 h->media_errors == RESULT_NULL_INT ? 0 : h->media_errors);
+		row(fp, "SMART", buf);
+	}
+	if (h->data_units_written != RESULT_NULL_INT) {
+		fmt_size((uint64_t)h->data_units_written * 512000u, buf, sizeof(buf));
+		row(fp, "written in its life", buf);
+	}
+	row_int(fp, "drive temperature", h->temperature_c, " &deg;C");
+	if (h->usb_protocol)
+		row(fp, "USB protocol", !strcmp(h->usb_protocol, "uas") ? "UAS" :
+					!strcmp(h->usb_protocol, "bot") ? "BOT (usb-storage)" : h->usb_protocol);
+	for (i = 0, buf[0] = '\0'; i < h->nmissing; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? "; " : "", h->missing[i]);
+	row(fp, "health not read", buf);
+}
+
+static void power_mgmt_rows(FILE *fp, const struct result_power_mgmt *p)
+{
+	char buf[256], delay[64] = "";
+
+	if (p->control) {
+		if (p->autosuspend_delay_ms != RESULT_NULL_INT && !strcmp(p->control, "auto"))
+			snprintf(delay, sizeof(delay), ", suspends after %" PRId64 " ms idle",
+				 p->autosuspend_delay_ms);
+		snprintf(buf, sizeof(buf), "%s%s%s%s", !strcmp(p->control, "auto") ? "may suspend" :
+			 !strcmp(p->control, "on") ? "never suspends" : p->control, delay,
+			 p->runtime_status ? ", now " : "", p->runtime_status ? p->runtime_status : "");
+		row(fp, "runtime PM", buf);
+	}
+	if (p->apst_enabled != RESULT_NULL_BOOL || p->apst_max_latency_us != RESULT_NULL_INT) {
+		snprintf(buf, sizeof(buf), "%s", p->apst_enabled == RESULT_NULL_BOOL ? "" :
+			 p->apst_enabled ? "on" : "off");
+		if (p->apst_max_latency_us != RESULT_NULL_INT)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 "%sdefault_ps_max_latency_us %" PRId64, buf[0] ? ", " : "",
+				 p->apst_max_latency_us);
+		row(fp, "NVMe APST", buf);
+	}
+	row_int(fp, "NVMe power state", p->power_state, "");
+}
+
 static void device_rows(FILE *fp, const struct result_device *d, int redact)
 {
 	row(fp, "vendor", d->vendor);
@@ -122,6 +222,10 @@ static void device_rows(FILE *fp, const struct result_device *d, int redact)
 		mmc_rows(fp, d->mmc);
 	if (d->loop)
 		row_path(fp, "loop backing file", d->loop->backing_file, redact);
+	if (d->health)
+		health_rows(fp, d->health);
+	if (d->power_management)
+		power_mgmt_rows(fp, d->power_management);
 }
 
 static void context_rows(FILE *fp, const struct rr_result *r, int redact)
