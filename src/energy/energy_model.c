@@ -9,8 +9,7 @@
 #include "core/mem.h"
 #include "energy/energy_model.h"
 
-/* Unknowns: idle and one cost per kind. */
-#define NP (1 + COMPL_KINDS)
+#define NP EMODEL_NP
 /* Residuals this many times the declared noise (chi^2 per degree of freedom 4): the model
  * does not describe the readings. */
 #define EMODEL_POOR_CHI2 4.0
@@ -106,7 +105,8 @@ static void design_build(const struct emodel_in *in, const double *cum, uint64_t
 
 /* Solves the m x m system a p = b in place by Cholesky, scaled to a unit diagonal; the
  * inverse into inv. -1 when a pivot is too small to trust (columns nearly dependent). */
-static int solve(double a[NP][NP], const double *b, unsigned m, double *p, double inv[NP][NP])
+int energy_model_solve(double a[NP][NP], const double *b, unsigned m, double *p,
+		       double inv[NP][NP])
 {
 	double l[NP][NP] = { { 0 } }, sc[NP], sum, z[NP];
 	unsigned i, j, k, c;
@@ -181,7 +181,7 @@ static void fit_cols(const struct emodel_in *in, const struct design *d, struct 
 		a[0][0] += wt;
 		b[0] += wt * in->idle_w;
 	}
-	so->ok = d->n + (size_t)prior > m && !solve(a, b, m, so->p, so->cov);
+	so->ok = d->n + (size_t)prior > m && !energy_model_solve(a, b, m, so->p, so->cov);
 	if (!so->ok)
 		return;
 	so->dof = d->n + (size_t)prior - m;
@@ -290,6 +290,52 @@ static double noise_floor(const struct emodel_in *in)
 	return n ? s / (double)n * 1e-3 : 1e-6;
 }
 
+/*
+ * The job's fit as normal equations over the kinds' costs with idle profiled out (the
+ * Schur complement of the idle row), all three kinds whether or not this job could split
+ * them: jobs add, so a pair in lock-step here is split by a job where it is not. Scaled
+ * by 1 / the misfit so a job whose residuals exceed its noise weighs as its U95 says.
+ */
+static void normal_fill(const struct emodel_in *in, const struct design *d, double infl,
+			struct result_model_normal *nm)
+{
+	double a[NP][NP] = { { 0 } }, b[NP] = { 0 }, yy = 0, wt, y;
+	int prior = isfinite(in->idle_w) && in->idle_u_w > 0;
+	/* Readings are taken relative to the idle level: the profile over idle does not move
+	 * with it, and a prior of almost no spread (a flat idle phase) weighs 1e30 and more,
+	 * which would cancel yy's digits away. */
+	double ref = prior ? in->idle_w : 0;
+	unsigned i, j;
+	size_t n;
+
+	for (n = 0; n < d->n; n++) {
+		wt = 1 / (d->s[n] * d->s[n]);
+		y = d->y[n] - ref;
+		yy += wt * y * y;
+		for (i = 0; i < NP; i++) {
+			b[i] += wt * d->x[n * NP + i] * y;
+			for (j = 0; j < NP; j++)
+				a[i][j] += wt * d->x[n * NP + i] * d->x[n * NP + j];
+		}
+	}
+	if (prior)
+		a[0][0] += 1 / (in->idle_u_w * in->idle_u_w);
+	memset(nm, 0, sizeof(*nm));
+	if (!(a[0][0] > 0) || d->n + (size_t)prior < 2)
+		return;
+	for (i = 0; i < COMPL_KINDS; i++) {
+		for (j = 0; j < COMPL_KINDS; j++)
+			nm->a[i][j] = (a[1 + i][1 + j] - a[0][1 + i] * a[0][1 + j] / a[0][0]) / infl;
+		nm->b[i] = (b[1 + i] - a[0][1 + i] * b[0] / a[0][0]) / infl;
+		nm->ops[i] = in->ops->total[i];
+	}
+	nm->yy = (yy - b[0] * b[0] / a[0][0]) / infl;
+	nm->dof = (double)(d->n + (size_t)prior - 1);
+	nm->gain_rel = in->gain_rel;
+	nm->readings = d->n;
+	nm->valid = 1;
+}
+
 static void fill_out(const struct emodel_in *in, const struct design *d, const struct solution *so,
 		     int base, int with, struct emodel_fit *out)
 {
@@ -307,6 +353,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 		rs += r * r;
 		ns += d->s[n] * d->s[n];
 	}
+	normal_fill(in, d, infl, &out->normal);
 	out->residual_rms_w = d->n ? sqrt(rs / (double)d->n) : NAN;
 	out->noise_rms_w = d->n ? sqrt(ns / (double)d->n) : NAN;
 	out->idle_w = so->p[0];
@@ -516,5 +563,6 @@ struct result_energy_model *energy_model_figures(const struct emodel_readings *m
 	m->lag_s = f.lag_s;
 	m->window_s = f.window_s;
 	m->lag_fitted = f.grid;
+	m->normal = f.normal;
 	return m;
 }

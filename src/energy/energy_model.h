@@ -18,6 +18,9 @@
  * split (a variance inflation of 25): their sum is given. */
 #define EMODEL_COLLINEAR_R 0.98
 #define EMODEL_WHY_LEN 160
+/* Unknowns: idle and one cost per kind. */
+#define EMODEL_NP (1 + COMPL_KINDS)
+_Static_assert(COMPL_KINDS == RESULT_MODEL_KINDS, "the result prices the kinds the model fits");
 
 /* One reading of W: when it was taken (its window ends there, less the lag) and its
  * standard uncertainty from noise and resolution, which weighs it. */
@@ -74,6 +77,7 @@ struct emodel_fit {
 	double lag_s, window_s, hold_s;
 	int grid; /* 1: window and lag fitted over the grid */
 	char why[EMODEL_WHY_LEN];
+	struct result_model_normal normal; /* for the device's pooled fit */
 };
 
 void emodel_readings_reset(struct emodel_readings *mr);
@@ -96,6 +100,10 @@ struct result_energy_model *energy_model_figures(const struct emodel_readings *m
  * nothing to fit (out->verdict EMODEL_NONE, out->why says why). */
 int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out);
 const char *energy_model_verdict_name(enum emodel_verdict v);
+/* Solves the m x m system a p = b (m <= EMODEL_NP) by Cholesky at unit diagonal, its
+ * inverse into inv; -1 when a pivot is too small to trust (columns nearly dependent). */
+int energy_model_solve(double a[EMODEL_NP][EMODEL_NP], const double *b, unsigned m, double *p,
+		       double inv[EMODEL_NP][EMODEL_NP]);
 extern const char *const emodel_kind_names[COMPL_KINDS];
 
 #endif

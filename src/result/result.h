@@ -263,6 +263,29 @@ struct result_idle_baseline {
 	char *reason;
 };
 
+/* Read, write, flush: the kinds the power model prices. */
+#define RESULT_MODEL_KINDS 3
+/* What one op of each kind costs (uJ) with U95, and a lock-step pair's sum: a job's model
+ * and a device's pooled one say it alike (result_schema.c's OP_COST_FIELDS). */
+#define RESULT_OP_COSTS                                                                    \
+	double read_uj_per_op, read_uj_per_op_u95;                                         \
+	double write_uj_per_op, write_uj_per_op_u95;                                       \
+	double flush_uj_per_op, flush_uj_per_op_u95;                                       \
+	double sum_uj_per_op, sum_uj_per_op_u95, sum_ratio;                                \
+	char *sum_of;
+/*
+ * A job's model fit as normal equations over the per-kind costs (J) with its idle level
+ * profiled out, each scaled by 1 / the job's misfit: a (information), b and yy (the
+ * weighted sum of squares), so that chi^2(c) = yy - 2 c.b + c.a.c; dof its readings and
+ * prior less idle; ops per kind; gain_rel the meter's relative gain uncertainty.
+ */
+struct result_model_normal {
+	int valid;
+	double a[RESULT_MODEL_KINDS][RESULT_MODEL_KINDS], b[RESULT_MODEL_KINDS], yy, dof;
+	double ops[RESULT_MODEL_KINDS], gain_rel;
+	uint64_t readings;
+};
+
 /*
  * The power model fitted to the job's readings (docs/energy.md, "The power model"): the
  * energy of one read, write and flush (uJ, NAN when the job had none or they cannot be
@@ -275,17 +298,34 @@ struct result_idle_baseline {
 struct result_energy_model {
 	char *verdict;
 	char *why;
-	double read_uj_per_op, read_uj_per_op_u95;
-	double write_uj_per_op, write_uj_per_op_u95;
-	double flush_uj_per_op, flush_uj_per_op_u95;
-	double sum_uj_per_op, sum_uj_per_op_u95, sum_ratio;
-	char *sum_of;
+	RESULT_OP_COSTS
 	double awake_w; /* not fitted yet: NAN */
 	double idle_w, idle_w_u95;
 	uint64_t readings;
 	double residual_rms_w, noise_rms_w;
 	double lag_s, window_s;
 	int lag_fitted;
+	/* Not in the file: the fit's normal equations with idle taken out, for the device's
+	 * pooled fit (energy/energy_pool.c); valid 0 in a result read back. */
+	struct result_model_normal normal;
+};
+
+/*
+ * A device's power model pooled over every job of the run (and round) at one block size
+ * read by one meter (docs/energy.md, "Pooled per device"): the energy of one read, write
+ * and flush (uJ) with U95, where two kinds move together in every job the sum as a job's
+ * model gives it; the jobs pooled, the ops of each kind they hold, the readings, the
+ * misfit (residual over declared noise, jobs' disagreement included), verdict and why.
+ */
+struct result_device_model {
+	char *meter;
+	uint64_t bs;
+	uint64_t jobs, readings;
+	uint64_t reads, writes, flushes;
+	char *verdict;
+	char *why;
+	RESULT_OP_COSTS
+	double misfit;
 };
 
 /* The spread of a phase's current readings, mA: percentiles within 1 % of the reading
@@ -535,6 +575,9 @@ struct run_result {
 	/* Every temperature reading of the run, oldest first; NULL without a sensor. */
 	struct result_temp_sample *temp_series;
 	size_t ntemp_series;
+	/* Per meter and block size, pooled over the jobs (docs/energy.md); NULL: none. */
+	struct result_device_model *energy_models;
+	size_t nenergy_models;
 };
 
 void result_free(struct run_result *r);
@@ -564,6 +607,8 @@ char *result_default_path(const char *dir, const char *stem);
 
 /* Free the run's meter list (result_builder_write rebuilds it as the run goes). */
 void result_meters_free(struct run_result *r);
+/* Free the run's pooled device models (energy_pool_run rebuilds them before each write). */
+void result_device_models_free(struct run_result *r);
 
 /* Append a zeroed job (exit_status/exit_signal null); pointers to earlier jobs may move. */
 struct job_result *result_add_job(struct run_result *r);

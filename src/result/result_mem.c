@@ -153,6 +153,17 @@ void result_meters_free(struct run_result *r)
 	r->nmeters = 0;
 }
 
+void result_device_models_free(struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; r->energy_models && i < r->nenergy_models; i++)
+		free_obj(&r->energy_models[i], &result_device_model_schema);
+	free(r->energy_models);
+	r->energy_models = NULL;
+	r->nenergy_models = 0;
+}
+
 struct result_power *result_power_dup(const struct result_power *p)
 {
 	return dup_obj(p, &result_power_schema);

@@ -200,21 +200,24 @@ static const struct result_field ma_stats_fields[] = {
 };
 #undef T
 static SCHEMA(ma_stats_schema, struct result_ma_stats, ma_stats_fields);
+/* RESULT_OP_COSTS's keys, in a job's energy_model and a device's energy_models alike. */
+#define OP_COST_FIELDS(T)                                                                  \
+	FIELD(T, "read_uj_per_op", read_uj_per_op, RF_REAL),                               \
+	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),                       \
+	FIELD(T, "write_uj_per_op", write_uj_per_op, RF_REAL),                             \
+	FIELD(T, "write_uj_per_op_u95", write_uj_per_op_u95, RF_REAL),                     \
+	FIELD(T, "flush_uj_per_op", flush_uj_per_op, RF_REAL),                             \
+	FIELD(T, "flush_uj_per_op_u95", flush_uj_per_op_u95, RF_REAL),                     \
+	FIELD(T, "sum_uj_per_op", sum_uj_per_op, RF_REAL),                                 \
+	FIELD(T, "sum_uj_per_op_u95", sum_uj_per_op_u95, RF_REAL),                         \
+	FIELD(T, "sum_ratio", sum_ratio, RF_REAL),                                         \
+	FIELD(T, "sum_of", sum_of, RF_STR),
 
 #define T struct result_energy_model
 static const struct result_field energy_model_fields[] = {
 	FIELD(T, "verdict", verdict, RF_STR),
 	FIELD(T, "why", why, RF_STR),
-	FIELD(T, "read_uj_per_op", read_uj_per_op, RF_REAL),
-	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),
-	FIELD(T, "write_uj_per_op", write_uj_per_op, RF_REAL),
-	FIELD(T, "write_uj_per_op_u95", write_uj_per_op_u95, RF_REAL),
-	FIELD(T, "flush_uj_per_op", flush_uj_per_op, RF_REAL),
-	FIELD(T, "flush_uj_per_op_u95", flush_uj_per_op_u95, RF_REAL),
-	FIELD(T, "sum_uj_per_op", sum_uj_per_op, RF_REAL),
-	FIELD(T, "sum_uj_per_op_u95", sum_uj_per_op_u95, RF_REAL),
-	FIELD(T, "sum_ratio", sum_ratio, RF_REAL),
-	FIELD(T, "sum_of", sum_of, RF_STR),
+	OP_COST_FIELDS(T)
 	FIELD(T, "awake_w", awake_w, RF_REAL),
 	FIELD(T, "idle_w", idle_w, RF_REAL),
 	FIELD(T, "idle_w_u95", idle_w_u95, RF_REAL),
@@ -511,6 +514,23 @@ static const struct result_field job_summary_fields[] = {
 #undef T
 static SCHEMA(job_summary_schema, struct result_job_summary, job_summary_fields);
 
+#define T struct result_device_model
+static const struct result_field device_model_fields[] = {
+	FIELD(T, "meter", meter, RF_STR),
+	FIELD(T, "bs", bs, RF_U64),
+	FIELD(T, "jobs", jobs, RF_U64),
+	FIELD(T, "readings", readings, RF_U64),
+	FIELD(T, "reads", reads, RF_U64),
+	FIELD(T, "writes", writes, RF_U64),
+	FIELD(T, "flushes", flushes, RF_U64),
+	FIELD(T, "verdict", verdict, RF_STR),
+	FIELD(T, "why", why, RF_STR),
+	OP_COST_FIELDS(T)
+	FIELD(T, "misfit", misfit, RF_REAL),
+};
+#undef T
+SCHEMA(result_device_model_schema, struct result_device_model, device_model_fields);
+
 #define T struct run_result
 static const struct result_field run_fields[] = {
 	FIELD(T, "schema_version", schema_version, RF_INT),
@@ -532,6 +552,8 @@ static const struct result_field run_fields[] = {
 	LIST(T, "events", events, nevents, RF_ARRAY, .sub = &event_schema, .absent = RF_OMIT),
 	LIST(T, "temperature_series", temp_series, ntemp_series, RF_ARRAY,
 	     .sub = &temp_sample_schema, .absent = RF_OMIT),
+	LIST(T, "energy_models", energy_models, nenergy_models, RF_ARRAY,
+	     .sub = &result_device_model_schema, .absent = RF_OMIT),
 };
 #undef T
 SCHEMA(result_run_schema, struct run_result, run_fields);

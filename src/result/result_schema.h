@@ -55,6 +55,7 @@ struct result_schema {
 extern const struct result_schema result_run_schema;
 extern const struct result_schema result_job_schema;
 extern const struct result_schema result_meter_schema;
+extern const struct result_schema result_device_model_schema;
 extern const struct result_schema result_power_schema;
 extern const struct result_schema result_efficiency_schema;
 extern const struct result_schema result_validity_schema;

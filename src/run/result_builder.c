@@ -16,6 +16,7 @@
 #include "run/result_builder.h"
 #include "run/result_from_bench.h"
 #include "run/result_job_options.h"
+#include "energy/energy_pool.h"
 #include "energy/sampling.h"
 #include "energy/uncertainty.h"
 
@@ -572,5 +573,6 @@ int result_builder_write(struct result_builder *rb, const struct session *s, con
 		meter_fill(&r->meters[m], s->meters[m].dev);
 	r->status = status;
 	result_summarize(r);
+	energy_pool_run(r);
 	return result_write(path, r);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The power model on synthetic jobs: known costs recovered, lock-step kinds, the lag grid, coverage. */
+/* The power model on synthetic jobs: known costs recovered, lock-step kinds, the lag grid, coverage, pooling. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include "core/mem.h"
 #include "core/completions.h"
 #include "energy/energy_model.h"
+#include "energy/energy_pool.h"
 #include "tap.h"
 
 #define T0 1000000000000ULL
@@ -23,6 +24,8 @@
 static const double cost_j[COMPL_KINDS] = { 40e-6 * VOLTS, 120e-6 * VOLTS, 60e-6 * VOLTS };
 
 static uint64_t rng;
+/* The costs a job's readings show, as a share of cost_j (a job of another device: not 1). */
+static double cost_scale = 1;
 
 /* A deterministic uniform (0, 1) (a 64-bit LCG's top bits), so the tests repeat. */
 static double uniform(void)
@@ -110,7 +113,7 @@ static void readings_held(struct job *j, double span_s, uint64_t period_ns, uint
 		e = 0;
 		for (i = 0; i < j->nops; i++)
 			if (j->ops[i].t_ns >= we - window_ns && j->ops[i].t_ns < we)
-				e += cost_j[j->ops[i].kind];
+				e += cost_j[j->ops[i].kind] * cost_scale;
 		j->r[n++] = (struct emodel_reading){ t, IDLE_W + e / ((double)window_ns / 1e9) +
 							     NOISE_W * gauss(),
 						     NOISE_W };
@@ -248,6 +251,139 @@ static void test_coverage(struct job *j)
 	ok(hit >= 0.93 * n, "U95 holds the truth in >= 93 %% (%.1f %%)", 100.0 * hit / n);
 }
 
+/* Fits the jobs of fills[0..n) (each fills j's ops and readings) into fits[] and their
+ * equations, then pools them. */
+typedef void (*job_fill)(struct job *j);
+
+static int pool_jobs(struct job *j, const job_fill *fills, size_t n, struct emodel_fit *fits,
+		     struct emodel_fit *pooled)
+{
+	const struct result_model_normal *nm[8];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fills[i](j);
+		energy_model_fit(&j->in, &fits[i]);
+		nm[i] = &fits[i].normal;
+		completions_free(&j->c);
+	}
+	return energy_pool_fit(nm, n, pooled);
+}
+
+static void fill_mixed(struct job *j)
+{
+	mixed_ops(j);
+	readings(j, 60, 500000000ULL, 100000000ULL, 0);
+}
+
+/* A synced logger: reads, and 5 records a second of a write and its flush 0.3 ms later. */
+static void fill_logger(struct job *j)
+{
+	j->nops = 0;
+	poisson(j, COMPL_READ, 20, 60);
+	records(j, 5, 60, 300000);
+	readings(j, 60, 500000000ULL, 100000000ULL, 0);
+}
+
+static int pooled_covers(const struct emodel_fit *f, int k)
+{
+	return fabs(f->j_per_op[k] - cost_j[k]) <= f->u95_j[k];
+}
+
+static void test_pool_tighter(struct job *j)
+{
+	const job_fill fills[3] = { fill_mixed, fill_mixed, fill_mixed };
+	struct emodel_fit fits[3], p;
+	int k;
+
+	rng = 21;
+	is_int(pool_jobs(j, fills, 3, fits, &p), 0, "three mixed jobs of one device: pooled");
+	is_str(energy_model_verdict_name(p.verdict), "ok", "the pool's verdict");
+	for (k = 0; k < COMPL_KINDS; k++) {
+		double best = fmin(fits[0].u95_j[k], fmin(fits[1].u95_j[k], fits[2].u95_j[k]));
+
+		ok(pooled_covers(&p, k), "%s pooled: %.1f +- %.1f uJ against %.1f",
+		   emodel_kind_names[k], p.j_per_op[k] * 1e6, p.u95_j[k] * 1e6, cost_j[k] * 1e6);
+		ok(p.u95_j[k] < 0.75 * best, "%s: pooled U95 %.1f uJ, the best job's %.1f",
+		   emodel_kind_names[k], p.u95_j[k] * 1e6, best * 1e6);
+	}
+	is_int((long)p.readings,
+	       (long)(fits[0].readings + fits[1].readings + fits[2].readings),
+	       "every job's readings count");
+}
+
+static void test_pool_splits_lockstep(struct job *j)
+{
+	const job_fill fills[2] = { fill_logger, fill_mixed };
+	const job_fill loggers[2] = { fill_logger, fill_logger };
+	struct emodel_fit fits[2], p;
+	int k;
+
+	rng = 31;
+	is_int(pool_jobs(j, fills, 2, fits, &p), 0, "a logger and a mixed job: pooled");
+	is_str(energy_model_verdict_name(fits[0].verdict), "not identifiable",
+	       "the logger alone cannot split write and flush");
+	is_str(energy_model_verdict_name(p.verdict), "ok", "pooled it can: %s", p.why);
+	for (k = 0; k < COMPL_KINDS; k++)
+		ok(pooled_covers(&p, k), "%s: %.1f +- %.1f uJ against %.1f", emodel_kind_names[k],
+		   p.j_per_op[k] * 1e6, p.u95_j[k] * 1e6, cost_j[k] * 1e6);
+	ok(p.u95_j[COMPL_WRITE] <= fits[1].u95_j[COMPL_WRITE],
+	   "the write's U95 %.1f uJ no wider than the mixed job's own %.1f",
+	   p.u95_j[COMPL_WRITE] * 1e6, fits[1].u95_j[COMPL_WRITE] * 1e6);
+
+	rng = 37;
+	is_int(pool_jobs(j, loggers, 2, fits, &p), 0, "two loggers: pooled");
+	is_str(energy_model_verdict_name(p.verdict), "not identifiable", "still in step: %s", p.why);
+	ok(fabs(p.sum_j - cost_j[COMPL_WRITE] - cost_j[COMPL_FLUSH]) <= p.sum_u95_j,
+	   "a record's write+flush %.1f +- %.1f uJ against %.1f", p.sum_j * 1e6,
+	   p.sum_u95_j * 1e6, (cost_j[COMPL_WRITE] + cost_j[COMPL_FLUSH]) * 1e6);
+	is_dbl(p.sum_ratio, 1, 0.01, "one flush per write");
+}
+
+/* A job of a device that costs twice as much: the pool says its jobs disagree. */
+static void fill_mixed_double(struct job *j)
+{
+	cost_scale = 2;
+	fill_mixed(j);
+	cost_scale = 1;
+}
+
+static void test_pool_disagree(struct job *j)
+{
+	const job_fill fills[2] = { fill_mixed, fill_mixed_double };
+	struct emodel_fit fits[2], p;
+
+	rng = 41;
+	is_int(pool_jobs(j, fills, 2, fits, &p), 0, "jobs that disagree: pooled");
+	ok(p.chi2_dof > 1.5, "their disagreement shows as misfit (chi2/dof %.2f)", p.chi2_dof);
+	ok(p.u95_j[COMPL_READ] > fits[0].u95_j[COMPL_READ],
+	   "and widens the U95 (%.1f uJ, a job's own %.1f)", p.u95_j[COMPL_READ] * 1e6,
+	   fits[0].u95_j[COMPL_READ] * 1e6);
+}
+
+static void test_pool_coverage(struct job *j)
+{
+	const job_fill fills[3] = { fill_mixed, fill_mixed, fill_mixed };
+	struct emodel_fit fits[3], p;
+	unsigned seed, hit = 0, n = 0, k;
+	double width = 0;
+
+	for (seed = 1; seed <= 60; seed++) {
+		rng = 5000 + seed;
+		if (pool_jobs(j, fills, 3, fits, &p) || p.verdict != EMODEL_OK)
+			continue;
+		for (k = 0; k < COMPL_KINDS; k++) {
+			hit += (unsigned)pooled_covers(&p, (int)k);
+			width += p.u95_j[k] / cost_j[k];
+			n++;
+		}
+	}
+	printf("# pooled over 3 jobs, 60 seeds: %u of %u per-op U95 hold the truth (%.1f %%), "
+	       "mean U95 %.1f %% of the cost\n", hit, n, 100.0 * hit / n, 100 * width / n);
+	ok(n >= 3 * 57, "pools ok in %u of 180", n);
+	ok(hit >= 0.9 * n, "pooled U95 holds the truth in >= 90 %% (%.1f %%)", 100.0 * hit / n);
+}
+
 int main(void)
 {
 	struct job *j = xcalloc(1, sizeof(*j));
@@ -257,6 +393,10 @@ int main(void)
 	test_lag_grid(j);
 	test_hold(j);
 	test_coverage(j);
+	test_pool_tighter(j);
+	test_pool_splits_lockstep(j);
+	test_pool_disagree(j);
+	test_pool_coverage(j);
 	free(j);
 	return done_testing();
 }

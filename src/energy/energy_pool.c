@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/* A device's per-operation costs pooled over its jobs: their normal equations added and solved. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "energy/energy_pool.h"
+
+#define K COMPL_KINDS
+/* As a job's fit: chi^2 per degree of freedom past this is a poor fit. */
+#define POOL_POOR_CHI2 4.0
+
+/* The sum of the jobs' equations, readings and ops; the gain as the readings' mean. */
+static void pool_sum(const struct result_model_normal *const *nm, size_t n,
+		     struct result_model_normal *s)
+{
+	double gain_n = 0;
+	size_t i;
+	unsigned j, k;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < n; i++) {
+		if (!nm[i]->valid)
+			continue;
+		for (j = 0; j < K; j++) {
+			for (k = 0; k < K; k++)
+				s->a[j][k] += nm[i]->a[j][k];
+			s->b[j] += nm[i]->b[j];
+			s->ops[j] += nm[i]->ops[j];
+		}
+		s->yy += nm[i]->yy;
+		s->dof += nm[i]->dof;
+		s->readings += nm[i]->readings;
+		s->gain_rel += nm[i]->gain_rel * (double)nm[i]->readings;
+		gain_n += (double)nm[i]->readings;
+		s->valid = 1;
+	}
+	s->gain_rel = gain_n > 0 ? s->gain_rel / gain_n : 0;
+}
+
+static double pair_r(const struct result_model_normal *s, unsigned j, unsigned k)
+{
+	return s->a[j][j] > 0 && s->a[k][k] > 0 ? fabs(s->a[j][k]) / sqrt(s->a[j][j] * s->a[k][k])
+						: 0;
+}
+
+/* Whether kinds j and k move together in every job that has both (as a job judges). */
+static int in_step_everywhere(const struct result_model_normal *const *nm, size_t n, unsigned j,
+			      unsigned k)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (nm[i]->valid && nm[i]->a[j][j] > 0 && nm[i]->a[k][k] > 0 &&
+		    pair_r(nm[i], j, k) < EMODEL_COLLINEAR_R)
+			return 0;
+	return 1;
+}
+
+/*
+ * The kinds to solve for: each with ops and information; of a pair whose pooled columns
+ * (idle out) correlate at EMODEL_COLLINEAR_R and that moves together in every job (or
+ * any pair, with force, the most correlated), the kind with more ops keeps its column and
+ * prices the other's share, as in a job. A pair one job moves apart is split: one logger
+ * in step with a mixed job must not hide what the mixed job tells.
+ */
+static unsigned pool_cols(const struct result_model_normal *s,
+			  const struct result_model_normal *const *nm, size_t n, int force,
+			  unsigned *cols, int *base, int *with)
+{
+	unsigned j, k, m = 0;
+	int has[K];
+	double r, r_max = -1;
+
+	*base = *with = -1;
+	for (k = 0; k < K; k++)
+		has[k] = s->ops[k] > 0 && s->a[k][k] > 0;
+	for (j = 0; j < K; j++)
+		for (k = j + 1; k < K; k++) {
+			if (!has[j] || !has[k])
+				continue;
+			r = pair_r(s, j, k);
+			if (r <= r_max || (!force && (r < EMODEL_COLLINEAR_R ||
+						      !in_step_everywhere(nm, n, j, k))))
+				continue;
+			r_max = r;
+			*base = s->ops[j] >= s->ops[k] ? (int)j : (int)k;
+			*with = *base == (int)j ? (int)k : (int)j;
+		}
+	if (*with >= 0)
+		has[*with] = 0;
+	for (k = 0; k < K; k++)
+		if (has[k])
+			cols[m++] = k;
+	return m;
+}
+
+/* The pooled system over cols[0..m) solved: costs p, covariance inv. 0 or -1. */
+static int pool_solve(const struct result_model_normal *s, const unsigned *cols, unsigned m,
+		      double *b, double p[EMODEL_NP], double a[EMODEL_NP][EMODEL_NP],
+		      double inv[EMODEL_NP][EMODEL_NP])
+{
+	unsigned i, j;
+
+	for (i = 0; i < m; i++) {
+		b[i] = s->b[cols[i]];
+		for (j = 0; j < m; j++)
+			a[i][j] = s->a[cols[i]][cols[j]];
+	}
+	return m ? energy_model_solve(a, b, m, p, inv) : -1;
+}
+
+static void pool_verdict(const struct result_model_normal *s, double s2, struct emodel_fit *out)
+{
+	unsigned k;
+
+	if (out->sum_base >= 0) {
+		out->verdict = EMODEL_NOT_IDENTIFIABLE;
+		snprintf(out->why, sizeof(out->why),
+			 "%s and %s move together in every job: only %s + %.2f x %s can be known",
+			 emodel_kind_names[out->sum_base], emodel_kind_names[out->sum_with],
+			 emodel_kind_names[out->sum_base], out->sum_ratio,
+			 emodel_kind_names[out->sum_with]);
+		return;
+	}
+	for (k = 0; k < K; k++)
+		if (s->ops[k] > 0 && isnan(out->j_per_op[k])) {
+			out->verdict = EMODEL_NOT_IDENTIFIABLE;
+			snprintf(out->why, sizeof(out->why),
+				 "no %s completed inside any reading's window", emodel_kind_names[k]);
+			return;
+		}
+	if (s2 > POOL_POOR_CHI2) {
+		out->verdict = EMODEL_POOR_FIT;
+		snprintf(out->why, sizeof(out->why),
+			 "residuals %.1f x the meter's noise (the jobs disagree, or fit poorly)",
+			 sqrt(s2));
+		return;
+	}
+	out->verdict = EMODEL_OK;
+}
+
+int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struct emodel_fit *out)
+{
+	double a[EMODEL_NP][EMODEL_NP] = { { 0 } }, b[EMODEL_NP], p[EMODEL_NP] = { 0 },
+	       inv[EMODEL_NP][EMODEL_NP], chi2, s2, infl, u2;
+	struct result_model_normal s;
+	unsigned cols[K], m, i, j;
+	int base, with;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < K; i++)
+		out->j_per_op[i] = out->u95_j[i] = NAN;
+	out->sum_j = out->sum_u95_j = out->sum_ratio = out->chi2_dof = NAN;
+	out->idle_w = out->idle_u95_w = out->lag_s = out->window_s = out->hold_s = NAN;
+	out->residual_rms_w = out->noise_rms_w = NAN;
+	out->sum_base = out->sum_with = -1;
+	pool_sum(nm, n, &s);
+	out->readings = s.readings;
+	m = pool_cols(&s, nm, n, 0, cols, &base, &with);
+	if (!s.valid || !m || s.dof <= m) {
+		snprintf(out->why, sizeof(out->why), "no job with a fitted model to pool");
+		return -EINVAL;
+	}
+	if (pool_solve(&s, cols, m, b, p, a, inv)) {
+		m = pool_cols(&s, nm, n, 1, cols, &base, &with);
+		if (pool_solve(&s, cols, m, b, p, a, inv)) {
+			snprintf(out->why, sizeof(out->why), "the pooled kinds cannot be told apart");
+			return -EINVAL;
+		}
+	}
+	/* chi^2 of the pooled costs over every job: their own misfit and their disagreement */
+	chi2 = s.yy;
+	for (i = 0; i < m; i++) {
+		chi2 -= 2 * p[i] * b[i];
+		for (j = 0; j < m; j++)
+			chi2 += p[i] * a[i][j] * p[j];
+	}
+	s2 = fmax(0, chi2) / (s.dof - m);
+	infl = s2 > 1 ? s2 : 1;
+	out->chi2_dof = s2;
+	for (i = 0; i < m; i++) {
+		u2 = inv[i][i] * infl + pow(p[i] * s.gain_rel, 2);
+		if ((int)cols[i] == base) {
+			out->sum_j = p[i];
+			out->sum_u95_j = 2 * sqrt(u2);
+			continue;
+		}
+		out->j_per_op[cols[i]] = p[i];
+		out->u95_j[cols[i]] = 2 * sqrt(u2);
+	}
+	out->sum_base = base;
+	out->sum_with = with;
+	if (base >= 0)
+		out->sum_ratio = s.ops[with] / s.ops[base];
+	out->normal = s;
+	pool_verdict(&s, s2, out);
+	return 0;
+}
+
+/* One group: a meter and a block size, and its jobs' equations. */
+struct pool_group {
+	const char *meter;
+	uint64_t bs;
+	const struct result_model_normal **nm;
+	size_t n;
+};
+
+static uint64_t job_bs(const struct job_result *j)
+{
+	const struct result_opt *o = result_opt_find(j, "bs");
+
+	return o && o->type == RESULT_OPT_INT && o->i > 0 ? (uint64_t)o->i : 0;
+}
+
+static struct pool_group *group_of(struct pool_group **g, size_t *ng, const char *meter,
+				   uint64_t bs)
+{
+	size_t i;
+
+	for (i = 0; i < *ng; i++)
+		if ((*g)[i].bs == bs && !strcmp((*g)[i].meter, meter))
+			return &(*g)[i];
+	*g = xrealloc(*g, (*ng + 1) * sizeof(**g));
+	(*g)[*ng] = (struct pool_group){ .meter = meter, .bs = bs };
+	return &(*g)[(*ng)++];
+}
+
+static double uj(double j)
+{
+	return j * 1e6;
+}
+
+static void device_model_fill(const struct pool_group *g, const struct emodel_fit *f,
+			      struct result_device_model *d)
+{
+	char buf[32];
+
+	memset(d, 0, sizeof(*d));
+	d->meter = xstrdup(g->meter);
+	d->bs = g->bs;
+	d->jobs = g->n;
+	d->readings = f->readings;
+	d->reads = (uint64_t)f->normal.ops[COMPL_READ];
+	d->writes = (uint64_t)f->normal.ops[COMPL_WRITE];
+	d->flushes = (uint64_t)f->normal.ops[COMPL_FLUSH];
+	d->verdict = xstrdup(f->verdict ? energy_model_verdict_name(f->verdict) : "not identifiable");
+	d->why = f->why[0] ? xstrdup(f->why) : NULL;
+	d->read_uj_per_op = uj(f->j_per_op[COMPL_READ]);
+	d->read_uj_per_op_u95 = uj(f->u95_j[COMPL_READ]);
+	d->write_uj_per_op = uj(f->j_per_op[COMPL_WRITE]);
+	d->write_uj_per_op_u95 = uj(f->u95_j[COMPL_WRITE]);
+	d->flush_uj_per_op = uj(f->j_per_op[COMPL_FLUSH]);
+	d->flush_uj_per_op_u95 = uj(f->u95_j[COMPL_FLUSH]);
+	d->sum_uj_per_op = uj(f->sum_j);
+	d->sum_uj_per_op_u95 = uj(f->sum_u95_j);
+	d->sum_ratio = f->sum_ratio;
+	if (f->sum_base >= 0) {
+		snprintf(buf, sizeof(buf), "%s+%s", emodel_kind_names[f->sum_base],
+			 emodel_kind_names[f->sum_with]);
+		d->sum_of = xstrdup(buf);
+	}
+	d->misfit = isfinite(f->chi2_dof) ? sqrt(f->chi2_dof) : NAN;
+}
+
+void energy_pool_run(struct run_result *r)
+{
+	struct pool_group *g = NULL;
+	struct emodel_fit f;
+	size_t i, ng = 0, m;
+	const struct result_energy_model *em;
+	struct pool_group *at;
+
+	result_device_models_free(r);
+	for (i = 0; i < r->njobs; i++) {
+		if (r->jobs[i].status != RESULT_OK)
+			continue;
+		for (m = 0; m < r->jobs[i].nmeters; m++) {
+			em = r->jobs[i].meters[m].power.energy_model;
+			if (!em || !em->normal.valid || !r->jobs[i].meters[m].spec)
+				continue;
+			at = group_of(&g, &ng, r->jobs[i].meters[m].spec, job_bs(&r->jobs[i]));
+			at->nm = xrealloc(at->nm, (at->n + 1) * sizeof(*at->nm));
+			at->nm[at->n++] = &em->normal;
+		}
+	}
+	for (i = 0; i < ng; i++) {
+		if (!energy_pool_fit(g[i].nm, g[i].n, &f)) {
+			r->energy_models = xrealloc(r->energy_models,
+						    (r->nenergy_models + 1) * sizeof(*r->energy_models));
+			device_model_fill(&g[i], &f, &r->energy_models[r->nenergy_models++]);
+		}
+		free(g[i].nm);
+	}
+	free(g);
+}
