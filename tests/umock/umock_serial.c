@@ -20,6 +20,7 @@
 #include "meters/um/um_protocol.h"
 #include "tap.h"
 #include "umock_asan.h"
+#include "umock_collect.h"
 #include "umock_env.h"
 
 /*
@@ -180,19 +181,6 @@ static gboolean on_write(UMockdevIoctlBase *base, UMockdevIoctlClient *client, g
 	return TRUE;
 }
 
-static unsigned collect(struct meter_dev *dev, struct meter_sample *out, unsigned want)
-{
-	uint64_t end = now_ns() + 10 * NS_PER_SEC;
-	unsigned n = 0;
-
-	while (n < want && now_ns() < end) {
-		n += meter_pop(dev, out + n, want - n, UINT64_MAX);
-		if (n < want)
-			sleep_ns(20 * NS_PER_MS);
-	}
-	return n;
-}
-
 /*
  * 1 when a poll came sooner than the interval allows. The meter sends poll k+1 only after
  * reading reply k, so after the emulator wrote it, and poll k+2 one interval after poll
@@ -246,7 +234,7 @@ static void run_meter(const char *spec, uint16_t reply_id, double v, double a,
 	   "%s: model '%s' starts with %s", spec, meter_info(dev)->model, want_model);
 	ok(!meter_info(dev)->emulated, "%s: not labelled as iowatt's emulator", spec);
 	ok(!meter_thread_start(dev), "%s: sampling thread starts", spec);
-	n = collect(dev, s, 3);
+	n = umock_collect(dev, s, 3);
 	meter_thread_stop(dev);
 	is_int(n, 3, "%s: three samples", spec);
 	if (n == 3) {
