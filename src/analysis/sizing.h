@@ -21,6 +21,9 @@ struct size_workload {
 	 * NULL: idle all day. mix_emulated: --mix-emulated. */
 	const struct sleep_figure *sleep;
 	int mix_emulated;
+	double endurance_bytes; /* --endurance: the device's rated bytes written (TBW); 0: none,
+				 * -1: its own wear figure extrapolated */
+	double wa_given;	/* --write-amplification; 0: measured, else 1 */
 };
 
 /* One result sized: the jobs that model each part of the workload, the load and the life. */

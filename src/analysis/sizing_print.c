@@ -277,6 +277,8 @@ void sizing_print_device(const struct sizing *sz, const struct size_workload *wl
 	print_jobs(sz, wl);
 	print_power_off(sz, wl);
 	print_life(sz, bm);
+	if (wl->endurance_bytes != 0)
+		sizing_print_endurance(sz, wl);
 	print_warnings(sz);
 	printf("\n");
 }

@@ -23,4 +23,8 @@ const char *sizing_fig_wh(double wh);
 void sizing_print_device(const struct sizing *sz, const struct size_workload *wl,
 			 const struct battery_model *bm, double supply_v_opt);
 
+/* --endurance (sizing_endurance.c): the device's days at the workload's writes (write
+ * amplification included), energy per GB, and which ends first, it or the battery. */
+void sizing_print_endurance(const struct sizing *sz, const struct size_workload *wl);
+
 #endif

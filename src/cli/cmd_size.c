@@ -109,9 +109,39 @@ static int parse_volts(const struct opt_desc *d, void *base, const char *value, 
 	return -EINVAL;
 }
 
+/* --endurance: the device's rated bytes written, "40TB" (TB = 10^12 B). */
+static int parse_endurance(const struct opt_desc *d, void *base, const char *value, char *err,
+			   size_t errlen)
+{
+	uint64_t bytes;
+
+	if (!strcmp(value, "device")) {
+		*field_double(d, base) = -1;
+		return 0;
+	}
+	if (!parse_size(value, &bytes) && bytes > 0) {
+		*field_double(d, base) = (double)bytes;
+		return 0;
+	}
+	snprintf(err, errlen, "expected the bytes the device is rated to be written, e.g. 40TB");
+	return -EINVAL;
+}
+
+static int parse_wa(const struct opt_desc *d, void *base, const char *value, char *err,
+		    size_t errlen)
+{
+	double *out = field_double(d, base);
+
+	if (!parse_double(value, out) && *out >= 1 && *out <= 1000)
+		return 0;
+	snprintf(err, errlen, "expected device bytes per byte written, 1 to 1000, e.g. 2.5");
+	return -EINVAL;
+}
+
 #define G_BATTERY "The battery"
 #define G_LOAD "The workload (none: idle only)"
 #define G_FILES "The results"
+#define G_DEVICE "The device's wear"
 
 static const struct opt_desc size_opts[] = {
 	RESULT_BATTERY_ROW(SOFF(ra), NULL, "the battery (required): 3000mAh@3.7V, 3Ah@3.7V or "
@@ -155,6 +185,16 @@ static const struct opt_desc size_opts[] = {
 		"a benchmark job's idle phase), not the idle power; its supply within 5 % of the "
 		"result's", G_LOAD),
 	RESULT_MIX_ROW(SOFF(wl.mix_emulated), G_LOAD),
+	{ .name = "endurance", .type = OPT_FUNC, .parse = parse_endurance,
+	  .off = SOFF(wl.endurance_bytes), .metavar = "TBW|device",
+	  .help = "the device's rated bytes written (TBW), e.g. 40TB, or `device`: its own wear "
+		  "figure extrapolated from the run; its days at the workload's writes times the "
+		  "write amplification, and whether it or the battery ends first",
+	  .group = G_DEVICE },
+	{ .name = "write-amplification", .type = OPT_FUNC, .parse = parse_wa,
+	  .off = SOFF(wl.wa_given), .metavar = "X",
+	  .help = "device bytes per byte the workload writes (default 1)",
+	  .group = G_DEVICE },
 	RESULT_LABEL_ROW(SOFF(ra), G_FILES),
 	SI_UNITS_OPTION(G_FILES),
 	OPT_HELP_ROW(G_FILES),
