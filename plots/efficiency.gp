@@ -3,8 +3,11 @@
 # Usage: gnuplot -c efficiency.gp DATADIR   (DATADIR holds meta.gp and efficiency.dat,
 # written by `iowatt plot --keep-data`). Columns: x_panel x_all iops_per_ma j_per_gb (in JPGUNIT) valid
 # device panel text1 text2 invalid label_y1 label_y2 (labels as text, "" for none), then
-# each figure's 95 % interval (lo hi, NaN: none) drawn as error bars. A bar's label stands
-# upright over it, in red with "INVALID" or "UNCERTAIN" after the figure when its run is.
+# each figure's 95 % interval (lo hi, NaN: none) drawn as error bars, then text1 and text2
+# again where the label reads across its bar's slot ("": it is wider, and stands upright).
+# A bar's label is over it, in red with "INVALID" or "UNCERTAIN" after the figure when its
+# run is. (Layers leave text out as "", never a point as NaN: gnuplot 5.4.4 crashes on a
+# labels layer whose points are all NaN.)
 load ARG1.'/meta.gp'
 dat = ARG1.'/efficiency.dat'
 
@@ -39,7 +42,8 @@ do for [p=1:NPANEL] {
 	     for [d=1:NDEV] dat using 1:(($7==p && $6==d && $5==0) ? $3 : NaN):($1-BOXW/2):($1+BOXW/2):(YMIN1[p]):(($7==p && $6==d && $5==0) ? $3 : NaN) \
 		with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
 	     dat using 1:($7==p ? $3 : NaN):13:14 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
-	     dat using 1:($7==p ? $11 : NaN):8:(strcol(10) eq "" ? 0 : 0xC00000) with labels rotate by 90 left offset 0,0.5 font ',9' tc rgb variable notitle
+	     dat using 1:($7==p ? $11 : NaN):(strcol(17) eq "" ? strcol(8) : ""):(strcol(10) eq "" ? 0 : 0xC00000) with labels rotate by 90 left offset 0,0.5 font ',9' tc rgb variable notitle, \
+	     dat using 1:($7==p ? $11 : NaN):17:(strcol(10) eq "" ? 0x202020 : 0xC00000) with labels center offset 0,0.8 font ',10' tc rgb variable notitle
 }
 
 # Bottom: energy per GB of every job on one axis, wrapped into rows (JFIRST, JN, JYO, JW),
@@ -68,7 +72,8 @@ do for [r=1:NJROW] {
 	     for [d=1:NDEV] dat using 2:(($6==d && $5==0) ? $4 : NaN):($2-BOXW/2):($2+BOXW/2):(YMIN2):(($6==d && $5==0) ? $4 : NaN) \
 		with boxxyerror fs transparent pattern 4 border lc rgb COL[d] lc rgb COL[d] lt d notitle, \
 	     dat using 2:4:15:16 with yerrorbars pt 0 lw 1.2 lc rgb '#202020' notitle, \
-	     dat using 2:12:9:(strcol(10) eq "" ? 0 : 0xC00000) with labels rotate by 90 left offset 0,0.5 font ',9' tc rgb variable notitle, \
+	     dat using 2:12:(strcol(18) eq "" ? strcol(9) : ""):(strcol(10) eq "" ? 0 : 0xC00000) with labels rotate by 90 left offset 0,0.5 font ',9' tc rgb variable notitle, \
+	     dat using 2:12:18:(strcol(10) eq "" ? 0x202020 : 0xC00000) with labels center offset 0,0.8 font ',10' tc rgb variable notitle, \
 	     for [d=1:NDEV] keyentry with boxes fs solid 0.9 lc rgb COL[d] lt d title DEVKEY[d], \
 	     for [i=1:HASINVALID] keyentry with boxes fs pattern 4 lc rgb '#404040' title 'invalid run (hatched)', \
 	     for [i=1:HASIVAL] keyentry with yerrorbars pt 0 lw 1.2 lc rgb '#202020' title '95 % interval'

@@ -2,7 +2,8 @@
 # (nothing else is both faster and cheaper) as the staircase of the best performance for a
 # power budget. Labels are placed by iowatt where they cover no point, label or front;
 # many jobs make small panels (COMPACT) whose points are told apart by colour alone, in
-# the key under the title, so that 34 jobs fit one screen-sized chart.
+# the key under the title, so that 34 jobs fit one screen-sized chart. The results of one
+# device make one panel of its jobs (ONEDEV), without a front: no job is another's rival.
 # Usage: gnuplot -c perf-power.gp DATADIR   (meta.gp; perf.dat: active power (in XUNIT) perf
 # device valid, the label in one of eight columns by placement (right, below, above, left,
 # above-right, below-right, above-left, below-left; "" in the others) and its x y, then
@@ -25,7 +26,7 @@ set key center center horizontal reverse Left samplen 2 font ',10' maxrows 2 wid
 # (a line above the range: gnuplot 5.4 asserts on a plot of key entries alone)
 plot 2 notitle, \
      for [d=1:NDEV] keyentry with points pt (DUMB ? d : 7) ps 1.6 lc rgb COL[d] title DEVKEY[d], \
-     keyentry with lines dt 2 lw 2 lc rgb '#707070' title 'Pareto front', \
+     for [i=1:!ONEDEV] keyentry with lines dt 2 lw 2 lc rgb '#707070' title 'Pareto front', \
      for [i=1:HASINVALID] keyentry with points pt 6 ps 1.6 lw 2 lc rgb '#404040' title 'invalid (open marker)'
 unset key
 

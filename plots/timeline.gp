@@ -1,5 +1,8 @@
 # Timeline of one run: throughput (left axis) and power (right axis) against time, with the
-# idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines.
+# idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines;
+# what ran outside the phases, not measured, shaded in its own colour and named where it
+# fits: a job's file layout (HASPREP, PREPCOL) and its size=auto calibration (HASCALIB,
+# CALIBCOL).
 # Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W lo hi
 # (drawn in PWUNIT, PWS per W),
 # one index block per meter, temp.dat: t soc_c drive_c when the run read temperatures;
@@ -56,14 +59,18 @@ if (NMETERS > 0) {
 	     for [i=1:(DUMB ? 0 : HASBAND)] keyentry with boxes fs transparent solid 0.18 noborder lc rgb MCOL[1] title 'meter uncertainty (95 %)', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
-	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'
+	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)', \
+	     for [i=1:HASPREP] keyentry with boxes fs solid 1.0 lc rgb PREPCOL title 'file layout (not measured)', \
+	     for [i=1:HASCALIB] keyentry with boxes fs solid 1.0 lc rgb CALIBCOL title 'size=auto calibration (not measured)'
 } else {
 	set border 3
 	plot io using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
 	     for [i=1:HASSHORT] keyentry with points pt 7 ps 1.4 lc rgb IOCOL title 'short job: mean MB/s', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#EBEBEB' title 'idle', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
-	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)'
+	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)', \
+	     for [i=1:HASPREP] keyentry with boxes fs solid 1.0 lc rgb PREPCOL title 'file layout (not measured)', \
+	     for [i=1:HASCALIB] keyentry with boxes fs solid 1.0 lc rgb CALIBCOL title 'size=auto calibration (not measured)'
 }
 if (HASTEMP) {
 	XLO = GPVAL_X_MIN

@@ -79,6 +79,14 @@ int html_charts(FILE *fp, const struct plot_ctx *ctx)
 		free(svg);
 		free(path);
 	}
+	/* a chart with nothing to draw is named with why, not silently missing */
+	for (i = 0; i < ctx->nskipped; i++) {
+		fputs("<p class=\"note\">Not drawn: ", fp);
+		html_text(fp, ctx->skipped[i].chart->name);
+		fputs(": ", fp);
+		html_text(fp, ctx->skipped[i].note);
+		fputs(".</p>\n", fp);
+	}
 	fputs("</section>\n", fp);
 	return rc;
 }

@@ -40,8 +40,10 @@ static const char *const page_css =
 	".badge{font-size:.75em;font-weight:bold;padding:.05em .4em;border-radius:3px;color:#fff}"
 	".badge.emulated{background:#b00000}.badge.manual{background:#8a5a00}"
 	".warn{background:#fff3f3;border-left:4px solid #b00000;padding:.4em .8em}"
-	"figure{margin:1.5em 0}figcaption{color:#444;margin-bottom:.4em}"
-	"svg.chart{width:100%;height:auto;border:1px solid #e4e4e4}"
+	"figure{margin:1.5em 0;overflow-x:auto}figcaption{color:#444;margin-bottom:.4em}"
+	"p.note{color:#555;font-size:.9em}"
+	/* a chart shrunk to a narrow window has unreadable text: it scrolls in its figure */
+	"svg.chart{width:100%;min-width:1100px;height:auto;border:1px solid #e4e4e4}"
 	"pre.methods{white-space:pre-wrap}code{font-size:.92em;background:#f4f4f4;padding:0 .2em}"
 	"#methods table th,#methods table td{border:1px solid #d4d4d4;padding:.25em .5em;text-align:left}"
 	"#methods table th{background:#f0f0f0}"

@@ -96,6 +96,12 @@ struct plot_ctx {
 	size_t nstems;
 	struct plot_written *written; /* chart files put into outdir */
 	size_t nwritten;
+	/* Charts left out as they had nothing to draw, with why: the page says so. */
+	struct plot_skip {
+		const struct plot_chart_desc *chart;
+		const char *note; /* static text */
+	} *skipped;
+	size_t nskipped;
 };
 
 /*
@@ -213,6 +219,9 @@ struct plot_facets {
 /* The rows for npanels panels of panel_jobs[] jobs each, then every job's panel wrapped. */
 void plot_facets(struct plot_facets *f, const size_t *panel_jobs, size_t npanels, size_t njobs,
 		 size_t bars_per_job);
+/* A job's width across, in px, in the IOPS panels' rows and in the rows of every job. */
+void plot_facets_job_px(const struct plot_facets *f, const size_t *panel_jobs, size_t npanels,
+			double *iops_px, double *all_px);
 /*
  * The layout into meta.gp, in screen fractions: RH a row's height; PXO[p], PYO[p], PW[p]
  * each panel's origin and width; NJROW rows of every job, JFIRST[r] (1-based) and JN[r]

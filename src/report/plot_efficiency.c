@@ -13,11 +13,16 @@
 
 #define MOD "plot"
 /*
- * A bar's label stands upright over it ("0.767", "0.593  INVALID"), so that a bar needs a
- * line's width, not its label's: 4 devices x 34 jobs wrap into 4 rows, not 10. The axis
- * leaves room over its highest bar for its longest label (~6.5 px a character at 9 pt, in
- * a panel's plot height of about EFF_PLOT_PX), never clipped nor run into the title.
+ * A bar's label reads across over it where its bar's slot is wide enough ("0.767" at
+ * 10 pt, ~6.6 px a character), else it stands upright ("0.593  INVALID" at 9 pt), so that
+ * a bar needs a line's width, not its label's: 4 devices x 34 jobs wrap into 4 rows, not
+ * 10. The axis leaves room over its highest bar for its longest upright label (~6.5 px a
+ * character, in a panel's plot height of about EFF_PLOT_PX), never clipped nor run into
+ * the title; a label across needs a line's height (EFF_ACROSS_CHARS of that room).
  */
+#define EFF_ACROSS_PX_PER_CHAR 6.6
+#define EFF_ACROSS_PAD_PX 4.0
+#define EFF_ACROSS_CHARS 3
 #define EFF_LABEL_PX_PER_CHAR 6.5
 #define EFF_LABEL_PAD_PX 14.0
 #define EFF_PLOT_PX 230.0
@@ -132,15 +137,23 @@ struct eff_tops {
 	double jpg;
 	size_t jpg_chars;
 	struct si_unit jpg_unit; /* the J/GB axis': kJ/GB for figures over 1000 J/GB */
+	double slot_iops_px, slot_jpg_px; /* a bar's slot across: a label wider stands upright */
 };
 
-/* A bar's label: its figure ("" for none) and the note after it, "0.593  INVALID". */
-static size_t put_bar_label(FILE *fp, const char *value, const char *note)
+/* Whether a label of chars characters reads across in a slot of slot_px: its room over the
+ * bar counted in *chars (a line's height across, its length upright). */
+static int label_across(size_t *chars, double slot_px)
 {
-	char text[96];
+	if (!*chars || (double)*chars * EFF_ACROSS_PX_PER_CHAR + EFF_ACROSS_PAD_PX > slot_px)
+		return 0;
+	*chars = EFF_ACROSS_CHARS;
+	return 1;
+}
 
-	snprintf(text, sizeof(text), "%s%s%s", value, *value && *note ? "  " : "", *value ? note : "");
-	fprintf(fp, " \"%s\"", text);
+/* A bar's label: its figure ("" for none) and the note after it, "0.593  INVALID". */
+static size_t bar_label(char *text, size_t len, const char *value, const char *note)
+{
+	snprintf(text, len, "%s%s%s", value, *value && *note ? "  " : "", *value ? note : "");
 	return strlen(text);
 }
 
@@ -156,8 +169,9 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 	int valid = rr_valid(j);
 	/* the verdict's word, as every table has it; its cause is the page's jobs table's */
 	const char *note = valid == 0 ? "INVALID" : rr_uncertain(j) ? "UNCERTAIN" : "";
-	char v1[48], v2[48];
+	char v1[48], v2[48], t1[96], t2[96];
 	size_t c1, c2;
+	int across1, across2;
 
 	jpg *= tops->jpg_unit.per_base;
 	u_jpg *= tops->jpg_unit.per_base;
@@ -171,9 +185,11 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 		si_fmt(&tops->jpg_unit, jpg_base, 3, v2, sizeof(v2));
 	else
 		v2[0] = '\0';
-	c1 = put_bar_label(fp, v1, note);
-	c2 = put_bar_label(fp, v2, note);
-	fprintf(fp, " \"%s\"", note);
+	c1 = bar_label(t1, sizeof(t1), v1, note);
+	c2 = bar_label(t2, sizeof(t2), v2, note);
+	across1 = label_across(&c1, tops->slot_iops_px);
+	across2 = label_across(&c2, tops->slot_jpg_px);
+	fprintf(fp, " \"%s\" \"%s\" \"%s\"", t1, t2, note);
 	/* the value's label sits above the bar, or above its error bar when it has one */
 	y1 = ipm > 0 ? (isfinite(u_ipm) ? ipm + u_ipm : ipm) : lo_iops[pos->panel];
 	y2 = jpg > 0 ? (isfinite(u_jpg) ? jpg + u_jpg : jpg) : lo_jpg;
@@ -189,7 +205,8 @@ static int efficiency_row(FILE *fp, const struct rr_result *r, const struct job_
 		tops->jpg_chars = c2;
 	put_interval(fp, ipm, u_ipm);
 	put_interval(fp, jpg, u_jpg);
-	fputc('\n', fp);
+	/* again where it reads across, else "" (it stands upright) */
+	fprintf(fp, " \"%s\" \"%s\"\n", across1 ? t1 : "", across2 ? t2 : "");
 	return isfinite(u_ipm) || isfinite(u_jpg);
 }
 
@@ -252,7 +269,8 @@ static int write_rows(FILE *fp, const struct rr_set *set, const struct eff_jobs 
 	int invalid = 0;
 
 	fprintf(fp, "# x_panel x_all iops_per_ma j_per_gb valid device panel text1 text2 invalid "
-		    "label_y1 label_y2 iops_per_ma_lo iops_per_ma_hi j_per_gb_lo j_per_gb_hi\n");
+		    "label_y1 label_y2 iops_per_ma_lo iops_per_ma_hi j_per_gb_lo j_per_gb_hi "
+		    "text1_across text2_across\n");
 	for (n = 0; n < ej->n; n++) {
 		if (n && ej->panel[n] != ej->panel[n - 1])
 			first = n;
@@ -371,6 +389,9 @@ int plot_efficiency(struct plot_ctx *ctx, const struct rr_result *r)
 		goto out;
 	}
 	w = 0.8 / (double)npow;
+	plot_facets_job_px(&f, panel_jobs, ej.npanels, &tops.slot_iops_px, &tops.slot_jpg_px);
+	tops.slot_iops_px *= w;
+	tops.slot_jpg_px *= w;
 	lo_iops = xcalloc(ej.npanels + 1, sizeof(*lo_iops));
 	tops.iops = xcalloc(ej.npanels + 1, sizeof(*tops.iops));
 	tops.iops_chars = xcalloc(ej.npanels + 1, sizeof(*tops.iops_chars));

@@ -77,6 +77,17 @@ static double panel_rows(const struct plot_facets *f, const size_t *panel_jobs, 
 	return widest;
 }
 
+void plot_facets_job_px(const struct plot_facets *f, const size_t *panel_jobs, size_t npanels,
+			double *iops_px, double *all_px)
+{
+	size_t *row_of = xcalloc(npanels + 1, sizeof(*row_of));
+	double widest = panel_rows(f, panel_jobs, npanels, row_of);
+
+	free(row_of);
+	*iops_px = widest > 0 ? f->width_px / widest : 0;
+	*all_px = f->width_px / ((double)f->all_per_row + FACET_AXIS_JOBS);
+}
+
 void plot_facets_meta(FILE *meta, const struct plot_facets *f, const size_t *panel_jobs,
 		      size_t npanels, size_t njobs)
 {

@@ -72,6 +72,24 @@ static int any_lat(const struct rr_set *set)
 	return 0;
 }
 
+/*
+ * Whether some result has latency percentiles of job name: a measured command has none
+ * (fio's figures aside), and a column of it would be an empty slot among the jobs.
+ */
+static int job_has_latency(const struct rr_set *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->nres; i++) {
+		const struct job_result *j = rr_find_job(&set->res[i], name);
+
+		if (j && (!isnan(rr_lat_ns(j, 50)) || !isnan(rr_lat_ns(j, 99)) ||
+			  !isnan(rr_clat_ns(j, 50)) || !isnan(rr_clat_ns(j, 99))))
+			return 1;
+	}
+	return 0;
+}
+
 /* The chart's title: which latency its rows show. */
 static const char *latency_title(int kinds)
 {
@@ -98,6 +116,18 @@ int plot_latency(struct plot_ctx *ctx, const struct rr_result *r)
 
 	(void)r;
 	nnames = rr_job_names(set, &names);
+	for (n = i = 0; n < nnames; n++) {
+		if (job_has_latency(set, names[n]))
+			names[i++] = names[n];
+		else
+			log_info(MOD, "%s: %s: left out: no result has its latency", ctx->chart->name,
+				 names[n]);
+	}
+	nnames = i;
+	if (!nnames) {
+		rc = PLOT_EMPTY;
+		goto out;
+	}
 	rc = plot_chart_begin(ctx, &ch, NULL, 1200, 720);
 	if (rc)
 		goto out;

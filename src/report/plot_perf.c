@@ -55,6 +55,7 @@ struct pt {
 	int front;  /* on the Pareto front */
 	int place;  /* where its label goes (PLACE_*) */
 	size_t res; /* the result it comes from */
+	const char *job; /* its job, named by the label of a panel of one device's jobs */
 };
 
 /* A panel's points and axis ranges; sx, sy: pixels per x unit and per decade. */
@@ -253,39 +254,121 @@ static void place_labels(struct panel *pn, char (*texts)[RR_LABEL_MAX + 32])
 	free(placed);
 }
 
-/* One point per result that ran the job with power figures. */
-static void panel_points(struct panel *pn, const struct rr_set *set, const char *name)
+/*
+ * The panels' jobs: those some result has a point of. one >= 0: the only result with a
+ * point, whose jobs share one panel, as a Pareto front of one device says nothing.
+ */
+struct perf_jobs {
+	const char **names;
+	size_t n;
+	int one;
+};
+
+/* Whether result i ran job name with both its active power and its speed known. */
+static int has_point(const struct rr_set *set, size_t i, const char *name)
+{
+	const struct job_result *j = rr_find_job(&set->res[i], name);
+	double u;
+
+	if (!j || !set->res[i].has_power)
+		return 0;
+	return isfinite(result_job_figure(&set->res[i].rep, j, "active_w", &u)) &&
+	       (result_job_figure(&set->res[i].rep, j, "bw_bytes", &u) > 0 ||
+		result_job_figure(&set->res[i].rep, j, "iops", &u) > 0);
+}
+
+/*
+ * The jobs with a point, the others named and left out (a measured command that moves
+ * no data has no speed): an empty panel would read as a job that did nothing. 1 when
+ * there is nothing to compare: no point, or one device's single point.
+ */
+static int perf_jobs_build(struct perf_jobs *pj, const struct plot_ctx *ctx)
+{
+	const struct rr_set *set = ctx->set;
+	size_t nall = rr_job_names(set, &pj->names), n, i, nres = 0;
+	int *res_has = xcalloc(set->nres + 1, sizeof(*res_has)), any;
+
+	pj->n = 0;
+	pj->one = -1;
+	for (n = 0; n < nall; n++) {
+		for (i = 0, any = 0; i < set->nres; i++) {
+			if (has_point(set, i, pj->names[n])) {
+				any = 1;
+				res_has[i] = 1;
+			}
+		}
+		if (any)
+			pj->names[pj->n++] = pj->names[n];
+		else
+			log_info(MOD, "%s: %s: left out: no result has both its active power and its "
+				 "speed", ctx->chart->name, pj->names[n]);
+	}
+	for (i = 0; i < set->nres; i++) {
+		if (res_has[i]) {
+			nres++;
+			pj->one = (int)i;
+		}
+	}
+	free(res_has);
+	if (nres != 1)
+		pj->one = -1;
+	return !pj->n || (nres == 1 && pj->n < 2);
+}
+
+/* Job j of result i as a point: active power against speed; NAN where either is unknown. */
+static void add_point(struct panel *pn, const struct rr_set *set, size_t i,
+		      const struct job_result *j)
+{
+	struct pt *p = &pn->pts[pn->np++];
+
+	memset(p, 0, sizeof(*p));
+	/* over rounds the means, with their intervals; else the run's own */
+	p->x = result_job_figure(&set->res[i].rep, j, "active_w", &p->ux) * pn->x_per_base;
+	p->ux *= pn->x_per_base;
+	p->y = pn->mbps ? result_job_figure(&set->res[i].rep, j, "bw_bytes", &p->uy) / 1e6
+			: result_job_figure(&set->res[i].rep, j, "iops", &p->uy);
+	if (pn->mbps)
+		p->uy /= 1e6;
+	p->valid = rr_valid(j) != 0;
+	p->res = i;
+	p->job = j->jobname;
+	if (!(p->y > 0))
+		p->y = NAN;
+}
+
+/*
+ * The panel's points: one per result that ran the job with power figures, or (one device)
+ * one per job of its result. MB/s for large blocks, IOPS for small ones: in a panel of a
+ * job the first device decides, in one device's panel MB/s unless every job is small.
+ */
+static void panel_points(struct panel *pn, const struct rr_set *set, const struct perf_jobs *pj,
+			 size_t k)
 {
 	double xmax = 0, ylo = INFINITY, yhi = 0;
-	struct pt *p;
-	size_t i;
+	const struct job_result *j;
+	size_t i, n;
 
-	for (i = 0; i < set->nres; i++) {
-		const struct job_result *j = rr_find_job(&set->res[i], name);
-
+	for (n = 0; pj->one >= 0 && n < pj->n; n++) {
+		j = rr_find_job(&set->res[pj->one], pj->names[n]);
+		pn->mbps = pn->mbps > 0 || (j && rr_bs(j) >= PERF_MBPS_MIN_BS);
+	}
+	for (n = 0; pj->one >= 0 && n < pj->n; n++)
+		if ((j = rr_find_job(&set->res[pj->one], pj->names[n])))
+			add_point(pn, set, (size_t)pj->one, j);
+	for (i = 0; pj->one < 0 && i < set->nres; i++) {
+		j = rr_find_job(&set->res[i], pj->names[k]);
 		if (!j || !set->res[i].has_power)
 			continue;
-		/* MB/s for large blocks, IOPS for small ones (the first device decides). */
 		if (pn->mbps < 0)
 			pn->mbps = rr_bs(j) >= PERF_MBPS_MIN_BS;
-		p = &pn->pts[pn->np++];
-		memset(p, 0, sizeof(*p));
-		/* over rounds the means, with their intervals; else the run's own */
-		p->x = result_job_figure(&set->res[i].rep, j, "active_w", &p->ux) * pn->x_per_base;
-		p->ux *= pn->x_per_base;
-		p->y = pn->mbps ? result_job_figure(&set->res[i].rep, j, "bw_bytes", &p->uy) / 1e6
-				: result_job_figure(&set->res[i].rep, j, "iops", &p->uy);
-		if (pn->mbps)
-			p->uy /= 1e6;
-		p->valid = rr_valid(j) != 0;
-		p->res = i;
-		if (!(p->y > 0))
-			p->y = NAN;
-		if (!isnan(p->x) && !isnan(p->y)) {
-			xmax = fmax(xmax, p->x);
-			ylo = fmin(ylo, p->y);
-			yhi = fmax(yhi, p->y);
-		}
+		add_point(pn, set, i, j);
+	}
+	for (i = 0; i < pn->np; i++) {
+		if (isnan(pn->pts[i].x) || isnan(pn->pts[i].y))
+			continue;
+		xmax = fmax(xmax, pn->pts[i].x);
+		ylo = fmin(ylo, pn->pts[i].y);
+		yhi = fmax(yhi, pn->pts[i].y);
 	}
 	if (isinf(ylo)) {
 		ylo = 1;
@@ -388,50 +471,53 @@ static void grid_layout(struct grid *g, size_t njobs)
 	g->height_px = (unsigned)(PERF_TITLE_PX + PERF_KEY_PX + g->row_px * g->rows);
 }
 
-/* Returns whether the panel has an invalid point. */
+/* The label of point i: its device, or in one device's panel its job. */
+static void point_text(char *text, size_t len, const struct rr_set *set, const struct pt *p,
+		       int by_job)
+{
+	const struct rr_result *r = &set->res[p->res];
+
+	snprintf(text, len, "%s%s%s", by_job ? p->job : r->label,
+		 by_job ? "" : plot_result_mark(set, r), p->valid ? "" : " (INVALID)");
+}
+
+/* Panel k (one device's: every job); returns whether the panel has an invalid point. */
 static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct plot_ctx *ctx,
-		      const char *name, size_t k, const struct grid *g)
+		      const struct perf_jobs *pj, size_t k, const struct grid *g)
 {
 	const struct rr_set *set = ctx->set;
-	struct panel pn = { .pts = xcalloc(set->nres + 1, sizeof(struct pt)), .mbps = -1,
+	size_t cap = (set->nres > pj->n ? set->nres : pj->n) + 1, i;
+	struct panel pn = { .pts = xcalloc(cap, sizeof(struct pt)), .mbps = -1,
 			    .x_per_base = g->w_unit.per_base };
-	char (*texts)[RR_LABEL_MAX + 32] = xcalloc(set->nres + 1, sizeof(*texts));
-	size_t i, drawn = 0;
+	char (*texts)[RR_LABEL_MAX + 32] = xcalloc(cap, sizeof(*texts));
+	char title[PLOT_TEXT_MAX];
 	int invalid = 0;
 
-	panel_points(&pn, set, name);
+	panel_points(&pn, set, pj, k);
 	/* small panels: the key under the title names each colour, no label on a point */
 	for (i = 0; i < pn.np && !g->compact; i++)
-		snprintf(texts[i], sizeof(texts[i]), "%s%s%s", set->res[pn.pts[i].res].label,
-			 plot_result_mark(set, &set->res[pn.pts[i].res]),
-			 pn.pts[i].valid ? "" : " (INVALID)");
+		point_text(texts[i], sizeof(texts[i]), set, &pn.pts[i], pj->one >= 0);
 	fit_labels(&pn, texts, (double)g->width_px / (double)g->cols - PANEL_MARGIN_X_PX);
 	pn.sy = ((double)g->row_px - PANEL_MARGIN_Y_PX) / log10(pn.yhi / pn.ylo);
-	pareto(&pn);
+	/* one device's jobs: no front, as no job is another device's alternative */
+	if (pj->one < 0)
+		pareto(&pn);
 	place_labels(&pn, texts);
 	fprintf(fp, "# %s: active_w perf device valid label_right below above left above_right "
-		    "below_right above_left below_left label_x label_y x_lo x_hi y_lo y_hi\n", name);
+		    "below_right above_left below_left label_x label_y x_lo x_hi y_lo y_hi\n",
+		pj->one < 0 ? pj->names[k] : "every job");
 	for (i = 0; i < pn.np; i++) {
 		panel_row(fp, &pn, i, &set->res[pn.pts[i].res], texts[i]);
 		invalid |= !pn.pts[i].valid;
-		drawn += !isnan(pn.pts[i].x) && !isnan(pn.pts[i].y);
 	}
-	if (!pn.np)
-		fprintf(fp, "NaN NaN 0 0 \"\" \"\" \"\" \"\" \"\" \"\" \"\" \"\" 0 %g NaN NaN NaN NaN\n", pn.ylo);
 	fprintf(fp, "\n\n");
 	panel_front(ff, &pn);
+	if (pj->one >= 0)
+		snprintf(title, sizeof(title), "%s: every job", set->res[pj->one].label);
+	else
+		snprintf(title, sizeof(title), "%s", pj->names[k]);
 	fprintf(meta, "JOB[%zu] = ", k + 1);
-	if (!drawn) {
-		/* An empty panel says why rather than looking like a job that did nothing. */
-		char title[PLOT_TEXT_MAX];
-
-		log_info(MOD, "%s: %s: no result has both its active power and its speed: "
-			 "no point", ctx->chart->name, name);
-		snprintf(title, sizeof(title), "%s (no point: power or speed not known)", name);
-		plot_gp_string(meta, title);
-	} else {
-		plot_gp_string(meta, name);
-	}
+	plot_gp_string(meta, title);
 	fprintf(meta, "\nYLAB[%zu] = ", k + 1);
 	plot_gp_string(meta, pn.mbps > 0 ? "MB/s (higher is better)" : "IOPS (higher is better)");
 	fprintf(meta, "\nHASFRONT[%zu] = %d\nXMAX[%zu] = %g\nYLO[%zu] = %g\nYHI[%zu] = %g\n"
@@ -447,16 +533,20 @@ static int perf_panel(FILE *fp, FILE *ff, FILE *meta, const struct plot_ctx *ctx
 int plot_perf_power(struct plot_ctx *ctx, const struct rr_result *r)
 {
 	const struct rr_set *set = ctx->set;
-	const char **names = NULL;
+	struct perf_jobs pj = { 0 };
 	struct plot_chart ch;
 	struct grid g;
-	size_t nnames, n, na;
+	size_t npanels, n;
 	FILE *fp, *ff;
 	int rc, invalid = 0;
 
 	(void)r;
-	nnames = rr_job_names(set, &names);
-	grid_layout(&g, nnames);
+	if (perf_jobs_build(&pj, ctx)) {
+		rc = PLOT_EMPTY;
+		goto out_names;
+	}
+	npanels = pj.one >= 0 ? 1 : pj.n;
+	grid_layout(&g, npanels);
 	g.w_unit = plot_power_unit(set);
 	rc = plot_chart_begin(ctx, &ch, NULL, g.width_px, g.height_px);
 	if (rc)
@@ -472,23 +562,23 @@ int plot_perf_power(struct plot_ctx *ctx, const struct rr_result *r)
 		rc = -EIO;
 		goto out_names;
 	}
-	na = nnames ? nnames : 1;
 	fprintf(ch.meta, "NJOBS = %zu\nROWS = %zu\nCOLS = %zu\narray JOB[%zu]\narray YLAB[%zu]\n"
 			 "array HASFRONT[%zu]\narray XMAX[%zu]\narray YLO[%zu]\narray YHI[%zu]\n"
-			 "array XSTEP[%zu]\n", nnames, g.rows, g.cols, na, na, na, na, na, na, na);
-	for (n = 0; n < nnames; n++)
-		invalid |= perf_panel(fp, ff, ch.meta, ctx, names[n], n, &g);
+			 "array XSTEP[%zu]\n", npanels, g.rows, g.cols, npanels, npanels, npanels,
+		npanels, npanels, npanels, npanels);
+	for (n = 0; n < npanels; n++)
+		invalid |= perf_panel(fp, ff, ch.meta, ctx, &pj, n, &g);
 	fprintf(ch.meta, "COMPACT = %d\nPW = %.5f\nRH = %.5f\nTOPF = %.5f\nKEYF = %.5f\n",
 		g.compact, 1.0 / (double)g.cols, (double)g.row_px / g.height_px,
 		(double)(PERF_TITLE_PX + PERF_KEY_PX) / g.height_px,
 		(double)PERF_KEY_PX / g.height_px);
-	fprintf(ch.meta, "HASINVALID = %d\nXUNIT = ", invalid);
+	fprintf(ch.meta, "HASINVALID = %d\nONEDEV = %d\nXUNIT = ", invalid, pj.one >= 0);
 	plot_gp_string(ch.meta, g.w_unit.text);
 	fputc('\n', ch.meta);
 	fclose(fp);
 	fclose(ff);
 	rc = plot_chart_run(ctx, &ch);
 out_names:
-	free(names);
+	free(pj.names);
 	return rc;
 }

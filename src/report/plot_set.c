@@ -74,6 +74,20 @@ int plot_datadir_make(struct plot_ctx *ctx)
 	return rc;
 }
 
+/* Chart d left out, and why (note: static text): logged, and kept for the page. */
+static void skip_note(struct plot_ctx *ctx, const struct plot_chart_desc *d, const char *note)
+{
+	size_t i;
+
+	log_info(MOD, "%s: skipped: %s", d->name, note);
+	for (i = 0; i < ctx->nskipped; i++)
+		if (ctx->skipped[i].chart == d && ctx->skipped[i].note == note)
+			return;
+	ctx->skipped = xrealloc(ctx->skipped, (ctx->nskipped + 1) * sizeof(*ctx->skipped));
+	ctx->skipped[ctx->nskipped].chart = d;
+	ctx->skipped[ctx->nskipped++].note = note;
+}
+
 /*
  * One chart of row d (for result r when it has one per result), or its note: results
  * without power named and left out of a chart that needs power, or the chart skipped.
@@ -91,8 +105,7 @@ static int draw_one(struct plot_ctx *ctx, const struct plot_chart_desc *d,
 				log_info(MOD, "%s: %s has no power data: left out of this chart",
 					 d->name, set->res[i].path);
 		if (!plot_count_powered(set)) {
-			log_info(MOD, "%s: skipped: no result has power data (run with a meter)",
-				 d->name);
+			skip_note(ctx, d, "no result has power data (run with a meter)");
 			return 0;
 		}
 	}
@@ -101,7 +114,7 @@ static int draw_one(struct plot_ctx *ctx, const struct plot_chart_desc *d,
 	ctx->chart = NULL;
 	if (rc != PLOT_EMPTY)
 		return rc;
-	log_info(MOD, "%s: skipped: %s", d->name, d->empty_note);
+	skip_note(ctx, d, d->empty_note);
 	return 0;
 }
 
@@ -145,6 +158,9 @@ void plot_ctx_free(struct plot_ctx *ctx)
 	for (i = 0; i < ctx->nwritten; i++)
 		free(ctx->written[i].name);
 	free(ctx->written);
+	free(ctx->skipped);
+	ctx->skipped = NULL;
+	ctx->nskipped = 0;
 	ctx->stems = NULL;
 	ctx->written = NULL;
 	ctx->nstems = ctx->nwritten = 0;

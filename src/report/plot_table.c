@@ -28,7 +28,11 @@ const struct plot_chart_desc plot_chart_table[] = {
 	  .needs = PLOT_NEEDS_POWER,
 	  .question = "per job, which devices are worth their power (the Pareto front)",
 	  .caption = "For each job, which devices are worth their power: the dashed staircase is "
-		     "the Pareto front (nothing else is both faster and cheaper)." },
+		     "the Pareto front (nothing else is both faster and cheaper). One device's "
+		     "jobs share one panel, without a front.",
+	  .empty_note = "nothing to compare: no job has both its active power and its speed (a "
+			"measured command that moves no data has no speed), or one device ran one "
+			"job" },
 	{ .name = "latency", .script = "latency", .draw = plot_latency,
 	  .question = "p50, p99 and p99.9 latency per job",
 	  .caption = "How long I/Os take, typically (p50) and at worst (p99, p99.9).",

@@ -71,11 +71,14 @@ static void timeline_meta(FILE *meta, const struct rr_result *r, const struct ti
 			  struct timeline_layout *lay)
 {
 	double max_mb = sr->max_mb, y2max;
-	int nshort;
+	int nshort, lead;
 	/* the power axis in the unit its highest reading chooses (mW for a card's 300 mW) */
 	struct si_unit pw = si_unit_of(SI_POWER, sr->max_w > 0 ? sr->max_w : NAN);
 
-	timeline_phase_rects(meta, r);
+	lead = timeline_phase_rects(meta, r);
+	fprintf(meta, "HASPREP = %d\nHASCALIB = %d\nPREPCOL = '#%06X'\nCALIBCOL = '#%06X'\n",
+		!!(lead & TIMELINE_PREPARE), !!(lead & TIMELINE_CALIBRATION), TIMELINE_PREP_RGB,
+		TIMELINE_CALIB_RGB);
 	timeline_labels_write(meta, lay->labels, lay->nlabels);
 	lay->labels = NULL;
 	nshort = timeline_short_jobs(r, meta, &max_mb);

@@ -41,8 +41,11 @@ double timeline_strip_px(size_t longest);
 /* The labels shown into meta, and every label freed. */
 void timeline_labels_write(FILE *meta, struct timeline_label *l, size_t n);
 void timeline_labels_free(struct timeline_label *l, size_t n);
-/* Phase shading. */
-void timeline_phase_rects(FILE *meta, const struct rr_result *r);
+/* Phase shading, and what ran outside the phases: returns which of these it drew. */
+enum { TIMELINE_PREPARE = 1, TIMELINE_CALIBRATION = 2 };
+#define TIMELINE_PREP_RGB 0xE2DAF0u
+#define TIMELINE_CALIB_RGB 0xFFF0B0u
+int timeline_phase_rects(FILE *meta, const struct rr_result *r);
 /* A marker for each job too short to be seen as a line; returns the count. */
 int timeline_short_jobs(const struct rr_result *r, FILE *meta, double *max_mb);
 /* Events as vertical lines, labels of events too close to tell apart merged. */

@@ -196,13 +196,47 @@ void timeline_labels_write(FILE *meta, struct timeline_label *l, size_t n)
 	timeline_labels_free(l, n);
 }
 
-void timeline_phase_rects(FILE *meta, const struct rr_result *r)
+/*
+ * What ran outside the phases, a job's size=auto calibration and its file layout: shaded
+ * in their own colours and named in their band where the name fits, so that their I/O
+ * does not read as measurement. The layout of a calibration's file lies inside it, and is
+ * drawn over it. Returns TIMELINE_PREPARE and TIMELINE_CALIBRATION for those drawn.
+ */
+static int lead_in_rect(FILE *meta, const struct rr_result *r, const struct result_span *sp,
+			unsigned fill, const char *name, double span_s)
+{
+	double a, b;
+
+	if (!sp || !(sp->t_end_ns > sp->t_start_ns) || !(span_s > 0))
+		return 0;
+	a = timeline_secs(sp->t_start_ns, r->rep.t0_ns);
+	b = timeline_secs(sp->t_end_ns, r->rep.t0_ns);
+	fprintf(meta, "set object rect from %.4f, graph 0 to %.4f, graph 1 fc rgb '#%06X' "
+		      "fs solid 1.0 noborder behind\n", a, b, fill);
+	if ((b - a) / span_s * PLOT_WIDTH_PX >= (double)strlen(name) * LABEL_PX_PER_CHAR + STRIP_PAD_PX)
+		fprintf(meta, "set label '%s' at %.4f, graph 0.97 center front font ',9' "
+			      "textcolor rgb '#555555'\n", name, (a + b) / 2);
+	return 1;
+}
+
+int timeline_phase_rects(FILE *meta, const struct rr_result *r)
 {
 	static const unsigned fill[PHASE_COUNT] = { 0xEBEBEB, 0xDDEBF7, 0xFBE2C5 };
+	double span_s = run_span_s(r);
 	uint64_t t0, t1;
 	size_t i;
-	int p;
+	int p, drawn = 0;
 
+	for (i = 0; i < r->rep.njobs; i++) {
+		const struct result_phases *ph = r->rep.jobs[i].phases;
+
+		if (!ph)
+			continue;
+		if (lead_in_rect(meta, r, ph->calibration, TIMELINE_CALIB_RGB, "calibration", span_s))
+			drawn |= TIMELINE_CALIBRATION;
+		if (lead_in_rect(meta, r, ph->prepare, TIMELINE_PREP_RGB, "layout", span_s))
+			drawn |= TIMELINE_PREPARE;
+	}
 	for (i = 0; i < r->rep.njobs; i++) {
 		for (p = 0; p < PHASE_COUNT; p++) {
 			rr_phase(&r->rep.jobs[i], p, &t0, &t1);
@@ -213,6 +247,7 @@ void timeline_phase_rects(FILE *meta, const struct rr_result *r)
 				timeline_secs(t1, r->rep.t0_ns), fill[p]);
 		}
 	}
+	return drawn;
 }
 
 /* Events closer together than a label is wide: one label naming each kind. */

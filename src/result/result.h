@@ -232,8 +232,14 @@ static inline double result_span_s(const struct result_span *sp)
 						   : 0;
 }
 
+/*
+ * A job's phases; prepare and calibration ran before its idle phase, outside any
+ * measurement: its file laid out (or read once) and its size=auto calibration with the
+ * settling after it (NULL: none, or a result written before they were recorded).
+ */
 struct result_phases {
 	struct result_span *active, *idle, *tail;
+	struct result_span *prepare, *calibration;
 };
 
 struct result_marker {

@@ -152,6 +152,8 @@ static const struct result_field phases_fields[] = {
 	FIELD(T, "active", active, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 	FIELD(T, "idle", idle, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 	FIELD(T, "tail", tail, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
+	FIELD(T, "prepare", prepare, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
+	FIELD(T, "calibration", calibration, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 };
 #undef T
 static SCHEMA(phases_schema, struct result_phases, phases_fields);

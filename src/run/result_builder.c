@@ -494,6 +494,18 @@ void result_builder_unprepared(struct result_builder *rb, const struct job_opts 
 	result_job_options(j, jo);
 }
 
+void result_job_lead_in(struct job_result *j, const struct run_lead_in *l)
+{
+	if (!l->calib_end_ns && !l->prep_end_ns)
+		return;
+	if (!j->phases)
+		j->phases = xcalloc(1, sizeof(*j->phases));
+	if (l->calib_end_ns)
+		set_span(&j->phases->calibration, l->calib_start_ns, l->calib_end_ns);
+	if (l->prep_end_ns)
+		set_span(&j->phases->prepare, l->prep_start_ns, l->prep_end_ns);
+}
+
 void result_builder_temps(struct result_builder *rb, const struct temp_sample *t, size_t n)
 {
 	struct run_result *r = &rb->rep;

@@ -67,6 +67,17 @@ void result_builder_job(struct result_builder *rb, const struct session *s,
 void result_builder_unprepared(struct result_builder *rb, const struct job_opts *jo,
 			       unsigned round, int err, int stopped);
 /* Temperature readings (sources_temps_take) onto the run's series. */
+/*
+ * What ran for a job outside its phases before its next result: its size=auto calibration
+ * (with the settling after it) and its file layout, as times (0: none), so that a
+ * timeline shows them for what they are.
+ */
+struct run_lead_in {
+	uint64_t calib_start_ns, calib_end_ns;
+	uint64_t prep_start_ns, prep_end_ns;
+};
+/* l into j's phases (prepare, calibration) where it holds them. */
+void result_job_lead_in(struct job_result *j, const struct run_lead_in *l);
 void result_builder_temps(struct result_builder *rb, const struct temp_sample *t, size_t n);
 /* The run's own event list, once the run has ended. */
 void result_builder_events(struct result_builder *rb);

@@ -34,6 +34,7 @@ struct run_ctx {
 	/* The jobs as they run: the profile's, with size=auto resolved (size_auto.c). */
 	struct job_opts *jobs;
 	struct size_choice *sizes; /* per job; size 0 until chosen */
+	struct run_lead_in *lead_in; /* per job: outside its phases, given to its next result */
 	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */
 	struct rate_basis basis;   /* the device's earlier result: ETA, calibration checks */
 	uint64_t checkpoint_ns;	   /* when the result was last rewritten mid-run */
@@ -68,6 +69,17 @@ void run_job_close(struct run_ctx *rc, const struct job_opts *jo, int measure,
 		   struct job_result *j, const struct temps *t_start, uint64_t bytes,
 		   uint64_t ios, const struct activity *act, const struct completions *cmpl);
 int run_should_stop(const struct run_ctx *rc);
+/*
+ * lead_in.c. The target prepared for jo, job j or its calibration's copy: its file laid
+ * out (or read once), 0 or -errno. When that moved data, its times go to job j's next
+ * result as its preparation: minutes of layout on a slow card must not read as measurement.
+ */
+int run_prepare_job(struct run_ctx *rc, size_t j, const struct job_opts *jo);
+/* Job j's size=auto calibration from t0 to now, when it ran one (not a size from its
+ * pattern), for its next result. */
+void run_lead_in_calib(struct run_ctx *rc, size_t j, uint64_t t0);
+/* What ran for job j outside its phases, given to the last result and forgotten. */
+void run_lead_in_give(struct run_ctx *rc, size_t j);
 /* The temperature readings so far onto the result's series. */
 void run_take_temps(struct run_ctx *rc);
 

@@ -260,7 +260,7 @@ static void retake_loop(struct run_ctx *rc, size_t j, unsigned round, unsigned l
 	target_job_done(&rc->tg, jo, 1);
 	size_auto_retake(rc, j, &first, size);
 	rep->njobs--; /* set aside: first owns its memory now */
-	err = target_prepare_job(&rc->tg, jo);
+	err = run_prepare_job(rc, j, jo);
 	if (!err && !run_should_stop(rc)) {
 		int done = run_job_loop(rc, jo, round, loop);
 
@@ -287,10 +287,11 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 
 	err = size_auto_resolve(rc, j);
 	if (!err)
-		err = target_prepare_job(&rc->tg, jo);
+		err = run_prepare_job(rc, j, jo);
 	if (err) {
 		rc->any_failed |= !run_should_stop(rc);
 		result_builder_unprepared(&rc->rb, jo, round, err, run_should_stop(rc));
+		run_lead_in_give(rc, j);
 		checkpoint(rc);
 		return;
 	}
@@ -304,6 +305,7 @@ static void run_job_round(struct run_ctx *rc, size_t j, unsigned round)
 		 * again, longer (size_auto.h). */
 		if (size)
 			retake_loop(rc, j, round, loop, size);
+		run_lead_in_give(rc, j);
 		rc->sizes[j].runs_kept++;
 		finished &= done;
 		if (rc->cfg->jobs[j].size_auto_ns)
@@ -413,6 +415,7 @@ static void run_jobs(struct run_ctx *rc, int measure)
 	done = xcalloc(cfg->njobs + 1, 1);
 	rc->jobs = xcalloc(cfg->njobs + 1, sizeof(*rc->jobs));
 	rc->sizes = xcalloc(cfg->njobs + 1, sizeof(*rc->sizes));
+	rc->lead_in = xcalloc(cfg->njobs + 1, sizeof(*rc->lead_in));
 	for (j = 0; j < cfg->njobs; j++) {
 		rc->jobs[j] = cfg->jobs[j];
 		if (job_rounds(&cfg->jobs[j]) > rounds)
@@ -486,6 +489,7 @@ static void tear_down(struct run_ctx *rc)
 {
 	free(rc->jobs);
 	free(rc->sizes);
+	free(rc->lead_in);
 	rate_basis_close(&rc->basis);
 	sources_close(rc->sources);
 	session_free(rc->session);

@@ -44,9 +44,10 @@ static void slowest_meter(const struct session *s, struct size_choice *c)
  * meters pumped but no phase open (size_calib.c), and choose its size. 0, or -errno
  * (logged) when the job cannot run or moved nothing.
  */
-static int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint64_t requested_ns,
+static int size_auto_choose(struct run_ctx *rc, size_t j, uint64_t requested_ns,
 			    struct size_choice *out)
 {
+	const struct job_opts *jo = &rc->cfg->jobs[j];
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -61,7 +62,7 @@ static int size_auto_choose(struct run_ctx *rc, const struct job_opts *jo, uint6
 		snprintf(out->from, sizeof(out->from), "pattern");
 		return 0;
 	}
-	err = size_calib_run(rc, jo, out);
+	err = size_calib_run(rc, j, jo, out);
 	if (err)
 		return err;
 	size_auto_fit(jo, out);
@@ -107,7 +108,7 @@ static int resolve(struct run_ctx *rc, size_t j)
 	uint64_t other;
 	int err;
 
-	err = size_auto_choose(rc, jo, jo->size_auto_ns, c);
+	err = size_auto_choose(rc, j, jo->size_auto_ns, c);
 	if (err)
 		return err;
 	other = size_auto_from_results(ro->same_size_as, ro->nsame_size_as, jo->name, from,
@@ -131,6 +132,7 @@ static int resolve(struct run_ctx *rc, size_t j)
 
 int size_auto_resolve(struct run_ctx *rc, size_t j)
 {
+	uint64_t t0 = now_ns();
 	int err;
 
 	if (!rc->cfg->jobs[j].size_auto_ns)
@@ -140,26 +142,36 @@ int size_auto_resolve(struct run_ctx *rc, size_t j)
 	err = resolve(rc, j);
 	if (!err)
 		settle(rc, &rc->jobs[j]);
+	run_lead_in_calib(rc, j, t0);
 	return err;
 }
 
 int size_auto_resolve_all(struct run_ctx *rc)
 {
 	const struct job_opts *last = NULL;
+	uint64_t t0;
 	int err, rc_all = 0;
-	size_t j;
+	size_t j, last_j = 0;
 
 	for (j = 0; j < rc->cfg->njobs && !run_should_stop(rc); j++) {
 		if (!rc->cfg->jobs[j].size_auto_ns)
 			continue;
+		t0 = now_ns();
 		err = resolve(rc, j);
-		if (err)
+		run_lead_in_calib(rc, j, t0);
+		if (err) {
 			rc_all = err;
-		else
+		} else {
 			last = &rc->jobs[j];
+			last_j = j;
+		}
 	}
-	if (last)
+	if (last) {
+		t0 = rc->lead_in[last_j].calib_start_ns;
 		settle(rc, last);
+		if (t0)
+			run_lead_in_calib(rc, last_j, t0);
+	}
 	return rc_all;
 }
 

@@ -298,7 +298,7 @@ static void take(struct size_choice *c, const struct size_try *t, double rate)
 	c->calib_bytes = t->bytes;
 }
 
-int size_calib_run(struct run_ctx *rc, const struct job_opts *jo, struct size_choice *c)
+int size_calib_run(struct run_ctx *rc, size_t j, const struct job_opts *jo, struct size_choice *c)
 {
 	struct job_opts cj = job_sized(jo, SIZE_AUTO_MAX / jo->bs * jo->bs);
 	enum try_verdict v[SIZE_AUTO_TRIES];
@@ -308,7 +308,7 @@ int size_calib_run(struct run_ctx *rc, const struct job_opts *jo, struct size_ch
 	double rate;
 	int err, quiet;
 
-	err = target_prepare_job(&rc->tg, &cj);
+	err = run_prepare_job(rc, j, &cj);
 	if (err)
 		return err;
 	reference(rc, jo, c);

@@ -13,6 +13,6 @@ struct run_ctx;
  * as plan/size_choice.h says; fills c's rate_bps, calib_s, calib_bytes, tries, ref and note. 0, or -errno
  * (logged) when the job cannot run or no try moved anything.
  */
-int size_calib_run(struct run_ctx *rc, const struct job_opts *jo, struct size_choice *c);
+int size_calib_run(struct run_ctx *rc, size_t j, const struct job_opts *jo, struct size_choice *c);
 
 #endif

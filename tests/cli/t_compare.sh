@@ -292,13 +292,13 @@ TMPDIR=$T_TMP/tmpe $IOWATT plot --keep-data --format dumb --chart efficiency,bat
 kept=$(sed -n 's/.*kept in //p' "$T_TMP/keep.err")
 check "efficiency.dat: each bar's IOPS/mA interval is the figure -+ its u95" -- \
 	python3 - "$kept/efficiency/efficiency.dat" <<'PY'
-import sys
+import shlex, sys
 n = 0
 for line in open(sys.argv[1]):
     if line.startswith("#") or not line.strip():
         continue
-    f = line.split()
-    v, lo, hi = float(f[2]), float(f[-4]), float(f[-3])
+    f = shlex.split(line)
+    v, lo, hi = float(f[2]), float(f[12]), float(f[13])
     assert abs(lo - 0.95 * v) < 1e-4 * v and abs(hi - 1.05 * v) < 1e-4 * v, f
     n += 1
 assert n > 0

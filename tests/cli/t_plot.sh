@@ -90,8 +90,79 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 $IOWATT plot --format dumb -o "$T_TMP/one" "$T_TMP/one.json" 2>"$T_TMP/one.err"
 ok $? "a single valid job renders every chart (gnuplot 5.4 crashed on all-NaN label layers)"
-! grep -q "gnuplot" "$T_TMP/one.err" && [ "$(ls "$T_TMP/one" | wc -l)" -eq 4 ] && grep -q "no write job" "$T_TMP/one.err"
-ok $? "four charts (no write job: no battery chart, said so), no gnuplot message"
+! grep -q "gnuplot" "$T_TMP/one.err" && [ "$(ls "$T_TMP/one" | wc -l)" -eq 3 ] && grep -q "no write job" "$T_TMP/one.err" &&
+	grep -q "perf-power: skipped: nothing to compare" "$T_TMP/one.err"
+ok $? "three charts (no battery chart: no write job; no perf-power: one point compares nothing), each said, no gnuplot message"
+
+# --- one device: one perf-power panel of its jobs, no Pareto front; none for a point alone
+mkdir -p "$T_TMP/onedev"
+TMPDIR=$T_TMP/onedev $IOWATT plot --keep-data --format svg --chart perf-power -o "$T_TMP/onedev/out" \
+	"$G/nvme-netac.json" >/dev/null 2>"$T_TMP/onedev.err"
+kept=$(sed -n 's/.*kept in //p' "$T_TMP/onedev.err")
+[ "$(sed -n 's/^NJOBS = //p' "$kept/perf-power/meta.gp")" = 1 ] &&
+	grep -q "^HASFRONT\[1\] = 0" "$kept/perf-power/meta.gp" &&
+	[ "$(grep -vc '^#\|^$' "$kept/perf-power/perf.dat")" = 4 ]
+ok $? "one device: one perf-power panel holding its four jobs as points, no front"
+svg=$T_TMP/onedev/out/perf-power.svg
+grep -q "every job" "$svg" && grep -q "RND4K-Q32T1-write" "$svg" && ! grep -q "Pareto front" "$svg"
+ok $? "its panel names the device's jobs, and no Pareto front in the key"
+
+# --- value labels read across where their bar's slot holds them, upright where it does not
+$IOWATT plot --format svg --chart efficiency -o "$T_TMP/across" "$G/nvme-netac.json" >/dev/null 2>&1
+python3 - "$T_TMP/across/efficiency.svg" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+# each value label: the group that holds its <text>, with its transform
+labels = re.findall(r'<g transform="([^"]*)"[^>]*>\s*<text>([0-9.]+)</text>', svg)
+vals = [(t, v) for t, v in labels if v in ("0.767", "0.541", "88.1", "55.7", "4.12", "5.83", "9.18", "14.5")]
+sys.exit(0 if len(vals) == 8 and not any("rotate" in t for t, v in vals) else 1)
+PY
+ok $? "one device, four jobs: all eight value labels read across (no rotate)"
+mkdir -p "$T_TMP/fleetfx"
+python3 "$REPO/tests/lib/page_fixtures.py" "$G" "$T_TMP/fleetfx" >/dev/null
+$IOWATT plot --format svg --chart efficiency -o "$T_TMP/fleet" "$T_TMP"/fleetfx/fleet/*.json >/dev/null 2>&1
+python3 - "$T_TMP/fleet/efficiency.svg" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+labels = re.findall(r'<g transform="([^"]*)"[^>]*>\s*<text>([0-9.]+ ?[kmM]?)</text>', svg)
+rot = [t for t, v in labels if "rotate" in t]
+sys.exit(0 if len(labels) > 100 and len(rot) > 0.9 * len(labels) else 1)
+PY
+ok $? "four devices x 34 jobs: the narrow bars' labels stand upright"
+
+# --- a measured command (power, no speed, no latency) beside a run: no empty panel for it
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP/measured.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["jobs"][0]
+for k in ("options", "read", "write", "sync", "cpu"):
+    j.pop(k, None)
+j["jobname"] = "sleep-cmd"
+j["command"] = ["sleep", "2"]
+for k in ("iops_per_ma", "iops_per_w", "mbps_per_w", "j_per_gb", "j_per_gb_net", "uj_per_io",
+          "uah_per_io", "uah_per_mb"):
+    j["efficiency"].pop(k, None)
+d["jobs"] = [j]
+d.pop("files", None)
+d.pop("summary", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+mkdir -p "$T_TMP/mx"
+TMPDIR=$T_TMP/mx $IOWATT plot --keep-data --format svg -o "$T_TMP/mx/out" "$G/nvme-netac.json" \
+	"$T_TMP/measured.json" >/dev/null 2>"$T_TMP/mx.err"
+kept=$(sed -n 's/.*kept in //p' "$T_TMP/mx.err")
+! grep -q "sleep-cmd" "$kept/perf-power/meta.gp" && ! grep -q "sleep-cmd" "$kept/latency/meta.gp" &&
+	grep -q "perf-power: sleep-cmd: left out" "$T_TMP/mx.err" && grep -q "latency: sleep-cmd: left out" "$T_TMP/mx.err"
+ok $? "a measured command's job has no perf-power panel nor latency column, and each says why"
+$IOWATT plot --format svg -o "$T_TMP/mo" "$T_TMP/measured.json" >/dev/null 2>"$T_TMP/mo.err"
+[ ! -e "$T_TMP/mo/perf-power.svg" ] && [ ! -e "$T_TMP/mo/latency.svg" ] &&
+	grep -q "perf-power: skipped: nothing to compare" "$T_TMP/mo.err" &&
+	grep -q "latency: skipped: no job has latency" "$T_TMP/mo.err"
+ok $? "a measure result alone: no perf-power nor latency chart, each with its note"
+$IOWATT report -o "$T_TMP/mpage" "$T_TMP/measured.json" >/dev/null 2>&1
+grep -q "Not drawn: perf-power: nothing to compare" "$T_TMP/mpage/report.html" &&
+	grep -q "Not drawn: latency: no job has latency percentiles" "$T_TMP/mpage/report.html"
+ok $? "the report page names each chart left out, with its note"
 
 # --- a job far shorter than the run is marked, not lost in a sliver of a line
 python3 - "$G/nvme-netac.json" "$T_TMP/longtail.json" <<'PY'

@@ -86,6 +86,19 @@ ok $? "methods: the docs' tables are tables (cmark-gfm)"
 [ -s "$T_TMP/page.png" ] && [ "$(head -c 8 "$T_TMP/page.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
 ok $? "a full-page screenshot was taken (PNG)"
 
+# --- at 800 px: the page does not scroll sideways, and the charts' text stays readable (a
+# chart narrower than its readable width scrolls in its own figure instead of shrinking)
+if [ $EMU -eq 1 ]; then
+	t_skip_charts 2
+else
+	REPORT_WIDTH=800 python3 "$REPO/tests/lib/report_check.py" "$page" "$T_TMP/page800.png" "$T_TMP/udd800" >"$T_TMP/page800.json"
+	[ "$(val "$T_TMP/page800.json" 'd["scroll_width"]')" -le 800 ] && [ "$(val "$T_TMP/page800.json" 'd["svgs_drawn"]')" = 8 ]
+	ok $? "800 px: eight charts drawn, the page $(val "$T_TMP/page800.json" 'd["scroll_width"]') px wide (no sideways scroll)"
+	[ "$(val "$T_TMP/page800.json" 'int(d["chart_font_px_min"] >= 6.5)')" = 1 ] &&
+		[ "$(val "$j" 'int(d["chart_font_px_min"] >= 7)')" = 1 ]
+	ok $? "the charts' 9 pt labels at least 6.5 px at 800 px ($(val "$T_TMP/page800.json" '"%.1f" % d["chart_font_px_min"]')) and 7 px at 1280"
+fi
+
 # --- EMULATED and MANUAL meters are labelled
 python3 - "$G/usbstick-sandisk-ultra.json" "$T_TMP/emu.json" "$G/sd-sandisk-ultra.json" "$T_TMP/man.json" <<'PY'
 import json, os, shutil, sys

@@ -2,12 +2,14 @@
 # Loads an HTML page in headless Chromium over the DevTools pipe (standard library only) and
 # prints, as JSON: console messages and exceptions, log entries (CSP refusals among them),
 # network requests, what the page holds (charts, tables, sections), and a full-page PNG.
-# Usage: report_check.py PAGE.html SHOT.png USER_DATA_DIR
+# Usage: report_check.py PAGE.html SHOT.png USER_DATA_DIR   (REPORT_WIDTH: the window's
+# width in CSS px, 1280 by default)
 import base64, json, os, subprocess, sys, time
 
 page, shot, udd = sys.argv[1], sys.argv[2], sys.argv[3]
 chromium = os.environ.get("CHROMIUM", "chromium")
 TIMEOUT = int(os.environ.get("REPORT_CHECK_TIMEOUT", "60"))
+WIDTH = int(os.environ.get("REPORT_WIDTH", "1280"))
 
 to_r, to_w = os.pipe()      # we write commands, chromium reads fd 3
 from_r, from_w = os.pipe()  # chromium writes fd 4, we read
@@ -27,7 +29,7 @@ proc = subprocess.Popen(
     [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
      "--disable-background-networking", "--disable-component-update", "--disable-sync",
      "--user-data-dir=" + udd, "--remote-debugging-pipe", "--hide-scrollbars",
-     "--window-size=1280,900"] + os.environ.get("CHROMIUM_FLAGS", "").split() + ["about:blank"],
+     "--window-size=%d,900" % WIDTH] + os.environ.get("CHROMIUM_FLAGS", "").split() + ["about:blank"],
     preexec_fn=child_fds, close_fds=False, stdin=subprocess.DEVNULL,
     stdout=subprocess.DEVNULL, stderr=open(os.path.join(udd, "..", "chromium.log"), "w") if os.environ.get("CHROMIUM_LOG") else subprocess.DEVNULL)
 os.close(to_r)
@@ -87,7 +89,7 @@ try:
     for domain in ("Page", "Runtime", "Log", "Network"):
         call(domain + ".enable", session=sid)
     call("Emulation.setDeviceMetricsOverride",
-         {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=sid)
+         {"width": WIDTH, "height": 900, "deviceScaleFactor": 1, "mobile": False}, session=sid)
     call("Page.navigate", {"url": "file://" + os.path.abspath(page)}, session=sid)
     wait_event("Page.loadEventFired")
     probe = """JSON.stringify({
@@ -110,12 +112,21 @@ try:
       scripts: document.querySelectorAll('script').length,
       badges: [...document.querySelectorAll('.badge')].map(b => b.textContent),
       body_text: document.body.innerText,
-      height: document.documentElement.scrollHeight
+      height: document.documentElement.scrollHeight,
+      // wider than the window: the page scrolls sideways as a whole (a table in its own
+      // scroll box does not count)
+      scroll_width: document.documentElement.scrollWidth,
+      charts_wider: [...document.querySelectorAll('figure svg.chart')].filter(
+        s => s.getBoundingClientRect().right > window.innerWidth + 1).length,
+      // text of the charts drawn smaller than 7 CSS px: unreadable at this width
+      chart_font_px_min: Math.min(...[...document.querySelectorAll('figure svg.chart')].map(s => {
+        const r = s.getBoundingClientRect(), vb = s.viewBox.baseVal;
+        return vb && vb.width ? 9 * r.width / vb.width : 99; }), 99)
     })"""
     r = call("Runtime.evaluate", {"expression": probe, "returnByValue": True}, session=sid)
     out.update(json.loads(r["result"]["value"]))
     call("Emulation.setDeviceMetricsOverride",
-         {"width": 1280, "height": min(out["height"], 16000), "deviceScaleFactor": 1,
+         {"width": WIDTH, "height": min(out["height"], 16000), "deviceScaleFactor": 1,
           "mobile": False}, session=sid)
     png = call("Page.captureScreenshot", {"format": "png"}, session=sid)["data"]
     with open(shot, "wb") as f:
@@ -124,7 +135,7 @@ try:
     parts = int(os.environ.get("PARTS", "0"))
     for k in range(parts):
         h = out["height"] / parts
-        clip = {"x": 0, "y": k * h, "width": 1280, "height": h, "scale": 1}
+        clip = {"x": 0, "y": k * h, "width": WIDTH, "height": h, "scale": 1}
         data = call("Page.captureScreenshot", {"format": "png", "clip": clip}, session=sid)["data"]
         with open("%s.%d.png" % (shot[:-4], k + 1), "wb") as f:
             f.write(base64.b64decode(data))
