@@ -78,6 +78,7 @@ $(eval $(call optional,LIBURING,liburing,2.0,ioengine=io_uring,liburing-dev))
 $(eval $(call optional,SECCOMP,libseccomp,2.4,gnuplot run without process creation,libseccomp-dev))
 $(eval $(call optional,NETTLE,nettle,3.4,the tc66c meter driver (AES-256 replies),nettle-dev))
 $(eval $(call optional,SIGROK,libsigrok,0.5.2,the sigrok meter bridge,libsigrok-dev))
+$(eval $(call optional,LIBZIP,libzip,1.5,reading recordings: sigrok sessions and PPK2 files,libzip-dev))
 # The report page's methods section: docs/energy.md rendered by cmark-gfm (its table
 # extension has no .pc file: its header decides), else shown as written.
 ifeq ($(call PKG_OK,libcmark-gfm,0.29),1)

@@ -2,7 +2,7 @@
 # Installs the Debian packages iowatt needs (12 and 13): --runtime for running, --fleet for
 # the labgrid test alone, default everything for the tests.
 set -eu
-runtime="build-essential pkg-config libaio-dev liburing-dev libinih-dev libjansson-dev libblkid-dev libserialport-dev libgpiod-dev nettle-dev libsigrok-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libseccomp-dev gnuplot-nox"
+runtime="build-essential pkg-config libaio-dev liburing-dev libinih-dev libjansson-dev libblkid-dev libserialport-dev libgpiod-dev nettle-dev libsigrok-dev libzip-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libseccomp-dev gnuplot-nox"
 testing="umockdev libumockdev-dev libglib2.0-dev fio socat sigrok-cli ser2net iproute2 python3-serial e2fsprogs util-linux mount python3 procps groff-base chromium clang libclang-rt-dev"
 # The labgrid fleet test (tests/cli/t_labgrid.sh): Debian 12's labgrid 0.4.1 (its coordinator
 # runs on contrib/labgrid/wamp-router.py, python3-autobahn, also in t_wamp_router.sh),

@@ -26,6 +26,7 @@ const struct command commands[] = {
 	{ "size", cmd_size, size_cmdline },
 	{ "report", cmd_report, report_cmdline },
 	{ "export", cmd_export, export_cmdline },
+	{ "import", cmd_import, import_cmdline },
 };
 
 const size_t ncommands = ARRAY_SIZE(commands);

@@ -16,6 +16,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_size(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 struct cmdline;
 
@@ -36,6 +37,7 @@ const struct cmdline *size_cmdline(void);
 const struct cmdline *plot_cmdline(void);
 const struct cmdline *report_cmdline(void);
 const struct cmdline *export_cmdline(void);
+const struct cmdline *import_cmdline(void);
 extern const size_t ncommands;
 
 /* The program's usage: the commands and their summaries (help.c). */

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# iowatt export (issue 33.4): a result's samples as a sigrok session (srzip) that sigrok-cli
-# reads back, and as a CSV with each sample's job and phase, checked against the result's
-# own samples and phase spans; outputs follow the rules of every output (no overwrite
-# without --force, nothing left behind, bad input said with its file and line).
+# iowatt export and import (issue 33.4): a result's samples as a sigrok session (srzip) that
+# sigrok-cli reads back, and as a CSV with each sample's job and phase, checked against the
+# result's own samples and phase spans; outputs follow the rules of every output (no
+# overwrite without --force, nothing left behind, bad input said with its file and line).
+# Then recordings made beside a run (a PPK2 file written here with a known offset and
+# currents, the run's own export as a sigrok session) placed back on the run's clock.
 . "$(dirname "$0")/../lib/lib.sh"
 emu_pid=""
 trap '[ -n "$emu_pid" ] && kill "$emu_pid" 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
@@ -121,5 +123,78 @@ PY
 	grep -q "bad.samples.csv:4: 1 line(s) that are not samples" "$T_TMP/bad.err" &&
 	[ $(($(wc -l <"$T_TMP/bad.csv"))) -eq $(($(wc -l <"$T_TMP/x/r.csv"))) ]
 ok $? "a malformed samples line is left out with FILE:LINE ($(cat "$T_TMP/bad.err"))"
+
+# import: recordings made beside the run, written here with a known start (1.2345 s before
+# the run's t0) and currents (50 mA idle, 300 mA in every active phase, 1 mA noise): a PPK2
+# file at 100 kS/s; a sigrok session of a 10 Hz meter (each reading held 100 ms on a 1 kHz
+# grid); and a PPK2 file whose current never steps.
+python3 - "$T_TMP/r.json" "$T_TMP" <<'PY'
+import json, random, struct, sys, zipfile
+r = json.load(open(sys.argv[1]))
+t0, start = r["t0_ns"], -1.2345
+act = [((j["phases"]["active"]["t_start_ns"] - t0) / 1e9, (j["phases"]["active"]["t_end_ns"] - t0) / 1e9)
+       for j in r["jobs"]]
+end = max(b for a, b in act) + 3.0
+random.seed(7)
+def series(rate, hold_s, flat):
+    out, v, next_t = [], 0.0, -1e9
+    for i in range(int((end - start) * rate)):
+        t = start + i / rate
+        if t >= next_t:  # a new reading
+            on = any(a <= t < b for a, b in act) and not flat
+            v = 50.0 + (250.0 if on else 0.0) + random.uniform(-1, 1)
+            next_t = t + hold_s
+        out.append(v)
+    return out
+def ppk2(path, flat):
+    ma = series(100000, 0, flat)
+    raw = b"".join(struct.pack("<f", x * 1000) + struct.pack(">H", 0) for x in ma)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("metadata.json", json.dumps({"metadata": {"samplesPerSecond": 100000, "startSystemTime": 0}, "formatVersion": 2}))
+        z.writestr("session.raw", raw)
+def srzip(path):
+    ma = series(1000, 0.1, False)
+    meta = ("[global]\nsigrok version=0.5.2\n\n[device 1]\nsamplerate=1 kHz\n"
+            "total analog=2\nanalog1=V\nanalog2=dut_mA\n")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("version", "2")
+        z.writestr("metadata", meta)
+        z.writestr("analog-1-1-1", struct.pack(f"<{len(ma)}f", *([5.0] * len(ma))))
+        z.writestr("analog-1-2-1", struct.pack(f"<{len(ma)}f", *ma))
+ppk2(sys.argv[2] + "/rec.ppk2", False)
+ppk2(sys.argv[2] + "/flat.ppk2", True)
+srzip(sys.argv[2] + "/rec.sr")
+PY
+"$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/rec.ppk2" --volts 5 --json-out "$T_TMP/imp.json" >"$T_TMP/imp.out" 2>&1
+ok $? "import a PPK2 file recorded beside the run ($(sed -n 2p "$T_TMP/imp.out"))"
+# check_import JSON MAX_U95_S MIN_U95_S: the offset within its U95 of the truth, the U95
+# within bounds, the phases' currents as recorded.
+check_import() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+al = d["alignment"]
+err = al["offset_s"] - (-1.2345)
+print(f"offset {al['offset_s']:.6f} s (truth -1.234500), error {err*1e3:+.3f} ms, U95 {al['u95_s']*1e3:.3f} ms, source period {al['source_period_s']*1e3:.3f} ms")
+assert abs(err) <= al["u95_s"] and float(sys.argv[3]) <= al["u95_s"] <= float(sys.argv[2]), al
+assert d["figures_from"] == "recording", d
+for j in d["jobs"]:
+    assert abs(j["active"]["mean_ma"] - 300) < 3 and abs(j["idle"]["mean_ma"] - 50) < 3, j
+print("jobs", [(j["jobname"], round(j["active"]["mean_ma"], 2), round(j["idle"]["mean_ma"], 2)) for j in d["jobs"]])
+PY
+}
+check_import "$T_TMP/imp.json" 0.002 0
+ok $? "PPK2: placed within its U95 (at most 2 ms) of the truth, the phases' currents 300 and 50 mA"
+grep -q "FROM THE RECORDING" "$T_TMP/imp.out"
+ok $? "the figures are labelled as the recording's"
+"$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/rec.sr" --channel dut_mA --json-out "$T_TMP/imp-sr.json" >"$T_TMP/imp-sr.out" 2>&1 &&
+	check_import "$T_TMP/imp-sr.json" 0.5 0.1
+ok $? "a sigrok session of a 10 Hz meter: placed within its U95, which is no finer than the meter's 100 ms"
+! "$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/rec.sr" >"$T_TMP/two.out" 2>&1 &&
+	grep -q "say which with --channel" "$T_TMP/two.out" && grep -q "dut_mA" "$T_TMP/two.out"
+ok $? "a session with two analog channels asks for --channel and lists them"
+! "$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/flat.ppk2" >"$T_TMP/flat.out" 2>&1 &&
+	grep -q "no offset puts the recording's steps" "$T_TMP/flat.out"
+ok $? "a recording that never steps is not placed anywhere ($(tail -n 1 "$T_TMP/flat.out"))"
 
 done_testing
