@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the numbers depend on: host, board, kernel, CPU, filesystem and target. */
+/* What the numbers depend on: host, board, kernel, CPU, the device and its health, filesystem and target. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "core/mem.h"
 #include "run/context.h"
 #include "run/context_device.h"
+#include "run/context_health.h"
 
 /* ROOT/rel into buf; 0 or -errno. */
 static int read_root(const char *root, const char *rel, char *buf, size_t len)
@@ -270,10 +271,15 @@ struct result_context *context_collect(const struct target *tg, const char *sysf
 {
 	const char *root = sysfs_root ? sysfs_root : "";
 	struct result_context *c = xcalloc(1, sizeof(*c));
+	struct device_dirs dd;
 
 	c->host = host_info(root);
 	if (tg && tg->blockdev[0])
 		c->device = context_device(root, tg->blockdev, tg->partition);
+	if (c->device && !device_dirs_find(root, tg->blockdev, &dd)) {
+		c->device->health = context_health(&dd);
+		c->device->power_management = context_power_mgmt(&dd);
+	}
 	c->filesystem = filesystem_info(tg);
 	c->target = target_info(tg);
 	return c;

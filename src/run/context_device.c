@@ -12,7 +12,6 @@
 #include "core/files.h"
 #include "core/mem.h"
 #include "run/context_device.h"
-#include "run/context_health.h"
 #include "run/health_decode.h"
 
 #define SECTOR_BYTES 512
@@ -323,8 +322,6 @@ struct result_device *context_device(const char *root, const char *disk, const c
 	d->pcie = dd.pci[0] ? pcie_info(dd.pci) : NULL;
 	d->mmc = is(dd.transport, "mmc") && dd.dev[0] ? mmc_info(dd.dev) : NULL;
 	d->loop = is(dd.transport, "loop") ? loop_info(root, disk) : NULL;
-	d->health = context_health(&dd);
-	d->power_management = context_power_mgmt(&dd);
 	return d;
 }
 

@@ -215,7 +215,8 @@ static int nvme_admin(int fd, uint8_t opcode, uint32_t cdw10, void *buf, uint32_
 	return 0;
 }
 
-int context_nvme_smart(const struct device_dirs *dd, struct nvme_smart *out)
+/* The SMART log of the NVMe controller dd sits on: 0 or -errno (quiet: callers say why). */
+static int nvme_smart_read(const struct device_dirs *dd, struct nvme_smart *out)
 {
 	uint8_t log[NVME_SMART_LOG_BYTES];
 	/* NUMDL: dwords to return, minus one */
@@ -252,11 +253,11 @@ static int64_t nvme_hwmon_temp_c(const char *ctrl)
 static void nvme_health(struct result_health *h, const struct device_dirs *dd)
 {
 	struct nvme_smart s;
-	char why[128];
+	char why[160];
 	int rc;
 
 	h->source = xstrdup("nvme");
-	rc = context_nvme_smart(dd, &s);
+	rc = nvme_smart_read(dd, &s);
 	if (!rc) {
 		h->critical_warning = s.critical_warning;
 		h->temperature_c = s.temperature_c;
@@ -265,7 +266,8 @@ static void nvme_health(struct result_health *h, const struct device_dirs *dd)
 		h->data_units_written = (int64_t)s.data_units_written;
 		return;
 	}
-	snprintf(why, sizeof(why), "SMART log unreadable: %s%s", strerror(-rc),
+	snprintf(why, sizeof(why), "SMART log of /dev%s unreadable: %s%s", strrchr(dd->ctrl, '/') ?
+		 strrchr(dd->ctrl, '/') : "/nvme?", strerror(-rc),
 		 rc == -EACCES || rc == -EPERM ? " (admin commands need root)" : "");
 	MISSING(h, "used_pct, critical_warning, media_errors, data_units_written", why);
 	h->temperature_c = nvme_hwmon_temp_c(dd->ctrl);

@@ -13,7 +13,5 @@ struct result_health *context_health(const struct device_dirs *dd);
 struct result_power_mgmt *context_power_mgmt(const struct device_dirs *dd);
 /* Health of whole disk `disk` under sysfs_root; NULL when sysfs has no such disk. */
 struct result_health *context_health_of(const char *sysfs_root, const char *disk);
-/* The SMART log of the NVMe controller dd sits on: 0 or -errno (quiet: callers say why). */
-int context_nvme_smart(const struct device_dirs *dd, struct nvme_smart *out);
 
 #endif
