@@ -81,14 +81,9 @@ int cmd_export(int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = result_args_parse(&a.ra, export_cmdline(), &a, argc, argv, check_args, &set);
+	rc = result_args_parse_one(&a.ra, export_cmdline(), &a, argc, argv, check_args, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
-	if (set.nres != 1) {
-		log_err(MOD, "one result at a time (%zu given)", set.nres);
-		rr_set_free(&set);
-		return EXIT_USAGE;
-	}
 	a.o.format = a.format_idx < 0 ? EXPORT_AUTO : a.format_idx == 0 ? EXPORT_SRZIP : EXPORT_CSV;
 	rc = export_result(&set.res[0], &a.o) ? EXIT_FAIL : EXIT_OK;
 	rr_set_free(&set);

@@ -179,14 +179,9 @@ int cmd_import(int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	a.volts = NAN;
-	rc = result_args_parse(&a.ra, import_cmdline(), &a, argc, argv, check_args, &set);
+	rc = result_args_parse_one(&a.ra, import_cmdline(), &a, argc, argv, check_args, &set);
 	if (rc != EXIT_OK)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
-	if (set.nres != 1) {
-		log_err(MOD, "one result at a time (%zu given)", set.nres);
-		rr_set_free(&set);
-		return EXIT_USAGE;
-	}
 	r = &set.res[0];
 	if (recording_load(a.recording, a.channel, a.unit, &rec)) {
 		rr_set_free(&set);

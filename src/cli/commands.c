@@ -27,6 +27,7 @@ const struct command commands[] = {
 	{ "report", cmd_report, report_cmdline },
 	{ "export", cmd_export, export_cmdline },
 	{ "import", cmd_import, import_cmdline },
+	{ "stats", cmd_stats, stats_cmdline },
 };
 
 const size_t ncommands = ARRAY_SIZE(commands);

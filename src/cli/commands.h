@@ -17,6 +17,7 @@ int cmd_size(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 struct cmdline;
 
@@ -38,6 +39,7 @@ const struct cmdline *plot_cmdline(void);
 const struct cmdline *report_cmdline(void);
 const struct cmdline *export_cmdline(void);
 const struct cmdline *import_cmdline(void);
+const struct cmdline *stats_cmdline(void);
 extern const size_t ncommands;
 
 /* The program's usage: the commands and their summaries (help.c). */

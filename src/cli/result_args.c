@@ -94,6 +94,19 @@ int result_args_parse(struct result_args *ra, const struct cmdline *cmd, void *b
 	return rc;
 }
 
+int result_args_parse_one(struct result_args *ra, const struct cmdline *cmd, void *base,
+			  int argc, char **argv, int (*check)(const void *base), struct rr_set *set)
+{
+	int rc = result_args_parse(ra, cmd, base, argc, argv, check, set);
+
+	if (rc == EXIT_OK && set->nres != 1) {
+		log_err(cmd->name, "one result at a time (%zu given)", set->nres);
+		rr_set_free(set);
+		rc = EXIT_USAGE;
+	}
+	return rc;
+}
+
 int result_args_sleep(const char *spec, int mix_emulated, struct rr_set *set, int check_set,
 		      struct sleep_figure *sf, const struct sleep_figure **out)
 {

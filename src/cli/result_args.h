@@ -67,6 +67,9 @@ struct cmdline;
  */
 int result_args_parse(struct result_args *ra, const struct cmdline *cmd, void *base, int argc,
 		      char **argv, int (*check)(const void *base), struct rr_set *set);
+/* result_args_parse() for a command that reads one result: more is EXIT_USAGE, said. */
+int result_args_parse_one(struct result_args *ra, const struct cmdline *cmd, void *base,
+			  int argc, char **argv, int (*check)(const void *base), struct rr_set *set);
 /* Every metric compare can rank by, as choices of --by (built on first use). */
 const struct opt_choice *result_args_metrics(void);
 
