@@ -67,13 +67,27 @@ fi
 # A shorter idle baseline than the 10 s default keeps the demo near two minutes. Sizes are
 # chosen for the disk (--size auto, once per job before anything is measured): each job's
 # active phase lasts the meter's 20 samples, so the demo is valid on a fast NVMe as on an
-# SD card. A job that fails (io_setup refused, the disk full) or a Ctrl-C still leaves a
-# result with the jobs that ran: chart those, then exit as the run did. During the run
+# SD card. Length, not size: --size-max caps the file at 128 MiB (or an eighth of the free
+# space, if less); reads wrap around it for as long as the meter needs, and a write job that
+# would write more than that is paced to write it over its length instead (its MB/s is
+# then the pace, which the summary says). The demo writes at most 4 write jobs x (4
+# calibration tries + the job) x the cap + the file's layout: 2.6 GiB at 128 MiB, about
+# 1.1 GiB when each calibration is taken at its first try; the summary prints it.
+free_kib=$(df -Pk "$scratch" | awk 'NR == 2 { print $4 }')
+cap_mib=$((free_kib / 8 / 1024))
+[ "$cap_mib" -gt 128 ] && cap_mib=128
+if [ "$cap_mib" -lt 4 ]; then
+	echo "demo: $scratch has $((free_kib / 1024)) MiB free: the demo needs at least 32 MiB" >&2
+	exit 2
+fi
+# A job that fails (io_setup refused, the disk full) or a Ctrl-C still leaves a result
+# with the jobs that ran: chart those, then exit as the run did. During the run
 # Ctrl-C is the run's to handle (it writes what it has); the script only waits for it.
 result="$out/iowatt-$(date +%Y%m%d-%H%M%S)-quick.json"
 trap ':' INT
 set +e
 ./iowatt run quick --target "$scratch" --meter "$meter" --idle 5s --size auto --same-size \
+	--size-max "${cap_mib}m" \
 	--json-out "$result" ${extra[@]+"${extra[@]}"} "$@"
 rc=$?
 set -e

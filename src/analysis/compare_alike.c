@@ -16,7 +16,7 @@
 static int option_normalised(const char *key)
 {
 	static const char *const keys[] = {
-		"filename", "directory", "name", "src_file", "src_line", "size", "filesize",
+		"filename", "directory", "name", "src_file", "src_line", "size", "filesize", "size_max",
 		"runtime", "loops", "repeat", "repeat_until_steady", "steady", "randseed",
 		"rate_dither", "thinktime_dither", "idle", "idle_samples", "idle_max",
 		"idle_settle", "tail_tolerance", "tail_hold", "tail_max", "interval",

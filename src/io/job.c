@@ -37,13 +37,21 @@ int job_end_fsync(const struct job_opts *jo)
 	return rw_writes(jo->rw);
 }
 
+uint64_t job_size_cap(const struct job_opts *jo)
+{
+	if (!jo->size_max || !jo->size_auto_ns || !jo->bs)
+		return 0;
+	return jo->size_max < jo->bs ? jo->bs : jo->size_max / jo->bs * jo->bs;
+}
+
 uint64_t job_region(const struct job_opts *jo)
 {
-	if (jo->filesize)
-		return jo->filesize;
-	if (!jo->size && jo->size_auto_ns)
-		return SIZE_AUTO_EXTENT;
-	return jo->size;
+	uint64_t region = jo->filesize ? jo->filesize
+			  : !jo->size && jo->size_auto_ns ? SIZE_AUTO_EXTENT : jo->size;
+	uint64_t cap = job_size_cap(jo);
+
+	/* size_max bounds the file: the job reaches its length by wrapping around */
+	return cap && cap < region ? cap : region;
 }
 
 uint64_t job_extent(const struct job_opts *jo)

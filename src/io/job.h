@@ -44,6 +44,9 @@ struct job_opts {
 	 * the minimum active time asked for, OPT_AUTO_BARE for none; 0 = size is fixed */
 	uint64_t size_auto_ns;
 	uint64_t filesize; /* extent per thread; 0 = size */
+	/* size=auto's cap per thread (0: none): the region is at most this, and a job that
+	 * writes writes at most this, paced to last its length (job_region, size_auto_fit) */
+	uint64_t size_max;
 	int direct;	   /* default 1 */
 	char ioengine[16]; /* an io_engines[] name; "" until job_fixup picks the default */
 	unsigned fdatasync; /* fdatasync every N writes; 0 = never */
@@ -148,6 +151,8 @@ static inline int rw_pattern(int rw)
 }
 
 const char *rw_name(int rw);
+/* size_max in whole blocks (at least one); 0 when the job has no size_max or no size=auto. */
+uint64_t job_size_cap(const struct job_opts *jo);
 /* The effective end_fsync (resolves -1). */
 int job_end_fsync(const struct job_opts *jo);
 /*

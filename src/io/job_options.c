@@ -64,6 +64,11 @@ static const struct opt_desc base_options[] = {
 	{ .name = "filesize", .type = OPT_SIZE, .off = JOFF(filesize), .min = 1,
 	  .help = "extent each thread works in (default: size; smaller wraps around)",
 	  .group = G_JOB },
+	{ .name = "size_max", .type = OPT_SIZE, .off = JOFF(size_max), .min = 1,
+	  .help = "size=auto's cap per thread: the file region holds at most this (the job "
+		  "wraps around it to last its length) and a job that writes writes at most "
+		  "this, paced to last its length (its MB/s is then the pace)",
+	  .group = G_JOB },
 	{ .name = "direct", .type = OPT_BOOL, .off = JOFF(direct), .def = "1",
 	  .help = "O_DIRECT: bypass the page cache so the device, not RAM, is measured",
 	  .group = G_JOB },

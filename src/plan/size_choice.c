@@ -28,9 +28,20 @@ uint64_t size_auto_size_at(const struct job_opts *jo, double rate_bps, uint64_t 
 /* The smallest bs x 2^k per thread that lasts target_ns at rate (all threads together). */
 void size_auto_fit(const struct job_opts *jo, struct size_choice *c)
 {
+	uint64_t cap = job_size_cap(jo);
+	double ios_per_s;
+
 	c->size = size_auto_size_at(jo, c->rate_bps, c->target_ns);
 	c->capped = c->size >= SIZE_AUTO_MAX &&
 		    (double)c->size < c->rate_bps * ((double)c->target_ns / 1e9) / jo->numjobs;
+	c->pace_iops = 0;
+	if (!cap || !rw_writes(jo->rw) || c->size <= cap)
+		return;
+	/* rounded down: the paced job lasts about target_ns (its last I/O starts one slot
+	 * before), the meters' samples with SIZE_AUTO_HEADROOM to spare */
+	ios_per_s = floor((double)(cap / jo->bs) / ((double)c->target_ns / 1e9));
+	c->size = cap;
+	c->pace_iops = ios_per_s >= 1 ? (uint64_t)ios_per_s : 1;
 }
 
 uint64_t size_auto_target_ns(const struct job_opts *jo, uint64_t meter_period_ns)
@@ -111,6 +122,8 @@ static double expected_s(const struct size_choice *c, const struct job_opts *jo)
 {
 	double bps = size_auto_choosing_bps(c);
 
+	if (c->pace_iops && jo->bs)
+		return (double)(c->size / jo->bs) / (double)c->pace_iops;
 	return bps > 0 ? (double)c->size * (jo->numjobs ? jo->numjobs : 1) / bps : NAN;
 }
 
@@ -156,6 +169,15 @@ void size_auto_reason(const struct size_choice *c, const struct job_opts *jo, ch
 			     "calibration's %s MB/s chose %s, done in %s), at least %s", sz, k, bs, exp,
 			     fmt_sig(c->retake_bps / 1e6, RATE_SIG, rate, sizeof(rate)),
 			     fmt_sig(c->rate_bps / 1e6, RATE_SIG, was, sizeof(was)), first, took, t);
+	} else if (c->pace_iops) {
+		char pace[32];
+
+		n = snprintf(buf, len, "%s = 2^%u x %s, size_max: paced to %" PRIu64 " I/Os per s "
+			     "(%s MB/s per thread) to last %s without writing more (the calibration ran "
+			     "%s MB/s, %.2g s), at least %s", sz, k, bs, c->pace_iops,
+			     fmt_sig((double)(c->pace_iops * jo->bs) / 1e6, RATE_SIG, pace,
+				     sizeof(pace)), exp,
+			     fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)), c->calib_s, t);
 	} else {
 		n = snprintf(buf, len, "%s = 2^%u x %s: %s at %s MB/s (%.2g s calibration), at least %s",
 			     sz, k, bs, exp, fmt_sig(c->rate_bps / 1e6, RATE_SIG, rate, sizeof(rate)),
@@ -245,19 +267,27 @@ uint64_t size_auto_retake_plan(const struct size_choice *c, const struct job_opt
 		return 0;
 	if (res->status != RESULT_OK || !v || !(rate > 0))
 		return 0;
+	/* a writer held by size_max is paced to its length: longer would write more */
+	if (c->pace_iops)
+		return 0;
 	if (v->valid) {
 		double x = size_auto_precision_factor(v);
 
 		for (size = c->size; x > 0 && (double)size < (double)c->size * x &&
 				     size < SIZE_AUTO_MAX;)
 			size <<= 1;
-		return x > 0 && size > c->size ? size : 0;
+		if (!(x > 0))
+			return 0;
+	} else {
+		/* Too few samples because the job was short: not a meter that went quiet (its
+		 * gap is its own reason). */
+		if (v->samples_active >= ENERGY_MIN_SAMPLES || !(size_auto_active_s(res) < need_s))
+			return 0;
+		size = size_auto_size_at(jo, rate, c->target_ns);
 	}
-	/* Too few samples because the job was short: not a meter that went quiet (its
-	 * gap is its own reason). */
-	if (v->samples_active >= ENERGY_MIN_SAMPLES || !(size_auto_active_s(res) < need_s))
+	/* size_max: a writer never writes more than it, a retake included */
+	if (rw_writes(asked->rw) && job_size_cap(asked) && size > job_size_cap(asked))
 		return 0;
-	size = size_auto_size_at(jo, rate, c->target_ns);
 	return size > c->size ? size : 0;
 }
 

@@ -85,6 +85,9 @@ struct size_choice {
 				  * larger */
 	char pattern[SIZE_AUTO_REASON_LEN]; /* "pattern": how many bursts and why */
 	int capped;
+	/* size_max held a writing job's size: paced to this many I/Os per second per thread
+	 * so that it still lasts target_ns (0: not paced) */
+	uint64_t pace_iops;
 	struct size_try tries[SIZE_AUTO_TRIES];
 	unsigned ntries;
 	double ref_bps;			  /* what the tries were checked against; 0: nothing */
@@ -141,7 +144,9 @@ uint64_t size_auto_size_at(const struct job_opts *jo, double rate_bps, uint64_t 
 uint64_t size_auto_target_ns(const struct job_opts *jo, uint64_t meter_period_ns);
 
 /* The smallest bs x 2^k per thread that lasts c->target_ns at c->rate_bps (all threads
- * together) into c->size; c->capped when SIZE_AUTO_MAX stopped it. */
+ * together) into c->size; c->capped when SIZE_AUTO_MAX stopped it. A job that writes
+ * with a size_max below that size writes size_max, paced (c->pace_iops) to last as long:
+ * its bytes written are bounded, its length is not cut. */
 void size_auto_fit(const struct job_opts *jo, struct size_choice *c);
 /*
  * --same-size-as: the largest size any of the result files used for a job of this name

@@ -44,24 +44,92 @@ static void print_cpu_note(FILE *fp, const struct run_result *r)
 	}
 }
 
+/* The share of a job's bytes that are writes, from its options. */
+static double write_share(const struct job_result *j)
+{
+	const struct result_opt *rw = result_opt_find(j, "rw");
+	const struct result_opt *mix = result_opt_find(j, "rwmixread");
+
+	if (!rw || !rw->s)
+		return 0;
+	if (!strcmp(rw->s, "randrw"))
+		return mix && mix->type == RESULT_OPT_INT ? (100.0 - (double)mix->i) / 100 : 0.5;
+	return !strcmp(rw->s, "write") || !strcmp(rw->s, "randwrite") || !strcmp(rw->s, "rewrite");
+}
+
+static uint64_t opt_int(const struct job_result *j, const char *key)
+{
+	const struct result_opt *o = result_opt_find(j, key);
+
+	return o && o->type == RESULT_OPT_INT && o->i > 0 ? (uint64_t)o->i : 0;
+}
+
+/* A size choice seen in an earlier entry of the same job (a round, a loop): its
+ * calibration ran once. */
+static int choice_seen(const struct run_result *r, size_t i)
+{
+	const struct job_result *j = &r->jobs[i];
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (r->jobs[k].jobname && !strcmp(r->jobs[k].jobname, j->jobname) &&
+		    r->jobs[k].size_auto && r->jobs[k].size_auto->size == j->size_auto->size)
+			return 1;
+	return 0;
+}
+
 /* size=auto: each job's chosen size and why, once per job and size. */
 static void print_sizes(FILE *fp, const struct run_result *r)
 {
-	const struct job_result *j, *prev;
-	size_t i, k;
+	const struct job_result *j;
+	size_t i;
 
 	for (i = 0; i < r->njobs; i++) {
 		j = &r->jobs[i];
 		if (!j->size_auto || !j->jobname)
 			continue;
-		for (prev = NULL, k = 0; k < i; k++)
-			if (r->jobs[k].jobname && !strcmp(r->jobs[k].jobname, j->jobname) &&
-			    r->jobs[k].size_auto && r->jobs[k].size_auto->size == j->size_auto->size)
-				prev = &r->jobs[k];
-		if (!prev)
+		if (!choice_seen(r, i))
 			fprintf(fp, "size=auto %s: %s\n", j->jobname,
 				j->size_auto->reason ? j->size_auto->reason : "?");
 	}
+}
+
+/*
+ * What the run wrote to the target: the jobs' writes and size=auto's calibrations (its
+ * tries, rejected ones included), and the bound on the file's layout, which the result
+ * does not count: a newcomer's first question about a benchmark on their own disk.
+ */
+static void print_written(FILE *fp, const struct run_result *r)
+{
+	uint64_t jobs = 0, extent = 0, e;
+	double calib = 0;
+	char a[32], b[32], c[32], d[32];
+	size_t i, t;
+
+	for (i = 0; i < r->njobs; i++) {
+		const struct job_result *j = &r->jobs[i];
+
+		if (j->command) /* measure: the command's writes are its own business */
+			continue;
+		if (j->write)
+			jobs += j->write->io_bytes;
+		e = opt_int(j, "filesize") * (opt_int(j, "numjobs") ? opt_int(j, "numjobs") : 1);
+		if (e > extent)
+			extent = e;
+		if (!j->size_auto || !j->jobname || choice_seen(r, i))
+			continue;
+		for (t = 0; t < j->size_auto->ntries; t++)
+			calib += write_share(j) * (double)j->size_auto->tries[t].bytes;
+	}
+	if (!jobs && !(calib > 0))
+		return;
+	fprintf(fp, "written: %s (the jobs %s, size=auto's calibrations %s)",
+		fmt_size(jobs + (uint64_t)calib, a, sizeof(a)), fmt_size(jobs, b, sizeof(b)),
+		fmt_size((uint64_t)calib, c, sizeof(c)));
+	if (extent)
+		fprintf(fp, "; laying out the file before reads writes at most %s more",
+			fmt_size(extent, d, sizeof(d)));
+	fprintf(fp, "\n");
 }
 
 struct flood {
@@ -195,6 +263,7 @@ void summary_print_notes(FILE *fp, const struct run_result *r)
 	print_undefined(fp, r);
 	print_cpu_note(fp, r);
 	print_sizes(fp, r);
+	print_written(fp, r);
 	print_energy_out(fp, r);
 	print_floods(fp, r);
 	print_descendants(fp, r);

@@ -39,6 +39,9 @@ struct run_ctx {
 	struct rate_basis basis;   /* the device's earlier result: ETA, calibration checks */
 	uint64_t checkpoint_ns;	   /* when the result was last rewritten mid-run */
 	struct wear_probe wear;	   /* the job's disk counters and health at its ends */
+	/* a size=auto calibration found the device busy with others' I/O and said so, once:
+	 * later calibrations neither wait for quiet nor retry for it (size_calib.c) */
+	int device_busy;
 };
 
 /*

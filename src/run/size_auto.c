@@ -97,6 +97,8 @@ static void settle(struct run_ctx *rc, const struct job_opts *jo)
 static void apply(struct run_ctx *rc, size_t j)
 {
 	rc->jobs[j] = job_sized(&rc->cfg->jobs[j], rc->sizes[j].size);
+	if (rc->sizes[j].pace_iops)
+		rc->jobs[j].rate_iops = rc->sizes[j].pace_iops;
 }
 
 static int resolve(struct run_ctx *rc, size_t j)
@@ -113,8 +115,11 @@ static int resolve(struct run_ctx *rc, size_t j)
 		return err;
 	other = size_auto_from_results(ro->same_size_as, ro->nsame_size_as, jo->name, from,
 				       sizeof(from));
-	if (other > c->size) {
-		c->size = other;
+	/* a writer's size_max holds against another run's size too */
+	if (other > c->size && !c->pace_iops) {
+		uint64_t cap = rw_writes(jo->rw) ? job_size_cap(jo) : 0;
+
+		c->size = cap && other > cap ? cap : other;
 		snprintf(c->from, sizeof(c->from), "%s", from);
 	}
 	apply(rc, j);

@@ -22,6 +22,21 @@
 /* Why a try was not taken, from the most to the least telling. */
 enum try_verdict { TRY_OK, TRY_FEW, TRY_BUSY, TRY_OTHER, TRY_DISAGREES };
 
+/* What a writer may write per thread in a try: size_max (the job itself will write no
+ * more); 0 for no cap. */
+static uint64_t calib_cap(const struct job_opts *jo)
+{
+	return rw_writes(jo->rw) ? job_size_cap(jo) : 0;
+}
+
+/* The job a calibration runs: jo as long as the try lasts, or until a writer's cap. */
+static struct job_opts calib_job(const struct job_opts *jo)
+{
+	uint64_t cap = calib_cap(jo);
+
+	return job_sized(jo, cap ? cap : SIZE_AUTO_MAX / jo->bs * jo->bs);
+}
+
 static uint64_t ds_bytes(const struct diskstats *d)
 {
 	return (d->read_sectors + d->write_sectors) * DISKSTATS_SECTOR;
@@ -92,7 +107,7 @@ static int wait_quiet(struct run_ctx *rc, const struct job_opts *jo, uint64_t qu
 static int calibrate_once(struct run_ctx *rc, const struct job_opts *jo, uint64_t runtime_ns,
 			  struct size_try *t, uint64_t *other)
 {
-	struct job_opts cj = job_sized(jo, SIZE_AUTO_MAX / jo->bs * jo->bs);
+	struct job_opts cj = calib_job(jo);
 	struct diskstats d0, d1;
 	int have_ds = *rc->tg.blockdev && !diskstats_read(DISKSTATS_PATH, rc->tg.blockdev, &d0);
 	struct bench_result br;
@@ -140,6 +155,22 @@ static int calibrate_once(struct run_ctx *rc, const struct job_opts *jo, uint64_
 		t->rate_bps = fmax(t->rate_bps, (double)(t->bytes - bytes_mid) /
 							((double)(br.t_end_ns - t_mid) / 1e9));
 	return 0;
+}
+
+/*
+ * The first calibration that waited SIZE_AUTO_QUIET_MAX_NS in vain: the device is busy with
+ * I/O that is not iowatt's. Said once, with what it does to the figures; from then on the
+ * run's calibrations take the device as it is.
+ */
+static void say_busy(struct run_ctx *rc, const char *busy)
+{
+	rc->device_busy = 1;
+	log_warn(NULL, "the device%s%s is busy with I/O that is not iowatt's: %s. size=auto "
+		 "will not wait for it again in this run. Its figures include that I/O: idle "
+		 "baselines are not quiet (verdicts UNCERTAIN: idle not quiet), the active "
+		 "power includes the others' work, and MB/s and IOPS are shared with them "
+		 "(lower than on an idle device)", *rc->tg.blockdev ? " " : "", rc->tg.blockdev,
+		 busy);
 }
 
 static int same_shape(const struct job_opts *a, const struct job_opts *b)
@@ -195,10 +226,15 @@ static enum try_verdict judge(const struct job_opts *jo, const struct size_choic
 			      struct size_try *t, int quiet, const char *busy, uint64_t other)
 {
 	char a[32], b[32], r1[32], r2[32];
+	/* a writer that wrote its whole size_max is fast enough to be paced: its rate needs
+	 * no more precision (the paced job's length does not rest on it) */
+	int whole_cap = calib_cap(jo) && t->bytes >= calib_cap(jo) * jo->numjobs &&
+			t->ios >= SIZE_AUTO_MIN_IOS;
 
-	if (t->seconds * 1e9 < (double)SIZE_AUTO_MIN_CALIB_NS ||
-	    (t->ios < SIZE_AUTO_MIN_IOS &&
-	     (t->ios < SIZE_AUTO_LONG_MIN_IOS || t->seconds * 1e9 < (double)SIZE_AUTO_CALIB_MAX_NS))) {
+	if (!whole_cap && (t->seconds * 1e9 < (double)SIZE_AUTO_MIN_CALIB_NS ||
+			   (t->ios < SIZE_AUTO_MIN_IOS &&
+			    (t->ios < SIZE_AUTO_LONG_MIN_IOS ||
+			     t->seconds * 1e9 < (double)SIZE_AUTO_CALIB_MAX_NS)))) {
 		snprintf(t->rejected, sizeof(t->rejected), "%" PRIu64 " I/Os in %.2f s: a rate "
 			 "needs at least %d I/Os and %.1f s (or %d in %.0f s)", t->ios, t->seconds,
 			 SIZE_AUTO_MIN_IOS, (double)SIZE_AUTO_MIN_CALIB_NS / 1e9,
@@ -300,7 +336,7 @@ static void take(struct size_choice *c, const struct size_try *t, double rate)
 
 int size_calib_run(struct run_ctx *rc, size_t j, const struct job_opts *jo, struct size_choice *c)
 {
-	struct job_opts cj = job_sized(jo, SIZE_AUTO_MAX / jo->bs * jo->bs);
+	struct job_opts cj = calib_job(jo);
 	enum try_verdict v[SIZE_AUTO_TRIES];
 	uint64_t runtime_ns = SIZE_AUTO_CALIB_NS, quiet_ns = SIZE_AUTO_QUIET_NS, other;
 	char busy[SIZE_AUTO_WHY_LEN];
@@ -316,13 +352,22 @@ int size_calib_run(struct run_ctx *rc, size_t j, const struct job_opts *jo, stru
 		t = &c->tries[c->ntries];
 		memset(t, 0, sizeof(*t));
 		busy[0] = '\0';
-		quiet = wait_quiet(rc, jo, quiet_ns, &t->wait_s, busy, sizeof(busy));
+		quiet = rc->device_busy || wait_quiet(rc, jo, quiet_ns, &t->wait_s, busy,
+						      sizeof(busy));
 		if (run_should_stop(rc))
 			return -EINTR;
+		if (!quiet)
+			say_busy(rc, busy);
 		err = calibrate_once(rc, jo, runtime_ns, t, &other);
 		if (err)
 			return err;
-		v[c->ntries++] = judge(jo, c, t, quiet, busy, other);
+		/* others' I/O is the device's state for this run, said once: not a reason to
+		 * wait or try again */
+		v[c->ntries++] = judge(jo, c, t, quiet || rc->device_busy, busy,
+				       rc->device_busy ? 0 : other);
+		if (rc->device_busy && !c->note[0])
+			snprintf(c->note, sizeof(c->note), "calibrated on a busy device (others' "
+				 "I/O beside it): not waited for, its rate shared");
 		if (v[c->ntries - 1] == TRY_OK) {
 			take(c, t, t->rate_bps);
 			return 0;
