@@ -40,8 +40,10 @@ static int pick_jobs(const struct rr_result *r, const struct size_workload *wl, 
 		sz->recjob = rr_pick_job(r, 1, wl->rec_bytes, wl->job);
 		if (!sz->recjob)
 			return -EINVAL;
+		sz->rec_modelled = !record_cost_find(r, sz->recjob, &sz->rec_cost);
 		sz->rec_j = battery_ios_energy_j(sizing_records_per_day(wl, sz->recjob),
-						 rr_net_j_per_io(sz->recjob));
+						 sz->rec_modelled ? sz->rec_cost.j_per_io
+								  : rr_net_j_per_io(sz->recjob));
 		/* The energy per I/O already holds what the filesystem added (it was
 		 * metered); the wear does not show in it: it is what a day costs the card. */
 		sz->rec_wa = rr_write_amplification(sz->recjob);
@@ -110,8 +112,12 @@ static double on_seconds(const struct size_workload *wl, const struct sizing *sz
 	if (sz->rjob)
 		on += battery_on_seconds(wl->read_bpd, rr_bw_bytes(sz->rjob), 0, 0, 1,
 					 tail_s(sz->rjob));
+	/* a record keeps the drive awake for its write and flushes, not for its pacing slot
+	 * (1 / the job's IOPS), where the model prices it */
 	if (sz->recjob)
-		on += battery_on_seconds(0, 0, sizing_records_per_day(wl, sz->recjob), rr_iops(sz->recjob),
+		on += battery_on_seconds(0, 0, sizing_records_per_day(wl, sz->recjob),
+					 sz->rec_modelled ? 1 / sz->rec_cost.awake_s
+							  : rr_iops(sz->recjob),
 					 wl->rec_per_day, tail_s(sz->recjob));
 	if (sz->dutyjob) {
 		per_day = BATTERY_SECONDS_PER_DAY / wl->duty_period_s;
@@ -133,7 +139,8 @@ static void size_u95(const struct size_workload *wl, struct sizing *sz)
 		sz->write_u = battery_bytes_energy_j(wl->write_bpd, rr_net_j_per_gb_u95(sz->wjob));
 	if (sz->recjob)
 		sz->rec_u = battery_ios_energy_j(sizing_records_per_day(wl, sz->recjob),
-						 rr_net_j_per_io_u95(sz->recjob));
+						 sz->rec_modelled ? sz->rec_cost.u95_j
+								  : rr_net_j_per_io_u95(sz->recjob));
 	if (sz->rjob)
 		sz->read_u = battery_bytes_energy_j(wl->read_bpd, rr_net_j_per_gb_u95(sz->rjob));
 	if (sz->dutyjob) {

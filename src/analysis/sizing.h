@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/battery.h"
+#include "analysis/record_cost.h"
 #include "analysis/results_read.h"
 #include "analysis/sleep_figure.h"
 
@@ -35,6 +36,9 @@ struct sizing {
 	 * write amplification (jobs[].wear); NAN when the job has none */
 	double rec_device_bpd, rec_wa;
 	double on_s; /* --power-off, --sleep-from: seconds a day the drive is on */
+	/* --records priced from the power model (rec_modelled), else from the job's J/IO net */
+	struct record_cost rec_cost;
+	int rec_modelled;
 	const struct sleep_figure *sleep; /* --sleep-from; NULL: idle between bursts */
 	double sleep_w; /* its power as used (a figure below zero counts as 0) */
 	struct load_model lm;

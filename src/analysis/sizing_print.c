@@ -92,12 +92,24 @@ static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 
 	if (sz->wjob)
 		per_gb_line(r, "write", sz->wjob, wl->write_bpd, sz->write_j);
-	if (sz->recjob) {
+	if (sz->recjob && sz->rec_modelled) {
+		snprintf(detail, sizeof(detail),
+			 "%s/IO (write + flush, %s, %s) x %.0f IO/day (%s records) = %s/day; "
+			 "awake %.1f ms per I/O",
+			 sizing_fig(SI_ENERGY, sz->rec_cost.j_per_io), sz->rec_cost.from,
+			 sz->rec_cost.verdict ? sz->rec_cost.verdict : "?",
+			 sizing_records_per_day(wl, sz->recjob),
+			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j),
+			 sz->rec_cost.awake_s * 1e3);
+		job_line(r, "records", sz->recjob, detail);
+	} else if (sz->recjob) {
 		snprintf(detail, sizeof(detail), "%s/IO net x %.0f IO/day (%s records) = %s/day",
 			 sizing_fig(SI_ENERGY, rr_net_j_per_io(sz->recjob)),
 			 sizing_records_per_day(wl, sz->recjob),
 			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j));
 		job_line(r, "records", sz->recjob, detail);
+	}
+	if (sz->recjob) {
 		if (!isnan(sz->rec_device_bpd)) {
 			snprintf(detail, sizeof(detail), "records reach the device as %s/day "
 				 "(write amplification %.2f measured)",

@@ -200,31 +200,34 @@ int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struc
 	return 0;
 }
 
-/* One group: a meter and a block size, and its jobs' equations. */
+/* One group: a meter, a block size and direct or not, and its jobs' equations. */
 struct pool_group {
 	const char *meter;
 	uint64_t bs;
+	int direct;
 	const struct result_model_normal **nm;
 	size_t n;
 };
 
-static uint64_t job_bs(const struct job_result *j)
+static uint64_t job_int(const struct job_result *j, const char *key)
 {
-	const struct result_opt *o = result_opt_find(j, "bs");
+	const struct result_opt *o = result_opt_find(j, key);
 
-	return o && o->type == RESULT_OPT_INT && o->i > 0 ? (uint64_t)o->i : 0;
+	return o && o->type == RESULT_OPT_INT && o->i > 0
+		       ? (uint64_t)o->i
+		       : 0;
 }
 
 static struct pool_group *group_of(struct pool_group **g, size_t *ng, const char *meter,
-				   uint64_t bs)
+				   uint64_t bs, int direct)
 {
 	size_t i;
 
 	for (i = 0; i < *ng; i++)
-		if ((*g)[i].bs == bs && !strcmp((*g)[i].meter, meter))
+		if ((*g)[i].bs == bs && (*g)[i].direct == direct && !strcmp((*g)[i].meter, meter))
 			return &(*g)[i];
 	*g = xrealloc(*g, (*ng + 1) * sizeof(**g));
-	(*g)[*ng] = (struct pool_group){ .meter = meter, .bs = bs };
+	(*g)[*ng] = (struct pool_group){ .meter = meter, .bs = bs, .direct = direct };
 	return &(*g)[(*ng)++];
 }
 
@@ -241,6 +244,7 @@ static void device_model_fill(const struct pool_group *g, const struct emodel_fi
 	memset(d, 0, sizeof(*d));
 	d->meter = xstrdup(g->meter);
 	d->bs = g->bs;
+	d->direct = g->direct;
 	d->jobs = g->n;
 	d->readings = f->readings;
 	d->reads = (uint64_t)f->normal.ops[COMPL_READ];
@@ -281,7 +285,8 @@ void energy_pool_run(struct run_result *r)
 			em = r->jobs[i].meters[m].power.energy_model;
 			if (!em || !em->normal.valid || !r->jobs[i].meters[m].spec)
 				continue;
-			at = group_of(&g, &ng, r->jobs[i].meters[m].spec, job_bs(&r->jobs[i]));
+			at = group_of(&g, &ng, r->jobs[i].meters[m].spec, job_int(&r->jobs[i], "bs"),
+				      job_int(&r->jobs[i], "direct") > 0);
 			at->nm = xrealloc(at->nm, (at->n + 1) * sizeof(*at->nm));
 			at->nm[at->n++] = &em->normal;
 		}

@@ -318,7 +318,7 @@ struct result_energy_model {
 
 /*
  * A device's power model pooled over every job of the run (and round) at one block size
- * read by one meter (docs/energy.md, "Pooled per device"): the energy of one read, write
+ * and direct setting, read by one meter (docs/energy.md, "Pooled per device"): the energy of one read, write
  * and flush (uJ) with U95, where two kinds move together in every job the sum as a job's
  * model gives it; the jobs pooled, the ops of each kind they hold, the readings, the
  * misfit (residual over declared noise, jobs' disagreement included), verdict and why.
@@ -326,6 +326,7 @@ struct result_energy_model {
 struct result_device_model {
 	char *meter;
 	uint64_t bs;
+	int direct; /* O_DIRECT jobs: a buffered write costs nothing until its flush */
 	uint64_t jobs, readings;
 	uint64_t reads, writes, flushes;
 	char *verdict;

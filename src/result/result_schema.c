@@ -520,6 +520,7 @@ static SCHEMA(job_summary_schema, struct result_job_summary, job_summary_fields)
 static const struct result_field device_model_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
 	FIELD(T, "bs", bs, RF_U64),
+	FIELD(T, "direct", direct, RF_BOOL),
 	FIELD(T, "jobs", jobs, RF_U64),
 	FIELD(T, "readings", readings, RF_U64),
 	FIELD(T, "reads", reads, RF_U64),

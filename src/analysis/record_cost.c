@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* A record priced from the power model: write + its flushes per I/O, and the time awake for it. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "analysis/record_cost.h"
+
+static int64_t opt_int(const struct job_result *j, const char *key)
+{
+	const struct result_opt *o = result_opt_find(j, key);
+
+	return o && o->type == RESULT_OPT_INT ? o->i : 0;
+}
+
+static const struct result_device_model *pooled_of(const struct rr_result *r,
+						   const struct job_result *j)
+{
+	const struct result_device_model *d;
+	size_t i;
+
+	if (!j->nmeters || !j->meters[0].spec)
+		return NULL;
+	for (i = 0; i < r->rep.nenergy_models; i++) {
+		d = &r->rep.energy_models[i];
+		if (d->meter && !strcmp(d->meter, j->meters[0].spec) && d->bs == rr_bs(j) &&
+		    d->direct == (opt_int(j, "direct") > 0))
+			return d;
+	}
+	return NULL;
+}
+
+/* write + fpw flushes from the costs (uJ), or their lock-step sum; NAN when not priced. */
+static double price(double w, double w_u, double f, double f_u, double sum, double sum_u,
+		    const char *sum_of, double fpw, double *u95)
+{
+	if (isfinite(w) && (fpw == 0 || isfinite(f))) {
+		*u95 = fpw > 0 ? hypot(w_u, fpw * f_u) : w_u;
+		return w + (fpw > 0 ? fpw * f : 0);
+	}
+	if (sum_of && !strcmp(sum_of, "write+flush") && isfinite(sum)) {
+		*u95 = sum_u;
+		return sum;
+	}
+	return NAN;
+}
+
+int record_cost_find(const struct rr_result *r, const struct job_result *j, struct record_cost *rc)
+{
+	const struct result_device_model *d = pooled_of(r, j);
+	const struct result_energy_model *m = rr_power(j)->energy_model;
+	double writes = j->write ? (double)j->write->total_ios : 0;
+	double syncs = j->sync ? (double)j->sync->total_ios : 0, fpw, u = NAN, uj = NAN, w_ns;
+
+	memset(rc, 0, sizeof(*rc));
+	if (!(writes > 0))
+		return -ENOENT;
+	/* end_fsync's one sync closes the job, not a record */
+	fpw = opt_int(j, "fdatasync") > 0 ? fmin(syncs, writes) / writes : 0;
+	if (d) {
+		uj = price(d->write_uj_per_op, d->write_uj_per_op_u95, d->flush_uj_per_op,
+			   d->flush_uj_per_op_u95, d->sum_uj_per_op, d->sum_uj_per_op_u95,
+			   d->sum_of, fpw, &u);
+		rc->from = "the device's pooled model";
+		rc->verdict = d->verdict;
+	}
+	if (!isfinite(uj) && m) {
+		uj = price(m->write_uj_per_op, m->write_uj_per_op_u95, m->flush_uj_per_op,
+			   m->flush_uj_per_op_u95, m->sum_uj_per_op, m->sum_uj_per_op_u95,
+			   m->sum_of, fpw, &u);
+		rc->from = "the job's model";
+		rc->verdict = m->verdict;
+	}
+	if (!isfinite(uj))
+		return -ENOENT;
+	rc->j_per_io = uj * 1e-6;
+	rc->u95_j = u * 1e-6;
+	/* A write keeps the drive busy for its latency (total where recorded, else completion:
+	 * results before it), but no longer than its share of the time when many were in
+	 * flight (1 / IOPS at depth 32); a paced job's slot is idle time, not awake. Its
+	 * flushes ran one at a time. */
+	w_ns = j->write->lat.mean_ns > 0 ? j->write->lat.mean_ns : j->write->clat.mean_ns;
+	if (j->write->iops > 0)
+		w_ns = fmin(w_ns, 1e9 / j->write->iops);
+	rc->awake_s = (w_ns + fpw * (j->sync ? j->sync->lat.mean_ns : 0)) / 1e9;
+	if (!(rc->awake_s > 0))
+		return -ENOENT;
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* A record priced from the power model: write + its flushes per I/O, and the time awake for it. */
+#ifndef IOWATT_RECORD_COST_H
+#define IOWATT_RECORD_COST_H
+
+#include "analysis/results_read.h"
+
+struct record_cost {
+	double j_per_io, u95_j; /* one I/O of the record with its share of flushes */
+	double awake_s;		/* per I/O: its write's and its flushes' mean latency */
+	const char *from;	/* "the device's pooled model", "the job's model" */
+	const char *verdict;	/* the model's */
+};
+
+/*
+ * What one I/O of job j's records costs by the power model: its write and the job's
+ * flushes per write (fdatasync=1: one), from r's pooled model of j's meter, block size
+ * and direct setting, else j's own; a pair given only as its sum prices at the sum.
+ * 0, or -ENOENT when j writes nothing or neither model prices its write.
+ */
+int record_cost_find(const struct rr_result *r, const struct job_result *j, struct record_cost *rc);
+
+#endif
