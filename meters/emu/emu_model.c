@@ -97,6 +97,24 @@ int emu_diskstats(const char *dev, uint64_t *sectors, uint64_t *ios)
 	return rc;
 }
 
+/* The idle part of the current: awake, asleep after a pause, or waking from it. */
+static double idle_state_ma(struct emu_model *m, uint64_t now)
+{
+	if (m->sleep_after_s <= 0)
+		return m->idle_ma;
+	if (m->kiops > 0 || !m->last_io_ns) {
+		if (m->asleep)
+			m->wake_until_ns = now + (uint64_t)(m->wake_ms * 1e6);
+		m->asleep = 0;
+		m->last_io_ns = now;
+	} else if ((double)(now - m->last_io_ns) / 1e9 >= m->sleep_after_s) {
+		m->asleep = 1;
+	}
+	if (m->asleep)
+		return m->sleep_ma;
+	return m->idle_ma + (now < m->wake_until_ns ? m->wake_ma : 0);
+}
+
 static double activity_amps(struct emu_model *m, uint64_t now)
 {
 	uint64_t sectors, ios;
@@ -113,7 +131,7 @@ static double activity_amps(struct emu_model *m, uint64_t now)
 		m->prev_ns = now;
 		m->have_prev = 1;
 	}
-	ma = m->idle_ma + m->ma_per_mbps * m->mbps + m->ma_per_kiops * m->kiops;
+	ma = idle_state_ma(m, now) + m->ma_per_mbps * m->mbps + m->ma_per_kiops * m->kiops;
 	return (ma > m->cap_ma ? m->cap_ma : ma) / MA_PER_A;
 }
 

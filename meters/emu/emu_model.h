@@ -13,6 +13,12 @@ struct emu_step {
 
 struct emu_model {
 	double idle_ma, ma_per_mbps, ma_per_kiops, cap_ma;
+	/* A device with a lower idle state: after sleep_after_s without I/O it draws sleep_ma
+	 * instead of idle_ma (0: never), and the first I/O after it costs wake_ma more for
+	 * wake_ms. */
+	double sleep_after_s, sleep_ma, wake_ma, wake_ms;
+	uint64_t last_io_ns, wake_until_ns;
+	int asleep;
 	double volts, cable_ohms; /* source voltage, resistance of cable and connectors */
 	double constant_ma;	  /* >= 0: fixed current */
 	struct emu_step *steps;	  /* or time-based steps */

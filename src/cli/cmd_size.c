@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* iowatt size: battery life per device for a workload, from measured idle power and J/GB. */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/battery.h"
+#include "analysis/idle_states.h"
 #include "analysis/results_read.h"
 #include "analysis/sizing.h"
 #include "analysis/sleep_figure.h"
@@ -25,6 +27,7 @@ struct size_args {
 	struct size_workload wl;
 	double supply_v;
 	const char *sleep_from; /* --sleep-from RESULT[:JOB] */
+	int idle_states;	/* --idle-states: the table and break-even instead of a battery */
 };
 
 #define SOFF(f) offsetof(struct size_args, f)
@@ -195,6 +198,11 @@ static const struct opt_desc size_opts[] = {
 	  .off = SOFF(wl.wa_given), .metavar = "X",
 	  .help = "device bytes per byte the workload writes (default 1)",
 	  .group = G_DEVICE },
+	{ .name = "idle-states", .type = OPT_FLAG, .off = SOFF(idle_states),
+	  .help = "from a configs/idle-states.ini run: idle power after each pause, the first "
+		  "I/O's cost, the break-even pause (no --battery needed; with --records, "
+		  "whether their pauses pay)",
+	  .group = G_DEVICE },
 	RESULT_LABEL_ROW(SOFF(ra), G_FILES),
 	SI_UNITS_OPTION(G_FILES),
 	OPT_HELP_ROW(G_FILES),
@@ -220,7 +228,7 @@ static int check_args(const void *base)
 {
 	const struct size_args *a = base;
 
-	if (!a->ra.have_battery) {
+	if (!a->ra.have_battery && !a->idle_states) {
 		log_err(MOD, "--battery is required (e.g. --battery 3000mAh@3.7V)");
 		return -EINVAL;
 	}
@@ -243,6 +251,13 @@ int cmd_size(int argc, char **argv)
 	rc = result_args_parse(&a.ra, &size_cmd, &a, argc, argv, check_args, &set);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : rc;
+	if (a.idle_states) {
+		rc = idle_states_print(&set, a.wl.rec_per_day > 0 ? 86400.0 / a.wl.rec_per_day : NAN)
+			     ? EXIT_USAGE
+			     : EXIT_OK;
+		rr_set_free(&set);
+		return rc;
+	}
 	/* Checked per result as it is sized, at the supply of the job it sizes with. */
 	rc = result_args_sleep(a.sleep_from, a.wl.mix_emulated, &set, 0, &sleep, &a.wl.sleep);
 	if (rc)
