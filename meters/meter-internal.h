@@ -214,6 +214,13 @@ void meter_std_assumed_accuracy(struct meter_info *info, double v_step, double a
  * connect gives up quietly with -ECANCELED once meter_stopping(dev).
  */
 int meter_std_serial_open(const struct meter_dev *dev, unsigned baud, struct serial_port **out);
+/*
+ * A polled driver's wait for its reply: serial_read() of what the port has, waiting until
+ * until (the reply's deadline or the next poll) but not past deadline (read()'s own bound),
+ * both on the monotonic clock as now is.
+ */
+int meter_std_read_until(struct serial_port *sp, void *buf, size_t len, uint64_t now,
+			 uint64_t until, uint64_t deadline);
 /* The same for a path the driver made from dev->conn (a default port added). */
 int meter_std_serial_open_path(const struct meter_dev *dev, const char *path, unsigned baud,
 			       struct serial_port **out);

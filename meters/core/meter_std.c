@@ -56,6 +56,15 @@ int meter_std_serial_open_path(const struct meter_dev *dev, const char *path, un
 	return serial_open(path, &cfg, out);
 }
 
+int meter_std_read_until(struct serial_port *sp, void *buf, size_t len, uint64_t now,
+			 uint64_t until, uint64_t deadline)
+{
+	if (until > deadline)
+		until = deadline;
+	return serial_read(sp, buf, len,
+			   until > now ? (int)((until - now + NS_PER_MS - 1) / NS_PER_MS) : 0);
+}
+
 int meter_std_serial_open(const struct meter_dev *dev, unsigned baud, struct serial_port **out)
 {
 	return meter_std_serial_open_path(dev, dev->conn, baud, out);

@@ -46,6 +46,25 @@
 #define MEAS_V "MEAS:VOLT?"
 
 /*
+ * The N6700 mainframes' digitizer (Keysight N6705 programming reference, SENSe:SWEep,
+ * SENSe:FUNCtion, TRIGger:ACQuire, INITiate:ACQuire, FETCh:ARRay): 20.48 us is the
+ * shortest interval for the modules other than the N678xA SMUs.
+ */
+static const struct scpi_array_set n6700_array = {
+	{ [SCPI_ARR_POINTS] = "SENS:SWE:POIN %u,(@%u)",
+	  [SCPI_ARR_TINT] = "SENS:SWE:TINT %.9g,(@%u)",
+	  [SCPI_ARR_TINT_Q] = "SENS:SWE:TINT? (@%u)",
+	  [SCPI_ARR_FUNC_I] = "SENS:FUNC:CURR ON,(@%u)",
+	  [SCPI_ARR_FUNC_V] = "SENS:FUNC:VOLT ON,(@%u)",
+	  [SCPI_ARR_TRIG_SRC] = "TRIG:ACQ:SOUR BUS,(@%u)",
+	  [SCPI_ARR_INIT] = "INIT:ACQ (@%u)",
+	  [SCPI_ARR_TRIGGER] = "*TRG",
+	  [SCPI_ARR_FETCH_I] = "FETC:ARR:CURR? (@%u)",
+	  [SCPI_ARR_FETCH_V] = "FETC:ARR:VOLT? (@%u)" },
+	20.48e-6,
+};
+
+/*
  * Ranges are the outputs' ratings (the largest output's volts and amps, the sum of the
  * outputs' watts); accuracy where the maker's datasheet or manual was found (the source
  * names it), else none: the figures' uncertainty is then unknown, not guessed.
@@ -66,7 +85,7 @@ const struct scpi_model scpi_models[SCPI_NMODELS] = {
 	/* The mainframe's accuracy is its modules' (N6781A, N6762A...), which *IDN? does not
 	 * name: unknown here. */
 	{ M("N6705C", NAN, NAN, NAN, 600, "Keysight N6705C: 600 W over up to 4 modules", NO_ACCURACY),
-	  "N6705", 4, SCPI_CH_LIST, MEAS_I, MEAS_V, "FETC:ARR:CURR?" },
+	  "N6705", 4, SCPI_CH_LIST, MEAS_I, MEAS_V, &n6700_array },
 	{ M("DP832", 0, 30, 3, 195, "Rigol DP832/DP832A: 2 x 30 V/3 A, 5 V/3 A",
 	    DP800_ACC(0.0015, 0.005)), "DP832", 3, SCPI_CH_SUFFIX, MEAS_I, MEAS_V, NULL },
 	/* DP831A: CH1's readback (0.2 % + 10 mA), the worst of its three. */
@@ -169,6 +188,48 @@ int scpi_select(const struct scpi_model *m, unsigned ch, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -EINVAL : n;
 }
 
+int scpi_array_cmd(const struct scpi_model *m, enum scpi_array_step step, unsigned ch,
+		   unsigned points, double tint_s, char *buf, size_t len)
+{
+	const char *fmt = m->array ? m->array->fmt[step] : NULL;
+	int n;
+
+	if (!fmt || !ch || ch > m->channels)
+		return -EINVAL;
+	if (step == SCPI_ARR_POINTS)
+		n = snprintf(buf, len, fmt, points, ch);
+	else if (step == SCPI_ARR_TINT)
+		n = snprintf(buf, len, fmt, tint_s, ch);
+	else if (step == SCPI_ARR_TRIGGER)
+		n = snprintf(buf, len, "%s", fmt);
+	else
+		n = snprintf(buf, len, fmt, ch);
+	return n < 0 || (size_t)n >= len ? -EINVAL : n;
+}
+
+int scpi_numbers(const char *line, double *out, unsigned max)
+{
+	char field[64];
+	const char *p = line, *comma;
+	unsigned n = 0;
+	size_t len;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		if (n == max || len >= sizeof(field))
+			return -EBADMSG;
+		memcpy(field, p, len);
+		field[len] = '\0';
+		if (scpi_number(field, &out[n]))
+			return -EBADMSG;
+		n++;
+		if (!comma)
+			return (int)n;
+		p = comma + 1;
+	}
+}
+
 int scpi_number(const char *line, double *val)
 {
 	char *end;
@@ -223,9 +284,10 @@ int scpi_error(const char *line, int *code, char *text, size_t len)
 	return 0;
 }
 
-void scpi_rx_reset(struct scpi_rx *rx)
+void scpi_rx_reset(struct scpi_rx *rx, size_t max)
 {
 	rx->len = 0;
+	rx->max = max < SCPI_ARRAY_LINE_MAX ? max : SCPI_ARRAY_LINE_MAX;
 	rx->line[0] = '\0';
 }
 
@@ -241,7 +303,7 @@ int scpi_rx_take(struct scpi_rx *rx, const char *in, size_t n, size_t *used)
 			*used = i + 1;
 			return 1;
 		}
-		if (rx->len == SCPI_LINE_MAX) {
+		if (rx->len >= rx->max) {
 			*used = i;
 			return -EMSGSIZE;
 		}

@@ -13,6 +13,33 @@
 #define SCPI_CMD_MAX 96
 #define SCPI_TCP_PORT "5025" /* raw-socket SCPI (IEC 61158 "SCPI-RAW", LXI) */
 
+/*
+ * A buffered acquisition: points readings tint apart, started by a bus trigger, fetched
+ * as comma-separated arrays. Each is a printf format taking (value, channel) or
+ * (channel) as scpi_array_cmd() says.
+ */
+enum scpi_array_step {
+	SCPI_ARR_POINTS,  /* "SENS:SWE:POIN %u,(@%u)" */
+	SCPI_ARR_TINT,	  /* "SENS:SWE:TINT %.9g,(@%u)" */
+	SCPI_ARR_TINT_Q,  /* what the instrument made of it */
+	SCPI_ARR_FUNC_I,  /* current and voltage both digitized */
+	SCPI_ARR_FUNC_V,
+	SCPI_ARR_TRIG_SRC, /* the trigger from the bus (*TRG) */
+	SCPI_ARR_INIT,
+	SCPI_ARR_TRIGGER,
+	SCPI_ARR_FETCH_I,
+	SCPI_ARR_FETCH_V,
+	SCPI_ARR_STEPS
+};
+#define SCPI_ARRAY_POINTS_MAX 1000
+/* A fetched array's line: "+1.234567E-01," per point, with room. */
+#define SCPI_ARRAY_LINE_MAX (SCPI_ARRAY_POINTS_MAX * 24 + 64)
+
+struct scpi_array_set {
+	const char *fmt[SCPI_ARR_STEPS];
+	double tint_min_s; /* the shortest time between points it digitizes */
+};
+
 /* How a query names one output of a supply with several. */
 enum scpi_chan_style {
 	SCPI_CH_NONE,	/* one output: MEAS:CURR? */
@@ -27,7 +54,7 @@ struct scpi_model {
 	unsigned channels;
 	enum scpi_chan_style ch_style;
 	const char *curr_q, *volt_q; /* volt_q NULL: a DMM reading current only */
-	const char *array_q;	   /* a buffered array fetch it has; NULL: none */
+	const struct scpi_array_set *array; /* its buffered acquisition; NULL: none */
 };
 
 /* Longest match first; the last row ("SCPI") takes any instrument not listed. */
@@ -57,20 +84,30 @@ int scpi_select(const struct scpi_model *m, unsigned ch, char *buf, size_t len);
  * -EBADMSG for anything else, -ERANGE for 9.9E37 (SCPI's overload) and beyond.
  */
 int scpi_number(const char *line, double *val);
+/*
+ * Step of m's array acquisition for channel ch (POINTS takes points, TINT tint_s) into
+ * buf: its length, or -EINVAL when m has none.
+ */
+int scpi_array_cmd(const struct scpi_model *m, enum scpi_array_step step, unsigned ch,
+		   unsigned points, double tint_s, char *buf, size_t len);
+/* A fetched array "v1,v2,..." -> out (at most max): the count, or -EBADMSG. */
+int scpi_numbers(const char *line, double *out, unsigned max);
 /* SYST:ERR?'s reply "-113,\"Undefined header\"" -> *code and text: 0, or -EBADMSG. */
 int scpi_error(const char *line, int *code, char *text, size_t len);
 
 /*
  * A reply line assembled from reads: bytes in, 1 when a line is complete (in line, NUL
  * terminated, without CR/LF), 0 when more is needed, -EMSGSIZE once the line is longer
- * than SCPI_LINE_MAX: no instrument says that much, so the caller gives the link up.
- * *used: bytes of in taken (after a complete line, the rest is the next reply's).
+ * than its bound (SCPI_LINE_MAX, or SCPI_ARRAY_LINE_MAX while an array is fetched): no
+ * instrument says that much, so the caller gives the link up. *used: bytes of in taken
+ * (after a complete line, the rest is the next reply's).
  */
 struct scpi_rx {
-	char line[SCPI_LINE_MAX + 1];
-	size_t len;
+	char line[SCPI_ARRAY_LINE_MAX + 1];
+	size_t len, max;
 };
-void scpi_rx_reset(struct scpi_rx *rx);
+/* Empty, taking lines of at most max bytes. */
+void scpi_rx_reset(struct scpi_rx *rx, size_t max);
 int scpi_rx_take(struct scpi_rx *rx, const char *in, size_t n, size_t *used);
 
 #endif

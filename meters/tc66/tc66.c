@@ -93,10 +93,8 @@ static int tc66_read(struct meter_dev *dev, struct meter_sample *out, unsigned m
 			continue;
 		}
 		until = p->sent_ns ? p->sent_ns + REPLY_TIMEOUT_NS : p->next_ns;
-		if (until > deadline)
-			until = deadline;
-		n = serial_read(p->sp, p->buf + p->have, sizeof(p->buf) - p->have,
-				until > now ? (int)((until - now + NS_PER_MS - 1) / NS_PER_MS) : 0);
+		n = meter_std_read_until(p->sp, p->buf + p->have, sizeof(p->buf) - p->have, now,
+					 until, deadline);
 		if (n < 0)
 			return n;
 		now = now_ns();

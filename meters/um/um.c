@@ -122,10 +122,7 @@ static int um_read(struct meter_dev *dev, struct meter_sample *out, unsigned max
 			continue;
 		}
 		until = p->sent_ns ? p->sent_ns + p->timeout_ns : p->next_poll_ns;
-		if (until > deadline)
-			until = deadline;
-		n = serial_read(p->sp, buf, sizeof(buf),
-				until > now ? (int)((until - now + NS_PER_MS - 1) / NS_PER_MS) : 0);
+		n = meter_std_read_until(p->sp, buf, sizeof(buf), now, until, deadline);
 		if (n < 0)
 			return n;
 		now = now_ns();

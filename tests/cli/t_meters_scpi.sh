@@ -112,6 +112,31 @@ done
 grep -qxF "*IDN?" "$T/ok.log" && grep -qxF "SYST:ERR?" "$T/ok.log" && grep -qxF "*CLS" "$T/ok.log"
 ok $? "it asked *IDN?, cleared old errors with *CLS and read SYST:ERR? at open"
 
+# 4b. The buffered acquisition (points=): an N6705C digitizing 100 points per 200 ms,
+# fetched with FETC:ARR:CURR?/VOLT?: a 500 S/s meter whose readings show the 100/300 mA
+# square wave a 5 S/s poll would average away.
+srv_start n6705
+timeout 60 "$IOWATT" measure --meter "scpi:tcp://127.0.0.1:$SPORT,points=100,interval=200ms" \
+	"${M_ARGS[@]}" --json-out "$T/arr.json" -- sleep 2 >"$T/arr.run" 2>&1
+ok $? "measure with points=100 against the N6705C server exits 0"
+read -r w ma v n emu < <(mean_of "$T/arr.json")
+peak=$(python3 -c 'import json,sys; print("%.1f" % json.load(open(sys.argv[1]))["jobs"][0]["power"]["peak_ma"])' "$T/arr.json")
+echo "# N6705C points=100: active $w W, $ma mA (peak $peak mA), $v V, $n samples"
+python3 -c 'import sys; ma, n, peak = float(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]); sys.exit(0 if 180 <= ma <= 220 and n >= 500 and peak == 300.0 else 1)' "$ma" "$n" "$peak"
+ok $? "the arrays' readings: a mean between the square's levels, its 300 mA peak, hundreds of samples"
+grep -qxF "SENS:SWE:POIN 100,(@1)" "$T/n6705.log" && grep -qxF "TRIG:ACQ:SOUR BUS,(@1)" "$T/n6705.log" &&
+	grep -qxF "FETC:ARR:CURR? (@1)" "$T/n6705.log" && grep -q "^SENS:SWE:TINT 0.002,(@1)" "$T/n6705.log"
+ok $? "set up as the N6700 wants: 100 points 2 ms apart, bus trigger, FETC:ARR:CURR? (@1)"
+grep -q "100 points 2007.04 us apart" "$T/arr.run"
+ok $? "the samples are spaced as the instrument rounded the interval (SENS:SWE:TINT? 98 x 20.48 us)"
+"$IOWATT" probe --meter "scpi:tcp://127.0.0.1:$SPORT,points=1000,interval=20ms" --seconds 1 >"$T/short.out" 2>&1
+[ $? -ne 0 ] && grep -q "shorter than the N6705C's 20.5 us between points" "$T/short.out"
+ok $? "points closer than the digitizer can: refused, saying why"
+srv_start ok
+"$IOWATT" probe --meter "scpi:tcp://127.0.0.1:$SPORT,points=100" --seconds 1 >"$T/noarr.out" 2>&1
+[ $? -ne 0 ] && grep -q "knows no buffered acquisition of the E36312A" "$T/noarr.out"
+ok $? "points= on a model without one: refused, saying why"
+
 # 5. Errors: every third MEAS:CURR? unanswered with -222 queued; SYST:ERR? reads it, the
 # run reports it (log and event) and goes on reading.
 against error err "" --seconds 4

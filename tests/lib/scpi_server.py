@@ -14,15 +14,22 @@ Modes:
   flood    answers *IDN?, then sends "1.0\\n" lines as fast as the kernel takes them
   silent   accepts and reads (and logs), never answers
   drop     as ok, but closes each connection after 10 MEAS:CURR?
+  n6705    a Keysight N6705C with a digitizer: SENS:SWE:POIN/TINT (TINT rounded to
+           20.48 us steps, as SENS:SWE:TINT? says), INIT:ACQ, *TRG, then FETC:ARR:CURR?
+           and FETC:ARR:VOLT? (@N) answer once the acquisition would have ended: the
+           first half of the points 100 mA, the second 300 mA, at 5 V
 """
 import socket
 import sys
 import threading
+import time
 
 from listen_port import listen
 
 OUTPUTS = {1: (5.0, 0.120), 2: (12.0, 0.250), 3: (3.3, 0.010)}
 IDN = "Keysight Technologies,E36312A,MY00000042,2.1.0-1.0.4-1.12"
+IDN_N6705 = "Keysight Technologies,N6705C,MY00000043,D.03.01.1320"
+TINT_STEP = 20.48e-6
 log_lock = threading.Lock()
 
 
@@ -41,11 +48,51 @@ def channel(arg):
     return None
 
 
+def digitizer(up, state):
+    """The N6705C's acquisition commands: (handled, reply)."""
+    if up.startswith("SENS:SWE:POIN "):
+        state["points"] = int(up.split()[1].split(",")[0])
+    elif up.startswith("SENS:SWE:TINT "):
+        t = float(up.split()[1].split(",")[0])
+        state["tint"] = max(1, round(t / TINT_STEP)) * TINT_STEP
+    elif up.startswith("SENS:SWE:TINT?"):
+        return True, "%+.6E" % state["tint"]
+    elif up.startswith(("SENS:FUNC:", "TRIG:ACQ:SOUR ")):
+        pass
+    elif up.startswith("INIT:ACQ"):
+        state["armed"] = True
+    elif up == "*TRG":
+        if state.get("armed"):
+            state["trg"] = time.monotonic()
+            state["armed"] = False
+    elif up.startswith(("FETC:ARR:CURR?", "FETC:ARR:VOLT?")):
+        if "trg" not in state:
+            state["errors"].append('-230,"Data corrupt or stale"')
+            return True, None
+        wait = state["trg"] + state["points"] * state["tint"] - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        n = state["points"]
+        if "CURR" in up:
+            vals = [0.100] * (n // 2) + [0.300] * (n - n // 2)
+            state["fetches"] = state.get("fetches", 0) + 1
+        else:
+            vals = [5.0] * n
+        return True, ",".join("%+.6E" % v for v in vals)
+    else:
+        return False, None
+    return True, None
+
+
 def answer(cmd, state):
     """The reply line to one command, or None for none."""
     up = cmd.strip().lstrip(":").upper()
     if up == "*IDN?":
-        return IDN
+        return IDN_N6705 if state["mode"] == "n6705" else IDN
+    if state["mode"] == "n6705":
+        handled, reply = digitizer(up, state)
+        if handled:
+            return reply
     if up == "*CLS":
         state["errors"].clear()
         return None
@@ -68,7 +115,7 @@ def answer(cmd, state):
 
 
 def serve(c, mode, logpath):
-    state = {"mode": mode, "errors": [], "curr": 0}
+    state = {"mode": mode, "errors": [], "curr": 0, "points": 1, "tint": TINT_STEP}
     buf = b""
     try:
         while True:

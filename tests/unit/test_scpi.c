@@ -63,7 +63,16 @@ static void test_queries(void)
 	is_int(scpi_query(dmm, 'V', 1, buf, sizeof(buf)), -EINVAL, "a DMM row reads no volts");
 	ok(scpi_query(dmm, 'I', 1, buf, sizeof(buf)) > 0 && !strcmp(buf, "MEAS:CURR:DC?"),
 	   "a DMM: MEAS:CURR:DC?");
-	ok(scpi_model_find("N6705C")->array_q != NULL, "the N6705C row names its array fetch");
+	ok(scpi_array_cmd(scpi_model_find("N6705C"), SCPI_ARR_FETCH_I, 2, 0, 0, buf,
+			  sizeof(buf)) > 0 && !strcmp(buf, "FETC:ARR:CURR? (@2)"),
+	   "N6705C: the array fetch FETC:ARR:CURR? (@2)");
+	ok(scpi_array_cmd(scpi_model_find("N6705C"), SCPI_ARR_TINT, 1, 0, 40.96e-6, buf,
+			  sizeof(buf)) > 0 && !strcmp(buf, "SENS:SWE:TINT 4.096e-05,(@1)"),
+	   "its interval between points (got '%s')", buf);
+	ok(scpi_array_cmd(scpi_model_find("N6705C"), SCPI_ARR_POINTS, 1, 512, 0, buf,
+			  sizeof(buf)) > 0 && !strcmp(buf, "SENS:SWE:POIN 512,(@1)"), "its points");
+	is_int(scpi_array_cmd(rigol, SCPI_ARR_FETCH_I, 1, 0, 0, buf, sizeof(buf)), -EINVAL,
+	       "the DP832 has no array fetch");
 }
 
 static void test_numbers(void)
@@ -79,6 +88,17 @@ static void test_numbers(void)
 	is_int(scpi_number("0.25A", &v), -EBADMSG, "a suffix");
 	is_int(scpi_number("0.25,0.30", &v), -EBADMSG, "two values");
 	is_int(scpi_number("nan", &v), -EBADMSG, "nan");
+}
+
+static void test_arrays(void)
+{
+	double v[4];
+
+	is_int(scpi_numbers("+1.0E-01,+2.0E-01,3", v, 4), 3, "three values");
+	ok(fabs(v[1] - 0.2) < 1e-12 && v[2] == 3.0, "in order");
+	is_int(scpi_numbers("1,2,3,4,5", v, 4), -EBADMSG, "more than room: refused");
+	is_int(scpi_numbers("1,,3", v, 4), -EBADMSG, "an empty field: refused");
+	is_int(scpi_numbers("1,9.9E37", v, 4), -EBADMSG, "an overload inside: refused");
 }
 
 static void test_errors(void)
@@ -102,16 +122,16 @@ static void test_lines(void)
 	char big[SCPI_LINE_MAX + 10];
 	size_t used;
 
-	scpi_rx_reset(&rx);
+	scpi_rx_reset(&rx, SCPI_LINE_MAX);
 	is_int(scpi_rx_take(&rx, "+1.2", 4, &used), 0, "half a line: more needed");
 	is_int(scpi_rx_take(&rx, "5E-01\r\nX", 8, &used), 1, "the rest: a line");
 	is_str(rx.line, "+1.25E-01", "joined, CR and LF off");
 	is_int((int)used, 7, "what follows it is left");
-	scpi_rx_reset(&rx);
+	scpi_rx_reset(&rx, SCPI_LINE_MAX);
 	memset(big, '7', sizeof(big));
 	is_int(scpi_rx_take(&rx, big, sizeof(big), &used), -EMSGSIZE, "an endless line is refused");
 	is_int((int)used, SCPI_LINE_MAX, "after the bound, not later");
-	scpi_rx_reset(&rx);
+	scpi_rx_reset(&rx, SCPI_LINE_MAX);
 	is_int(scpi_rx_take(&rx, "\n", 1, &used), 1, "an empty line is a line");
 	is_str(rx.line, "", "empty");
 }
@@ -134,6 +154,7 @@ int main(void)
 	test_idn();
 	test_queries();
 	test_numbers();
+	test_arrays();
 	test_errors();
 	test_lines();
 	test_accuracy();
