@@ -102,19 +102,33 @@ static void mmc_rows(FILE *fp, const struct result_mmc *m)
 	row(fp, "card firmware", m->fwrev);
 }
 
-/* "20 % used (life time A 0-10 %, B 10-20 %)" or NVMe's "7 % used". */
+/* An eMMC life-time code as the band it stands for: "10-20 %", or 11 "past its estimate". */
+static void life_band(char *buf, size_t len, int64_t code)
+{
+	if (code == 11)
+		snprintf(buf, len, "past its estimate");
+	else
+		snprintf(buf, len, "%" PRId64 "-%" PRId64 " %%", (code - 1) * 10, code * 10);
+}
+
+/* "up to 20 % of life used (life time A 0-10 %, B 10-20 %)" or NVMe's "7 % of life used". */
 static void wear_row(FILE *fp, const struct result_health *h)
 {
-	char buf[256], band[128] = "";
+	char buf[256], a[32], b[32];
 
 	if (h->used_pct == RESULT_NULL_INT)
 		return;
-	if (h->life_time_a != RESULT_NULL_INT && h->life_time_b != RESULT_NULL_INT)
-		snprintf(band, sizeof(band), " (life time A %" PRId64 "-%" PRId64 " %%, B %" PRId64
-			 "-%" PRId64 " %%)", (h->life_time_a - 1) * 10, h->life_time_a * 10,
-			 (h->life_time_b - 1) * 10, h->life_time_b * 10);
-	snprintf(buf, sizeof(buf), "%s%" PRId64 " %% of life used%s",
-		 band[0] ? "up to " : "", h->used_pct, band);
+	if (h->life_time_a != RESULT_NULL_INT && h->life_time_b != RESULT_NULL_INT) {
+		life_band(a, sizeof(a), h->life_time_a);
+		life_band(b, sizeof(b), h->life_time_b);
+		if (h->used_pct > 100)
+			snprintf(buf, sizeof(buf), "past its estimated life (life time A %s, B %s)", a, b);
+		else
+			snprintf(buf, sizeof(buf), "up to %" PRId64 " %% of life used (life time A %s, "
+				 "B %s)", h->used_pct, a, b);
+	} else {
+		snprintf(buf, sizeof(buf), "%" PRId64 " %% of life used", h->used_pct);
+	}
 	row(fp, "wear (its own)", buf);
 }
 

@@ -111,7 +111,7 @@ static void cid_fields(struct result_health *h, const char *card, const char *ty
 /* One life-time code ("0x01"); 0 (not defined) and reserved values read as null. */
 static int64_t life_code(const char *s)
 {
-	long v = strtol(s, NULL, 0);
+	long v = strtol(s, NULL, 16); /* "0x0a" or "0A": always hex */
 
 	return health_life_time_pct((int)v) < 0 ? RESULT_NULL_INT : v;
 }

@@ -152,8 +152,9 @@ def ssr(speed_class, uhs, video, app):
     return f"{v:0128x}"
 
 
-def emmc(root):
-    # An Odroid-style board's soldered 64 GB eMMC 5.1, lightly worn (type B 10-20 %).
+def emmc(root, life="0x01 0x02", pre_eol="0x01"):
+    # An Odroid-style board's soldered 64 GB eMMC 5.1, lightly worn (type B 10-20 %), or
+    # worn out: type A 90-100 %, type B past its estimate, pre-EOL urgent.
     host(root, "sbc", "6.1.0-odroid-arm64", arm_cpuinfo(["0xd05"] * 4, "Hardkernel ODROID-M1"),
          3884240, "0-3")
     put(root, "proc/device-tree/model", "Hardkernel ODROID-M1\0")
@@ -161,7 +162,7 @@ def emmc(root):
     for k, v in {"cid": "450100444134303634a1b2c3d4e5f600", "name": "DA4064",
                  "manfid": "0x000045", "oemid": "0x0100", "date": "03/2021",
                  "serial": "0xa1b2c3d4", "type": "MMC", "rev": "0x8",
-                 "life_time": "0x01 0x02", "pre_eol_info": "0x01", "prv": "0x6"}.items():
+                 "life_time": life, "pre_eol_info": pre_eol, "prv": "0x6"}.items():
         put(root, f"{card}/{k}", v + "\n")
     power(root, card, "on", "active")
     d = disk(root, f"{card}/block", "mmcblk1", (179, 32), 122142720, 0, 512, 512,
@@ -184,7 +185,8 @@ def loop(root):
 
 
 TREES = [("usb", usb), ("usbbot", lambda r: usb(r, "usb-storage", "480")), ("nvme", nvme),
-         ("mmc", mmc), ("emmc", emmc), ("loop", loop)]
+         ("mmc", mmc), ("emmc", emmc), ("emmcworn", lambda r: emmc(r, "0x0A 0x0B", "0x03")),
+         ("loop", loop)]
 for name, fn in TREES:
     root = os.path.join(HERE, f"sysfs-{name}")
     shutil.rmtree(root, ignore_errors=True)

@@ -195,6 +195,18 @@ static void test_tree_emmc(void)
 	json_decref(pm);
 }
 
+static void test_tree_emmc_worn(void)
+{
+	json_t *pm, *h = health_json(DATA "sysfs-emmcworn", "mmcblk1", &pm);
+
+	is_int(i_(h, "life_time_a"), 10, "worn emmc: life time A 0x0A (90-100 %%)");
+	is_int(i_(h, "life_time_b"), 11, "worn emmc: life time B 0x0B (past the estimate)");
+	is_int(i_(h, "used_pct"), 110, "worn emmc: used_pct past 100");
+	is_int(i_(h, "pre_eol_info"), 3, "worn emmc: pre-EOL urgent");
+	json_decref(h);
+	json_decref(pm);
+}
+
 static void test_tree_nvme(void)
 {
 	json_t *pm, *h = health_json(DATA "sysfs-nvme", "nvme0n1", &pm);
@@ -246,6 +258,7 @@ int main(void)
 	test_smart();
 	test_tree_sd();
 	test_tree_emmc();
+	test_tree_emmc_worn();
 	test_tree_nvme();
 	test_tree_usb();
 	test_tree_loop();
