@@ -1,8 +1,8 @@
 # Timeline of one run: throughput (left axis) and power (right axis) against time, with the
 # idle / active / tail phases shaded and events (undervoltage, USB faults) as vertical lines;
 # what ran outside the phases, not measured, shaded in its own colour and named where it
-# fits: a job's file layout (HASPREP, PREPCOL) and its size=auto calibration (HASCALIB,
-# CALIBCOL).
+# fits: a job's file layout (HASPREP, PREPCOL), its size=auto calibration (HASCALIB,
+# CALIBCOL) and a run too short for the meter that was run again (HASRETAKEN, RETAKENCOL).
 # Usage: gnuplot -c timeline.gp DATADIR   (meta.gp, io.dat: t MB/s steps, power.dat: t W lo hi
 # (drawn in PWUNIT, PWS per W),
 # one index block per meter, temp.dat: t soc_c drive_c when the run read temperatures;
@@ -61,7 +61,8 @@ if (NMETERS > 0) {
 	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)', \
 	     for [i=1:HASPREP] keyentry with boxes fs solid 1.0 lc rgb PREPCOL title 'file layout (not measured)', \
-	     for [i=1:HASCALIB] keyentry with boxes fs solid 1.0 lc rgb CALIBCOL title 'size=auto calibration (not measured)'
+	     for [i=1:HASCALIB] keyentry with boxes fs solid 1.0 lc rgb CALIBCOL title 'size=auto calibration (not measured)', \
+	     for [i=1:HASRETAKEN] keyentry with boxes fs solid 1.0 lc rgb RETAKENCOL title 'run too short for the meter, run again (left out)'
 } else {
 	set border 3
 	plot io using 1:2 with lines lw 2.5 lc rgb IOCOL title 'throughput (MB/s)', \
@@ -70,7 +71,8 @@ if (NMETERS > 0) {
 	     keyentry with boxes fs solid 1.0 lc rgb '#DDEBF7' title 'active', \
 	     keyentry with boxes fs solid 1.0 lc rgb '#FBE2C5' title 'tail (drive still busy after the job)', \
 	     for [i=1:HASPREP] keyentry with boxes fs solid 1.0 lc rgb PREPCOL title 'file layout (not measured)', \
-	     for [i=1:HASCALIB] keyentry with boxes fs solid 1.0 lc rgb CALIBCOL title 'size=auto calibration (not measured)'
+	     for [i=1:HASCALIB] keyentry with boxes fs solid 1.0 lc rgb CALIBCOL title 'size=auto calibration (not measured)', \
+	     for [i=1:HASRETAKEN] keyentry with boxes fs solid 1.0 lc rgb RETAKENCOL title 'run too short for the meter, run again (left out)'
 }
 if (HASTEMP) {
 	XLO = GPVAL_X_MIN

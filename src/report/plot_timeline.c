@@ -76,9 +76,10 @@ static void timeline_meta(FILE *meta, const struct rr_result *r, const struct ti
 	struct si_unit pw = si_unit_of(SI_POWER, sr->max_w > 0 ? sr->max_w : NAN);
 
 	lead = timeline_phase_rects(meta, r);
-	fprintf(meta, "HASPREP = %d\nHASCALIB = %d\nPREPCOL = '#%06X'\nCALIBCOL = '#%06X'\n",
-		!!(lead & TIMELINE_PREPARE), !!(lead & TIMELINE_CALIBRATION), TIMELINE_PREP_RGB,
-		TIMELINE_CALIB_RGB);
+	fprintf(meta, "HASPREP = %d\nHASCALIB = %d\nHASRETAKEN = %d\nPREPCOL = '#%06X'\n"
+		      "CALIBCOL = '#%06X'\nRETAKENCOL = '#%06X'\n", !!(lead & TIMELINE_PREPARE),
+		!!(lead & TIMELINE_CALIBRATION), !!(lead & TIMELINE_RETAKEN), TIMELINE_PREP_RGB,
+		TIMELINE_CALIB_RGB, TIMELINE_RETAKEN_RGB);
 	timeline_labels_write(meta, lay->labels, lay->nlabels);
 	lay->labels = NULL;
 	nshort = timeline_short_jobs(r, meta, &max_mb);

@@ -42,9 +42,10 @@ double timeline_strip_px(size_t longest);
 void timeline_labels_write(FILE *meta, struct timeline_label *l, size_t n);
 void timeline_labels_free(struct timeline_label *l, size_t n);
 /* Phase shading, and what ran outside the phases: returns which of these it drew. */
-enum { TIMELINE_PREPARE = 1, TIMELINE_CALIBRATION = 2 };
+enum { TIMELINE_PREPARE = 1, TIMELINE_CALIBRATION = 2, TIMELINE_RETAKEN = 4 };
 #define TIMELINE_PREP_RGB 0xE2DAF0u
 #define TIMELINE_CALIB_RGB 0xFFF0B0u
+#define TIMELINE_RETAKEN_RGB 0xF6D8E0u
 int timeline_phase_rects(FILE *meta, const struct rr_result *r);
 /* A marker for each job too short to be seen as a line; returns the count. */
 int timeline_short_jobs(const struct rr_result *r, FILE *meta, double *max_mb);

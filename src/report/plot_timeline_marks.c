@@ -197,10 +197,11 @@ void timeline_labels_write(FILE *meta, struct timeline_label *l, size_t n)
 }
 
 /*
- * What ran outside the phases, a job's size=auto calibration and its file layout: shaded
- * in their own colours and named in their band where the name fits, so that their I/O
- * does not read as measurement. The layout of a calibration's file lies inside it, and is
- * drawn over it. Returns TIMELINE_PREPARE and TIMELINE_CALIBRATION for those drawn.
+ * What ran outside the phases, a job's size=auto calibration, its file layout and a run
+ * too short for the meter that was run again: shaded in their own colours and named in
+ * their band where the name fits, so that their I/O does not read as measurement. The
+ * layout of a calibration's file lies inside it, and is drawn over it. Returns the
+ * TIMELINE_* of those drawn.
  */
 static int lead_in_rect(FILE *meta, const struct rr_result *r, const struct result_span *sp,
 			unsigned fill, const char *name, double span_s)
@@ -236,6 +237,8 @@ int timeline_phase_rects(FILE *meta, const struct rr_result *r)
 			drawn |= TIMELINE_CALIBRATION;
 		if (lead_in_rect(meta, r, ph->prepare, TIMELINE_PREP_RGB, "layout", span_s))
 			drawn |= TIMELINE_PREPARE;
+		if (lead_in_rect(meta, r, ph->retaken, TIMELINE_RETAKEN_RGB, "left out", span_s))
+			drawn |= TIMELINE_RETAKEN;
 	}
 	for (i = 0; i < r->rep.njobs; i++) {
 		for (p = 0; p < PHASE_COUNT; p++) {

@@ -233,13 +233,14 @@ static inline double result_span_s(const struct result_span *sp)
 }
 
 /*
- * A job's phases; prepare and calibration ran before its idle phase, outside any
- * measurement: its file laid out (or read once) and its size=auto calibration with the
- * settling after it (NULL: none, or a result written before they were recorded).
+ * A job's phases; prepare, calibration and retaken ran before its idle phase, outside any
+ * measurement: its file laid out (or read once), its size=auto calibration with the
+ * settling after it, and the run of the calibrated size that was too short for the meter
+ * and run again, left out (NULL: none, or a result written before they were recorded).
  */
 struct result_phases {
 	struct result_span *active, *idle, *tail;
-	struct result_span *prepare, *calibration;
+	struct result_span *prepare, *calibration, *retaken;
 };
 
 struct result_marker {

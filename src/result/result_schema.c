@@ -154,6 +154,7 @@ static const struct result_field phases_fields[] = {
 	FIELD(T, "tail", tail, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 	FIELD(T, "prepare", prepare, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 	FIELD(T, "calibration", calibration, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
+	FIELD(T, "retaken", retaken, RF_PTR, .sub = &span_schema, .absent = RF_OMIT),
 };
 #undef T
 static SCHEMA(phases_schema, struct result_phases, phases_fields);

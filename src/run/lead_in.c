@@ -28,6 +28,18 @@ void run_lead_in_calib(struct run_ctx *rc, size_t j, uint64_t t0)
 	rc->lead_in[j].calib_end_ns = now_ns();
 }
 
+void run_lead_in_retaken(struct run_ctx *rc, size_t j, const struct job_result *first)
+{
+	const struct result_phases *ph = first->phases;
+	const struct result_span *from = !ph ? NULL : ph->idle ? ph->idle : ph->active;
+	const struct result_span *to = !ph ? NULL : ph->tail ? ph->tail : ph->active;
+
+	if (!from || !to)
+		return;
+	rc->lead_in[j].retaken_start_ns = from->t_start_ns;
+	rc->lead_in[j].retaken_end_ns = to->t_end_ns;
+}
+
 void run_lead_in_give(struct run_ctx *rc, size_t j)
 {
 	struct run_result *rep = &rc->rb.rep;

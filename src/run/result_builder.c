@@ -496,7 +496,7 @@ void result_builder_unprepared(struct result_builder *rb, const struct job_opts 
 
 void result_job_lead_in(struct job_result *j, const struct run_lead_in *l)
 {
-	if (!l->calib_end_ns && !l->prep_end_ns)
+	if (!l->calib_end_ns && !l->prep_end_ns && !l->retaken_end_ns)
 		return;
 	if (!j->phases)
 		j->phases = xcalloc(1, sizeof(*j->phases));
@@ -504,6 +504,8 @@ void result_job_lead_in(struct job_result *j, const struct run_lead_in *l)
 		set_span(&j->phases->calibration, l->calib_start_ns, l->calib_end_ns);
 	if (l->prep_end_ns)
 		set_span(&j->phases->prepare, l->prep_start_ns, l->prep_end_ns);
+	if (l->retaken_end_ns)
+		set_span(&j->phases->retaken, l->retaken_start_ns, l->retaken_end_ns);
 }
 
 void result_builder_temps(struct result_builder *rb, const struct temp_sample *t, size_t n)

@@ -75,8 +75,9 @@ void result_builder_unprepared(struct result_builder *rb, const struct job_opts 
 struct run_lead_in {
 	uint64_t calib_start_ns, calib_end_ns;
 	uint64_t prep_start_ns, prep_end_ns;
+	uint64_t retaken_start_ns, retaken_end_ns; /* a short run left out, run again */
 };
-/* l into j's phases (prepare, calibration) where it holds them. */
+/* l into j's phases (prepare, calibration, retaken) where it holds them. */
 void result_job_lead_in(struct job_result *j, const struct run_lead_in *l);
 void result_builder_temps(struct result_builder *rb, const struct temp_sample *t, size_t n);
 /* The run's own event list, once the run has ended. */

@@ -81,6 +81,8 @@ int run_prepare_job(struct run_ctx *rc, size_t j, const struct job_opts *jo);
 /* Job j's size=auto calibration from t0 to now, when it ran one (not a size from its
  * pattern), for its next result. */
 void run_lead_in_calib(struct run_ctx *rc, size_t j, uint64_t t0);
+/* The run of job j left out for its retake (first): its span, for the kept run. */
+void run_lead_in_retaken(struct run_ctx *rc, size_t j, const struct job_result *first);
 /* What ran for job j outside its phases, given to the last result and forgotten. */
 void run_lead_in_give(struct run_ctx *rc, size_t j);
 /* The temperature readings so far onto the result's series. */

@@ -265,6 +265,7 @@ static void retake_loop(struct run_ctx *rc, size_t j, unsigned round, unsigned l
 		int done = run_job_loop(rc, jo, round, loop);
 
 		if (done && !run_should_stop(rc)) {
+			run_lead_in_retaken(rc, j, &first);
 			result_job_free(&first);
 			return;
 		}

@@ -230,8 +230,11 @@ assert "its first run's rate" in a["reason"], a
 # the calibrated size is under 2 x rate x target; a retake at least doubles it
 assert j["options"]["size"] == a["size"] and a["size"] >= 2 * a["rate_bytes_per_s"] * a["target_s"], a
 assert v["samples_active"] >= 20 and a["job_s"] >= 0.9 * a["target_s"] / 2, (v, a)
+# the short run left out is on the kept run's clock, between its calibration and its idle
+ph = j["phases"]
+assert ph["calibration"]["t_end_ns"] <= ph["retaken"]["t_start_ns"] < ph["retaken"]["t_end_ns"] <= ph["idle"]["t_start_ns"], ph
 EOF
-ok $? "the result keeps the run at its own rate's size alone: 20 samples or more, and says why"
+ok $? "the result keeps the run at its own rate's size alone: 20 samples or more, says why, and when the short run was (phases.retaken)"
 
 # 4b. The same, stopped (SIGINT) during the retake: the first run, finished, is what the
 # result keeps, marked as such; nothing measured is lost.
