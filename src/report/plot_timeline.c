@@ -13,7 +13,6 @@
 #include "report/plot_timeline.h"
 
 #define MOD "plot"
-#define TIMELINE_WIDTH_PX 1400
 #define TIMELINE_HEIGHT_PX 720
 /* With temperatures: a panel of them under the timeline, on the same time axis. */
 #define TIMELINE_TEMP_HEIGHT_PX 960

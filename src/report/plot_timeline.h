@@ -9,6 +9,9 @@
 
 #include "report/plot.h"
 
+/* The chart's width: a fast meter's trace is cut to as many columns (plot_timeline_decim.c). */
+#define TIMELINE_WIDTH_PX 1400
+
 static inline double timeline_secs(uint64_t t_ns, uint64_t t0_ns)
 {
 	return ((double)t_ns - (double)t0_ns) / 1e9;
@@ -26,6 +29,29 @@ struct timeline_series {
 /* io.dat, power.dat and temp.dat from the result's CSVs. -errno when none can be made. */
 int timeline_write_series(struct plot_chart *ch, const struct rr_result *r,
 			  struct timeline_series *sr);
+
+/*
+ * plot_timeline_decim.c. A meter's trace for a chart columns wide: a trace of more than
+ * twice as many rows is cut into columns of equal time, and each column drawn by its
+ * lowest and highest reading (a bin's w_min and w_max), in their order, so a spike of one
+ * bin among thousands still reaches its height; fewer rows are drawn as they are.
+ */
+struct timeline_point {
+	double t_s, w, lo, hi; /* time, W and its band's edges */
+};
+struct timeline_decim {
+	FILE *out;
+	double t_first_s, col_s; /* col_s 0: every row as it is */
+	long col, rows_out;
+	unsigned long n;	 /* rows in the open column */
+	struct timeline_point min, max;
+};
+void timeline_decim_init(struct timeline_decim *d, FILE *out, double t_first_s, double t_last_s,
+			 long rows, unsigned columns);
+/* A row: its lowest and highest point (the same for a single reading), in time order. */
+void timeline_decim_add(struct timeline_decim *d, const struct timeline_point *lo,
+			const struct timeline_point *hi);
+void timeline_decim_flush(struct timeline_decim *d);
 
 /* plot_timeline_marks.c. A job's label in the strip over the plot. */
 struct timeline_label;

@@ -97,43 +97,102 @@ static double band_half(const struct meter_accuracy *acc, char **f, double w)
 	return isfinite(u.gain) ? 2 * accuracy_u_combined(&u) : 0;
 }
 
-/* samples.csv -> power.dat, one index block per meter: t, W and the band's edges.
- * Returns the meters seen. */
+/* What the first pass over samples.csv learns of each meter: its rows and time span. */
+struct meter_span {
+	long rows;
+	double t_first_s, t_last_s;
+};
+
+/* A samples.csv line split into its fields (13 for a bin's row); -1 for one to skip. */
+static int sample_fields(char *line, char **f, uint64_t t0, double *t_s)
+{
+	int m;
+
+	memset(f, 0, 13 * sizeof(*f));
+	if (text_split_commas(line, f, 13) < 5)
+		return -1;
+	m = atoi(f[1]);
+	if (m < 0 || m >= TL_MAX_METERS)
+		return -1;
+	*t_s = timeline_secs(strtoull(f[0], NULL, 10), t0);
+	return m;
+}
+
+static double sample_w(char **f)
+{
+	return *f[4] ? atof(f[4]) : (*f[2] && *f[3] ? atof(f[2]) * atof(f[3]) : NAN);
+}
+
+/* The samples CSV opened past its header; NULL and *err for a file that cannot be read, or
+ * that is not the CSV (--samples binary: the series is not drawn from that file, err 0). */
+static FILE *samples_open(const char *path, int *err)
+{
+	char line[SAMPLE_LINE_MAX];
+	FILE *fp = input_fopen(path, INPUT_NOFOLLOW, 0, err);
+
+	if (fp && (!fgets(line, sizeof(line), fp) || strncmp(line, "t_ns,", 5))) {
+		fclose(fp);
+		fp = NULL;
+		*err = 0;
+	}
+	return fp;
+}
+
+/* Each meter's rows and span, for its decimation. 0, or -errno. */
+static int scan_samples(const char *path, uint64_t t0, struct meter_span *sp)
+{
+	char line[SAMPLE_LINE_MAX], *f[13];
+	double t;
+	int m, err;
+	FILE *fp = samples_open(path, &err);
+
+	if (!fp)
+		return err;
+	while (fgets(line, sizeof(line), fp)) {
+		m = sample_fields(line, f, t0, &t);
+		if (m < 0 || isnan(sample_w(f)))
+			continue;
+		if (!sp[m].rows++)
+			sp[m].t_first_s = t;
+		sp[m].t_last_s = t;
+	}
+	fclose(fp);
+	return 0;
+}
+
+/*
+ * samples.csv -> power.dat, one index block per meter: t, W and the band's edges, a fast
+ * meter's cut to the chart's columns with each column's min and max (timeline_decim).
+ * Returns the meters seen.
+ */
 static int write_samples(const char *path, const struct run_result *rep, struct plot_chart *ch,
 			 long *rows, double *max_w, int *band)
 {
 	struct meter_accuracy acc[TL_MAX_METERS];
-	char line[SAMPLE_LINE_MAX], *f[7] = { NULL }, name[32];
+	struct meter_span sp[TL_MAX_METERS] = { { 0 } };
+	struct timeline_decim dc[TL_MAX_METERS];
+	struct timeline_point lo, hi;
+	char line[SAMPLE_LINE_MAX], *f[13], name[32];
 	uint64_t t0 = rep->t0_ns;
-	double half;
 	size_t k;
 	FILE *fp, *blk[TL_MAX_METERS] = { NULL };
-	long lineno = 0;
 	int m, err;
-	double w;
+	double w, t;
 
 	*rows = 0;
 	if (!path)
 		return -EINVAL;
+	err = scan_samples(path, t0, sp);
+	if (err)
+		return err;
 	for (k = 0; k < TL_MAX_METERS; k++)
 		result_accuracy_get(k < rep->nmeters ? rep->meters[k].accuracy : NULL, &acc[k]);
-	fp = input_fopen(path, INPUT_NOFOLLOW, 0, &err);
+	fp = samples_open(path, &err);
 	if (!fp)
-		return err;
+		return err ? err : join_blocks(ch, blk);
 	while (fgets(line, sizeof(line), fp)) {
-		lineno++;
-		/* --samples binary: the series is not drawn from that file. */
-		if (lineno == 1 && strncmp(line, "t_ns,", 5))
-			break;
-		if (lineno == 1)
-			continue;
-		f[5] = NULL;
-		if (text_split_commas(line, f, 7) < 5)
-			continue;
-		m = atoi(f[1]);
-		if (m < 0 || m >= TL_MAX_METERS)
-			continue;
-		w = *f[4] ? atof(f[4]) : (*f[2] && *f[3] ? atof(f[2]) * atof(f[3]) : NAN);
+		m = sample_fields(line, f, t0, &t);
+		w = m < 0 ? NAN : sample_w(f);
 		if (isnan(w))
 			continue;
 		if (!blk[m]) {
@@ -141,15 +200,27 @@ static int write_samples(const char *path, const struct run_result *rep, struct 
 			blk[m] = plot_chart_file(ch, name);
 			if (!blk[m])
 				break;
+			timeline_decim_init(&dc[m], blk[m], sp[m].t_first_s, sp[m].t_last_s,
+					    sp[m].rows, TIMELINE_WIDTH_PX);
 		}
-		half = band_half(&acc[m], f, w);
-		*band |= half > 0;
-		fprintf(blk[m], "%.4f %.6g %.6g %.6g\n", timeline_secs(strtoull(f[0], NULL, 10), t0), w,
-			w - half, w + half);
-		*max_w = fmax(*max_w, w + half);
-		(*rows)++;
+		/* a bin's row: its extremes, each with the band of a reading of that power */
+		lo.t_s = hi.t_s = t;
+		lo.w = f[11] && *f[11] ? atof(f[11]) : w;
+		hi.w = f[12] && *f[12] ? atof(f[12]) : w;
+		lo.lo = lo.w - band_half(&acc[m], f, lo.w);
+		lo.hi = 2 * lo.w - lo.lo;
+		hi.lo = hi.w - band_half(&acc[m], f, hi.w);
+		hi.hi = 2 * hi.w - hi.lo;
+		*band |= lo.hi > lo.w || hi.hi > hi.w;
+		timeline_decim_add(&dc[m], &lo, &hi);
+		*max_w = fmax(*max_w, hi.hi);
 	}
 	fclose(fp);
+	for (m = 0; m < TL_MAX_METERS; m++)
+		if (blk[m]) {
+			timeline_decim_flush(&dc[m]);
+			*rows += dc[m].rows_out;
+		}
 	return join_blocks(ch, blk);
 }
 
