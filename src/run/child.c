@@ -308,13 +308,14 @@ static void command_line(struct job_result *j, char **argv)
  * fio, the active phase becomes fio's own I/O, its file layout before it in no phase.
  */
 static void command_io(struct run_ctx *rc, struct child *c, struct job_result *j,
-		       uint64_t *bytes, uint64_t *ios)
+		       struct measure_io_window *wp, uint64_t *bytes, uint64_t *ios)
 {
 	const struct phase_times *t = &rc->session->times;
 	struct measure_io_window w;
 	char a[FMT_LEN], b[FMT_LEN];
 
 	*bytes = *ios = 0;
+	memset(wp, 0, sizeof(*wp));
 	if (c->err || measure_io_fill(&c->io, t->active_ns, t->end_ns, j, &w)) {
 		if (c->io.fio || *c->io.disk)
 			log_warn(NULL, "no I/O figures for '%s': %s", c->argv[0],
@@ -327,11 +328,16 @@ static void command_io(struct run_ctx *rc, struct child *c, struct job_result *j
 		/* The row is what fio called its work; several jobs share the one row. */
 		free(j->jobname);
 		j->jobname = xstrdup(w.name);
-		if (w.fio_jobs > 1)
-			log_info(NULL, "fio ran %u jobs (%s): one row, their I/O summed over fio's "
-				 "window; the power figures are the whole command's, per-job energy "
-				 "is not measured", w.fio_jobs, w.name);
+		if (w.nrows)
+			log_info(NULL, "fio ran %u jobs (%s): this row has their I/O summed over "
+				 "fio's window and the whole command's power; a row each after it has "
+				 "that job's own I/O figures from fio, without power figures (per-job "
+				 "energy is not measured)", w.fio_jobs, w.name);
+		else if (w.fio_jobs > 1)
+			log_info(NULL, "fio ran %u jobs of one name (%s): one row, their I/O summed "
+				 "over fio's window", w.fio_jobs, w.name);
 	}
+	*wp = w;
 	if (!strcmp(w.source, "fio") && w.t_start_ns > t->active_ns &&
 	    !session_rephase(rc->session, w.t_start_ns, w.t_end_ns, run_output_replay, &rc->out))
 		log_info(NULL, "I/O figures from fio's JSON; the active phase is fio's own %s of "
@@ -343,9 +349,38 @@ static void command_io(struct run_ctx *rc, struct child *c, struct job_result *j
 			 : "the target's /proc/diskstats over the active phase");
 }
 
+/*
+ * After the command's row: a row per fio job (w->rows), named by fio, with that job's
+ * I/O figures from fio's JSON and no power figures of their own (the meters saw the whole
+ * command; which watts were whose is not known). The figures move into the rows.
+ */
+static void fio_job_rows(struct run_ctx *rc, char **argv, unsigned round,
+			 struct measure_io_window *w)
+{
+	struct job_result *r;
+	size_t i;
+
+	for (i = 0; i < w->nrows; i++) {
+		r = result_add_job(&rc->rb.rep);
+		r->jobname = xstrdup(w->rows[i].name);
+		r->round = round;
+		r->loop = 1;
+		r->status = RESULT_OK;
+		command_line(r, argv);
+		r->io_source = xstrdup("fio");
+		r->read = w->rows[i].read;
+		r->write = w->rows[i].write;
+		r->sync = w->rows[i].sync;
+		w->rows[i].read = w->rows[i].write = NULL;
+		w->rows[i].sync = NULL;
+	}
+	measure_io_window_free(w);
+}
+
 void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 {
 	struct child c = { .rc = rc, .argv = argv, .pid = -1, .err = -EINTR };
+	struct measure_io_window w;
 	struct temps t_start;
 	struct job_result *j;
 	uint64_t bytes, ios;
@@ -361,7 +396,8 @@ void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 	command_line(j, argv);
 	j->phases = xcalloc(1, sizeof(*j->phases));
 	rc->any_failed |= child_result(&c, j);
-	command_io(rc, &c, j, &bytes, &ios);
+	command_io(rc, &c, j, &w, &bytes, &ios);
 	run_job_close(rc, jo, 1, j, &t_start, bytes, ios, NULL, NULL);
+	fio_job_rows(rc, argv, 1, &w);
 	measure_io_free(&c.io);
 }

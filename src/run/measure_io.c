@@ -335,30 +335,75 @@ static int has_name(const char *list, const char *name)
 	return 0;
 }
 
+/* fio's name of job as a plain row name (letters, digits, "._-"); "" for none. */
+static void plain_name(json_t *job, char *one, size_t len)
+{
+	const char *name = json_string_value(json_object_get(job, "jobname"));
+	char *p;
+
+	snprintf(one, len, "%s", name ? name : "");
+	for (p = one; *p; p++)
+		if (!strchr("._-", *p) && !(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9'))
+			*p = '_';
+}
+
 /* fio's job names as one plain row name: each once, in fio's order, "+" between them. */
 static void fio_names(json_t *jobs, struct measure_io_window *w)
 {
-	char one[64], *p;
-	const char *name;
+	char one[64];
 	size_t i, used = 0;
 	json_t *job;
 
 	w->fio_jobs = (unsigned)json_array_size(jobs);
 	json_array_foreach(jobs, i, job) {
-		name = json_string_value(json_object_get(job, "jobname"));
-		if (!name || !*name)
+		plain_name(job, one, sizeof(one));
+		if (!*one)
 			continue;
-		snprintf(one, sizeof(one), "%s", name);
-		for (p = one; *p; p++)
-			if (!strchr("._-", *p) && !(*p >= 'a' && *p <= 'z') &&
-			    !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9'))
-				*p = '_';
 		if (has_name(w->name, one)) /* numjobs clones share their name: said once */
 			continue;
 		if (used + strlen(one) + 1 >= sizeof(w->name))
 			break;
 		used += (size_t)snprintf(w->name + used, sizeof(w->name) - used, "%s%s",
 					 used ? "+" : "", one);
+	}
+}
+
+/*
+ * A row per fio job when there are two or more (w->name holds their names, "+" between):
+ * its clones (numjobs) summed, rates over its own job_runtime (the longest clone's), else
+ * over fio's window of secs.
+ */
+static void fio_rows(json_t *jobs, double secs, struct measure_io_window *w)
+{
+	const char *list = w->name;
+	struct measure_fio_row *row;
+	char one[64];
+	json_t *job, *mine;
+	double run_s;
+	size_t i, k;
+
+	if (!strchr(list, '+'))
+		return;
+	for (; *list; list += k + (list[k] == '+')) {
+		k = strcspn(list, "+");
+		w->rows = xrealloc(w->rows, (w->nrows + 1) * sizeof(*w->rows));
+		row = &w->rows[w->nrows++];
+		memset(row, 0, sizeof(*row));
+		snprintf(row->name, sizeof(row->name), "%.*s", (int)k, list);
+		mine = json_array();
+		run_s = 0;
+		json_array_foreach(jobs, i, job) {
+			plain_name(job, one, sizeof(one));
+			if (strcmp(one, row->name))
+				continue;
+			json_array_append(mine, job);
+			run_s = fmax(run_s, json_num(job, "job_runtime") / 1e3);
+		}
+		row->read = fio_dir(mine, "read", run_s > 0 ? run_s : secs);
+		row->write = fio_dir(mine, "write", run_s > 0 ? run_s : secs);
+		row->sync = fio_sync(mine);
+		json_decref(mine);
 	}
 }
 
@@ -382,6 +427,7 @@ static int fill_fio(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_
 		j->write = fio_dir(jobs, "write", (double)(w->t_end_ns - w->t_start_ns) / 1e9);
 		j->sync = fio_sync(jobs);
 		fio_names(jobs, w);
+		fio_rows(jobs, (double)(w->t_end_ns - w->t_start_ns) / 1e9, w);
 		rc = 0;
 	}
 	json_decref(root);
@@ -416,4 +462,18 @@ void measure_io_free(struct measure_io *mi)
 	free(mi->json);
 	memset(mi, 0, sizeof(*mi));
 	mi->pipe_r = mi->pipe_w = -1;
+}
+
+void measure_io_window_free(struct measure_io_window *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nrows; i++) {
+		free(w->rows[i].read);
+		free(w->rows[i].write);
+		free(w->rows[i].sync);
+	}
+	free(w->rows);
+	w->rows = NULL;
+	w->nrows = 0;
 }

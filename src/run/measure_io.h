@@ -31,6 +31,13 @@ struct measure_io {
 	int json_truncated;
 };
 
+/* One fio job's own I/O figures, its numjobs clones summed: a row of its own. */
+struct measure_fio_row {
+	char name[64];
+	struct result_dir *read, *write;
+	struct result_sync *sync;
+};
+
 /* The figures measure_io_fill() found, for the active phase and the summary. */
 struct measure_io_window {
 	uint64_t t_start_ns, t_end_ns; /* fio's own I/O, inside the command's run; 0 unknown */
@@ -38,6 +45,10 @@ struct measure_io_window {
 	/* fio's job names, "+" between them in fio's order ("" without fio): the row's name */
 	char name[64];
 	unsigned fio_jobs; /* how many jobs fio's JSON reports (numjobs clones each count) */
+	/* with two fio jobs or more (by name): each one's figures, in fio's order; the
+	 * caller takes them (measure_io_window_free frees what is left) */
+	struct measure_fio_row *rows;
+	size_t nrows;
 };
 
 /*
@@ -63,5 +74,6 @@ void measure_io_end(struct measure_io *mi);
 int measure_io_fill(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_result *j,
 		    struct measure_io_window *w);
 void measure_io_free(struct measure_io *mi);
+void measure_io_window_free(struct measure_io_window *w);
 
 #endif
