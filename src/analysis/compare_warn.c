@@ -201,6 +201,42 @@ static void warn_context(const struct rr_set *set, compare_warn_fn fn, void *ctx
 		}
 }
 
+/* Whether a result discarded anything: a job with rw=trim or trim_before=1. */
+static int trimmed(const struct rr_result *r)
+{
+	const struct result_opt *o;
+	size_t i;
+
+	for (i = 0; i < r->rep.njobs; i++) {
+		o = result_opt_find(&r->rep.jobs[i], "rw");
+		if (o && o->type == RESULT_OPT_STR && o->s && !strcmp(o->s, "trim"))
+			return 1;
+		o = result_opt_find(&r->rep.jobs[i], "trim_before");
+		if (o && o->type == RESULT_OPT_INT && o->i)
+			return 1;
+	}
+	return 0;
+}
+
+/* A device writes (and draws) differently once told which blocks are free: one result
+ * that trimmed and one that did not are not the same state of the device. */
+static void warn_trim(const struct rr_set *set, compare_warn_fn fn, void *ctx)
+{
+	size_t i, first = 0;
+	int t0 = set->nres ? trimmed(&set->res[0]) : 0;
+
+	for (i = 1; i < set->nres; i++) {
+		if (trimmed(&set->res[i]) == t0)
+			continue;
+		say(fn, ctx, 0, xasprintf("%s discarded blocks (rw=trim or trim_before=1) and %s "
+					  "did not: a device writes and draws differently after a "
+					  "trim, so their write figures are not of the same state",
+					  t0 ? set->res[first].path : set->res[i].path,
+					  t0 ? set->res[i].path : set->res[first].path));
+		return;
+	}
+}
+
 void compare_warnings(const struct rr_set *set, const struct compare_table *t,
 		      compare_warn_fn fn, void *ctx)
 {
@@ -212,6 +248,7 @@ void compare_warnings(const struct rr_set *set, const struct compare_table *t,
 	free(names);
 	warn_meters(set, fn, ctx);
 	warn_context(set, fn, ctx);
+	warn_trim(set, fn, ctx);
 	for (i = 0; i < set->nres; i++)
 		if (!set->res[i].has_power)
 			say(fn, ctx, 1, xasprintf("%s: no power data (run without a meter): power "

@@ -105,7 +105,7 @@ static int worker_open(struct worker *w, const struct bench_file *f)
 	const struct job_opts *jo = &w->b->jo;
 	int flags, rc;
 
-	flags = (rw_writes(jo->rw) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	flags = (job_modifies(jo) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	if (jo->direct)
 		flags |= O_DIRECT;
 	if (f->fd >= 0) {

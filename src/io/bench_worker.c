@@ -103,7 +103,11 @@ static void do_sync(struct worker *w, int full)
 static struct io_req *prepare(struct worker *w, struct io_req *r)
 {
 	pattern_next(&w->pat, &r->offset, &r->ddir);
-	if (r->ddir == DDIR_WRITE) {
+	r->discard = w->b->jo.rw == RW_TRIM;
+	if (r->discard) {
+		r->buf = NULL; /* a discard moves no data */
+		r->buf_index = 0;
+	} else if (r->ddir == DDIR_WRITE) {
 		r->buf = (char *)w->wbuf + (uint64_t)w->next_wbuf * w->buf_stride;
 		r->buf_index = w->wbuf_index;
 		if (++w->next_wbuf == w->nwbuf)

@@ -20,6 +20,7 @@ struct io_req {
 	unsigned idx;	    /* 0 .. depth-1 */
 	unsigned buf_index; /* which of engine_setup.bufs holds buf */
 	int ddir;	    /* enum ddir */
+	int discard;	    /* discard the range instead (DDIR_WRITE; IOENG_DISCARD engines) */
 };
 
 #define ENGINE_WAIT_FOREVER UINT64_MAX
@@ -33,6 +34,8 @@ struct io_req {
  */
 #define IOENG_ASYNC 0x1u
 #define IOENG_NEEDS_DIRECT 0x2u
+/* Discards a request's range when io_req.discard is set (rw=trim). */
+#define IOENG_DISCARD 0x4u
 
 /* What a worker hands an engine at init, all of it fixed for the job's life. */
 struct engine_setup {

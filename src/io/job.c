@@ -23,7 +23,7 @@
 const char *rw_name(int rw)
 {
 	static const char *const names[] = { "read",   "write",	  "randread", "randwrite",
-					     "randrw", "rewrite", "reread" };
+					     "randrw", "rewrite", "reread", "trim" };
 
 	if (rw < 0 || rw >= (int)ARRAY_SIZE(names))
 		return "?";
@@ -358,11 +358,35 @@ static void drop_foreign_options(struct job_opts *jo)
 	}
 }
 
+/* rw=trim on an engine that cannot discard: the first engine that can, with a warning
+ * when the job named another (e is NULL when it named none). */
+static void discard_engine(struct job_opts *jo, const struct io_engine *e)
+{
+	char w[WHERE_LEN];
+	size_t i;
+
+	for (i = 0; io_engines[i]; i++)
+		if (io_engines[i]->flags & IOENG_DISCARD)
+			break;
+	if (!io_engines[i])
+		return;
+	if (e)
+		log_warn(MOD, "%s: ioengine=%s cannot discard; rw=trim runs on ioengine=%s, one "
+			 "discard at a time", where(jo, w, sizeof(w)), e->name, io_engines[i]->name);
+	snprintf(jo->ioengine, sizeof(jo->ioengine), "%s", io_engines[i]->name);
+	drop_foreign_options(jo);
+	jo->iodepth = 1;
+	jo->iodepth_batch_submit = 0;
+	jo->iodepth_batch_complete = 0;
+}
+
 void job_fixup(struct job_opts *jo)
 {
 	const struct io_engine *e;
 	char w[WHERE_LEN];
 
+	if (!jo->ioengine[0] && jo->rw == RW_TRIM)
+		discard_engine(jo, NULL);
 	if (!jo->ioengine[0]) {
 		e = default_engine(jo);
 		snprintf(jo->ioengine, sizeof(jo->ioengine), "%s", e->name);
@@ -381,4 +405,6 @@ void job_fixup(struct job_opts *jo)
 			 where(jo, w, sizeof(w)), jo->rwmixread, rw_name(jo->rw));
 	if (jo->repeat_until_steady && jo->steady == STEADY_NONE)
 		jo->steady = STEADY_IOPS;
+	if (jo->rw == RW_TRIM && e && !(e->flags & IOENG_DISCARD))
+		discard_engine(jo, e);
 }

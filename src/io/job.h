@@ -17,9 +17,12 @@
 /* Room for all engines' option structs together; job.c checks they fit. */
 #define JOB_ENGINE_OPTS_SIZE 64
 
+/* TRIM discards its region sequentially in bs pieces (BLKDISCARD on a block device, a
+ * punched hole in a file); its figures are counted as the write direction's. */
 /* REWRITE and REREAD are iozone's second passes: sequential, over a file already
  * written (or read) before the job starts. */
-enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_REWRITE, RW_REREAD };
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RANDRW, RW_REWRITE, RW_REREAD,
+	       RW_TRIM };
 /* The figure a job's steady state is judged on (steady=). */
 enum steady_metric { STEADY_NONE, STEADY_IOPS, STEADY_BW, STEADY_J_PER_GB };
 enum ddir { DDIR_READ = 0, DDIR_WRITE = 1, DDIR_COUNT = 2 };
@@ -64,6 +67,7 @@ struct job_opts {
 	unsigned repeat;  /* rounds: every job once per round (A B C, A B C ...), default 1 */
 	int steady;	  /* enum steady_metric: judged over the rounds (SNIA PTS) */
 	unsigned repeat_until_steady; /* 0, or at most this many rounds, fewer once steady */
+	int trim_before;  /* discard the job's extent before it (outside any measurement) */
 	unsigned numjobs; /* threads */
 	unsigned iodepth_batch_submit;	 /* 0 = engine default */
 	unsigned iodepth_batch_complete; /* 0 = engine default */
@@ -144,10 +148,18 @@ static inline int rw_writes(int rw)
 	return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RANDRW || rw == RW_REWRITE;
 }
 
-/* The pass as the I/O pattern sees it: a second pass is the first one again. */
+/* The pass as the I/O pattern sees it: a second pass is the first one again; a trim
+ * goes over its region as a sequential write would. */
 static inline int rw_pattern(int rw)
 {
-	return rw == RW_REWRITE ? RW_WRITE : rw == RW_REREAD ? RW_READ : rw;
+	return rw == RW_REWRITE || rw == RW_TRIM ? RW_WRITE : rw == RW_REREAD ? RW_READ : rw;
+}
+
+/* Whether the job changes what the target holds: it writes, discards, or trims first.
+ * The target's rules for writing (target.h) hold for all three. */
+static inline int job_modifies(const struct job_opts *jo)
+{
+	return rw_writes(jo->rw) || jo->rw == RW_TRIM || jo->trim_before;
 }
 
 const char *rw_name(int rw);

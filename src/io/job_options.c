@@ -38,6 +38,8 @@ static const struct opt_choice rw_choices[] = {
 	{ "randrw", "random mix of reads and writes (see rwmixread)" },
 	{ "rewrite", "sequential writes over data already written: iozone's second write pass" },
 	{ "reread", "sequential reads of data just read: iozone's second read pass" },
+	{ "trim", "sequential discards (TRIM): BLKDISCARD on a block device, punched holes in "
+		  "a file" },
 	{ NULL, NULL },
 };
 
@@ -129,6 +131,9 @@ static const struct opt_desc base_options[] = {
 	  .def = "0", .min = 0, .max = 100000, .metavar = "MAX",
 	  .help = "rounds until the job is steady (steady=, iops if unset), at most MAX",
 	  .group = G_JOB },
+	{ .name = "trim_before", .type = OPT_BOOL, .off = JOFF(trim_before), .def = "0",
+	  .help = "discard the job's extent before it, outside any measurement (a device or "
+		  "file iowatt may write)", .group = G_JOB },
 	{ .name = "numjobs", .type = OPT_UINT, .off = JOFF(numjobs), .def = "1", .min = 1,
 	  .max = 64, .help = "threads, each with its own region of filesize bytes",
 	  .group = G_JOB },

@@ -44,13 +44,13 @@ const char *target_where(const struct target *tg, char *buf, size_t len)
 	return buf;
 }
 
-/* The first job that writes, or NULL: existing files and devices care about it. */
+/* The first job that writes or discards, or NULL: existing files and devices care about it. */
 static const struct job_opts *first_writer(const struct job_opts *jobs, size_t njobs)
 {
 	size_t i;
 
 	for (i = 0; i < njobs; i++)
-		if (rw_writes(jobs[i].rw))
+		if (job_modifies(&jobs[i]))
 			return &jobs[i];
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "io/discard.h"
 #include "io/target.h"
 #include "io/target_int.h"
 
@@ -312,7 +313,54 @@ static int write_pass(struct target *tg, const struct job_opts *jo, uint64_t nee
 	return rc ? rc : layout(tg, tg->laid_out, need, jo->name);
 }
 
+/* What the target holds is gone (discarded): no pass before covers it, a file's data
+ * must be laid out again before a read. */
+static void forget_data(struct target *tg)
+{
+	tg->written_to = tg->read_to = 0;
+	if (!tg->is_blockdev)
+		tg->laid_out = 0;
+}
+
+/*
+ * trim_before=1: the job's extent discarded before it, outside any measurement, so that
+ * it starts on blocks the device knows are free (BLKDISCARD on a block device, a punched
+ * hole in a file). Only where iowatt may write (target_open's rules: a file it created,
+ * --force, or --allow-raw-device): never what it did not create unless told.
+ */
+static int trim_before(struct target *tg, const struct job_opts *jo, uint64_t need)
+{
+	uint64_t len = need < tg->extent ? need : tg->extent;
+	char sz[32];
+	int rc;
+
+	if (!tg->may_write) {
+		log_err(MOD, "job '%s': trim_before=1 discards %s, which iowatt may not write",
+			jo->name, tg->path);
+		return -EPERM;
+	}
+	log_info(MOD, "discarding %s of %s for job '%s' (trim_before, outside any measurement)",
+		 fmt_size(len, sz, sizeof(sz)), tg->path, jo->name);
+	rc = io_discard(tg->fd, tg->is_blockdev, 0, len);
+	if (rc) {
+		log_err(MOD, "job '%s': discarding %s: %s", jo->name, tg->path, strerror(-rc));
+		return rc;
+	}
+	forget_data(tg);
+	return 0;
+}
+
+static int prepare_extent(struct target *tg, const struct job_opts *jo);
+
 int target_prepare_job(struct target *tg, const struct job_opts *jo)
+{
+	int rc = prepare_extent(tg, jo);
+
+	return rc || !jo->trim_before ? rc : trim_before(tg, jo, job_extent(jo));
+}
+
+/* The extent the job needs, laid out or passed over as its mode wants. */
+static int prepare_extent(struct target *tg, const struct job_opts *jo)
 {
 	uint64_t need = job_extent(jo);
 	int rc;
@@ -344,6 +392,10 @@ void target_job_done(struct target *tg, const struct job_opts *jo, int finished)
 {
 	uint64_t need = job_extent(jo);
 
+	if (jo->rw == RW_TRIM) {
+		forget_data(tg); /* some of it was discarded, finished or not */
+		return;
+	}
 	/* Each thread must have gone over all of its region. */
 	if (!finished || rw_is_random(jo->rw) || jo->size < job_region(jo))
 		return;

@@ -75,9 +75,12 @@ static void put_engine_opts(FILE *fp, const struct job_opts *jo)
 /* What fio cannot be told: said above the line, so nobody takes it for the same run. */
 static void put_notes(FILE *fp, const struct job_opts *jo)
 {
-	if (jo->rw != rw_pattern(jo->rw))
+	if (jo->rw != rw_pattern(jo->rw) && jo->rw != RW_TRIM)
 		fprintf(fp, "# %s: %s's second pass: run it after the job that wrote the file\n",
 			jo->name, rw_name(jo->rw));
+	if (jo->trim_before)
+		fprintf(fp, "# %s: trim_before=1 is iowatt's own: discard the extent first "
+			    "(blkdiscard, fallocate --punch-hole)\n", jo->name);
 	if (jo->rate_dither > 0)
 		fprintf(fp, "# %s: rate_dither=%.0f%% is iowatt's own: fio paces evenly\n", jo->name,
 			jo->rate_dither * 100);
@@ -98,7 +101,8 @@ static void put_job(FILE *fp, const struct job_opts *jo, const char *file)
 	fputs("fio", fp);
 	put_opt(fp, "name", jo->name);
 	put_opt(fp, "filename", file);
-	put_opt(fp, "rw", rw_name(rw_pattern(jo->rw)));
+	/* fio's trim is iowatt's: both discard sequentially */
+	put_opt(fp, "rw", rw_name(jo->rw == RW_TRIM ? RW_TRIM : rw_pattern(jo->rw)));
 	if (jo->rw == RW_RANDRW)
 		put_u64(fp, "rwmixread", jo->rwmixread);
 	put_u64(fp, "bs", jo->bs);

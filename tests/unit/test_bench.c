@@ -390,7 +390,7 @@ static int options_fit(const struct io_engine *e)
 
 static void test_registry(void)
 {
-	const unsigned known = IOENG_ASYNC | IOENG_NEEDS_DIRECT;
+	const unsigned known = IOENG_ASYNC | IOENG_NEEDS_DIRECT | IOENG_DISCARD;
 	size_t i, complete = 1, fits = 1;
 	const struct io_engine *sync = engine_with(IOENG_ASYNC, 0);
 
