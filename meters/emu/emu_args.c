@@ -27,6 +27,7 @@
 #define MAX_IDLE_MA 5000.0
 #define MAX_MA_PER_MBPS 100.0
 #define MAX_MA_PER_KIOPS 1000.0
+#define MAX_UC_PER_OP 100000.0
 #define MAX_MA 6500.0
 #define MIN_VOLTS 0.1
 #define MAX_VOLTS 60.0
@@ -137,6 +138,16 @@ static const struct opt_desc emu_opts[] = {
 	{ .name = "ma-per-kiops", .type = OPT_DOUBLE, .off = EOFF(model.ma_per_kiops),
 	  .def = "15", .max = MAX_MA_PER_KIOPS, .metavar = "MA",
 	  .help = "extra mA per 1000 I/Os per second", .group = G_MODEL },
+	{ .name = "uc-per-read", .type = OPT_DOUBLE, .off = EOFF(model.uc_per_op[EMU_OP_READ]),
+	  .def = "0", .max = MAX_UC_PER_OP, .metavar = "UC",
+	  .help = "charge per completed read (uC), drawn over the update that sees it",
+	  .group = G_MODEL },
+	{ .name = "uc-per-write", .type = OPT_DOUBLE, .off = EOFF(model.uc_per_op[EMU_OP_WRITE]),
+	  .def = "0", .max = MAX_UC_PER_OP, .metavar = "UC",
+	  .help = "charge per completed write (uC)", .group = G_MODEL },
+	{ .name = "uc-per-flush", .type = OPT_DOUBLE, .off = EOFF(model.uc_per_op[EMU_OP_FLUSH]),
+	  .def = "0", .max = MAX_UC_PER_OP, .metavar = "UC",
+	  .help = "charge per completed flush (uC)", .group = G_MODEL },
 	{ .name = "cap-ma", .type = OPT_DOUBLE, .off = EOFF(model.cap_ma), .def = "900", .min = 1,
 	  .max = MAX_MA, .metavar = "MA", .help = "ceiling, a USB 3 port's budget",
 	  .group = G_MODEL },

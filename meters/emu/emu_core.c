@@ -380,7 +380,7 @@ static int pick_device(struct emu *e)
 			return rc;
 		}
 	}
-	rc = emu_diskstats(e->model.device, &sectors, &ios);
+	rc = emu_diskstats(e->model.device, &sectors, &ios, NULL);
 	if (rc)
 		log_err(MOD, "--device %s: not in /proc/diskstats", e->model.device);
 	return rc;

@@ -85,7 +85,7 @@ int emu_cwd_device(char *buf, size_t len)
 	return 0;
 }
 
-int emu_diskstats(const char *dev, uint64_t *sectors, uint64_t *ios)
+int emu_diskstats(const char *dev, uint64_t *sectors, uint64_t *ios, uint64_t *ops)
 {
 	struct diskstats ds;
 	int rc = diskstats_read(DISKSTATS_PATH, dev, &ds);
@@ -93,6 +93,11 @@ int emu_diskstats(const char *dev, uint64_t *sectors, uint64_t *ios)
 	if (!rc) {
 		*sectors = ds.read_sectors + ds.write_sectors;
 		*ios = ds.reads + ds.writes;
+		if (ops) {
+			ops[EMU_OP_READ] = ds.reads;
+			ops[EMU_OP_WRITE] = ds.writes;
+			ops[EMU_OP_FLUSH] = ds.flushes;
+		}
 	}
 	return rc;
 }
@@ -115,23 +120,37 @@ static double idle_state_ma(struct emu_model *m, uint64_t now)
 	return m->idle_ma + (now < m->wake_until_ns ? m->wake_ma : 0);
 }
 
+/* mA over dt_s that carries each new completion's charge (uC) */
+static double op_ma(const struct emu_model *m, const uint64_t *ops, double dt_s)
+{
+	double uc = 0;
+	int k;
+
+	for (k = 0; k < EMU_OP_KINDS; k++)
+		uc += (double)(ops[k] - m->prev_ops[k]) * m->uc_per_op[k];
+	return uc / 1e3 / dt_s;
+}
+
 static double activity_amps(struct emu_model *m, uint64_t now)
 {
-	uint64_t sectors, ios;
+	uint64_t sectors, ios, ops[EMU_OP_KINDS];
 	double dt, ma;
 
-	if (!emu_diskstats(m->device, &sectors, &ios)) {
+	if (!emu_diskstats(m->device, &sectors, &ios, ops)) {
 		if (m->have_prev && now > m->prev_ns) {
 			dt = (double)(now - m->prev_ns) / 1e9;
 			m->mbps = (double)(sectors - m->prev_sectors) * DISKSTATS_SECTOR / BYTES_PER_MB / dt;
 			m->kiops = (double)(ios - m->prev_ios) / IOS_PER_KIO / dt;
+			m->op_ma = op_ma(m, ops, dt);
 		}
+		memcpy(m->prev_ops, ops, sizeof(ops));
 		m->prev_sectors = sectors;
 		m->prev_ios = ios;
 		m->prev_ns = now;
 		m->have_prev = 1;
 	}
-	ma = idle_state_ma(m, now) + m->ma_per_mbps * m->mbps + m->ma_per_kiops * m->kiops;
+	ma = idle_state_ma(m, now) + m->ma_per_mbps * m->mbps + m->ma_per_kiops * m->kiops +
+	     m->op_ma;
 	return (ma > m->cap_ma ? m->cap_ma : ma) / MA_PER_A;
 }
 

@@ -336,6 +336,60 @@ static void normal_fill(const struct emodel_in *in, const struct design *d, doub
 	nm->valid = 1;
 }
 
+/*
+ * The energy above idle the model gives the job: each fitted cost times the job's
+ * completions of its kind (a merged pair's cost covers its partner's ops), with the
+ * covariance's U95 (misfit included) and the gain. Operations of a kind no window held
+ * (a stream's one closing fsync) are priced between nothing and the dearest cost fitted,
+ * the half-range added to the U95, when they are at most EMODEL_RARE_SHARE of all; more,
+ * and their energy is not known: NAN.
+ */
+static void net_energy(const struct emodel_in *in, const struct solution *so, double infl,
+		       struct emodel_fit *out)
+{
+	double n[NP] = { 0 }, var = 0, net = 0, seen = 0, all = 0, dear = 0, unseen;
+	unsigned i, j;
+	int k;
+
+	for (i = 1; i < so->m; i++) {
+		k = (int)so->cols[i] - 1;
+		n[i] = in->ops->total[k];
+		net += so->p[i] * n[i];
+		seen += n[i] + (k == out->sum_base ? in->ops->total[out->sum_with] : 0);
+		dear = so->p[i] > dear ? so->p[i] : dear;
+	}
+	for (k = 0; k < COMPL_KINDS; k++)
+		all += in->ops->total[k];
+	unseen = all - seen;
+	out->net_j = out->net_u95_j = NAN;
+	if (unseen > EMODEL_RARE_SHARE * all)
+		return;
+	for (i = 1; i < so->m; i++)
+		for (j = 1; j < so->m; j++)
+			var += n[i] * n[j] * so->cov[i][j];
+	net += unseen * dear / 2;
+	out->net_j = net;
+	out->net_u95_j = 2 * sqrt(var * infl + pow(net * in->gain_rel, 2)) + unseen * dear / 2;
+}
+
+int energy_model_usable(const struct emodel_fit *f)
+{
+	int k;
+
+	if (!(f->verdict == EMODEL_OK || f->verdict == EMODEL_NOT_IDENTIFIABLE) ||
+	    !isfinite(f->net_j) || !isfinite(f->net_u95_j))
+		return 0;
+	/* at a lag where (almost) no window holds an operation the fit says they cost
+	 * nothing, exactly: an aliased job's readings fitted at its blind phase */
+	if (f->readings_with_ops < EMODEL_MIN_SEEN)
+		return 0;
+	/* a cost below zero beyond its U95: the model does not describe this device */
+	for (k = 0; k < COMPL_KINDS; k++)
+		if (f->j_per_op[k] + f->u95_j[k] < 0)
+			return 0;
+	return !(f->sum_j + f->sum_u95_j < 0);
+}
+
 static void fill_out(const struct emodel_in *in, const struct design *d, const struct solution *so,
 		     int base, int with, struct emodel_fit *out)
 {
@@ -374,6 +428,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	}
 	out->sum_base = base;
 	out->sum_with = with;
+	net_energy(in, so, infl, out);
 	if (base >= 0) {
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;
 		snprintf(out->why, sizeof(out->why),
@@ -398,6 +453,22 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	out->verdict = EMODEL_OK;
 }
 
+/* Readings whose window holds at least half an operation of any kind (rows are rates). */
+static size_t readings_with_ops(const struct design *d, double window_s)
+{
+	size_t n, seen = 0;
+	unsigned k;
+	double ops;
+
+	for (n = 0; n < d->n; n++) {
+		ops = 0;
+		for (k = 1; k < NP; k++)
+			ops += d->x[n * NP + k] * window_s;
+		seen += ops >= 0.5;
+	}
+	return seen;
+}
+
 int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 {
 	struct design d = { 0 };
@@ -413,6 +484,8 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 	for (i = 0; i < COMPL_KINDS; i++)
 		out->j_per_op[i] = out->u95_j[i] = NAN;
 	out->sum_j = out->sum_u95_j = out->sum_ratio = out->idle_w = out->idle_u95_w = NAN;
+	out->net_j = out->net_u95_j = NAN;
+	out->gain_rel = in->gain_rel;
 	out->residual_rms_w = out->noise_rms_w = out->chi2_dof = out->lag_s = out->window_s = NAN;
 	out->hold_s = NAN;
 	out->sum_base = out->sum_with = -1;
@@ -472,6 +545,7 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 	for (i = 0; i < d.n; i++)
 		if (!(s[i] >= floor_w))
 			s[i] = floor_w;
+	out->readings_with_ops = readings_with_ops(&d, (double)w_best / 1e9);
 	out->window_s = (double)w_best / 1e9;
 	out->lag_s = (double)lag_best / 1e9;
 	out->hold_s = (double)h_best / 1e9;
@@ -528,7 +602,7 @@ static char *pair_name(int base, int with)
 struct result_energy_model *energy_model_figures(const struct emodel_readings *mr,
 						 const struct completions *ops, uint64_t t0_ns,
 						 uint64_t t1_ns, double idle_w, double idle_u_w,
-						 uint64_t period_ns)
+						 uint64_t period_ns, struct emodel_fit *fit)
 {
 	struct emodel_in in = {
 		.r = mr->r, .n = mr->n, .t0_ns = t0_ns, .t1_ns = t1_ns, .ops = ops,
@@ -539,8 +613,12 @@ struct result_energy_model *energy_model_figures(const struct emodel_readings *m
 	struct result_energy_model *m;
 	struct emodel_fit f;
 
-	if (!ops || !mr->n || energy_model_fit(&in, &f))
+	if (!ops || !mr->n || energy_model_fit(&in, &f)) {
+		memset(fit, 0, sizeof(*fit));
+		fit->net_j = fit->net_u95_j = NAN;
 		return NULL;
+	}
+	*fit = f;
 	m = xcalloc(1, sizeof(*m));
 	m->verdict = xstrdup(energy_model_verdict_name(f.verdict));
 	m->why = f.why[0] ? xstrdup(f.why) : NULL;

@@ -21,6 +21,11 @@
 /* Unknowns: idle and one cost per kind. */
 #define EMODEL_NP (1 + COMPL_KINDS)
 _Static_assert(COMPL_KINDS == RESULT_MODEL_KINDS, "the result prices the kinds the model fits");
+/* The headline takes the model only when this many readings' windows hold operations. */
+#define EMODEL_MIN_SEEN 5
+/* Operations of kinds no window held, up to this share of all, are priced within bounds
+ * in the job's energy; more, and it is not known. */
+#define EMODEL_RARE_SHARE 0.01
 
 /* One reading of W: when it was taken (its window ends there, less the lag) and its
  * standard uncertainty from noise and resolution, which weighs it. */
@@ -72,7 +77,12 @@ struct emodel_fit {
 	double sum_j, sum_u95_j, sum_ratio;
 	int sum_base, sum_with; /* -1: none */
 	double idle_w, idle_u95_w;
+	/* The job's energy above idle by the model, its costs times its completions, and its
+	 * U95; NAN when a kind it did has no cost. */
+	double net_j, net_u95_j;
+	double gain_rel; /* the meter's gain (relative standard uncertainty) in every U95 */
 	size_t readings;
+	size_t readings_with_ops; /* readings whose window holds half an operation or more */
 	double residual_rms_w, noise_rms_w, chi2_dof;
 	double lag_s, window_s, hold_s;
 	int grid; /* 1: window and lag fitted over the grid */
@@ -89,12 +99,17 @@ void emodel_readings_add(struct emodel_readings *mr, uint64_t t_ns, double w,
  * The model over the readings in mr for a job whose active phase and tail were [t0_ns,
  * t1_ns] and whose completions were ops, with the idle baseline idle_w (u: its standard
  * uncertainty) as its prior, for a meter of period_ns declaring no window: a new result
- * record (NULL when there is nothing to fit).
+ * record (NULL when there is nothing to fit), and the fit itself into *fit (verdict
+ * EMODEL_NONE when there was nothing to fit).
  */
 struct result_energy_model *energy_model_figures(const struct emodel_readings *mr,
 						 const struct completions *ops, uint64_t t0_ns,
 						 uint64_t t1_ns, double idle_w, double idle_u_w,
-						 uint64_t period_ns);
+						 uint64_t period_ns, struct emodel_fit *fit);
+/* Can the headline be drawn from the fit: ok, or not identifiable with the job's energy
+ * still known (a lock-step pair's sum, a rare kind no window held), no cost below zero
+ * beyond its U95, and enough readings that hold operations. */
+int energy_model_usable(const struct emodel_fit *f);
 
 /* Fits the model (docs/energy.md, "The power model"); returns 0, or -EINVAL when there is
  * nothing to fit (out->verdict EMODEL_NONE, out->why says why). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/mem.h"
+#include "energy/estimator.h"
 #include "energy/uncertainty.h"
 
 #define J_PER_MWH 3.6
@@ -357,6 +358,34 @@ static void efficiency_u95(const struct energy_phases *es, uint64_t bytes, uint6
 	only_if(e->uj_per_io, &e->uj_per_io_u95);
 }
 
+/* Below this share of the active energy a job's energy above idle is judged nothing: a
+ * load at idle's level (a constant current) whose difference is rounding. */
+#define NET_JUDGED_MIN_SHARE ESTIMATOR_NET_MIN_SHARE
+
+/*
+ * A job's energy above idle is a headline figure too (what its I/O cost): where it is
+ * known less well than the figure picked, it is the one judged. Only for a job that did
+ * I/O and drew more than idle by at least NET_JUDGED_MIN_SHARE of its active energy.
+ */
+static void net_judged(const struct energy_phases *es, uint64_t ios, const struct result_power *p,
+		       struct headline *h)
+{
+	double net[PHASE_COUNT], u95;
+	struct unc_budget b;
+	struct headline hn;
+
+	if (!ios || !h->figure || !(p->energy_net_j > NET_JUDGED_MIN_SHARE * p->energy_active_j))
+		return;
+	energy_net_coef(es, net);
+	u95 = sum_u95(es, UNC_W, net, 1, &b);
+	if (isfinite(h->u95) && !(u95 / p->energy_net_j > h->u95 / fabs(h->value)))
+		return;
+	memset(&hn, 0, sizeof(hn));
+	pick(&hn, "energy_net_j", p->energy_net_j, u95, &b, p->energy_net_j, UNC_W, PHASE_ACTIVE);
+	if (isfinite(u95) || b.unseen)
+		*h = hn;
+}
+
 void uncertainty_fill(const struct energy_phases *es, uint64_t bytes, uint64_t ios,
 		      const struct unc_naming *nm, double limit, struct result_power *p,
 		      struct result_efficiency *e, struct result_validity *v)
@@ -377,6 +406,7 @@ void uncertainty_fill(const struct energy_phases *es, uint64_t bytes, uint64_t i
 	     p->energy_active_j, UNC_W, PHASE_ACTIVE);
 	pick(&h, "charge_mah", p->charge_mah, p->charge_mah_u95, &bs.charge, p->charge_mah,
 	     UNC_A, PHASE_ACTIVE);
+	net_judged(es, ios, p, &h);
 	judge(es, p, &h, nm, limit, v);
 }
 

@@ -99,12 +99,20 @@ static double pct(const struct layout *lo, const struct result_dir *d, double p)
 	return d ? pct_of(lo->clat ? &d->clat : &d->lat, p) : NAN;
 }
 
-/* The headline figure's U95 as a share of it: "0.2%", "<0.1%", "-" when not known. */
-static const char *fmt_u95(const struct result_validity *v, char *buf, size_t len)
+/*
+ * The judged figure's U95 as a share of it: "0.2%", "<0.1%", "-" when not known, or when
+ * the row's figures are "-" (a measure's J/GB): no interval beside a figure not shown.
+ */
+static const char *fmt_u95(const struct result_validity *v, const struct result_efficiency *e,
+			   char *buf, size_t len)
 {
-	double u = v && v->uncertainty ? v->uncertainty->u95_rel : NAN;
+	const struct result_uncertainty *un = v ? v->uncertainty : NULL;
+	double u = un ? un->u95_rel : NAN;
+	int shown = e && (isfinite(e->j_per_gb) ||
+			  (isfinite(e->iops_per_ma) && un && un->figure &&
+			   !strcmp(un->figure, "iops_per_ma")));
 
-	if (!isfinite(u))
+	if (!isfinite(u) || !shown)
 		snprintf(buf, len, "-");
 	else if (u < U95_SHOWN_MIN)
 		snprintf(buf, len, "<%.1f%%", U95_SHOWN_MIN * 100);
@@ -258,7 +266,7 @@ static void print_power(FILE *fp, const struct layout *lo, const char *spec,
 	fprintf(fp, " %*s %*s %*s %6s %8s  %s", lo->ww,
 		si_fmt(&lo->w, p ? p->active_w : NAN, SIG_POWER, c[0], CELL), lo->aw,
 		si_fmt(&lo->a, p ? p->active_ma / 1e3 : NAN, SIG_ENERGY, c[1], CELL), lo->ew,
-		si_fmt(&lo->e, e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, c[4], CELL),
+		si_fmt(&lo->e, e ? e->j_per_gb : NAN, SIG_ENERGY, c[2], CELL), fmt_u95(v, e, c[4], CELL),
 		fmt_sig(e ? e->iops_per_ma : NAN, SIG_RATE, c[3], CELL), vd);
 }
 
@@ -445,6 +453,67 @@ static void print_io_source(FILE *fp, const struct job_result *j)
 			    "phase (all I/O of that device; no latencies)\n", name);
 }
 
+/* What the largest term of a job's judged figure is, in a word: "sampling", "model fit". */
+static const char *term_class(const struct job_result *j)
+{
+	static const char *const names[] = { "gain", "offset", "resolution", "noise",
+					     "time discretisation", "idle baseline", "sampling" };
+	const struct result_uncertainty *u = j->validity ? j->validity->uncertainty : NULL;
+	const struct result_unc_budget *b;
+	double best = -1;
+	size_t k, i;
+
+	if (!u || !u->dominant)
+		return NULL;
+	if (strstr(u->dominant, "model and readings disagree"))
+		return "model and readings disagree";
+	if (!strncmp(u->dominant, "model fit", 9))
+		return "model fit";
+	if (strstr(u->dominant, "(model)"))
+		return "gain";
+	b = &u->budget;
+	if (isnan(b->sampling) && strstr(u->dominant, "aliased"))
+		return "sampling";
+	const double t[] = { b->gain, b->offset, b->resolution, b->noise, b->discretisation,
+			     b->baseline, b->sampling };
+
+	for (i = 0, k = 0; i < ARRAY_SIZE(t); i++)
+		if (t[i] > best) {
+			best = t[i];
+			k = i;
+		}
+	return best > 0 ? names[k] : NULL;
+}
+
+/* The U95 column's footnote: what it is, and the largest terms behind it with their jobs. */
+static void print_u95_note(FILE *fp, const struct run_result *r)
+{
+	const char *seen[16];
+	unsigned count[16];
+	size_t n = 0, i, k;
+	const char *c;
+
+	for (i = 0; i < r->njobs; i++) {
+		if (!(c = term_class(&r->jobs[i])))
+			continue;
+		for (k = 0; k < n && strcmp(seen[k], c); k++)
+			;
+		if (k == n && n < ARRAY_SIZE(seen)) {
+			seen[n] = c;
+			count[n++] = 0;
+		}
+		if (k < n)
+			count[k]++;
+	}
+	fprintf(fp, "U95 %%: the judged figure's measurement uncertainty at 95 %% (k = 2) as a "
+		    "share of it (the least well known of J/GB, energy above idle and energy per "
+		    "operation; else IOPS/mA, active energy or charge)");
+	for (k = 0; k < n; k++)
+		fprintf(fp, "%s%s (%u job%s)", k ? ", " : "; largest term: ", seen[k], count[k],
+			count[k] == 1 ? "" : "s");
+	fprintf(fp, " (docs/energy.md)\n");
+}
+
 void summary_print_summary(FILE *fp, const struct run_result *r)
 {
 	struct layout lo;
@@ -465,9 +534,7 @@ void summary_print_summary(FILE *fp, const struct run_result *r)
 			fprintf(fp, "%s loop %u: %s\n", r->jobs[i].jobname ? r->jobs[i].jobname : "?",
 				r->jobs[i].loop, r->jobs[i].error);
 	if (lo.power)
-		fprintf(fp, "U95 %%: the headline figure's (J/GB, else IOPS/mA, active energy or "
-			    "charge) measurement uncertainty at 95 %% (k = 2) as a share of it, from "
-			    "the meter's declared accuracy (docs/energy.md)\n");
+		print_u95_note(fp, r);
 	summary_print_grid(fp, r);
 	summary_print_notes(fp, r);
 	summary_print_rounds(fp, r, lo.nw);

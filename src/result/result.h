@@ -345,6 +345,7 @@ struct result_ma_stats {
 
 struct result_power {
 	char *meter;
+	char *estimator; /* "integration" or "model": where the energy figures come from */
 	RESULT_POWER_FIGURES(RESULT_FIGURE_MEMBER) /* result_figures.h */
 	char *note; /* NULL: no note */
 	struct result_phase_counts out_of_range; /* readings dropped as impossible */

@@ -237,6 +237,7 @@ static SCHEMA(energy_model_schema, struct result_energy_model, energy_model_fiel
 #define T struct result_power
 static const struct result_field power_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
+	FIELD(T, "estimator", estimator, RF_STR, .absent = RF_OMIT),
 	RESULT_POWER_FIGURES(FIGURE)
 	FIELD(T, "note", note, RF_STR, .absent = RF_OMIT),
 	FIELD(T, "out_of_range", out_of_range, RF_OBJ, .sub = &phase_counts_schema),

@@ -17,6 +17,7 @@
 #include "run/result_from_bench.h"
 #include "run/result_job_options.h"
 #include "energy/energy_pool.h"
+#include "energy/estimator.h"
 #include "energy/sampling.h"
 #include "energy/uncertainty.h"
 
@@ -290,8 +291,8 @@ static void model_word(const char *model, char *buf, size_t len)
  */
 static void sampling_term(const struct session_meter *sm, const struct job_close *jc,
 			  const struct session *s, const struct result_power *p,
-			  struct energy_phases *es, struct sampling_est *se,
-			  struct result_validity *v)
+			  const struct emodel_fit *fit, struct energy_phases *es,
+			  struct sampling_est *se, struct result_validity *v)
 {
 	const struct meter_info *in = meter_info(sm->dev);
 	struct sampling_in si = {
@@ -305,6 +306,7 @@ static void sampling_term(const struct session_meter *sm, const struct job_close
 	/* a meter without voltage has no energy to scale the term by: not judged */
 	if (!isfinite(si.act_j))
 		return;
+	si.act_j = estimator_sampling_scale_j(si.act_j, fit, p->energy_tail_net_j);
 	sampling_estimate(&si, se);
 	if (!se->evaluated)
 		return;
@@ -312,7 +314,8 @@ static void sampling_term(const struct session_meter *sm, const struct job_close
 	es->sampling_u[UNC_W] = se->u_j;
 	/* the same energy as charge at the phase's mean voltage */
 	es->sampling_u[UNC_A] = p->active_v > 0 ? se->u_j / p->active_v : 0;
-	if (isnan(se->u_j)) {
+	/* aliased, but the model knows the energy from the readings that caught some */
+	if (isnan(se->u_j) && !estimator_model_sees_aliased(fit)) {
 		v->valid = 0;
 		snprintf(reason, sizeof(reason),
 			 "%s: at some phase its readings see %.0f %% of the activity, at another "
@@ -351,6 +354,8 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	const struct meter_info *in = meter_info(sm->dev);
 	struct energy_phases es;
 	struct sampling_est se;
+	struct emodel_fit fit;
+	double limit = jc->jo ? jc->jo->max_uncertainty : UNC_LIMIT;
 	char remedy[64], model[METER_MODEL_LEN];
 	struct unc_naming nm = { model, &in->accuracy, in->period_ns };
 
@@ -377,19 +382,21 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	}
 	f->validity.emulated = !!in->emulated;
 	f->validity.manual = !!in->manual;
-	sampling_term(sm, jc, s, &f->power, &es, &se, &f->validity);
-	model_word(in->model, model, sizeof(model));
-	uncertainty_fill(&es, jc->bytes, jc->ios, &nm, jc->jo ? jc->jo->max_uncertainty : UNC_LIMIT,
-			 &f->power, &f->efficiency, &f->validity);
-	idle_record(s, jc, &es, &f->power);
 	f->power.idle_ma_stats = energy_ma_stats(&sm->ej, PHASE_IDLE);
 	f->power.active_ma_stats = energy_ma_stats(&sm->ej, PHASE_ACTIVE);
 	f->power.tail_ma_stats = energy_ma_stats(&sm->ej, PHASE_TAIL);
-	/* the model over the active phase and the tail; it feeds no headline yet */
+	/* the model over the active phase and the tail */
 	f->power.energy_model = energy_model_figures(
 	    &sm->ej.model_rd, jc->cmpl, s->times.active_ns,
 	    s->times.tail_end_ns > s->times.end_ns ? s->times.tail_end_ns : s->times.end_ns,
-	    f->power.idle_w, es.idle_u_w, in->period_ns);
+	    f->power.idle_w, es.idle_u_w, in->period_ns, &fit);
+	sampling_term(sm, jc, s, &f->power, &fit, &es, &se, &f->validity);
+	model_word(in->model, model, sizeof(model));
+	uncertainty_fill(&es, jc->bytes, jc->ios, &nm, limit, &f->power, &f->efficiency,
+			 &f->validity);
+	estimator_apply(&fit, &es, jc->bytes, jc->ios, limit, model, &f->power, &f->efficiency,
+			&f->validity);
+	idle_record(s, jc, &es, &f->power);
 	uncertainty_idle_judge(&es, jc->jo ? jc->jo->idle_samples : 0, &f->power, &f->validity);
 }
 

@@ -135,6 +135,17 @@ static void mixed_ops(struct job *j)
 	poisson(j, COMPL_FLUSH, 4, 60);
 }
 
+/* The job's energy above idle: every op's cost. */
+static double net_truth(const struct job *j)
+{
+	double e = 0;
+	size_t i;
+
+	for (i = 0; i < j->nops; i++)
+		e += cost_j[j->ops[i].kind];
+	return e;
+}
+
 static int covers(const struct emodel_fit *f, int k)
 {
 	return fabs(f->j_per_op[k] - cost_j[k]) <= f->u95_j[k];
@@ -157,6 +168,9 @@ static void test_known_costs(struct job *j)
 		   f.j_per_op[k] * 1e6, f.u95_j[k] * 1e6, cost_j[k] * 1e6);
 		ok(f.u95_j[k] < cost_j[k], "%s: its U95 is below the cost itself", emodel_kind_names[k]);
 	}
+	ok(fabs(f.net_j - net_truth(j)) <= f.net_u95_j, "net %.5f +- %.5f J against %.5f",
+	   f.net_j, f.net_u95_j, net_truth(j));
+	ok(energy_model_usable(&f), "usable for the headline");
 	ok(f.readings > 100, "readings in the span (%zu)", f.readings);
 	is_dbl(f.window_s, 0.1, 1e-9, "the declared window");
 	ok(f.residual_rms_w < 1.5 * f.noise_rms_w, "residuals %.4f W at noise %.4f W",
@@ -184,6 +198,9 @@ static void test_lockstep(struct job *j)
 	   "their sum %.1f +- %.1f uJ against %.1f", f.sum_j * 1e6, f.sum_u95_j * 1e6,
 	   (cost_j[COMPL_WRITE] + cost_j[COMPL_FLUSH]) * 1e6);
 	ok(covers(&f, COMPL_READ), "the read is still told apart");
+	ok(fabs(f.net_j - net_truth(j)) <= f.net_u95_j, "net %.5f +- %.5f J against %.5f",
+	   f.net_j, f.net_u95_j, net_truth(j));
+	ok(energy_model_usable(&f), "a lock-step pair's sum is usable for the headline");
 	completions_free(&j->c);
 }
 
@@ -230,14 +247,18 @@ static void test_hold(struct job *j)
 static void test_coverage(struct job *j)
 {
 	struct emodel_fit f;
-	unsigned seed, hit = 0, n = 0, k;
+	unsigned seed, hit = 0, n = 0, k, net_hit = 0, net_n = 0;
 	double width = 0;
 
 	for (seed = 1; seed <= 200; seed++) {
 		rng = 1000 + seed;
 		mixed_ops(j);
 		readings(j, 60, 500000000ULL, 100000000ULL, 0);
-		if (!energy_model_fit(&j->in, &f) && f.verdict == EMODEL_OK)
+		if (!energy_model_fit(&j->in, &f) && f.verdict == EMODEL_OK) {
+			net_hit += fabs(f.net_j - net_truth(j)) <= f.net_u95_j;
+			net_n++;
+		}
+		if (f.verdict == EMODEL_OK)
 			for (k = 0; k < COMPL_KINDS; k++) {
 				hit += (unsigned)covers(&f, (int)k);
 				width += f.u95_j[k] / cost_j[k];
@@ -249,6 +270,7 @@ static void test_coverage(struct job *j)
 	     "U95 %.1f %% of the cost\n", hit, n, 100.0 * hit / n, 100 * width / n);
 	ok(n >= 3 * 190, "fits ok in %u of 600", n);
 	ok(hit >= 0.93 * n, "U95 holds the truth in >= 93 %% (%.1f %%)", 100.0 * hit / n);
+	ok(net_hit >= 0.93 * net_n, "the net energy's U95 holds it in %u of %u", net_hit, net_n);
 }
 
 /* Fits the jobs of fills[0..n) (each fills j's ops and readings) into fits[] and their
