@@ -20,7 +20,8 @@
 
 static const char *const q_type[IIO_Q_COUNT] = { "voltage", "current", "power" };
 
-int iio_attr_write(const struct iio_priv *p, const char *rel, const char *val)
+/* Writes val to the device's attribute rel ("buffer/enable"): 0 or -errno. */
+static int iio_attr_write(const struct iio_priv *p, const char *rel, const char *val)
 {
 	char path[IIO_DIR_LEN + 64];
 	ssize_t n, len = (ssize_t)strlen(val);

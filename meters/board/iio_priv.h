@@ -42,8 +42,6 @@ struct iio_priv {
 	unsigned char buf[IIO_SCANS_PER_READ * IIO_RECORD_MAX];
 };
 
-/* Writes val to the device's attribute rel ("buffer/enable"): 0 or -errno. */
-int iio_attr_write(const struct iio_priv *p, const char *rel, const char *val);
 /* Whether the device offers a buffer for the chosen channels and the char device exists. */
 int iio_buffer_available(const struct iio_priv *p);
 /* Chooses the channels, the timestamp clock and the length, then enables the buffer. */

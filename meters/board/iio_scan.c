@@ -77,13 +77,3 @@ int64_t iio_scan_value(const struct iio_scan_type *t, const unsigned char *rec, 
 		raw |= ~mask;
 	return (int64_t)raw;
 }
-
-void iio_scan_store(const struct iio_scan_type *t, unsigned char *rec, size_t offset, int64_t v)
-{
-	unsigned bytes = t->storagebits / 8, i;
-	uint64_t mask = t->realbits >= 64 ? ~0ULL : (1ULL << t->realbits) - 1;
-	uint64_t raw = ((uint64_t)v & mask) << t->shift;
-
-	for (i = 0; i < bytes; i++)
-		rec[offset + (t->big_endian ? bytes - 1 - i : i)] = (unsigned char)(raw >> (8 * i));
-}

@@ -38,7 +38,4 @@ size_t iio_scan_layout(struct iio_scan_elem *elem, size_t n);
 /* The element's value in rec (shifted down, masked to realbits, sign-extended). */
 int64_t iio_scan_value(const struct iio_scan_type *t, const unsigned char *rec, size_t offset);
 
-/* The inverse, for tests and the emulator side: stores v into rec at offset. */
-void iio_scan_store(const struct iio_scan_type *t, unsigned char *rec, size_t offset, int64_t v);
-
 #endif

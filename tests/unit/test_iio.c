@@ -137,8 +137,11 @@ static void test_scan_type(void)
 	rec[4] = 0x70;
 	rec[5] = 0xfe;
 	is_int((int)iio_scan_value(&t, rec, 4), -400, "0xfe70 signed is -400");
-	iio_scan_store(&t, rec, 6, -12345);
-	is_int((int)iio_scan_value(&t, rec, 6), -12345, "store and value agree");
+	/* a timestamp: -2 as le:s64 is fe ff ff ff ff ff ff ff */
+	iio_scan_type_parse("le:s64/64>>0", &t);
+	memset(rec + 8, 0xff, 8);
+	rec[8] = 0xfe;
+	ok(iio_scan_value(&t, rec, 8) == -2, "a 64-bit signed element");
 
 	/* a u16 at index 3, an s64 at 5, a u16 at 1: 2 bytes at 0 and 2, 8 at 8, 16 in all */
 	iio_scan_type_parse("le:u16/16>>0", &el[0].type);
