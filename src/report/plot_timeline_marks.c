@@ -214,9 +214,12 @@ static int lead_in_rect(FILE *meta, const struct rr_result *r, const struct resu
 	b = timeline_secs(sp->t_end_ns, r->rep.t0_ns);
 	fprintf(meta, "set object rect from %.4f, graph 0 to %.4f, graph 1 fc rgb '#%06X' "
 		      "fs solid 1.0 noborder behind\n", a, b, fill);
-	if ((b - a) / span_s * PLOT_WIDTH_PX >= (double)strlen(name) * LABEL_PX_PER_CHAR + STRIP_PAD_PX)
-		fprintf(meta, "set label '%s' at %.4f, graph 0.97 center front font ',9' "
-			      "textcolor rgb '#555555'\n", name, (a + b) / 2);
+	if ((b - a) / span_s * PLOT_WIDTH_PX >= (double)strlen(name) * LABEL_PX_PER_CHAR + STRIP_PAD_PX) {
+		fprintf(meta, "set label ");
+		plot_gp_string(meta, name);
+		fprintf(meta, " at %.4f, graph 0.97 center front font ',9' textcolor rgb '#555555'\n",
+			(a + b) / 2);
+	}
 	return 1;
 }
 
