@@ -71,8 +71,9 @@ fi
 # space, if less); reads wrap around it for as long as the meter needs, and a write job that
 # would write more than that is paced to write it over its length instead (its MB/s is
 # then the pace, which the summary says). The demo writes at most 4 write jobs x (4
-# calibration tries + the job) x the cap + the file's layout: 2.6 GiB at 128 MiB, about
-# 1.1 GiB when each calibration is taken at its first try; the summary prints it.
+# calibration tries + the job + a size=auto retake's first run) x the cap + the file's
+# layout: 3.1 GiB at 128 MiB, about 1.1 GiB when each calibration is taken at its first
+# try; the summary prints it.
 free_kib=$(df -Pk "$scratch" | awk 'NR == 2 { print $4 }')
 cap_mib=$((free_kib / 8 / 1024))
 [ "$cap_mib" -gt 128 ] && cap_mib=128

@@ -102,7 +102,7 @@ static void print_sizes(FILE *fp, const struct run_result *r)
 static void print_written(FILE *fp, const struct run_result *r)
 {
 	uint64_t jobs = 0, extent = 0, e;
-	double calib = 0;
+	double calib = 0, retaken = 0;
 	char a[32], b[32], c[32], d[32];
 	size_t i, t;
 
@@ -120,12 +120,19 @@ static void print_written(FILE *fp, const struct run_result *r)
 			continue;
 		for (t = 0; t < j->size_auto->ntries; t++)
 			calib += write_share(j) * (double)j->size_auto->tries[t].bytes;
+		/* a retake's first run is not in the result; it was smaller than the retake */
+		if (j->size_auto->retake)
+			retaken += write_share(j) * (double)j->size_auto->size *
+				   (double)(opt_int(j, "numjobs") ? opt_int(j, "numjobs") : 1);
 	}
 	if (!jobs && !(calib > 0))
 		return;
 	fprintf(fp, "written: %s (the jobs %s, size=auto's calibrations %s)",
 		fmt_size(jobs + (uint64_t)calib, a, sizeof(a)), fmt_size(jobs, b, sizeof(b)),
 		fmt_size((uint64_t)calib, c, sizeof(c)));
+	if (retaken > 0)
+		fprintf(fp, "; the first runs of jobs run again (size=auto retake) wrote less than "
+			    "%s more", fmt_size((uint64_t)retaken, d, sizeof(d)));
 	if (extent)
 		fprintf(fp, "; laying out the file before reads writes at most %s more",
 			fmt_size(extent, d, sizeof(d)));
