@@ -200,11 +200,11 @@ void timeline_labels_write(FILE *meta, struct timeline_label *l, size_t n)
  * What ran outside the phases, a job's size=auto calibration, its file layout and a run
  * too short for the meter that was run again: shaded in their own colours and named in
  * their band where the name fits, so that their I/O does not read as measurement. The
- * layout of a calibration's file lies inside it, and is drawn over it. Returns the
- * TIMELINE_* of those drawn.
+ * layout of a calibration's file lies inside it, and is drawn over it, its name a line
+ * lower (y, in graph units). Returns the TIMELINE_* of those drawn.
  */
 static int lead_in_rect(FILE *meta, const struct rr_result *r, const struct result_span *sp,
-			unsigned fill, const char *name, double span_s)
+			unsigned fill, const char *name, double y, double span_s)
 {
 	double a, b;
 
@@ -217,8 +217,8 @@ static int lead_in_rect(FILE *meta, const struct rr_result *r, const struct resu
 	if ((b - a) / span_s * PLOT_WIDTH_PX >= (double)strlen(name) * LABEL_PX_PER_CHAR + STRIP_PAD_PX) {
 		fprintf(meta, "set label ");
 		plot_gp_string(meta, name);
-		fprintf(meta, " at %.4f, graph 0.97 center front font ',9' textcolor rgb '#555555'\n",
-			(a + b) / 2);
+		fprintf(meta, " at %.4f, graph %.2f center front font ',9' textcolor rgb '#555555'\n",
+			(a + b) / 2, y);
 	}
 	return 1;
 }
@@ -236,11 +236,11 @@ int timeline_phase_rects(FILE *meta, const struct rr_result *r)
 
 		if (!ph)
 			continue;
-		if (lead_in_rect(meta, r, ph->calibration, TIMELINE_CALIB_RGB, "calibration", span_s))
+		if (lead_in_rect(meta, r, ph->calibration, TIMELINE_CALIB_RGB, "calibration", 0.97, span_s))
 			drawn |= TIMELINE_CALIBRATION;
-		if (lead_in_rect(meta, r, ph->prepare, TIMELINE_PREP_RGB, "layout", span_s))
+		if (lead_in_rect(meta, r, ph->prepare, TIMELINE_PREP_RGB, "layout", 0.93, span_s))
 			drawn |= TIMELINE_PREPARE;
-		if (lead_in_rect(meta, r, ph->retaken, TIMELINE_RETAKEN_RGB, "left out", span_s))
+		if (lead_in_rect(meta, r, ph->retaken, TIMELINE_RETAKEN_RGB, "left out", 0.97, span_s))
 			drawn |= TIMELINE_RETAKEN;
 	}
 	for (i = 0; i < r->rep.njobs; i++) {
