@@ -16,6 +16,7 @@
 #include "energy/energy.h"
 #include "plan/meter_fit.h"
 #include "energy/sampling.h"
+#include "energy/uncertainty.h"
 #include "plan/size_choice.h"
 
 /* What one burst is taken to last when its own speed is not known: one activity bin. */
@@ -60,13 +61,13 @@ static uint64_t bursts_of(const struct job_opts *jo, uint64_t size, const struct
 	return (ios + p->per_burst - 1) / p->per_burst;
 }
 
-/* How many dithered bursts put their energy within METER_FIT_COARSE_U95 at window share w:
- * 2 sqrt((1 - w) / (w N)) <= COARSE (docs/energy.md, the sampling term's binomial
+/* How many dithered bursts put their energy within u95 at window share w:
+ * 2 sqrt((1 - w) / (w N)) <= u95 (docs/energy.md, the sampling term's binomial
  * spread). */
-static uint64_t bursts_for_energy(double w)
+static uint64_t bursts_for_energy(double w, double u95)
 {
 	/* aim a tenth inside the bound: the simulated phases scatter around the formula */
-	double aim = METER_FIT_COARSE_U95 * 0.9;
+	double aim = u95 * 0.9;
 
 	if (!(w > 0) || w >= 1)
 		return 0;
@@ -160,11 +161,39 @@ static uint64_t judged_size(const struct job_opts *jo, uint64_t period_ns)
 	return 0;
 }
 
+/* The limit the run will judge the job's figures against. */
+static double limit_of(const struct job_opts *jo)
+{
+	return jo->max_uncertainty > 0 ? jo->max_uncertainty : UNC_LIMIT;
+}
+
+/*
+ * Within the coarse bound but above the run's limit: the run will call the job UNCERTAIN
+ * from its readings' integral, unless the power model knows the energy better (it does
+ * not scale with the catch, but how well it fits is known only from the readings).
+ */
+static void uncertain(const struct job_opts *jo, const struct burst_pattern *p,
+		      struct meter_fit *f, const struct sampling_est *est, double w)
+{
+	double limit = limit_of(jo);
+	uint64_t need = bursts_for_energy(w, limit);
+	const char *dither_opt = p->think ? "thinktime_dither=100%" : "rate_dither=100%";
+
+	f->verdict = METER_FIT_UNCERTAIN;
+	snprintf(f->why, sizeof(f->why),
+		 "%" PRIu64 " bursts: their energy above idle known to +-%.0f %% (k = 2) from the "
+		 "readings, above the run's %.0f %% limit: UNCERTAIN when run unless the power "
+		 "model fits it better", f->bursts, 200 * est->u_rel, limit * 100);
+	snprintf(f->fix, sizeof(f->fix), "%s%s%" PRIu64 " bursts or more, or a meter reading "
+		 "every %.0f ms or faster", p->dither > 0 ? "" : dither_opt,
+		 p->dither > 0 ? "" : " and ", need, (double)SAMPLING_WINDOW_NS / 1e6);
+}
+
 static void verdict(const struct job_opts *jo, const struct burst_pattern *p, struct meter_fit *f,
 		    const struct sampling_est *est)
 {
 	double hz = 1e9 / (double)f->period_ns, w = window_share(f->period_ns), need_hz;
-	uint64_t need = bursts_for_energy(w);
+	uint64_t need = bursts_for_energy(w, METER_FIT_COARSE_U95);
 	const char *dither_opt = p->think ? "thinktime_dither=100%" : "rate_dither=100%";
 
 	need_hz = (double)ENERGY_MIN_SAMPLES / (isfinite(f->duration_s) ? f->duration_s : 1);
@@ -213,8 +242,9 @@ static void verdict(const struct job_opts *jo, const struct burst_pattern *p, st
 		else
 			snprintf(f->fix, sizeof(f->fix), "%s and %" PRIu64 " bursts or more, or a "
 				 "faster meter", dither_opt, need);
+	} else if (p->spacing_ns && 2 * est->u_rel > limit_of(jo)) {
+		uncertain(jo, p, f, est, w);
 	}
-	(void)jo;
 }
 
 void meter_fit_judge(const struct job_opts *jo, uint64_t period_ns, double rate_bps,
@@ -272,7 +302,9 @@ static uint64_t auto_bursts(const struct job_opts *jo, uint64_t period_ns, uint6
 		return 0;
 	/* the first burst starts the phase: n bursts last (n - 1) spacings */
 	*for_time = target_ns / p->spacing_ns + 2;
-	*for_energy = p->dither > 0 && period_ns ? bursts_for_energy(window_share(period_ns)) : 0;
+	*for_energy = p->dither > 0 && period_ns
+			      ? bursts_for_energy(window_share(period_ns), METER_FIT_COARSE_U95)
+			      : 0;
 	return *for_time > *for_energy ? *for_time : *for_energy;
 }
 
@@ -307,7 +339,8 @@ int meter_fit_auto_size(const struct job_opts *jo, uint64_t period_ns, uint64_t 
 	return 1;
 }
 
-static const char *const verdict_names[] = { "ok", "coarse", "too short", "aliased" };
+static const char *const verdict_names[] = { "ok", "uncertain", "coarse", "too short",
+					     "aliased" };
 
 void meter_fit_print(FILE *fp, const char *jobname, const struct meter_fit *f)
 {
@@ -345,7 +378,7 @@ struct result_meter_fit *meter_fit_report(const struct meter_fit *f)
 void meter_fit_plan(FILE *fp, const struct run_config *cfg, uint64_t period_ns, const char *meter)
 {
 	struct meter_fit f;
-	size_t i, bad = 0, shown = 0, unknown = 0;
+	size_t i, bad = 0, shown = 0, unknown = 0, unsure = 0;
 	char per[32];
 
 	if (!period_ns)
@@ -361,12 +394,17 @@ void meter_fit_plan(FILE *fp, const struct run_config *cfg, uint64_t period_ns, 
 			fprintf(fp, "meter fit: against %s (a reading every %s):\n", meter, per);
 		meter_fit_print(fp, cfg->jobs[i].name, &f);
 		bad += f.verdict >= METER_FIT_SHORT;
+		unsure += f.verdict == METER_FIT_UNCERTAIN || f.verdict == METER_FIT_COARSE;
 	}
 	if (!shown)
 		fprintf(fp, "meter fit: every job's pattern suits %s (a reading every %s)%s\n", meter,
 			per, unknown ? "; streams of fixed size are judged on their length when run"
 				     : "");
-	else if (bad)
+	if (bad)
 		fprintf(fp, "meter fit: %zu job%s this meter cannot measure as given (not valid "
 			    "when run)\n", bad, bad == 1 ? "" : "s");
+	if (unsure)
+		fprintf(fp, "meter fit: %zu job%s UNCERTAIN when run from the readings alone (above "
+			    "max_uncertainty); the power model may measure %s\n", unsure,
+			unsure == 1 ? "" : "s", unsure == 1 ? "it" : "them");
 }

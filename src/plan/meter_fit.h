@@ -12,11 +12,18 @@
 
 /*
  * The verdicts, worst last: the job's pattern suits the meter; its bursts' own energy
- * will be known to worse than METER_FIT_COARSE_U95 (k = 2) only; it is too short for
- * ENERGY_MIN_SAMPLES samples (not valid); it is in step with the readings (aliased:
- * not valid).
+ * will be known to worse than the job's max_uncertainty (the run will call it UNCERTAIN
+ * unless the power model knows it better); to worse than METER_FIT_COARSE_U95 (k = 2);
+ * it is too short for ENERGY_MIN_SAMPLES samples (not valid); it is in step with the
+ * readings (aliased: not valid).
  */
-enum meter_fit_verdict { METER_FIT_OK, METER_FIT_COARSE, METER_FIT_SHORT, METER_FIT_ALIASED };
+enum meter_fit_verdict {
+	METER_FIT_OK,
+	METER_FIT_UNCERTAIN,
+	METER_FIT_COARSE,
+	METER_FIT_SHORT,
+	METER_FIT_ALIASED
+};
 
 /* Bursts' energy known to worse than this (k = 2) is "coarse"; size=auto aims inside. */
 #define METER_FIT_COARSE_U95 0.5

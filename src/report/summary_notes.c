@@ -265,8 +265,21 @@ static void print_undefined(FILE *fp, const struct run_result *r)
 	}
 }
 
+/* Paced jobs that did not keep their rate. */
+static void print_pace(FILE *fp, const struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->njobs; i++)
+		if (r->jobs[i].pace)
+			fprintf(fp, "%s loop %u: pace: %s\n",
+				r->jobs[i].jobname ? r->jobs[i].jobname : "?", r->jobs[i].loop,
+				r->jobs[i].pace);
+}
+
 void summary_print_notes(FILE *fp, const struct run_result *r)
 {
+	print_pace(fp, r);
 	print_undefined(fp, r);
 	print_cpu_note(fp, r);
 	print_sizes(fp, r);

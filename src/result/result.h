@@ -523,6 +523,7 @@ struct job_result {
 	struct result_cpu *cpu; /* NULL for measure and a job that never started */
 	struct result_size_auto *size_auto; /* NULL: size was given */
 	struct result_meter_fit *meter_fit; /* NULL: not judged (no meter, unknown length) */
+	char *pace; /* a paced job that could not keep its rate, in words; NULL: it kept it */
 	struct result_wear *wear;	    /* NULL: no disk under the target (tmpfs), or none read */
 };
 

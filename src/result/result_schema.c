@@ -453,6 +453,7 @@ static const struct result_field job_fields[] = {
 	OPT("cpu", cpu, RF_PTR, &cpu_schema),
 	OPT("size_auto", size_auto, RF_PTR, &size_auto_schema),
 	OPT("meter_fit", meter_fit, RF_PTR, &meter_fit_schema),
+	FIELD(T, "pace", pace, RF_STR, .absent = RF_OMIT),
 	OPT("wear", wear, RF_PTR, &wear_schema),
 };
 #undef OPT

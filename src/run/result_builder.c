@@ -431,6 +431,34 @@ static void job_temps(const struct temps *t_start, const struct temps *now, stru
 		(struct result_temp){ t_start->drive_c, now->drive_c, now->drive_max_c };
 }
 
+/* A paced job kept its rate when its I/Os came within this share of the rate's. */
+#define PACE_KEPT 0.95
+
+/*
+ * A paced job whose device could not keep its rate (130 of 150 IOPS under load): its
+ * figures describe the rate it had, not the one asked. Each thread's n I/Os at its slots
+ * span n - 1 of them.
+ */
+static void pace_record(const struct job_close *jc, const struct phase_times *t,
+			struct job_result *j)
+{
+	const struct job_opts *jo = jc->jo;
+	double active_s = (double)(t->end_ns - t->active_ns) / 1e9, want, kept;
+	char buf[160];
+
+	if (!jo || jc->measure || !jo->rate_iops || jc->ios <= jo->numjobs || !(active_s > 0) ||
+	    j->status != RESULT_OK)
+		return;
+	want = (double)jo->rate_iops * jo->numjobs;
+	kept = (double)(jc->ios - jo->numjobs) / active_s;
+	if (kept >= PACE_KEPT * want)
+		return;
+	snprintf(buf, sizeof(buf), "kept %.4g of %.4g IOPS (%.0f %%): the device could not keep "
+		 "the rate; the figures describe %.4g IOPS", kept, want, 100 * kept / want, kept);
+	free(j->pace);
+	j->pace = xstrdup(buf);
+}
+
 void result_builder_job(struct result_builder *rb, const struct session *s,
 			const struct job_close *jc, struct job_result *j)
 {
@@ -447,6 +475,7 @@ void result_builder_job(struct result_builder *rb, const struct session *s,
 	if (s->marker)
 		job_marker(s, jc->marker_spec, j);
 	job_events(rb, t, j, why, sizeof(why));
+	pace_record(jc, t, j);
 	if (s->nmeters)
 		job_energy(s, jc, j, why);
 	if (jc->t_now)

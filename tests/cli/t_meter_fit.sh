@@ -25,8 +25,13 @@ grep -q "^  LOG-4K-2IOPS-sync: paced 2/s: aliased: activity at 2 Hz in step with
 ok $? "undithered, the 2 records/s job is aliased at 2 Hz, before running, with its fix"
 
 plan "$REPO/configs/iot-logger.ini" 500ms --size auto >"$T_TMP/c.out"
-grep -q "^meter fit: every job's pattern suits" "$T_TMP/c.out"
-ok $? "with --size auto both jobs suit a 2 Hz tester"
+! grep -q "coarse\|aliased\|too short" "$T_TMP/c.out" &&
+	grep -q "^  LOG-4K-2IOPS-sync: .*uncertain: 80 bursts: .*above the run's 5 % limit: UNCERTAIN when run" "$T_TMP/c.out" &&
+	grep -q "^meter fit: 2 jobs UNCERTAIN when run from the readings alone" "$T_TMP/c.out"
+ok $? "with --size auto both jobs are measurable at 2 Hz, and the plan says they will be UNCERTAIN at the 5 % limit"
+plan "$REPO/configs/iot-logger.ini" 500ms --size auto --max-uncertainty 60% >"$T_TMP/c2.out"
+grep -q "^meter fit: every job's pattern suits" "$T_TMP/c2.out"
+ok $? "against a 60 % limit they suit it: the fit judges by the run's max_uncertainty"
 plan "$REPO/configs/iot-logger.ini" 1s >"$T_TMP/d.out"
 grep -q "LOG-64K-burst-sync: .*aliased: 8 bursts at random phases" "$T_TMP/d.out"
 ok $? "at 1 Hz 8 dithered flushes are too few: some phase sees none"

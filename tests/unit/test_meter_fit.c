@@ -53,8 +53,12 @@ static void test_paced(void)
 	is_dbl(f.duration_s, 63.5 + 0.01, 1e-9, "127 half-seconds and the last record's 10 ms");
 	jo = logger(1);
 	meter_fit_judge(&jo, HZ2, 0, &f);
-	ok(f.verdict == METER_FIT_OK, "dithered 100 %%: ok (bursts' energy +-%.0f %%)",
-	   f.u95_rel * 100);
+	ok(f.verdict == METER_FIT_UNCERTAIN && strstr(f.why, "5 % limit"),
+	   "dithered 100 %%: measurable, but UNCERTAIN at the 5 %% limit (bursts' energy "
+	   "+-%.0f %%): %s; fix: %s", f.u95_rel * 100, f.why, f.fix);
+	jo.max_uncertainty = 0.6;
+	meter_fit_judge(&jo, HZ2, 0, &f);
+	ok(f.verdict == METER_FIT_OK, "against a 60 %% limit: ok");
 	/* the binomial spread: 2 sqrt((1 - 0.2) / (0.2 x 128)) = 35 % */
 	ok(fabs(f.u95_rel - 0.354) < 0.12, "u95 %.3f near 2 sqrt(0.8 / 25.6) = 0.354", f.u95_rel);
 	jo = logger(0);
@@ -91,12 +95,12 @@ static void test_bursts(void)
 	   (unsigned long long)(size / 65536));
 	jo.size = size;
 	meter_fit_judge(&jo, HZ2, 0, &f);
-	ok(f.verdict == METER_FIT_OK && f.u95_rel < 0.5, "so sized: ok, +-%.0f %%",
-	   f.u95_rel * 100);
+	ok(f.verdict == METER_FIT_UNCERTAIN && f.u95_rel < 0.5,
+	   "so sized: within +-50 %% (+-%.0f %%), uncertain at 5 %%", f.u95_rel * 100);
 	jo.size_auto_ns = OPT_AUTO_BARE;
 	jo.size = 0;
 	meter_fit_judge(&jo, HZ2, 0, &f);
-	ok(f.verdict == METER_FIT_OK && f.bursts * 65536 == size,
+	ok(f.verdict == METER_FIT_UNCERTAIN && f.bursts * 65536 == size,
 	   "a size=auto job is judged at the size it will get (%llu bursts)",
 	   (unsigned long long)f.bursts);
 	jo = bursts(8, 1);
