@@ -11,6 +11,7 @@
 #include "energy/current_hist.h"
 #include "energy/energy_unc.h"
 #include "energy/energy_model.h"
+#include "energy/event_locked.h"
 #include "energy/idle_baseline.h"
 
 /* A job's figures are valid with at least this many samples in its active phase and
@@ -71,6 +72,9 @@ struct energy_job {
 	/* The active phase's and tail's readings for the power model, from a meter slow
 	 * enough for the sampling term (energy/energy_model.h). */
 	struct emodel_readings model_rd;
+	/* The same from a meter of 1 kS/s or more, as 1 ms means for event-locked averaging
+	 * (energy/event_locked.h). */
+	struct el_series el;
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);

@@ -343,6 +343,29 @@ struct result_ma_stats {
 	double min, p1, median, p99, max;
 };
 
+/* One point of an operation's mean power above idle: t_s from its completion. */
+struct result_trace_point {
+	double t_s, w;
+};
+
+/*
+ * A fast meter's current averaged around each completion (docs/energy.md, "Event-locked
+ * averaging"): the offset of the meter's clock (a completion shows offset_s later, within
+ * offset_u_s) found by cross-correlation at `correlation`; each kind's energy per op (uJ)
+ * with U95 from the events' spread, over the ops averaged; the trace of one op of the
+ * kind with most (trace_of): its mean W above idle each 1 ms.
+ */
+struct result_event_locked {
+	double offset_s, offset_u_s, correlation;
+	double read_uj_per_op, read_uj_per_op_u95;
+	double write_uj_per_op, write_uj_per_op_u95;
+	double flush_uj_per_op, flush_uj_per_op_u95;
+	uint64_t reads, writes, flushes;
+	char *trace_of;
+	struct result_trace_point *trace;
+	size_t ntrace;
+};
+
 struct result_power {
 	char *meter;
 	char *estimator; /* "integration" or "model": where the energy figures come from */
@@ -351,6 +374,7 @@ struct result_power {
 	struct result_phase_counts out_of_range; /* readings dropped as impossible */
 	struct result_idle_baseline *idle_baseline; /* NULL: none (no idle readings of W) */
 	struct result_energy_model *energy_model; /* NULL: not fitted (no series, fast meter) */
+	struct result_event_locked *event_locked; /* NULL: not a fast meter, or no ops */
 	/* NULL: the phase had no current readings (or an older result) */
 	struct result_ma_stats *idle_ma_stats, *active_ma_stats, *tail_ma_stats;
 };

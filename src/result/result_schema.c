@@ -234,6 +234,34 @@ static const struct result_field energy_model_fields[] = {
 #undef T
 static SCHEMA(energy_model_schema, struct result_energy_model, energy_model_fields);
 
+#define T struct result_trace_point
+static const struct result_field trace_point_fields[] = {
+	FIELD(T, "t_s", t_s, RF_REAL),
+	FIELD(T, "w", w, RF_REAL),
+};
+#undef T
+static SCHEMA(trace_point_schema, struct result_trace_point, trace_point_fields);
+
+#define T struct result_event_locked
+static const struct result_field event_locked_fields[] = {
+	FIELD(T, "offset_s", offset_s, RF_REAL),
+	FIELD(T, "offset_u_s", offset_u_s, RF_REAL),
+	FIELD(T, "correlation", correlation, RF_REAL),
+	FIELD(T, "read_uj_per_op", read_uj_per_op, RF_REAL),
+	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),
+	FIELD(T, "write_uj_per_op", write_uj_per_op, RF_REAL),
+	FIELD(T, "write_uj_per_op_u95", write_uj_per_op_u95, RF_REAL),
+	FIELD(T, "flush_uj_per_op", flush_uj_per_op, RF_REAL),
+	FIELD(T, "flush_uj_per_op_u95", flush_uj_per_op_u95, RF_REAL),
+	FIELD(T, "reads", reads, RF_U64),
+	FIELD(T, "writes", writes, RF_U64),
+	FIELD(T, "flushes", flushes, RF_U64),
+	FIELD(T, "trace_of", trace_of, RF_STR),
+	LIST(T, "trace", trace, ntrace, RF_ARRAY, .sub = &trace_point_schema),
+};
+#undef T
+static SCHEMA(event_locked_schema, struct result_event_locked, event_locked_fields);
+
 #define T struct result_power
 static const struct result_field power_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
@@ -243,6 +271,8 @@ static const struct result_field power_fields[] = {
 	FIELD(T, "out_of_range", out_of_range, RF_OBJ, .sub = &phase_counts_schema),
 	FIELD(T, "idle_baseline", idle_baseline, RF_PTR, .sub = &idle_baseline_schema),
 	FIELD(T, "energy_model", energy_model, RF_PTR, .sub = &energy_model_schema,
+	      .absent = RF_OMIT),
+	FIELD(T, "event_locked", event_locked, RF_PTR, .sub = &event_locked_schema,
 	      .absent = RF_OMIT),
 	FIELD(T, "idle_ma_stats", idle_ma_stats, RF_PTR, .sub = &ma_stats_schema,
 	      .absent = RF_OMIT),

@@ -397,6 +397,7 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	estimator_apply(&fit, &es, jc->bytes, jc->ios, limit, model, &f->power, &f->efficiency,
 			&f->validity);
 	idle_record(s, jc, &es, &f->power);
+	f->power.event_locked = event_locked_figures(&sm->ej.el, jc->cmpl, f->power.idle_w);
 	uncertainty_idle_judge(&es, jc->jo ? jc->jo->idle_samples : 0, &f->power, &f->validity);
 }
 

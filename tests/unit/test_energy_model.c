@@ -11,6 +11,7 @@
 #include "energy/energy_model.h"
 #include "energy/energy_pool.h"
 #include "tap.h"
+#include "test_rng.h"
 
 #define T0 1000000000000ULL
 #define VOLTS 5.0
@@ -23,21 +24,8 @@
 /* What each kind costs (J): 40, 120, 60 uC at 5 V. */
 static const double cost_j[COMPL_KINDS] = { 40e-6 * VOLTS, 120e-6 * VOLTS, 60e-6 * VOLTS };
 
-static uint64_t rng;
 /* The costs a job's readings show, as a share of cost_j (a job of another device: not 1). */
 static double cost_scale = 1;
-
-/* A deterministic uniform (0, 1) (a 64-bit LCG's top bits), so the tests repeat. */
-static double uniform(void)
-{
-	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-	return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
 
 struct op {
 	uint64_t t_ns;

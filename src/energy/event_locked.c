@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* A fast meter's current averaged around each completion: the charge and shape of one operation. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "energy/event_locked.h"
+
+#define K COMPL_KINDS
+#define NLAG (2 * EL_LAG_MAX_BINS + 1)
+
+void el_series_reset(struct el_series *s)
+{
+	s->t0_ns = 0;
+	s->n = 0;
+}
+
+void el_series_add(struct el_series *s, uint64_t t_ns, double w)
+{
+	uint64_t i;
+
+	if (!isfinite(w))
+		return;
+	if (!s->n) {
+		s->t0_ns = t_ns;
+		memset(s->w_sum, 0, sizeof(s->w_sum));
+		memset(s->cnt, 0, sizeof(s->cnt));
+	}
+	if (t_ns < s->t0_ns)
+		return;
+	i = (t_ns - s->t0_ns) / EL_BIN_NS;
+	if (i >= EL_MAX_BINS || s->cnt[i] == UINT16_MAX)
+		return;
+	s->w_sum[i] += (float)w;
+	s->cnt[i]++;
+	if (i + 1 > s->n)
+		s->n = i + 1;
+}
+
+static double w_at(const struct el_series *s, int64_t i)
+{
+	if (i < 0 || (uint64_t)i >= s->n || !s->cnt[i])
+		return NAN;
+	return (double)s->w_sum[i] / s->cnt[i];
+}
+
+/* The series bin a completions bin falls in (before the series: negative). */
+static int64_t bin_of(const struct el_series *s, const struct completions *ops, size_t j)
+{
+	double t = (double)(ops->t0_ns + j * ops->bin_ns) - (double)s->t0_ns;
+
+	return (int64_t)floor(t / (double)EL_BIN_NS);
+}
+
+/*
+ * The lag (bins) whose power, less its mean, correlates most with the completions'
+ * counts (the middle of the peak above half its height); that width into *hw (bins)
+ * and the peak's correlation.
+ */
+static int best_lag(const struct el_series *s, const struct completions *ops, int *hw,
+		    double *r_peak)
+{
+	double c[NLAG] = { 0 }, mean = 0, dd = 0, aa = 0, d, a;
+	size_t i, j, nv = 0;
+	int l, best = 0, lo, hi;
+
+	for (i = 0; i < s->n; i++)
+		if (s->cnt[i]) {
+			mean += w_at(s, (int64_t)i);
+			nv++;
+		}
+	mean /= (double)nv;
+	for (i = 0; i < s->n; i++)
+		if (s->cnt[i])
+			dd += pow(w_at(s, (int64_t)i) - mean, 2);
+	for (j = 0; j < ops->n; j++) {
+		a = ops->c[j * K] + ops->c[j * K + 1] + ops->c[j * K + 2];
+		if (!(a > 0))
+			continue;
+		aa += a * a;
+		for (l = 0; l < NLAG; l++) {
+			d = w_at(s, bin_of(s, ops, j) + l - EL_LAG_MAX_BINS);
+			if (isfinite(d))
+				c[l] += a * (d - mean);
+		}
+	}
+	for (l = 1; l < NLAG; l++)
+		if (c[l] > c[best])
+			best = l;
+	for (lo = best; lo > 0 && c[lo - 1] > c[best] / 2; lo--)
+		;
+	for (hi = best; hi < NLAG - 1 && c[hi + 1] > c[best] / 2; hi++)
+		;
+	*hw = hi - lo + 1;
+	*r_peak = aa > 0 && dd > 0 ? c[best] / sqrt(aa * dd) : 0;
+	/* an op's current lasts several bins: the top is flat and its highest bin is noise;
+	 * its middle is where the ops show */
+	return (lo + hi) / 2 - EL_LAG_MAX_BINS;
+}
+
+int event_locked_fit(const struct el_series *s, const struct completions *ops, double idle_w,
+		     struct el_fit *out)
+{
+	double s1[K] = { 0 }, s2[K] = { 0 }, e, w, c, var, dt = (double)EL_BIN_NS / 1e9;
+	double *trace = xcalloc((size_t)K * EL_TRACE_BINS, sizeof(*trace)), row[EL_TRACE_BINS];
+	int64_t base;
+	size_t j;
+	int lag, hw, l, ok;
+	unsigned k;
+
+	memset(out, 0, sizeof(*out));
+	out->trace_kind = -1;
+	for (k = 0; k < K; k++)
+		out->j_per_op[k] = out->u95_j[k] = NAN;
+	out->lag_s = out->lag_u_s = out->r_peak = NAN;
+	if (!s->n || !ops || !ops->n || ops->bin_ns != EL_BIN_NS || !isfinite(idle_w)) {
+		free(trace);
+		return -EINVAL;
+	}
+	lag = best_lag(s, ops, &hw, &out->r_peak);
+	out->lag_s = lag * dt;
+	out->lag_u_s = hw * dt / 2;
+	for (j = 0; j < ops->n; j++)
+		for (k = 0; k < K; k++) {
+			c = ops->c[j * K + k];
+			if (!(c > 0))
+				continue;
+			base = bin_of(s, ops, j) + lag - EL_PRE_BINS;
+			e = 0;
+			ok = 1;
+			for (l = 0; l < EL_TRACE_BINS && ok; l++) {
+				w = w_at(s, base + l);
+				ok = isfinite(w);
+				row[l] = w - idle_w;
+				e += row[l] * dt;
+			}
+			if (!ok)
+				continue;
+			/* c ops in the bin: each stands for 1/c of what the window held */
+			s1[k] += e;
+			s2[k] += e * e / c;
+			out->ops[k] += c;
+			for (l = 0; l < EL_TRACE_BINS; l++)
+				trace[k * EL_TRACE_BINS + (unsigned)l] += row[l];
+		}
+	for (k = 0; k < K; k++) {
+		if (!(out->ops[k] > 0))
+			continue;
+		out->j_per_op[k] = s1[k] / out->ops[k];
+		var = s2[k] / out->ops[k] - out->j_per_op[k] * out->j_per_op[k];
+		out->u95_j[k] = out->ops[k] > 1 ? 2 * sqrt(fmax(0, var) / (out->ops[k] - 1)) : NAN;
+		if (out->trace_kind < 0 || out->ops[k] > out->ops[out->trace_kind])
+			out->trace_kind = (int)k;
+	}
+	if (out->trace_kind >= 0)
+		for (l = 0; l < EL_TRACE_BINS; l++)
+			out->trace_w[l] = trace[(unsigned)out->trace_kind * EL_TRACE_BINS + (unsigned)l] /
+					  out->ops[out->trace_kind];
+	free(trace);
+	return 0;
+}
+
+struct result_event_locked *event_locked_figures(const struct el_series *s,
+						 const struct completions *ops, double idle_w)
+{
+	struct result_event_locked *r;
+	struct el_fit f;
+	int l;
+
+	if (!s->n || !ops || event_locked_fit(s, ops, idle_w, &f) || f.trace_kind < 0)
+		return NULL;
+	r = xcalloc(1, sizeof(*r));
+	r->offset_s = f.lag_s;
+	r->offset_u_s = f.lag_u_s;
+	r->correlation = f.r_peak;
+	r->read_uj_per_op = f.j_per_op[COMPL_READ] * 1e6;
+	r->read_uj_per_op_u95 = f.u95_j[COMPL_READ] * 1e6;
+	r->write_uj_per_op = f.j_per_op[COMPL_WRITE] * 1e6;
+	r->write_uj_per_op_u95 = f.u95_j[COMPL_WRITE] * 1e6;
+	r->flush_uj_per_op = f.j_per_op[COMPL_FLUSH] * 1e6;
+	r->flush_uj_per_op_u95 = f.u95_j[COMPL_FLUSH] * 1e6;
+	r->reads = (uint64_t)f.ops[COMPL_READ];
+	r->writes = (uint64_t)f.ops[COMPL_WRITE];
+	r->flushes = (uint64_t)f.ops[COMPL_FLUSH];
+	r->trace_of = xstrdup(f.trace_kind == COMPL_READ ? "read" : f.trace_kind == COMPL_WRITE ? "write" : "flush");
+	r->trace = xcalloc(EL_TRACE_BINS, sizeof(*r->trace));
+	r->ntrace = EL_TRACE_BINS;
+	for (l = 0; l < EL_TRACE_BINS; l++) {
+		r->trace[l].t_s = (double)(l - EL_PRE_BINS) * (double)EL_BIN_NS / 1e9;
+		r->trace[l].w = f.trace_w[l];
+	}
+	return r;
+}
