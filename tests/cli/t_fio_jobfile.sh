@@ -123,8 +123,9 @@ PY
 	line=$("$IOWATT" run "$d/plain.fio" --target "$q" --explain fio 2>/dev/null | grep '^fio ')
 	eval "$line --output-format=json" >/dev/null 2>&1 && [ -s "$q/iowatt-fio.scratch" ]
 	ok $? "a target with a quote and a space is shell-quoted: fio wrote its file there"
-	# measure -- fio: the row takes fio's job names (numjobs clones once), the power is the
-	# command's, said so.
+	# measure -- fio: the command's row takes fio's job names (numjobs clones once), its
+	# I/O summed and the command's power, said so; then a row per fio job with its own I/O
+	# and no power figures.
 	"$IOWATT" measure $run --json-out "$d/m.json" -- fio --output-format=json \
 		--name=seqw --filename="$d/m.bin" --size=32m --rw=write --bs=64k \
 		--name=seqr --filename="$d/m.bin" --size=32m --rw=read --bs=64k --stonewall \
@@ -133,11 +134,13 @@ PY
 	python3 - "$d/m.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"]
-assert [x["jobname"] for x in j] == ["seqw+seqr"], [x["jobname"] for x in j]
+assert [x["jobname"] for x in j] == ["seqw+seqr", "seqw", "seqr"], [x["jobname"] for x in j]
 assert j[0]["write"]["io_bytes"] == 32 << 20 and j[0]["read"]["io_bytes"] == 2 * (32 << 20), j[0]
+assert j[1]["write"]["io_bytes"] == 32 << 20 and not j[1]["read"]["io_bytes"], j[1]
+assert j[2]["read"]["io_bytes"] == 2 * (32 << 20) and not j[2]["write"]["io_bytes"], j[2]
 PY
-	ok $? "the row is named by fio's jobs, their I/O summed"
-	grep -q "fio ran 3 jobs (seqw+seqr): one row, .* per-job energy is not measured" "$d/m.err"
+	ok $? "the command's row is named by fio's jobs, their I/O summed; a row per fio job after it"
+	grep -q "fio ran 3 jobs (seqw+seqr): this row has their I/O summed .*(per-job energy is not measured" "$d/m.err"
 	ok $? "it says the power is the whole command's"
 else
 	skip "fio not installed"
