@@ -379,6 +379,9 @@ int energy_model_usable(const struct emodel_fit *f)
 	if (!(f->verdict == EMODEL_OK || f->verdict == EMODEL_NOT_IDENTIFIABLE) ||
 	    !isfinite(f->net_j) || !isfinite(f->net_u95_j))
 		return 0;
+	/* a lock-step verdict is given before the misfit is judged: judge it here */
+	if (!(f->chi2_dof <= EMODEL_POOR_CHI2))
+		return 0;
 	/* at a lag where (almost) no window holds an operation the fit says they cost
 	 * nothing, exactly: an aliased job's readings fitted at its blind phase */
 	if (f->readings_with_ops < EMODEL_MIN_SEEN)

@@ -97,7 +97,13 @@ static void test_model_chosen(void)
 	job_init(&j, 0.15, 0.12); /* the readings caught 60 % of it, +-80 % */
 	fit_init(&j.fit, "not identifiable", 0.24, 0.006);
 	apply(&j);
-	is_str(j.p.estimator, ESTIMATOR_MODEL, "the model knows more: it gives the headline");
+	is_str(j.p.estimator, ESTIMATOR_INTEGRATION, "a narrower model does not yet replace "
+	       "an integral that knows the energy");
+	job_free(&j);
+	job_init(&j, 0.15, NAN); /* aliased: the integral cannot know it */
+	fit_init(&j.fit, "not identifiable", 0.24, 0.006);
+	apply(&j);
+	is_str(j.p.estimator, ESTIMATOR_MODEL, "where the integral cannot know, the model gives it");
 	is_dbl(j.p.energy_net_j, 0.24, 1e-12, "energy above idle from the model");
 	is_dbl(j.p.energy_active_j, IDLE_W * ACTIVE_S + 0.24, 1e-9, "active = idle + model");
 	is_dbl(j.e.j_per_gb, (IDLE_W * ACTIVE_S + 0.24) / 1e-3, 1e-6, "J/GB from it");
@@ -154,6 +160,10 @@ static void test_aliased(void)
 	j.fit.j_per_op[COMPL_READ] = -2e-4;
 	j.fit.u95_j[COMPL_READ] = 1e-4;
 	ok(!energy_model_usable(&j.fit), "a cost below zero beyond its U95: not usable");
+	fit_init(&j.fit, "not identifiable", 0.24, 0.006);
+	j.fit.chi2_dof = 20;
+	ok(!energy_model_usable(&j.fit), "a lock-step pair whose residuals are 4.5 x the noise: "
+	   "not usable");
 	fit_init(&j.fit, "ok", 0.001, 0.002);
 	ok(energy_model_usable(&j.fit) && !estimator_model_sees_aliased(&j.fit),
 	   "aliased, a fit that says the operations cost nothing measures nothing");
