@@ -164,85 +164,123 @@ static double significant(const struct recording *rec, long w, unsigned edges)
 	return 5.0 * sigma * sqrt(2.0 / (double)w) * sqrt((double)edges);
 }
 
+/* The offsets searched: every one that puts an edge inside the recording, a step apart. */
+struct search {
+	const struct prefix *p;
+	const struct edge *e;
+	size_t ne;
+	double rate, lo, hi, step_s;
+	long w;
+};
+
+/* The offset whose edges score the most (*best, over *used edges); *best_off. */
+static void scan_best(const struct search *sc, double *best, double *best_off, unsigned *used)
+{
+	double off, x;
+	unsigned u;
+
+	*best = -INFINITY;
+	*best_off = 0;
+	*used = 0;
+	for (off = sc->lo; off <= sc->hi; off += sc->step_s) {
+		x = total_score(sc->p, sc->rate, off, sc->e, sc->ne, sc->w, &u);
+		if (u && x > *best) {
+			*best = x;
+			*best_off = off;
+			*used = u;
+		}
+	}
+}
+
+/* The best score at least two windows away from the peak at best_off. */
+static double scan_runner_up(const struct search *sc, double best_off)
+{
+	double off, x, runner = -INFINITY;
+	unsigned u;
+
+	for (off = sc->lo; off <= sc->hi; off += sc->step_s) {
+		if (fabs(off - best_off) < 2.0 * (double)sc->w / sc->rate)
+			continue;
+		x = total_score(sc->p, sc->rate, off, sc->e, sc->ne, sc->w, &u);
+		if (u)
+			runner = fmax(runner, x);
+	}
+	return runner;
+}
+
+/* Each edge alone near the peak: its own best shift; their mean and spread into al. */
+static double refine_edges(const struct search *sc, double best_off, struct recording_alignment *al)
+{
+	double sum = 0, sq = 0, y;
+	long half = sc->w / 2, j;
+	unsigned got = 0;
+	size_t k;
+
+	for (k = 0; k < sc->ne; k++) {
+		double eb = -INFINITY, es = 0;
+
+		for (j = -half; j <= half; j++) {
+			y = edge_score(sc->p, sc->rate, best_off + (double)j / sc->rate, &sc->e[k], sc->w);
+			if (!isnan(y) && y > eb) {
+				eb = y;
+				es = (double)j / sc->rate;
+			}
+		}
+		if (isinf(eb))
+			continue;
+		sum += es;
+		sq += es * es;
+		got++;
+	}
+	al->edges = got;
+	al->spread_s = got > 1 ? sqrt(fmax(0, (sq - sum * sum / got) / (got - 1))) : 0;
+	return best_off + (got ? sum / got : 0);
+}
+
 int recording_align(const struct recording *rec, const struct rr_result *r,
 		    struct recording_alignment *al)
 {
 	struct prefix p;
 	struct edge *e;
-	double shortest, step_s, lo, hi, off, best = -INFINITY, best_off = 0, runner = -INFINITY;
-	double rate = rec->rate_hz, dur = (double)rec->n / rate, sum = 0, sq = 0, x, y, shift;
+	struct search sc;
+	double shortest, best, best_off, off, runner, dur = (double)rec->n / rec->rate_hz;
 	size_t ne = collect_edges(r, &e, &shortest), k;
-	unsigned used, best_used = 0, got = 0;
-	long w, j, half;
+	unsigned used;
 	int rc = 0;
 
 	al->runner_up = 0;
 	al->given = 0;
-	w = lround(fmin(EDGE_WINDOW_MAX_S, 0.4 * shortest) * rate);
-	if (!ne || w < 2) {
+	sc = (struct search){ .p = &p, .e = e, .ne = ne, .rate = rec->rate_hz,
+			      .w = lround(fmin(EDGE_WINDOW_MAX_S, 0.4 * shortest) * rec->rate_hz),
+			      .step_s = fmin(1.0 / rec->rate_hz, 1e-3) };
+	if (!ne || sc.w < 2) {
 		log_err(MOD, "the result has no active phase long enough to place a recording on");
 		free(e);
 		return -ENODATA;
 	}
 	prefix_build(rec, &p);
-	/* Every offset that puts an edge inside the recording, a point (at most 1 ms) apart. */
-	step_s = fmin(1.0 / rate, 1e-3);
-	lo = e[0].t_s - dur;
-	hi = e[ne - 1].t_s;
+	sc.lo = e[0].t_s - dur;
+	sc.hi = e[0].t_s;
 	for (k = 0; k < ne; k++) {
-		lo = fmin(lo, e[k].t_s - dur);
-		hi = fmax(hi, e[k].t_s);
+		sc.lo = fmin(sc.lo, e[k].t_s - dur);
+		sc.hi = fmax(sc.hi, e[k].t_s);
 	}
-	for (off = lo; off <= hi; off += step_s) {
-		x = total_score(&p, rate, off, e, ne, w, &used);
-		if (used && x > best) {
-			best = x;
-			best_off = off;
-			best_used = used;
-		}
-	}
-	if (!best_used || best <= significant(rec, w, best_used)) {
+	scan_best(&sc, &best, &best_off, &used);
+	if (!used || best <= significant(rec, sc.w, used)) {
 		log_err(MOD, "no offset puts the recording's steps at the result's active phases "
 			"(the best one's steps are within the recording's noise)");
 		rc = -ENODATA;
 		goto out;
 	}
-	/* The best score at least two windows away from the peak. */
-	for (off = lo; off <= hi; off += step_s) {
-		if (fabs(off - best_off) < 2.0 * (double)w / rate)
-			continue;
-		x = total_score(&p, rate, off, e, ne, w, &used);
-		if (used)
-			runner = fmax(runner, x);
-	}
+	runner = scan_runner_up(&sc, best_off);
 	al->runner_up = runner > 0 ? runner / best : 0;
-	/* Each edge alone, near the peak: its own best shift. */
-	half = w / 2;
-	for (k = 0; k < ne; k++) {
-		double eb = -INFINITY, es = 0;
-
-		for (j = -half; j <= half; j++) {
-			y = edge_score(&p, rate, best_off + (double)j / rate, &e[k], w);
-			if (!isnan(y) && y > eb) {
-				eb = y;
-				es = (double)j / rate;
-			}
-		}
-		if (isinf(eb))
-			continue;
-		shift = es;
-		sum += shift;
-		sq += shift * shift;
-		got++;
-	}
-	al->edges = got;
-	al->spread_s = got > 1 ? sqrt(fmax(0, (sq - sum * sum / got) / (got - 1))) : 0;
-	off = best_off + (got ? sum / got : 0);
+	off = refine_edges(&sc, best_off, al);
 	al->offset_ns = (int64_t)llround(off * 1e9) + (int64_t)r->rep.t0_ns;
 	/* The edges' spread over their count, never finer than the source's own period (a
 	 * slow meter's reading lags the step by up to a period: that is not averaged away). */
 	al->source_period_s = source_period_s(rec);
-	al->u95_s = fmax(got > 1 ? 2 * al->spread_s / sqrt(got) : 0, al->source_period_s);
+	al->u95_s = fmax(al->edges > 1 ? 2 * al->spread_s / sqrt(al->edges) : 0,
+			 al->source_period_s);
 	if (al->runner_up > AMBIGUOUS_SHARE) {
 		log_err(MOD, "the recording fits the result as well %.0f%% elsewhere: its place is "
 			"not clear (a recording that repeats itself); give --offset", 100 * al->runner_up);

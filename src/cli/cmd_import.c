@@ -110,6 +110,40 @@ static void put_phase(const char *name, const struct recording_phase *ph)
 	       ph->seconds, ph->mean_ma, ph->min_ma, ph->max_ma, ph->charge_mc);
 }
 
+static void put_job(const struct recording_job *jb)
+{
+	printf("  %s\n", jb->name);
+	put_phase("idle", &jb->idle);
+	put_phase("active", &jb->active);
+	put_phase("tail", &jb->tail);
+	if (!isnan(jb->meter_active_ma) && jb->active.seconds > 0)
+		printf("    active mean: recording %.4f mA, the run's meter %.4f mA (%+.2f%%)\n",
+		       jb->active.mean_ma, jb->meter_active_ma,
+		       100 * (jb->active.mean_ma / jb->meter_active_ma - 1));
+	if (!isnan(jb->volts) && jb->active.seconds > 0)
+		printf("    at %.3f V: active %.4f J, above idle %.4f J, %.3f J/GB\n", jb->volts,
+		       jb->active_j, jb->net_j, jb->j_per_gb);
+}
+
+static void put_placement(const char *path, const struct recording *rec,
+			  const struct recording_alignment *al, uint64_t t0_ns)
+{
+	double at_s = (double)(al->offset_ns - (int64_t)t0_ns) / 1e9;
+
+	printf("recording %s (%s, channel %s, %.6g Hz, read at %.6g Hz, %zu points, %.1f s): "
+	       "figures FROM THE RECORDING, not measured by iowatt\n",
+	       path, rec->format, rec->channel, rec->src_rate_hz, rec->rate_hz, rec->n,
+	       (double)rec->n / rec->rate_hz);
+	if (al->given)
+		printf("placed at %+.6f s of the run's clock (given: --offset)\n", at_s);
+	else
+		printf("placed at %+.6f s of the run's clock, U95 %.3f ms, by %u active-phase edges "
+		       "(spread %.3f ms; the source gives a value every %.3f ms; the next best "
+		       "place scores %.0f%% of this one)\n",
+		       at_s, al->u95_s * 1e3, al->edges, al->spread_s * 1e3,
+		       al->source_period_s * 1e3, 100 * al->runner_up);
+}
+
 static json_t *phase_json(const struct recording_phase *ph)
 {
 	if (ph->seconds <= 0)
@@ -195,36 +229,14 @@ int cmd_import(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	printf("recording %s (%s, channel %s, %.6g Hz, read at %.6g Hz, %zu points, %.1f s): "
-	       "figures FROM THE RECORDING, not measured by iowatt\n",
-	       a.recording, rec.format, rec.channel, rec.src_rate_hz, rec.rate_hz, rec.n,
-	       (double)rec.n / rec.rate_hz);
-	if (al.given)
-		printf("placed at %+.6f s of the run's clock (given: --offset)\n",
-		       (double)(al.offset_ns - (int64_t)r->rep.t0_ns) / 1e9);
-	else
-		printf("placed at %+.6f s of the run's clock, U95 %.3f ms, by %u active-phase edges "
-		       "(spread %.3f ms; the source gives a value every %.3f ms; the next best "
-		       "place scores %.0f%% of this one)\n",
-		       (double)(al.offset_ns - (int64_t)r->rep.t0_ns) / 1e9, al.u95_s * 1e3, al.edges,
-		       al.spread_s * 1e3, al.source_period_s * 1e3, 100 * al.runner_up);
+	put_placement(a.recording, &rec, &al, r->rep.t0_ns);
 	jobs = xcalloc(r->rep.njobs + 1, sizeof(*jobs));
 	for (i = 0; i < r->rep.njobs; i++) {
 		struct recording_job *jb = &jobs[n++];
 
 		recording_measure_job(&rec, al.offset_ns, r, &r->rep.jobs[i],
 				      a.volts > 0 ? a.volts : NAN, jb);
-		printf("  %s\n", jb->name);
-		put_phase("idle", &jb->idle);
-		put_phase("active", &jb->active);
-		put_phase("tail", &jb->tail);
-		if (!isnan(jb->meter_active_ma) && jb->active.seconds > 0)
-			printf("    active mean: recording %.4f mA, the run's meter %.4f mA (%+.2f%%)\n",
-			       jb->active.mean_ma, jb->meter_active_ma,
-			       100 * (jb->active.mean_ma / jb->meter_active_ma - 1));
-		if (!isnan(jb->volts) && jb->active.seconds > 0)
-			printf("    at %.3f V: active %.4f J, above idle %.4f J, %.3f J/GB\n", jb->volts,
-			       jb->active_j, jb->net_j, jb->j_per_gb);
+		put_job(jb);
 	}
 	rc = EXIT_OK;
 	if (a.json_out && write_json(&a, &rec, &al, jobs, n, r))

@@ -308,102 +308,125 @@ static void add_channels(struct grid *g, struct sr_dev_inst *sdi, const struct r
 	sr_dev_inst_channel_add(sdi, idx, SR_CHANNEL_ANALOG, "io_MBps");
 }
 
-int export_srzip(const struct rr_result *r, const char *samples, const struct export_opts *o)
+/* The samples' span and the grid's step: 0 or -errno (said). */
+static int grid_survey(struct grid *g, const char *samples, const struct export_opts *o)
 {
-	struct grid g = { 0 };
-	struct export_spans sp;
-	struct io_fill iof;
-	struct sr_dev_inst *sdi;
-	struct sr_context *ctx = NULL;
-	struct sr_session *sess = NULL;
-	char dir_tmpl[4096], tmp[4200], *intervals;
-	const char *slash;
 	double rate;
-	size_t ch;
-	int rc, dir_made = 0;
+	int rc = samples_file_read(samples, -1, survey, g);
 
-	rc = samples_file_read(samples, -1, survey, &g);
 	if (rc)
 		return rc;
-	if (!g.rows) {
+	if (!g->rows) {
 		log_err(MOD, "%s: no samples to export", samples);
 		return -ENODATA;
 	}
-	if (g.beyond)
+	if (g->beyond)
 		log_warn(MOD, "%s: %" PRIu64 " samples of meters past the %d-th left out", samples,
-			 g.beyond, MAX_METERS);
-	rate = o->rate_hz > 0 ? o->rate_hz : g.binned ? 1000.0 : 100.0;
-	g.step_ns = (uint64_t)llround(1e9 / rate);
-	if (!g.step_ns)
-		g.step_ns = 1;
-	g.ncells = (size_t)((g.t_last_ns - g.t_first_ns) / g.step_ns) + 1;
-	sdi = sr_dev_inst_user_new("iowatt", r->label, IOWATT_VERSION);
-	add_channels(&g, sdi, &r->rep);
-	if ((uint64_t)g.ncells * g.nanalog > MAX_CELLS) {
+			 g->beyond, MAX_METERS);
+	rate = o->rate_hz > 0 ? o->rate_hz : g->binned ? 1000.0 : 100.0;
+	g->step_ns = (uint64_t)llround(1e9 / rate);
+	if (!g->step_ns)
+		g->step_ns = 1;
+	g->ncells = (size_t)((g->t_last_ns - g->t_first_ns) / g->step_ns) + 1;
+	return 0;
+}
+
+/* The grid filled: each meter's readings, the I/O rate and the phases. 0 or -errno (said). */
+static int grid_fill(struct grid *g, const struct rr_result *r, const char *samples,
+		     const struct export_opts *o)
+{
+	struct export_spans sp;
+	struct io_fill iof;
+	char *intervals;
+	size_t ch;
+	int rc;
+
+	if ((uint64_t)g->ncells * g->nanalog > MAX_CELLS) {
 		log_err(MOD, "%s: %.0f s at %.0f Hz is %zu points per channel, %zu channels: more "
 			"than %llu in all; give a lower --rate", o->out,
-			(double)(g.t_last_ns - g.t_first_ns) / 1e9, rate, g.ncells, g.nanalog,
-			(unsigned long long)MAX_CELLS);
-		rc = -E2BIG;
-		goto out;
+			(double)(g->t_last_ns - g->t_first_ns) / 1e9, 1e9 / (double)g->step_ns,
+			g->ncells, g->nanalog, (unsigned long long)MAX_CELLS);
+		return -E2BIG;
 	}
-	g.val = xcalloc(g.nanalog, sizeof(*g.val));
-	g.cnt = xcalloc(g.nanalog, sizeof(*g.cnt));
-	for (ch = 0; ch < g.nanalog; ch++) {
-		g.val[ch] = xcalloc(g.ncells, sizeof(float));
-		g.cnt[ch] = xcalloc(g.ncells, sizeof(uint16_t));
+	g->val = xcalloc(g->nanalog, sizeof(*g->val));
+	g->cnt = xcalloc(g->nanalog, sizeof(*g->cnt));
+	for (ch = 0; ch < g->nanalog; ch++) {
+		g->val[ch] = xcalloc(g->ncells, sizeof(float));
+		g->cnt[ch] = xcalloc(g->ncells, sizeof(uint16_t));
 	}
-	g.logic = xcalloc(g.ncells, 1);
-	rc = samples_file_read(samples, -1, fill, &g);
+	g->logic = xcalloc(g->ncells, 1);
+	rc = samples_file_read(samples, -1, fill, g);
 	if (rc)
-		goto out;
+		return rc;
 	intervals = rr_companion_path(r, "intervals");
-	iof = (struct io_fill){ &g, g.nanalog - 1 };
+	iof = (struct io_fill){ g, g->nanalog - 1 };
 	if (intervals && access(intervals, F_OK) == 0)
 		intervals_file_read(intervals, fill_io, &iof); /* said where it fails; io stays 0 */
 	free(intervals);
-	for (ch = 0; ch < g.nanalog; ch++)
-		finish_cells(&g, ch, ch + 1 < g.nanalog);
+	for (ch = 0; ch < g->nanalog; ch++)
+		finish_cells(g, ch, ch + 1 < g->nanalog);
 	export_spans_build(r, &sp);
-	mark_phases(&g, &sp);
+	mark_phases(g, &sp);
 	export_spans_free(&sp);
+	return 0;
+}
 
-	/* libsigrok writes the file itself, by name (it removes what is there first): it gets
-	 * a private folder beside the output, and the file is then put in place as every
-	 * output is. */
-	slash = strrchr(o->out, '/');
+/*
+ * libsigrok writes the file itself, by name (it removes what is there first): it gets a
+ * private folder beside the output, and the file is then put in place as every output
+ * is. The session owns the device instance (libsigrok has no public free for it).
+ */
+static int write_private(const struct grid *g, struct sr_dev_inst *sdi,
+			 const struct export_opts *o)
+{
+	struct sr_context *ctx = NULL;
+	struct sr_session *sess = NULL;
+	char dir_tmpl[4096], tmp[4200];
+	const char *slash = strrchr(o->out, '/');
+	int rc;
+
 	snprintf(dir_tmpl, sizeof(dir_tmpl), "%.*s.iowatt-export.XXXXXX",
 		 slash ? (int)(slash - o->out + 1) : 0, o->out);
 	if (!mkdtemp(dir_tmpl)) {
 		rc = -errno;
 		log_err(MOD, "%s: cannot make a private folder beside it: %s", o->out, strerror(errno));
-		goto out;
+		return rc;
 	}
-	dir_made = 1;
 	snprintf(tmp, sizeof(tmp), "%s/session.sr", dir_tmpl);
 	if (sr_init(&ctx) != SR_OK) {
 		log_err(MOD, "libsigrok did not start");
-		rc = -EIO;
-		goto out;
+		rmdir(dir_tmpl);
+		return -EIO;
 	}
-	/* The session owns the device instance (libsigrok has no public free for it). */
 	if (sr_session_new(ctx, &sess) == SR_OK)
 		sr_session_dev_add(sess, sdi);
-	rc = write_session(&g, sdi, tmp, o->out);
+	rc = write_session(g, sdi, tmp, o->out);
 	if (!rc)
 		rc = install(tmp, o);
+	unlink(tmp);
+	rmdir(dir_tmpl);
+	if (sess)
+		sr_session_destroy(sess);
+	sr_exit(ctx);
+	return rc;
+}
+
+int export_srzip(const struct rr_result *r, const char *samples, const struct export_opts *o)
+{
+	struct grid g = { 0 };
+	struct sr_dev_inst *sdi;
+	int rc = grid_survey(&g, samples, o);
+
+	if (rc)
+		return rc;
+	sdi = sr_dev_inst_user_new("iowatt", r->label, IOWATT_VERSION);
+	add_channels(&g, sdi, &r->rep);
+	rc = grid_fill(&g, r, samples, o);
+	if (!rc)
+		rc = write_private(&g, sdi, o);
 	if (!rc)
 		log_info(MOD, "%s: %zu points at %.6g Hz, %zu analog and %d logic channels", o->out,
 			 g.ncells, 1e9 / (double)g.step_ns, g.nanalog, NLOGIC);
-out:
-	if (dir_made) {
-		unlink(tmp);
-		rmdir(dir_tmpl);
-	}
-	if (sess)
-		sr_session_destroy(sess);
-	if (ctx)
-		sr_exit(ctx);
 	grid_free(&g);
 	return rc;
 }

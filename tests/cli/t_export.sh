@@ -178,8 +178,12 @@ err = al["offset_s"] - (-1.2345)
 print(f"offset {al['offset_s']:.6f} s (truth -1.234500), error {err*1e3:+.3f} ms, U95 {al['u95_s']*1e3:.3f} ms, source period {al['source_period_s']*1e3:.3f} ms")
 assert abs(err) <= al["u95_s"] and float(sys.argv[3]) <= al["u95_s"] <= float(sys.argv[2]), al
 assert d["figures_from"] == "recording", d
+# A phase's mean may take in the neighbour's 250 mA step for as long as the placement
+# may be off (U95) at each of its edges.
 for j in d["jobs"]:
-    assert abs(j["active"]["mean_ma"] - 300) < 3 and abs(j["idle"]["mean_ma"] - 50) < 3, j
+    for ph, want in (("active", 300), ("idle", 50)):
+        tol = 3 + 250 * 2 * al["u95_s"] / j[ph]["seconds"]
+        assert abs(j[ph]["mean_ma"] - want) < tol, (ph, j[ph]["mean_ma"], want, tol)
 print("jobs", [(j["jobname"], round(j["active"]["mean_ma"], 2), round(j["idle"]["mean_ma"], 2)) for j in d["jobs"]])
 PY
 }
