@@ -367,7 +367,9 @@ int main(void)
 {
 	char cmd[400];
 
-	snprintf(root, sizeof(root), "/tmp/iowatt-iio.XXXXXX");
+	/* mkdtemp's template: a private folder under $TMPDIR (the suite's own), else /tmp. */
+	snprintf(root, sizeof(root), "%s/iowatt-iio.XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(root))
 		return 1;
 	make_tree();

@@ -11,7 +11,7 @@
 #include "core/clock.h"
 #include "tap.h"
 
-static char dir[64];
+static char dir[256];
 
 static char *path_of(const char *name)
 {
@@ -140,7 +140,9 @@ int main(void)
 {
 	char cmd[128];
 
-	snprintf(dir, sizeof(dir), "/tmp/iowatt-win.XXXXXX");
+	/* mkdtemp's template: a private folder under $TMPDIR (the suite's own), else /tmp. */
+	snprintf(dir, sizeof(dir), "%s/iowatt-win.XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		return 1;
 	test_raw();
