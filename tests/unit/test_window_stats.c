@@ -11,7 +11,7 @@
 #include "core/clock.h"
 #include "tap.h"
 
-static char dir[256];
+static char dir[64];
 
 static char *path_of(const char *name)
 {
