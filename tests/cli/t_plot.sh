@@ -113,7 +113,8 @@ python3 - "$T_TMP/across/efficiency.svg" <<'PY'
 import re, sys
 svg = open(sys.argv[1]).read()
 # each value label: the group that holds its <text>, with its transform
-labels = re.findall(r'<g transform="([^"]*)"[^>]*>\s*<text>([0-9.]+)</text>', svg)
+# gnuplot 6 wraps a label's text in a <tspan>, gnuplot 5.4 does not
+labels = re.findall(r'<g transform="([^"]*)"[^>]*>\s*<text>(?:<tspan[^>]*>)?([0-9.]+)(?:</tspan>)?</text>', svg)
 vals = [(t, v) for t, v in labels if v in ("0.767", "0.541", "88.1", "55.7", "4.12", "5.83", "9.18", "14.5")]
 sys.exit(0 if len(vals) == 8 and not any("rotate" in t for t, v in vals) else 1)
 PY
@@ -124,8 +125,13 @@ $IOWATT plot --format svg --chart efficiency -o "$T_TMP/fleet" "$T_TMP"/fleetfx/
 python3 - "$T_TMP/fleet/efficiency.svg" <<'PY'
 import re, sys
 svg = open(sys.argv[1]).read()
-labels = re.findall(r'<g transform="([^"]*)"[^>]*>\s*<text>([0-9.]+ ?[kmM]?)</text>', svg)
-rot = [t for t, v in labels if "rotate" in t]
+# value labels are set smaller than the axes' tic labels (whose markup differs between
+# gnuplot 5.4 and 6): the numbers in the smallest type are the bars' labels
+found = re.findall(r'<g transform="([^"]*)"[^>]*font-size="([0-9.]+)"[^>]*>\s*<text>(?:<tspan[^>]*>)?'
+                   r'([0-9.]+ ?[kmM]?)(?:</tspan>)?</text>', svg)
+small = min(float(f) for t, f, v in found)
+labels = [t for t, f, v in found if float(f) == small]
+rot = [t for t in labels if "rotate" in t]
 sys.exit(0 if len(labels) > 100 and len(rot) > 0.9 * len(labels) else 1)
 PY
 ok $? "four devices x 34 jobs: the narrow bars' labels stand upright"
