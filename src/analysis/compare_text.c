@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/op_energy.h"
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/outfile.h"
@@ -36,7 +37,11 @@ static void pad_cell(FILE *fp, const char *s, size_t w, int left)
 		fprintf(fp, "%*s", (int)pad, "");
 }
 
-static void print_line(FILE *fp, char cells[][COMPARE_CELL], const size_t *w, size_t n, int md)
+/* Which of a table's n cells are text, left-aligned. */
+typedef int (*cell_left_fn)(size_t k, size_t n);
+
+static void print_line(FILE *fp, char cells[][COMPARE_CELL], const size_t *w, size_t n, int md,
+		       cell_left_fn left)
 {
 	size_t k;
 
@@ -46,7 +51,7 @@ static void print_line(FILE *fp, char cells[][COMPARE_CELL], const size_t *w, si
 			pad_cell(fp, cells[k], w[k], 1);
 			fputc(' ', fp);
 		} else {
-			pad_cell(fp, cells[k], k + 1 < n ? w[k] : 0, compare_cell_left(k, n));
+			pad_cell(fp, cells[k], k + 1 < n ? w[k] : 0, left(k, n));
 			fputs(k + 1 < n ? "  " : "\n", fp);
 		}
 	}
@@ -66,15 +71,15 @@ static void md_escape_cells(char cells[][COMPARE_CELL], size_t n)
 	}
 }
 
-static void print_md_rule(FILE *fp, const size_t *w, size_t n)
+static void print_md_rule(FILE *fp, const size_t *w, size_t n, cell_left_fn left)
 {
 	size_t k, i;
 
 	for (k = 0; k < n; k++) {
-		fprintf(fp, "|%s", compare_cell_left(k, n) ? ":" : "-");
+		fprintf(fp, "|%s", left(k, n) ? ":" : "-");
 		for (i = 0; i < w[k]; i++)
 			fputc('-', fp);
-		fprintf(fp, "%s", compare_cell_left(k, n) ? "-" : ":");
+		fprintf(fp, "%s", left(k, n) ? "-" : ":");
 	}
 	fprintf(fp, "|\n");
 }
@@ -116,17 +121,78 @@ static void print_text(FILE *fp, const struct compare_table *t, int md)
 				w[k] = text_width(cells[k]);
 	}
 	compare_head_cells(t, cells);
-	print_line(fp, cells, w, nh, md);
+	print_line(fp, cells, w, nh, md, compare_cell_left);
 	if (md)
-		print_md_rule(fp, w, nh);
+		print_md_rule(fp, w, nh, compare_cell_left);
 	for (i = 0; i < t->nrows; i++) {
 		n = compare_row_cells(t, &t->rows[i], cells);
 		if (md)
 			md_escape_cells(cells, n);
-		print_line(fp, cells, w, n, md);
+		print_line(fp, cells, w, n, md, compare_cell_left);
 	}
 	free(cells);
 	print_verdict_notes(fp, t, md);
+}
+
+static int op_left(size_t k, size_t n)
+{
+	(void)n;
+	return op_energy_cell_left(k);
+}
+
+struct note_out {
+	FILE *fp;
+	int md;
+};
+
+static void op_note(void *ctx, const char *text)
+{
+	const struct note_out *o = ctx;
+
+	fprintf(o->fp, "%s%s\n", o->md ? "- " : "", text);
+}
+
+/* Each device's pooled energy per operation under the ranked table; nothing when no result
+ * has a pooled model (older results, measure's). */
+static void print_op_energy(FILE *fp, const struct rr_set *set, int md)
+{
+	char (*cells)[COMPARE_CELL];
+	size_t w[OP_ENERGY_CELLS], i, m, k, pass;
+	const struct rr_result *r;
+	struct note_out note = { fp, md };
+
+	if (!op_energy_count(set))
+		return;
+	cells = xcalloc(OP_ENERGY_CELLS, COMPARE_CELL);
+	fprintf(fp, "\n%sEnergy per operation%s above idle, pooled over each run's jobs per meter, "
+		    "block size and direct setting:\n\n", md ? "**" : "", md ? "**" : "");
+	/* pass 0 measures the widths, pass 1 prints */
+	for (pass = 0; pass < 2; pass++) {
+		op_energy_head_cells(cells);
+		for (k = 0; k < OP_ENERGY_CELLS && !pass; k++)
+			w[k] = text_width(cells[k]);
+		if (pass) {
+			print_line(fp, cells, w, OP_ENERGY_CELLS, md, op_left);
+			if (md)
+				print_md_rule(fp, w, OP_ENERGY_CELLS, op_left);
+		}
+		for (i = 0; i < set->nres; i++) {
+			r = &set->res[i];
+			for (m = 0; r->rep.energy_models && m < r->rep.nenergy_models; m++) {
+				op_energy_row_cells(r, &r->rep.energy_models[m], cells);
+				if (md)
+					md_escape_cells(cells, OP_ENERGY_CELLS);
+				for (k = 0; k < OP_ENERGY_CELLS && !pass; k++)
+					if (text_width(cells[k]) > w[k])
+						w[k] = text_width(cells[k]);
+				if (pass)
+					print_line(fp, cells, w, OP_ENERGY_CELLS, md, op_left);
+			}
+		}
+	}
+	free(cells);
+	fputc('\n', fp);
+	op_energy_notes(set, op_note, &note);
 }
 
 static void csv_number(FILE *fp, double v)
@@ -135,6 +201,24 @@ static void csv_number(FILE *fp, double v)
 		fprintf(fp, ",");
 	else
 		fprintf(fp, "%.10g,", v);
+}
+
+/* The device's pooled model for the row's job, as CSV fields after the file. */
+static void csv_op_energy(FILE *fp, const struct compare_row *rw)
+{
+	const struct result_device_model *d = op_energy_model(rw->r, rw->j);
+	const double none = NAN;
+
+	csv_number(fp, d ? d->read_uj_per_op : none);
+	csv_number(fp, d ? d->read_uj_per_op_u95 : none);
+	csv_number(fp, d ? d->write_uj_per_op : none);
+	csv_number(fp, d ? d->write_uj_per_op_u95 : none);
+	csv_number(fp, d ? d->flush_uj_per_op : none);
+	csv_number(fp, d ? d->flush_uj_per_op_u95 : none);
+	compare_csv_str(fp, d && d->sum_of ? d->sum_of : "", 0);
+	csv_number(fp, d && d->sum_of ? d->sum_uj_per_op : none);
+	csv_number(fp, d && d->sum_of ? d->sum_uj_per_op_u95 : none);
+	compare_csv_str(fp, d && d->verdict ? d->verdict : "", 1);
 }
 
 static void csv_row(FILE *fp, const struct compare_row *rw, const struct si_unit *units)
@@ -178,7 +262,8 @@ static void csv_row(FILE *fp, const struct compare_row *rw, const struct si_unit
 	compare_csv_str(fp, rw->r->filesystem, 0);
 	compare_csv_str(fp, rw->r->meter, 0);
 	fprintf(fp, "%s,", rw->r->emulated ? "true" : "false");
-	compare_csv_str(fp, rw->r->path, 1);
+	compare_csv_str(fp, rw->r->path, 0);
+	csv_op_energy(fp, rw);
 }
 
 /* Every metric; a current, power, charge or energy in the unit its column's figures choose,
@@ -200,7 +285,11 @@ static void print_csv(FILE *fp, const struct compare_row *rows, size_t nrows)
 				   key, sizeof(key));
 		fprintf(fp, "%s,%s_u95,", key, key);
 	}
-	fprintf(fp, "valid,uncertain,reasons,transport,link,filesystem,meter,emulated,file\n");
+	fprintf(fp, "valid,uncertain,reasons,transport,link,filesystem,meter,emulated,file,"
+		    "device_read_uj_per_op,device_read_uj_per_op_u95,device_write_uj_per_op,"
+		    "device_write_uj_per_op_u95,device_flush_uj_per_op,device_flush_uj_per_op_u95,"
+		    "device_sum_of,device_sum_uj_per_op,device_sum_uj_per_op_u95,"
+		    "device_model_verdict\n");
 	for (i = 0; i < nrows; i++)
 		csv_row(fp, &rows[i], units);
 	free(v);
@@ -244,6 +333,8 @@ static int print_table(FILE *fp, const struct compare_opts *o, const struct rr_s
 		print_text(fp, t, o->fmt == FMT_MD);
 	if (o->fmt == FMT_TABLE && !o->matrix)
 		print_footer(fp, t);
+	if ((o->fmt == FMT_TABLE || o->fmt == FMT_MD) && !o->matrix)
+		print_op_energy(fp, set, o->fmt == FMT_MD);
 	return 0;
 }
 

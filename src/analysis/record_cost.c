@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/op_energy.h"
 #include "analysis/record_cost.h"
 
 static int64_t opt_int(const struct job_result *j, const char *key)
@@ -11,23 +12,6 @@ static int64_t opt_int(const struct job_result *j, const char *key)
 	const struct result_opt *o = result_opt_find(j, key);
 
 	return o && o->type == RESULT_OPT_INT ? o->i : 0;
-}
-
-static const struct result_device_model *pooled_of(const struct rr_result *r,
-						   const struct job_result *j)
-{
-	const struct result_device_model *d;
-	size_t i;
-
-	if (!j->nmeters || !j->meters[0].spec)
-		return NULL;
-	for (i = 0; i < r->rep.nenergy_models; i++) {
-		d = &r->rep.energy_models[i];
-		if (d->meter && !strcmp(d->meter, j->meters[0].spec) && d->bs == rr_bs(j) &&
-		    d->direct == (opt_int(j, "direct") > 0))
-			return d;
-	}
-	return NULL;
 }
 
 /* write + fpw flushes from the costs (uJ), or their lock-step sum; NAN when not priced. */
@@ -47,7 +31,7 @@ static double price(double w, double w_u, double f, double f_u, double sum, doub
 
 int record_cost_find(const struct rr_result *r, const struct job_result *j, struct record_cost *rc)
 {
-	const struct result_device_model *d = pooled_of(r, j);
+	const struct result_device_model *d = op_energy_model(r, j);
 	const struct result_energy_model *m = rr_power(j)->energy_model;
 	double writes = j->write ? (double)j->write->total_ios : 0;
 	double syncs = j->sync ? (double)j->sync->total_ios : 0, fpw, u = NAN, uj = NAN, w_ns;

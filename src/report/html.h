@@ -61,6 +61,9 @@ void html_methods(FILE *fp);
  * escaped. 0, or -EINVAL for an unknown metric (logged).
  */
 int html_compare(FILE *fp, const struct rr_set *set, const char *by);
+/* html_op_energy.c: each device's energy per read, write and flush from its results' pooled
+ * models (analysis/op_energy.h), with their notes; nothing when no result has one. */
+void html_op_energy(FILE *fp, const struct rr_set *set);
 /* CrystalDiskMark's grid of every result whose jobs pair up as read/write
  * (analysis/rw_pairs.h), a <tbody> per device; nothing when none does (html_grid.c). */
 void html_rw_grid(FILE *fp, const struct rr_set *set);

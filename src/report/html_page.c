@@ -106,6 +106,7 @@ static int write_page(const struct html_page_opts *a, int dfd, const struct rr_s
 	page_head(af.fp, a, set);
 	fputs("<section id=\"compare\">\n<h2>Comparison</h2>\n", af.fp);
 	rc = html_compare(af.fp, set, a->by);
+	html_op_energy(af.fp, set);
 	html_rw_grid(af.fp, set);
 	fputs("</section>\n", af.fp);
 	charts = html_charts(af.fp, ctx);

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* Energy per operation per device: each result's pooled power models as cells of a small table. */
+#ifndef IOWATT_OP_ENERGY_H
+#define IOWATT_OP_ENERGY_H
+
+#include <stddef.h>
+
+#include "analysis/compare.h"
+#include "analysis/results_read.h"
+
+/* Device, meter, block size, jobs, read, write, flush, fit. */
+#define OP_ENERGY_CELLS 8
+
+/* The pooled model of r for job j's meter, block size and direct setting; NULL: none. */
+const struct result_device_model *op_energy_model(const struct rr_result *r,
+						  const struct job_result *j);
+/* How many pooled models the set's results hold (0: older results, measure results). */
+size_t op_energy_count(const struct rr_set *set);
+/* The head: each energy with its unit and interval ("read µJ ±95%"); the count. */
+size_t op_energy_head_cells(char cells[][COMPARE_CELL]);
+/*
+ * Model d of result r as cells: each kind's µJ with its U95, "-" for a kind the device did
+ * not do, the lock-step pair as its sum in the first kind's cell marked "†" (the second
+ * kind's cell "†"), the fit's verdict. The count.
+ */
+size_t op_energy_row_cells(const struct rr_result *r, const struct result_device_model *d,
+			   char cells[][COMPARE_CELL]);
+/* Device, meter and fit are text, left-aligned; the rest numbers. */
+int op_energy_cell_left(size_t k);
+/* What the cells cannot say, one line each: what a "†" sum holds, why a fit is not ok. */
+void op_energy_notes(const struct rr_set *set, void (*fn)(void *ctx, const char *text), void *ctx);
+
+#endif
