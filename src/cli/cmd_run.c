@@ -8,22 +8,27 @@
 #include "cli/commands.h"
 #include "cli/run_args.h"
 #include "core/mem.h"
+#include "core/text.h"
 #include "run/run_loop.h"
 
+/* The command line as the result records it: each word shell-quoted where it needs it, so a
+ * target or a port with a space in its name reads back whole (and report --redact cuts it
+ * whole). */
 static char *command_line(int argc, char **argv, int measure)
 {
-	size_t len = 32;
-	char *s;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&s, &len);
 	int i;
 
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 3;
-	s = xmalloc(len);
-	snprintf(s, len, "iowatt %s", measure ? "measure" : "run");
+	if (!fp) /* only when memory is short: the command's name, not its words */
+		return xstrdup(measure ? "iowatt measure" : "iowatt run");
+	fprintf(fp, "iowatt %s", measure ? "measure" : "run");
 	for (i = 1; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
+		fputc(' ', fp);
+		text_shell_word(fp, argv[i]);
 	}
+	fclose(fp);
 	return s;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Cleaning untrusted text (control bytes, broken UTF-8) and escaping it for CSV and markdown. */
+/* Cleaning untrusted text (control bytes, broken UTF-8) and escaping it for CSV, markdown and the shell. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,4 +213,22 @@ size_t text_split_commas(char *line, char **f, size_t max)
 		*p++ = '\0';
 	}
 	return n;
+}
+
+void text_shell_word(FILE *fp, const char *w)
+{
+	const char *p;
+
+	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "_-+=.,/:@%") == strlen(w)) {
+		fputs(w, fp);
+		return;
+	}
+	fputc('\'', fp);
+	for (p = w; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", fp);
+		else
+			fputc(*p, fp);
+	fputc('\'', fp);
 }

@@ -47,6 +47,9 @@ void text_csv_field(FILE *fp, const char *s);
 /* A line (its line break dropped) split in place at its commas, without quoting (iowatt's
  * own numeric CSVs): f[] gets the fields, at most max of them; the count. */
 size_t text_split_commas(char *line, char **f, size_t max);
+/* One shell word: as it is when it is plain, else in single quotes ('\'' for a quote), so
+ * a command line written with it can be pasted back into a shell and split as it was. */
+void text_shell_word(FILE *fp, const char *w);
 /* Markdown text (a table cell) into a buffer: cleaned, and | \ ` * _ [ ] < > escaped by a
  * backslash, cut to len. Returns buf. */
 char *text_md_escape(const char *s, char *buf, size_t len);

@@ -78,9 +78,14 @@ void html_jobs(FILE *fp, const struct rr_set *set);
  * the host of an rfc2217://, tcp:// or ssh:// address replaced by HOST, for a page to
  * publish. A path starts with '/' after a separator or before a root folder's name
  * (/home, /tmp, ...: "-o/home/a/x" too) and runs to the next space, comma, quote or
- * bracket. xmalloc'd; NULL for NULL.
+ * bracket outside quotes, or comma inside them: a shell-quoted word ('/mnt/my disk/x',
+ * /mnt/my\ disk/x) is one path, its quotes kept balanced. known (nknown, NULLs skipped)
+ * are paths the text's source names (a result's target, mount point, meter ports): a
+ * path runs at least as far as the longest of them, or of their leading folders, it
+ * starts with, so an unquoted "--target /mnt/my disk" is cut whole. xmalloc'd; NULL for
+ * NULL.
  */
-char *html_redact_paths(const char *s);
+char *html_redact_paths(const char *s, const char *const *known, size_t nknown);
 /* The last part of a path: the result file's name a section shows. */
 const char *html_base_name(const char *path);
 

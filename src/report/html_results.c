@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "core/units.h"
 #include "report/html.h"
 #include "report/plot.h"
@@ -22,10 +23,69 @@ static void row(FILE *fp, const char *key, const char *value)
 	fputs("</td></tr>\n", fp);
 }
 
-/* A row whose value may name paths: cut to their last parts when the page is redacted. */
-static void row_path(FILE *fp, const char *key, const char *value, int redact)
+/*
+ * The paths a result names whole (target, mount point, loop file, meter ports): --redact
+ * cuts each as one even where the command of a result from before quoting left it
+ * unquoted ("--target /mnt/my disk"). NULL (no redaction) when the page is not redacted.
+ */
+struct known_paths {
+	char **v; /* xmalloc'd, each xmalloc'd */
+	size_t n;
+};
+
+static void known_path(struct known_paths *kp, const char *path, size_t len)
 {
-	char *cut = redact ? html_redact_paths(value) : NULL;
+	if (path && path[0] == '/')
+		kp->v[kp->n++] = xasprintf("%.*s", (int)len, path);
+}
+
+static struct known_paths *known_paths_of(const struct rr_result *r, int redact)
+{
+	const struct result_context *c = r->rep.context;
+	const char *path;
+	struct known_paths *kp;
+	size_t k;
+
+	if (!redact)
+		return NULL;
+	kp = xcalloc(1, sizeof(*kp));
+	kp->v = xcalloc(3 + r->rep.nmeters, sizeof(*kp->v));
+	if (c && c->target && (path = c->target->path))
+		known_path(kp, path, strlen(path));
+	if (c && c->filesystem && (path = c->filesystem->mount_point))
+		known_path(kp, path, strlen(path));
+	if (c && c->device && c->device->loop && (path = c->device->loop->backing_file))
+		known_path(kp, path, strlen(path));
+	for (k = 0; k < r->rep.nmeters; k++) {
+		/* "um25c:/dev/my port,interval=100ms": the port runs to its first comma */
+		if (r->rep.meters[k].spec && (path = strchr(r->rep.meters[k].spec, '/')))
+			known_path(kp, path, strcspn(path, ","));
+	}
+	return kp;
+}
+
+static void known_paths_free(struct known_paths *kp)
+{
+	size_t k;
+
+	if (!kp)
+		return;
+	for (k = 0; k < kp->n; k++)
+		free(kp->v[k]);
+	free(kp->v);
+	free(kp);
+}
+
+/* s with its paths cut (html_redact_paths) when kp is set; NULL when not. */
+static char *redact_with(const struct known_paths *kp, const char *s)
+{
+	return kp ? html_redact_paths(s, (const char *const *)kp->v, kp->n) : NULL;
+}
+
+/* A row whose value may name paths: cut to their last parts when the page is redacted. */
+static void row_path(FILE *fp, const char *key, const char *value, const struct known_paths *kp)
+{
+	char *cut = redact_with(kp, value);
 
 	row(fp, key, cut ? cut : value);
 	free(cut);
@@ -216,7 +276,7 @@ static void power_mgmt_rows(FILE *fp, const struct result_power_mgmt *p)
 	row_int(fp, "NVMe power state", p->power_state, "");
 }
 
-static void device_rows(FILE *fp, const struct result_device *d, int redact)
+static void device_rows(FILE *fp, const struct result_device *d, const struct known_paths *kp)
 {
 	row(fp, "vendor", d->vendor);
 	row(fp, "model", d->model);
@@ -235,29 +295,29 @@ static void device_rows(FILE *fp, const struct result_device *d, int redact)
 	if (d->mmc)
 		mmc_rows(fp, d->mmc);
 	if (d->loop)
-		row_path(fp, "loop backing file", d->loop->backing_file, redact);
+		row_path(fp, "loop backing file", d->loop->backing_file, kp);
 	if (d->health)
 		health_rows(fp, d->health);
 	if (d->power_management)
 		power_mgmt_rows(fp, d->power_management);
 }
 
-static void context_rows(FILE *fp, const struct rr_result *r, int redact)
+static void context_rows(FILE *fp, const struct rr_result *r, const struct known_paths *kp)
 {
 	const struct result_context *c = r->rep.context;
 
 	row(fp, "link", r->link);
 	if (c && c->device)
-		device_rows(fp, c->device, redact);
+		device_rows(fp, c->device, kp);
 	if (c && c->filesystem) {
 		row(fp, "filesystem", c->filesystem->type);
 		row(fp, "mount options", c->filesystem->mount_options);
-		row_path(fp, "mount point", c->filesystem->mount_point, redact);
+		row_path(fp, "mount point", c->filesystem->mount_point, kp);
 	}
 	if (c && c->target)
-		row_path(fp, "target", c->target->path, redact);
+		row_path(fp, "target", c->target->path, kp);
 	if (c && c->host) {
-		if (!redact)
+		if (!kp)
 			row(fp, "host", c->host->hostname);
 		row(fp, "board", c->host->board);
 		row(fp, "CPU", c->host->cpu);
@@ -273,6 +333,7 @@ void html_devices(FILE *fp, const struct rr_set *set, int redact)
 	fputs("<section id=\"devices\">\n<h2>Devices</h2>\n<div class=\"cards\">\n", fp);
 	for (i = 0; i < set->nres; i++) {
 		const struct rr_result *r = &set->res[i];
+		struct known_paths *kp;
 
 		fprintf(fp, "<div class=\"card\"><h3><span class=\"swatch\" style=\"background:#%06X\"></span>",
 			plot_device_rgb((unsigned)r->device_idx));
@@ -282,8 +343,10 @@ void html_devices(FILE *fp, const struct rr_set *set, int redact)
 		row(fp, "created", r->rep.created);
 		row(fp, "iowatt", r->rep.tool.version);
 		row(fp, "profile", r->rep.profile);
-		row_path(fp, "command", r->rep.command, redact);
-		context_rows(fp, r, redact);
+		kp = known_paths_of(r, redact);
+		row_path(fp, "command", r->rep.command, kp);
+		context_rows(fp, r, kp);
+		known_paths_free(kp);
 		fputs("</table></div>\n", fp);
 	}
 	fputs("</div>\n</section>\n", fp);
@@ -292,7 +355,10 @@ void html_devices(FILE *fp, const struct rr_set *set, int redact)
 static void meter_row(FILE *fp, const struct rr_result *r, const struct result_meter *m,
 		      int redact)
 {
-	char name[RR_LABEL_MAX], period[32], *spec = redact ? html_redact_paths(m->spec) : NULL;
+	struct known_paths *kp = known_paths_of(r, redact);
+	char name[RR_LABEL_MAX], period[32], *spec = redact_with(kp, m->spec);
+
+	known_paths_free(kp);
 
 	rr_meter_name(m, name, sizeof(name));
 	fputs("<tr><td>", fp);

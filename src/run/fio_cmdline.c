@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/mem.h"
 #include "core/options.h"
+#include "core/text.h"
 #include "io/engine.h"
 #include "io/job.h"
 #include "run/fio_cmdline.h"
@@ -16,31 +17,12 @@
 /* The scratch file's name in a directory target (fio would name its own after the job). */
 #define FIO_SCRATCH "iowatt-fio.scratch"
 
-/* One shell word: plain when it is, else in single quotes ('\'' for a quote). */
-static void put_word(FILE *fp, const char *w)
-{
-	const char *p;
-
-	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			    "_-+=.,/:@%") == strlen(w)) {
-		fputs(w, fp);
-		return;
-	}
-	fputc('\'', fp);
-	for (p = w; *p; p++)
-		if (*p == '\'')
-			fputs("'\\''", fp);
-		else
-			fputc(*p, fp);
-	fputc('\'', fp);
-}
-
 static void put_opt(FILE *fp, const char *name, const char *value)
 {
 	char *w = xasprintf("--%s=%s", name, value);
 
 	fputc(' ', fp);
-	put_word(fp, w);
+	text_shell_word(fp, w);
 	free(w);
 }
 
@@ -198,7 +180,7 @@ int fio_cmdline_print(FILE *fp, const struct run_config *cfg)
 		    "offsets follow the same pattern, not iowatt's sequence.\n");
 	if (strcmp(file, target)) {
 		fputs("# The target is a directory: the commands use ", fp);
-		put_word(fp, file);
+		text_shell_word(fp, file);
 		fputs("; remove it afterwards.\n", fp);
 	}
 	for (i = 0; i < cfg->njobs; i++)

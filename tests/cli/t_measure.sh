@@ -32,6 +32,14 @@ rc=$?
 ok $((rc == 1 ? 0 : 1)) "a failing command makes measure exit 1 (rc=$rc)"
 [ "$(jget "$T_TMP/m2.json" 'd["jobs"][0]["status"] + " " + str(d["jobs"][0]["exit_status"])')" = "failed 3" ]
 ok $? "and the result says failed with its status"
+python3 - "$T_TMP/m2.json" "$T_TMP/m2.json" <<'PY'
+import json, shlex, sys
+cmd = json.load(open(sys.argv[1]))["command"]
+words = shlex.split(cmd)
+assert words[words.index("--json-out") + 1] == sys.argv[2], words
+assert words[-3:] == ["sh", "-c", "exit 3"], (cmd, words)
+PY
+ok $? "the recorded command is shell-quoted: it splits back into the words it was given"
 
 timeout 30 "$IOWATT" measure --meter "$meter" $phases --json-out "$T_TMP/m3.json" \
 	-- /nonexistent/cmd >"$T_TMP/m3.out" 2>&1

@@ -190,6 +190,41 @@ ok $? "with --redact: no /home/alice, no host name; paths cut to their last part
 grep -q "alice-laptop" "$T_TMP/private.json"
 ok $? "the result file is left as it was"
 
+# Paths with spaces and quotes: the user's folder "Alice Smith" must not survive in any
+# form, whether the command is shell-quoted (as run records it) or unquoted (results from
+# before); each path is cut to its last part, whole.
+python3 - "$G/sd-sandisk-ultra.json" "$T_TMP" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+home = "/home/Alice Smith/it's \"my\" disk"
+d["context"]["target"]["path"] = home + "/scratch (2)/iowatt-1.tmp"
+d["meters"][0]["spec"] = "um25c:/home/Alice Smith/dev/my um,interval=100ms"
+d["command"] = ("iowatt run quick --target " + home + "/scratch (2) --meter um25c:/home/Alice Smith/"
+                "dev/my um,interval=100ms")
+json.dump(d, open(sys.argv[2] + "/spaces-old.json", "w"))
+d["command"] = ("iowatt run quick --target '/home/Alice Smith/it'\\''s \"my\" disk/scratch (2)' "
+                "--meter 'um25c:/home/Alice Smith/dev/my um,interval=100ms'")
+json.dump(d, open(sys.argv[2] + "/spaces-quoted.json", "w"))
+PY
+for kind in old quoted; do
+	$IOWATT report -o "$T_TMP/sp-$kind" --redact "$T_TMP/spaces-$kind.json" >/dev/null 2>&1
+	rc=$?
+	python3 - "$T_TMP/sp-$kind/report.html" "$kind" <<'PY'
+import html, re, sys
+raw = open(sys.argv[1]).read()
+page = html.unescape(raw)
+leaks = [w for w in ("Alice", "Smith", "/home", "\"my\" disk") if w in page]
+assert not leaks, leaks
+rows = {k: html.unescape(v) for k, v in re.findall(r"<tr><th>([^<]*)</th><td>([^<]*)</td></tr>", raw)}
+want = {"old": "iowatt run quick --target scratch (2) --meter um25c:my um,interval=100ms",
+        "quoted": "iowatt run quick --target 'scratch (2)' --meter 'um25c:my um,interval=100ms'"}
+assert rows["command"] == want[sys.argv[2]], rows["command"]
+assert rows["target"] == "iowatt-1.tmp", rows["target"]
+assert "um25c:my um,interval=100ms</code>" in raw, "the meter's spec"
+PY
+	ok $? "--redact, $kind command: paths with spaces and quotes cut whole, no 'Alice Smith' (rc=$rc)"
+done
+
 # --- bad inputs
 $IOWATT report $FILES 2>"$T_TMP/e1"
 [ $? -eq 2 ] && grep -q -- "-o DIR is required" "$T_TMP/e1"

@@ -149,16 +149,44 @@ static void test_redact(void)
 		{ "um25c:rfc2217://lab-host:4001,interval=100ms", "um25c:rfc2217://HOST:4001,interval=100ms" },
 		{ "um25c:/home/a/dev/um,interval=100ms", "um25c:um,interval=100ms" },
 		{ "size --records 4KiB@1/min at 10 MB/s", "size --records 4KiB@1/min at 10 MB/s" },
+		/* a quoted word is one path, however odd its characters; its quotes stay balanced */
+		{ "run --target '/home/alice/my disk/scratch (2)' -o x", "run --target 'scratch (2)' -o x" },
+		{ "run '--target=/home/alice/a b' x", "run '--target=a b' x" },
+		{ "run --target \"/home/a/it's here/d\" x", "run --target \"d\" x" },
+		{ "run --target '/home/a/it'\\''s/d x' y", "run --target 'd x' y" },
+		{ "run --target /home/alice/my\\ disk/s\\ 1 -q", "run --target s\\ 1 -q" },
+		{ "run --target /home/alice/'my disk'/x y", "run --target x y" },
+		{ "run --target '/home/alice/my disk/' y", "run --target 'my disk' y" },
+		{ "run -m 'um25c:/home/a/my port,interval=100ms' z", "run -m 'um25c:my port,interval=100ms' z" },
+	};
+	/* an unquoted command (results before quoting): the result's own paths say where each
+	 * path ends */
+	static const char *const known[] = { "/home/alice/my disk/iowatt-1.tmp", NULL,
+					     "/home/alice/dev/my um" };
+	static const struct {
+		const char *in, *out;
+	} unquoted[] = {
+		{ "run --target /home/alice/my disk --meter um25c:/home/alice/dev/my um,interval=100ms",
+		  "run --target my disk --meter um25c:my um,interval=100ms" },
+		{ "/home/alice/my disk/iowatt-1.tmp", "iowatt-1.tmp" },
+		{ "-o /home/alice/my disk/r.json", "-o r.json" },
+		/* a known path's folder matches whole names only: not "my diskette" */
+		{ "/home/alice/my diskette/x", "my diskette/x" },
 	};
 	size_t i;
 	char *r;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		r = html_redact_paths(cases[i].in);
+		r = html_redact_paths(cases[i].in, NULL, 0);
 		is_str(r, cases[i].out, "redacted: '%s'", cases[i].in);
 		free(r);
 	}
-	ok(html_redact_paths(NULL) == NULL, "NULL stays NULL");
+	for (i = 0; i < sizeof(unquoted) / sizeof(unquoted[0]); i++) {
+		r = html_redact_paths(unquoted[i].in, known, 3);
+		is_str(r, unquoted[i].out, "redacted with the result's paths: '%s'", unquoted[i].in);
+		free(r);
+	}
+	ok(html_redact_paths(NULL, known, 3) == NULL, "NULL stays NULL");
 }
 
 static void test_methods(void)
