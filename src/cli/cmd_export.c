@@ -36,9 +36,10 @@ static struct opt_desc export_opts[] = {
 				     "format)", .complete = "file" },
 	{ .name = "format", .type = OPT_ENUM, .off = EOFF(format_idx), .choices = formats,
 	  .metavar = "FORMAT", .help = "srzip or csv (default: from the name of -o)" },
-	{ .name = "rate", .type = OPT_DOUBLE, .off = EOFF(o.rate_hz), .min = 0.01, .max = 1e6,
-	  .metavar = "HZ", .help = "srzip: the grid's points per second (default 1000 for a fast "
-				   "meter stored in bins, else 100)" },
+	{ .name = "rate", .type = OPT_DOUBLE, .off = EOFF(o.rate_hz), .min = 1, .max = 1e6,
+	  .metavar = "HZ", .help = "srzip: the grid's points per second, whole Hz as a session's "
+				   "samplerate is (default 1000 for a fast meter stored in bins, "
+				   "else 100)" },
 	{ .name = "force", .type = OPT_FLAG, .off = EOFF(o.replace),
 	  .help = "replace an existing file of that name" },
 	RESULT_LABEL_ROW(EOFF(ra), NULL),

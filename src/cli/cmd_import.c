@@ -19,6 +19,7 @@
 #include "core/outfile.h"
 
 #define MOD "import"
+#define OFFSET_MAX_S 1e9
 
 struct import_args {
 	const char *recording, *channel, *unit, *json_out;
@@ -38,8 +39,9 @@ static int parse_offset(const struct opt_desc *d, void *base, const char *value,
 
 	(void)d;
 	a->offset_s = strtod(value, &end);
-	if (end == value || *end || !isfinite(a->offset_s)) {
-		snprintf(err, errlen, "expected seconds, e.g. -2.5");
+	/* within 30 years either side: its nanoseconds fit the run's clock */
+	if (end == value || *end || !(fabs(a->offset_s) <= OFFSET_MAX_S)) {
+		snprintf(err, errlen, "expected seconds, e.g. -2.5 (at most %.0e)", OFFSET_MAX_S);
 		return -EINVAL;
 	}
 	a->have_offset = 1;
@@ -144,17 +146,19 @@ static void put_placement(const char *path, const struct recording *rec,
 		       al->source_period_s * 1e3, 100 * al->runner_up);
 }
 
+/* JSON has no NaN or infinity (jansson refuses them, and with them the whole object). */
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *phase_json(const struct recording_phase *ph)
 {
 	if (ph->seconds <= 0)
 		return json_null();
-	return json_pack("{s:f,s:f,s:f,s:f,s:f}", "seconds", ph->seconds, "mean_ma", ph->mean_ma,
-			 "min_ma", ph->min_ma, "max_ma", ph->max_ma, "charge_mc", ph->charge_mc);
-}
-
-static json_t *num_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
+	return json_pack("{s:o,s:o,s:o,s:o,s:o}", "seconds", num_or_null(ph->seconds), "mean_ma",
+			 num_or_null(ph->mean_ma), "min_ma", num_or_null(ph->min_ma), "max_ma",
+			 num_or_null(ph->max_ma), "charge_mc", num_or_null(ph->charge_mc));
 }
 
 static int write_json(const struct import_args *a, const struct recording *rec,
@@ -176,16 +180,22 @@ static int write_json(const struct import_args *a, const struct recording *rec,
 				       num_or_null(jobs[i].net_j), "j_per_gb",
 				       num_or_null(jobs[i].j_per_gb), "meter_active_ma",
 				       num_or_null(jobs[i].meter_active_ma)));
-	root = json_pack("{s:s,s:s,s:{s:s,s:s,s:f,s:f,s:I},s:{s:f,s:f,s:s,s:i,s:f,s:f},s:o}",
+	/* --offset leaves u95_s and the search's figures unknown: null. */
+	root = json_pack("{s:s,s:s,s:{s:s,s:s,s:f,s:f,s:I},s:{s:f,s:o,s:s,s:i,s:o,s:o,s:o},s:o}",
 			 "result", r->path, "figures_from", "recording", "recording", "path",
 			 a->recording, "format", rec->format, "rate_hz", rec->rate_hz,
 			 "source_rate_hz", rec->src_rate_hz, "points", (json_int_t)rec->n,
 			 "alignment", "offset_s", (double)(al->offset_ns - (int64_t)r->rep.t0_ns) / 1e9,
-			 "u95_s", al->u95_s, "method", al->given ? "given" : "active phase edges",
-			 "edges", (int)al->edges, "spread_s", al->spread_s, "runner_up",
-			 al->runner_up, "jobs", arr);
-	json_object_set_new(json_object_get(root, "alignment"), "source_period_s",
-			    json_real(al->source_period_s));
+			 "u95_s", num_or_null(al->u95_s), "method",
+			 al->given ? "given" : "active phase edges", "edges", (int)al->edges, "spread_s",
+			 num_or_null(al->given ? NAN : al->spread_s), "runner_up",
+			 num_or_null(al->given ? NAN : al->runner_up), "source_period_s",
+			 num_or_null(al->given ? NAN : al->source_period_s), "jobs", arr);
+	if (!root) {
+		log_err(MOD, "%s: the figures could not be put as JSON (a name that is not UTF-8?)",
+			a->json_out);
+		return -EINVAL;
+	}
 	rc = atomic_file_open(&af, a->json_out, a->replace);
 	if (!rc) {
 		if (json_dumpf(root, af.fp, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) ||

@@ -38,6 +38,7 @@ static const char *const qty_name[QTY] = { "V", "mA", "W" };
 
 struct grid {
 	uint64_t t_first_ns, t_last_ns, step_ns;
+	uint64_t rate_hz; /* the session's samplerate: whole Hz, as sigrok has it */
 	size_t ncells;
 	int binned;
 	unsigned have[MAX_METERS]; /* per meter: bit q when quantity q is ever given */
@@ -208,7 +209,7 @@ static int write_session(const struct grid *g, struct sr_dev_inst *sdi, const ch
 		return -EIO;
 	}
 	rate_cfg.key = SR_CONF_SAMPLERATE;
-	rate_cfg.data = g_variant_new_uint64(NS_PER_SEC / g->step_ns);
+	rate_cfg.data = g_variant_new_uint64(g->rate_hz);
 	meta.config = g_slist_append(NULL, &rate_cfg);
 	p = (struct sr_datafeed_packet){ .type = SR_DF_META, .payload = &meta };
 	rc = send(o, &p, shown);
@@ -324,9 +325,14 @@ static int grid_survey(struct grid *g, const char *samples, const struct export_
 		log_warn(MOD, "%s: %" PRIu64 " samples of meters past the %d-th left out", samples,
 			 g->beyond, MAX_METERS);
 	rate = o->rate_hz > 0 ? o->rate_hz : g->binned ? 1000.0 : 100.0;
+	/* A session's samplerate is whole Hz: another grid's time axis would read wrong. */
+	if (rate < 1 || rate != floor(rate) || rate > 1e9) {
+		log_err(MOD, "--rate %g: a sigrok session's samplerate is a whole number of Hz",
+			rate);
+		return -EINVAL;
+	}
+	g->rate_hz = (uint64_t)rate;
 	g->step_ns = (uint64_t)llround(1e9 / rate);
-	if (!g->step_ns)
-		g->step_ns = 1;
 	g->ncells = (size_t)((g->t_last_ns - g->t_first_ns) / g->step_ns) + 1;
 	return 0;
 }
@@ -344,7 +350,7 @@ static int grid_fill(struct grid *g, const struct rr_result *r, const char *samp
 	if ((uint64_t)g->ncells * g->nanalog > MAX_CELLS) {
 		log_err(MOD, "%s: %.0f s at %.0f Hz is %zu points per channel, %zu channels: more "
 			"than %llu in all; give a lower --rate", o->out,
-			(double)(g->t_last_ns - g->t_first_ns) / 1e9, 1e9 / (double)g->step_ns,
+			(double)(g->t_last_ns - g->t_first_ns) / 1e9, (double)g->rate_hz,
 			g->ncells, g->nanalog, (unsigned long long)MAX_CELLS);
 		return -E2BIG;
 	}

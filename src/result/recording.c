@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Recordings from other tools: sigrok sessions (srzip: an INI "metadata" and float32 chunks) and PPK2 files (metadata.json and 6-byte frames), through libzip. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,9 @@
 #define META_MAX (1u << 20)
 /* A session may hold at most this many chunk files per channel. */
 #define CHUNKS_MAX 100000
+/* The fastest source a session's samplerate may say (analog sigrok sources are far below):
+ * beyond, the bins' width would not fit their counter. */
+#define SRC_RATE_MAX_HZ 1e10
 
 /* Input points are averaged into bins of `per` points on the way in. */
 struct binner {
@@ -30,19 +34,26 @@ struct binner {
 	double sum;
 	unsigned cnt, got;
 	double scale; /* to mA */
+	size_t cap;   /* rec->ma's room: the bins the members' sizes allow */
 };
 
 static int bin_add(struct binner *b, double v)
 {
-	if (!isnan(v)) {
+	double ma;
+
+	if (isfinite(v)) {
 		b->sum += v;
 		b->cnt++;
 	}
 	if (++b->got < b->per)
 		return 0;
-	if (b->rec->n >= RECORDING_MAX_POINTS)
-		return -E2BIG;
-	b->rec->ma[b->rec->n++] = b->cnt ? (float)(b->sum / b->cnt * b->scale) : NAN;
+	/* More than the members' sizes said (a damaged or forged archive) is refused, as is
+	 * more than the bound. */
+	if (b->rec->n >= b->cap)
+		return b->cap < RECORDING_MAX_POINTS ? -EBADMSG : -E2BIG;
+	/* what a float cannot hold is no current either */
+	ma = b->cnt ? b->sum / b->cnt * b->scale : NAN;
+	b->rec->ma[b->rec->n++] = fabs(ma) <= FLT_MAX ? (float)ma : NAN;
 	b->sum = 0;
 	b->cnt = b->got = 0;
 	return 0;
@@ -62,6 +73,7 @@ static void bin_setup(struct binner *b, struct recording *rec, double src_rate, 
 	cap = total_points / b->per + 1;
 	if (cap > RECORDING_MAX_POINTS)
 		cap = RECORDING_MAX_POINTS;
+	b->cap = (size_t)cap;
 	rec->ma = xcalloc(cap, sizeof(float));
 }
 
@@ -152,7 +164,7 @@ static int meta_entry(void *user, const char *section, const char *key, const ch
 		v *= !strncmp(end, "GHz", 3) ? 1e9 : !strncmp(end, "MHz", 3) ? 1e6
 		     : !strncmp(end, "kHz", 3) ? 1e3 : 1;
 		m->rate = v;
-		m->have_rate = v > 0;
+		m->have_rate = v > 0 && v <= SRC_RATE_MAX_HZ;
 	} else if (!strcmp(key, "total analog")) {
 		m->total_analog = (unsigned)strtoul(value, NULL, 10);
 	} else if (!strcmp(key, "total probes")) {
@@ -185,7 +197,8 @@ static int load_srzip(zip_t *z, const char *path, const char *channel, const cha
 	rc = ini_parse_string(text, meta_entry, &m);
 	free(text);
 	if (rc || !m.have_rate) {
-		log_err(MOD, "%s: its metadata gives no samplerate", path);
+		log_err(MOD, "%s: its metadata gives no samplerate (of at most %.0f GHz)", path,
+			SRC_RATE_MAX_HZ / 1e9);
 		return -EINVAL;
 	}
 	for (i = 1; i < 64; i++) {
@@ -288,6 +301,9 @@ int recording_load(const char *path, const char *channel, const char *unit, stru
 	if (rc == -E2BIG)
 		log_err(MOD, "%s: longer than %u points at %.0f Hz: not read", path,
 			RECORDING_MAX_POINTS, rec->rate_hz);
+	if (rc == -EBADMSG)
+		log_err(MOD, "%s: a member holds more samples than the archive's directory says: "
+			"a damaged archive, not read", path);
 	if (!rc && !rec->n) {
 		log_err(MOD, "%s: no samples in it", path);
 		rc = -ENODATA;

@@ -108,6 +108,11 @@ ok $? "--force replaces it"
 ! "$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/big.sr" --rate 1000000 2>"$T_TMP/big.err" &&
 	[ ! -e "$T_TMP/x/big.sr" ] && grep -q -- "--rate" "$T_TMP/big.err"
 ok $? "a grid past the bound is refused naming --rate, no file ($(cat "$T_TMP/big.err"))"
+for r in 0.5 1.5; do
+	! "$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/frac.sr" --rate "$r" 2>"$T_TMP/frac.err" &&
+		[ ! -e "$T_TMP/x/frac.sr" ] && grep -q -- "--rate" "$T_TMP/frac.err"
+	ok $? "--rate $r is refused, no file: a session's samplerate is whole Hz (0.5 wrote 0, 1.5 wrote 1) ($(head -c 160 "$T_TMP/frac.err"))"
+done
 ! "$IOWATT" export "$T_TMP/r.json" -o "$T_TMP/x/r.txt" 2>"$T_TMP/fmt.err" && grep -q -- "--format" "$T_TMP/fmt.err"
 ok $? "a name that says no format asks for --format"
 [ -z "$(ls -A "$T_TMP/x" | grep -v '^r\.csv$\|^r\.sr$\|^old\.csv$')" ]
@@ -205,5 +210,53 @@ ok $? "a session with two analog channels asks for --channel and lists them"
 ! "$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/flat.ppk2" >"$T_TMP/flat.out" 2>&1 &&
 	grep -q "no offset puts the recording's steps" "$T_TMP/flat.out"
 ok $? "a recording that never steps is not placed anywhere ($(tail -n 1 "$T_TMP/flat.out"))"
+
+# --offset places the recording without a search: its JSON says the unknown U95 as null
+# (jansson refuses NaN, and with it the file was not written and the command failed unsaid).
+"$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/rec.ppk2" --offset -1.2345 --volts 5 \
+	--json-out "$T_TMP/imp-off.json" >"$T_TMP/imp-off.out" 2>&1 &&
+	python3 - "$T_TMP/imp-off.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+al = d["alignment"]
+assert al["method"] == "given" and al["u95_s"] is None and abs(al["offset_s"] + 1.2345) < 1e-6, al
+assert all(abs(j["active"]["mean_ma"] - 300) < 5 for j in d["jobs"]), d["jobs"]
+PY
+ok $? "--offset with --json-out: written, the offset as given, U95 null ($(tail -n 1 "$T_TMP/imp-off.out"))"
+
+# Forged sessions: a member longer than the archive's directory says (it was written past
+# the points' array), a samplerate no bin width fits (1e300, 1e400: a division by zero).
+python3 - "$T_TMP" <<'PY'
+import io, struct, sys, zipfile
+meta = "[global]\nsigrok version=0.5.2\n\n[device 1]\nsamplerate=%s\ntotal analog=1\nanalog1=dut_mA\n"
+def session(rate):
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("version", "2")
+        z.writestr("metadata", meta % rate)
+        z.writestr("analog-1-1-1", struct.pack("<100000f", *([5.0] * 100000)))
+    return bytearray(b.getvalue())
+d = session("1 kHz")
+name = b"analog-1-1-1"
+# (signature, offset of the uncompressed size, of the name's length, of the name)
+for sig, size_at, len_at, name_at in ((b"PK\x03\x04", 22, 26, 30), (b"PK\x01\x02", 24, 28, 46)):
+    pos = d.find(sig)
+    while pos >= 0:
+        n = struct.unpack_from("<H", d, pos + len_at)[0]
+        if d[pos + name_at:pos + name_at + n] == name:
+            struct.pack_into("<I", d, pos + size_at, 400)  # says 100 points, holds 100000
+        pos = d.find(sig, pos + 4)
+open(sys.argv[1] + "/forged.sr", "wb").write(d)
+for tag, rate in (("huge", "1e300"), ("inf", "1e400")):
+    open(sys.argv[1] + "/" + tag + ".sr", "wb").write(session(rate))
+PY
+! "$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/forged.sr" --offset 0 >"$T_TMP/forged.out" 2>&1 &&
+	grep -q "damaged archive" "$T_TMP/forged.out" && ! grep -q "Sanitizer\|runtime error" "$T_TMP/forged.out"
+ok $? "a member longer than its stated size is refused as damaged ($(grep -m1 "forged" "$T_TMP/forged.out"))"
+for tag in huge inf; do
+	! "$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/$tag.sr" --offset 0 >"$T_TMP/$tag.out" 2>&1 &&
+		grep -q "no samplerate" "$T_TMP/$tag.out" && ! grep -q "Sanitizer\|runtime error" "$T_TMP/$tag.out"
+	ok $? "a samplerate of $tag size is refused, not divided by ($(grep -m1 "$tag.sr\|error" "$T_TMP/$tag.out"))"
+done
 
 done_testing
