@@ -81,6 +81,27 @@ static double window_share(uint64_t period_ns)
 	return rho > 0 ? rho / ((double)period_ns / 1e9) : 1;
 }
 
+/* The first n bursts' start times in t[] (the first at 1 s), as the job paces them, its
+ * dither drawn from its randseed; the end of the last burst's slot. */
+static uint64_t burst_times(const struct job_opts *jo, const struct burst_pattern *p, uint64_t n,
+			    uint64_t *t_ns)
+{
+	uint64_t rng = pattern_thread_seed(jo->randseed, 0) ^ 0xd1b54a32d192ed03ULL;
+	uint64_t t = NS_PER_SEC, k, slot = NS_PER_SEC, off = 0;
+
+	for (k = 0; k < n; k++) {
+		if (!p->think && p->dither > 0)
+			off = pace_next(&rng) % (uint64_t)(p->dither * (double)p->spacing_ns + 1);
+		if (!p->think)
+			t = slot + off;
+		t_ns[k] = t;
+		if (p->think)
+			t += p->burst_ns + pace_think_ns(jo->thinktime_ns, p->dither, &rng);
+		slot += p->spacing_ns;
+	}
+	return p->think ? t : slot;
+}
+
 /*
  * The bursts at their nominal times, with the job's dither from its seed, and readings
  * every period from 0: what the sampling term would say of them. Returns u_rel and the
@@ -90,23 +111,15 @@ static void simulate(const struct job_opts *jo, const struct burst_pattern *p, u
 		     uint64_t period_ns, struct sampling_est *est)
 {
 	uint64_t n = nbursts < METER_FIT_MAX_EVENTS ? nbursts : METER_FIT_MAX_EVENTS;
-	uint64_t rng = pattern_thread_seed(jo->randseed, 0) ^ 0xd1b54a32d192ed03ULL;
-	uint64_t t = NS_PER_SEC, k, end, nread, *reads, slot = NS_PER_SEC, off = 0;
+	uint64_t *t = xcalloc(n, sizeof(*t)), k, end, nread, *reads;
 	struct activity act;
 	struct sampling_in in;
 
 	activity_init(&act, 0);
-	for (k = 0; k < n; k++) {
-		if (!p->think && p->dither > 0)
-			off = pace_next(&rng) % (uint64_t)(p->dither * (double)p->spacing_ns + 1);
-		if (!p->think)
-			t = slot + off;
-		activity_add(&act, t, t + p->burst_ns);
-		if (p->think)
-			t += p->burst_ns + pace_think_ns(jo->thinktime_ns, p->dither, &rng);
-		slot += p->spacing_ns;
-	}
-	end = (p->think ? t : slot) + NS_PER_SEC;
+	end = burst_times(jo, p, n, t) + NS_PER_SEC;
+	for (k = 0; k < n; k++)
+		activity_add(&act, t[k], t[k] + p->burst_ns);
+	free(t);
 	nread = end / period_ns + 1;
 	reads = xcalloc(nread, sizeof(*reads));
 	for (k = 0; k < nread; k++)
@@ -161,8 +174,26 @@ static uint64_t judged_size(const struct job_opts *jo, uint64_t period_ns)
 	return 0;
 }
 
-/* The limit the run will judge the job's figures against. */
-static double limit_of(const struct job_opts *jo)
+size_t meter_fit_bursts(const struct job_opts *jo, uint64_t period_ns, double rate_bps,
+			struct meter_fit_bursts *out)
+{
+	struct burst_pattern p;
+
+	memset(out, 0, sizeof(*out));
+	if (!pattern_of(jo, rate_bps, &p))
+		return 0;
+	out->total = bursts_of(jo, judged_size(jo, period_ns), &p);
+	out->n = out->total < METER_FIT_MAX_EVENTS ? out->total : METER_FIT_MAX_EVENTS;
+	out->per_burst = p.per_burst;
+	out->burst_ns = p.burst_ns;
+	if (!out->n)
+		return 0;
+	out->t_ns = xcalloc(out->n, sizeof(*out->t_ns));
+	out->end_ns = burst_times(jo, &p, out->n, out->t_ns);
+	return out->n;
+}
+
+double meter_fit_limit(const struct job_opts *jo)
 {
 	return jo->max_uncertainty > 0 ? jo->max_uncertainty : UNC_LIMIT;
 }
@@ -175,7 +206,7 @@ static double limit_of(const struct job_opts *jo)
 static void uncertain(const struct job_opts *jo, const struct burst_pattern *p,
 		      struct meter_fit *f, const struct sampling_est *est, double w)
 {
-	double limit = limit_of(jo);
+	double limit = meter_fit_limit(jo);
 	uint64_t need = bursts_for_energy(w, limit);
 	const char *dither_opt = p->think ? "thinktime_dither=100%" : "rate_dither=100%";
 
@@ -242,7 +273,7 @@ static void verdict(const struct job_opts *jo, const struct burst_pattern *p, st
 		else
 			snprintf(f->fix, sizeof(f->fix), "%s and %" PRIu64 " bursts or more, or a "
 				 "faster meter", dither_opt, need);
-	} else if (p->spacing_ns && 2 * est->u_rel > limit_of(jo)) {
+	} else if (p->spacing_ns && 2 * est->u_rel > meter_fit_limit(jo)) {
 		uncertain(jo, p, f, est, w);
 	}
 }

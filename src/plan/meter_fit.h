@@ -57,6 +57,23 @@ struct meter_fit {
 void meter_fit_judge(const struct job_opts *jo, uint64_t period_ns, double rate_bps,
 		     struct meter_fit *out);
 
+/* The limit the run will judge the job's figures against (max_uncertainty, or the default). */
+double meter_fit_limit(const struct job_opts *jo);
+
+/* A patterned job's bursts as meter_fit_judge simulates them. */
+struct meter_fit_bursts {
+	uint64_t *t_ns;	    /* each burst's start, the first at 1 s; caller frees */
+	size_t n;	    /* simulated: at most METER_FIT_MAX_EVENTS */
+	uint64_t total;	    /* in the job (at size=auto's choice where it chooses) */
+	uint64_t per_burst; /* I/Os in each */
+	uint64_t burst_ns;  /* how long each is taken to last */
+	uint64_t end_ns;    /* the end of the last one's slot */
+};
+/* jo's bursts at their nominal times, dithered from its randseed, into *out; their count
+ * (0, nothing allocated to keep, when jo is a stream). */
+size_t meter_fit_bursts(const struct job_opts *jo, uint64_t period_ns, double rate_bps,
+			struct meter_fit_bursts *out);
+
 /*
  * size=auto for a paced (rate_iops) or bursty (thinktime) job: its own pattern, more of
  * it, never a stream: enough bursts to last target_ns and, when dithered, for their

@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "meters/registry/registry.h"
 #include "plan/meter_fit.h"
+#include "plan/model_forecast.h"
 #include "plan/rate_basis.h"
 #include "plan/run_plan.h"
 #include "run/dry_run.h"
@@ -59,6 +60,8 @@ int run_dry(const struct run_config *cfg)
 	run_plan_print(stdout, cfg, disk, &in);
 	period = spec_period(&cfg->run, meter, sizeof(meter));
 	meter_fit_plan(stdout, cfg, period, meter);
+	/* not opened: the meter's accuracy is not known yet */
+	model_forecast_plan(stdout, cfg, period, NULL);
 	rate_basis_close(&b);
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include "run/dry_run.h"
 #include "run/fio_cmdline.h"
 #include "plan/meter_fit.h"
+#include "plan/model_forecast.h"
 #include "run/run.h"
 #include "run/run_loop.h"
 #include "plan/run_plan.h"
@@ -229,6 +230,17 @@ static uint64_t slowest_period(const struct run_ctx *rc, const char **spec)
 	return best;
 }
 
+/* The declared accuracy of the meter of that period (NULL: none). */
+static const struct meter_accuracy *slowest_accuracy(const struct run_ctx *rc, uint64_t period)
+{
+	unsigned m;
+
+	for (m = 0; period && m < rc->session->nmeters; m++)
+		if (meter_info(rc->session->meters[m].dev)->period_ns == period)
+			return &meter_info(rc->session->meters[m].dev)->accuracy;
+	return NULL;
+}
+
 /* What the plan said of the job as it ran (its chosen size, its calibrated rate). */
 static void record_meter_fit(struct run_ctx *rc, size_t j, struct job_result *res)
 {
@@ -379,6 +391,7 @@ static void print_plan(const struct run_ctx *rc)
 
 	run_plan_print(stdout, rc->cfg, rc->tg.blockdev, &in);
 	meter_fit_plan(stdout, rc->cfg, period, spec);
+	model_forecast_plan(stdout, rc->cfg, period, slowest_accuracy(rc, period));
 	fflush(stdout);
 }
 
