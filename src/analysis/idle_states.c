@@ -56,6 +56,7 @@ int idle_states_from(const struct rr_result *r, struct idle_states *is)
 	size_t i;
 
 	memset(is, 0, sizeof(*is));
+	is->r = r;
 	is->break_even_s = is->break_even_u95_s = NAN;
 	is->rows = xcalloc(r->rep.njobs + 1, sizeof(*is->rows));
 	for (i = 0; i < r->rep.njobs; i++) {
@@ -73,6 +74,10 @@ int idle_states_from(const struct rr_result *r, struct idle_states *is)
 		row->idle_w_u95 = pw->idle_w_u95;
 		row->wake_j = pw->energy_net_j;
 		row->wake_j_u95 = pw->energy_net_j_u95;
+		row->io_s = j->write && j->write->lat.mean_ns > 0
+				    ? (j->write->lat.mean_ns +
+				       (j->sync && j->sync->lat.mean_ns > 0 ? j->sync->lat.mean_ns : 0)) / 1e9
+				    : NAN;
 		row->valid = rr_valid(j) == 1;
 		row->event = !row->valid && only_short_active(j);
 		row->valid |= row->event;
@@ -114,6 +119,17 @@ void idle_states_free(struct idle_states *is)
 	is->rows = NULL;
 	is->n = 0;
 	is->awake = is->deep = NULL;
+}
+
+const struct idle_state_row *idle_states_reached(const struct idle_states *is, double pause_s)
+{
+	const struct idle_state_row *at = is->awake;
+	size_t i;
+
+	for (i = 0; i < is->n; i++)
+		if (is->rows[i].valid && is->rows[i].gap_s <= pause_s)
+			at = &is->rows[i];
+	return at;
 }
 
 static void put_u95(double u)

@@ -12,12 +12,14 @@ struct idle_state_row {
 	double gap_s;	   /* the device left alone before this job's I/O */
 	double idle_w, idle_w_u95;
 	double wake_j, wake_j_u95; /* energy_net_j: the job's I/O and settling above its idle */
+	double io_s;	   /* its write's and sync's mean latency; NAN: not recorded */
 	int valid;	   /* the job's idle and wake figures stand */
 	int event;	   /* only its active phase was too short for the meter: its J/GB
 			    * is not valid, its idle and net energy are */
 };
 
 struct idle_states {
+	const struct rr_result *r;   /* the result they come from */
 	struct idle_state_row *rows; /* by gap */
 	size_t n;
 	/* The shallowest (shortest pause) and the deepest (lowest idle) valid rows. */
@@ -36,5 +38,9 @@ int idle_states_from(const struct rr_result *r, struct idle_states *is);
  * seconds, NAN: none) is weighed against it. 0, or -ENODATA when no result has the jobs. */
 int idle_states_print(const struct rr_set *set, double record_gap_s);
 void idle_states_free(struct idle_states *is);
+/* The state a pause of pause_s is known to reach: the valid row of the longest measured
+ * pause not above it (a deeper state may begin sooner, unmeasured), else the shallowest.
+ * NULL when no row is valid. */
+const struct idle_state_row *idle_states_reached(const struct idle_states *is, double pause_s);
 
 #endif

@@ -19,7 +19,8 @@
  */
 static double clamp_workload(const struct sizing *sz)
 {
-	return fmax(0, sz->write_j) + fmax(0, sz->rec_j) + fmax(0, sz->read_j) + fmax(0, sz->duty_j);
+	return fmax(0, sz->write_j) + fmax(0, sz->rec_j) + fmax(0, sz->read_j) + fmax(0, sz->duty_j) +
+	       fmax(0, sz->st.day_j);
 }
 
 double sizing_records_per_day(const struct size_workload *wl, const struct job_result *j)
@@ -127,6 +128,39 @@ static double on_seconds(const struct size_workload *wl, const struct sizing *sz
 }
 
 /*
+ * --idle-states-from: between records the device draws the idle power of the state the
+ * pause reaches, and each record's first I/O costs what waking from it did in the
+ * idle-states run above an I/O of the awake state. That cost was measured above the
+ * state's own idle until the power settled back to it, so it holds both the dwell at the
+ * awake level before the device entered the state and the wake itself: the day is the
+ * state's idle power all day plus, per record, the I/O as priced and that extra.
+ */
+static void states_apply(const struct size_workload *wl, struct sizing *sz)
+{
+	const struct idle_states *is = wl->states;
+	struct sizing_states *st = &sz->st;
+	const struct idle_state_row *row;
+	double io_s;
+
+	/* the record's own I/O out of its period, at the record job's speed */
+	io_s = sz->rec_modelled ? sz->rec_cost.awake_s : 1 / rr_iops(sz->recjob);
+	io_s *= battery_ios_per_record(wl->rec_bytes, rr_bs(sz->recjob));
+	st->pause_s = fmax(0, BATTERY_SECONDS_PER_DAY / wl->rec_per_day - (isfinite(io_s) ? io_s : 0));
+	row = idle_states_reached(is, st->pause_s);
+	if (!row)
+		return;
+	st->row = row;
+	if (row != is->awake) {
+		st->wake_j = row->wake_j - is->awake->wake_j;
+		st->wake_j_u95 = hypot(row->wake_j_u95, is->awake->wake_j_u95);
+		st->wake_s = fmax(0, row->io_s - is->awake->io_s);
+	}
+	st->day_j = st->wake_j * wl->rec_per_day;
+	st->day_u95_j = st->wake_j_u95 * wl->rec_per_day;
+	sz->lm.idle_w = row->idle_w;
+}
+
+/*
  * The inputs' 95 % half widths from the jobs' _u95 figures: each workload part's energy
  * per day, the parts independent of each other (different jobs), and the idle power.
  */
@@ -148,9 +182,10 @@ static void size_u95(const struct size_workload *wl, struct sizing *sz)
 		frac = wl->duty_active_s / wl->duty_period_s;
 		sz->duty_u = frac * BATTERY_SECONDS_PER_DAY * hypot(dp->active_w_u95, dp->idle_w_u95);
 	}
-	sz->lu.idle_w = rr_power(sz->base)->idle_w_u95;
+	sz->lu.idle_w = sz->st.row ? sz->st.row->idle_w_u95 : rr_power(sz->base)->idle_w_u95;
 	sz->lu.extra_j_per_day = sqrt(sz->write_u * sz->write_u + sz->rec_u * sz->rec_u +
-				      sz->read_u * sz->read_u + sz->duty_u * sz->duty_u);
+				      sz->read_u * sz->read_u + sz->duty_u * sz->duty_u +
+				      sz->st.day_u95_j * sz->st.day_u95_j);
 }
 
 /*
@@ -209,6 +244,8 @@ int sizing_compute(const struct rr_result *r, const struct size_workload *wl,
 	}
 	sz->supply_v = supply_v_opt > 0 ? supply_v_opt : rr_power(sz->base)->active_v;
 	sz->lm.idle_w = rr_power(sz->base)->idle_w;
+	if (wl->states && sz->recjob)
+		states_apply(wl, sz);
 	sz->lm.extra_j_per_day = clamp_workload(sz);
 	sz->lm.supply_v = sz->supply_v;
 	if (wl->off_share > 0 || wl->sleep) {

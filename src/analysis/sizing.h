@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/battery.h"
+#include "analysis/idle_states.h"
 #include "analysis/record_cost.h"
 #include "analysis/results_read.h"
 #include "analysis/sleep_figure.h"
@@ -25,6 +26,20 @@ struct size_workload {
 	double endurance_bytes; /* --endurance: the device's rated bytes written (TBW); 0: none,
 				 * -1: its own wear figure extrapolated */
 	double wa_given;	/* --write-amplification; 0: measured, else 1 */
+	/* --idle-states-from: the device's idle states (configs/idle-states.ini's run); NULL:
+	 * between records it draws the result's idle baseline */
+	const struct idle_states *states;
+};
+
+/* --idle-states-from with --records: the state each pause between records reaches and
+ * what waking from it adds to each record. */
+struct sizing_states {
+	const struct idle_state_row *row; /* the state reached; NULL: none used */
+	double pause_s;			  /* between one record's I/O and the next */
+	/* per record, above an I/O of the awake state: the dwell before the state and the
+	 * wake (the row's first-I/O energy less the awake row's), its U95, and its extra time */
+	double wake_j, wake_j_u95, wake_s;
+	double day_j, day_u95_j; /* wake_j and its U95 times the records a day */
 };
 
 /* One result sized: the jobs that model each part of the workload, the load and the life. */
@@ -40,6 +55,7 @@ struct sizing {
 	struct record_cost rec_cost;
 	int rec_modelled;
 	const struct sleep_figure *sleep; /* --sleep-from; NULL: idle between bursts */
+	struct sizing_states st;	  /* --idle-states-from */
 	double sleep_w; /* its power as used (a figure below zero counts as 0) */
 	struct load_model lm;
 	struct battery_life life;

@@ -91,6 +91,46 @@ static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 	}
 }
 
+/*
+ * Which idle state the days assume between records: the one an idle-states result says
+ * the pause reaches, with what each wake from it adds; without one, the run's idle
+ * baseline all day.
+ */
+static void print_states(const struct sizing *sz, const struct size_workload *wl)
+{
+	const struct sizing_states *st = &sz->st;
+	const struct idle_states *is = wl->states;
+
+	if (!sz->recjob)
+		return;
+	if (!is) {
+		printf("  states   none measured: between records the device draws the run's idle "
+		       "baseline all day (--idle-states-from a configs/idle-states.ini run prices "
+		       "its lower states)\n");
+		return;
+	}
+	if (!st->row)
+		return;
+	printf("  states   a record every %.4g s leaves a pause of %.4g s: ", 86400 / wl->rec_per_day,
+	       st->pause_s);
+	if (st->row == is->awake) {
+		printf("no longer than the shortest measured (%.4g s, job %s): the awake state's "
+		       "idle %s\n", st->row->gap_s, st->row->job,
+		       sizing_fig_pm(SI_POWER, st->row->idle_w, st->row->idle_w_u95));
+		return;
+	}
+	printf("the state after %.4g s alone (job %s) at %s; awake (job %s, after %.4g s) it "
+	       "draws %s\n", st->row->gap_s, st->row->job,
+	       sizing_fig_pm(SI_POWER, st->row->idle_w, st->row->idle_w_u95), is->awake->job,
+	       is->awake->gap_s, sizing_fig_pm(SI_POWER, is->awake->idle_w, is->awake->idle_w_u95));
+	printf("  wakes    each record's first I/O from it: %s above an awake one (the dwell "
+	       "awake before the state and the wake)", sizing_fig_pm(SI_ENERGY, st->wake_j,
+								  st->wake_j_u95));
+	if (st->wake_s > 0)
+		printf(", %.3g ms slower", st->wake_s * 1e3);
+	printf(" x %.0f records/day = %s/day\n", wl->rec_per_day, sizing_fig(SI_ENERGY, st->day_j));
+}
+
 static void print_power_off(const struct sizing *sz, const struct size_workload *wl)
 {
 	if (wl->sleep) {
@@ -194,11 +234,27 @@ static void print_sleep_warnings(const struct sizing *sz)
 		printf("  warning: the sleep figure comes from an EMULATED meter, not a measurement\n");
 }
 
-static void print_warnings(const struct sizing *sz)
+/* An idle-states result of another device or supply, or emulated against measured. */
+static void print_states_warnings(const struct sizing *sz, const struct idle_states *is)
+{
+	const struct idle_state_row *aw = is->awake;
+	double base_w = rr_power(sz->base)->idle_w, u = hypot(aw->idle_w_u95,
+							      rr_power(sz->base)->idle_w_u95);
+
+	if (fabs(aw->idle_w - base_w) > fmax(isnan(u) ? 0 : u, 0.1 * fabs(base_w)))
+		printf("  warning: the idle-states run's awake idle %s is not this run's idle %s: "
+		       "the same device, host and supply?\n", sizing_fig(SI_POWER, aw->idle_w),
+		       sizing_fig(SI_POWER, base_w));
+	if (is->r->emulated != sz->r->emulated)
+		printf("  warning: the idle states are %s and this result %s\n",
+		       is->r->emulated ? "EMULATED" : "measured", sz->r->emulated ? "EMULATED" : "measured");
+}
+
+static void print_warnings(const struct sizing *sz, const struct size_workload *wl)
 {
 	const struct rr_result *r = sz->r;
 
-	if (sz->lm.extra_j_per_day > sz->write_j + sz->rec_j + sz->read_j + sz->duty_j)
+	if (sz->lm.extra_j_per_day > sz->write_j + sz->rec_j + sz->read_j + sz->duty_j + sz->st.day_j)
 		printf("  warning: a job's energy above idle came out negative (meter noise or drift "
 		       "exceeded the workload's energy): counted as 0\n");
 	note_invalid(r, sz->wjob);
@@ -209,6 +265,8 @@ static void print_warnings(const struct sizing *sz)
 	if (sz->dutyjob && sz->dutyjob != sz->wjob && sz->dutyjob != sz->recjob &&
 	    sz->dutyjob != sz->rjob)
 		note_invalid(r, sz->dutyjob);
+	if (sz->st.row)
+		print_states_warnings(sz, wl->states);
 	if (sz->sleep)
 		print_sleep_warnings(sz);
 	else if (sz->life.idle_share > 0.5)
@@ -243,17 +301,25 @@ void sizing_print_device(const struct sizing *sz, const struct size_workload *wl
 
 	printf("%s  [%s]\n", sz->r->label, path);
 	free(path);
-	printf("  idle     %s from job %s's idle phase; supply %.2f V%s\n",
-	       sizing_fig(SI_POWER, sz->lm.idle_w), rr_job_name(sz->r, sz->base), sz->supply_v,
-	       supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
+	if (sz->st.row)
+		printf("  idle     %s: the idle state of %s (--idle-states-from); the run's idle "
+		       "baseline %s from job %s's idle phase; supply %.2f V%s\n",
+		       sizing_fig(SI_POWER, sz->lm.idle_w), wl->states->r->label,
+		       sizing_fig(SI_POWER, rr_power(sz->base)->idle_w), rr_job_name(sz->r, sz->base),
+		       sz->supply_v, supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
+	else
+		printf("  idle     %s from job %s's idle phase; supply %.2f V%s\n",
+		       sizing_fig(SI_POWER, sz->lm.idle_w), rr_job_name(sz->r, sz->base), sz->supply_v,
+		       supply_v_opt > 0 ? " (--supply-v)" : " (meter mean)");
 	if (sz->sleep)
 		print_sleep_line(sz->sleep);
 	print_jobs(sz, wl);
+	print_states(sz, wl);
 	print_power_off(sz, wl);
 	print_life(sz, bm);
 	if (wl->endurance_bytes != 0)
 		sizing_print_endurance(sz, wl);
-	print_warnings(sz);
+	print_warnings(sz, wl);
 	printf("\n");
 }
 

@@ -37,6 +37,9 @@ static void print_header(const struct battery_model *bm, const struct size_workl
 		printf(" none (idle only)");
 	printf("\nmodel     E_day = idle_W x 86400 s + write_B x J/GB_net / 1e9 + records x J/IO_net\n"
 	       "                  + read_B x J/GB_net / 1e9 + (active_W - idle_W) x duty x 86400 s\n");
+	if (wl->states)
+		printf("                  + records x wake_J   (--idle-states-from: idle_W is the state "
+		       "the pause reaches, wake_J waking from it)\n");
 	if (wl->sleep)
 		printf("                  - (idle_W - sleep_W) x (86400 s - on_s)   (--sleep-from; "
 		       "on_s: the bursts' I/O and tails)\n");

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/battery.h"
@@ -28,6 +29,7 @@ struct size_args {
 	double supply_v;
 	const char *sleep_from; /* --sleep-from RESULT[:JOB] */
 	int idle_states;	/* --idle-states: the table and break-even instead of a battery */
+	const char *states_from; /* --idle-states-from RESULT */
 };
 
 #define SOFF(f) offsetof(struct size_args, f)
@@ -203,6 +205,12 @@ static const struct opt_desc size_opts[] = {
 		  "I/O's cost, the break-even pause (no --battery needed; with --records, "
 		  "whether their pauses pay)",
 	  .group = G_DEVICE },
+	{ .name = "idle-states-from", .type = OPT_STRREF, .off = SOFF(states_from),
+	  .metavar = "RESULT", .complete = RESULT_FILES,
+	  .help = "with --records: a configs/idle-states.ini run of the device; between records it "
+		  "draws the idle power of the state each pause reaches and each record pays the "
+		  "wake from it, instead of the idle baseline all day",
+	  .group = G_LOAD },
 	RESULT_LABEL_ROW(SOFF(ra), G_FILES),
 	SI_UNITS_OPTION(G_FILES),
 	OPT_HELP_ROW(G_FILES),
@@ -237,6 +245,34 @@ static int check_args(const void *base)
 			"give one (a sleep run with the drive off measures --power-off's case)");
 		return -EINVAL;
 	}
+	if (a->states_from && !(a->wl.rec_per_day > 0)) {
+		log_err(MOD, "--idle-states-from prices the pauses between records: give --records");
+		return -EINVAL;
+	}
+	if (a->states_from && (a->sleep_from || a->wl.off_share > 0)) {
+		log_err(MOD, "--idle-states-from and %s both say what is drawn between records: "
+			"give one", a->sleep_from ? "--sleep-from" : "--power-off");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --idle-states-from RESULT: its idle states, or -EINVAL (logged) when it has none. */
+static int load_states(const char *path, struct rr_set *sset, struct idle_states *is)
+{
+	char *p = xstrdup(path);
+	int rc = rr_set_load(sset, &p, 1, NULL, 0);
+
+	free(p);
+	if (rc)
+		return -EINVAL;
+	if (idle_states_from(&sset->res[0], is) || !is->awake) {
+		log_err(MOD, "--idle-states-from %s: fewer than two valid jobs with power figures "
+			"after an idle phase (run configs/idle-states.ini)", path);
+		idle_states_free(is);
+		rr_set_free(sset);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -244,7 +280,8 @@ int cmd_size(int argc, char **argv)
 {
 	struct size_args a;
 	struct sleep_figure sleep;
-	struct rr_set set;
+	struct rr_set set, sset;
+	struct idle_states is;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -259,10 +296,21 @@ int cmd_size(int argc, char **argv)
 		return rc;
 	}
 	/* Checked per result as it is sized, at the supply of the job it sizes with. */
+	if (a.states_from) {
+		if (load_states(a.states_from, &sset, &is)) {
+			rr_set_free(&set);
+			return EXIT_USAGE;
+		}
+		a.wl.states = &is;
+	}
 	rc = result_args_sleep(a.sleep_from, a.wl.mix_emulated, &set, 0, &sleep, &a.wl.sleep);
 	if (rc)
 		return rc;
 	rc = sizing_print_results(&set, &a.wl, &a.ra.bm, a.supply_v) ? EXIT_USAGE : EXIT_OK;
+	if (a.wl.states) {
+		idle_states_free(&is);
+		rr_set_free(&sset);
+	}
 	if (a.wl.sleep)
 		sleep_figure_free(&sleep);
 	rr_set_free(&set);
