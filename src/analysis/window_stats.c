@@ -158,6 +158,18 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : NAN;
 }
 
+/* A quantity's line: its average, then min and max in milli-units (the readings inside the
+ * window's: none when it falls between two, whose interpolation gives the average). */
+static void put_avg_range(FILE *out, const char *what, double avg, double lo, double hi,
+			  const char *unit)
+{
+	fprintf(out, "  %-8s avg %.6g %s", what, avg * 1e3, unit);
+	if (isfinite(lo) && isfinite(hi))
+		fprintf(out, "  min %.6g %s  max %.6g %s\n", lo * 1e3, unit, hi * 1e3, unit);
+	else
+		fprintf(out, "  min -  max - (no reading inside the window)\n");
+}
+
 static void print_meter(const struct rr_result *r, unsigned i, const struct window_meter *m,
 			FILE *out)
 {
@@ -174,11 +186,9 @@ static void print_meter(const struct rr_result *r, unsigned i, const struct wind
 	else
 		fprintf(out, ", a row per reading\n");
 	if (m->a_s > 0)
-		fprintf(out, "  current  avg %.6g mA  min %.6g mA  max %.6g mA\n",
-			ratio(m->charge_c, m->a_s) * 1e3, m->a_min * 1e3, m->a_max * 1e3);
+		put_avg_range(out, "current", ratio(m->charge_c, m->a_s), m->a_min, m->a_max, "mA");
 	if (m->w_s > 0)
-		fprintf(out, "  power    avg %.6g mW  min %.6g mW  max %.6g mW\n",
-			ratio(m->energy_j, m->w_s) * 1e3, m->w_min * 1e3, m->w_max * 1e3);
+		put_avg_range(out, "power", ratio(m->energy_j, m->w_s), m->w_min, m->w_max, "mW");
 	if (m->v_s > 0)
 		fprintf(out, "  voltage  avg %.6g V\n", ratio(m->v_int, m->v_s));
 	if (m->a_s > 0)

@@ -83,4 +83,21 @@ ok $? "an unknown job is named"
 [ $? -ne 0 ] && grep -q "later than --from" "$T/err3"
 ok $? "--to before --from is refused"
 
+# A window between two readings (a row a second, 100 then 300 mA): its average is their
+# interpolation, and it has no min or max to give (it printed inf and -inf).
+python3 - "$T/r.json" "$T/sparse.json" "$T/sparse.samples.csv" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t0 = d["t0_ns"]
+d.setdefault("files", {})["samples"] = "sparse.samples.csv"
+json.dump(d, open(sys.argv[2], "w"))
+with open(sys.argv[3], "w") as f:
+    f.write("t_ns,meter,v,a,w,flags\n")
+    for k, a in enumerate((0.1, 0.1, 0.3, 0.3)):
+        f.write("%d,0,5.0,%.3f,%.3f,\n" % (t0 + k * 10**9, a, 5 * a))
+PY
+"$IOWATT" stats "$T/sparse.json" --from 1.25 --to 1.75 >"$T/between.txt" 2>&1 &&
+	grep -Eq "current +avg 200 mA +min - +max -" "$T/between.txt" && ! grep -q "inf" "$T/between.txt"
+ok $? "a window between two readings: avg 200 mA interpolated, min and max '-' ($(grep current "$T/between.txt"))"
+
 done_testing
