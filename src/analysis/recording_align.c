@@ -327,6 +327,16 @@ static void measure_span(const struct recording *rec, int64_t offset_ns,
 	ph->charge_mc = ph->mean_ma * ph->seconds;
 }
 
+/* Whether the recording covers span sp whole (to a point at either end); no span: nothing
+ * to cover. */
+static int covers(const struct recording *rec, const struct result_span *sp,
+		  const struct recording_phase *ph)
+{
+	if (!sp || sp->t_end_ns <= sp->t_start_ns)
+		return 1;
+	return ph->seconds >= result_span_s(sp) - 2.0 / rec->rate_hz;
+}
+
 void recording_measure_job(const struct recording *rec, int64_t offset_ns,
 			   const struct rr_result *r, const struct job_result *j, double volts,
 			   struct recording_job *out)
@@ -361,4 +371,8 @@ void recording_measure_job(const struct recording *rec, int64_t offset_ns,
 				       out->tail_net_j
 			     : NAN;
 	out->j_per_gb = bytes > 0 ? (out->active_j + out->tail_net_j) / (bytes / 1e9) : NAN;
+	/* Energies of a part of the phases are no job's: over all its bytes they would read low. */
+	if (!j->phases || !j->phases->active || !covers(rec, j->phases->active, &out->active) ||
+	    !covers(rec, j->phases->tail, &out->tail))
+		out->active_j = out->tail_net_j = out->net_j = out->j_per_gb = NAN;
 }

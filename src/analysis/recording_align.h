@@ -40,7 +40,9 @@ struct recording_job {
 	const char *name;
 	struct recording_phase idle, active, tail; /* seconds 0: not covered */
 	double volts;	      /* the voltage the energies use */
-	double active_j, tail_net_j, net_j, j_per_gb; /* NAN where not known */
+	/* NAN where not known, and where the recording misses part of the active phase or
+	 * the tail (a part's energy over all the job's bytes would read low) */
+	double active_j, tail_net_j, net_j, j_per_gb;
 	double meter_active_ma; /* the run's own meter, for comparison; NAN without */
 };
 

@@ -122,7 +122,9 @@ static void put_job(const struct recording_job *jb)
 		printf("    active mean: recording %.4f mA, the run's meter %.4f mA (%+.2f%%)\n",
 		       jb->active.mean_ma, jb->meter_active_ma,
 		       100 * (jb->active.mean_ma / jb->meter_active_ma - 1));
-	if (!isnan(jb->volts) && jb->active.seconds > 0)
+	if (!isnan(jb->volts) && jb->active.seconds > 0 && isnan(jb->active_j))
+		printf("    no energies: the recording misses part of the active phase or the tail\n");
+	else if (!isnan(jb->volts) && jb->active.seconds > 0)
 		printf("    at %.3f V: active %.4f J, above idle %.4f J, %.3f J/GB\n", jb->volts,
 		       jb->active_j, jb->net_j, jb->j_per_gb);
 }

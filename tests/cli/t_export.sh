@@ -224,6 +224,19 @@ assert all(abs(j["active"]["mean_ma"] - 300) < 5 for j in d["jobs"]), d["jobs"]
 PY
 ok $? "--offset with --json-out: written, the offset as given, U95 null ($(tail -n 1 "$T_TMP/imp-off.out"))"
 
+# Placed so that it starts 0.3 s into the active phase: the phase's mean stands, but no
+# job energy or J/GB (the covered part's energy over all the job's bytes read low).
+late=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print((r["jobs"][0]["phases"]["active"]["t_start_ns"] - r["t0_ns"]) / 1e9 + 0.3)' "$T_TMP/r.json")
+"$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/rec.ppk2" --offset "$late" --volts 5 \
+	--json-out "$T_TMP/imp-late.json" >"$T_TMP/imp-late.out" 2>&1 &&
+	python3 - "$T_TMP/imp-late.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+assert j["active"] is not None and j["active"]["seconds"] > 0, j
+assert j["energy_active_j"] is None and j["energy_net_j"] is None and j["j_per_gb"] is None, j
+PY
+ok $? "a recording that misses the active phase's first 0.3 s gives no job energy or J/GB ($(grep -m1 "energies\|J/GB" "$T_TMP/imp-late.out"))"
+
 # Forged sessions: a member longer than the archive's directory says (it was written past
 # the points' array), a samplerate no bin width fits (1e300, 1e400: a division by zero).
 python3 - "$T_TMP" <<'PY'
