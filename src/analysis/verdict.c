@@ -33,6 +33,7 @@ static const struct cause causes[] = {
 	{ "idle baseline: no quiet reading", NULL, "idle not quiet" },
 	{ "*quiet readings (< ", NULL, "idle not quiet" },
 	{ "the job was interrupted", NULL, "interrupted" },
+	{ "energy shared with ", NULL, "energy shared with another fio job" },
 	{ "the job failed", NULL, "job failed" },
 	{ "*its energy cannot be known", NULL, "sampling cannot see the activity" },
 	{ "*: aliased", NULL, "activity aliased by the sampling" },

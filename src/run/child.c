@@ -331,15 +331,17 @@ static void command_io(struct run_ctx *rc, struct child *c, struct job_result *j
 		if (w.nrows)
 			log_info(NULL, "fio ran %u jobs (%s): this row has their I/O summed over "
 				 "fio's window and the whole command's power; a row each after it has "
-				 "that job's own I/O figures from fio, without power figures (per-job "
-				 "energy is not measured)", w.fio_jobs, w.name);
+				 "that job's own I/O figures from fio and the energy of its own span "
+				 "(%s), or none where jobs ran at the same time (shared)", w.fio_jobs,
+				 w.name, w.spans_stamped ? "fio's job_start and job_runtime"
+				 : "fio's job_runtime, its groups one after another before its report");
 		else if (w.fio_jobs > 1)
 			log_info(NULL, "fio ran %u jobs of one name (%s): one row, their I/O summed "
 				 "over fio's window", w.fio_jobs, w.name);
 	}
 	*wp = w;
 	if (!strcmp(w.source, "fio") && w.t_start_ns > t->active_ns &&
-	    !session_rephase(rc->session, w.t_start_ns, w.t_end_ns, run_output_replay, &rc->out))
+	    !session_rephase(rc->session, w.t_start_ns, w.t_end_ns, 0, run_output_replay, &rc->out))
 		log_info(NULL, "I/O figures from fio's JSON; the active phase is fio's own %s of "
 			 "I/O, the %s before it (fio laying out its files) in no phase",
 			 fmt_duration(w.t_end_ns - w.t_start_ns, a, sizeof(a)),
@@ -349,30 +351,71 @@ static void command_io(struct run_ctx *rc, struct child *c, struct job_result *j
 			 : "the target's /proc/diskstats over the active phase");
 }
 
+/* A fio job that ran alongside another: no energy of its own, and the reason why. */
+static void shared_row(struct job_result *r, const char *other)
+{
+	char *why = xasprintf("energy shared with '%s': fio ran the two at the same time, so "
+			      "the meters saw them together and their energy cannot be split (the "
+			      "command's row has it all)", other);
+
+	r->validity = xcalloc(1, sizeof(*r->validity));
+	result_validity_add(r->validity, why);
+	free(why);
+}
+
+/*
+ * A fio job's power figures over its own span: the command's idle baseline, the span as
+ * the active phase, no tail (what the job leaves behind falls in the next one's span, or
+ * in the command's tail). The session's phases are put back after.
+ */
+static void row_energy(struct run_ctx *rc, const struct job_opts *jo, struct job_result *r,
+		       const struct measure_fio_row *row, const struct temps *t_start)
+{
+	struct session_job_copy *keep = session_job_keep(rc->session);
+	struct job_close jc = {
+		.jo = jo, .measure = 1, .t_start = t_start, .marker_spec = rc->cfg->run.mark_gpio,
+	};
+
+	jc.bytes = (r->read ? r->read->io_bytes : 0) + (r->write ? r->write->io_bytes : 0);
+	jc.ios = (r->read ? r->read->total_ios : 0) + (r->write ? r->write->total_ios : 0);
+	if (!session_rephase(rc->session, row->t_start_ns, row->t_end_ns, row->t_end_ns,
+			     run_output_replay, &rc->out))
+		result_builder_job(&rc->rb, rc->session, &jc, r);
+	session_job_put_back(rc->session, keep);
+}
+
 /*
  * After the command's row: a row per fio job (w->rows), named by fio, with that job's
- * I/O figures from fio's JSON and no power figures of their own (the meters saw the whole
- * command; which watts were whose is not known). The figures move into the rows.
+ * I/O figures from fio's JSON and, where it ran alone, the power figures of its own span;
+ * one that ran alongside another says its energy is shared. The figures move into the rows.
  */
-static void fio_job_rows(struct run_ctx *rc, char **argv, unsigned round,
-			 struct measure_io_window *w)
+static void fio_job_rows(struct run_ctx *rc, const struct job_opts *jo, char **argv,
+			 unsigned round, struct measure_io_window *w, const struct temps *t_start)
 {
+	struct measure_fio_row *row;
 	struct job_result *r;
 	size_t i;
 
 	for (i = 0; i < w->nrows; i++) {
+		row = &w->rows[i];
 		r = result_add_job(&rc->rb.rep);
-		r->jobname = xstrdup(w->rows[i].name);
+		r->jobname = xstrdup(row->name);
 		r->round = round;
 		r->loop = 1;
 		r->status = RESULT_OK;
 		command_line(r, argv);
 		r->io_source = xstrdup("fio");
-		r->read = w->rows[i].read;
-		r->write = w->rows[i].write;
-		r->sync = w->rows[i].sync;
-		w->rows[i].read = w->rows[i].write = NULL;
-		w->rows[i].sync = NULL;
+		r->read = row->read;
+		r->write = row->write;
+		r->sync = row->sync;
+		row->read = row->write = NULL;
+		row->sync = NULL;
+		if (!rc->session->nmeters)
+			continue;
+		if (row->shared_with[0])
+			shared_row(r, row->shared_with);
+		else if (row->t_end_ns > row->t_start_ns)
+			row_energy(rc, jo, r, row, t_start);
 	}
 	measure_io_window_free(w);
 }
@@ -398,6 +441,6 @@ void run_command(struct run_ctx *rc, const struct job_opts *jo, char **argv)
 	rc->any_failed |= child_result(&c, j);
 	command_io(rc, &c, j, &w, &bytes, &ios);
 	run_job_close(rc, jo, 1, j, &t_start, bytes, ios, NULL, NULL);
-	fio_job_rows(rc, argv, 1, &w);
+	fio_job_rows(rc, jo, argv, 1, &w, &t_start);
 	measure_io_free(&c.io);
 }

@@ -369,6 +369,122 @@ static void fio_names(json_t *jobs, struct measure_io_window *w)
 	}
 }
 
+/* fio's ms stamps and the clocks' offset are rounded: spans that overlap by less are
+ * one after the other. */
+#define SPAN_SLACK_MS 2.0
+#define FIO_GROUPS 64
+
+/*
+ * Where each of fio's groups of jobs began (ms since the epoch) when fio stamps no job's
+ * start (fio 3.33): groups run one after another (stonewall), the last one ending at
+ * fio's report. fio lays out every job's files before the first group starts (its
+ * create_serialize default), so nothing else runs between them. 0, or -ENOENT.
+ */
+static int fio_group_starts(json_t *root, json_t *jobs, double *start_ms)
+{
+	double group_max[FIO_GROUPS] = { 0 }, t = json_num(root, "timestamp_ms");
+	json_t *job;
+	size_t i;
+	int g;
+
+	if (!(t > 0))
+		return -ENOENT;
+	json_array_foreach(jobs, i, job) {
+		g = (int)json_integer_value(json_object_get(job, "groupid"));
+		g = g < 0 || g >= FIO_GROUPS ? 0 : g;
+		group_max[g] = fmax(group_max[g], json_num(job, "job_runtime"));
+	}
+	for (g = FIO_GROUPS - 1; g >= 0; g--) {
+		t -= group_max[g];
+		start_ms[g] = t;
+	}
+	return 0;
+}
+
+/* Whether every job of fio's has its own start stamp (job_start: fio 3.39, not 3.33). */
+static int fio_stamped(json_t *jobs)
+{
+	json_t *job;
+	size_t i;
+
+	json_array_foreach(jobs, i, job)
+		if (!(json_num(job, "job_start") > 0))
+			return 0;
+	return json_array_size(jobs) > 0;
+}
+
+/* A row's span in ms: from its first clone's start to its last clone's end. */
+static void row_span_ms(json_t *mine, const double *group_start_ms, double *a, double *b)
+{
+	double s, rt;
+	json_t *job;
+	size_t i;
+	int g;
+
+	*a = *b = 0;
+	json_array_foreach(mine, i, job) {
+		rt = json_num(job, "job_runtime");
+		s = json_num(job, "job_start");
+		if (!(s > 0) && group_start_ms) {
+			g = (int)json_integer_value(json_object_get(job, "groupid"));
+			s = group_start_ms[g < 0 || g >= FIO_GROUPS ? 0 : g];
+		}
+		*a = i ? fmin(*a, s) : s;
+		*b = i ? fmax(*b, s + rt) : s + rt;
+	}
+}
+
+/*
+ * Each row's own span, on the clock of fio's window w (s_ms..e_ms in fio's stamps), and
+ * whether it overlapped another row's (shared: the meters saw them together). Rows
+ * without a span keep 0.
+ */
+static void fio_row_spans(json_t *root, json_t *jobs, double s_ms, double e_ms,
+			  struct measure_io_window *w)
+{
+	double group_start_ms[FIO_GROUPS], *gs = NULL, a, b, span_ns;
+	struct measure_fio_row *r, *o;
+	char one[64];
+	json_t *job, *mine;
+	size_t i, k, n;
+
+	w->spans_stamped = fio_stamped(jobs);
+	if (!w->spans_stamped && !fio_group_starts(root, jobs, group_start_ms))
+		gs = group_start_ms;
+	if ((!w->spans_stamped && !gs) || !(e_ms > s_ms))
+		return;
+	span_ns = (double)(w->t_end_ns - w->t_start_ns);
+	for (k = 0; k < w->nrows; k++) {
+		r = &w->rows[k];
+		mine = json_array();
+		json_array_foreach(jobs, i, job) {
+			plain_name(job, one, sizeof(one));
+			if (!strcmp(one, r->name))
+				json_array_append(mine, job);
+		}
+		row_span_ms(mine, gs, &r->a_ms, &r->b_ms);
+		json_decref(mine);
+		/* on the window's clock, inside it */
+		a = fmin(fmax((r->a_ms - s_ms) / (e_ms - s_ms), 0), 1) * span_ns;
+		b = fmin(fmax((r->b_ms - s_ms) / (e_ms - s_ms), 0), 1) * span_ns;
+		if (b > a) {
+			r->t_start_ns = w->t_start_ns + (uint64_t)a;
+			r->t_end_ns = w->t_start_ns + (uint64_t)b;
+		}
+	}
+	for (k = 0; k < w->nrows; k++)
+		for (n = k + 1; n < w->nrows; n++) {
+			r = &w->rows[k];
+			o = &w->rows[n];
+			if (fmin(r->b_ms, o->b_ms) - fmax(r->a_ms, o->a_ms) <= SPAN_SLACK_MS)
+				continue;
+			if (!r->shared_with[0])
+				snprintf(r->shared_with, sizeof(r->shared_with), "%s", o->name);
+			if (!o->shared_with[0])
+				snprintf(o->shared_with, sizeof(o->shared_with), "%s", r->name);
+		}
+}
+
 /*
  * A row per fio job when there are two or more (w->name holds their names, "+" between):
  * its clones (numjobs) summed, rates over its own job_runtime (the longest clone's), else
@@ -428,6 +544,7 @@ static int fill_fio(struct measure_io *mi, uint64_t t0, uint64_t t1, struct job_
 		j->sync = fio_sync(jobs);
 		fio_names(jobs, w);
 		fio_rows(jobs, (double)(w->t_end_ns - w->t_start_ns) / 1e9, w);
+		fio_row_spans(root, jobs, s_ms, e_ms, w);
 		rc = 0;
 	}
 	json_decref(root);

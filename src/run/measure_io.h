@@ -36,6 +36,12 @@ struct measure_fio_row {
 	char name[64];
 	struct result_dir *read, *write;
 	struct result_sync *sync;
+	/* Its own span of I/O (CLOCK_MONOTONIC, inside fio's window; 0: not known) and in
+	 * fio's ms stamps; shared_with: a row whose span overlapped it ("": none), so the
+	 * meters saw the two together and their energy cannot be split. */
+	uint64_t t_start_ns, t_end_ns;
+	double a_ms, b_ms;
+	char shared_with[64];
 };
 
 /* The figures measure_io_fill() found, for the active phase and the summary. */
@@ -49,6 +55,9 @@ struct measure_io_window {
 	 * caller takes them (measure_io_window_free frees what is left) */
 	struct measure_fio_row *rows;
 	size_t nrows;
+	/* the rows' spans: 1 from fio's job_start stamps, 0 from job_runtime, its groups one
+	 * after another before its report (fio 3.33 stamps no job's start) */
+	int spans_stamped;
 };
 
 /*

@@ -354,37 +354,64 @@ static void replay_feed(void *arg, const struct meter_sample *x)
 	energy_feed(rs->ej, x);
 }
 
-int session_rephase(struct session *s, uint64_t t_active, uint64_t t_end,
+int session_rephase(struct session *s, uint64_t t_active, uint64_t t_end, uint64_t t_tail_end,
 		    session_replay_fn replay, void *arg)
 {
 	struct phase_times *t = &s->times;
 	struct energy_job *fresh = xcalloc(s->nmeters ? s->nmeters : 1, sizeof(*fresh));
+	uint64_t idle_end = t->idle_end_ns ? t->idle_end_ns : t->active_ns;
 	struct replay_state rs;
 	unsigned m;
 	int err = 0;
 
+	if (!t_tail_end)
+		t_tail_end = t->tail_end_ns > t_end ? t->tail_end_ns : t_end;
 	for (m = 0; m < s->nmeters && !err; m++) {
 		meter_job_init(s, m, &fresh[m]);
 		energy_phase_begin(&fresh[m], PHASE_IDLE, t->idle_ns);
-		energy_phase_end(&fresh[m], PHASE_IDLE, t->active_ns);
+		energy_phase_end(&fresh[m], PHASE_IDLE, idle_end);
 		energy_phase_begin(&fresh[m], PHASE_ACTIVE, t_active);
 		energy_phase_begin(&fresh[m], PHASE_TAIL, t_end);
-		energy_phase_end(&fresh[m], PHASE_TAIL, t->tail_end_ns > t_end ? t->tail_end_ns
-									 : t_end);
+		energy_phase_end(&fresh[m], PHASE_TAIL, t_tail_end);
 		rs = (struct replay_state){ .ej = &fresh[m], .from_ns = t->idle_ns };
 		err = replay(arg, m, replay_feed, &rs);
 	}
 	if (!err) {
 		for (m = 0; m < s->nmeters; m++)
 			s->meters[m].ej = fresh[m];
-		t->idle_end_ns = t->active_ns;
+		t->idle_end_ns = idle_end;
 		t->active_ns = t_active;
 		t->end_ns = t_end;
-		if (t->tail_end_ns < t_end)
-			t->tail_end_ns = t_end;
+		t->tail_end_ns = t_tail_end;
 	}
 	free(fresh);
 	return err;
+}
+
+struct session_job_copy {
+	struct phase_times times;
+	struct energy_job ej[MAX_METERS];
+};
+
+struct session_job_copy *session_job_keep(const struct session *s)
+{
+	struct session_job_copy *c = xcalloc(1, sizeof(*c));
+	unsigned m;
+
+	c->times = s->times;
+	for (m = 0; m < s->nmeters; m++)
+		c->ej[m] = s->meters[m].ej;
+	return c;
+}
+
+void session_job_put_back(struct session *s, struct session_job_copy *c)
+{
+	unsigned m;
+
+	s->times = c->times;
+	for (m = 0; m < s->nmeters; m++)
+		s->meters[m].ej = c->ej[m];
+	free(c);
 }
 
 unsigned session_short_of(const struct session *s, int phase, unsigned n)

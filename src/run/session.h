@@ -116,12 +116,19 @@ typedef int (*session_replay_fn)(void *arg, unsigned meter,
 				 void *feed_arg);
 /*
  * After the fact: the active phase was [t_active, t_end] (fio's own I/O inside the
- * command's run), the idle phase still ends where it did, the stretch between is in no
- * phase, and the tail runs from t_end to where it ended. Every meter's integrals are
- * rebuilt from its samples. 0 or -errno (the old phases stand).
+ * command's run, or one fio job's span of it), the idle phase still ends where it did,
+ * the stretch between is in no phase, and the tail runs from t_end to t_tail_end (0:
+ * where the job's tail ended). Every meter's integrals are rebuilt from its samples. 0
+ * or -errno (the old phases stand).
  */
-int session_rephase(struct session *s, uint64_t t_active, uint64_t t_end,
+int session_rephase(struct session *s, uint64_t t_active, uint64_t t_end, uint64_t t_tail_end,
 		    session_replay_fn replay, void *arg);
+/* A copy of the job's phases and integrals (session_job_put_back), for phases taken again
+ * after the job's figures were written; xmalloc'd. */
+struct session_job_copy;
+struct session_job_copy *session_job_keep(const struct session *s);
+/* Puts the copy back and frees it. */
+void session_job_put_back(struct session *s, struct session_job_copy *c);
 
 /* Meters with fewer than n samples in the phase so far. */
 unsigned session_short_of(const struct session *s, int phase, unsigned n);

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # measure -- fio ... --output-format=json with several fio jobs: after the command's row
 # (its I/O summed, the whole command's power), a row per fio job named as fio names it,
-# with that job's own I/O figures (its numjobs clones summed) and no power of its own.
+# with that job's own I/O figures (its numjobs clones summed) and the power of its own span
+# where it ran alone; jobs that ran at the same time say their energy is shared.
 # A fake fio in PATH prints the JSON layout of fio 3.x (keys as a real fio 3.33 run writes
-# them); real fio, where installed, runs two jobs on files end to end.
+# them; FAKE_STAMPS=1 adds 3.39's job_start, the jobs overlapping); real fio, where
+# installed, runs two jobs one after the other (stonewall), then two side by side.
 . "$(dirname "$0")/../lib/lib.sh"
 
 emu_pid=""
@@ -17,7 +19,7 @@ meas="--meter um25c:$T_TMP/um,interval=100ms --idle 1s --idle-samples 5 --tail-h
 # fio's JSON for a job file of two jobs, the first with numjobs=2 (two entries of its name)
 mkdir -p "$T_TMP/bin"
 cat >"$T_TMP/fio.py" <<'EOF'
-import json, sys, time
+import json, os, sys, time
 time.sleep(0.3)
 now = int(time.time() * 1000)
 def lat(p50, p99):
@@ -30,11 +32,15 @@ def ddir(nbytes, ios, p50, p99, ms):
             "bw": nbytes // ms if nbytes else 0, "iops": ios * 1000.0 / ms if ios else 0.0,
             "runtime": ms if nbytes else 0, "total_ios": ios, "short_ios": 0, "drop_ios": 0,
             "slat_ns": lat(0, 0), "clat_ns": lat(p50, p99), "lat_ns": lat(p50 + 500, p99 + 500)}
+stamps = os.environ.get("FAKE_STAMPS") == "1"
 def job(name, gid, rd, wr, ms):
-    return {"jobname": name, "groupid": gid, "error": 0, "eta": 0, "elapsed": 1,
-            "job options": {"name": name}, "read": rd, "write": wr,
-            "trim": ddir(0, 0, 0, 0, ms), "sync": {"total_ios": 0, "lat_ns": lat(0, 0)},
-            "job_runtime": ms, "usr_cpu": 1.0, "sys_cpu": 2.0, "ctx": 10, "majf": 0, "minf": 10}
+    j = {"jobname": name, "groupid": gid, "error": 0, "eta": 0, "elapsed": 1,
+         "job options": {"name": name}, "read": rd, "write": wr,
+         "trim": ddir(0, 0, 0, 0, ms), "sync": {"total_ios": 0, "lat_ns": lat(0, 0)},
+         "job_runtime": ms, "usr_cpu": 1.0, "sys_cpu": 2.0, "ctx": 10, "majf": 0, "minf": 10}
+    if stamps:  # fio 3.39: each job's start; here all three from the same moment
+        j["job_start"] = now - 250
+    return j
 none = ddir(0, 0, 0, 0, 200)
 doc = {"fio version": "fio-3.33", "timestamp": now // 1000, "timestamp_ms": now,
        "time": time.ctime(now / 1000),
@@ -72,7 +78,30 @@ assert rr["read"]["clat_ns"]["percentile"]["50.000000"] == 7000, rr["read"]["cla
 # the command's row sums them all, and alone carries the power the meter saw
 assert cmd["write"]["io_bytes"] == 10 << 20 and cmd["read"]["io_bytes"] == 1 << 20, cmd
 assert cmd["power"] is not None and cmd["power"]["active_w"] > 0, cmd["power"]
-assert sw.get("power") is None and rr.get("power") is None, (sw.get("power"), rr.get("power"))
+# fio 3.33 stamps no job's start: its groups ran one after another, so each row has the
+# power of its own span (200 ms, then 100 ms: too short for 20 samples, and said so)
+ca, sa, ra = (j["phases"]["active"] for j in (cmd, sw, rr))
+assert sa["t_start_ns"] == ca["t_start_ns"] and ra["t_end_ns"] == ca["t_end_ns"], (ca, sa, ra)
+assert sa["t_end_ns"] == ra["t_start_ns"], (sa, ra)
+span = ca["t_end_ns"] - ca["t_start_ns"]
+assert abs((sa["t_end_ns"] - sa["t_start_ns"]) - span * 2 / 3) <= 1, (sa, span)
+for r in (sw, rr):
+    assert r["power"] is not None, r["jobname"]
+    assert not r["validity"]["valid"], r["validity"]
+    assert r["validity"]["reasons"][0].startswith("active phase has "), r["validity"]
+EOF
+FAKE_STAMPS=1 PATH="$T_TMP/bin:$PATH" "$IOWATT" measure $meas --json-out "$T_TMP/fake39.json" -- \
+	fio "$T_TMP/jobs.fio" --output-format=json >"$T_TMP/fake39.out" 2>"$T_TMP/fake39.err"
+check "fio 3.39's job_start: jobs that overlapped have no power, their energy said shared" -- \
+	python3 - "$T_TMP/fake39.json" <<'EOF'
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+cmd, sw, rr = jobs
+assert cmd["power"] is not None, cmd
+for r, other in ((sw, "rand-read"), (rr, "seq-write")):
+    assert r.get("power") is None, r["jobname"]
+    assert not r["validity"]["valid"], r["validity"]
+    assert r["validity"]["reasons"][0].startswith("energy shared with '%s'" % other), r["validity"]
 EOF
 check "the log says which row has what" -- \
 	grep -q "fio ran 3 jobs (seq-write+rand-read): this row has their I/O summed.*a row each after it" "$T_TMP/fake.err"
@@ -100,8 +129,52 @@ for row, f in zip(jobs[1:], fio):
         assert row[d]["io_bytes"] == f[d]["io_bytes"], (row["jobname"], d, row[d], f[d])
 assert jobs[1]["write"]["io_bytes"] == 4 << 20 and jobs[2]["read"]["io_bytes"] == 2 << 20
 EOF
+	# A stonewalled pair paced to 3 s each (fio 3.33 stamps no start: the spans are
+	# its job_runtime, groups one after another before its report)
+	"$IOWATT" measure $meas --json-out "$T_TMP/seq.json" -- fio --name=w1 --rw=write \
+		--bs=64k --size=24M --rate=8m --filename="$T_TMP/f1" --name=r1 --stonewall \
+		--rw=read --bs=64k --size=24M --rate=8m --filename="$T_TMP/f2" \
+		--output-format=json >"$T_TMP/seq.out" 2>"$T_TMP/seq.err"
+	ok $? "measure -- fio with a stonewalled pair (real fio)"
+	check "each real job one after the other: the energy of its own span, the two summing to the command's" -- \
+		python3 - "$T_TMP/seq.json" "$T_TMP/seq.out" <<'EOF'
+import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+out = open(sys.argv[2]).read()
+fio = {j["jobname"]: j for j in json.loads(out[out.index("{"):out.rindex("}") + 1])["jobs"]}
+cmd, w1, r1 = jobs
+span = lambda j: (j["phases"]["active"]["t_end_ns"] - j["phases"]["active"]["t_start_ns"]) / 1e6
+for r in (w1, r1):
+    assert r["power"] is not None and r["validity"]["valid"], (r["jobname"], r.get("validity"))
+    # its span is fio's job_runtime of it (ms stamps), inside the command's
+    assert abs(span(r) - fio[r["jobname"]]["job_runtime"]) <= 2, (span(r), fio[r["jobname"]])
+    assert r["phases"]["tail"]["t_end_ns"] == r["phases"]["tail"]["t_start_ns"], r["phases"]
+assert w1["phases"]["active"]["t_end_ns"] <= r1["phases"]["active"]["t_start_ns"]
+e = lambda j: j["power"]["energy_active_j"]
+print("# w1 %.3f J over %.0f ms, r1 %.3f J over %.0f ms, the command %.3f J over %.0f ms"
+      % (e(w1), span(w1), e(r1), span(r1), e(cmd), span(cmd)))
+assert abs(e(w1) + e(r1) - e(cmd)) <= 0.02 * e(cmd), (e(w1), e(r1), e(cmd))
+# constant current: energy in proportion to each span
+assert abs(e(w1) / e(r1) - span(w1) / span(r1)) <= 0.05 * span(w1) / span(r1)
+EOF
+	"$IOWATT" measure $meas --json-out "$T_TMP/par.json" -- fio --name=w1 --rw=write \
+		--bs=64k --size=8M --rate=8m --filename="$T_TMP/f1" --name=r1 \
+		--rw=read --bs=64k --size=8M --rate=8m --filename="$T_TMP/f2" \
+		--output-format=json >"$T_TMP/par.out" 2>"$T_TMP/par.err"
+	check "two real jobs side by side: no energy of their own, each says it is shared" -- \
+		python3 - "$T_TMP/par.json" <<'EOF'
+import json, sys
+cmd, w1, r1 = json.load(open(sys.argv[1]))["jobs"]
+assert cmd["power"] is not None
+for r, other in ((w1, "r1"), (r1, "w1")):
+    assert r.get("power") is None, r["jobname"]
+    assert r["validity"]["reasons"][0].startswith("energy shared with '%s'" % other), r["validity"]
+EOF
 else
 	skip "fio not installed (tests/deps.sh installs it)"
+	skip "fio not installed"
+	skip "fio not installed"
+	skip "fio not installed"
 	skip "fio not installed"
 fi
 
