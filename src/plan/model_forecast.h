@@ -9,6 +9,7 @@
 #include "core/accuracy.h"
 #include "core/completions.h"
 #include "io/job.h"
+#include "result/result.h"
 
 /* Costs the plan assumes per read, write and flush (uJ): a relative U95 needs a cost, and
  * the device's are known only once measured (issue 35's card: 40, 120, 60 uC at 5 V). */
@@ -48,6 +49,9 @@ struct model_forecast {
  */
 void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 			  const struct meter_accuracy *acc, struct model_forecast *out);
+
+/* The forecast as the result keeps it (jobs[].meter_fit.model); NULL when not judged. */
+struct result_model_forecast *model_forecast_report(const struct model_forecast *f);
 
 struct run_config;
 /* The plan's section: each patterned job's forecast (nothing without a meter or one). */

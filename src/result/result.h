@@ -468,6 +468,25 @@ struct result_size_auto {
  * (plan/meter_fit.h): verdict "ok", "coarse", "too short" or "aliased", what goes wrong
  * and what to change (NULL when nothing).
  */
+/*
+ * The power model's per-op U95 the plan forecast for the job (docs/energy.md, "Before
+ * running: the meter fit"): per kind (NAN: none, or only a lock-step pair's sum), the
+ * largest share of its assumed cost, whether that is above max_uncertainty and the I/Os
+ * that would bring it within (0: none needed); the noise simulated (assumed: the meter
+ * declared none), the readings and those holding I/O.
+ */
+struct result_model_forecast {
+	double read_uj_per_op_u95, write_uj_per_op_u95, flush_uj_per_op_u95;
+	char *sum_of;
+	double sum_uj_per_op_u95;
+	double u95_rel;
+	int uncertain;
+	uint64_t need_ios;
+	double noise_w;
+	int noise_assumed;
+	uint64_t readings, readings_with_ops;
+};
+
 struct result_meter_fit {
 	char *verdict;
 	double meter_period_s;
@@ -477,6 +496,7 @@ struct result_meter_fit {
 	double duration_s, samples; /* expected; NAN: not known before running */
 	double bursts_u95_rel;	    /* the bursts' energy above idle, relative, k = 2 */
 	char *why, *fix;
+	struct result_model_forecast *model; /* NULL: not forecast (a stream, an older result) */
 };
 
 struct result_temp {

@@ -406,6 +406,24 @@ static const struct result_field size_auto_fields[] = {
 #undef T
 static SCHEMA(size_auto_schema, struct result_size_auto, size_auto_fields);
 
+#define T struct result_model_forecast
+static const struct result_field model_forecast_fields[] = {
+	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),
+	FIELD(T, "write_uj_per_op_u95", write_uj_per_op_u95, RF_REAL),
+	FIELD(T, "flush_uj_per_op_u95", flush_uj_per_op_u95, RF_REAL),
+	FIELD(T, "sum_of", sum_of, RF_STR),
+	FIELD(T, "sum_uj_per_op_u95", sum_uj_per_op_u95, RF_REAL),
+	FIELD(T, "u95_rel", u95_rel, RF_REAL),
+	FIELD(T, "uncertain", uncertain, RF_BOOL),
+	FIELD(T, "need_ios", need_ios, RF_U64),
+	FIELD(T, "noise_w", noise_w, RF_REAL),
+	FIELD(T, "noise_assumed", noise_assumed, RF_BOOL),
+	FIELD(T, "readings", readings, RF_U64),
+	FIELD(T, "readings_with_ops", readings_with_ops, RF_U64),
+};
+#undef T
+static SCHEMA(model_forecast_schema, struct result_model_forecast, model_forecast_fields);
+
 #define T struct result_meter_fit
 static const struct result_field meter_fit_fields[] = {
 	FIELD(T, "verdict", verdict, RF_STR),
@@ -418,6 +436,7 @@ static const struct result_field meter_fit_fields[] = {
 	FIELD(T, "bursts_u95_rel", bursts_u95_rel, RF_REAL),
 	FIELD(T, "why", why, RF_STR),
 	FIELD(T, "fix", fix, RF_STR),
+	FIELD(T, "model", model, RF_PTR, .sub = &model_forecast_schema, .absent = RF_OMIT),
 };
 #undef T
 static SCHEMA(meter_fit_schema, struct result_meter_fit, meter_fit_fields);

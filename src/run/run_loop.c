@@ -244,6 +244,7 @@ static const struct meter_accuracy *slowest_accuracy(const struct run_ctx *rc, u
 /* What the plan said of the job as it ran (its chosen size, its calibrated rate). */
 static void record_meter_fit(struct run_ctx *rc, size_t j, struct job_result *res)
 {
+	struct model_forecast mf;
 	struct meter_fit f;
 	const char *spec;
 	uint64_t period = slowest_period(rc, &spec);
@@ -252,6 +253,10 @@ static void record_meter_fit(struct run_ctx *rc, size_t j, struct job_result *re
 		return;
 	meter_fit_judge(&rc->jobs[j], period, size_auto_choosing_bps(&rc->sizes[j]), &f);
 	res->meter_fit = meter_fit_report(&f);
+	if (res->meter_fit) {
+		model_forecast_judge(&rc->jobs[j], period, slowest_accuracy(rc, period), &mf);
+		res->meter_fit->model = model_forecast_report(&mf);
+	}
 }
 
 /*

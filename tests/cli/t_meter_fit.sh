@@ -71,6 +71,15 @@ ok "$([ "$from" = pattern ] && [ "$n" = 5 ] && [ "$ios" = 5 ] && [ "$calib" = 0.
 	"size=auto kept the pattern: from $from, $n bursts of 64 KiB ($ios writes), no calibration"
 tail -1 "$T_TMP/r.check" | grep -q "^ok bursts of 1 x 64 KiB every 1.0 s 5 0.1$"
 ok $? "the result keeps the meter fit: $(tail -1 "$T_TMP/r.check")"
+python3 - "$T_TMP/r.json" <<'PY'
+import json, math, sys
+m = json.load(open(sys.argv[1]))["jobs"][0]["meter_fit"]["model"]
+u = [m[k] for k in ("write_uj_per_op_u95", "sum_uj_per_op_u95") if m[k] is not None]
+assert u and all(math.isfinite(x) and x > 0 for x in u), m
+assert m["read_uj_per_op_u95"] is None and m["noise_assumed"] is False and m["noise_w"] > 0, m
+assert m["readings"] > 0 and isinstance(m["uncertain"], bool), m
+PY
+ok $? "and the model's forecast: a finite write U95 at the meter's declared noise, no reads"
 
 # Too short for the meter: a paced job is told size=auto (more of its bursts), never a
 # size from its throughput that would make it a stream.
