@@ -27,8 +27,10 @@ int iio_scan_type_parse(const char *text, struct iio_scan_type *t)
 		rest += used;
 	while (*rest == '\n' || *rest == ' ')
 		rest++;
+	/* real and shift apart: their sum may wrap (">>4294967295" passed as 1 + it) */
 	if (*rest || repeat != 1 || (sign != 's' && sign != 'u') || !real ||
-	    storage % 8 || !storage || storage > IIO_STORAGE_MAX_BITS || real + shift > storage)
+	    storage % 8 || !storage || storage > IIO_STORAGE_MAX_BITS || real > storage ||
+	    shift > storage - real)
 		return -EINVAL;
 	t->big_endian = endian[0] == 'b';
 	t->is_signed = sign == 's';

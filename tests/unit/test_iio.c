@@ -127,6 +127,11 @@ static void test_scan_type(void)
 	ok(iio_scan_type_parse("le:s16/16X2>>0", &t) == -EINVAL, "a repeated element is refused");
 	ok(iio_scan_type_parse("le:s12/8>>0", &t) == -EINVAL, "more bits than storage is refused");
 	ok(iio_scan_type_parse("sideways", &t) == -EINVAL, "garbage is refused");
+	ok(iio_scan_type_parse("le:s1/16>>4294967295", &t) == -EINVAL,
+	   "a shift whose sum with the bits wraps is refused (it shifted by 2^32 - 1)");
+	ok(iio_scan_type_parse("le:s4294967295/16>>2", &t) == -EINVAL,
+	   "bits whose sum with the shift wraps are refused");
+	ok(!iio_scan_type_parse("le:u4/16>>12", &t) && t.shift == 12, "the top four bits: taken");
 
 	/* 5.04 V on an INA219 bus register: 1260 << 3 with CNVR (bit 1) set, big-endian */
 	iio_scan_type_parse("be:u13/16>>3", &t);
