@@ -45,9 +45,12 @@ static int read_tint(struct meter_dev *dev, struct scpi_priv *p)
 	if (rc)
 		return rc;
 	p->lag_ns = (now_ns() - t0) / 2;
-	if (scpi_number(line, &tint_s) || tint_s <= 0) {
+	/* Rounded to the instrument's steps, it stays within the interval asked for; longer
+	 * is no rounding (and past 2^63 ns not even a time). */
+	if (scpi_number(line, &tint_s) || tint_s <= 0 || tint_s > (double)p->interval_ns / 1e9) {
 		log_msg(meter_log_level(dev, LOG_ERR), MOD, "meter '%s': %s answered '%s', not an "
-			"interval", dev->spec, q, line);
+			"interval between points within the %.0f ms asked for", dev->spec, q, line,
+			(double)p->interval_ns / 1e6);
 		return -EPROTO;
 	}
 	p->tint_ns = (uint64_t)llround(tint_s * 1e9);

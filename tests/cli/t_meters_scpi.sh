@@ -132,6 +132,12 @@ ok $? "the samples are spaced as the instrument rounded the interval (SENS:SWE:T
 "$IOWATT" probe --meter "scpi:tcp://127.0.0.1:$SPORT,points=1000,interval=20ms" --seconds 1 >"$T/short.out" 2>&1
 [ $? -ne 0 ] && grep -q "shorter than the N6705C's 20.5 us between points" "$T/short.out"
 ok $? "points closer than the digitizer can: refused, saying why"
+srv_start n6705lies
+timeout 60 "$IOWATT" probe --meter "scpi:tcp://127.0.0.1:$SPORT,points=100,interval=200ms" --seconds 1 >"$T/lies.out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "SENS:SWE:TINT? (@1) answered '+1.000000E+30'" "$T/lies.out" &&
+	! grep -q "runtime error" "$T/lies.out"
+ok $? "an interval between points longer than the whole interval (1E+30 s): refused, saying why ($(grep -m1 "TINT" "$T/lies.out"))"
 srv_start ok
 "$IOWATT" probe --meter "scpi:tcp://127.0.0.1:$SPORT,points=100" --seconds 1 >"$T/noarr.out" 2>&1
 [ $? -ne 0 ] && grep -q "knows no buffered acquisition of the E36312A" "$T/noarr.out"

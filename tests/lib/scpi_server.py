@@ -18,6 +18,7 @@ Modes:
            20.48 us steps, as SENS:SWE:TINT? says), INIT:ACQ, *TRG, then FETC:ARR:CURR?
            and FETC:ARR:VOLT? (@N) answer once the acquisition would have ended: the
            first half of the points 100 mA, the second 300 mA, at 5 V
+  n6705lies  as n6705, but SENS:SWE:TINT? says 1E+30 s whatever was set
 """
 import socket
 import sys
@@ -56,7 +57,7 @@ def digitizer(up, state):
         t = float(up.split()[1].split(",")[0])
         state["tint"] = max(1, round(t / TINT_STEP)) * TINT_STEP
     elif up.startswith("SENS:SWE:TINT?"):
-        return True, "%+.6E" % state["tint"]
+        return True, "%+.6E" % (1e30 if state["mode"] == "n6705lies" else state["tint"])
     elif up.startswith(("SENS:FUNC:", "TRIG:ACQ:SOUR ")):
         pass
     elif up.startswith("INIT:ACQ"):
@@ -88,8 +89,8 @@ def answer(cmd, state):
     """The reply line to one command, or None for none."""
     up = cmd.strip().lstrip(":").upper()
     if up == "*IDN?":
-        return IDN_N6705 if state["mode"] == "n6705" else IDN
-    if state["mode"] == "n6705":
+        return IDN_N6705 if state["mode"].startswith("n6705") else IDN
+    if state["mode"].startswith("n6705"):
         handled, reply = digitizer(up, state)
         if handled:
             return reply
