@@ -180,8 +180,8 @@ static struct result_pcie *pcie_info(const char *dir)
 }
 
 /*
- * The CID with its serial number's 8 hex digits crossed out: PSN is bits 55:24 on an SD
- * card and 47:16 on an eMMC (the string starts at bit 127). The serial is never kept:
+ * The CID with its serial number's 8 hex digits and its CRC crossed out: PSN is bits 55:24
+ * on an SD card and 47:16 on an eMMC (the string starts at bit 127). The serial is never kept:
  * `serial` holds a short hash that tells two cards apart.
  */
 static char *cid_masked(const char *dir, const char *type)
@@ -189,9 +189,12 @@ static char *cid_masked(const char *dir, const char *type)
 	char *cid = file_str(dir, "cid");
 	size_t at = type && !strcmp(type, "MMC") ? 20 : 18;
 
-	if (cid && strlen(cid) == 32)
+	/* and the last byte, the CRC7 (where the host keeps it): a function of the serial that,
+	 * with the other fields and the hash, would leave about two serials to choose from */
+	if (cid && strlen(cid) == 32) {
 		memset(cid + at, 'x', 8);
-	else if (cid) {
+		memset(cid + 30, 'x', 2);
+	} else if (cid) {
 		free(cid);
 		cid = NULL;
 	}
