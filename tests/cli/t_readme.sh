@@ -160,9 +160,18 @@ if t_is_root; then
 		ok $? "$d's summary has the run's columns ($readme_head)"
 		sed -n '/^\$ make demo/,/^```/p' "$d" | grep -E "^[A-Z0-9]+-[^ ]* +[0-9]+ +ok " \
 			>"$T_TMP/readme-rows"
+		# A demo on a disk busy with others' I/O (said once, as the tool does) has idle
+		# baselines that are not quiet: its rows say so instead, the block still says
+		# EMULATED where the tool does (the meter's line, every reason line).
+		busy=$(sed -n '/^\$ make demo/,/^```/p' "$d" | grep -c "is busy with I/O that is not iowatt's")
 		[ -n "$verdict" ] && [ -s "$T_TMP/readme-rows" ] &&
-			awk -v v="$verdict" 'index($0, v) == 0 { bad = 1 } END { exit bad }' "$T_TMP/readme-rows"
-		ok $? "every job row of $d's emulated run says '$verdict', as the tool does"
+			awk -v v="$verdict" -v busy="$busy" 'index($0, v) == 0 &&
+				!(busy > 0 && $0 ~ / UNCERTAIN: idle not quiet$/) { bad = 1 } END { exit bad }' \
+				"$T_TMP/readme-rows" &&
+			sed -n '/^\$ make demo/,/^```/p' "$d" | grep -q "^figures from an EMULATED meter: they describe no real hardware$" &&
+			! sed -n '/^\$ make demo/,/^```/p' "$d" | grep -E "^[A-Z0-9]+-[^ ]* loop [0-9]+: " |
+				grep -v "figures from an emulated meter$" | grep -q .
+		ok $? "every job row of $d's emulated run says '$verdict' as the tool does (or, on a busy disk, UNCERTAIN: idle not quiet), and the block says EMULATED"
 	done
 	[ -n "$verdict" ] || sed "s/^/# /" "$T_TMP/run.out" | tail -5
 else
