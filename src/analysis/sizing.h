@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "analysis/battery.h"
+#include "analysis/endurance.h"
 #include "analysis/idle_states.h"
 #include "analysis/record_cost.h"
 #include "analysis/results_read.h"
@@ -63,6 +64,10 @@ struct sizing {
 	double write_u, read_u, rec_u, duty_u;
 	struct load_u95 lu;
 	struct life_u95 lifeu;
+	/* --endurance: the device's days at the workload and which ends first (has_dev: it
+	 * was worked out; not when the device has no wear figure of its own) */
+	struct endurance dev;
+	int has_dev;
 };
 
 /* --records: I/Os a day at job j's block size. */

@@ -128,7 +128,7 @@ static const char *fmt_days(double days, char *buf, size_t len)
 	return buf;
 }
 
-void sizing_print_endurance(const struct sizing *sz, const struct size_workload *wl)
+void sizing_print_endurance(struct sizing *sz, const struct size_workload *wl)
 {
 	struct endurance_in in = { .rated_bytes = wl->endurance_bytes };
 	struct endurance e;
@@ -158,6 +158,8 @@ void sizing_print_endurance(const struct sizing *sz, const struct size_workload 
 	in.battery_days = sz->life.days;
 	in.battery_days_u95 = sz->lifeu.days;
 	endurance_compute(&in, &e);
+	sz->dev = e;
+	sz->has_dev = 1;
 	for (i = 0; i < in.nparts; i++)
 		user_bpd += in.part[i].user_bpd;
 	fmt_bytes(in.rated_bytes, rated, sizeof(rated));

@@ -101,7 +101,8 @@ static void print_states(const struct sizing *sz, const struct size_workload *wl
 	const struct sizing_states *st = &sz->st;
 	const struct idle_states *is = wl->states;
 
-	if (!sz->recjob)
+	/* asleep or off between bursts, their own line says what is drawn */
+	if (!sz->recjob || wl->sleep || wl->off_share > 0)
 		return;
 	if (!is) {
 		printf("  states   none measured: between records the device draws the run's idle "
@@ -294,7 +295,7 @@ static void print_sleep_line(const struct sleep_figure *sf)
 	       *sf->meter ? ", " : "", sf->meter, sf->r->emulated ? ", EMULATED" : "");
 }
 
-void sizing_print_device(const struct sizing *sz, const struct size_workload *wl,
+void sizing_print_device(struct sizing *sz, const struct size_workload *wl,
 			 const struct battery_model *bm, double supply_v_opt)
 {
 	char *path = text_clean_dup(sz->r->path); /* a file name is anyone's bytes */

@@ -19,12 +19,14 @@ const char *sizing_fig_pm(enum si_quantity q, double v, double u95);
 /* Watt-hours take the power's prefix (and its --units): "9.435 Wh", "90.05 mWh". */
 const char *sizing_fig_wh(double wh);
 
-/* One result's block: its jobs, the sleep figure, energy, life, interval, warnings. */
-void sizing_print_device(const struct sizing *sz, const struct size_workload *wl,
+/* One result's block: its jobs, the sleep figure, energy, life, interval, warnings; with
+ * --endurance it keeps the device's days in sz->dev for the closing table. */
+void sizing_print_device(struct sizing *sz, const struct size_workload *wl,
 			 const struct battery_model *bm, double supply_v_opt);
 
 /* --endurance (sizing_endurance.c): the device's days at the workload's writes (write
- * amplification included), energy per GB, and which ends first, it or the battery. */
-void sizing_print_endurance(const struct sizing *sz, const struct size_workload *wl);
+ * amplification included), energy per GB, and which ends first, it or the battery;
+ * kept in sz->dev (sz->has_dev). */
+void sizing_print_endurance(struct sizing *sz, const struct size_workload *wl);
 
 #endif

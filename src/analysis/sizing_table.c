@@ -77,22 +77,64 @@ static void summary_units(const struct sizing *sz, size_t n, struct si_unit *cur
 	free(e);
 }
 
-static void print_summary(const struct sizing *sz, size_t n)
+/* A device's days in the table: "never" when the workload writes nothing. */
+static const char *fmt_dev_days(double days, char *buf, size_t len)
+{
+	if (isinf(days))
+		snprintf(buf, len, "never");
+	else
+		snprintf(buf, len, days < 1000 ? "%.2f" : "%.0f", days);
+	return buf;
+}
+
+/*
+ * --endurance: the device's days beside the battery's, their interval (from the write
+ * amplification's and the rating's ranges) and which ends first, so one table answers it.
+ */
+static void print_dev_cells(const struct sizing *sz)
+{
+	static const char *const first[] = { [ENDS_BATTERY] = "battery", [ENDS_DEVICE] = "device",
+					     [ENDS_UNCLEAR] = "overlap", [ENDS_NEVER] = "battery" };
+	char d[32], lo[32], hi[32], range[72];
+
+	if (!sz->has_dev) {
+		printf(" %12s %19s  %s", "-", "-", "-");
+		return;
+	}
+	if (!(sz->dev.days_hi > sz->dev.days_lo))
+		snprintf(range, sizeof(range), "-");
+	else if (isinf(sz->dev.days_hi))
+		snprintf(range, sizeof(range), ">= %s", fmt_dev_days(sz->dev.days_lo, lo, sizeof(lo)));
+	else
+		snprintf(range, sizeof(range), "%s..%s", fmt_dev_days(sz->dev.days_lo, lo, sizeof(lo)),
+			 fmt_dev_days(sz->dev.days_hi, hi, sizeof(hi)));
+	printf(" %12s %19s  %s", fmt_dev_days(sz->dev.days, d, sizeof(d)), range,
+	       first[sz->dev.first]);
+}
+
+static void print_summary(const struct sizing *sz, size_t n, const struct size_workload *wl)
 {
 	char u[32], head_a[24], head_e[24], fa[32], fe[32];
 	struct si_unit cur, wh;
 	size_t i, best = 0, second = SIZE_MAX;
+	int dev = wl->endurance_bytes != 0;
 
 	summary_units(sz, n, &cur, &wh);
 	snprintf(head_a, sizeof(head_a), "avg %s", cur.text);
 	snprintf(head_e, sizeof(head_e), "%sh/day", wh.text);
-	printf("%-40s %*s %*s %10s %8s\n", "device", 10 + (int)text_extra_bytes(head_a), head_a,
+	printf("%-40s %*s %*s %10s %8s", "device", 10 + (int)text_extra_bytes(head_a), head_a,
 	       10 + (int)text_extra_bytes(head_e), head_e, "days", "+-95%");
+	if (dev)
+		printf(" %12s %19s  %s", "device days", "interval", "ends first");
+	printf("\n");
 	for (i = 0; i < n; i++) {
-		printf("%-40s %10s %10s %10.2f %8s\n", sz[i].r->label,
+		printf("%-40s %10s %10s %10.2f %8s", sz[i].r->label,
 		       si_fmt(&cur, sz[i].life.avg_ma / 1e3, SIZE_SIG, fa, sizeof(fa)),
 		       si_fmt(&wh, sz[i].life.energy_day_j / 3600.0, SIZE_SIG, fe, sizeof(fe)),
 		       sz[i].life.days, fmt_fixed(sz[i].lifeu.days, 2, u, sizeof(u)));
+		if (dev)
+			print_dev_cells(&sz[i]);
+		printf("\n");
 		if (sz[i].life.days > sz[best].life.days)
 			best = i;
 	}
@@ -124,7 +166,7 @@ int sizing_print_results(const struct rr_set *set, const struct size_workload *w
 			sizing_print_device(&sz[i], wl, bm, supply_v_opt);
 	}
 	if (!err)
-		print_summary(sz, set->nres);
+		print_summary(sz, set->nres, wl);
 	free(sz);
 	return err;
 }

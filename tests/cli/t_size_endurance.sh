@@ -91,6 +91,35 @@ check "10 MB at WA 2: 200 MB a day wear it out in 0.05 days, before the battery"
 grep -q "first    the device wears out before the battery" "$T_TMP/s6.out"
 ok $? "and says the device ends first"
 
+# The closing table answers which ends first in one place: beside each result's battery
+# days, the device's days, their interval and which ends first, as the block above says.
+cat >"$T_TMP/table.py" <<'PY'
+import re, sys
+out = open(sys.argv[1]).read()
+head = next(l for l in out.splitlines() if l.startswith("device ") and "device days" in l)
+row = out.splitlines()[out.splitlines().index(head) + 1]
+cells = re.split(r" {2,}", row.strip())
+days, interval, first = cells[-3], cells[-2], cells[-1]
+wears = re.search(r"wears .* = (?:at least )?([0-9.]+) days", out)
+assert abs(float(days) - float(wears.group(1))) <= max(0.01, 1e-3 * float(days)), (days, wears.group(0))
+rng = re.search(r"\(([0-9]+) to ([0-9]+) days over", out)
+if rng:
+    lo, hi = interval.split("..")
+    assert abs(float(lo) - float(rng.group(1))) <= 1 and abs(float(hi) - float(rng.group(2))) <= 1, (interval, rng.groups())
+else:
+    assert interval == "-", interval
+said = re.search(r"first +(.*)", out).group(1)
+want = {"battery": "the battery runs out", "device": "the device wears out", "overlap": "too close"}[first]
+assert said.startswith(want), (first, said)
+print("# table: device days %s, interval %s, ends first: %s" % (days, interval, first))
+PY
+for s in s1 s2 s6; do
+	check "the closing table of $s: the device's days, interval and which ends first, beside the battery's" -- \
+		python3 "$T_TMP/table.py" "$T_TMP/$s.out"
+done
+grep -A1 "device days" "$T_TMP/s6.out" | tail -n 1 | grep -q " device$"
+ok $? "10 MB at WA 2: the table says the device ends first"
+
 "$IOWATT" size --battery 3000mAh@3.7V --write 100MB/day --endurance lots "$T_TMP/r.json" \
 	>"$T_TMP/bad.out" 2>&1
 [ $? -ne 0 ] && grep -q "e.g. 40TB" "$T_TMP/bad.out"
