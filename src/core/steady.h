@@ -7,9 +7,10 @@
 
 /*
  * SNIA PTS (Solid State Storage Performance Test Specification, "Steady State"): a
- * measurement window of 5 rounds is steady when the data excursion (max - min) is within
- * 20 % of the window's mean and the excursion of its least-squares line (slope x the
- * window's span in rounds) within 10 %.
+ * measurement window of 5 rounds is steady when the data excursion (max - min) is no
+ * more than 20 % of the window's mean and the excursion of its least-squares line (slope
+ * x the window's span in rounds: the line's max - min over it) within 10 %; both limits
+ * are in. docs/results.md says where the rule was checked and what could not be.
  */
 #define STEADY_WINDOW 5
 #define STEADY_MAX_RANGE 0.20

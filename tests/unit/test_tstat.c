@@ -67,6 +67,9 @@ static void test_steady(void)
 	const double pass[] = { 100, 102, 98, 101, 99 };
 	const double slope[] = { 92, 96, 100, 104, 108 };
 	const double rounds[] = { 60, 80, 92, 96, 100, 104, 108, 100, 101, 99, 100, 102 };
+	const double edge_range[] = { 90, 110, 100, 100, 100 };
+	const double edge_slope[] = { 95, 97.5, 100, 102.5, 105 };
+	const double over_slope[] = { 95, 97.5, 100, 102.5, 105.5 };
 	struct steady_window w;
 	int rc;
 
@@ -88,6 +91,14 @@ static void test_steady(void)
 	is_dbl(w.slope_frac, 6.4 / 101.6, 1e-12, "its line moves 6.3 %%");
 	ok(steady_find(rounds, 4, STEADY_WINDOW, STEADY_MAX_RANGE, STEADY_MAX_SLOPE, &w) == -1,
 	   "fewer rounds than a window: no verdict");
+	/* SNIA's words are "no more than 20 %" and "within 10 %": both limits are in */
+	ok(steady_find(edge_range, 5, STEADY_WINDOW, STEADY_MAX_RANGE, STEADY_MAX_SLOPE, &w) == 0 &&
+	   w.reached && w.range_frac == 0.20, "90 110 100 100 100: a range of exactly 20 %% is steady");
+	ok(steady_find(edge_slope, 5, STEADY_WINDOW, STEADY_MAX_RANGE, STEADY_MAX_SLOPE, &w) == 0 &&
+	   w.reached && w.slope_frac == 0.10,
+	   "95 97.5 100 102.5 105: a fit line moving exactly 10 %% is steady");
+	ok(steady_find(over_slope, 5, STEADY_WINDOW, STEADY_MAX_RANGE, STEADY_MAX_SLOPE, &w) == 0 &&
+	   !w.reached, "95 97.5 100 102.5 105.5: just over 10 %% is not");
 }
 
 int main(void)
