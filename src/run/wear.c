@@ -82,7 +82,9 @@ static void health_changes(struct result_wear *r, const struct result_health *a,
 		c->end = health_field(b, i);
 		r->nhealth_changes++;
 	}
-	if (a->data_units_written != RESULT_NULL_INT && b->data_units_written != RESULT_NULL_INT)
+	/* a count that fell is another drive's or a reset's: no bytes, not negative ones */
+	if (a->data_units_written != RESULT_NULL_INT && b->data_units_written != RESULT_NULL_INT &&
+	    b->data_units_written >= a->data_units_written)
 		r->smart_bytes = (b->data_units_written - a->data_units_written) * NVME_DATA_UNIT_BYTES;
 }
 
