@@ -488,7 +488,8 @@ static int finish(struct run_ctx *rc)
 }
 
 /* What --strict judges: the finished jobs' verdicts (a failed or stopped job has its own
- * status). */
+ * status). A fio job's row with no power of its own (its energy shared with another job's,
+ * the command's row holding it) publishes no figure to judge. */
 static void verdicts(const struct run_result *rep, struct run_outcome *out)
 {
 	size_t i;
@@ -497,6 +498,8 @@ static void verdicts(const struct run_result *rep, struct run_outcome *out)
 		const struct job_result *j = &rep->jobs[i];
 
 		if (j->status != RESULT_OK || !j->validity)
+			continue;
+		if (j->io_source && !strcmp(j->io_source, "fio") && !j->power && !j->validity->valid)
 			continue;
 		out->any_invalid |= !j->validity->valid;
 		out->any_uncertain |= j->validity->valid && j->validity->uncertain;
