@@ -54,6 +54,15 @@ const struct emu_protocol *emu_proto(const struct emu *e);
 /* What the meter reads now: the model's values, with the datasheet's errors under --noise
  * (then v and a are no longer the truth, which the truth log keeps). */
 void emu_reading(struct emu *e, uint64_t now, struct emu_reading *r);
+/* The model's amps at t_ns. A model that follows the device's completions prices each
+ * in the update interval that saw it (the first update at or after t_ns), so a 1 ms
+ * operation is 1 ms at its charge; a constant or stepped one holds each update's value
+ * from then on. A meter that sends many samples at once gives each its own time's
+ * current, not all the send's. */
+double emu_amps_at(const struct emu *e, uint64_t t_ns);
+/* Until when the current is known at now: the last update for a model that prices the
+ * past, else now. */
+uint64_t emu_known_until_ns(const struct emu *e, uint64_t now);
 /* 1 if this reply is to be broken (--corrupt-pct), counted; the protocol picks how. */
 int emu_corrupt(struct emu *e);
 /* A uniform number in [0, 1) from the --seed sequence. */

@@ -152,7 +152,40 @@ static void model_update(struct emu *e, uint64_t now)
 	e->mah += e->a * MILLI_PER_UNIT * dt_h;
 	e->mwh += e->v * e->a * MILLI_PER_UNIT * dt_h;
 	e->last_update_ns = now;
+	e->hist[e->hist_next] = (struct emu_update){ now, e->a };
+	e->hist_next = (e->hist_next + 1) % EMU_HISTORY;
+	if (e->nhist < EMU_HISTORY)
+		e->nhist++;
 	emu_truth(e, now, e->v, e->a, e->v * e->a, "update");
+}
+
+/* A model that follows the device's completions prices what an update saw since the
+ * last: its current belongs to that interval, not to the next. */
+static int prices_the_past(const struct emu *e)
+{
+	return e->model.constant_ma < 0 && !e->model.nsteps;
+}
+
+double emu_amps_at(const struct emu *e, uint64_t t_ns)
+{
+	unsigned i, j = e->hist_next, after = EMU_HISTORY;
+
+	for (i = 0; i < e->nhist; i++) {
+		j = (j + EMU_HISTORY - 1) % EMU_HISTORY;
+		if (e->hist[j].t_ns < t_ns || (!prices_the_past(e) && e->hist[j].t_ns == t_ns))
+			break;
+		after = j;
+	}
+	if (prices_the_past(e))
+		/* the oldest update at or after t_ns: the one whose interval holds it */
+		return after < EMU_HISTORY ? e->hist[after].a : e->a;
+	/* the last update at or before it: its value holds from then on */
+	return i < e->nhist ? e->hist[j].a : e->nhist ? e->hist[after].a : e->a;
+}
+
+uint64_t emu_known_until_ns(const struct emu *e, uint64_t now)
+{
+	return prices_the_past(e) && e->last_update_ns < now ? e->last_update_ns : now;
 }
 
 /* A standard normal deviate from two of the seeded uniforms (Box-Muller). */

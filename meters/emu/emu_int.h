@@ -33,6 +33,9 @@ struct emu_noise {
 	double v_offset, a_offset; /* fractions of the declared offset bound, -1..1 */
 };
 
+/* Updates kept for a fast meter that renders its samples later (1 s at 1 ms). */
+#define EMU_HISTORY 1024
+
 struct emu {
 	const struct emu_protocol *proto;
 	struct emu_noise noise;
@@ -49,6 +52,12 @@ struct emu {
 	char pts[EMU_PTS_LEN];
 	/* Latest update and the meter's running totals. */
 	double v, a, mah, mwh;
+	/* The last updates' amps, a ring (emu_amps_at). */
+	struct emu_update {
+		uint64_t t_ns;
+		double a;
+	} hist[EMU_HISTORY];
+	unsigned nhist, hist_next;
 	uint64_t start_ns, last_update_ns;
 	uint64_t replies, corrupted;
 	void *priv; /* the protocol's state (emu_priv) */

@@ -154,6 +154,28 @@ static void flush_pending(struct emu *e, struct ppk2_emu *st)
 	st->npending -= w;
 }
 
+/* When the i-th sample of this push was taken. */
+static uint64_t sample_ns(const struct ppk2_emu *st, uint64_t i)
+{
+	return st->start_ns + (st->generated + i) * NS_PER_SAMPLE;
+}
+
+/* One sample of a amps into w, in the range it needs: a range switch's transient on the
+ * switch and the samples after it. */
+static void sample_word(struct emu *e, struct ppk2_emu *st, const struct ppk2_cal *c, double a,
+			double v, double vdd, struct ppk2_word *w)
+{
+	ppk2_adc_for(c, a, vdd, &w->range, &w->adc);
+	if (st->have_range && w->range != st->range) {
+		st->since_switch = 0;
+		emu_truth(e, now_ns(), v, a * switch_spike[0], NAN, "range_switch");
+	}
+	st->have_range = 1;
+	st->range = w->range;
+	if (st->since_switch < SPIKE_SAMPLES)
+		w->adc = ppk2_adc_in_range(c, w->range, a * switch_spike[st->since_switch++], vdd);
+}
+
 /* Every sample due since the start, at the current: its words, a lost run now and then. */
 static void ppk2_push(struct emu *e, uint64_t now)
 {
@@ -161,15 +183,20 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	struct emu_reading r;
 	struct ppk2_cal c;
 	struct ppk2_word w = { 0 };
-	uint64_t due, i, lost = 0, dropped = 0;
+	uint64_t due, i, lost = 0, dropped = 0, upto;
 	uint32_t word;
-	unsigned adc;
-	double vdd = st->vdd_mv ? st->vdd_mv : 3300, amps;
+	double vdd = st->vdd_mv ? st->vdd_mv : 3300, amps, dev;
 
 	if (!st->streaming)
 		return;
 	flush_pending(e, st);
-	due = (now - st->start_ns) / NS_PER_SAMPLE - st->generated;
+	/* up to where the model knows the current (a model pricing completions: its last
+	 * update) */
+	upto = emu_known_until_ns(e, now);
+	if (upto < st->start_ns)
+		return;
+	due = (upto - st->start_ns) / NS_PER_SAMPLE;
+	due = due > st->generated ? due - st->generated : 0;
 	if (due > MAX_DUE) {
 		dropped = due - MAX_DUE;
 		st->generated += due - MAX_DUE; /* a stall: the device's samples are gone */
@@ -180,25 +207,16 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	emu_reading(e, now, &r);
 	ppk2_adc_for(&c, r.a, vdd, &w.range, &w.adc);
 	amps = ppk2_amps(&c, w.range, w.adc, vdd);
-	adc = w.adc;
-	if (due && st->have_range && w.range != st->range) {
-		st->since_switch = 0;
-		emu_truth(e, now_ns(), r.v, r.a * switch_spike[0], NAN, "range_switch");
-	} else if (!st->have_range) {
+	/* each sample at the current of its own time (a 1 ms operation is 1 ms of samples,
+	 * not the whole push's or none), with the reading's noise, in the range it needs */
+	dev = r.a - emu_amps_at(e, now);
+	if (!st->have_range)
 		st->since_switch = SPIKE_SAMPLES;
-	}
-	if (due) {
-		st->have_range = 1;
-		st->range = w.range;
-	}
 	if (due && emu_corrupt(e))
 		lost = 1 + (uint64_t)(emu_rand(e) * LOST_MAX);
 	for (i = 0; i < due; i++) {
 		w.counter = st->counter++ % PPK2_COUNTER_MOD;
-		w.adc = st->since_switch < SPIKE_SAMPLES
-				? ppk2_adc_in_range(&c, w.range, r.a * switch_spike[st->since_switch++],
-						    vdd)
-				: adc;
+		sample_word(e, st, &c, emu_amps_at(e, sample_ns(st, i)) + dev, r.v, vdd, &w);
 		if (i < lost)
 			continue;
 		if (st->npending + PPK2_WORD_LEN > PENDING_MAX) {

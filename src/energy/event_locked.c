@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* A fast meter's current averaged around each completion: the charge and shape of one operation. */
+/* A fast meter's power aligned on the completions: each kind's charge and the shape of one operation. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/mem.h"
+#include "energy/event_deconv.h"
 #include "energy/event_locked.h"
 
 #define K COMPL_KINDS
@@ -100,14 +101,33 @@ static int best_lag(const struct el_series *s, const struct completions *ops, in
 	return (lo + hi) / 2 - EL_LAG_MAX_BINS;
 }
 
-int event_locked_fit(const struct el_series *s, const struct completions *ops, double idle_w,
-		     struct el_fit *out)
+/* The completions of each kind as they show on the series (lag bins later), per bin. */
+static float *aligned_counts(const struct el_series *s, const struct completions *ops, int lag)
 {
-	double s1[K] = { 0 }, s2[K] = { 0 }, e, w, c, var, dt = (double)EL_BIN_NS / 1e9;
-	double *trace = xcalloc((size_t)K * EL_TRACE_BINS, sizeof(*trace)), row[EL_TRACE_BINS];
-	int64_t base;
+	float *m = xcalloc(s->n * K, sizeof(*m));
+	int64_t b;
 	size_t j;
-	int lag, hw, l, ok;
+	unsigned k;
+
+	for (j = 0; j < ops->n; j++) {
+		b = bin_of(s, ops, j) + lag;
+		if (b < 0 || (uint64_t)b >= s->n)
+			continue;
+		for (k = 0; k < K; k++)
+			m[(size_t)b * K + k] += ops->c[j * K + k];
+	}
+	return m;
+}
+
+int event_locked_fit(const struct el_series *s, const struct completions *ops, double idle_w,
+		     double idle_u_w, struct el_fit *out)
+{
+	double *w, dt = (double)EL_BIN_NS / 1e9;
+	struct eld_fit d;
+	struct eld_in in;
+	float *m;
+	size_t i;
+	int lag, hw, rc;
 	unsigned k;
 
 	memset(out, 0, sizeof(*out));
@@ -115,66 +135,59 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 	for (k = 0; k < K; k++)
 		out->j_per_op[k] = out->u95_j[k] = NAN;
 	out->lag_s = out->lag_u_s = out->r_peak = NAN;
-	if (!s->n || !ops || !ops->n || ops->bin_ns != EL_BIN_NS || !isfinite(idle_w)) {
-		free(trace);
+	if (!s->n || !ops || !ops->n || ops->bin_ns != EL_BIN_NS || !isfinite(idle_w))
 		return -EINVAL;
-	}
 	lag = best_lag(s, ops, &hw, &out->r_peak);
 	out->lag_s = lag * dt;
 	out->lag_u_s = hw * dt / 2;
-	for (j = 0; j < ops->n; j++)
-		for (k = 0; k < K; k++) {
-			c = ops->c[j * K + k];
-			if (!(c > 0))
-				continue;
-			base = bin_of(s, ops, j) + lag - EL_PRE_BINS;
-			e = 0;
-			ok = 1;
-			for (l = 0; l < EL_TRACE_BINS && ok; l++) {
-				w = w_at(s, base + l);
-				ok = isfinite(w);
-				row[l] = w - idle_w;
-				e += row[l] * dt;
-			}
-			if (!ok)
-				continue;
-			/* c ops in the bin: each stands for 1/c of what the window held */
-			s1[k] += e;
-			s2[k] += e * e / c;
-			out->ops[k] += c;
-			for (l = 0; l < EL_TRACE_BINS; l++)
-				trace[k * EL_TRACE_BINS + (unsigned)l] += row[l];
-		}
+	w = xcalloc(s->n, sizeof(*w));
+	for (i = 0; i < s->n; i++)
+		w[i] = w_at(s, (int64_t)i);
+	m = aligned_counts(s, ops, lag);
+	in = (struct eld_in){ .w = w, .m = m, .n = s->n, .taps = EL_TRACE_BINS,
+			      .pre = EL_PRE_BINS, .idle_w = idle_w, .idle_u_w = idle_u_w,
+			      .bin_s = dt };
+	rc = event_deconv_fit(&in, &d);
+	free(w);
+	free(m);
+	if (rc)
+		return rc;
 	for (k = 0; k < K; k++) {
-		if (!(out->ops[k] > 0))
-			continue;
-		out->j_per_op[k] = s1[k] / out->ops[k];
-		var = s2[k] / out->ops[k] - out->j_per_op[k] * out->j_per_op[k];
-		out->u95_j[k] = out->ops[k] > 1 ? 2 * sqrt(fmax(0, var) / (out->ops[k] - 1)) : NAN;
-		if (out->trace_kind < 0 || out->ops[k] > out->ops[out->trace_kind])
+		out->j_per_op[k] = d.j_per_op[k];
+		out->u95_j[k] = d.u95_j[k];
+		out->ops[k] = d.ops[k];
+		if (d.ops[k] > 0 && (out->trace_kind < 0 || d.ops[k] > out->ops[out->trace_kind]))
 			out->trace_kind = (int)k;
 	}
+	out->idle_w = d.idle_w;
+	out->idle_u95_w = d.idle_u95_w;
+	out->residual_rms_w = d.residual_rms_w;
+	out->inflation = d.inflation;
 	if (out->trace_kind >= 0)
-		for (l = 0; l < EL_TRACE_BINS; l++)
-			out->trace_w[l] = trace[(unsigned)out->trace_kind * EL_TRACE_BINS + (unsigned)l] /
-					  out->ops[out->trace_kind];
-	free(trace);
+		memcpy(out->trace_w, d.kernel_w[out->trace_kind], sizeof(out->trace_w));
 	return 0;
 }
 
 struct result_event_locked *event_locked_figures(const struct el_series *s,
-						 const struct completions *ops, double idle_w)
+						 const struct completions *ops, double idle_w,
+						 double idle_u_w)
 {
 	struct result_event_locked *r;
 	struct el_fit f;
 	int l;
 
-	if (!s->n || !ops || event_locked_fit(s, ops, idle_w, &f) || f.trace_kind < 0)
+	if (!s->n || !ops || event_locked_fit(s, ops, idle_w, idle_u_w, &f) || f.trace_kind < 0)
 		return NULL;
 	r = xcalloc(1, sizeof(*r));
+	r->agrees_with_model = RESULT_NULL_BOOL;
+	r->difference_uj = r->combined_u95_uj = NAN;
 	r->offset_s = f.lag_s;
 	r->offset_u_s = f.lag_u_s;
 	r->correlation = f.r_peak;
+	r->idle_w = f.idle_w;
+	r->idle_w_u95 = f.idle_u95_w;
+	r->residual_rms_w = f.residual_rms_w;
+	r->inflation = f.inflation;
 	r->read_uj_per_op = f.j_per_op[COMPL_READ] * 1e6;
 	r->read_uj_per_op_u95 = f.u95_j[COMPL_READ] * 1e6;
 	r->write_uj_per_op = f.j_per_op[COMPL_WRITE] * 1e6;

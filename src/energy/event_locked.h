@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A fast meter's current averaged around each completion: the charge and shape of one operation. */
+/* A fast meter's power aligned on the completions: each kind's charge and the shape of one operation. */
 #ifndef IOWATT_EVENT_LOCKED_H
 #define IOWATT_EVENT_LOCKED_H
 
@@ -17,8 +17,8 @@
 #define EL_MAX_PERIOD_NS 1000000ULL
 /* Offsets searched between the completions' clock and the meter's (docs/energy.md). */
 #define EL_LAG_MAX_BINS 50
-/* The window averaged around each completion as it shows (the offset): this much before
- * and after it; ops closer together than this read each other's energy. */
+/* Each kind's kernel spans this much before and after a completion as it shows (the
+ * offset): an op's current must lie within it (docs/energy.md). */
 #define EL_PRE_BINS 25
 #define EL_POST_BINS 25
 #define EL_TRACE_BINS (EL_PRE_BINS + 1 + EL_POST_BINS)
@@ -36,12 +36,16 @@ struct el_fit {
 	 * within +- lag_u (the cross-correlation's half width at half height); r its peak's
 	 * correlation. */
 	double lag_s, lag_u_s, r_peak;
-	/* Per kind: J per op (the window's energy above idle over its ops) and U95 (from
-	 * the spread of the events), ops averaged; NAN / 0 when the kind had none. */
+	/* Per kind: J per op (its kernel's area, fitted by least squares with the other
+	 * kinds' and its neighbours' kernels, energy/event_deconv.h) and U95; ops fitted;
+	 * NAN / 0 when the kind had none. */
 	double j_per_op[COMPL_KINDS], u95_j[COMPL_KINDS];
 	double ops[COMPL_KINDS];
-	/* The kind with most ops: its mean W above idle at each 1 ms of the window, the
-	 * first EL_PRE_BINS before its completion. -1: none. */
+	/* The idle term fitted with the baseline as its prior, the residuals' RMS and the
+	 * variance's inflation for their correlation. */
+	double idle_w, idle_u95_w, residual_rms_w, inflation;
+	/* The kind with most ops: its kernel, W above idle at each 1 ms of the window, the
+	 * first EL_PRE_BINS before its completion (ops far apart: their mean). -1: none. */
 	int trace_kind;
 	double trace_w[EL_TRACE_BINS];
 };
@@ -52,14 +56,17 @@ void el_series_add(struct el_series *s, uint64_t t_ns, double w);
 
 /*
  * Aligns ops on s (the lag of the largest cross-correlation of their counts with the
- * power, over +-EL_LAG_MAX_BINS) and averages the power above idle_w around each
- * completion. 0, or -EINVAL when there is nothing to average (no readings, no ops, or
- * completions in bins wider than 1 ms).
+ * power, over +-EL_LAG_MAX_BINS) and fits each kind's kernel around the completions as
+ * they show, with idle_w (standard uncertainty idle_u_w) the idle term's prior. 0, or
+ * -EINVAL when there is nothing to fit (no readings, no ops, completions in bins wider
+ * than 1 ms, or kernels the data cannot tell).
  */
 int event_locked_fit(const struct el_series *s, const struct completions *ops, double idle_w,
-		     struct el_fit *out);
-/* The same as a new result record (NULL: nothing to average). */
+		     double idle_u_w, struct el_fit *out);
+/* The same as a new result record (NULL: nothing to fit); energy/event_check.h checks it
+ * against the power model. */
 struct result_event_locked *event_locked_figures(const struct el_series *s,
-						 const struct completions *ops, double idle_w);
+						 const struct completions *ops, double idle_w,
+						 double idle_u_w);
 
 #endif

@@ -467,6 +467,8 @@ static const char *term_class(const struct job_result *j)
 		return NULL;
 	if (strstr(u->dominant, "model and readings disagree"))
 		return "model and readings disagree";
+	if (strstr(u->dominant, "event-locked and model disagree"))
+		return "event-locked and model disagree";
 	if (!strncmp(u->dominant, "model fit", 9))
 		return "model fit";
 	if (strstr(u->dominant, "(model)"))

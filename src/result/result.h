@@ -349,14 +349,17 @@ struct result_trace_point {
 };
 
 /*
- * A fast meter's current averaged around each completion (docs/energy.md, "Event-locked
- * averaging"): the offset of the meter's clock (a completion shows offset_s later, within
- * offset_u_s) found by cross-correlation at `correlation`; each kind's energy per op (uJ)
- * with U95 from the events' spread, over the ops averaged; the trace of one op of the
- * kind with most (trace_of): its mean W above idle each 1 ms.
+ * A fast meter's current around each completion (docs/energy.md, "Event-locked
+ * kernels"): the offset of the meter's clock (a completion shows offset_s later, within
+ * offset_u_s) found by cross-correlation at `correlation`; each kind's energy per op (uJ,
+ * its kernel's area, fitted by least squares with every neighbour's) with U95 from the
+ * fit's covariance at the residuals' variance times `inflation` (their correlation), over
+ * the ops fitted; the idle term fitted with the baseline as prior and the residuals' RMS;
+ * the trace of one op of the kind with most (trace_of): its kernel, W above idle each 1 ms.
  */
 struct result_event_locked {
 	double offset_s, offset_u_s, correlation;
+	double idle_w, idle_w_u95, residual_rms_w, inflation;
 	double read_uj_per_op, read_uj_per_op_u95;
 	double write_uj_per_op, write_uj_per_op_u95;
 	double flush_uj_per_op, flush_uj_per_op_u95;
@@ -364,6 +367,14 @@ struct result_event_locked {
 	char *trace_of;
 	struct result_trace_point *trace;
 	size_t ntrace;
+	/* The power model fitted to the same readings averaged over 100 ms (NULL: none) and
+	 * the check against it: 1 when every kind both price lies within their combined U95,
+	 * 0 when not, RESULT_NULL_BOOL when none could be compared; the kind furthest apart
+	 * for its interval, event-locked less model and the combined U95 (uJ). */
+	struct result_energy_model *model;
+	int agrees_with_model;
+	char *check_kind;
+	double difference_uj, combined_u95_uj;
 };
 
 struct result_power {

@@ -247,6 +247,10 @@ static const struct result_field event_locked_fields[] = {
 	FIELD(T, "offset_s", offset_s, RF_REAL),
 	FIELD(T, "offset_u_s", offset_u_s, RF_REAL),
 	FIELD(T, "correlation", correlation, RF_REAL),
+	FIELD(T, "idle_w", idle_w, RF_REAL),
+	FIELD(T, "idle_w_u95", idle_w_u95, RF_REAL),
+	FIELD(T, "residual_rms_w", residual_rms_w, RF_REAL),
+	FIELD(T, "inflation", inflation, RF_REAL),
 	FIELD(T, "read_uj_per_op", read_uj_per_op, RF_REAL),
 	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),
 	FIELD(T, "write_uj_per_op", write_uj_per_op, RF_REAL),
@@ -258,6 +262,11 @@ static const struct result_field event_locked_fields[] = {
 	FIELD(T, "flushes", flushes, RF_U64),
 	FIELD(T, "trace_of", trace_of, RF_STR),
 	LIST(T, "trace", trace, ntrace, RF_ARRAY, .sub = &trace_point_schema),
+	FIELD(T, "model", model, RF_PTR, .sub = &energy_model_schema),
+	FIELD(T, "agrees_with_model", agrees_with_model, RF_TRI),
+	FIELD(T, "check_kind", check_kind, RF_STR),
+	FIELD(T, "difference_uj", difference_uj, RF_REAL),
+	FIELD(T, "combined_u95_uj", combined_u95_uj, RF_REAL),
 };
 #undef T
 static SCHEMA(event_locked_schema, struct result_event_locked, event_locked_fields);

@@ -17,6 +17,7 @@
 #include "run/result_from_bench.h"
 #include "run/result_job_options.h"
 #include "energy/energy_pool.h"
+#include "energy/event_check.h"
 #include "energy/estimator.h"
 #include "energy/sampling.h"
 #include "energy/uncertainty.h"
@@ -397,8 +398,13 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	estimator_apply(&fit, &es, jc->bytes, jc->ios, limit, model, &f->power, &f->efficiency,
 			&f->validity);
 	idle_record(s, jc, &es, &f->power);
-	f->power.event_locked = event_locked_figures(&sm->ej.el, jc->cmpl, f->power.idle_w);
+	f->power.event_locked =
+	    event_locked_figures(&sm->ej.el, jc->cmpl, f->power.idle_w, es.idle_u_w);
+	if (f->power.event_locked)
+		event_locked_check(f->power.event_locked, &sm->ej.el, jc->cmpl, f->power.idle_w,
+				   es.idle_u_w);
 	uncertainty_idle_judge(&es, jc->jo ? jc->jo->idle_samples : 0, &f->power, &f->validity);
+	event_locked_judge(f->power.event_locked, &f->validity);
 }
 
 /* power / efficiency / validity per meter; the first meter's also at the job's top level. */

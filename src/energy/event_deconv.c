@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/* Each kind's current kernel fitted to a fast meter's power by least squares: ops that overlap split apart. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "energy/event_deconv.h"
+
+#define K COMPL_KINDS
+/* Kernel taps whose columns are all but dependent (a stream paced to the ms) are pulled
+ * to zero by this share of the mean diagonal: the areas, which a periodic stream still
+ * tells, do not move; a split the data cannot tell shows as a huge U95. */
+#define ELD_RIDGE 1e-9
+
+struct nz {
+	unsigned p;
+	double v;
+};
+
+struct system {
+	unsigned np;
+	double *a, *b, *l, *sc; /* np x np normal matrix, right side, its factor, scales */
+	double yy;
+	size_t rows;
+};
+
+static void system_alloc(struct system *s, unsigned np)
+{
+	s->np = np;
+	s->a = xcalloc((size_t)np * np, sizeof(*s->a));
+	s->l = xcalloc((size_t)np * np, sizeof(*s->l));
+	s->b = xcalloc(np, sizeof(*s->b));
+	s->sc = xcalloc(np, sizeof(*s->sc));
+}
+
+static void system_free(struct system *s)
+{
+	free(s->a);
+	free(s->l);
+	free(s->b);
+	free(s->sc);
+}
+
+/* The ridge on present kinds' taps; an absent kind's taps pinned at zero. */
+static void regularize(struct system *s, unsigned taps, const int *present)
+{
+	double ridge = 0;
+	unsigned i;
+
+	for (i = 1; i < s->np; i++)
+		ridge += s->a[(size_t)i * s->np + i];
+	ridge *= ELD_RIDGE / (s->np - 1);
+	for (i = 1; i < s->np; i++)
+		s->a[(size_t)i * s->np + i] += present[(i - 1) / taps] ? ridge : 1;
+}
+
+/* The nonzero entries of bin i's row (the idle column first); their count. */
+static unsigned row_of(const struct eld_in *in, const int *present, size_t i, struct nz *row)
+{
+	unsigned nr = 0, k, t;
+	int64_t j;
+	float v;
+
+	row[nr++] = (struct nz){ 0, 1 };
+	for (t = 0; t < in->taps; t++) {
+		j = (int64_t)i + in->pre - t;
+		if (j < 0 || (size_t)j >= in->n)
+			continue;
+		for (k = 0; k < K; k++) {
+			v = in->m[(size_t)j * K + k];
+			if (present[k] && v != 0)
+				row[nr++] = (struct nz){ 1 + k * in->taps + t, v };
+		}
+	}
+	return nr;
+}
+
+static void normal_build(const struct eld_in *in, const int *present, struct system *s,
+			 struct nz *row)
+{
+	unsigned nr, a, b, np = s->np;
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		if (!isfinite(in->w[i]))
+			continue;
+		nr = row_of(in, present, i, row);
+		for (a = 0; a < nr; a++) {
+			s->b[row[a].p] += row[a].v * in->w[i];
+			for (b = 0; b < nr; b++)
+				s->a[(size_t)row[a].p * np + row[b].p] += row[a].v * row[b].v;
+		}
+		s->yy += in->w[i] * in->w[i];
+		s->rows++;
+	}
+}
+
+/* Cholesky of a (scaled to a unit diagonal) plus prior on the idle term into l: 0, or -1
+ * when a pivot is not positive. */
+static int factor(struct system *s, double prior)
+{
+	unsigned i, j, k, np = s->np;
+	double sum, d;
+
+	for (i = 0; i < np; i++) {
+		d = s->a[(size_t)i * np + i] + (i == 0 ? prior : 0);
+		if (!(d > 0))
+			return -1;
+		s->sc[i] = 1 / sqrt(d);
+	}
+	for (i = 0; i < np; i++)
+		for (j = 0; j <= i; j++) {
+			sum = (s->a[(size_t)i * np + j] + (i == 0 && j == 0 ? prior : 0)) * s->sc[i] *
+			      s->sc[j];
+			for (k = 0; k < j; k++)
+				sum -= s->l[(size_t)i * np + k] * s->l[(size_t)j * np + k];
+			if (i == j) {
+				if (!(sum > 1e-14))
+					return -1;
+				s->l[(size_t)i * np + i] = sqrt(sum);
+			} else {
+				s->l[(size_t)i * np + j] = sum / s->l[(size_t)j * np + j];
+			}
+		}
+	return 0;
+}
+
+/* x = (A + prior)^-1 rhs with the factor in s. */
+static void solve(const struct system *s, const double *rhs, double *x)
+{
+	unsigned i, k, np = s->np;
+	double sum;
+
+	for (i = 0; i < np; i++) {
+		sum = rhs[i] * s->sc[i];
+		for (k = 0; k < i; k++)
+			sum -= s->l[(size_t)i * np + k] * x[k];
+		x[i] = sum / s->l[(size_t)i * np + i];
+	}
+	for (i = np; i-- > 0;) {
+		sum = x[i];
+		for (k = i + 1; k < np; k++)
+			sum -= s->l[(size_t)k * np + i] * x[k];
+		x[i] = sum / s->l[(size_t)i * np + i];
+	}
+	for (i = 0; i < np; i++)
+		x[i] *= s->sc[i];
+}
+
+/* Residuals of the fit p into r (NAN where no reading); their sum of squares. */
+static double residuals(const struct eld_in *in, const int *present, const double *p,
+			struct nz *row, double *r)
+{
+	double rss = 0, f;
+	unsigned nr, a;
+	size_t i;
+
+	for (i = 0; i < in->n; i++) {
+		r[i] = NAN;
+		if (!isfinite(in->w[i]))
+			continue;
+		nr = row_of(in, present, i, row);
+		for (f = 0, a = 0; a < nr; a++)
+			f += row[a].v * p[row[a].p];
+		r[i] = in->w[i] - f;
+		rss += r[i] * r[i];
+	}
+	return rss;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The bins' noise variance from their successive differences' median (operations'
+ * edges are few among them): the first pass's weight for the idle prior. */
+static double noise_var(const struct eld_in *in)
+{
+	double *d = xcalloc(in->n, sizeof(*d)), v;
+	size_t i, nd = 0;
+
+	for (i = 1; i < in->n; i++)
+		if (isfinite(in->w[i]) && isfinite(in->w[i - 1]))
+			d[nd++] = pow(in->w[i] - in->w[i - 1], 2);
+	qsort(d, nd, sizeof(*d), cmp_dbl);
+	/* the median of a chi-square of one degree is 0.455; a difference has twice the
+	 * variance */
+	v = nd ? d[nd / 2] / (2 * 0.455) : 0;
+	free(d);
+	return v;
+}
+
+/* 1 + 2 x the residuals' autocorrelation summed over lags 1.. while it stays positive. */
+static double inflation_of(const double *r, size_t n, unsigned max_lag)
+{
+	double r0 = 0, rl, f = 1;
+	unsigned l;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (isfinite(r[i]))
+			r0 += r[i] * r[i];
+	if (!(r0 > 0))
+		return 1;
+	for (l = 1; l <= max_lag; l++) {
+		rl = 0;
+		for (i = 0; i + l < n; i++)
+			if (isfinite(r[i]) && isfinite(r[i + l]))
+				rl += r[i] * r[i + l];
+		if (!(rl > 0))
+			break;
+		f += 2 * rl / r0;
+	}
+	return f;
+}
+
+/* The idle prior's weight on the normal equations at residual variance s2. */
+static double prior_of(const struct eld_in *in, double s2)
+{
+	return isfinite(in->idle_u_w) && isfinite(in->idle_w) && in->idle_u_w >= 0
+		       ? s2 / fmax(in->idle_u_w * in->idle_u_w, 1e-12)
+		       : 0;
+}
+
+/* Fits with the idle prior at variance s2: the parameters into p; -1: singular. */
+static int fit_at(struct system *s, const struct eld_in *in, double s2, double *p, double *rhs)
+{
+	double prior = prior_of(in, s2);
+
+	if (factor(s, prior))
+		return -1;
+	memcpy(rhs, s->b, s->np * sizeof(*rhs));
+	rhs[0] += prior * (isfinite(in->idle_w) ? in->idle_w : 0);
+	solve(s, rhs, p);
+	return 0;
+}
+
+static void figures(const struct eld_in *in, const int *present, const struct system *s,
+		    const double *p, double s2, struct eld_fit *out)
+{
+	double *e = xcalloc(s->np, sizeof(*e)), *z = xcalloc(s->np, sizeof(*z)), v;
+	unsigned k, t, i;
+
+	for (k = 0; k < K; k++) {
+		if (!present[k])
+			continue;
+		memset(e, 0, s->np * sizeof(*e));
+		out->j_per_op[k] = 0;
+		for (t = 0; t < in->taps; t++) {
+			e[1 + k * in->taps + t] = 1;
+			out->kernel_w[k][t] = p[1 + k * in->taps + t];
+			out->j_per_op[k] += p[1 + k * in->taps + t] * in->bin_s;
+		}
+		solve(s, e, z);
+		for (v = 0, i = 0; i < s->np; i++)
+			v += e[i] * z[i];
+		out->u95_j[k] = 2 * in->bin_s * sqrt(fmax(0, v * s2 * out->inflation));
+	}
+	memset(e, 0, s->np * sizeof(*e));
+	e[0] = 1;
+	solve(s, e, z);
+	out->idle_w = p[0];
+	out->idle_u95_w = 2 * sqrt(fmax(0, z[0] * s2 * out->inflation));
+	free(e);
+	free(z);
+}
+
+int event_deconv_fit(const struct eld_in *in, struct eld_fit *out)
+{
+	struct system s = { 0 };
+	struct nz *row;
+	double *p, *rhs, *r, s2;
+	int present[K] = { 0 }, any = 0, rc = -EINVAL;
+	unsigned k, dof;
+	size_t j;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < K; k++)
+		out->j_per_op[k] = out->u95_j[k] = NAN;
+	out->idle_w = out->idle_u95_w = out->residual_rms_w = NAN;
+	out->inflation = 1;
+	if (!in->n || !in->taps || in->taps > ELD_MAX_TAPS || in->pre >= in->taps)
+		return -EINVAL;
+	for (j = 0; j < in->n; j++)
+		for (k = 0; k < K; k++)
+			out->ops[k] += in->m[j * K + k];
+	for (k = 0; k < K; k++)
+		any |= present[k] = out->ops[k] > 0;
+	if (!any)
+		return -EINVAL;
+	system_alloc(&s, 1 + K * in->taps);
+	p = xcalloc(s.np, sizeof(*p));
+	rhs = xcalloc(s.np, sizeof(*rhs));
+	row = xcalloc(s.np, sizeof(*row));
+	r = xcalloc(in->n, sizeof(*r));
+	normal_build(in, present, &s, row);
+	regularize(&s, in->taps, present);
+	dof = 1;
+	for (k = 0; k < K; k++)
+		dof += present[k] ? in->taps : 0;
+	if (s.rows <= dof + 1)
+		goto out;
+	/* twice: the idle prior weighs against the residuals' variance, known after a fit */
+	s2 = noise_var(in);
+	if (fit_at(&s, in, s2 > 0 ? s2 : 1e-12, p, rhs))
+		goto out;
+	s2 = residuals(in, present, p, row, r) / (double)(s.rows - dof);
+	if (fit_at(&s, in, s2 > 0 ? s2 : 1e-12, p, rhs))
+		goto out;
+	s2 = residuals(in, present, p, row, r) / (double)(s.rows - dof);
+	out->residual_rms_w = sqrt(s2);
+	out->inflation = inflation_of(r, in->n, in->taps);
+	out->bins = s.rows;
+	figures(in, present, &s, p, s2, out);
+	rc = 0;
+out:
+	system_free(&s);
+	free(p);
+	free(rhs);
+	free(row);
+	free(r);
+	return rc;
+}
