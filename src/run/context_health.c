@@ -260,10 +260,16 @@ static void nvme_health(struct result_health *h, const struct device_dirs *dd)
 	rc = nvme_smart_read(dd, &s);
 	if (!rc) {
 		h->critical_warning = s.critical_warning;
-		h->temperature_c = s.temperature_c;
 		h->used_pct = s.percentage_used;
 		h->media_errors = (int64_t)s.media_errors;
 		h->data_units_written = (int64_t)s.data_units_written;
+		if (s.temperature_c != NVME_TEMP_NONE) {
+			h->temperature_c = s.temperature_c;
+			return;
+		}
+		h->temperature_c = nvme_hwmon_temp_c(dd->ctrl);
+		if (h->temperature_c == RESULT_NULL_INT)
+			MISSING(h, "temperature_c", "SMART says 0 K (no sensor) and no nvme hwmon chip");
 		return;
 	}
 	snprintf(why, sizeof(why), "SMART log of /dev%s unreadable: %s%s", strrchr(dd->ctrl, '/') ?

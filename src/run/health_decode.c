@@ -171,12 +171,12 @@ static uint64_t le(const uint8_t *p, size_t n)
 
 /*
  * The counters are 128-bit; a value above 2^64 units (9 ZB) does not occur, so the low
- * 8 bytes are the count. Temperature is in kelvin.
+ * 8 bytes are the count. Temperature is in kelvin; 0 is no reading, not -273 C.
  */
 void health_nvme_smart_decode(const uint8_t log[NVME_SMART_LOG_BYTES], struct nvme_smart *out)
 {
 	out->critical_warning = log[0];
-	out->temperature_c = (int)le(log + 1, 2) - 273;
+	out->temperature_c = le(log + 1, 2) ? (int)le(log + 1, 2) - 273 : NVME_TEMP_NONE;
 	out->percentage_used = log[5];
 	out->data_units_written = le(log + 48, 8);
 	out->media_errors = le(log + 160, 8);

@@ -3,6 +3,7 @@
 #ifndef IOWATT_RUN_HEALTH_DECODE_H
 #define IOWATT_RUN_HEALTH_DECODE_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,12 +48,13 @@ void health_serial_hash(const char *manfid, const char *oemid, const char *name,
 /* The fields of the NVMe SMART / Health Information log page (02h) iowatt keeps. */
 struct nvme_smart {
 	unsigned critical_warning;
-	int temperature_c;
+	int temperature_c; /* NVME_TEMP_NONE: the drive said 0 K (no sensor; nvmet's loop target) */
 	unsigned percentage_used;
 	uint64_t data_units_written; /* 1000 x 512 bytes each, rounded up by the drive */
 	uint64_t media_errors;
 };
 
+#define NVME_TEMP_NONE INT_MIN
 #define NVME_SMART_LOG_BYTES 512
 /* The 512-byte log page (little-endian, as the drive returns it). */
 void health_nvme_smart_decode(const uint8_t log[NVME_SMART_LOG_BYTES], struct nvme_smart *out);

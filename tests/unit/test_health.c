@@ -108,6 +108,9 @@ static void test_smart(void)
 	is_int((long long)s.data_units_written, 1000000LL + (1LL << 32),
 	       "smart: data units written, bytes 48.. little-endian");
 	is_int((long long)s.media_errors, 3, "smart: media errors at byte 160");
+	log[1] = log[2] = 0; /* nvmet's loop target, a drive without a sensor */
+	health_nvme_smart_decode(log, &s);
+	ok(s.temperature_c == NVME_TEMP_NONE, "smart: 0 K is no reading, not %d C", s.temperature_c);
 }
 
 static json_t *health_json(const char *tree, const char *disk, json_t **pm)
