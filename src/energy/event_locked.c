@@ -156,7 +156,8 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 		out->j_per_op[k] = d.j_per_op[k];
 		out->u95_j[k] = d.u95_j[k];
 		out->ops[k] = d.ops[k];
-		if (d.ops[k] > 0 && (out->trace_kind < 0 || d.ops[k] > out->ops[out->trace_kind]))
+		if (isfinite(d.j_per_op[k]) &&
+		    (out->trace_kind < 0 || d.ops[k] > out->ops[out->trace_kind]))
 			out->trace_kind = (int)k;
 	}
 	out->idle_w = d.idle_w;
