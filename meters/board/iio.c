@@ -255,7 +255,7 @@ static int iio_open(struct meter_dev *dev, struct meter_info *info)
 	const struct iio_args *a = dev->args;
 	struct iio_priv *p;
 	char name[64], path[IIO_DIR_LEN + 16], *slash;
-	double hz = 0;
+	double hz = 0, hz_ns;
 	int ret, i;
 
 	p = xcalloc(1, sizeof(*p));
@@ -294,9 +294,11 @@ static int iio_open(struct meter_dev *dev, struct meter_info *info)
 	if (!p->buffered && (ret = open_polled(dev, p)) < 0)
 		goto err;
 	read_num(p, "in_sampling_frequency", &hz);
+	/* a period the sysfs interval's range holds, else the default (1e-30 Hz: no uint64_t) */
+	hz_ns = hz > 0 ? (double)NS_PER_SEC / hz : 0;
 	info->period_ns = a->interval_ns ? a->interval_ns
-			  : hz > 0	  ? (uint64_t)(NS_PER_SEC / hz)
-					  : IIO_DEFAULT_NS;
+			  : hz_ns >= 1 && hz_ns <= (double)SYSFS_INTERVAL_MAX_NS ? (uint64_t)hz_ns
+										 : IIO_DEFAULT_NS;
 	if (!p->buffered && !a->interval_ns && info->period_ns < SYSFS_INTERVAL_MIN_NS)
 		info->period_ns = SYSFS_INTERVAL_MIN_NS; /* sysfs reads cannot keep up beyond */
 	p->poll.period_ns = info->period_ns;

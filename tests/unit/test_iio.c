@@ -188,6 +188,24 @@ static void test_polled(void)
 	is_dbl(info->range.a_max, 0.32 / 0.1, 1e-9, "range: 320 mV over 0.1 Ohm");
 	tdev_free(dev);
 
+	/* a sampling frequency whose period no uint64_t holds: the default, not a cast's
+	 * garbage (x86 made 1e39 ns of it 292 years) */
+	put(DEV1 "/in_sampling_frequency", "1e-30");
+	capture_begin(&cap, 2);
+	ret = tdev_open("iio:ina219", root, &dev);
+	capture_end(&cap);
+	if (ok(!ret, "iio:ina219 opens with in_sampling_frequency 1e-30")) {
+		is_int((int)(meter_info(dev)->period_ns / NS_PER_MS), 100,
+		       "its period the 100 ms default");
+		tdev_free(dev);
+	}
+	{
+		char path[400];
+
+		snprintf(path, sizeof(path), "%s" DEV1 "/in_sampling_frequency", root);
+		unlink(path);
+	}
+
 	put(DEV1 "/in_current3_raw", "-250");
 	capture_begin(&cap, 2);
 	ret = tdev_open("iio:iio:device1,mode=poll", root, &dev);
