@@ -17,6 +17,7 @@
 
 #define MOD "iio"
 #define NS_PER_S_I64 1000000000LL
+#define STAMP_AHEAD_MAX_NS NS_PER_SEC
 
 static const char *const q_type[IIO_Q_COUNT] = { "voltage", "current", "power" };
 
@@ -203,8 +204,25 @@ double iio_chan_value(const struct iio_chan *c, int64_t raw)
 	return c->present ? ((double)raw + c->offset) * c->scale : NAN;
 }
 
+/*
+ * The record's stamp on iowatt's clock, or 0 (the core stamps its arrival) for one that
+ * is no scan's: a second past now_ns or more (the core would hold every later sample
+ * there), before the clock's start, or beyond 64 bits once shifted. The second allows a
+ * realtime clock slewed since the shift was taken.
+ */
+static uint64_t stamp(const struct iio_priv *p, const unsigned char *rec, uint64_t now_ns)
+{
+	int64_t ts = iio_scan_value(&p->ts_type, rec, p->ts_off), off = p->ts_to_mono_ns;
+
+	if ((off > 0 && ts > INT64_MAX - off) || (off < 0 && ts < INT64_MIN - off))
+		return 0;
+	ts += off;
+	return ts > 0 && (uint64_t)ts < now_ns + STAMP_AHEAD_MAX_NS ? (uint64_t)ts : 0;
+}
+
 /* One record into a sample: IIO's mV, mA and mW into volts, amps and watts. */
-static void decode(const struct iio_priv *p, const unsigned char *rec, struct meter_sample *s)
+static void decode(const struct iio_priv *p, const unsigned char *rec, uint64_t now_ns,
+		   struct meter_sample *s)
 {
 	double x[IIO_Q_COUNT];
 	int i;
@@ -221,8 +239,7 @@ static void decode(const struct iio_priv *p, const unsigned char *rec, struct me
 		s->w = s->v * s->a;
 		s->flags |= SAMPLE_W_COMPUTED;
 	}
-	s->t_ns = p->has_ts ? (uint64_t)(iio_scan_value(&p->ts_type, rec, p->ts_off) + p->ts_to_mono_ns)
-			    : 0;
+	s->t_ns = p->has_ts ? stamp(p, rec, now_ns) : 0;
 }
 
 int iio_buffer_read(struct meter_dev *dev, struct meter_sample *out, unsigned max, int timeout_ms)
@@ -231,6 +248,7 @@ int iio_buffer_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
 	size_t room, done;
 	unsigned n, i;
+	uint64_t now;
 	ssize_t got;
 
 	if (!max)
@@ -250,8 +268,9 @@ int iio_buffer_read(struct meter_dev *dev, struct meter_sample *out, unsigned ma
 		return errno == EAGAIN || errno == EINTR ? 0 : -ENODEV;
 	p->have += (size_t)got;
 	n = (unsigned)(p->have / p->rec_len);
+	now = now_ns();
 	for (i = 0; i < n; i++)
-		decode(p, p->buf + (size_t)i * p->rec_len, &out[i]);
+		decode(p, p->buf + (size_t)i * p->rec_len, now, &out[i]);
 	done = (size_t)n * p->rec_len;
 	memmove(p->buf, p->buf + done, p->have - done);
 	p->have -= done;

@@ -365,6 +365,18 @@ static void test_buffered(void)
 			ok(ret == 1 && off > -1000000000LL && off < 1000000000LL,
 			   "a realtime stamp lands on the monotonic clock (%lld ns apart)",
 			   (long long)off);
+			/* stamps no scan has: the shift would overflow (it was undefined), an hour
+			 * ahead (every later sample would have been held there) */
+			pack(rec, 4032, 322, 1600, INT64_MIN + 1);
+			pack(rec + 16, 4032, 322, 1600, rt_ns + 3600 * 1000000000LL);
+			if (write(wfd, rec, 32) != 32)
+				printf("# short write\n");
+			for (i = 0, ret = 0; i < 5 && ret <= 0; i++)
+				ret = dev->drv->read(dev, s, 8, 200);
+			ok(ret == 2 && s[0].t_ns == 0 && s[1].t_ns == 0,
+			   "stamps an hour ahead or out of range: left to the core's arrival time "
+			   "(%d: %llu, %llu)", ret, (unsigned long long)s[0].t_ns,
+			   (unsigned long long)s[1].t_ns);
 			tdev_free(dev);
 		}
 	}
