@@ -199,11 +199,28 @@ static double noise_var(const struct eld_in *in)
 	return v;
 }
 
-/* 1 + 2 x the residuals' autocorrelation summed over lags 1.. while it stays positive. */
+/* The residuals' autocorrelation at lag l (r0: their sum of squares). */
+static double autocorr(const double *r, size_t n, unsigned l, double r0)
+{
+	double rl = 0;
+	size_t i;
+
+	for (i = 0; i + l < n; i++)
+		if (isfinite(r[i]) && isfinite(r[i + l]))
+			rl += r[i] * r[i + l];
+	return rl / r0;
+}
+
+/*
+ * 1 + 2 x the residuals' autocorrelation summed over lags 1.., as far as the sums of
+ * neighbouring pairs (lags 2m and 2m + 1) stay positive (Geyer's initial positive
+ * sequence: a negative lag 1, a pulse's edge split between two bins, does not end the sum
+ * before the positive lags after it); at least 1.
+ */
 static double inflation_of(const double *r, size_t n, unsigned max_lag)
 {
-	double r0 = 0, rl, f = 1;
-	unsigned l;
+	double r0 = 0, pair, f = -1;
+	unsigned m;
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -211,16 +228,13 @@ static double inflation_of(const double *r, size_t n, unsigned max_lag)
 			r0 += r[i] * r[i];
 	if (!(r0 > 0))
 		return 1;
-	for (l = 1; l <= max_lag; l++) {
-		rl = 0;
-		for (i = 0; i + l < n; i++)
-			if (isfinite(r[i]) && isfinite(r[i + l]))
-				rl += r[i] * r[i + l];
-		if (!(rl > 0))
+	for (m = 0; 2 * m + 1 <= max_lag; m++) {
+		pair = (m ? autocorr(r, n, 2 * m, r0) : 1) + autocorr(r, n, 2 * m + 1, r0);
+		if (!(pair > 0))
 			break;
-		f += 2 * rl / r0;
+		f += 2 * pair;
 	}
-	return f;
+	return f > 1 ? f : 1;
 }
 
 /* The idle prior's weight on the normal equations at residual variance s2. */

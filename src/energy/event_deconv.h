@@ -34,8 +34,8 @@ struct eld_fit {
 	double kernel_w[COMPL_KINDS][ELD_MAX_TAPS];
 	double idle_w, idle_u95_w;
 	/* Residuals: their RMS, and 1 + 2 x the sum of their autocorrelation over the lags
-	 * where it stays positive (the variance of a sum over consecutive bins grows by it:
-	 * the readings count as that many times fewer). */
+	 * where its neighbouring pairs stay positive, at least 1 (the variance of a sum over
+	 * consecutive bins grows by it: the readings count as that many times fewer). */
 	double residual_rms_w, inflation;
 	size_t bins;
 };
