@@ -139,6 +139,17 @@ static void pool_verdict(const struct result_model_normal *s, double s2, struct 
 			 sqrt(s2));
 		return;
 	}
+	/* an operation gives energy back only where the model misses what moves the power
+	 * (the filesystem's own writes between the job's, a window or lag off) */
+	for (k = 0; k < K; k++)
+		if (out->j_per_op[k] + out->u95_j[k] < 0) {
+			out->verdict = EMODEL_POOR_FIT;
+			snprintf(out->why, sizeof(out->why),
+				 "a %s costs %.0f +-%.0f uJ, below zero: the model misses what moves "
+				 "the power (operations the jobs did not issue, or a window or lag off)",
+				 emodel_kind_names[k], out->j_per_op[k] * 1e6, out->u95_j[k] * 1e6);
+			return;
+		}
 	out->verdict = EMODEL_OK;
 }
 
