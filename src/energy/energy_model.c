@@ -8,12 +8,11 @@
 
 #include "core/mem.h"
 #include "energy/energy_model.h"
+#include "energy/energy_model_lsq.h"
 
-#define NP EMODEL_NP
 /* Residuals this many times the declared noise (chi^2 per degree of freedom 4): the model
  * does not describe the readings. */
 #define EMODEL_POOR_CHI2 4.0
-
 const char *const emodel_kind_names[COMPL_KINDS] = { "read", "write", "flush" };
 
 const char *energy_model_verdict_name(enum emodel_verdict v)
@@ -60,14 +59,6 @@ static double count_before(const struct completions *ops, const double *cum, int
 					      (double)ops->bin_ns * ops->c[i * COMPL_KINDS + k];
 }
 
-/* The design at one window and lag: rows of [1, rate of each kind] for the readings whose
- * window lies in the span. */
-struct design {
-	size_t n;
-	double *x; /* n * NP */
-	double *y, *s;
-};
-
 /* Ages a held reading's window is averaged over (midpoints of equal steps of the hold). */
 #define EMODEL_HOLD_STEPS 20
 
@@ -80,6 +71,7 @@ static void design_build(const struct emodel_in *in, const double *cum, uint64_t
 	size_t i;
 
 	d->n = 0;
+	d->span_ns = win_ns + hold_ns;
 	for (i = 0; i < in->n; i++) {
 		end = (int64_t)in->r[i].t_ns - lag_ns;
 		start = end - (int64_t)hold_ns - (int64_t)win_ns;
@@ -99,6 +91,7 @@ static void design_build(const struct emodel_in *in, const double *cum, uint64_t
 		}
 		d->y[d->n] = in->r[i].w;
 		d->s[d->n] = in->r[i].u_w;
+		d->end[d->n] = end;
 		d->n++;
 	}
 }
@@ -153,15 +146,8 @@ int energy_model_solve(double a[NP][NP], const double *b, unsigned m, double *p,
 	return 0;
 }
 
-/* One weighted least-squares fit over the columns cols[0..m) (0 is idle). */
-struct solution {
-	unsigned m, cols[NP];
-	double p[NP], cov[NP][NP], chi2;
-	size_t dof;
-	int ok;
-};
-
-static void fit_cols(const struct emodel_in *in, const struct design *d, struct solution *so)
+static void fit_cols(const struct emodel_in *in, const struct design *d, struct solution *so,
+		     double *res)
 {
 	double a[NP][NP] = { { 0 } }, b[NP] = { 0 }, wt, r;
 	int prior = isfinite(in->idle_w) && in->idle_u_w > 0;
@@ -191,9 +177,11 @@ static void fit_cols(const struct emodel_in *in, const struct design *d, struct 
 		for (i = 0; i < m; i++)
 			r -= so->p[i] * d->x[n * NP + so->cols[i]];
 		so->chi2 += r * r / (d->s[n] * d->s[n]);
+		res[n] = r;
 	}
 	if (prior)
 		so->chi2 += pow((so->p[0] - in->idle_w) / in->idle_u_w, 2);
+	emodel_robust_cov(in, d, so, res);
 }
 
 /* The weighted correlation of two kinds' columns with the idle column taken out. */
@@ -235,9 +223,11 @@ static double column_sum(const struct design *d, unsigned c)
 
 /*
  * The columns to fit at this design: idle and each kind seen in some window; of a pair
- * that moves together only the kind seen more (its cost then holds the other's share).
+ * that moves together (or the pair *force names, bit k for kind k) only the kind seen
+ * more (its cost then holds the other's share).
  */
-static void choose_cols(const struct design *d, struct solution *so, int *base, int *with)
+static void choose_cols(const struct design *d, struct solution *so, int *base, int *with,
+			unsigned force)
 {
 	unsigned k, j;
 	int merged[COMPL_KINDS] = { 0 };
@@ -247,7 +237,8 @@ static void choose_cols(const struct design *d, struct solution *so, int *base, 
 		for (k = j + 1; k < COMPL_KINDS; k++) {
 			if (*base >= 0 || !(column_sum(d, 1 + j) > 0) || !(column_sum(d, 1 + k) > 0))
 				continue;
-			if (fabs(column_r(d, 1 + j, 1 + k)) < EMODEL_COLLINEAR_R)
+			if (force != (1u << j | 1u << k) &&
+			    fabs(column_r(d, 1 + j, 1 + k)) < EMODEL_COLLINEAR_R)
 				continue;
 			*base = column_sum(d, 1 + j) >= column_sum(d, 1 + k) ? (int)j : (int)k;
 			*with = *base == (int)j ? (int)k : (int)j;
@@ -336,6 +327,14 @@ static void normal_fill(const struct emodel_in *in, const struct design *d, doub
 	nm->valid = 1;
 }
 
+/* What the model leaves unexplained: the readings' mean residual, its standard
+ * uncertainty and how many readings it is from. */
+struct unexplained {
+	double mean_w, u_w;
+	double mean_x[NP]; /* each column's mean over the readings: the rates they saw */
+	size_t n;
+};
+
 /*
  * The energy above idle the model gives the job: each fitted cost times the job's
  * completions of its kind (a merged pair's cost covers its partner's ops), with the
@@ -343,17 +342,29 @@ static void normal_fill(const struct emodel_in *in, const struct design *d, doub
  * (a stream's one closing fsync) are priced between nothing and the dearest cost fitted,
  * the half-range added to the U95, when they are at most EMODEL_RARE_SHARE of all; more,
  * and their energy is not known: NAN.
+ * To that the energy the operations do not explain: the fitted idle's rise over the
+ * baseline plus the mean residual, over the span (a journal's writeback seconds after
+ * the records it carries, a device awake between operations). The sum is the control
+ * variate form of the readings' integral, sum c_k (N_k - xbar_k T) + (ybar - idle) T: the
+ * readings sample what the completions do not tell (their spread over root n, with the
+ * baseline's own uncertainty), and the costs' errors weigh only by the operations the
+ * windows did not sample at the job's mean rate.
  */
 static void net_energy(const struct emodel_in *in, const struct solution *so, double infl,
-		       struct emodel_fit *out)
+		       double k95, const struct unexplained *ux, struct emodel_fit *out)
 {
-	double n[NP] = { 0 }, var = 0, net = 0, seen = 0, all = 0, dear = 0, unseen;
-	unsigned i, j;
+	double span_s = (double)(in->t1_ns - in->t0_ns) / 1e9, extra_j, extra_var = 0, ku;
+	double n[NP] = { 0 }, g[NP] = { 0 }, var, net = 0, seen = 0, all = 0, dear = 0, unseen;
+	unsigned i;
 	int k;
 
 	for (i = 1; i < so->m; i++) {
 		k = (int)so->cols[i] - 1;
 		n[i] = in->ops->total[k];
+		/* a cost's error moves the estimate only by the operations the readings'
+		 * windows did not sample at the job's rate: the integral of the readings
+		 * already holds the others */
+		g[i] = n[i] - ux->mean_x[so->cols[i]] * span_s;
 		net += so->p[i] * n[i];
 		seen += n[i] + (k == out->sum_base ? in->ops->total[out->sum_with] : 0);
 		dear = so->p[i] > dear ? so->p[i] : dear;
@@ -364,23 +375,29 @@ static void net_energy(const struct emodel_in *in, const struct solution *so, do
 	out->net_j = out->net_u95_j = NAN;
 	if (unseen > EMODEL_RARE_SHARE * all)
 		return;
-	for (i = 1; i < so->m; i++)
-		for (j = 1; j < so->m; j++)
-			var += n[i] * n[j] * so->cov[i][j];
-	net += unseen * dear / 2;
+	extra_j = ux->mean_w * span_s;
+	if (isfinite(in->idle_w) && in->idle_u_w > 0) {
+		extra_j += (so->p[0] - in->idle_w) * span_s;
+		extra_var = pow(in->idle_u_w * span_s, 2);
+	} else {
+		g[0] = -span_s; /* no baseline: the fitted idle is what the net is above */
+	}
+	var = emodel_fig_var(so, g, infl, k95);
+	ku = emodel_coverage_k((double)ux->n - 1) / 2;
+	extra_var += pow(ku * ux->u_w * span_s, 2);
+	net += unseen * dear / 2 + extra_j;
 	out->net_j = net;
-	out->net_u95_j = 2 * sqrt(var * infl + pow(net * in->gain_rel, 2)) + unseen * dear / 2;
+	out->net_u95_j = 2 * sqrt(var + extra_var + pow(net * in->gain_rel, 2)) + unseen * dear / 2;
 }
 
 int energy_model_usable(const struct emodel_fit *f)
 {
 	int k;
 
-	if (!(f->verdict == EMODEL_OK || f->verdict == EMODEL_NOT_IDENTIFIABLE) ||
-	    !isfinite(f->net_j) || !isfinite(f->net_u95_j))
-		return 0;
-	/* a lock-step verdict is given before the misfit is judged: judge it here */
-	if (!(f->chi2_dof <= EMODEL_POOR_CHI2))
+	/* A poor fit is usable: its misfit is in every U95 where it falls (V_resid), and
+	 * the job's energy adds what the operations leave unexplained; a meter whose declared
+	 * noise is a tenth of one operation's power calls every real device's spread poor. */
+	if (f->verdict == EMODEL_NONE || !isfinite(f->net_j) || !isfinite(f->net_u95_j))
 		return 0;
 	/* at a lag where (almost) no window holds an operation the fit says they cost
 	 * nothing, exactly: an aliased job's readings fitted at its blind phase */
@@ -393,33 +410,62 @@ int energy_model_usable(const struct emodel_fit *f)
 	return !(f->sum_j + f->sum_u95_j < 0);
 }
 
-static void fill_out(const struct emodel_in *in, const struct design *d, const struct solution *so,
-		     int base, int with, struct emodel_fit *out)
+/* The residuals' and the declared noise's RMS into out, and their mean with its u. */
+static void residual_stats(const struct design *d, const struct solution *so,
+			   struct unexplained *ux, struct emodel_fit *out)
 {
-	double s2 = so->dof ? so->chi2 / (double)so->dof : INFINITY, infl, r, rs = 0, ns = 0, u2;
-	unsigned i, k;
+	double r, rs = 0, rsum = 0, ns = 0;
+	unsigned i;
 	size_t n;
 
-	infl = s2 > 1 ? s2 : 1; /* the misfit: residuals beyond the declared noise */
-	out->readings = d->n;
-	out->chi2_dof = s2;
+	*ux = (struct unexplained){ .n = d->n };
 	for (n = 0; n < d->n; n++) {
+		for (i = 0; i < NP; i++)
+			ux->mean_x[i] += d->x[n * NP + i] / (double)d->n;
 		r = d->y[n];
 		for (i = 0; i < so->m; i++)
 			r -= so->p[i] * d->x[n * NP + so->cols[i]];
 		rs += r * r;
+		rsum += r;
 		ns += d->s[n] * d->s[n];
 	}
-	normal_fill(in, d, infl, &out->normal);
+	if (d->n > 1) {
+		ux->mean_w = rsum / (double)d->n;
+		ux->u_w = sqrt(fmax(0, rs - rsum * ux->mean_w) / (double)(d->n - 1) / (double)d->n);
+	}
 	out->residual_rms_w = d->n ? sqrt(rs / (double)d->n) : NAN;
 	out->noise_rms_w = d->n ? sqrt(ns / (double)d->n) : NAN;
+}
+
+static void fill_out(const struct emodel_in *in, const struct design *d, const struct solution *so,
+		     int base, int with, struct emodel_fit *out)
+{
+	double s2 = so->dof ? so->chi2 / (double)so->dof : INFINITY, infl, u2;
+	double g[NP] = { 0 }, k95;
+	struct unexplained ux;
+	unsigned i, k;
+
+	infl = s2 > 1 ? s2 : 1; /* the misfit: residuals beyond the declared noise */
+	/* the residuals that tell the costs' spread are those of the readings that caught
+	 * operations, less the costs fitted from them and, over the grid, the lag, window
+	 * and hold chosen on the same readings */
+	k95 = emodel_coverage_k((double)out->readings_with_ops - (double)(so->m - 1) -
+			 (out->grid ? 3 : 0));
+	out->readings = d->n;
+	out->chi2_dof = s2;
+	residual_stats(d, so, &ux, out);
+	normal_fill(in, d, infl, &out->normal);
 	out->idle_w = so->p[0];
-	out->idle_u95_w = 2 * sqrt(so->cov[0][0] * infl + pow(in->offset_w, 2) +
+	g[0] = 1;
+	out->idle_u95_w = 2 * sqrt(emodel_fig_var(so, g, infl, k95) + pow(in->offset_w, 2) +
 				   pow(so->p[0] * in->gain_rel, 2));
+	g[0] = 0;
 	for (i = 1; i < so->m; i++) {
 		k = so->cols[i] - 1;
 		/* the offset is the same in idle and active readings: it cancels in a cost */
-		u2 = so->cov[i][i] * infl + pow(so->p[i] * in->gain_rel, 2);
+		g[i] = 1;
+		u2 = emodel_fig_var(so, g, infl, k95) + pow(so->p[i] * in->gain_rel, 2);
+		g[i] = 0;
 		if ((int)k == base) {
 			out->sum_j = so->p[i];
 			out->sum_u95_j = 2 * sqrt(u2);
@@ -431,7 +477,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	}
 	out->sum_base = base;
 	out->sum_with = with;
-	net_energy(in, so, infl, out);
+	net_energy(in, so, infl, k95, &ux, out);
 	if (base >= 0) {
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;
 		snprintf(out->why, sizeof(out->why),
@@ -472,92 +518,186 @@ static size_t readings_with_ops(const struct design *d, double window_s)
 	return seen;
 }
 
-int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
+/* The grid's best point and what the fit needs of it. */
+struct grid_best {
+	struct solution so;
+	uint64_t win_ns, hold_ns; /* win_ns 0: nothing could be fitted */
+	int64_t lag_ns;
+	int base, with;
+	double score;
+};
+
+/* The search over the window, hold and lag (one point where they are declared). */
+struct grid_space {
+	uint64_t wins[4];
+	unsigned nw;
+	int64_t lo, hi, step;
+	int grid;
+};
+
+/* Fits every point of the space (a pair merged where force names it) and keeps the best,
+ * with the spread of its neighbours' estimates. */
+static void grid_search(const struct emodel_in *in, const struct grid_space *sp,
+			const double *cum, struct design *d, double *res, double floor_w,
+			unsigned force, struct grid_best *gb)
 {
-	struct design d = { 0 };
-	struct solution so, best = { 0 };
-	uint64_t wins[4], w_best = 0, hold, h_best = 0;
-	int64_t lag, lag_best = 0, lo, hi, step;
-	double *cum, *s, floor_w, score, best_score = INFINITY;
-	unsigned nw, iw;
-	int base, with, bb = -1, bw = -1;
+	size_t i, ngp = 0, gp_max = (size_t)sp->nw * 2 * (size_t)((sp->hi - sp->lo) / sp->step + 1);
+	struct grid_point *gp = xcalloc(gp_max, sizeof(*gp));
+	uint64_t hold, hold_step, hold_max;
+	struct solution so;
+	int64_t lag;
+	int base, with;
+	unsigned iw;
+	double score;
+
+	memset(gb, 0, sizeof(*gb));
+	gb->score = INFINITY;
+	for (iw = 0; iw < sp->nw; iw++) {
+		/* each window is tried without a hold and with one (the grid's: one window) */
+		hold_max = sp->grid ? sp->wins[iw] : in->hold_ns;
+		hold_step = hold_max ? hold_max : 1;
+		for (hold = 0; hold <= hold_max; hold += hold_step)
+		for (lag = sp->lo; lag <= sp->hi; lag += sp->step) {
+			design_build(in, cum, sp->wins[iw], lag, hold, d);
+			for (i = 0; i < d->n; i++)
+				if (!(d->s[i] >= floor_w))
+					d->s[i] = floor_w;
+			memset(&so, 0, sizeof(so));
+			choose_cols(d, &so, &base, &with, force);
+			fit_cols(in, d, &so, res);
+			if (!so.ok)
+				continue;
+			score = so.chi2 / (double)(so.dof ? so.dof : 1);
+			if (ngp < gp_max) {
+				gp[ngp] = (struct grid_point){ .score = score, .m = so.m, .base = base };
+				memcpy(gp[ngp].p, so.p, sizeof(so.p));
+				memcpy(gp[ngp].cols, so.cols, sizeof(so.cols));
+				ngp++;
+			}
+			if (score < gb->score) {
+				*gb = (struct grid_best){ so, sp->wins[iw], hold, lag, base, with, score };
+			}
+		}
+	}
+	if (gb->win_ns)
+		emodel_selection_spread(gp, ngp, &gb->so, gb->base, gb->score, gb->so.dof, gb->so.sel);
+	free(gp);
+}
+
+/* The design at the grid's best point, and the fit's figures from it. */
+static void fill_best(const struct emodel_in *in, const double *cum, struct design *d,
+		      double floor_w, const struct grid_best *gb, struct emodel_fit *out)
+{
 	size_t i;
 
+	design_build(in, cum, gb->win_ns, gb->lag_ns, gb->hold_ns, d);
+	for (i = 0; i < d->n; i++)
+		if (!(d->s[i] >= floor_w))
+			d->s[i] = floor_w;
+	out->readings_with_ops = readings_with_ops(d, (double)gb->win_ns / 1e9);
+	out->window_s = (double)gb->win_ns / 1e9;
+	out->lag_s = (double)gb->lag_ns / 1e9;
+	out->hold_s = (double)gb->hold_ns / 1e9;
+	fill_out(in, d, &gb->so, gb->base, gb->with, out);
+}
+
+/*
+ * A pair split whose costs are each known no better than +- the energy of both together
+ * (a synced record's write and flush a few ms apart, in the same window but for the few
+ * that straddle an edge), or split so that one costs less than nothing beyond its U95 and
+ * the other more (the record's journal writes landing by the write's completion in some
+ * windows and by the flush's in others): the readings cannot place the energy between
+ * them. Its bits (bit k for kind k), or 0.
+ */
+static unsigned unsplittable(const struct emodel_fit *f)
+{
+	const double *c = f->j_per_op, *u = f->u95_j;
+	unsigned j, k;
+	double both;
+
+	for (j = 0; j < COMPL_KINDS; j++)
+		for (k = j + 1; k < COMPL_KINDS; k++) {
+			both = fabs(c[j] + c[k]);
+			if ((u[j] > both && u[k] > both) || (c[j] + u[j] < 0 && c[k] > 0) ||
+			    (c[k] + u[k] < 0 && c[j] > 0))
+				return 1u << j | 1u << k;
+		}
+	return 0;
+}
+
+/* A fit that holds nothing yet. */
+static void fit_reset(const struct emodel_in *in, struct emodel_fit *out)
+{
+	unsigned k;
+
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < COMPL_KINDS; i++)
-		out->j_per_op[i] = out->u95_j[i] = NAN;
+	for (k = 0; k < COMPL_KINDS; k++)
+		out->j_per_op[k] = out->u95_j[k] = NAN;
 	out->sum_j = out->sum_u95_j = out->sum_ratio = out->idle_w = out->idle_u95_w = NAN;
 	out->net_j = out->net_u95_j = NAN;
 	out->gain_rel = in->gain_rel;
 	out->residual_rms_w = out->noise_rms_w = out->chi2_dof = out->lag_s = out->window_s = NAN;
 	out->hold_s = NAN;
 	out->sum_base = out->sum_with = -1;
+	out->grid = !in->window_ns;
+}
+
+int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
+{
+	struct design d = { 0 };
+	struct grid_space sp = { .grid = !in->window_ns };
+	struct grid_best gb;
+	double *cum, *res, floor_w;
+	unsigned force;
+
+	fit_reset(in, out);
 	if (!in->n || !in->ops || !in->ops->n) {
 		snprintf(out->why, sizeof(out->why), "no readings or no completions");
 		return -EINVAL;
 	}
-	out->grid = !in->window_ns;
-	if (out->grid) {
-		nw = grid_windows(in->period_ns, in->ops->bin_ns, wins);
-		lo = EMODEL_LAG_MIN_NS;
-		hi = EMODEL_LAG_MAX_NS;
-		step = EMODEL_LAG_STEP_NS;
+	if (sp.grid) {
+		sp.nw = grid_windows(in->period_ns, in->ops->bin_ns, sp.wins);
+		sp.lo = EMODEL_LAG_MIN_NS;
+		sp.hi = EMODEL_LAG_MAX_NS;
+		sp.step = EMODEL_LAG_STEP_NS;
 	} else {
-		nw = 1;
-		wins[0] = in->window_ns;
-		lo = hi = in->lag_ns;
-		step = 1;
+		sp.nw = 1;
+		sp.wins[0] = in->window_ns;
+		sp.lo = sp.hi = in->lag_ns;
+		sp.step = 1;
 	}
 	cum = cumulate(in->ops);
 	d.x = xcalloc(in->n * NP, sizeof(*d.x));
 	d.y = xcalloc(in->n, sizeof(*d.y));
-	d.s = s = xcalloc(in->n, sizeof(*d.s));
+	d.s = xcalloc(in->n, sizeof(*d.s));
+	d.end = xcalloc(in->n, sizeof(*d.end));
+	res = xcalloc(in->n, sizeof(*res));
 	floor_w = noise_floor(in);
-	for (iw = 0; iw < nw; iw++)
-		for (hold = 0; hold <= (out->grid ? wins[iw] : in->hold_ns); hold += out->grid ? wins[iw] : 1)
-		for (lag = lo; lag <= hi; lag += step) {
-			design_build(in, cum, wins[iw], lag, hold, &d);
-			for (i = 0; i < d.n; i++)
-				if (!(s[i] >= floor_w))
-					s[i] = floor_w;
-			memset(&so, 0, sizeof(so));
-			choose_cols(&d, &so, &base, &with);
-			fit_cols(in, &d, &so);
-			if (!so.ok)
-				continue;
-			score = so.chi2 / (double)(so.dof ? so.dof : 1);
-			if (score < best_score) {
-				best_score = score;
-				best = so;
-				w_best = wins[iw];
-				lag_best = lag;
-				h_best = hold;
-				bb = base;
-				bw = with;
-			}
+	grid_search(in, &sp, cum, &d, res, floor_w, 0, &gb);
+	if (gb.win_ns) {
+		fill_best(in, cum, &d, floor_w, &gb, out);
+		force = gb.base < 0 ? unsplittable(out) : 0;
+		if (force) {
+			grid_search(in, &sp, cum, &d, res, floor_w, force, &gb);
+			fit_reset(in, out);
+			fill_best(in, cum, &d, floor_w, &gb, out);
+			if (gb.base >= 0)
+				snprintf(out->why, sizeof(out->why),
+					 "%s and %s cannot be told apart: only a %s with its %.2f %ss "
+					 "can be known", emodel_kind_names[gb.base],
+					 emodel_kind_names[gb.with], emodel_kind_names[gb.base],
+					 out->sum_ratio, emodel_kind_names[gb.with]);
 		}
-	if (!w_best) {
+	} else {
 		snprintf(out->why, sizeof(out->why), "too few readings in the span to fit");
-		free(cum);
-		free(d.x);
-		free(d.y);
-		free(d.s);
-		return -EINVAL;
 	}
-	design_build(in, cum, w_best, lag_best, h_best, &d);
-	for (i = 0; i < d.n; i++)
-		if (!(s[i] >= floor_w))
-			s[i] = floor_w;
-	out->readings_with_ops = readings_with_ops(&d, (double)w_best / 1e9);
-	out->window_s = (double)w_best / 1e9;
-	out->lag_s = (double)lag_best / 1e9;
-	out->hold_s = (double)h_best / 1e9;
-	fill_out(in, &d, &best, bb, bw, out);
 	free(cum);
 	free(d.x);
 	free(d.y);
 	free(d.s);
-	return 0;
+	free(d.end);
+	free(res);
+	return gb.win_ns ? 0 : -EINVAL;
 }
 
 void emodel_readings_reset(struct emodel_readings *mr)

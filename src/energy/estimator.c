@@ -191,6 +191,28 @@ static void disagree(double int_j, double int_u95, const struct emodel_fit *fit,
 	u->dominant = xstrdup(buf);
 }
 
+/*
+ * The readings did not see the activity: what they can miss of it (the sampling term) is
+ * the largest term of the integral's budget, or not known (aliased). Their integral then
+ * scales with the catch; the model's energy does not.
+ */
+static int readings_miss_activity(const struct result_validity *v)
+{
+	const struct result_unc_budget *b = v->uncertainty ? &v->uncertainty->budget : NULL;
+	size_t i;
+
+	if (!b)
+		return 0;
+	if (isnan(b->sampling))
+		return 1;
+	const double others[] = { b->gain, b->offset, b->resolution, b->noise,
+				  b->discretisation, b->baseline };
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		if (isfinite(others[i]) && others[i] >= b->sampling)
+			return 0;
+	return b->sampling > 0;
+}
+
 int estimator_model_sees_aliased(const struct emodel_fit *fit)
 {
 	return fit && energy_model_usable(fit) && fit->net_j > fit->net_u95_j;
@@ -210,10 +232,7 @@ void estimator_apply(const struct emodel_fit *fit, const struct energy_phases *e
 		return;
 	if (!isfinite(int_u95) && !estimator_model_sees_aliased(fit))
 		return;
-	/* Only where the integral cannot know: on the emulated UM25C the model's U95 held the
-	 * truth less often than the integral's (bench/model-coverage.sh), so a narrower one
-	 * does not yet make it the better estimator. */
-	chosen = !isfinite(int_u95) || !isfinite(int_j);
+	chosen = !isfinite(int_u95) || !isfinite(int_j) || readings_miss_activity(v);
 	if (chosen) {
 		use_model(fit, es, bytes, ios, p, e);
 		free(p->estimator);

@@ -94,11 +94,28 @@ static void test_model_chosen(void)
 {
 	struct job j;
 
-	job_init(&j, 0.15, 0.12); /* the readings caught 60 % of it, +-80 % */
+	job_init(&j, 0.15, 0.12);
+	j.v.uncertainty->budget.noise = 0.02; /* the readings see it: their noise limits it */
+	j.v.uncertainty->budget.sampling = 0.01;
 	fit_init(&j.fit, "not identifiable", 0.24, 0.006);
 	apply(&j);
-	is_str(j.p.estimator, ESTIMATOR_INTEGRATION, "a narrower model does not yet replace "
-	       "an integral that knows the energy");
+	is_str(j.p.estimator, ESTIMATOR_INTEGRATION, "a narrower model does not replace an "
+	       "integral whose readings see the activity");
+	job_free(&j);
+	job_init(&j, 0.15, 0.12); /* the readings caught 60 % of it, +-80 % */
+	j.v.uncertainty->budget.noise = 0.02;
+	j.v.uncertainty->budget.sampling = 0.3;
+	fit_init(&j.fit, "not identifiable", 0.24, 0.006);
+	apply(&j);
+	is_str(j.p.estimator, ESTIMATOR_MODEL, "where what the readings miss is the largest term, "
+	       "the model gives it");
+	is_dbl(j.p.energy_net_j, 0.24, 1e-12, "its energy above idle");
+	job_free(&j);
+	job_init(&j, 0.15, 0.12);
+	j.v.uncertainty->budget.sampling = 0.3;
+	fit_init(&j.fit, "not identifiable", NAN, NAN); /* a kind no window held */
+	apply(&j);
+	is_str(j.p.estimator, ESTIMATOR_INTEGRATION, "a fit that is not usable leaves the integral");
 	job_free(&j);
 	job_init(&j, 0.15, NAN); /* aliased: the integral cannot know it */
 	fit_init(&j.fit, "not identifiable", 0.24, 0.006);
@@ -149,9 +166,9 @@ static void test_aliased(void)
 	is_int(j.v.uncertain, 0, "and measured, not flagged");
 	job_free(&j);
 	job_init(&j, 0.02, NAN);
-	fit_init(&j.fit, "poor fit", 0.24, 0.006);
+	fit_init(&j.fit, "not identifiable", NAN, NAN);
 	apply(&j);
-	is_str(j.p.estimator, ESTIMATOR_INTEGRATION, "a poor fit is not used");
+	is_str(j.p.estimator, ESTIMATOR_INTEGRATION, "a fit that cannot price the job is not used");
 	ok(isnan(j.p.energy_net_j_u95), "the aliased figures stay unknown");
 	is_int(j.v.uncertain, 1, "and uncertain");
 	job_free(&j);
@@ -160,10 +177,10 @@ static void test_aliased(void)
 	j.fit.j_per_op[COMPL_READ] = -2e-4;
 	j.fit.u95_j[COMPL_READ] = 1e-4;
 	ok(!energy_model_usable(&j.fit), "a cost below zero beyond its U95: not usable");
-	fit_init(&j.fit, "not identifiable", 0.24, 0.006);
+	fit_init(&j.fit, "poor fit", 0.24, 0.006);
 	j.fit.chi2_dof = 20;
-	ok(!energy_model_usable(&j.fit), "a lock-step pair whose residuals are 4.5 x the noise: "
-	   "not usable");
+	ok(energy_model_usable(&j.fit), "residuals 4.5 x the noise: usable, the misfit is in its "
+	   "U95");
 	fit_init(&j.fit, "ok", 0.001, 0.002);
 	ok(energy_model_usable(&j.fit) && !estimator_model_sees_aliased(&j.fit),
 	   "aliased, a fit that says the operations cost nothing measures nothing");

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* The power model's least squares inside: its design, a solution and how far it can be off. */
+#ifndef IOWATT_ENERGY_MODEL_LSQ_H
+#define IOWATT_ENERGY_MODEL_LSQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "energy/energy_model.h"
+
+#define NP EMODEL_NP
+/* A row's leverage is capped here so 1 / (1 - h) stays finite where one reading alone sets
+ * a cost (the declared noise then bounds that cost's U95). */
+#define EMODEL_LEVERAGE_MAX 0.9
+
+/* The design at one window and lag: rows of [1, rate of each kind] for the readings whose
+ * window lies in the span. */
+struct design {
+	size_t n;
+	double *x; /* n * NP */
+	double *y, *s;
+	int64_t *end;	 /* each row's window end (ns): rows whose windows overlap share energy */
+	uint64_t span_ns; /* window and hold: how far back a reading sees */
+};
+
+/* One weighted least-squares fit over the columns cols[0..m) (0 is idle). */
+struct solution {
+	unsigned m, cols[NP];
+	double p[NP], cov[NP][NP], chi2;
+	/* rob: the covariance the residuals themselves give (sandwich); sel: the spread of
+	 * the estimates over the windows and lags the readings do not tell apart */
+	double rob[NP][NP], sel[NP][NP];
+	size_t dof;
+	int ok;
+};
+
+/* One point of the window and lag grid as fitted: its chi^2 per dof and estimates. */
+struct grid_point {
+	double score;
+	double p[NP];
+	unsigned m, cols[NP];
+	int base;
+};
+
+/* The coverage factor of a spread estimated from nu degrees of freedom (k = 2 at infinity). */
+double emodel_coverage_k(double nu);
+/* The covariance the residuals res[] of so over d give, into so->rob (docs/energy.md). */
+void emodel_robust_cov(const struct emodel_in *in, const struct design *d, struct solution *so,
+		      const double *res);
+/* The variance of the figure sum g_i p_i: max(noise x misfit, residuals x (k95/2)^2) + grid. */
+double emodel_fig_var(const struct solution *so, const double *g, double infl, double k95);
+/* The grid's spread about its best point b into sel, each point weighed by its likelihood. */
+void emodel_selection_spread(const struct grid_point *gp, size_t ngp, const struct solution *b,
+			     int base, double best_score, size_t dof, double sel[NP][NP]);
+
+#endif

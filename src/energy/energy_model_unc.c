@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* How far the power model's fit can be off: the residuals' sandwich, the grid's spread, Student's t. */
+#include <math.h>
+#include <string.h>
+
+#include "energy/energy_model_lsq.h"
+
+/*
+ * The coverage factor of a spread estimated from nu degrees of freedom at the 95.45 % that
+ * k = 2 gives a known one: Student's t (GUM table G.2 up to 10, its expansion in 1/nu past).
+ */
+double emodel_coverage_k(double nu)
+{
+	static const double t[10] = { 13.97, 4.53, 3.31, 2.87, 2.65, 2.52, 2.43, 2.37, 2.32, 2.28 };
+
+	if (nu < 1)
+		nu = 1;
+	if (nu <= 10)
+		return t[(int)nu - 1];
+	return 2 + 2.5 / nu + 3.0625 / (nu * nu);
+}
+
+/*
+ * The covariance from the residuals where they fall: (X'WX)^-1 M (X'WX)^-1, M summing
+ * each row's w r x x' with r scaled by 1 / (1 - its leverage) (a row that alone sets a
+ * cost leaves a residual near zero that says nothing of its error), and the cross terms of
+ * rows whose windows overlap (they saw the same energy). A misfit that sits in the few
+ * readings that caught operations (a record's varying journal writes) widens the costs
+ * those readings set, where chi^2/dof spread over every quiet reading would not.
+ */
+void emodel_robust_cov(const struct emodel_in *in, const struct design *d, struct solution *so,
+		      const double *res)
+{
+	double meat[NP][NP] = { { 0 } }, u[NP], prev[NP] = { 0 }, tmp[NP][NP] = { { 0 } }, h, wt;
+	int prior = isfinite(in->idle_w) && in->idle_u_w > 0, have_prev = 0;
+	unsigned i, j, k, m = so->m;
+	size_t n;
+
+	for (n = 0; n < d->n; n++) {
+		wt = 1 / (d->s[n] * d->s[n]);
+		h = 0;
+		for (i = 0; i < m; i++)
+			for (j = 0; j < m; j++)
+				h += d->x[n * NP + so->cols[i]] * so->cov[i][j] *
+				     d->x[n * NP + so->cols[j]];
+		h *= wt;
+		h = h < EMODEL_LEVERAGE_MAX ? h : EMODEL_LEVERAGE_MAX;
+		for (i = 0; i < m; i++)
+			u[i] = wt * res[n] / (1 - h) * d->x[n * NP + so->cols[i]];
+		for (i = 0; i < m; i++)
+			for (j = 0; j < m; j++) {
+				meat[i][j] += u[i] * u[j];
+				if (have_prev)
+					meat[i][j] += u[i] * prev[j] + prev[i] * u[j];
+			}
+		have_prev = n + 1 < d->n && d->end[n + 1] - d->end[n] < (int64_t)d->span_ns;
+		memcpy(prev, u, sizeof(prev));
+	}
+	if (prior)
+		meat[0][0] += 1 / (in->idle_u_w * in->idle_u_w);
+	for (i = 0; i < m; i++)
+		for (j = 0; j < m; j++)
+			for (k = 0; k < m; k++)
+				tmp[i][j] += so->cov[i][k] * meat[k][j];
+	for (i = 0; i < m; i++)
+		for (j = 0; j < m; j++) {
+			so->rob[i][j] = 0;
+			for (k = 0; k < m; k++)
+				so->rob[i][j] += tmp[i][k] * so->cov[k][j];
+		}
+}
+
+/*
+ * The variance of a figure sum g_i p_i: the larger of what the declared noise (times the
+ * misfit) and what the residuals where they fall (their few degrees of freedom taken by
+ * k95) say, plus the spread over the windows and lags the readings could not tell apart.
+ */
+double emodel_fig_var(const struct solution *so, const double *g, double infl, double k95)
+{
+	double model = 0, rob = 0, sel = 0;
+	unsigned i, j;
+
+	for (i = 0; i < so->m; i++)
+		for (j = 0; j < so->m; j++) {
+			model += g[i] * g[j] * so->cov[i][j];
+			rob += g[i] * g[j] * so->rob[i][j];
+			sel += g[i] * g[j] * so->sel[i][j];
+		}
+	model *= infl;
+	rob *= k95 * k95 / 4;
+	return (model > rob ? model : rob) + sel;
+}
+
+
+/*
+ * The spread of the estimates over the grid's points about the one kept: each weighs by
+ * its likelihood against the best, exp(-(chi^2 - chi^2_best) / (2 misfit)), so lags and
+ * windows the readings cannot tell apart from the best widen the U95 by how far apart
+ * their estimates lie, and those the readings rule out do not. Points with other columns
+ * (a pair merged at one lag, split at another) estimate other things: left out.
+ */
+void emodel_selection_spread(const struct grid_point *gp, size_t ngp, const struct solution *b,
+			     int base, double best_score, size_t dof, double sel[NP][NP])
+{
+	double s2 = best_score > 1 ? best_score : 1, wsum = 0, wt, dp[NP];
+	unsigned i, j;
+	size_t c;
+
+	memset(sel, 0, sizeof(double) * NP * NP);
+	for (c = 0; c < ngp; c++) {
+		if (gp[c].m != b->m || gp[c].base != base ||
+		    memcmp(gp[c].cols, b->cols, sizeof(b->cols[0]) * b->m))
+			continue;
+		wt = exp(-(gp[c].score - best_score) * (double)dof / (2 * s2));
+		wsum += wt;
+		for (i = 0; i < b->m; i++)
+			dp[i] = gp[c].p[i] - b->p[i];
+		for (i = 0; i < b->m; i++)
+			for (j = 0; j < b->m; j++)
+				sel[i][j] += wt * dp[i] * dp[j];
+	}
+	for (i = 0; wsum > 0 && i < b->m; i++)
+		for (j = 0; j < b->m; j++)
+			sel[i][j] /= wsum;
+}
