@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A fast meter's power aligned on the completions: each kind's charge and the shape of one operation. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,8 @@ static int best_lag(const struct el_series *s, const struct completions *ops, in
 		;
 	*hw = hi - lo + 1;
 	*r_peak = aa > 0 && dd > 0 ? c[best] / sqrt(aa * dd) : 0;
+	if (!(c[best] > 0))
+		return INT_MIN; /* no lag where the power rises with the completions */
 	/* an op's current lasts several bins: the top is flat and its highest bin is noise;
 	 * its middle is where the ops show */
 	return (lo + hi) / 2 - EL_LAG_MAX_BINS;
@@ -138,6 +141,8 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 	if (!s->n || !ops || !ops->n || ops->bin_ns != EL_BIN_NS || !isfinite(idle_w))
 		return -EINVAL;
 	lag = best_lag(s, ops, &hw, &out->r_peak);
+	if (lag == INT_MIN)
+		return -ENODATA;
 	out->lag_s = lag * dt;
 	out->lag_u_s = hw * dt / 2;
 	w = xcalloc(s->n, sizeof(*w));

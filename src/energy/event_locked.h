@@ -59,7 +59,8 @@ void el_series_add(struct el_series *s, uint64_t t_ns, double w);
  * power, over +-EL_LAG_MAX_BINS) and fits each kind's kernel around the completions as
  * they show, with idle_w (standard uncertainty idle_u_w) the idle term's prior. 0, or
  * -EINVAL when there is nothing to fit (no readings, no ops, completions in bins wider
- * than 1 ms, or kernels the data cannot tell).
+ * than 1 ms, or kernels the data cannot tell), -ENODATA when the power rises with the
+ * completions at no lag (nothing to place the kernels by).
  */
 int event_locked_fit(const struct el_series *s, const struct completions *ops, double idle_w,
 		     double idle_u_w, struct el_fit *out);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Event-locked kernels on a synthetic 50 kS/s meter: ops far apart and a stream whose pulses overlap. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -220,6 +221,28 @@ static void stream(struct el_series *s)
 	free(ops);
 }
 
+/* A power that never rises with the completions: no lag to place the kernels by, no figures
+ * (an offset 50 ms early and 0 +- 0 uJ per op were published). */
+static void no_response(struct el_series *s)
+{
+	size_t nops = 100;
+	struct completions c;
+	struct op *ops;
+	struct el_fit f;
+	uint64_t t;
+
+	rng = 5;
+	ops = paced(&c, nops);
+	el_series_reset(s);
+	for (t = T0; t < T0 + 10 * 1000000000ULL; t += RATE_NS)
+		el_series_add(s, t, IDLE_W);
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, &f), -ENODATA,
+	       "a flat power: no lag found, nothing fitted");
+	ok(!event_locked_figures(s, &c, IDLE_W, IDLE_U_W), "and no figures in the result");
+	completions_free(&c);
+	free(ops);
+}
+
 int main(void)
 {
 	struct el_series *s = xcalloc(1, sizeof(*s));
@@ -227,6 +250,7 @@ int main(void)
 	far_apart(s);
 	stream(s);
 	late_current(s);
+	no_response(s);
 	free(s);
 	return done_testing();
 }
