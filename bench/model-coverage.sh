@@ -17,7 +17,9 @@
 #   flagged: runs not valid or uncertain; est: power.estimator of the first run.
 # A "low-narrow" mark says a miss read low with a narrower interval than the cell's hits.
 # The per-operation truth is what a battery pays for one iowatt operation of that kind:
-# the device's charges of that kind (its diskstats over the run) per iowatt operation, so
+# the device's charges of that kind (its diskstats over the job's active phase and tail,
+# logged every 20 ms on iowatt's clock: not the prepare phase's layout, the idle phase's
+# writeback or another job's) per iowatt operation, so
 # what the filesystem and block layer add because of it counts with it (a 256 KiB direct
 # write split in two requests; a synced 4 KiB record through ext4 is about 2.6 device
 # operations, its journal writes counted with the write). Where the model gives a pair's
@@ -26,7 +28,7 @@
 # in a job of synced records, the bench compares the record too (write + flush, U95 the
 # two added: the result carries no covariance), since which of the two a record's journal
 # writes belong to is a matter of where they land. devops prints the device's
-# reads+writes+flushes per iowatt I/O.
+# reads+writes+flushes per iowatt I/O (over the same span).
 #
 #   bench/model-coverage.sh [-n RUNS] [-s SECONDS] [-c CELLS] [-o CSV] [-b IOWATT]
 #   bench/model-coverage.sh -L [-b IOWATT]
@@ -45,10 +47,10 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-L) LOGGER=1 ;;
 	-n | -s | -c | -o | -b)
-		[ $# -ge 2 ] || { sed -n '2,38p' "$0"; exit 2; }
+		[ $# -ge 2 ] || { sed -n '2,40p' "$0"; exit 2; }
 		case $1 in -n) RUNS=$2 ;; -s) SECS=$2 ;; -c) CELLS=$2 ;; -o) CSV=$2 ;; -b) RUN_BIN=$2 ;; esac
 		shift ;;
-	*) sed -n '2,38p' "$0"; exit 2 ;;
+	*) sed -n '2,40p' "$0"; exit 2 ;;
 	esac
 	shift
 done
@@ -63,7 +65,7 @@ bench_target 256 mcov
 dev=$(findmnt -rn -o SOURCE "$mnt")
 dev=${dev#/dev/}
 cg=$(bench_throttle sd "/dev/$dev") || bench_die 2 "no io throttle (cgroup io.max / blkio) here"
-trap 'stop_emu; t_cleanup; t_cgroup_cleanup' EXIT
+trap 'stop_devlog; stop_emu; t_cleanup; t_cgroup_cleanup' EXIT
 
 start_model_emu() { # ARGS...
 	rm -f "$T_TMP/um"
@@ -76,14 +78,33 @@ start_model_emu() { # ARGS...
 	return 1
 }
 
-# devops: the device's completed reads, writes and flushes so far
-devops() { awk -v d="$dev" '$3 == d { print $4, $8, $(NF - 1) }' /proc/diskstats; }
+# devlog.py NAME FILE: the device's completed reads, writes and flushes every 20 ms, each
+# line "t_ns reads writes flushes" on CLOCK_MONOTONIC (the clock of iowatt's phases)
+cat >"$T_TMP/devlog.py" <<'PY'
+import sys, time
+name, out = sys.argv[1:3]
+with open(out, "w", buffering=1) as f:
+    while True:
+        t = time.monotonic_ns()
+        with open("/proc/diskstats") as ds:
+            for x in (line.split() for line in ds):
+                if x[2] == name:
+                    f.write("%d %s %s %s\n" % (t, x[3], x[7], x[-2]))
+        time.sleep(0.02)
+PY
+log_pid=""
+stop_devlog() {
+	[ -n "$log_pid" ] && kill "$log_pid" 2>/dev/null && wait "$log_pid" 2>/dev/null
+	log_pid=""
+}
 
 cat >"$T_TMP/row.py" <<'PY'
 import csv, json, sys
-res, truth, cell, seed, ucr, ucw, ucf = sys.argv[1:8]
-d0, d1 = [list(map(int, x.split())) for x in sys.argv[8:10]]
-dev = dict(zip(("read", "write", "flush"), (b - a for a, b in zip(d0, d1))))
+res, truth, cell, seed, ucr, ucw, ucf, devlog = sys.argv[1:9]
+log = [list(map(int, x.split())) for x in open(devlog)]
+def dev_at(t_ns):
+    # the device's counts at the last snapshot by t_ns
+    return next((x[1:] for x in reversed(log) if x[0] <= t_ns), log[0][1:])
 uc = {"read": float(ucr), "write": float(ucw), "flush": float(ucf)}
 for j in json.load(open(res))["jobs"]:
     upd = sorted((int(r["t_ns"]), float(r["w"]), float(r["a"])) for r in csv.DictReader(open(truth))
@@ -92,6 +113,7 @@ for j in json.load(open(res))["jobs"]:
     a, b = ph["active"]["t_start_ns"], ph["active"]["t_end_ns"]
     e = max(b, (ph.get("tail") or {}).get("t_end_ns") or b)
     idle = ph.get("idle") or {}
+    dev = dict(zip(("read", "write", "flush"), (y - x for x, y in zip(dev_at(a), dev_at(e)))))
     def integral(lo_ns, hi_ns, k=1):
         # the truth is a step function: each update holds until the next
         return sum(x[k - 1] * max(0, min(hi_ns, t1) - max(lo_ns, t0)) / 1e9
@@ -141,17 +163,19 @@ PY
 
 # one_run ROWS CELL SEED RUNARGS...: a run under the emulator, its rows appended to ROWS
 one_run() {
-	local rows=$1 cell=$2 seed=$3 d0
+	local rows=$1 cell=$2 seed=$3
 	shift 3
 	rm -f "$mnt"/iowatt* "$T_TMP"/r.* 2>/dev/null
 	start_model_emu --noise --seed "$seed" || exit 2
-	d0=$(devops)
+	python3 "$T_TMP/devlog.py" "$dev" "$T_TMP/devlog" &
+	log_pid=$!
 	t_in_cgroup "$cg" "$RUN_BIN" run "$@" --target "$mnt" --meter "um25c:$T_TMP/um,interval=$iv" \
 		--no-progress --json-out "$T_TMP/r.json" >"$T_TMP/run.log" 2>&1
 	stop_emu
+	stop_devlog
 	[ -s "$T_TMP/r.json" ] || { cat "$T_TMP/run.log" >&2; exit 2; }
 	python3 "$T_TMP/row.py" "$T_TMP/r.json" "$T_TMP/truth.csv" "$cell" "$seed" $UC_R $UC_W $UC_F \
-		"$d0" "$(devops)" >>"$rows" || exit 2
+		"$T_TMP/devlog" >>"$rows" || exit 2
 }
 
 rows="$T_TMP/runs.csv"
