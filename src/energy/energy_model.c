@@ -282,12 +282,39 @@ static double noise_floor(const struct emodel_in *in)
 }
 
 /*
+ * What the job's U95 took besides its equations, for the pool to sum the jobs' alike: the
+ * sandwich's middle with idle profiled out as a is (each kind's score less its share of
+ * idle's), scaled by 1 / misfit^2 as a's scores are by 1 / misfit; the grid's spread of
+ * the costs fitted (a pair's sum stands on the kind that carries it).
+ */
+static void robust_fill(const struct solution *so, const double a[NP][NP], double infl,
+			double rob_dof, struct result_model_normal *nm)
+{
+	double r[COMPL_KINDS];
+	unsigned i, j;
+
+	for (i = 0; i < COMPL_KINDS; i++)
+		r[i] = a[0][1 + i] / a[0][0];
+	for (i = 0; i < COMPL_KINDS; i++)
+		for (j = 0; j < COMPL_KINDS; j++)
+			nm->meat[i][j] = (so->meat[1 + i][1 + j] - r[i] * so->meat[0][1 + j] -
+					  r[j] * so->meat[1 + i][0] + r[i] * r[j] * so->meat[0][0]) /
+					 (infl * infl);
+	for (i = 1; i < so->m; i++)
+		for (j = 1; j < so->m; j++)
+			nm->sel[so->cols[i] - 1][so->cols[j] - 1] = so->sel[i][j];
+	nm->rob_dof = rob_dof;
+	nm->robust = 1;
+}
+
+/*
  * The job's fit as normal equations over the kinds' costs with idle profiled out (the
  * Schur complement of the idle row), all three kinds whether or not this job could split
  * them: jobs add, so a pair in lock-step here is split by a job where it is not. Scaled
  * by 1 / the misfit so a job whose residuals exceed its noise weighs as its U95 says.
  */
-static void normal_fill(const struct emodel_in *in, const struct design *d, double infl,
+static void normal_fill(const struct emodel_in *in, const struct design *d,
+			const struct solution *so, double infl, double rob_dof,
 			struct result_model_normal *nm)
 {
 	double a[NP][NP] = { { 0 } }, b[NP] = { 0 }, yy = 0, wt, y;
@@ -322,6 +349,7 @@ static void normal_fill(const struct emodel_in *in, const struct design *d, doub
 	}
 	nm->yy = (yy - b[0] * b[0] / a[0][0]) / infl;
 	nm->dof = (double)(d->n + (size_t)prior - 1);
+	robust_fill(so, a, infl, rob_dof, nm);
 	nm->gain_rel = in->gain_rel;
 	nm->readings = d->n;
 	nm->valid = 1;
@@ -441,7 +469,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 		     int base, int with, struct emodel_fit *out)
 {
 	double s2 = so->dof ? so->chi2 / (double)so->dof : INFINITY, infl, u2;
-	double g[NP] = { 0 }, k95;
+	double g[NP] = { 0 }, k95, nu;
 	struct unexplained ux;
 	unsigned i, k;
 
@@ -449,12 +477,12 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	/* the residuals that tell the costs' spread are those of the readings that caught
 	 * operations, less the costs fitted from them and, over the grid, the lag, window
 	 * and hold chosen on the same readings */
-	k95 = emodel_coverage_k((double)out->readings_with_ops - (double)(so->m - 1) -
-			 (out->grid ? 3 : 0));
+	nu = (double)out->readings_with_ops - (double)(so->m - 1) - (out->grid ? 3 : 0);
+	k95 = emodel_coverage_k(nu);
 	out->readings = d->n;
 	out->chi2_dof = s2;
 	residual_stats(d, so, &ux, out);
-	normal_fill(in, d, infl, &out->normal);
+	normal_fill(in, d, so, infl, nu, &out->normal);
 	out->idle_w = so->p[0];
 	g[0] = 1;
 	out->idle_u95_w = 2 * sqrt(emodel_fig_var(so, g, infl, k95) + pow(in->offset_w, 2) +

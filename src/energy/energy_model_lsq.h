@@ -30,6 +30,7 @@ struct solution {
 	/* rob: the covariance the residuals themselves give (sandwich); sel: the spread of
 	 * the estimates over the windows and lags the readings do not tell apart */
 	double rob[NP][NP], sel[NP][NP];
+	double meat[NP][NP]; /* rob's middle over every column, fitted or not (for the pool) */
 	size_t dof;
 	int ok;
 };

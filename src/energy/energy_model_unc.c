@@ -31,11 +31,12 @@ double emodel_coverage_k(double nu)
 void emodel_robust_cov(const struct emodel_in *in, const struct design *d, struct solution *so,
 		      const double *res)
 {
-	double meat[NP][NP] = { { 0 } }, u[NP], prev[NP] = { 0 }, tmp[NP][NP] = { { 0 } }, h, wt;
+	double u[NP], prev[NP] = { 0 }, tmp[NP][NP] = { { 0 } }, h, wt;
 	int prior = isfinite(in->idle_w) && in->idle_u_w > 0, have_prev = 0;
 	unsigned i, j, k, m = so->m;
 	size_t n;
 
+	memset(so->meat, 0, sizeof(so->meat));
 	for (n = 0; n < d->n; n++) {
 		wt = 1 / (d->s[n] * d->s[n]);
 		h = 0;
@@ -45,23 +46,23 @@ void emodel_robust_cov(const struct emodel_in *in, const struct design *d, struc
 				     d->x[n * NP + so->cols[j]];
 		h *= wt;
 		h = h < EMODEL_LEVERAGE_MAX ? h : EMODEL_LEVERAGE_MAX;
-		for (i = 0; i < m; i++)
-			u[i] = wt * res[n] / (1 - h) * d->x[n * NP + so->cols[i]];
-		for (i = 0; i < m; i++)
-			for (j = 0; j < m; j++) {
-				meat[i][j] += u[i] * u[j];
+		for (i = 0; i < NP; i++)
+			u[i] = wt * res[n] / (1 - h) * d->x[n * NP + i];
+		for (i = 0; i < NP; i++)
+			for (j = 0; j < NP; j++) {
+				so->meat[i][j] += u[i] * u[j];
 				if (have_prev)
-					meat[i][j] += u[i] * prev[j] + prev[i] * u[j];
+					so->meat[i][j] += u[i] * prev[j] + prev[i] * u[j];
 			}
 		have_prev = n + 1 < d->n && d->end[n + 1] - d->end[n] < (int64_t)d->span_ns;
 		memcpy(prev, u, sizeof(prev));
 	}
 	if (prior)
-		meat[0][0] += 1 / (in->idle_u_w * in->idle_u_w);
+		so->meat[0][0] += 1 / (in->idle_u_w * in->idle_u_w);
 	for (i = 0; i < m; i++)
 		for (j = 0; j < m; j++)
 			for (k = 0; k < m; k++)
-				tmp[i][j] += so->cov[i][k] * meat[k][j];
+				tmp[i][j] += so->cov[i][k] * so->meat[so->cols[k]][so->cols[j]];
 	for (i = 0; i < m; i++)
 		for (j = 0; j < m; j++) {
 			so->rob[i][j] = 0;

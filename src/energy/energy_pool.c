@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/mem.h"
+#include "energy/energy_model_lsq.h"
 #include "energy/energy_pool.h"
 
 #define K COMPL_KINDS
@@ -112,6 +113,52 @@ static int pool_solve(const struct result_model_normal *s, const unsigned *cols,
 	return m ? energy_model_solve(a, b, m, p, inv) : -1;
 }
 
+/*
+ * The variance of the pooled cost in column i as a job's U95 takes it (docs/energy.md,
+ * "Pooled per device"): the larger of the declared noise times the pool's misfit and the
+ * jobs' sandwiches summed (their middles added between the pooled inverse), the latter
+ * times Student's t on the effective dof of that sum (Welch-Satterthwaite over the jobs'
+ * own); plus each job's spread over its lag and window grid carried as it weighs in the
+ * pool, summed as fully correlated (one meter's lag). NAN when a job did not give what
+ * this needs (robust 0: equations made by hand, or by a version before it), and the
+ * caller keeps the misfit alone.
+ */
+static double pool_robust_var(const struct result_model_normal *const *nm, size_t n,
+			      const unsigned *cols, unsigned m, unsigned i,
+			      double inv[EMODEL_NP][EMODEL_NP], double infl)
+{
+	double rob = 0, wsd = 0, sel_sd = 0, v, q[EMODEL_NP], sv, k95;
+	const struct result_model_normal *t;
+	unsigned a, b;
+	size_t c;
+
+	for (c = 0; c < n; c++) {
+		t = nm[c];
+		if (!t->valid)
+			continue;
+		if (!t->robust)
+			return NAN;
+		v = sv = 0;
+		for (a = 0; a < m; a++) {
+			q[a] = 0;
+			for (b = 0; b < m; b++) {
+				v += inv[a][i] * t->meat[cols[a]][cols[b]] * inv[b][i];
+				q[a] += t->a[cols[a]][cols[b]] * inv[b][i];
+			}
+		}
+		for (a = 0; a < m; a++)
+			for (b = 0; b < m; b++)
+				sv += q[a] * t->sel[cols[a]][cols[b]] * q[b];
+		rob += v;
+		wsd += v * v / (t->rob_dof > 1 ? t->rob_dof : 1);
+		sel_sd += sqrt(fmax(0, sv));
+	}
+	k95 = emodel_coverage_k(wsd > 0 ? rob * rob / wsd : 1);
+	rob *= k95 * k95 / 4;
+	v = inv[i][i] * infl;
+	return (v > rob ? v : rob) + sel_sd * sel_sd;
+}
+
 static void pool_verdict(const struct result_model_normal *s, double s2, struct emodel_fit *out)
 {
 	unsigned k;
@@ -193,7 +240,10 @@ int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struc
 	infl = s2 > 1 ? s2 : 1;
 	out->chi2_dof = s2;
 	for (i = 0; i < m; i++) {
-		u2 = inv[i][i] * infl + pow(p[i] * s.gain_rel, 2);
+		u2 = pool_robust_var(nm, n, cols, m, i, inv, infl);
+		if (isnan(u2)) /* a job without its sandwich: the misfit over every reading */
+			u2 = inv[i][i] * infl;
+		u2 += pow(p[i] * s.gain_rel, 2);
 		if ((int)cols[i] == base) {
 			out->sum_j = p[i];
 			out->sum_u95_j = 2 * sqrt(u2);

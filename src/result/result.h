@@ -291,6 +291,13 @@ struct result_model_normal {
 	double a[RESULT_MODEL_KINDS][RESULT_MODEL_KINDS], b[RESULT_MODEL_KINDS], yy, dof;
 	double ops[RESULT_MODEL_KINDS], gain_rel;
 	uint64_t readings;
+	/* What the job's U95 took besides (robust 0: not given, the pool keeps chi^2/dof
+	 * alone): the sandwich's middle over the kinds, idle profiled out and scaled as a;
+	 * the degrees of freedom its spread is from; the costs' spread over the lag and
+	 * window grid (J^2). */
+	int robust;
+	double meat[RESULT_MODEL_KINDS][RESULT_MODEL_KINDS], rob_dof;
+	double sel[RESULT_MODEL_KINDS][RESULT_MODEL_KINDS];
 };
 
 /*

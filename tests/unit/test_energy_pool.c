@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The pooled per-operation costs' verdict on hand-made normal equations: a cost below zero is no fit. */
+/* The pooled per-operation costs on hand-made normal equations: a cost below zero, the jobs' sandwiches. */
 #include <math.h>
 #include <string.h>
 
@@ -32,6 +32,7 @@ int main(void)
 	struct result_model_normal nm;
 	const struct result_model_normal *p = &nm;
 	struct emodel_fit f;
+	double u95;
 
 	one_kind(&nm, 0.010);
 	ok(!energy_pool_fit(&p, 1, &f), "a write of 10 mJ pools");
@@ -45,6 +46,20 @@ int main(void)
 	is_dbl(f.j_per_op[COMPL_WRITE], -0.010, 1e-9, "its cost recovered as it is");
 	is_int(f.verdict, EMODEL_POOR_FIT, "a cost below zero beyond its U95: poor fit");
 	ok(strstr(f.why, "write costs -10000") && strstr(f.why, "below zero"), "and why: %s", f.why);
+
+	/* the job's sandwich: residuals 3x the noise where they fall, from 4 dof */
+	one_kind(&nm, 0.010);
+	ok(!energy_pool_fit(&p, 1, &f), "made without the job's sandwich");
+	u95 = f.u95_j[COMPL_WRITE];
+	nm.robust = 1;
+	nm.meat[COMPL_WRITE][COMPL_WRITE] = 9 * nm.a[COMPL_WRITE][COMPL_WRITE];
+	nm.rob_dof = 4;
+	ok(!energy_pool_fit(&p, 1, &f), "with it");
+	ok(f.u95_j[COMPL_WRITE] > 3 * u95, "the sandwich x Student's t widens the U95 (%g J, "
+	   "the misfit alone %g J)", f.u95_j[COMPL_WRITE], u95);
+	nm.sel[COMPL_WRITE][COMPL_WRITE] = 1e-6;
+	ok(!energy_pool_fit(&p, 1, &f), "with the grid's spread");
+	ok(f.u95_j[COMPL_WRITE] > 2e-3, "it adds (%g J)", f.u95_j[COMPL_WRITE]);
 
 	one_kind(&nm, -0.00001);
 	ok(!energy_pool_fit(&p, 1, &f), "a write of -10 uJ pools");
