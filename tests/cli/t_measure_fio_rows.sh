@@ -136,7 +136,7 @@ EOF
 		--rw=read --bs=64k --size=24M --rate=8m --filename="$T_TMP/f2" \
 		--output-format=json >"$T_TMP/seq.out" 2>"$T_TMP/seq.err"
 	ok $? "measure -- fio with a stonewalled pair (real fio)"
-	check "each real job one after the other: the energy of its own span, the two summing to the command's" -- \
+	check "each real job one after the other: the energy of its own span, the two the command's over their share of its span" -- \
 		python3 - "$T_TMP/seq.json" "$T_TMP/seq.out" <<'EOF'
 import json, sys
 jobs = json.load(open(sys.argv[1]))["jobs"]
@@ -153,7 +153,10 @@ assert w1["phases"]["active"]["t_end_ns"] <= r1["phases"]["active"]["t_start_ns"
 e = lambda j: j["power"]["energy_active_j"]
 print("# w1 %.3f J over %.0f ms, r1 %.3f J over %.0f ms, the command %.3f J over %.0f ms"
       % (e(w1), span(w1), e(r1), span(r1), e(cmd), span(cmd)))
-assert abs(e(w1) + e(r1) - e(cmd)) <= 0.02 * e(cmd), (e(w1), e(r1), e(cmd))
+# constant current: the rows' energy is the command's over their share of its span (fio
+# 3.33's spans fill it; 3.39's job_start leaves the gap between the groups out: 206 ms)
+share = (span(w1) + span(r1)) / span(cmd)
+assert abs(e(w1) + e(r1) - e(cmd) * share) <= 0.02 * e(cmd), (e(w1), e(r1), e(cmd), share)
 # constant current: energy in proportion to each span
 assert abs(e(w1) / e(r1) - span(w1) / span(r1)) <= 0.05 * span(w1) / span(r1)
 EOF
