@@ -3,14 +3,6 @@
 #include "fuzz.h"
 #include "meters/board/iio_scan.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
-
 /* The input: a _type line, then (after the first NUL) the bytes of one record. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,14 +3,6 @@
 #include "cli/commands.h"
 #include "fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
-
 static void run(int (*cmd)(int, char **), char **argv)
 {
 	int argc = 0;

@@ -7,14 +7,6 @@
 
 #define ARRAY_MAX 64
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
-
 /* A field of *IDN? ends inside its array. */
 static void check_field(const char *f, size_t cap)
 {

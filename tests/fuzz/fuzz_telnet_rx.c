@@ -3,14 +3,6 @@
 #include "fuzz.h"
 #include "meters/transport/telnet.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
-
 static void on_sb(void *ctx, const uint8_t *sb, size_t len, int cut)
 {
 	struct rfc2217_answers *a = ctx;

@@ -3,14 +3,6 @@
 #include "fuzz.h"
 #include "meters/um/um_protocol.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_quiet();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct um_rx rx;
