@@ -8,14 +8,23 @@ SD=$G/sd-sandisk-ultra.json
 
 # Two sleep runs on the PPK2 emulator at the SD card's 3.3 V: what `measure --idle 0 --
 # sleep 600` records on a real PPK2, shortened.
+# A PPK2 streams 100 kS/s: on a loaded machine iowatt may fall behind it, lose samples
+# and mark the run INVALID, as it must. That is not what this file tests, so a run that
+# lost samples is taken again (at most three tries), and said.
 for ua in 5 150; do
 	ma=$(awk -v u="$ua" 'BEGIN { printf "%.6f", u / 1000 }')
-	start_emu ppk2 "$T/ppk2-$ua" --constant-ma "$ma" --volts 3.3 --duration 60
-	ok $? "PPK2 emulator at $ua uA up"
-	timeout 60 "$IOWATT" measure --meter "ppk2:$T/ppk2-$ua,vdd=3300" --idle 0 --no-progress \
-		--json-out "$T/sleep-$ua.json" -- sleep 2 >"$T/sleep-$ua.run" 2>&1
-	ok $? "measure --idle 0 -- sleep 2 at $ua uA"
-	stop_emu
+	for try in 1 2 3; do
+		start_emu ppk2 "$T/ppk2-$ua" --constant-ma "$ma" --volts 3.3 --duration 60
+		up=$?
+		timeout 60 "$IOWATT" measure --meter "ppk2:$T/ppk2-$ua,vdd=3300" --idle 0 \
+			--no-progress --json-out "$T/sleep-$ua.json" -- sleep 2 >"$T/sleep-$ua.run" 2>&1
+		rc=$?
+		stop_emu
+		grep -q "meter samples lost" "$T/sleep-$ua.json" 2>/dev/null || break
+		echo "# $ua uA, try $try: meter samples lost (a loaded machine), measured again"
+	done
+	ok $up "PPK2 emulator at $ua uA up"
+	ok $rc "measure --idle 0 -- sleep 2 at $ua uA"
 done
 
 # model RESULT JOB SLEEP.json RECORDS_PER_DAY WRITE_BPD: days from the JSON figures and
