@@ -29,228 +29,6 @@ const char *energy_model_verdict_name(enum emodel_verdict v)
 	}
 }
 
-/* Cumulative completions per kind at each bin edge: cum[i * K + k] holds bins < i. */
-static double *cumulate(const struct completions *ops)
-{
-	double *cum = xcalloc((ops->n + 1) * COMPL_KINDS, sizeof(*cum));
-	size_t i;
-	unsigned k;
-
-	for (i = 0; i < ops->n; i++)
-		for (k = 0; k < COMPL_KINDS; k++)
-			cum[(i + 1) * COMPL_KINDS + k] =
-			    cum[i * COMPL_KINDS + k] + ops->c[i * COMPL_KINDS + k];
-	return cum;
-}
-
-/* Completions of kind k before t_ns, each bin's spread evenly over it. */
-static double count_before(const struct completions *ops, const double *cum, int64_t t_ns,
-			   unsigned k)
-{
-	int64_t rel = t_ns - (int64_t)ops->t0_ns;
-	size_t i;
-
-	if (rel <= 0)
-		return 0;
-	i = (size_t)((uint64_t)rel / ops->bin_ns);
-	if (i >= ops->n)
-		return cum[ops->n * COMPL_KINDS + k];
-	return cum[i * COMPL_KINDS + k] + (double)((uint64_t)rel - i * ops->bin_ns) /
-					      (double)ops->bin_ns * ops->c[i * COMPL_KINDS + k];
-}
-
-/* Ages a held reading's window is averaged over (midpoints of equal steps of the hold). */
-#define EMODEL_HOLD_STEPS 20
-
-static void design_build(const struct emodel_in *in, const double *cum, uint64_t win_ns,
-			 int64_t lag_ns, uint64_t hold_ns, struct design *d)
-{
-	double win_s = (double)win_ns / 1e9, x;
-	int64_t end, start, e;
-	unsigned k, a, nages = hold_ns ? EMODEL_HOLD_STEPS : 1;
-	size_t i;
-
-	d->n = 0;
-	d->span_ns = win_ns + hold_ns;
-	for (i = 0; i < in->n; i++) {
-		end = (int64_t)in->r[i].t_ns - lag_ns;
-		start = end - (int64_t)hold_ns - (int64_t)win_ns;
-		if (start < (int64_t)in->t0_ns || end > (int64_t)in->t1_ns || !isfinite(in->r[i].w))
-			continue;
-		d->x[d->n * NP] = 1;
-		/* a meter that holds each value shows a window ending at an age it does not say,
-		 * taken as even over the hold: the window's mean over those ages */
-		for (k = 0; k < COMPL_KINDS; k++) {
-			x = 0;
-			for (a = 0; a < nages; a++) {
-				e = end - (int64_t)((2 * a + 1) * hold_ns / (2 * nages));
-				x += count_before(in->ops, cum, e, k) -
-				     count_before(in->ops, cum, e - (int64_t)win_ns, k);
-			}
-			d->x[d->n * NP + 1 + k] = x / nages / win_s;
-		}
-		d->y[d->n] = in->r[i].w;
-		d->s[d->n] = in->r[i].u_w;
-		d->end[d->n] = end;
-		d->n++;
-	}
-}
-
-/* Solves the m x m system a p = b in place by Cholesky, scaled to a unit diagonal; the
- * inverse into inv. -1 when a pivot is too small to trust (columns nearly dependent). */
-int energy_model_solve(double a[NP][NP], const double *b, unsigned m, double *p,
-		       double inv[NP][NP])
-{
-	double l[NP][NP] = { { 0 } }, sc[NP], sum, z[NP];
-	unsigned i, j, k, c;
-
-	for (i = 0; i < m; i++) {
-		if (!(a[i][i] > 0))
-			return -1;
-		sc[i] = 1 / sqrt(a[i][i]);
-	}
-	for (i = 0; i < m; i++)
-		for (j = 0; j <= i; j++) {
-			sum = a[i][j] * sc[i] * sc[j];
-			for (k = 0; k < j; k++)
-				sum -= l[i][k] * l[j][k];
-			if (i == j) {
-				if (sum < 1e-10)
-					return -1;
-				l[i][i] = sqrt(sum);
-			} else {
-				l[i][j] = sum / l[j][j];
-			}
-		}
-	/* column c of the scaled inverse: solve L L^T z = e_c */
-	for (c = 0; c <= m; c++) {
-		for (i = 0; i < m; i++) {
-			sum = c < m ? (i == c) : b[i] * sc[i];
-			for (k = 0; k < i; k++)
-				sum -= l[i][k] * z[k];
-			z[i] = sum / l[i][i];
-		}
-		for (i = m; i-- > 0;) {
-			sum = z[i];
-			for (k = i + 1; k < m; k++)
-				sum -= l[k][i] * z[k];
-			z[i] = sum / l[i][i];
-		}
-		for (i = 0; i < m; i++) {
-			if (c < m)
-				inv[i][c] = z[i] * sc[i] * sc[c];
-			else
-				p[i] = z[i] * sc[i];
-		}
-	}
-	return 0;
-}
-
-static void fit_cols(const struct emodel_in *in, const struct design *d, struct solution *so,
-		     double *res)
-{
-	double a[NP][NP] = { { 0 } }, b[NP] = { 0 }, wt, r;
-	int prior = isfinite(in->idle_w) && in->idle_u_w > 0;
-	unsigned i, j, m = so->m;
-	size_t n;
-
-	for (n = 0; n < d->n; n++) {
-		wt = 1 / (d->s[n] * d->s[n]);
-		for (i = 0; i < m; i++) {
-			b[i] += wt * d->x[n * NP + so->cols[i]] * d->y[n];
-			for (j = 0; j < m; j++)
-				a[i][j] += wt * d->x[n * NP + so->cols[i]] * d->x[n * NP + so->cols[j]];
-		}
-	}
-	if (prior) {
-		wt = 1 / (in->idle_u_w * in->idle_u_w);
-		a[0][0] += wt;
-		b[0] += wt * in->idle_w;
-	}
-	so->ok = d->n + (size_t)prior > m && !energy_model_solve(a, b, m, so->p, so->cov);
-	if (!so->ok)
-		return;
-	so->dof = d->n + (size_t)prior - m;
-	so->chi2 = 0;
-	for (n = 0; n < d->n; n++) {
-		r = d->y[n];
-		for (i = 0; i < m; i++)
-			r -= so->p[i] * d->x[n * NP + so->cols[i]];
-		so->chi2 += r * r / (d->s[n] * d->s[n]);
-		res[n] = r;
-	}
-	if (prior)
-		so->chi2 += pow((so->p[0] - in->idle_w) / in->idle_u_w, 2);
-	emodel_robust_cov(in, d, so, res);
-}
-
-/* The weighted correlation of two kinds' columns with the idle column taken out. */
-static double column_r(const struct design *d, unsigned cj, unsigned ck)
-{
-	double sw = 0, mj = 0, mk = 0, sjj = 0, skk = 0, sjk = 0, wt, xj, xk;
-	size_t n;
-
-	for (n = 0; n < d->n; n++) {
-		wt = 1 / (d->s[n] * d->s[n]);
-		sw += wt;
-		mj += wt * d->x[n * NP + cj];
-		mk += wt * d->x[n * NP + ck];
-	}
-	if (!(sw > 0))
-		return 0;
-	mj /= sw;
-	mk /= sw;
-	for (n = 0; n < d->n; n++) {
-		wt = 1 / (d->s[n] * d->s[n]);
-		xj = d->x[n * NP + cj] - mj;
-		xk = d->x[n * NP + ck] - mk;
-		sjj += wt * xj * xj;
-		skk += wt * xk * xk;
-		sjk += wt * xj * xk;
-	}
-	return sjj > 0 && skk > 0 ? sjk / sqrt(sjj * skk) : 0;
-}
-
-static double column_sum(const struct design *d, unsigned c)
-{
-	double s = 0;
-	size_t n;
-
-	for (n = 0; n < d->n; n++)
-		s += d->x[n * NP + c];
-	return s;
-}
-
-/*
- * The columns to fit at this design: idle and each kind seen in some window; of a pair
- * that moves together (or the pair *force names, bit k for kind k) only the kind seen
- * more (its cost then holds the other's share).
- */
-static void choose_cols(const struct design *d, struct solution *so, int *base, int *with,
-			unsigned force)
-{
-	unsigned k, j;
-	int merged[COMPL_KINDS] = { 0 };
-
-	*base = *with = -1;
-	for (j = 0; j < COMPL_KINDS; j++)
-		for (k = j + 1; k < COMPL_KINDS; k++) {
-			if (*base >= 0 || !(column_sum(d, 1 + j) > 0) || !(column_sum(d, 1 + k) > 0))
-				continue;
-			if (force != (1u << j | 1u << k) &&
-			    fabs(column_r(d, 1 + j, 1 + k)) < EMODEL_COLLINEAR_R)
-				continue;
-			*base = column_sum(d, 1 + j) >= column_sum(d, 1 + k) ? (int)j : (int)k;
-			*with = *base == (int)j ? (int)k : (int)j;
-			merged[*with] = 1;
-		}
-	so->m = 1;
-	so->cols[0] = 0;
-	for (k = 0; k < COMPL_KINDS; k++)
-		if (!merged[k] && column_sum(d, 1 + k) > 0)
-			so->cols[so->m++] = 1 + k;
-}
-
 /* The grid's windows for a meter of this period: a quarter, half, 100 ms and all of it. */
 static unsigned grid_windows(uint64_t period_ns, uint64_t bin_ns, uint64_t *w)
 {
@@ -497,7 +275,8 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 		if ((int)k == base) {
 			out->sum_j = so->p[i];
 			out->sum_u95_j = 2 * sqrt(u2);
-			out->sum_ratio = column_sum(d, 1 + (unsigned)with) / column_sum(d, 1 + k);
+			out->sum_ratio = emodel_column_sum(d, 1 + (unsigned)with) /
+					 emodel_column_sum(d, 1 + k);
 			continue;
 		}
 		out->j_per_op[k] = so->p[i];
@@ -586,13 +365,13 @@ static void grid_search(const struct emodel_in *in, const struct grid_space *sp,
 		hold_step = hold_max ? hold_max : 1;
 		for (hold = 0; hold <= hold_max; hold += hold_step)
 		for (lag = sp->lo; lag <= sp->hi; lag += sp->step) {
-			design_build(in, cum, sp->wins[iw], lag, hold, d);
+			emodel_design_build(in, cum, sp->wins[iw], lag, hold, d);
 			for (i = 0; i < d->n; i++)
 				if (!(d->s[i] >= floor_w))
 					d->s[i] = floor_w;
 			memset(&so, 0, sizeof(so));
-			choose_cols(d, &so, &base, &with, force);
-			fit_cols(in, d, &so, res);
+			emodel_choose_cols(d, &so, &base, &with, force);
+			emodel_fit_cols(in, d, &so, res);
 			if (!so.ok)
 				continue;
 			score = so.chi2 / (double)(so.dof ? so.dof : 1);
@@ -618,7 +397,7 @@ static void fill_best(const struct emodel_in *in, const double *cum, struct desi
 {
 	size_t i;
 
-	design_build(in, cum, gb->win_ns, gb->lag_ns, gb->hold_ns, d);
+	emodel_design_build(in, cum, gb->win_ns, gb->lag_ns, gb->hold_ns, d);
 	for (i = 0; i < d->n; i++)
 		if (!(d->s[i] >= floor_w))
 			d->s[i] = floor_w;
@@ -694,7 +473,7 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 		sp.lo = sp.hi = in->lag_ns;
 		sp.step = 1;
 	}
-	cum = cumulate(in->ops);
+	cum = emodel_cumulate(in->ops);
 	d.x = xcalloc(in->n * NP, sizeof(*d.x));
 	d.y = xcalloc(in->n, sizeof(*d.y));
 	d.s = xcalloc(in->n, sizeof(*d.s));

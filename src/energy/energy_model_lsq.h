@@ -43,6 +43,21 @@ struct grid_point {
 	int base;
 };
 
+/* Cumulative completions per kind at each bin edge (energy_model_design.c). */
+double *emodel_cumulate(const struct completions *ops);
+/* The design at one window, lag and hold from the cumulative completions cum. */
+void emodel_design_build(const struct emodel_in *in, const double *cum, uint64_t win_ns,
+			int64_t lag_ns, uint64_t hold_ns, struct design *d);
+/* The sum of column c over the design's rows. */
+double emodel_column_sum(const struct design *d, unsigned c);
+/* The columns to fit: idle and each kind seen; of a pair in step (or named by force) one. */
+void emodel_choose_cols(const struct design *d, struct solution *so, int *base, int *with,
+			unsigned force);
+/* The weighted least-squares fit of so's columns over d (with the idle prior), residuals
+ * into res, the residuals' covariance into so->rob. */
+void emodel_fit_cols(const struct emodel_in *in, const struct design *d, struct solution *so,
+		     double *res);
+
 /* The coverage factor of a spread estimated from nu degrees of freedom (k = 2 at infinity). */
 double emodel_coverage_k(double nu);
 /* The covariance the residuals res[] of so over d give, into so->rob (docs/energy.md). */
