@@ -96,11 +96,13 @@ assert b["quiet"] + b["excluded"] <= b["readings"], b
 assert b["exclusion_s"] >= 1.5, b  # 0.5 s period + 0.1 s window + 1 s settle
 assert b["reason"] is None, b
 PY
-check "the baseline is within its U95 of the emulator's true idle" -- \
+# at 2 x U95: a 95 % interval misses one run in twenty by design; past twice it is wrong
+check "the baseline is within 2 x its U95 of the emulator's true idle" -- \
 	python3 - "$T_TMP/bursts.sum" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert abs(s["idle_w"] - s["true_idle"]) <= s["u95"], s
+print("# idle %.6f W +- %.6f, truth %.6f" % (s["idle_w"], s["u95"], s["true_idle"]))
+assert abs(s["idle_w"] - s["true_idle"]) <= 2 * s["u95"], s
 PY
 
 # Bursts all through the idle phase and a short idle_max: no quiet reading is possible.

@@ -131,10 +131,11 @@ usable_wh, reg, sd_w = 11.1 * 0.85, 0.90, 11.1 * 0.02 / 30.4375 / 24
 hand = usable_wh / 24 / (E / 86400 / reg + sd_w)
 print(f"# days without {d0} +-{u0}, with idle states {d1} +-{u1}, by hand {hand:.2f}")
 assert d1 > 2 * d0, (d0, d1)          # 400 mW all day against about 118 mW
-assert abs(d1 - hand) <= u1, (d1, u1, hand)
+# 2 x the printed U95 (a 95 % interval misses one run in twenty by design) and its rounding
+assert abs(d1 - hand) <= 2 * u1 + 0.01, (d1, u1, hand)
 assert u1 == u1 and u1 > 0, u1        # an interval, not unknown
 PY
-ok $? "a record a minute: more days with the idle states, and the days agree with the emulator's by hand"
+ok $? "a record a minute: more days with the idle states, and the days agree with the emulator's by hand within 2 x U95"
 
 # A record every 0.5 s never leaves the awake state: the days are the same as without.
 "$IOWATT" size "$T_TMP/r.json" --battery 3000mAh@3.7V --records 4KiB@2/s \
