@@ -7,6 +7,7 @@
 
 #include "core/mem.h"
 #include "energy/estimator.h"
+#include "energy/uncertainty.h"
 
 #define J_PER_MWH 3.6
 #define S_PER_H 3600.0
@@ -174,21 +175,15 @@ static void judge_model(const struct emodel_fit *fit, int chosen, double es_acti
 static void disagree(double int_j, double int_u95, const struct emodel_fit *fit,
 		     struct result_validity *v)
 {
-	struct result_uncertainty *u = v->uncertainty;
 	char buf[2 * TEXT_LEN];
 
 	if (!isfinite(int_j) || !isfinite(int_u95) ||
 	    !(fabs(int_j - fit->net_j) > hypot(int_u95, fit->net_u95_j)))
 		return;
-	v->uncertain = 1;
-	if (!u)
-		return;
 	snprintf(buf, sizeof(buf),
 		 "model and readings disagree: energy above idle %.4g +- %.2g J from the readings, "
-		 "%.4g +- %.2g J from the model%s%s", int_j, int_u95, fit->net_j, fit->net_u95_j,
-		 u->dominant ? "; largest term: " : "", u->dominant ? u->dominant : "");
-	free(u->dominant);
-	u->dominant = xstrdup(buf);
+		 "%.4g +- %.2g J from the model", int_j, int_u95, fit->net_j, fit->net_u95_j);
+	uncertainty_disagreement(v, buf);
 }
 
 int estimator_model_sees_aliased(const struct emodel_fit *fit)

@@ -8,6 +8,7 @@
 #include "core/mem.h"
 #include "energy/energy_model.h"
 #include "energy/event_check.h"
+#include "energy/uncertainty.h"
 
 #define K COMPL_KINDS
 #define TEXT_LEN 256
@@ -94,19 +95,13 @@ void event_locked_check(struct result_event_locked *r, const struct el_series *s
 
 void event_locked_judge(const struct result_event_locked *r, struct result_validity *v)
 {
-	struct result_uncertainty *u = v->uncertainty;
 	char buf[2 * TEXT_LEN];
 
 	if (!r || r->agrees_with_model != 0)
 		return;
-	v->uncertain = 1;
-	if (!u)
-		return;
 	snprintf(buf, sizeof(buf),
 		 "event-locked and model disagree: %s %.4g uJ per op apart, beyond their "
-		 "combined U95 %.3g uJ%s%s",
-		 r->check_kind ? r->check_kind : "?", r->difference_uj, r->combined_u95_uj,
-		 u->dominant ? "; largest term: " : "", u->dominant ? u->dominant : "");
-	free(u->dominant);
-	u->dominant = xstrdup(buf);
+		 "combined U95 %.3g uJ",
+		 r->check_kind ? r->check_kind : "?", r->difference_uj, r->combined_u95_uj);
+	uncertainty_disagreement(v, buf);
 }

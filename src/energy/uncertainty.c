@@ -508,3 +508,16 @@ void uncertainty_idle_judge(const struct energy_phases *es, unsigned need,
 	if (*why)
 		idle_uncertain(v, why);
 }
+
+void uncertainty_disagreement(struct result_validity *v, const char *why)
+{
+	struct result_uncertainty *u = v->uncertainty;
+	char *lead;
+
+	v->uncertain = 1;
+	if (!u)
+		return;
+	lead = u->dominant ? xasprintf("%s; largest term: %s", why, u->dominant) : xstrdup(why);
+	free(u->dominant);
+	u->dominant = lead;
+}
