@@ -8,6 +8,7 @@
 #include "analysis/recording_align.h"
 #include "core/log.h"
 #include "core/mem.h"
+#include "core/order_stat.h"
 
 #define MOD "recording"
 /* The longest window a side of an edge is averaged over; shorter where phases are short. */
@@ -105,20 +106,6 @@ static size_t collect_edges(const struct rr_result *r, struct edge **out, double
 	return n;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * How often the recording's source gave a new value, in seconds: the median length of its
  * runs of equal points. A 2 Hz meter's readings put on a finer grid hold each for 0.5 s,
@@ -126,20 +113,22 @@ static int cmp_size(const void *a, const void *b)
  */
 static double source_period_s(const struct recording *rec)
 {
-	size_t *runs = xcalloc(rec->n + 1, sizeof(*runs)), nr = 0, len = 1, i;
+	float *runs = xcalloc(rec->n + 1, sizeof(*runs));
+	size_t nr = 0, len = 1, i;
 	double med;
 
+	/* As floats: a run's length is exact to 2^24 points, and a median that long is a
+	 * recording that never changes, whose period's last digit does not matter. */
 	for (i = 1; i <= rec->n; i++) {
 		if (i < rec->n && (rec->ma[i] == rec->ma[i - 1] ||
 				   (isnan(rec->ma[i]) && isnan(rec->ma[i - 1])))) {
 			len++;
 			continue;
 		}
-		runs[nr++] = len;
+		runs[nr++] = (float)len;
 		len = 1;
 	}
-	qsort(runs, nr, sizeof(*runs), cmp_size);
-	med = nr ? (double)runs[nr / 2] / rec->rate_hz : 1.0 / rec->rate_hz;
+	med = nr ? (double)order_stat_float(runs, nr, nr / 2) / rec->rate_hz : 1.0 / rec->rate_hz;
 	free(runs);
 	return med;
 }
@@ -158,8 +147,7 @@ static double significant(const struct recording *rec, long w, unsigned edges)
 	for (i = 0; i < n; i++)
 		if (!isnan(rec->ma[i]) && !isnan(rec->ma[i + 1]))
 			d[k++] = fabsf(rec->ma[i + 1] - rec->ma[i]);
-	qsort(d, k, sizeof(*d), cmp_float);
-	sigma = k ? 1.4826 * d[k / 2] / sqrt(2.0) : 0;
+	sigma = k ? 1.4826 * order_stat_float(d, k, k / 2) / sqrt(2.0) : 0;
 	free(d);
 	return 5.0 * sigma * sqrt(2.0 / (double)w) * sqrt((double)edges);
 }
@@ -173,39 +161,105 @@ struct search {
 	long w;
 };
 
-/* The offset whose edges score the most (*best, over *used edges); *best_off. */
-static void scan_best(const struct search *sc, double *best, double *best_off, unsigned *used)
+/*
+ * The search is coarse, then fine. An edge's score falls off linearly over w points either
+ * side of its offset, so on a grid w/4 points apart a peak loses at most an eighth of its
+ * height: a first pass on that grid finds every offset that could be the best, or the
+ * runner-up that makes the placement ambiguous, and only those are searched a step apart.
+ * Every step of an hour at 10 kS/s with a score per edge each was minutes of work.
+ */
+#define COARSE_SHARE 0.25
+/* Coarse peaks down to this share of the highest are searched finely: the runner-up that
+ * matters (AMBIGUOUS_SHARE of the best) reads at least 7/8 of that on the coarse grid. */
+#define REFINE_SHARE 0.6
+#define REFINE_MAX 64
+
+struct peak {
+	double score, off;
+};
+
+static int cmp_peak_desc(const void *a, const void *b)
 {
-	double off, x;
+	double x = ((const struct peak *)a)->score, y = ((const struct peak *)b)->score;
+
+	return x > y ? -1 : x < y;
+}
+
+/* The best score a step apart within half of centre (-INFINITY when no edge lands). */
+static struct peak fine_peak(const struct search *sc, double centre, double half, unsigned *used)
+{
+	struct peak pk = { -INFINITY, centre };
+	double from = fmax(sc->lo, centre - half), to = fmin(sc->hi, centre + half), off, x;
 	unsigned u;
 
-	*best = -INFINITY;
-	*best_off = 0;
-	*used = 0;
-	for (off = sc->lo; off <= sc->hi; off += sc->step_s) {
+	for (off = from; off <= to + 1e-12; off += sc->step_s) {
 		x = total_score(sc->p, sc->rate, off, sc->e, sc->ne, sc->w, &u);
-		if (u && x > *best) {
-			*best = x;
-			*best_off = off;
+		if (u && x > pk.score) {
+			pk = (struct peak){ x, off };
 			*used = u;
 		}
 	}
+	return pk;
 }
 
-/* The best score at least two windows away from the peak at best_off. */
-static double scan_runner_up(const struct search *sc, double best_off)
+/*
+ * The offset whose edges score the most (*best at *best_off, over *used edges), and the best
+ * score at least two windows away from it (*runner, -INFINITY when none).
+ */
+static void scan(const struct search *sc, double *best, double *best_off, unsigned *used,
+		 double *runner)
 {
-	double off, x, runner = -INFINITY;
+	double cs = fmax(sc->step_s, floor(COARSE_SHARE * (double)sc->w) / sc->rate), top = -INFINITY;
+	size_t n = (size_t)floor((sc->hi - sc->lo) / cs) + 1, i, np = 0, k;
+	double *score = xcalloc(n, sizeof(*score)), apart = 2.0 * (double)sc->w / sc->rate;
+	struct peak *pk = xcalloc(n, sizeof(*pk)), f;
 	unsigned u;
 
-	for (off = sc->lo; off <= sc->hi; off += sc->step_s) {
-		if (fabs(off - best_off) < 2.0 * (double)sc->w / sc->rate)
-			continue;
-		x = total_score(sc->p, sc->rate, off, sc->e, sc->ne, sc->w, &u);
-		if (u)
-			runner = fmax(runner, x);
+	for (i = 0; i < n; i++) {
+		score[i] = total_score(sc->p, sc->rate, sc->lo + (double)i * cs, sc->e, sc->ne, sc->w, &u);
+		if (!u)
+			score[i] = -INFINITY;
+		top = fmax(top, score[i]);
 	}
-	return runner;
+	for (i = 0; i < n && top > 0; i++)
+		if (score[i] >= REFINE_SHARE * top && (!i || score[i] >= score[i - 1]) &&
+		    (i + 1 == n || score[i] >= score[i + 1]))
+			pk[np++] = (struct peak){ score[i], sc->lo + (double)i * cs };
+	qsort(pk, np, sizeof(*pk), cmp_peak_desc);
+	np = np < REFINE_MAX ? np : REFINE_MAX;
+	*best = -INFINITY;
+	*best_off = 0;
+	*used = 0;
+	for (k = 0; k < np; k++) {
+		unsigned pu = 0;
+
+		f = fine_peak(sc, pk[k].off, cs, &pu);
+		pk[k] = f;
+		if (f.score > *best) {
+			*best = f.score;
+			*best_off = f.off;
+			*used = pu;
+		}
+	}
+	if (!np) { /* nothing rose above zero: the coarse best stands, for the caller to refuse */
+		for (i = 0; i < n; i++)
+			if (score[i] > *best) {
+				*best = score[i];
+				*best_off = sc->lo + (double)i * cs;
+				total_score(sc->p, sc->rate, *best_off, sc->e, sc->ne, sc->w, used);
+			}
+	}
+	/* Refined peaks where they were searched, the coarse grid elsewhere (below
+	 * REFINE_SHARE, a coarse score cannot hide one that makes the placement ambiguous). */
+	*runner = -INFINITY;
+	for (k = 0; k < np; k++)
+		if (fabs(pk[k].off - *best_off) >= apart)
+			*runner = fmax(*runner, pk[k].score);
+	for (i = 0; i < n; i++)
+		if (fabs(sc->lo + (double)i * cs - *best_off) >= apart)
+			*runner = fmax(*runner, score[i]);
+	free(score);
+	free(pk);
 }
 
 /* Each edge alone near the peak: its own best shift; their mean and spread into al. */
@@ -265,14 +319,13 @@ int recording_align(const struct recording *rec, const struct rr_result *r,
 		sc.lo = fmin(sc.lo, e[k].t_s - dur);
 		sc.hi = fmax(sc.hi, e[k].t_s);
 	}
-	scan_best(&sc, &best, &best_off, &used);
+	scan(&sc, &best, &best_off, &used, &runner);
 	if (!used || best <= significant(rec, sc.w, used)) {
 		log_err(MOD, "no offset puts the recording's steps at the result's active phases "
 			"(the best one's steps are within the recording's noise)");
 		rc = -ENODATA;
 		goto out;
 	}
-	runner = scan_runner_up(&sc, best_off);
 	al->runner_up = runner > 0 ? runner / best : 0;
 	off = refine_edges(&sc, best_off, al);
 	al->offset_ns = (int64_t)llround(off * 1e9) + (int64_t)r->rep.t0_ns;

@@ -272,4 +272,45 @@ for tag in huge inf; do
 	ok $? "a samplerate of $tag size is refused, not divided by ($(grep -m1 "$tag.sr\|error" "$T_TMP/$tag.out"))"
 done
 
+# A recording that holds the run's steps twice (the same workload run again 40 s later, or
+# a recording looped): the search is coarse first, then fine around each candidate, and the
+# second place must still be seen. Then a long, noisy recording with the run in it once at
+# a place off the coarse grid: found within its U95.
+python3 - "$T_TMP/r.json" "$T_TMP" <<'PY'
+import array, json, random, sys, zipfile
+r = json.load(open(sys.argv[1]))
+t0 = r["t0_ns"]
+act = [((j["phases"]["active"]["t_start_ns"] - t0) / 1e9, (j["phases"]["active"]["t_end_ns"] - t0) / 1e9)
+       for j in r["jobs"]]
+def write(path, start, seconds, shifts):
+    rate = 1000
+    random.seed(11)
+    ma = array.array("f", (50.0 + random.uniform(-1, 1) for _ in range(int(seconds * rate))))
+    for sh in shifts:
+        for a, b in act:
+            for i in range(max(0, int((a + sh - start) * rate)), min(len(ma), int((b + sh - start) * rate))):
+                ma[i] += 250.0
+    meta = ("[global]\nsigrok version=0.5.2\n\n[device 1]\nsamplerate=1 kHz\n"
+            "total analog=1\nanalog1=dut_mA\n")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("version", "2")
+        z.writestr("metadata", meta)
+        z.writestr("analog-1-1-1", ma.tobytes())
+end = max(b for a, b in act)
+write(sys.argv[2] + "/twice.sr", -1.2345, end + 50, (0, 40))
+write(sys.argv[2] + "/long.sr", -300.0123, end + 600, (0,))
+PY
+! "$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/twice.sr" >"$T_TMP/twice.out" 2>&1 &&
+	grep -q "fits the result as well 100% elsewhere" "$T_TMP/twice.out"
+ok $? "a recording holding the run twice is not placed: ambiguous ($(grep -m1 "as well" "$T_TMP/twice.out"))"
+"$IOWATT" import "$T_TMP/r.json" --recording "$T_TMP/long.sr" --json-out "$T_TMP/long.json" >"$T_TMP/long.out" 2>&1 &&
+	python3 - "$T_TMP/long.json" <<'PY'
+import json, sys
+al = json.load(open(sys.argv[1]))["alignment"]
+err = al["offset_s"] + 300.0123
+print(f"offset error {err*1e3:+.3f} ms, U95 {al['u95_s']*1e3:.3f} ms, runner-up {al['runner_up']:.2f}")
+assert abs(err) <= al["u95_s"] <= 0.01 and al["runner_up"] < 0.5, al
+PY
+ok $? "a 10-minute recording with the run once, 300.0123 s in: placed within its U95 ($(tail -n 1 "$T_TMP/long.out"))"
+
 done_testing
