@@ -94,6 +94,10 @@ static int on_row(const struct samples_row *row, void *ctx)
 		w = row->v * row->a;
 		ext[2] = row->v_min * row->a_min;
 		ext[3] = row->v_max * row->a_max;
+		/* A bin's lowest voltage and lowest current need not be one reading's: their
+		 * product bounds its lowest power, it is not a reading of it. */
+		if (row->n > 1 && row->t_ns >= st->t_from_ns && row->t_ns < st->t_to_ns)
+			st->m[row->meter].w_ext_bound = 1;
 	}
 	add_row(st, &st->m[row->meter], row->t_ns, row->v, row->a, w, row->n ? row->n : 1, ext);
 	return 0;
@@ -187,7 +191,11 @@ static void print_meter(const struct rr_result *r, unsigned i, const struct wind
 		fprintf(out, ", a row per reading\n");
 	if (m->a_s > 0)
 		put_avg_range(out, "current", ratio(m->charge_c, m->a_s), m->a_min, m->a_max, "mA");
-	if (m->w_s > 0)
+	if (m->w_s > 0 && m->w_ext_bound && isfinite(m->w_min) && isfinite(m->w_max))
+		fprintf(out, "  %-8s avg %.6g mW  min >= %.6g mW  max <= %.6g mW (bounds: the bins' "
+			"voltage and current extremes; the file has no power column)\n", "power",
+			ratio(m->energy_j, m->w_s) * 1e3, m->w_min * 1e3, m->w_max * 1e3);
+	else if (m->w_s > 0)
 		put_avg_range(out, "power", ratio(m->energy_j, m->w_s), m->w_min, m->w_max, "mW");
 	if (m->v_s > 0)
 		fprintf(out, "  voltage  avg %.6g V\n", ratio(m->v_int, m->v_s));

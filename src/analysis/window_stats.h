@@ -18,6 +18,8 @@ struct window_meter {
 	double a_s, w_s, v_s;	  /* time each quantity was integrated over */
 	double charge_c, energy_j, v_int;
 	double a_min, a_max, w_min, w_max;
+	/* w_min / w_max include a bin's V x A extremes (no W column): bounds, not readings */
+	int w_ext_bound;
 	/* integration state: the last row before or in the window */
 	int have_prev;
 	uint64_t prev_t;

@@ -100,4 +100,25 @@ PY
 	grep -Eq "current +avg 200 mA +min - +max -" "$T/between.txt" && ! grep -q "inf" "$T/between.txt"
 ok $? "a window between two readings: avg 200 mA interpolated, min and max '-' ($(grep current "$T/between.txt"))"
 
+# Binned rows without a power column (a bin of 10 readings: 4.9-5.1 V, 100-300 mA): the
+# power's min and max are the products of the voltage and current extremes, which need not
+# be one reading's, so they are printed as bounds; a row per reading gives them exact.
+python3 - "$T/r.json" "$T/binned.json" "$T/binned.samples.csv" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t0 = d["t0_ns"]
+d.setdefault("files", {})["samples"] = "binned.samples.csv"
+json.dump(d, open(sys.argv[2], "w"))
+with open(sys.argv[3], "w") as f:
+    f.write("t_ns,meter,v,a,w,flags,n,v_min,v_max,a_min,a_max,w_min,w_max\n")
+    for k in range(4):
+        f.write("%d,0,5.0,0.2,,,10,4.9,5.1,0.1,0.3,,\n" % (t0 + k * 10**8))
+PY
+"$IOWATT" stats "$T/binned.json" >"$T/binned.txt" 2>&1 &&
+	grep -Eq "power +avg 1000 mW +min >= 490 mW +max <= 1530 mW \(bounds" "$T/binned.txt" &&
+	grep -Eq "current +avg 200 mA +min 100 mA +max 300 mA" "$T/binned.txt" &&
+	"$IOWATT" stats "$T/sparse.json" >"$T/raw.txt" 2>&1 &&
+	grep -Eq "power +avg [0-9.]+ mW +min 500 mW +max 1500 mW$" "$T/raw.txt"
+ok $? "bins without W: power min/max printed as bounds; readings: exact ($(grep power "$T/binned.txt"))"
+
 done_testing
