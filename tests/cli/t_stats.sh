@@ -83,19 +83,27 @@ ok $? "an unknown job is named"
 [ $? -ne 0 ] && grep -q "later than --from" "$T/err3"
 ok $? "--to before --from is refused"
 
+# with_samples NAME HEADER ROW...: the run's result as NAME.json with NAME.samples.csv
+# holding the given rows, each with "T+<ns>" for its time from the run's t0.
+with_samples() {
+	python3 - "$T/r.json" "$T" "$@" <<'PY'
+import json, sys
+src, d_, name, header, rows = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
+d = json.load(open(src))
+d.setdefault("files", {})["samples"] = name + ".samples.csv"
+json.dump(d, open(f"{d_}/{name}.json", "w"))
+with open(f"{d_}/{name}.samples.csv", "w") as f:
+    f.write(header + "\n")
+    for r in rows:
+        t, rest = r.split(",", 1)
+        f.write("%d,%s\n" % (d["t0_ns"] + int(t[2:]), rest))
+PY
+}
+
 # A window between two readings (a row a second, 100 then 300 mA): its average is their
 # interpolation, and it has no min or max to give (it printed inf and -inf).
-python3 - "$T/r.json" "$T/sparse.json" "$T/sparse.samples.csv" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-t0 = d["t0_ns"]
-d.setdefault("files", {})["samples"] = "sparse.samples.csv"
-json.dump(d, open(sys.argv[2], "w"))
-with open(sys.argv[3], "w") as f:
-    f.write("t_ns,meter,v,a,w,flags\n")
-    for k, a in enumerate((0.1, 0.1, 0.3, 0.3)):
-        f.write("%d,0,5.0,%.3f,%.3f,\n" % (t0 + k * 10**9, a, 5 * a))
-PY
+with_samples sparse "t_ns,meter,v,a,w,flags" "T+0,0,5.0,0.100,0.500," "T+1000000000,0,5.0,0.100,0.500," \
+	"T+2000000000,0,5.0,0.300,1.500," "T+3000000000,0,5.0,0.300,1.500,"
 "$IOWATT" stats "$T/sparse.json" --from 1.25 --to 1.75 >"$T/between.txt" 2>&1 &&
 	grep -Eq "current +avg 200 mA +min - +max -" "$T/between.txt" && ! grep -q "inf" "$T/between.txt"
 ok $? "a window between two readings: avg 200 mA interpolated, min and max '-' ($(grep current "$T/between.txt"))"
@@ -103,17 +111,9 @@ ok $? "a window between two readings: avg 200 mA interpolated, min and max '-' (
 # Binned rows without a power column (a bin of 10 readings: 4.9-5.1 V, 100-300 mA): the
 # power's min and max are the products of the voltage and current extremes, which need not
 # be one reading's, so they are printed as bounds; a row per reading gives them exact.
-python3 - "$T/r.json" "$T/binned.json" "$T/binned.samples.csv" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-t0 = d["t0_ns"]
-d.setdefault("files", {})["samples"] = "binned.samples.csv"
-json.dump(d, open(sys.argv[2], "w"))
-with open(sys.argv[3], "w") as f:
-    f.write("t_ns,meter,v,a,w,flags,n,v_min,v_max,a_min,a_max,w_min,w_max\n")
-    for k in range(4):
-        f.write("%d,0,5.0,0.2,,,10,4.9,5.1,0.1,0.3,,\n" % (t0 + k * 10**8))
-PY
+bin_row=",0,5.0,0.2,,,10,4.9,5.1,0.1,0.3,,"
+with_samples binned "t_ns,meter,v,a,w,flags,n,v_min,v_max,a_min,a_max,w_min,w_max" \
+	"T+0$bin_row" "T+100000000$bin_row" "T+200000000$bin_row" "T+300000000$bin_row"
 "$IOWATT" stats "$T/binned.json" >"$T/binned.txt" 2>&1 &&
 	grep -Eq "power +avg 1000 mW +min >= 490 mW +max <= 1530 mW \(bounds" "$T/binned.txt" &&
 	grep -Eq "current +avg 200 mA +min 100 mA +max 300 mA" "$T/binned.txt" &&
