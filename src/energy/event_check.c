@@ -49,11 +49,85 @@ static const double *el_costs(const struct result_event_locked *r, int u95)
 	return c;
 }
 
+/* A difference d with combined U95 u on `what` into r: the check fails when it lies
+ * outside; the one furthest apart for its interval is named. */
+static void judge(struct result_event_locked *r, const char *what, double d, double u,
+		  double *worst)
+{
+	if (!isfinite(d) || !isfinite(u))
+		return;
+	if (r->agrees_with_model == RESULT_NULL_BOOL)
+		r->agrees_with_model = 1;
+	if (fabs(d) > u)
+		r->agrees_with_model = 0;
+	if (u > 0 && fabs(d) / u > *worst) {
+		*worst = fabs(d) / u;
+		free(r->check_kind);
+		r->check_kind = xstrdup(what);
+		r->difference_uj = d;
+		r->combined_u95_uj = u;
+	}
+}
+
+/* The kinds "write+flush" names: 0, or -1 when it names no pair of them. */
+static int pair_kinds(const char *sum_of, int *base, int *with)
+{
+	char name[2 * 16];
+	unsigned k;
+
+	*base = *with = -1;
+	for (k = 0; sum_of && k < K; k++) {
+		snprintf(name, sizeof(name), "%s+", emodel_kind_names[k]);
+		if (!strncmp(sum_of, name, strlen(name)))
+			*base = (int)k;
+	}
+	for (k = 0; *base >= 0 && k < K; k++)
+		if (!strcmp(sum_of + strlen(emodel_kind_names[*base]) + 1, emodel_kind_names[k]))
+			*with = (int)k;
+	return *base >= 0 && *with >= 0 && *base != *with ? 0 : -1;
+}
+
+/*
+ * One op of base with `ratio` of with as one side prices it: its own sum where it merged
+ * that pair, else its parts added (their covariance is not kept: their U95s add, the
+ * widest they can be). NAN where it has neither.
+ */
+static void pair_price(const double *c, const double *c_u, double sum, double sum_u,
+		       const char *sum_of, const char *pair, int base, int with, double ratio,
+		       double *v, double *u)
+{
+	if (sum_of && !strcmp(sum_of, pair)) {
+		*v = sum;
+		*u = sum_u;
+	} else {
+		*v = c[base] + ratio * c[with];
+		*u = c_u[base] + ratio * c_u[with];
+	}
+}
+
+/* A pair summed on either side is compared as the record both price. */
+static void check_pair(struct result_event_locked *r, const double *el, const double *el_u,
+		       const double *m, const double *m_u, double *worst)
+{
+	const struct result_energy_model *md = r->model;
+	const char *pair = r->sum_of ? r->sum_of : md->sum_of;
+	double ratio = r->sum_of ? r->sum_ratio : md->sum_ratio, a, a_u, b, b_u;
+	int base, with;
+
+	if (pair_kinds(pair, &base, &with))
+		return;
+	pair_price(el, el_u, r->sum_uj_per_op, r->sum_uj_per_op_u95, r->sum_of, pair, base,
+		   with, ratio, &a, &a_u);
+	pair_price(m, m_u, md->sum_uj_per_op, md->sum_uj_per_op_u95, md->sum_of, pair, base,
+		   with, ratio, &b, &b_u);
+	judge(r, pair, a - b, hypot(a_u, b_u), worst);
+}
+
 void event_locked_check(struct result_event_locked *r, const struct el_series *s,
 			const struct completions *ops, double idle_w, double idle_u_w)
 {
 	struct emodel_readings *mr = xcalloc(1, sizeof(*mr));
-	double el[K], el_u[K], m[K], m_u[K], d, u, worst = -1;
+	double el[K], el_u[K], m[K], m_u[K], worst = -1;
 	struct emodel_fit fit;
 	unsigned k;
 
@@ -73,24 +147,10 @@ void event_locked_check(struct result_event_locked *r, const struct el_series *s
 	m_u[COMPL_READ] = r->model->read_uj_per_op_u95;
 	m_u[COMPL_WRITE] = r->model->write_uj_per_op_u95;
 	m_u[COMPL_FLUSH] = r->model->flush_uj_per_op_u95;
-	for (k = 0; k < K; k++) {
-		if (!isfinite(el[k]) || !isfinite(el_u[k]) || !isfinite(m[k]) || !isfinite(m_u[k]))
-			continue;
-		d = el[k] - m[k];
-		u = hypot(el_u[k], m_u[k]);
-		if (r->agrees_with_model == RESULT_NULL_BOOL)
-			r->agrees_with_model = 1;
-		if (fabs(d) > u)
-			r->agrees_with_model = 0;
-		/* the kind furthest apart for its interval */
-		if (u > 0 && fabs(d) / u > worst) {
-			worst = fabs(d) / u;
-			free(r->check_kind);
-			r->check_kind = xstrdup(emodel_kind_names[k]);
-			r->difference_uj = d;
-			r->combined_u95_uj = u;
-		}
-	}
+	for (k = 0; k < K; k++)
+		judge(r, emodel_kind_names[k], el[k] - m[k], hypot(el_u[k], m_u[k]), &worst);
+	if (r->sum_of || r->model->sum_of)
+		check_pair(r, el, el_u, m, m_u, &worst);
 }
 
 void event_locked_judge(const struct result_event_locked *r, struct result_validity *v)

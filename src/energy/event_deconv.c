@@ -18,6 +18,11 @@
  * closing flush gave -2293 +- 1.2e6 uJ); their current stays in the residuals. */
 #define ELD_MIN_OPS 5
 
+/* Two kinds whose areas' estimates correlate at this or below (each known 5 x worse than
+ * their sum: a variance inflation above 25, the power model's bound for columns that move
+ * together) are one record to the readings. */
+#define ELD_LOCKSTEP_R 0.98
+
 struct nz {
 	unsigned p;
 	double v;
@@ -258,59 +263,72 @@ static int fit_at(struct system *s, const struct eld_in *in, double s2, double *
 	return 0;
 }
 
+/* The area of kind k's kernel as a selector over the parameters into e. */
+static void area_of(const struct eld_in *in, unsigned np, unsigned k, double *e)
+{
+	unsigned t;
+
+	memset(e, 0, np * sizeof(*e));
+	for (t = 0; t < in->taps; t++)
+		e[1 + k * in->taps + t] = in->bin_s;
+}
+
+static double dot(const double *a, const double *b, unsigned n)
+{
+	double s = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		s += a[i] * b[i];
+	return s;
+}
+
 static void figures(const struct eld_in *in, const int *present, const struct system *s,
 		    const double *p, double s2, struct eld_fit *out)
 {
-	double *e = xcalloc(s->np, sizeof(*e)), *z = xcalloc(s->np, sizeof(*z)), v;
-	unsigned k, t, i;
+	double *e = xcalloc(s->np, sizeof(*e)), *z = xcalloc((size_t)K * s->np, sizeof(*z));
+	double v[K][K] = { { 0 } }, sc = s2 * out->inflation;
+	unsigned k, j, t;
 
 	for (k = 0; k < K; k++) {
 		if (!present[k])
 			continue;
-		memset(e, 0, s->np * sizeof(*e));
-		out->j_per_op[k] = 0;
-		for (t = 0; t < in->taps; t++) {
-			e[1 + k * in->taps + t] = 1;
+		for (t = 0; t < in->taps; t++)
 			out->kernel_w[k][t] = p[1 + k * in->taps + t];
-			out->j_per_op[k] += p[1 + k * in->taps + t] * in->bin_s;
+		area_of(in, s->np, k, e);
+		out->j_per_op[k] = dot(e, p, s->np);
+		solve(s, e, z + (size_t)k * s->np);
+		for (j = 0; j <= k; j++) {
+			if (!present[j])
+				continue;
+			area_of(in, s->np, j, e);
+			v[k][j] = v[j][k] = dot(e, z + (size_t)k * s->np, s->np) * sc;
 		}
-		solve(s, e, z);
-		for (v = 0, i = 0; i < s->np; i++)
-			v += e[i] * z[i];
-		out->u95_j[k] = 2 * in->bin_s * sqrt(fmax(0, v * s2 * out->inflation));
+		out->u95_j[k] = 2 * sqrt(fmax(0, v[k][k]));
 	}
+	for (k = 0; k < K; k++)
+		for (j = 0; j < K; j++)
+			out->area_r[k][j] = present[k] && present[j] && v[k][k] > 0 && v[j][j] > 0
+						    ? v[k][j] / sqrt(v[k][k] * v[j][j])
+						    : NAN;
 	memset(e, 0, s->np * sizeof(*e));
 	e[0] = 1;
 	solve(s, e, z);
 	out->idle_w = p[0];
-	out->idle_u95_w = 2 * sqrt(fmax(0, z[0] * s2 * out->inflation));
+	out->idle_u95_w = 2 * sqrt(fmax(0, z[0] * sc));
 	free(e);
 	free(z);
 }
 
-int event_deconv_fit(const struct eld_in *in, struct eld_fit *out)
+/* One fit of the present kinds' kernels into out: 0, or -EINVAL (too few bins, singular). */
+static int fit_kinds(const struct eld_in *in, const int *present, struct eld_fit *out)
 {
 	struct system s = { 0 };
 	struct nz *row;
 	double *p, *rhs, *r, s2;
-	int present[K] = { 0 }, any = 0, rc = -EINVAL;
 	unsigned k, dof;
-	size_t j;
+	int rc = -EINVAL;
 
-	memset(out, 0, sizeof(*out));
-	for (k = 0; k < K; k++)
-		out->j_per_op[k] = out->u95_j[k] = NAN;
-	out->idle_w = out->idle_u95_w = out->residual_rms_w = NAN;
-	out->inflation = 1;
-	if (!in->n || !in->taps || in->taps > ELD_MAX_TAPS || in->pre >= in->taps)
-		return -EINVAL;
-	for (j = 0; j < in->n; j++)
-		for (k = 0; k < K; k++)
-			out->ops[k] += in->m[j * K + k];
-	for (k = 0; k < K; k++)
-		any |= present[k] = out->ops[k] >= ELD_MIN_OPS;
-	if (!any)
-		return -EINVAL;
 	system_alloc(&s, 1 + K * in->taps);
 	p = xcalloc(s.np, sizeof(*p));
 	rhs = xcalloc(s.np, sizeof(*rhs));
@@ -343,4 +361,69 @@ out:
 	free(row);
 	free(r);
 	return rc;
+}
+
+/* The pair whose areas the split fit could not tell apart, most correlated first: 0, or
+ * -1 when none. The kind with more ops carries the pair. */
+static int lockstep_pair(const struct eld_fit *f, int *base, int *with)
+{
+	double worst = -ELD_LOCKSTEP_R;
+	unsigned j, k;
+	int found = -1;
+
+	for (j = 0; j < K; j++)
+		for (k = j + 1; k < K; k++)
+			if (f->area_r[j][k] <= worst) {
+				worst = f->area_r[j][k];
+				*base = f->ops[j] >= f->ops[k] ? (int)j : (int)k;
+				*with = *base == (int)j ? (int)k : (int)j;
+				found = 0;
+			}
+	return found;
+}
+
+int event_deconv_fit(const struct eld_in *in, struct eld_fit *out)
+{
+	int present[K] = { 0 }, any = 0, base, with, rc;
+	unsigned k, j;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < K; k++) {
+		out->j_per_op[k] = out->u95_j[k] = NAN;
+		for (j = 0; j < K; j++)
+			out->area_r[k][j] = NAN;
+	}
+	out->idle_w = out->idle_u95_w = out->residual_rms_w = NAN;
+	out->sum_j = out->sum_u95_j = out->sum_ratio = NAN;
+	out->sum_base = out->sum_with = -1;
+	out->inflation = 1;
+	if (!in->n || !in->taps || in->taps > ELD_MAX_TAPS || in->pre >= in->taps)
+		return -EINVAL;
+	for (i = 0; i < in->n; i++)
+		for (k = 0; k < K; k++)
+			out->ops[k] += in->m[i * K + k];
+	for (k = 0; k < K; k++)
+		any |= present[k] = out->ops[k] >= ELD_MIN_OPS;
+	if (!any)
+		return -EINVAL;
+	rc = fit_kinds(in, present, out);
+	if (rc || lockstep_pair(out, &base, &with))
+		return rc;
+	/* Refitted without the partner's column: the carrier's kernel takes the partner's
+	 * current too (it lies within the kernel's span when they always come together),
+	 * as the record the readings tell. */
+	present[with] = 0;
+	memset(out->kernel_w[with], 0, sizeof(out->kernel_w[with]));
+	rc = fit_kinds(in, present, out);
+	if (rc)
+		return rc;
+	out->sum_base = base;
+	out->sum_with = with;
+	out->sum_j = out->j_per_op[base];
+	out->sum_u95_j = out->u95_j[base];
+	out->sum_ratio = out->ops[with] / out->ops[base];
+	out->j_per_op[base] = out->u95_j[base] = NAN;
+	out->j_per_op[with] = out->u95_j[with] = NAN;
+	return 0;
 }

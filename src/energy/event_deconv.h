@@ -38,11 +38,22 @@ struct eld_fit {
 	 * consecutive bins grows by it: the readings count as that many times fewer). */
 	double residual_rms_w, inflation;
 	size_t bins;
+	/* Two kinds the fit cannot tell apart (a synced record's write and its flush, always
+	 * the same few ms apart: their areas' estimates correlate at -0.98 or below), fitted
+	 * as one kernel on the kind with more ops (sum_base; -1: none): sum_j is one op of it
+	 * with sum_ratio ops of sum_with, and both kinds' j_per_op are NAN; kernel_w[sum_base]
+	 * holds the pair's current. */
+	int sum_base, sum_with;
+	double sum_j, sum_u95_j, sum_ratio;
+	/* The correlation of two kinds' areas' estimates in the split fit (NAN: not both
+	 * fitted). */
+	double area_r[COMPL_KINDS][COMPL_KINDS];
 };
 
 /*
  * Fits w[i] = idle + sum over kinds k and taps t of kernel_k[t] x m[(i + pre - t), k] to
- * the bins with readings: 0, or -EINVAL (no readings, no ops, too many taps).
+ * the bins with readings, a pair in lock-step as one kernel: 0, or -EINVAL (no readings,
+ * no ops, too many taps).
  */
 int event_deconv_fit(const struct eld_in *in, struct eld_fit *out);
 

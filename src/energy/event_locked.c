@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/mem.h"
+#include "energy/energy_model.h"
 #include "energy/event_deconv.h"
 #include "energy/event_locked.h"
 
@@ -134,7 +135,8 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 	unsigned k;
 
 	memset(out, 0, sizeof(*out));
-	out->trace_kind = -1;
+	out->trace_kind = out->sum_base = out->sum_with = -1;
+	out->sum_j = out->sum_u95_j = out->sum_ratio = NAN;
 	for (k = 0; k < K; k++)
 		out->j_per_op[k] = out->u95_j[k] = NAN;
 	out->lag_s = out->lag_u_s = out->r_peak = NAN;
@@ -161,10 +163,15 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 		out->j_per_op[k] = d.j_per_op[k];
 		out->u95_j[k] = d.u95_j[k];
 		out->ops[k] = d.ops[k];
-		if (isfinite(d.j_per_op[k]) &&
+		if ((isfinite(d.j_per_op[k]) || (int)k == d.sum_base) &&
 		    (out->trace_kind < 0 || d.ops[k] > out->ops[out->trace_kind]))
 			out->trace_kind = (int)k;
 	}
+	out->sum_base = d.sum_base;
+	out->sum_with = d.sum_with;
+	out->sum_j = d.sum_j;
+	out->sum_u95_j = d.sum_u95_j;
+	out->sum_ratio = d.sum_ratio;
 	out->idle_w = d.idle_w;
 	out->idle_u95_w = d.idle_u95_w;
 	out->residual_rms_w = d.residual_rms_w;
@@ -203,7 +210,14 @@ struct result_event_locked *event_locked_figures(const struct el_series *s,
 	r->reads = (uint64_t)f.ops[COMPL_READ];
 	r->writes = (uint64_t)f.ops[COMPL_WRITE];
 	r->flushes = (uint64_t)f.ops[COMPL_FLUSH];
-	r->trace_of = xstrdup(f.trace_kind == COMPL_READ ? "read" : f.trace_kind == COMPL_WRITE ? "write" : "flush");
+	r->sum_uj_per_op = f.sum_j * 1e6;
+	r->sum_uj_per_op_u95 = f.sum_u95_j * 1e6;
+	r->sum_ratio = f.sum_ratio;
+	if (f.sum_base >= 0)
+		r->sum_of = xasprintf("%s+%s", emodel_kind_names[f.sum_base],
+				      emodel_kind_names[f.sum_with]);
+	r->trace_of = f.trace_kind == f.sum_base ? xstrdup(r->sum_of)
+						 : xstrdup(emodel_kind_names[f.trace_kind]);
 	r->trace = xcalloc(EL_TRACE_BINS, sizeof(*r->trace));
 	r->ntrace = EL_TRACE_BINS;
 	for (l = 0; l < EL_TRACE_BINS; l++) {

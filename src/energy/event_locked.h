@@ -41,11 +41,16 @@ struct el_fit {
 	 * NAN / 0 when the kind had none. */
 	double j_per_op[COMPL_KINDS], u95_j[COMPL_KINDS];
 	double ops[COMPL_KINDS];
+	/* Two kinds always in step, fitted as one kernel (event_deconv.h): one op of sum_base
+	 * with sum_ratio of sum_with costs sum_j (U95 sum_u95_j), their j_per_op NAN; -1: none. */
+	int sum_base, sum_with;
+	double sum_j, sum_u95_j, sum_ratio;
 	/* The idle term fitted with the baseline as its prior, the residuals' RMS and the
 	 * variance's inflation for their correlation. */
 	double idle_w, idle_u95_w, residual_rms_w, inflation;
-	/* The kind with most ops: its kernel, W above idle at each 1 ms of the window, the
-	 * first EL_PRE_BINS before its completion (ops far apart: their mean). -1: none. */
+	/* The kind with most ops (a pair's carrier: the pair's current): its kernel, W above
+	 * idle at each 1 ms of the window, the first EL_PRE_BINS before its completion (ops
+	 * far apart: their mean). -1: none. */
 	int trace_kind;
 	double trace_w[EL_TRACE_BINS];
 };

@@ -272,8 +272,9 @@ struct result_idle_baseline {
 
 /* Read, write, flush: the kinds the power model prices. */
 #define RESULT_MODEL_KINDS 3
-/* What one op of each kind costs (uJ) with U95, and a lock-step pair's sum: a job's model
- * and a device's pooled one say it alike (result_schema.c's OP_COST_FIELDS). */
+/* What one op of each kind costs (uJ) with U95, and a lock-step pair's sum: a job's model,
+ * a device's pooled one and event-locked kernels say it alike (result_schema.c's
+ * OP_COST_FIELDS). */
 #define RESULT_OP_COSTS                                                                    \
 	double read_uj_per_op, read_uj_per_op_u95;                                         \
 	double write_uj_per_op, write_uj_per_op_u95;                                       \
@@ -361,15 +362,15 @@ struct result_trace_point {
  * offset_u_s) found by cross-correlation at `correlation`; each kind's energy per op (uJ,
  * its kernel's area, fitted by least squares with every neighbour's) with U95 from the
  * fit's covariance at the residuals' variance times `inflation` (their correlation), over
- * the ops fitted; the idle term fitted with the baseline as prior and the residuals' RMS;
- * the trace of one op of the kind with most (trace_of): its kernel, W above idle each 1 ms.
+ * the ops fitted (two kinds always in step: their sum, as sum_of names it, with null
+ * parts); the idle term fitted with the baseline as prior and the residuals' RMS; the
+ * trace of one op of the kind with most (trace_of, or the pair): its kernel, W above
+ * idle each 1 ms.
  */
 struct result_event_locked {
 	double offset_s, offset_u_s, correlation;
 	double idle_w, idle_w_u95, residual_rms_w, inflation;
-	double read_uj_per_op, read_uj_per_op_u95;
-	double write_uj_per_op, write_uj_per_op_u95;
-	double flush_uj_per_op, flush_uj_per_op_u95;
+	RESULT_OP_COSTS /* a lock-step pair as a job's model gives it */
 	uint64_t reads, writes, flushes;
 	char *trace_of;
 	struct result_trace_point *trace;

@@ -203,7 +203,8 @@ static const struct result_field ma_stats_fields[] = {
 };
 #undef T
 static SCHEMA(ma_stats_schema, struct result_ma_stats, ma_stats_fields);
-/* RESULT_OP_COSTS's keys, in a job's energy_model and a device's energy_models alike. */
+/* RESULT_OP_COSTS's keys, in a job's energy_model, a device's energy_models and
+ * event_locked alike. */
 #define OP_COST_FIELDS(T)                                                                  \
 	FIELD(T, "read_uj_per_op", read_uj_per_op, RF_REAL),                               \
 	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),                       \
@@ -251,12 +252,7 @@ static const struct result_field event_locked_fields[] = {
 	FIELD(T, "idle_w_u95", idle_w_u95, RF_REAL),
 	FIELD(T, "residual_rms_w", residual_rms_w, RF_REAL),
 	FIELD(T, "inflation", inflation, RF_REAL),
-	FIELD(T, "read_uj_per_op", read_uj_per_op, RF_REAL),
-	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),
-	FIELD(T, "write_uj_per_op", write_uj_per_op, RF_REAL),
-	FIELD(T, "write_uj_per_op_u95", write_uj_per_op_u95, RF_REAL),
-	FIELD(T, "flush_uj_per_op", flush_uj_per_op, RF_REAL),
-	FIELD(T, "flush_uj_per_op_u95", flush_uj_per_op_u95, RF_REAL),
+	OP_COST_FIELDS(T)
 	FIELD(T, "reads", reads, RF_U64),
 	FIELD(T, "writes", writes, RF_U64),
 	FIELD(T, "flushes", flushes, RF_U64),

@@ -74,6 +74,14 @@ static struct result_event_locked *figures(const struct el_series *s, const stru
 	return r;
 }
 
+/* r's check against the model passed, with the figure furthest apart. */
+static void agrees(const struct result_event_locked *r, const char *what)
+{
+	is_int(r ? r->agrees_with_model : -2, 1, "%s (%s %.1f uJ apart, combined U95 %.1f)", what,
+	       r && r->check_kind ? r->check_kind : "-", r ? r->difference_uj : NAN,
+	       r ? r->combined_u95_uj : NAN);
+}
+
 /* Frees r as a job's result would (its schema). */
 static void el_free(struct result_event_locked *r)
 {
@@ -122,6 +130,7 @@ static void far_apart(struct el_series *s)
 	   f.lag_u_s * 1e3, (OFFSET_NS + PULSE_NS / 2) / 1e6);
 	ok(f.r_peak > 0.1, "the counts correlate with the power at it (r %.2f)", f.r_peak);
 	check_kinds(&f, "far apart", 0.2);
+	is_int(f.sum_base, -1, "kinds apart are not summed");
 	ok(f.trace_kind >= 0, "a trace of one op (%d)", f.trace_kind);
 	for (l = 0; l < EL_TRACE_BINS; l++) {
 		area += f.trace_w[l] * EL_BIN_NS / 1e9;
@@ -211,11 +220,83 @@ static void stream(struct el_series *s)
 	printf("# offset %.4f +- %.4f s, idle %.4f +- %.4f W, residual %.4f W, inflation %.2f\n",
 	       f.lag_s, f.lag_u_s, f.idle_w, f.idle_u95_w, f.residual_rms_w, f.inflation);
 	check_kinds(&f, "stream", 0.1);
+	is_int(f.sum_base, -1, "kinds that overlap but not in step are not summed");
 	r = figures(s, &c);
-	is_int(r ? r->agrees_with_model : -2, 1,
-	       "the model at 100 ms agrees (%s %.1f uJ apart, combined U95 %.1f)",
-	       r && r->check_kind ? r->check_kind : "-", r ? r->difference_uj : NAN,
-	       r ? r->combined_u95_uj : NAN);
+	agrees(r, "the model at 100 ms agrees");
+	el_free(r);
+	completions_free(&c);
+	free(ops);
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct op *x = a, *y = b;
+
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
+/*
+ * A synced logger's records: each write's flush 2 ms after it, always, and reads at other
+ * random times. The write and the flush cannot be told
+ * apart (each alone read +- several times its energy): they are fitted as one kernel and
+ * given as the record, marked as the pair; the read is still split from them.
+ */
+static void lockstep(struct el_series *s)
+{
+	size_t nrec = 300, i, n = 0;
+	struct op *ops = xcalloc(3 * nrec, sizeof(*ops));
+	struct result_event_locked *r;
+	struct completions c;
+	struct el_fit f;
+	uint64_t t;
+	double rec_j = cost_j[COMPL_WRITE] + cost_j[COMPL_FLUSH];
+
+	rng = 17;
+	completions_init(&c, T0);
+	/* at random times, so a 100 ms window holds a varying count of each: the model can
+	 * tell the read from the record */
+	for (i = 0; i < nrec; i++) {
+		t = T0 + 100000000ULL + (uint64_t)(uniform() * 29.8e9);
+		ops[n++] = (struct op){ t, COMPL_WRITE };
+		ops[n++] = (struct op){ t + 2000000ULL, COMPL_FLUSH };
+		if (i % 2)
+			ops[n++] = (struct op){ T0 + 100000000ULL + (uint64_t)(uniform() * 29.8e9),
+						COMPL_READ };
+	}
+	for (i = 0; i < n; i++)
+		completions_add(&c, ops[i].kind, ops[i].t_ns);
+	/* synthesize() walks the ops in time order */
+	qsort(ops, n, sizeof(*ops), by_time);
+	synthesize(s, ops, n, 31, OFFSET_NS);
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, &f), 0, "records in lock-step fitted");
+	is_int(f.sum_base, COMPL_WRITE, "the write carries the pair");
+	is_int(f.sum_with, COMPL_FLUSH, "with its flush");
+	ok(fabs(f.sum_ratio - 1) < 1e-9, "one flush per write (%.3f)", f.sum_ratio);
+	ok(fabs(f.sum_j - rec_j) <= f.sum_u95_j, "the record: %.1f +- %.1f uJ against %.1f",
+	   f.sum_j * 1e6, f.sum_u95_j * 1e6, rec_j * 1e6);
+	ok(f.sum_u95_j < 0.1 * rec_j, "its U95 under 10 %% of it");
+	ok(isnan(f.j_per_op[COMPL_WRITE]) && isnan(f.j_per_op[COMPL_FLUSH]),
+	   "no split of the pair is given");
+	ok(fabs(f.j_per_op[COMPL_READ] - cost_j[COMPL_READ]) <= f.u95_j[COMPL_READ],
+	   "the read still split: %.1f +- %.1f uJ against %.1f", f.j_per_op[COMPL_READ] * 1e6,
+	   f.u95_j[COMPL_READ] * 1e6, cost_j[COMPL_READ] * 1e6);
+	r = figures(s, &c);
+	ok(r && r->sum_of && !strcmp(r->sum_of, "write+flush"), "the result marks the pair: %s",
+	   r && r->sum_of ? r->sum_of : "-");
+	ok(r && isnan(r->write_uj_per_op) && isnan(r->flush_uj_per_op) &&
+		   fabs(r->sum_uj_per_op - rec_j * 1e6) <= r->sum_uj_per_op_u95,
+	   "and gives the record's %.1f +- %.1f uJ, not its parts", r ? r->sum_uj_per_op : NAN,
+	   r ? r->sum_uj_per_op_u95 : NAN);
+	ok(r && r->trace_of && !strcmp(r->trace_of, "write+flush"), "the trace is the record's");
+	if (r && r->model)
+		printf("# model: %s %.1f +- %.1f uJ (%s), read %.1f +- %.1f, write %.1f +- %.1f, "
+		       "flush %.1f +- %.1f\n",
+		       r->model->sum_of ? r->model->sum_of : "split", r->model->sum_uj_per_op,
+		       r->model->sum_uj_per_op_u95, r->model->verdict, r->model->read_uj_per_op,
+		       r->model->read_uj_per_op_u95, r->model->write_uj_per_op,
+		       r->model->write_uj_per_op_u95, r->model->flush_uj_per_op,
+		       r->model->flush_uj_per_op_u95);
+	agrees(r, "the model at 100 ms agrees on the record");
 	el_free(r);
 	completions_free(&c);
 	free(ops);
@@ -249,6 +330,7 @@ int main(void)
 
 	far_apart(s);
 	stream(s);
+	lockstep(s);
 	late_current(s);
 	no_response(s);
 	free(s);
