@@ -14,17 +14,32 @@ static int64_t opt_int(const struct job_result *j, const char *key)
 	return o && o->type == RESULT_OPT_INT ? o->i : 0;
 }
 
+/* A lock-step pair's sum is c_base + ratio x c_with per base op: "write+flush" is per
+ * write already, "flush+write" (the fit's base is the kind with more ops: an end_fsync's
+ * flush makes it the flush) per flush, 1 / ratio of them to a write. Its sum's factor to
+ * a write's share; NAN when the pair is not a record's. */
+static double pair_per_write(const char *sum_of, double ratio)
+{
+	if (sum_of && !strcmp(sum_of, "write+flush"))
+		return 1;
+	if (sum_of && !strcmp(sum_of, "flush+write") && ratio > 0)
+		return 1 / ratio;
+	return NAN;
+}
+
 /* write + fpw flushes from the costs (uJ), or their lock-step sum; NAN when not priced. */
 static double price(double w, double w_u, double f, double f_u, double sum, double sum_u,
-		    const char *sum_of, double fpw, double *u95)
+		    double ratio, const char *sum_of, double fpw, double *u95)
 {
+	double per = pair_per_write(sum_of, ratio);
+
 	if (isfinite(w) && (fpw == 0 || isfinite(f))) {
 		*u95 = fpw > 0 ? hypot(w_u, fpw * f_u) : w_u;
 		return w + (fpw > 0 ? fpw * f : 0);
 	}
-	if (sum_of && !strcmp(sum_of, "write+flush") && isfinite(sum)) {
-		*u95 = sum_u;
-		return sum;
+	if (isfinite(per * sum)) {
+		*u95 = per * sum_u;
+		return per * sum;
 	}
 	return NAN;
 }
@@ -44,14 +59,14 @@ int record_cost_find(const struct rr_result *r, const struct job_result *j, stru
 	if (d) {
 		uj = price(d->write_uj_per_op, d->write_uj_per_op_u95, d->flush_uj_per_op,
 			   d->flush_uj_per_op_u95, d->sum_uj_per_op, d->sum_uj_per_op_u95,
-			   d->sum_of, fpw, &u);
+			   d->sum_ratio, d->sum_of, fpw, &u);
 		rc->from = "the device's pooled model";
 		rc->verdict = d->verdict;
 	}
 	if (!isfinite(uj) && m) {
 		uj = price(m->write_uj_per_op, m->write_uj_per_op_u95, m->flush_uj_per_op,
 			   m->flush_uj_per_op_u95, m->sum_uj_per_op, m->sum_uj_per_op_u95,
-			   m->sum_of, fpw, &u);
+			   m->sum_ratio, m->sum_of, fpw, &u);
 		rc->from = "the job's model";
 		rc->verdict = m->verdict;
 	}

@@ -15,7 +15,8 @@ struct record_cost {
 /*
  * What one I/O of job j's records costs by the power model: its write and the job's
  * flushes per write (fdatasync=1: one), from r's pooled model of j's meter, block size
- * and direct setting, else j's own; a pair given only as its sum prices at the sum.
+ * and direct setting, else j's own; a write and flush known only as their sum price at
+ * the sum's share per write (either kind its base).
  * 0, or -ENOENT when j writes nothing or neither model prices its write.
  */
 int record_cost_find(const struct rr_result *r, const struct job_result *j, struct record_cost *rc);

@@ -58,7 +58,8 @@ static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 		snprintf(detail, sizeof(detail),
 			 "%s/IO (write + flush, %s, %s) x %.0f IO/day (%s records) = %s/day; "
 			 "awake %.1f ms per I/O",
-			 sizing_fig(SI_ENERGY, sz->rec_cost.j_per_io), sz->rec_cost.from,
+			 sizing_fig_pm(SI_ENERGY, sz->rec_cost.j_per_io, sz->rec_cost.u95_j),
+			 sz->rec_cost.from,
 			 sz->rec_cost.verdict ? sz->rec_cost.verdict : "?",
 			 sizing_records_per_day(wl, sz->recjob),
 			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j),
@@ -66,7 +67,8 @@ static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 		job_line(r, "records", sz->recjob, detail);
 	} else if (sz->recjob) {
 		snprintf(detail, sizeof(detail), "%s/IO net x %.0f IO/day (%s records) = %s/day",
-			 sizing_fig(SI_ENERGY, rr_net_j_per_io(sz->recjob)),
+			 sizing_fig_pm(SI_ENERGY, rr_net_j_per_io(sz->recjob),
+				       rr_net_j_per_io_u95(sz->recjob)),
 			 sizing_records_per_day(wl, sz->recjob),
 			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j));
 		job_line(r, "records", sz->recjob, detail);

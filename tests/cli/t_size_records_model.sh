@@ -26,12 +26,12 @@ d["energy_models"] = models
 json.dump(d, open(out, "w"))
 PY
 }
-entry() { # entry WRITE FLUSH SUM: one energy_models entry (null: not known)
+entry() { # entry WRITE FLUSH SUM [PAIR RATIO]: one energy_models entry (null: not known)
 	echo "[{\"jobs\": 2, \"readings\": 100, \"reads\": 0, \"writes\": 1000, \"flushes\": 1000,
 	  \"verdict\": \"ok\", \"why\": null, \"read_uj_per_op\": null, \"read_uj_per_op_u95\": null,
 	  \"write_uj_per_op\": $1, \"write_uj_per_op_u95\": 30, \"flush_uj_per_op\": $2,
 	  \"flush_uj_per_op_u95\": 40, \"sum_uj_per_op\": $3, \"sum_uj_per_op_u95\": 50,
-	  \"sum_ratio\": 1, \"sum_of\": $( [ "$3" = null ] && echo null || echo '"write+flush"'),
+	  \"sum_ratio\": ${5:-1}, \"sum_of\": $( [ "$3" = null ] && echo null || echo "\"${4:-write+flush}\""),
 	  \"misfit\": 1.0}]"
 }
 perday() { # the records line's J/day in mJ
@@ -63,6 +63,14 @@ size "$T_TMP/s.json" >"$T_TMP/s.out"
 got=$(perday "$T_TMP/s.out")
 [ "$got" = "720.0" ]
 ok $? "write and flush known only as their sum: 500 uJ x 1440 = 720 mJ/day (got $got)"
+
+# the fit's base is the kind with more ops: an end_fsync's flush makes it "flush+write",
+# flush + 0.8 x write per flush, so a write's share is the sum / 0.8
+model "$T_TMP/fw.json" 1 "$(entry null null 500 flush+write 0.8)"
+size "$T_TMP/fw.json" >"$T_TMP/fw.out"
+got=$(perday "$T_TMP/fw.out")
+[ "$got" = "900.0" ] && grep -q "625.0 +-62.50 µJ/IO (write + flush, the device's pooled model" "$T_TMP/fw.out"
+ok $? "known as flush + 0.8 x write: 500 / 0.8 = 625 +- 62.5 uJ x 1440 = 900 mJ/day (got $got: $(grep -o 'records .*J/IO' "$T_TMP/fw.out"))"
 
 # --power-off: the drive is on for each record's latency and the tail, not 1 / IOPS
 model "$T_TMP/f0.json" 1 "[]"
