@@ -117,6 +117,7 @@ struct run_opts {
 	char *same_size_as[MAX_SAME_SIZE_FILES]; /* --same-size-as RESULT: and no smaller */
 	unsigned nsame_size_as;
 	char *rates_from;	   /* --rates-from RESULT: the device's earlier result */
+	char *costs_from;	   /* --costs-from RESULT: the plan's forecast's costs */
 	int dry_run;		   /* --dry-run: print the plan, run nothing */
 	int explain;		   /* --explain fio (1): print fio's command per job, run nothing */
 	int samples_mode;	   /* --samples: enum samples_mode (run/output.h) */

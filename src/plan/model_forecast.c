@@ -22,9 +22,6 @@
 /* The device's level between operations: a card's idle at 5 V. */
 #define IDLE_W 0.45
 
-static const double assumed_uj[COMPL_KINDS] = { FORECAST_READ_UJ, FORECAST_WRITE_UJ,
-						FORECAST_FLUSH_UJ };
-
 /* One standard normal draw from the stream *rng (Box-Muller). */
 static double normal_draw(uint64_t *rng)
 {
@@ -94,11 +91,11 @@ static size_t completions_of(const struct job_opts *jo, const struct meter_fit_b
 	return n;
 }
 
-/* Readings every period_ns over [t0, t1]: the assumed costs of the completions in each
- * window (the meter's, ending at the reading) averaged over it, idle, and noise. */
+/* Readings every period_ns over [t0, t1]: the costs (uJ per kind) of the completions in
+ * each window (the meter's, ending at the reading) averaged over it, idle, and noise. */
 static size_t readings_of(const struct job_opts *jo, uint64_t period_ns, uint64_t t0,
 			  uint64_t t1, const struct op_at *o, size_t nops, double noise_w,
-			  struct emodel_reading *r, size_t max)
+			  const double *cost_uj, struct emodel_reading *r, size_t max)
 {
 	uint64_t rng = pattern_thread_seed(jo->randseed, 2) ^ 0xbf58476d1ce4e5b9ULL, at;
 	double win_s = sampling_window_s(period_ns), j;
@@ -108,7 +105,7 @@ static size_t readings_of(const struct job_opts *jo, uint64_t period_ns, uint64_
 		while (lo < nops && o[lo].t_ns + (uint64_t)(win_s * 1e9) <= at)
 			lo++;
 		for (j = 0, i = lo; i < nops && o[i].t_ns <= at; i++)
-			j += assumed_uj[o[i].kind] * 1e-6;
+			j += cost_uj[o[i].kind] * 1e-6;
 		r[n++] = (struct emodel_reading){ at, IDLE_W + j / win_s + noise_w * normal_draw(&rng),
 						  noise_w };
 	}
@@ -117,7 +114,8 @@ static size_t readings_of(const struct job_opts *jo, uint64_t period_ns, uint64_
 
 /* The simulated fit at period_ns; 0, or -1 when there was nothing to fit. */
 static int fit_at(const struct job_opts *jo, uint64_t period_ns, const struct meter_fit_bursts *b,
-		  double noise_w, double gain_rel, struct emodel_fit *fit, uint64_t *ios)
+		  double noise_w, double gain_rel, const double *cost_uj, struct emodel_fit *fit,
+		  uint64_t *ios)
 {
 	struct completions ops;
 	struct emodel_reading *r;
@@ -130,7 +128,7 @@ static int fit_at(const struct job_opts *jo, uint64_t period_ns, const struct me
 	completions_init(&ops, t0);
 	nops = completions_of(jo, b, &ops, &o);
 	r = xcalloc(EMODEL_READINGS_MAX, sizeof(*r));
-	nr = readings_of(jo, period_ns, t0, t1, o, nops, noise_w, r, EMODEL_READINGS_MAX);
+	nr = readings_of(jo, period_ns, t0, t1, o, nops, noise_w, cost_uj, r, EMODEL_READINGS_MAX);
 	idle_n = (size_t)fmax((double)jo->idle_samples, (double)jo->idle_ns / (double)period_ns);
 	memset(&in, 0, sizeof(in));
 	in.r = r;
@@ -151,18 +149,18 @@ static int fit_at(const struct job_opts *jo, uint64_t period_ns, const struct me
 	return rc ? -1 : 0;
 }
 
-/* The largest U95 over its assumed cost among the kinds the fit priced (the pair's sum
- * counted as one); NAN when it priced none. */
-static double worst_rel(const struct emodel_fit *fit, struct model_forecast *f, uint64_t scale_n,
-			uint64_t n)
+/* The largest U95 over its cost (simulated: cost_uj) among the kinds the fit priced (the
+ * pair's sum counted as one); NAN when it priced none. */
+static double worst_rel(const struct emodel_fit *fit, const double *cost_uj,
+			struct model_forecast *f, uint64_t scale_n, uint64_t n)
 {
 	double s = scale_n > n ? sqrt((double)n / (double)scale_n) : 1, worst = NAN, rel;
 	int k;
 
 	for (k = 0; k < COMPL_KINDS; k++) {
 		f->u95_uj[k] = fit->u95_j[k] * 1e6 * s;
-		f->cost_uj[k] = assumed_uj[k];
-		rel = f->u95_uj[k] / assumed_uj[k];
+		f->cost_uj[k] = cost_uj[k];
+		rel = f->u95_uj[k] / cost_uj[k];
 		if (isfinite(rel) && !(rel <= worst))
 			worst = rel;
 	}
@@ -171,7 +169,7 @@ static double worst_rel(const struct emodel_fit *fit, struct model_forecast *f, 
 	f->sum_u95_uj = f->sum_cost_uj = NAN;
 	if (fit->sum_base >= 0) {
 		f->sum_u95_uj = fit->sum_u95_j * 1e6 * s;
-		f->sum_cost_uj = assumed_uj[fit->sum_base] + fit->sum_ratio * assumed_uj[fit->sum_with];
+		f->sum_cost_uj = cost_uj[fit->sum_base] + fit->sum_ratio * cost_uj[fit->sum_with];
 		rel = f->sum_u95_uj / f->sum_cost_uj;
 		if (isfinite(rel) && !(rel <= worst))
 			worst = rel;
@@ -180,7 +178,8 @@ static double worst_rel(const struct emodel_fit *fit, struct model_forecast *f, 
 }
 
 void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
-			  const struct meter_accuracy *acc, struct model_forecast *f)
+			  const struct meter_accuracy *acc, const struct rate_basis *src,
+			  struct model_forecast *f)
 {
 	struct meter_fit_bursts b, bf;
 	struct emodel_fit fit;
@@ -193,15 +192,16 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 	if (!period_ns || !meter_fit_bursts(jo, period_ns, 0, &b))
 		return;
 	meter_terms(acc, f, &gain_rel);
+	forecast_costs_for(src, jo, &f->costs);
 	f->limit = meter_fit_limit(jo);
-	if (!fit_at(jo, period_ns, &b, f->noise_w, gain_rel, &fit, &ios)) {
+	if (!fit_at(jo, period_ns, &b, f->noise_w, gain_rel, f->costs.uj, &fit, &ios)) {
 		f->judged = 1;
 		f->verdict = fit.verdict;
 		f->readings = fit.readings;
 		f->readings_with_ops = fit.readings_with_ops;
 		/* more bursts than simulated: the fit's covariance narrows as 1 / sqrt N */
 		f->ios = b.total > b.n ? ios * b.total / b.n : ios;
-		f->worst_rel = worst_rel(&fit, f, b.total, b.n);
+		f->worst_rel = worst_rel(&fit, f->costs.uj, f, b.total, b.n);
 	}
 	free(b.t_ns);
 	if (!f->judged)
@@ -211,8 +211,9 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 		f->need_ios = (uint64_t)ceil((double)f->ios * pow(f->worst_rel / f->limit, 2));
 	if (period_ns > FORECAST_FAST_NS && meter_fit_bursts(jo, FORECAST_FAST_NS, 0, &bf)) {
 		memset(&fast, 0, sizeof(fast));
-		if (!fit_at(jo, FORECAST_FAST_NS, &bf, f->noise_w, gain_rel, &fit, &ios))
-			f->fast_worst_rel = worst_rel(&fit, &fast, bf.total, bf.n);
+		if (!fit_at(jo, FORECAST_FAST_NS, &bf, f->noise_w, gain_rel, f->costs.uj, &fit,
+			    &ios))
+			f->fast_worst_rel = worst_rel(&fit, f->costs.uj, &fast, bf.total, bf.n);
 		free(bf.t_ns);
 	}
 }
@@ -227,6 +228,10 @@ struct result_model_forecast *model_forecast_report(const struct model_forecast 
 	if (!f->judged)
 		return NULL;
 	r = xcalloc(1, sizeof(*r));
+	r->read_uj_per_op = f->costs.uj[COMPL_READ];
+	r->write_uj_per_op = f->costs.uj[COMPL_WRITE];
+	r->flush_uj_per_op = f->costs.uj[COMPL_FLUSH];
+	r->costs_from = xstrdup(f->costs.from);
 	r->read_uj_per_op_u95 = f->u95_uj[COMPL_READ];
 	r->write_uj_per_op_u95 = f->u95_uj[COMPL_WRITE];
 	r->flush_uj_per_op_u95 = f->u95_uj[COMPL_FLUSH];
@@ -296,26 +301,59 @@ static void forecast_print(FILE *fp, const char *name, const struct model_foreca
 	fputc('\n', fp);
 }
 
+/* Does jo do operations of kind k (a flush: fdatasync writes)? */
+static int does(const struct job_opts *jo, int k)
+{
+	return k == COMPL_READ ? rw_reads(jo->rw) != 0
+			       : rw_writes(jo->rw) && (k == COMPL_WRITE || jo->fdatasync);
+}
+
+/* "  costs: write 640 ±20 µJ, flush 310 ±12 µJ; from FILE: sda's pooled model (...)". */
+static void costs_text(const struct job_opts *jo, const struct forecast_costs *c, char *buf,
+		       size_t len)
+{
+	static const char *const how[] = { " (assumed)", "", " (of their measured sum)" };
+	char v[32], u[48];
+	size_t n = (size_t)snprintf(buf, len, "  costs:");
+	int k, m = 0;
+
+	for (k = 0; k < COMPL_KINDS && n < len; k++) {
+		if (!does(jo, k))
+			continue;
+		u[0] = 0;
+		if (isfinite(c->u95_uj[k]))
+			snprintf(u, sizeof(u), " \u00b1%s", fmt_sig(c->u95_uj[k], 2, v, sizeof(v)));
+		n += (size_t)snprintf(buf + n, len - n, "%s %s %s%s \u00b5J%s", m++ ? "," : "",
+				      kind_names[k], fmt_sig(c->uj[k], 3, v, sizeof(v)), u,
+				      how[c->how[k]]);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, "; %s", c->from);
+}
+
 void model_forecast_plan(FILE *fp, const struct run_config *cfg, uint64_t period_ns,
-			 const struct meter_accuracy *acc)
+			 const struct meter_accuracy *acc, const struct rate_basis *src)
 {
 	struct model_forecast f;
-	char per[32];
+	char per[32], costs[FORECAST_FROM_LEN + 256], last[sizeof(costs)] = "";
 	size_t i, shown = 0;
 
 	for (i = 0; period_ns && i < cfg->njobs; i++) {
-		model_forecast_judge(&cfg->jobs[i], period_ns, acc, &f);
+		model_forecast_judge(&cfg->jobs[i], period_ns, acc, src, &f);
 		if (!f.judged)
 			continue;
 		if (!shown++)
 			fprintf(fp, "model fit: the power model's per-op U95, the job's I/O simulated "
-				    "against a reading every %s with %.2g mW noise%s, at assumed costs "
-				    "of %.0f/%.0f/%.0f \u00b5J per read/write/flush:\n",
-				fmt_duration(period_ns, per, sizeof(per)),
-				f.noise_w * 1e3,
+				    "against a reading every %s with %.2g mW noise%s, at the costs "
+				    "below:\n",
+				fmt_duration(period_ns, per, sizeof(per)), f.noise_w * 1e3,
 				f.noise_assumed ? " (assumed: the meter declares its own once open)"
-						: "", FORECAST_READ_UJ, FORECAST_WRITE_UJ,
-				FORECAST_FLUSH_UJ);
+						: "");
+		/* the costs once, and again where a job's differ */
+		costs_text(&cfg->jobs[i], &f.costs, costs, sizeof(costs));
+		if (strcmp(costs, last))
+			fprintf(fp, "%s\n", costs);
+		memcpy(last, costs, sizeof(last));
 		forecast_print(fp, cfg->jobs[i].name, &f);
 	}
 }

@@ -9,13 +9,9 @@
 #include "core/accuracy.h"
 #include "core/completions.h"
 #include "io/job.h"
+#include "plan/forecast_costs.h"
 #include "result/result.h"
 
-/* Costs the plan assumes per read, write and flush (uJ): a relative U95 needs a cost, and
- * the device's are known only once measured (issue 35's card: 40, 120, 60 uC at 5 V). */
-#define FORECAST_READ_UJ 200.0
-#define FORECAST_WRITE_UJ 600.0
-#define FORECAST_FLUSH_UJ 300.0
 /* A reading's noise (W) when the meter declares none before it opens (--dry-run): one
  * digit of a USB tester's 0.1 mA at 5 V and its 1 mW power step, rounded up. */
 #define FORECAST_NOISE_W 0.001
@@ -26,7 +22,7 @@ struct model_forecast {
 	int judged;	  /* 0: a stream (the readings see it), or no meter */
 	int verdict;	  /* enum emodel_verdict of the simulated fit */
 	double u95_uj[COMPL_KINDS]; /* per kind; NAN: the job does none, or only their sum */
-	double cost_uj[COMPL_KINDS]; /* what it assumed */
+	double cost_uj[COMPL_KINDS]; /* what it simulated (costs.uj) */
 	int sum_base, sum_with;	     /* a lock-step pair (-1: none), its sum's U95 and cost */
 	double sum_u95_uj, sum_cost_uj;
 	double worst_rel;    /* the largest U95 over its cost; NAN: none known */
@@ -38,24 +34,28 @@ struct model_forecast {
 	uint64_t readings, readings_with_ops;
 	double noise_w;
 	int noise_assumed; /* the meter declared none: FORECAST_NOISE_W */
+	struct forecast_costs costs; /* the costs simulated and where they come from */
 };
 
 /*
  * The power model's per-operation U95 for job jo read by a meter of period_ns whose
  * declared accuracy is acc (NULL or unknown: FORECAST_NOISE_W, no gain term): its bursts
  * as meter_fit simulates them, each I/O a completion of its kind (a flush after every
- * fdatasync-th write), readings every period of the assumed costs averaged over the
- * meter's window plus noise drawn from the job's seed, fitted by energy_model_fit itself.
+ * fdatasync-th write), readings every period of the costs (forecast_costs_for of src:
+ * an earlier result's, NULL or none: assumed) averaged over the meter's window plus
+ * noise drawn from the job's seed, fitted by energy_model_fit itself.
  */
 void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
-			  const struct meter_accuracy *acc, struct model_forecast *out);
+			  const struct meter_accuracy *acc, const struct rate_basis *src,
+			  struct model_forecast *out);
 
 /* The forecast as the result keeps it (jobs[].meter_fit.model); NULL when not judged. */
 struct result_model_forecast *model_forecast_report(const struct model_forecast *f);
 
 struct run_config;
-/* The plan's section: each patterned job's forecast (nothing without a meter or one). */
+/* The plan's section: each patterned job's forecast (nothing without a meter or one), and
+ * the costs it simulated with where they come from. */
 void model_forecast_plan(FILE *fp, const struct run_config *cfg, uint64_t period_ns,
-			 const struct meter_accuracy *acc);
+			 const struct meter_accuracy *acc, const struct rate_basis *src);
 
 #endif

@@ -61,22 +61,27 @@ static void find_newest(struct rate_basis *b, const char *dir, const char *disk)
 	closedir(d);
 }
 
-int rate_basis_open(struct rate_basis *b, const char *given, const char *dir, const char *disk)
+int rate_basis_load(struct rate_basis *b, const char *path, const char *option)
 {
 	int err;
 
 	memset(b, 0, sizeof(*b));
-	if (!given) {
-		find_newest(b, dir, disk);
-		return 0;
-	}
-	err = result_load(given, &b->rep);
+	err = result_load(path, &b->rep);
 	if (err) {
-		log_err(NULL, "option --rates-from %s: not a result iowatt can read", given);
+		log_err(NULL, "option %s %s: not a result iowatt can read", option, path);
 		return err;
 	}
 	b->have = 1;
-	snprintf(b->path, sizeof(b->path), "%s", given);
+	snprintf(b->path, sizeof(b->path), "%s", path);
+	return 0;
+}
+
+int rate_basis_open(struct rate_basis *b, const char *given, const char *dir, const char *disk)
+{
+	if (given)
+		return rate_basis_load(b, given, "--rates-from");
+	memset(b, 0, sizeof(*b));
+	find_newest(b, dir, disk);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What a device did before: the earlier result a run's ETA and calibration checks rely on. */
+/* What a device did before: the earlier result a run's ETA, calibration checks and cost forecast rely on. */
 #ifndef IOWATT_RATE_BASIS_H
 #define IOWATT_RATE_BASIS_H
 
@@ -24,6 +24,9 @@ struct rate_basis {
  * that do not load are none of this run's business and stay quiet. 0 without one too.
  */
 int rate_basis_open(struct rate_basis *b, const char *given, const char *dir, const char *disk);
+/* path read as a result into b (the user chose it, whatever its device): 0, or -errno
+ * logged naming option ("--costs-from") and the file. */
+int rate_basis_load(struct rate_basis *b, const char *path, const char *option);
 void rate_basis_close(struct rate_basis *b);
 
 /*

@@ -495,6 +495,9 @@ struct result_size_auto {
  * declared none), the readings and those holding I/O.
  */
 struct result_model_forecast {
+	/* the costs simulated (uJ) and where from: --costs-from's result, else assumed */
+	double read_uj_per_op, write_uj_per_op, flush_uj_per_op;
+	char *costs_from;
 	double read_uj_per_op_u95, write_uj_per_op_u95, flush_uj_per_op_u95;
 	char *sum_of;
 	double sum_uj_per_op_u95;

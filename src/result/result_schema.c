@@ -413,6 +413,10 @@ static SCHEMA(size_auto_schema, struct result_size_auto, size_auto_fields);
 
 #define T struct result_model_forecast
 static const struct result_field model_forecast_fields[] = {
+	FIELD(T, "read_uj_per_op", read_uj_per_op, RF_REAL),
+	FIELD(T, "write_uj_per_op", write_uj_per_op, RF_REAL),
+	FIELD(T, "flush_uj_per_op", flush_uj_per_op, RF_REAL),
+	FIELD(T, "costs_from", costs_from, RF_STR),
 	FIELD(T, "read_uj_per_op_u95", read_uj_per_op_u95, RF_REAL),
 	FIELD(T, "write_uj_per_op_u95", write_uj_per_op_u95, RF_REAL),
 	FIELD(T, "flush_uj_per_op_u95", flush_uj_per_op_u95, RF_REAL),

@@ -45,6 +45,7 @@ int run_dry(const struct run_config *cfg)
 {
 	char disk[64], name[PATH_MAX + 64], meter[256];
 	struct rate_basis b;
+	struct rate_basis costs = { .have = 0 };
 	struct plan_basis in = { .metered = cfg->run.nmeters > 0, .name = name,
 				 .period_known = !cfg->run.nmeters,
 				 .feed_lag_ns = SESSION_FEED_LAG_NS };
@@ -53,6 +54,12 @@ int run_dry(const struct run_config *cfg)
 
 	if (err)
 		return err;
+	if (cfg->run.costs_from)
+		err = rate_basis_load(&costs, cfg->run.costs_from, "--costs-from");
+	if (err) {
+		rate_basis_close(&b);
+		return err;
+	}
 	if (b.have) {
 		in.rep = &b.rep;
 		snprintf(name, sizeof(name), "the earlier result %s", b.path);
@@ -61,7 +68,8 @@ int run_dry(const struct run_config *cfg)
 	period = spec_period(&cfg->run, meter, sizeof(meter));
 	meter_fit_plan(stdout, cfg, period, meter);
 	/* not opened: the meter's accuracy is not known yet */
-	model_forecast_plan(stdout, cfg, period, NULL);
+	model_forecast_plan(stdout, cfg, period, NULL, &costs);
 	rate_basis_close(&b);
+	rate_basis_close(&costs);
 	return 0;
 }

@@ -37,6 +37,7 @@ struct run_ctx {
 	struct run_lead_in *lead_in; /* per job: outside its phases, given to its next result */
 	char io_disk[64];	   /* measure --target: the disk whose I/O counts, or "" */
 	struct rate_basis basis;   /* the device's earlier result: ETA, calibration checks */
+	struct rate_basis costs;   /* --costs-from: the model forecast's costs */
 	uint64_t checkpoint_ns;	   /* when the result was last rewritten mid-run */
 	struct wear_probe wear;	   /* the job's disk counters and health at its ends */
 	/* a size=auto calibration found the device busy with others' I/O and said so, once:

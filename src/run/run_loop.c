@@ -181,6 +181,8 @@ static int set_up(struct run_ctx *rc, const char *command, int measure)
 	err = size_auto_check_results(ro);
 	if (!err && !measure)
 		err = run_plan_open_basis(&rc->basis, ro, disk, sizeof(disk));
+	if (!err && !measure && ro->costs_from)
+		err = rate_basis_load(&rc->costs, ro->costs_from, "--costs-from");
 	if (err)
 		return err;
 	if (!measure && (err = open_target(rc)))
@@ -254,7 +256,8 @@ static void record_meter_fit(struct run_ctx *rc, size_t j, struct job_result *re
 	meter_fit_judge(&rc->jobs[j], period, size_auto_choosing_bps(&rc->sizes[j]), &f);
 	res->meter_fit = meter_fit_report(&f);
 	if (res->meter_fit) {
-		model_forecast_judge(&rc->jobs[j], period, slowest_accuracy(rc, period), &mf);
+		model_forecast_judge(&rc->jobs[j], period, slowest_accuracy(rc, period),
+				     &rc->costs, &mf);
 		res->meter_fit->model = model_forecast_report(&mf);
 	}
 }
@@ -396,7 +399,7 @@ static void print_plan(const struct run_ctx *rc)
 
 	run_plan_print(stdout, rc->cfg, rc->tg.blockdev, &in);
 	meter_fit_plan(stdout, rc->cfg, period, spec);
-	model_forecast_plan(stdout, rc->cfg, period, slowest_accuracy(rc, period));
+	model_forecast_plan(stdout, rc->cfg, period, slowest_accuracy(rc, period), &rc->costs);
 	fflush(stdout);
 }
 
@@ -513,6 +516,7 @@ static void tear_down(struct run_ctx *rc)
 	free(rc->sizes);
 	free(rc->lead_in);
 	rate_basis_close(&rc->basis);
+	rate_basis_close(&rc->costs);
 	sources_close(rc->sources);
 	session_free(rc->session);
 	wear_start(&rc->wear, NULL, NULL);

@@ -78,6 +78,12 @@ const struct opt_desc run_options[] = {
 		  "checks use its jobs' rates (default: the newest result of the same device in "
 		  "the output directory)",
 	  .group = G_RUN, .complete = "file:*.json" },
+	{ .name = "costs-from", .type = OPT_STRP, .off = ROFF(run.costs_from),
+	  .metavar = "RESULT",
+	  .help = "an earlier result of the device: the plan's power-model forecast simulates "
+		  "its measured uJ per read/write/flush (pooled energy_models, else the job's "
+		  "power.energy_model) instead of assumed ones, and says which it used",
+	  .group = G_RUN, .complete = "file:*.json" },
 	{ .name = "stop-on-undervoltage", .type = OPT_FLAG, .off = ROFF(run.stop_on_undervoltage),
 	  .help = "stop the run at the first undervoltage event", .group = G_RUN },
 	{ .name = "strict", .type = OPT_FLAG, .off = ROFF(run.strict),
