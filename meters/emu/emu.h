@@ -61,8 +61,12 @@ void emu_reading(struct emu *e, uint64_t now, struct emu_reading *r);
  * current, not all the send's. */
 double emu_amps_at(const struct emu *e, uint64_t t_ns);
 /* Until when the current is known at now: the last update for a model that prices the
- * past, else now. */
+ * past, else now; never later than now less --hold-ms (a meter that sends late). */
 uint64_t emu_known_until_ns(const struct emu *e, uint64_t now);
+/* The digital inputs at t_ns (calls in time order; 0 without --logic-wire), after
+ * emu_logic_poll() read what the wire's file gained (once per report). */
+uint8_t emu_logic_at(struct emu *e, uint64_t t_ns);
+void emu_logic_poll(struct emu *e);
 /* 1 if this reply is to be broken (--corrupt-pct), counted; the protocol picks how. */
 int emu_corrupt(struct emu *e);
 /* A uniform number in [0, 1) from the --seed sequence. */

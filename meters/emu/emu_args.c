@@ -166,6 +166,18 @@ static const struct opt_desc emu_opts[] = {
 	{ .name = "update-ms", .type = OPT_DURATION, .off = EOFF(update_ns), .def = "100",
 	  .bare_unit_ns = NS_PER_MS, .min = MIN_UPDATE_NS, .max = MAX_UPDATE_NS, .metavar = "MS",
 	  .help = "internal update period", .group = G_MODEL },
+	{ .name = "hold-ms", .type = OPT_DURATION, .off = EOFF(hold_ns), .def = "0",
+	  .bare_unit_ns = NS_PER_MS, .max = NS_PER_SEC, .metavar = "MS",
+	  .help = "PPK2: send each sample MS after it was taken at least, as a slow link "
+		  "would (the host's stamps then read the meter's clock about that much late)",
+	  .group = G_MODEL },
+	{ .name = "logic-wire", .type = OPT_STRREF, .off = EOFF(wire_path), .metavar = "FILE",
+	  .help = "PPK2: a GPIO line wired to a digital input: FILE gets a line \"T_NS LEVEL\" "
+		  "(CLOCK_MONOTONIC, 0|1) per change, appended by what drives it; each sample "
+		  "carries the level of its own time",
+	  .group = G_MODEL, .complete = "file" },
+	{ .name = "logic-input", .type = OPT_UINT, .off = EOFF(wire_input), .def = "0", .max = 7,
+	  .metavar = "N", .help = "the digital input (DN) --logic-wire reaches", .group = G_MODEL },
 	{ .name = "corrupt-pct", .type = OPT_DOUBLE, .off = EOFF(corrupt_pct), .max = 100,
 	  .metavar = "N",
 	  .help = "N % of replies or reports broken as the meter's link can break them (UM: "
@@ -248,6 +260,7 @@ static struct emu *emu_defaults(void)
 	struct emu *e = xcalloc(1, sizeof(*e));
 
 	e->master = e->slave = -1;
+	emu_wire_init(&e->wire);
 	opt_apply_defaults(emu_opts, ARRAY_SIZE(emu_opts), e);
 	e->model.constant_ma = -1; /* unset: follow the device or the steps */
 	return e;

@@ -185,7 +185,21 @@ double emu_amps_at(const struct emu *e, uint64_t t_ns)
 
 uint64_t emu_known_until_ns(const struct emu *e, uint64_t now)
 {
-	return prices_the_past(e) && e->last_update_ns < now ? e->last_update_ns : now;
+	uint64_t t = prices_the_past(e) && e->last_update_ns < now ? e->last_update_ns : now;
+
+	return e->hold_ns && now - e->hold_ns < t ? now - e->hold_ns : t;
+}
+
+uint8_t emu_logic_at(struct emu *e, uint64_t t_ns)
+{
+	if (!e->wire_path)
+		return 0;
+	return (uint8_t)(emu_wire_level(&e->wire, t_ns) << e->wire_input);
+}
+
+void emu_logic_poll(struct emu *e)
+{
+	emu_wire_poll(&e->wire, e->wire_path);
 }
 
 /* A standard normal deviate from two of the seeded uniforms (Box-Muller). */
@@ -477,6 +491,7 @@ void emu_free(struct emu *e)
 	pty_down(e);
 	if (e->truth)
 		fclose(e->truth);
+	emu_wire_close(&e->wire);
 	free(e->model.steps);
 	free(e->priv);
 	free(e);

@@ -8,6 +8,7 @@
 
 #include "meters/emu/emu.h"
 #include "meters/emu/emu_model.h"
+#include "meters/emu/emu_wire.h"
 
 #define EMU_PTS_LEN 64
 
@@ -60,6 +61,12 @@ struct emu {
 	unsigned nhist, hist_next;
 	uint64_t start_ns, last_update_ns;
 	uint64_t replies, corrupted;
+	/* --logic-wire: a GPIO line's changes into digital input wire_input; --hold-ms: what
+	 * the meter sends is this old at least (its clock then reads late by as much). */
+	const char *wire_path;
+	unsigned wire_input;
+	uint64_t hold_ns;
+	struct emu_wire wire;
 	void *priv; /* the protocol's state (emu_priv) */
 	size_t priv_size;
 };

@@ -342,8 +342,9 @@ static int ppk2_step(struct meter_dev *dev)
 		sequence(dev, p, d.counter, now);
 		s = &p->batch[p->k++];
 		s->t_ns = 0;
-		s->flags = SAMPLE_W_COMPUTED;
+		s->flags = SAMPLE_W_COMPUTED | SAMPLE_LOGIC;
 		s->dropped_before = 0;
+		s->logic = d.logic;
 		s->a = ppk2_spike_apply(&p->spike, d.range,
 					ppk2_amps(&p->cal, d.range, d.adc, p->vdd_mv));
 		s->v = p->volts;

@@ -183,7 +183,7 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	struct emu_reading r;
 	struct ppk2_cal c;
 	struct ppk2_word w = { 0 };
-	uint64_t due, i, lost = 0, dropped = 0, upto;
+	uint64_t due, i, lost = 0, dropped = 0, upto, taken, sent;
 	uint32_t word;
 	double vdd = st->vdd_mv ? st->vdd_mv : 3300, amps, dev;
 
@@ -195,6 +195,7 @@ static void ppk2_push(struct emu *e, uint64_t now)
 	upto = emu_known_until_ns(e, now);
 	if (upto < st->start_ns)
 		return;
+	emu_logic_poll(e);
 	due = (upto - st->start_ns) / NS_PER_SAMPLE;
 	due = due > st->generated ? due - st->generated : 0;
 	if (due > MAX_DUE) {
@@ -216,6 +217,7 @@ static void ppk2_push(struct emu *e, uint64_t now)
 		lost = 1 + (uint64_t)(emu_rand(e) * LOST_MAX);
 	for (i = 0; i < due; i++) {
 		w.counter = st->counter++ % PPK2_COUNTER_MOD;
+		w.logic = emu_logic_at(e, sample_ns(st, i));
 		sample_word(e, st, &c, emu_amps_at(e, sample_ns(st, i)) + dev, r.v, vdd, &w);
 		if (i < lost)
 			continue;
@@ -227,10 +229,18 @@ static void ppk2_push(struct emu *e, uint64_t now)
 		memcpy(st->pending + st->npending, &word, PPK2_WORD_LEN);
 		st->npending += PPK2_WORD_LEN;
 	}
+	taken = due ? sample_ns(st, due - 1) : 0;
 	st->generated += due;
+	sent = now_ns();
 	flush_pending(e, st);
-	if (due)
+	if (due) {
 		emu_truth(e, now_ns(), r.v, amps, r.v * amps, lost ? "lost" : "stream");
+		/* when the push's last sample was taken and when it went out: the least gap
+		 * between them is where a host's stamps put the meter's clock (its USB lag
+		 * aside), the truth of an offset found from the samples */
+		emu_truth(e, taken, NAN, NAN, NAN, "sample_taken");
+		emu_truth(e, sent, NAN, NAN, NAN, "sample_sent");
+	}
 	/* Not asked for (not --corrupt-pct): a test can tell its losses from the reader's. */
 	if (dropped)
 		emu_truth(e, now_ns(), r.v, amps, r.v * amps, "overflow");

@@ -15,6 +15,9 @@ struct meter_sample {
 	/* Readings the core dropped just before this one as impossible (meter_sample_check):
 	 * the phases the hole overlaps say so. */
 	uint32_t dropped_before;
+	/* The meter's digital inputs D0..D7 at the reading (bit n: Dn high), with
+	 * SAMPLE_LOGIC: a marker wired to one lines its edges up with the readings. */
+	uint8_t logic;
 };
 
 #define SAMPLE_W_COMPUTED (1u << 0) /* w = v * a, the meter has no power register */
@@ -28,5 +31,6 @@ struct meter_sample {
 /* Readings were dropped as impossible just before this one (dropped_before says how many;
  * a sample read back from a samples file keeps only the flag). */
 #define SAMPLE_AFTER_DROP (1u << 6)
+#define SAMPLE_LOGIC (1u << 7) /* logic holds the meter's digital inputs (PPK2) */
 
 #endif

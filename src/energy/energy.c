@@ -31,6 +31,7 @@ void energy_job_init(struct energy_job *ej, uint64_t period_ns)
 	idle_readings_reset(&ej->idle_rd);
 	emodel_readings_reset(&ej->model_rd);
 	el_series_reset(&ej->el);
+	el_logic_reset(&ej->logic, period_ns);
 	for (i = 0; i < PHASE_COUNT; i++) {
 		ej->ph[i].unc.window_s = sampling_window_s(period_ns);
 		ej->ph[i].peak_a = NAN;
@@ -306,6 +307,8 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 	if (ej->period_ns && ej->period_ns <= EL_MAX_PERIOD_NS &&
 	    (in_window(&ej->ph[PHASE_ACTIVE], s->t_ns) || in_window(&ej->ph[PHASE_TAIL], s->t_ns)))
 		el_series_add(&ej->el, s->t_ns, w);
+	if (s->flags & SAMPLE_LOGIC)
+		el_logic_add(&ej->logic, s->t_ns, s->logic);
 	for (i = 0; i < PHASE_COUNT; i++)
 		if (in_window(&ej->ph[i], s->t_ns))
 			count_sample(&ej->ph[i], s, w);

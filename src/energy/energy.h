@@ -12,6 +12,7 @@
 #include "energy/energy_unc.h"
 #include "energy/energy_model.h"
 #include "energy/event_locked.h"
+#include "energy/event_marker.h"
 #include "energy/idle_baseline.h"
 
 /* A job's figures are valid with at least this many samples in its active phase and
@@ -75,6 +76,9 @@ struct energy_job {
 	/* The same from a meter of 1 kS/s or more, as 1 ms means for event-locked averaging
 	 * (energy/event_locked.h). */
 	struct el_series el;
+	/* The edges of the meter's digital inputs, where its readings carry them: a marker
+	 * wired to one places iowatt's clock on the meter's (energy/event_marker.h). */
+	struct el_logic logic;
 };
 
 void energy_job_init(struct energy_job *ej, uint64_t period_ns);

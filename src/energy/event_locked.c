@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,7 +125,7 @@ static float *aligned_counts(const struct el_series *s, const struct completions
 }
 
 int event_locked_fit(const struct el_series *s, const struct completions *ops, double idle_w,
-		     double idle_u_w, struct el_fit *out)
+		     double idle_u_w, const struct el_align *al, struct el_fit *out)
 {
 	double *w, dt = (double)EL_BIN_NS / 1e9;
 	struct eld_fit d;
@@ -139,14 +140,24 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 	out->sum_j = out->sum_u95_j = out->sum_ratio = NAN;
 	for (k = 0; k < K; k++)
 		out->j_per_op[k] = out->u95_j[k] = NAN;
-	out->lag_s = out->lag_u_s = out->r_peak = NAN;
+	out->lag_s = out->lag_u_s = out->r_peak = out->corr_lag_s = NAN;
 	if (!s->n || !ops || !ops->n || ops->bin_ns != EL_BIN_NS || !isfinite(idle_w))
 		return -EINVAL;
 	lag = best_lag(s, ops, &hw, &out->r_peak);
-	if (lag == INT_MIN)
+	if (lag != INT_MIN)
+		out->corr_lag_s = lag * dt;
+	out->marker = al && al->ok && isfinite(al->offset_s);
+	if (out->marker) {
+		/* the marker's edges place the completions; the correlation stays the check */
+		lag = (int)lround(al->offset_s / dt);
+		out->lag_s = al->offset_s;
+		out->lag_u_s = al->u95_s;
+	} else if (lag == INT_MIN) {
 		return -ENODATA;
-	out->lag_s = lag * dt;
-	out->lag_u_s = hw * dt / 2;
+	} else {
+		out->lag_s = lag * dt;
+		out->lag_u_s = hw * dt / 2;
+	}
 	w = xcalloc(s->n, sizeof(*w));
 	for (i = 0; i < s->n; i++)
 		w[i] = w_at(s, (int64_t)i);
@@ -181,15 +192,38 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 	return 0;
 }
 
+/* How the completions were placed: the marker's edges, or the cross-correlation and why. */
+static void alignment(const struct el_fit *f, const struct el_align *al,
+		      struct result_event_locked *r)
+{
+	char in[16];
+
+	r->alignment = xstrdup(f->marker ? "marker" : "correlation");
+	r->correlation_offset_s = f->corr_lag_s;
+	r->drift_ppm = NAN;
+	if (!al)
+		return;
+	r->marker_edges = al->edges;
+	if (al->input >= 0) {
+		snprintf(in, sizeof(in), "D%d", al->input);
+		r->marker_input = xstrdup(in);
+	}
+	if (f->marker)
+		r->drift_ppm = al->drift_ppm;
+	else
+		r->alignment_note = xstrdup(al->why[0] ? al->why : "the marker gave no offset");
+}
+
 struct result_event_locked *event_locked_figures(const struct el_series *s,
 						 const struct completions *ops, double idle_w,
-						 double idle_u_w)
+						 double idle_u_w, const struct el_align *al)
 {
 	struct result_event_locked *r;
 	struct el_fit f;
 	int l;
 
-	if (!s->n || !ops || event_locked_fit(s, ops, idle_w, idle_u_w, &f) || f.trace_kind < 0)
+	if (!s->n || !ops || event_locked_fit(s, ops, idle_w, idle_u_w, al, &f) ||
+	    f.trace_kind < 0)
 		return NULL;
 	r = xcalloc(1, sizeof(*r));
 	r->agrees_with_model = RESULT_NULL_BOOL;
@@ -197,6 +231,7 @@ struct result_event_locked *event_locked_figures(const struct el_series *s,
 	r->offset_s = f.lag_s;
 	r->offset_u_s = f.lag_u_s;
 	r->correlation = f.r_peak;
+	alignment(&f, al, r);
 	r->idle_w = f.idle_w;
 	r->idle_w_u95 = f.idle_u95_w;
 	r->residual_rms_w = f.residual_rms_w;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/completions.h"
+#include "energy/event_marker.h"
 #include "result/result.h"
 
 /* The readings are kept as the mean W of each 1 ms, the completions' own bins. */
@@ -36,6 +37,10 @@ struct el_fit {
 	 * within +- lag_u (the cross-correlation's half width at half height); r its peak's
 	 * correlation. */
 	double lag_s, lag_u_s, r_peak;
+	/* 1: lag_s is the marker's offset (lag_u_s its U95), not the cross-correlation's;
+	 * corr_lag_s what the cross-correlation found either way (NAN: no peak). */
+	int marker;
+	double corr_lag_s;
 	/* Per kind: J per op (its kernel's area, fitted by least squares with the other
 	 * kinds' and its neighbours' kernels, energy/event_deconv.h) and U95; ops fitted;
 	 * NAN / 0 when the kind had none. */
@@ -60,19 +65,20 @@ void el_series_reset(struct el_series *s);
 void el_series_add(struct el_series *s, uint64_t t_ns, double w);
 
 /*
- * Aligns ops on s (the lag of the largest cross-correlation of their counts with the
- * power, over +-EL_LAG_MAX_BINS) and fits each kind's kernel around the completions as
+ * Aligns ops on s (al's offset when al is ok: a marker's edges on the meter's digital
+ * inputs; else the lag of the largest cross-correlation of their counts with the power,
+ * over +-EL_LAG_MAX_BINS) and fits each kind's kernel around the completions as
  * they show, with idle_w (standard uncertainty idle_u_w) the idle term's prior. 0, or
  * -EINVAL when there is nothing to fit (no readings, no ops, completions in bins wider
  * than 1 ms, or kernels the data cannot tell), -ENODATA when the power rises with the
  * completions at no lag (nothing to place the kernels by).
  */
 int event_locked_fit(const struct el_series *s, const struct completions *ops, double idle_w,
-		     double idle_u_w, struct el_fit *out);
+		     double idle_u_w, const struct el_align *al, struct el_fit *out);
 /* The same as a new result record (NULL: nothing to fit); energy/event_check.h checks it
  * against the power model. */
 struct result_event_locked *event_locked_figures(const struct el_series *s,
 						 const struct completions *ops, double idle_w,
-						 double idle_u_w);
+						 double idle_u_w, const struct el_align *al);
 
 #endif

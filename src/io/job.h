@@ -110,6 +110,7 @@ struct run_opts {
 	char *sysfs_root;	   /* --sysfs-root, default "" (the real /sys) */
 	char *kmsg_path;	   /* --kmsg, default /dev/kmsg; "none" disables */
 	char *mark_gpio;	   /* --mark-gpio CHIP:LINE */
+	int mark_input;		   /* --mark-input: 0 auto, n + 1 the meter's input Dn */
 	char *uv_gpio;		   /* --uv-gpio CHIP:LINE[,active_low] */
 	int progress;		   /* -1 auto (TTY), 0 off, 1 on */
 	char *jobs_filter;	   /* --jobs NAME[,NAME]: run only these sections */

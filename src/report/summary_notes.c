@@ -277,9 +277,35 @@ static void print_pace(FILE *fp, const struct run_result *r)
 				r->jobs[i].pace);
 }
 
+/* Where a marker was driven: how event-locked placed the completions on the meter's clock. */
+static void print_alignment(FILE *fp, const struct run_result *r)
+{
+	const struct result_event_locked *e;
+	const struct job_result *j;
+	size_t i;
+
+	for (i = 0; i < r->njobs; i++) {
+		j = &r->jobs[i];
+		e = j->power ? j->power->event_locked : NULL;
+		if (!e || !e->alignment)
+			continue;
+		if (!strcmp(e->alignment, "marker"))
+			fprintf(fp, "%s loop %u: event-locked on the marker (%s, %" PRIu64 " edges): "
+				    "the meter's clock %+.3f +- %.3f ms\n",
+				j->jobname ? j->jobname : "?", j->loop,
+				e->marker_input ? e->marker_input : "?", e->marker_edges,
+				e->offset_s * 1e3, e->offset_u_s * 1e3);
+		else if (e->alignment_note)
+			fprintf(fp, "%s loop %u: event-locked by cross-correlation, not the marker: "
+				    "%s\n", j->jobname ? j->jobname : "?", j->loop,
+				e->alignment_note);
+	}
+}
+
 void summary_print_notes(FILE *fp, const struct run_result *r)
 {
 	print_pace(fp, r);
+	print_alignment(fp, r);
 	print_undefined(fp, r);
 	print_cpu_note(fp, r);
 	print_sizes(fp, r);

@@ -369,6 +369,14 @@ struct result_trace_point {
  */
 struct result_event_locked {
 	double offset_s, offset_u_s, correlation;
+	/* How the completions were placed on the meter's clock: "marker" (the --mark-gpio
+	 * line's edges on the meter's digital input marker_input, marker_edges of them paired;
+	 * offset_u_s is then U95, drift_ppm the clocks' drift when fitted) or "correlation"
+	 * (alignment_note: why not the marker; NULL when none was driven).
+	 * correlation_offset_s: the cross-correlation's offset either way (the check). */
+	char *alignment, *alignment_note, *marker_input;
+	uint64_t marker_edges;
+	double drift_ppm, correlation_offset_s;
 	double idle_w, idle_w_u95, residual_rms_w, inflation;
 	RESULT_OP_COSTS /* a lock-step pair as a job's model gives it */
 	uint64_t reads, writes, flushes;

@@ -374,6 +374,7 @@ static void row_energy(struct run_ctx *rc, const struct job_opts *jo, struct job
 	struct session_job_copy *keep = session_job_keep(rc->session);
 	struct job_close jc = {
 		.jo = jo, .measure = 1, .t_start = t_start, .marker_spec = rc->cfg->run.mark_gpio,
+		.mark_input = rc->cfg->run.mark_input - 1,
 	};
 
 	jc.bytes = (r->read ? r->read->io_bytes : 0) + (r->write ? r->write->io_bytes : 0);

@@ -285,8 +285,10 @@ static void put_bin(struct run_output *o, unsigned meter, const struct sample_bi
 
 static void put_record(FILE *fp, unsigned meter, const struct meter_sample *s)
 {
+	/* the digital inputs stay out of the file (their flag too): the run reads them */
 	struct samples_record r = {
-		.t_ns = s->t_ns, .meter = meter, .flags = s->flags, .v = s->v, .a = s->a, .w = s->w,
+		.t_ns = s->t_ns, .meter = meter, .flags = s->flags & ~SAMPLE_LOGIC, .v = s->v,
+		.a = s->a, .w = s->w,
 	};
 
 	fwrite(&r, sizeof(r), 1, fp);

@@ -21,6 +21,7 @@
 #include "energy/estimator.h"
 #include "energy/sampling.h"
 #include "energy/uncertainty.h"
+#include "sources/gpio.h"
 
 /* Headroom on the size that would just give enough samples at the measured throughput. */
 #define SIZE_HEADROOM 1.25
@@ -348,6 +349,28 @@ static void idle_record(const struct session *s, const struct job_close *jc,
 }
 
 /* One meter's power, efficiency and validity for the job. */
+/* The marker's edges that bracket the readings event-locked uses (the active phase's rise
+ * and fall; the start pulse comes seconds earlier, before a meter's stamps have settled)
+ * against the meter's inputs. */
+static const struct el_align *marker_align(const struct session *s,
+					   const struct session_meter *sm,
+					   const struct job_close *jc, struct el_align *al)
+{
+	struct gpio_mark_edge e[16];
+	struct el_mark m[16];
+	size_t n, i;
+
+	if (!s->marker)
+		return NULL;
+	n = gpio_marker_edges(s->marker, s->mark_ns[PHASE_ACTIVE] ? s->mark_ns[PHASE_ACTIVE]
+								    : s->times.active_ns,
+			      e, ARRAY_SIZE(e));
+	for (i = 0; i < n; i++)
+		m[i] = (struct el_mark){ e[i].t_ns, e[i].half_ns, e[i].level };
+	el_marker_align(&sm->ej.logic, m, n, jc->mark_input, al);
+	return al;
+}
+
 static void meter_figures(const struct session *s, const struct session_meter *sm,
 			  const struct job_close *jc, int status, const char *why,
 			  struct result_meter_figures *f)
@@ -356,6 +379,7 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	struct energy_phases es;
 	struct sampling_est se;
 	struct emodel_fit fit;
+	struct el_align al;
 	double limit = jc->jo ? jc->jo->max_uncertainty : UNC_LIMIT;
 	char remedy[64], model[METER_MODEL_LEN];
 	struct unc_naming nm = { model, &in->accuracy, in->period_ns };
@@ -398,8 +422,8 @@ static void meter_figures(const struct session *s, const struct session_meter *s
 	estimator_apply(&fit, &es, jc->bytes, jc->ios, limit, model, &f->power, &f->efficiency,
 			&f->validity);
 	idle_record(s, jc, &es, &f->power);
-	f->power.event_locked =
-	    event_locked_figures(&sm->ej.el, jc->cmpl, f->power.idle_w, es.idle_u_w);
+	f->power.event_locked = event_locked_figures(&sm->ej.el, jc->cmpl, f->power.idle_w,
+						     es.idle_u_w, marker_align(s, sm, jc, &al));
 	if (f->power.event_locked)
 		event_locked_check(f->power.event_locked, &sm->ej.el, jc->cmpl, f->power.idle_w,
 				   es.idle_u_w);

@@ -39,6 +39,7 @@ struct job_close {
 	const struct temps *t_start, *t_now; /* t_now NULL: no temperature sources */
 	int stopping;		    /* the run is stopping: no size advice */
 	const char *marker_spec;    /* --mark-gpio, or NULL */
+	int mark_input;		    /* --mark-input: the meter's digital input, 0..7; -1 auto */
 	const struct activity *act; /* when its I/Os ran, for the sampling term; NULL: unknown */
 	const struct completions *cmpl; /* when each completed, per kind; NULL: unknown */
 };

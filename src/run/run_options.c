@@ -25,6 +25,14 @@ static const struct opt_choice samples_choices[] = {
 	{ NULL, NULL },
 };
 
+/* auto, then D0..D7: --mark-input's index is the input's number + 1. */
+static const struct opt_choice mark_input_choices[] = {
+	{ "auto", "the one input whose edges pair with the marker's" },
+	{ "D0", NULL }, { "D1", NULL }, { "D2", NULL }, { "D3", NULL },
+	{ "D4", NULL }, { "D5", NULL }, { "D6", NULL }, { "D7", NULL },
+	{ NULL, NULL },
+};
+
 const struct opt_desc run_options[] = {
 	{ .name = "target", .type = OPT_STRP, .off = ROFF(run.target), .metavar = "PATH",
 	  .help = "directory (a scratch file is created there and removed), file, or block "
@@ -97,6 +105,12 @@ const struct opt_desc run_options[] = {
 	  .group = G_RUN },
 	{ .name = "mark-gpio", .type = OPT_STRP, .off = ROFF(run.mark_gpio),
 	  .metavar = "CHIP:LINE", .help = "GPIO line driven high during each active phase",
+	  .group = G_RUN },
+	{ .name = "mark-input", .type = OPT_ENUM, .off = ROFF(run.mark_input), .def = "auto",
+	  .choices = mark_input_choices, .metavar = "auto|D0..D7",
+	  .help = "the meter's digital input the --mark-gpio line is wired to (PPK2 D0-D7, "
+		  "common ground): its edges place the completions on the meter's clock for "
+		  "event-locked averaging (docs/energy.md)",
 	  .group = G_RUN },
 	{ .name = "kmsg", .type = OPT_STRP, .off = ROFF(run.kmsg_path), .def = "/dev/kmsg",
 	  .metavar = "PATH|none", .help = "kernel log to watch for undervoltage and USB resets",

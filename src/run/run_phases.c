@@ -225,6 +225,7 @@ void run_job_close(struct run_ctx *rc, const struct job_opts *jo, int measure,
 		.jo = jo, .measure = measure, .bytes = bytes, .ios = ios, .t_start = t_start,
 		.act = act, .cmpl = cmpl,
 		.stopping = run_should_stop(rc), .marker_spec = rc->cfg->run.mark_gpio,
+		.mark_input = rc->cfg->run.mark_input - 1,
 	};
 
 	if (rc->sources) {

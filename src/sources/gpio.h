@@ -3,6 +3,7 @@
 #ifndef IOWATT_GPIO_H
 #define IOWATT_GPIO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -35,12 +36,23 @@
 
 struct gpio_marker;
 
+/* An edge driven on the marker line: the midpoint of the set call, half its duration
+ * (the edge lies within +- that), the line's level after it (after active_low: what a
+ * meter's digital input wired to it sees). */
+struct gpio_mark_edge {
+	uint64_t t_ns, half_ns;
+	int level;
+};
+
 /* Request the line as an output, driven low. 0 or -errno (logged, naming the spec). */
 int gpio_marker_open(const char *spec, struct gpio_marker **out);
 /* Drive the line to `level` (0/1, before active_low); t_ns (may be NULL) gets the edge. */
 int gpio_marker_set(struct gpio_marker *m, int level, uint64_t *t_ns);
 /* The waveform above; `phase` is enum phase from core/phase.h. */
 int gpio_marker_phase(struct gpio_marker *m, int phase, uint64_t *t_ns);
+/* The edges driven at or after since_ns (the last 16 at most), oldest first: how many. */
+size_t gpio_marker_edges(const struct gpio_marker *m, uint64_t since_ns,
+			 struct gpio_mark_edge *out, size_t max);
 /* Drives the line low and releases it. NULL is fine. */
 void gpio_marker_close(struct gpio_marker *m);
 

@@ -8,9 +8,14 @@
 #include "sources/gpio.h"
 #include "sources/gpio_line.h"
 
+/* The last edges driven, for a job's result (four a job). */
+#define MARK_LOG 16
+
 struct gpio_marker {
 	struct gpio_spec sp;
 	struct gpio_line *line;
+	struct gpio_mark_edge log[MARK_LOG];
+	unsigned nlog; /* edges driven so far; the last MARK_LOG are kept */
 };
 
 int gpio_marker_open(const char *spec, struct gpio_marker **out)
@@ -32,12 +37,29 @@ int gpio_marker_open(const char *spec, struct gpio_marker **out)
 
 int gpio_marker_set(struct gpio_marker *m, int level, uint64_t *t_ns)
 {
+	int wire = !!level ^ m->sp.active_low;
 	uint64_t t0 = now_ns();
-	int ret = gpio_line_set(m->line, !!level ^ m->sp.active_low);
+	int ret = gpio_line_set(m->line, wire);
+	uint64_t half = (now_ns() - t0) / 2;
 
-	if (!ret && t_ns)
-		*t_ns = t0 + (now_ns() - t0) / 2;
-	return ret;
+	if (ret)
+		return ret;
+	m->log[m->nlog++ % MARK_LOG] = (struct gpio_mark_edge){ t0 + half, half, wire };
+	if (t_ns)
+		*t_ns = t0 + half;
+	return 0;
+}
+
+size_t gpio_marker_edges(const struct gpio_marker *m, uint64_t since_ns,
+			 struct gpio_mark_edge *out, size_t max)
+{
+	unsigned i = m->nlog > MARK_LOG ? m->nlog - MARK_LOG : 0;
+	size_t n = 0;
+
+	for (; i < m->nlog && n < max; i++)
+		if (m->log[i % MARK_LOG].t_ns >= since_ns)
+			out[n++] = m->log[i % MARK_LOG];
+	return n;
 }
 
 int gpio_marker_phase(struct gpio_marker *m, int phase, uint64_t *t_ns)

@@ -125,3 +125,13 @@ fault_one() {
 have_emulator() {
 	"$IOWATT" emulate --help 2>&1 | grep -q "^  $1 "
 }
+
+# el_charges_ok CHECK LABEL: each kind's line "KIND VALUE U95 TRUTH HIT" in CHECK (event-locked's
+# energy per op against the emulator's, HIT 1 within 2 x U95) as a test.
+el_charges_ok() {
+	local k
+	for k in read write; do
+		awk -v k=$k '$1 == k && $5 == 1 { f = 1 } END { exit !f }' "$1"
+		ok $? "$2$k: the emulator's charge per op within 2 x the event-locked U95 ($(awk -v k=$k '$1 == k { print $2 " +- " $3 " uJ against " $4 }' "$1"))"
+	done
+}

@@ -4,6 +4,7 @@
 #define IOWATT_TEST_GPIO_EMUL_H
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/gpio.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -53,6 +54,9 @@ struct gemu {
 	int ev_v2;		/* the event request came through the v2 uAPI: v2 records */
 	unsigned ev_seqno;
 	int value_reads[GEMU_LINES]; /* value ioctls on a line event fd */
+	/* A wire from line wire_line to a meter emulator's digital input: each value driven
+	 * on it, "T_NS LEVEL" a line, appended to wire_fd (-1: no wire). */
+	int wire_fd, wire_line;
 };
 
 /* 1 (after printing the TAP skip plan) when this build or environment cannot run the
@@ -92,8 +96,12 @@ static inline const char *gemu_name(unsigned off)
 
 static inline void gemu_log(struct gemu *g, int line, int value)
 {
+	uint64_t t = gemu_now();
+
 	if (g->nlog < GEMU_LOG)
-		g->log[g->nlog++] = (struct gemu_edge){ gemu_now(), line, value };
+		g->log[g->nlog++] = (struct gemu_edge){ t, line, value };
+	if (g->wire_fd >= 0 && line == g->wire_line)
+		dprintf(g->wire_fd, "%" PRIu64 " %d\n", t, value);
 }
 
 /*
@@ -456,6 +464,7 @@ static inline UMockdevTestbed *gemu_start(struct gemu *g)
 	g_queue_init(&g->pending_ev);
 	g->tb = tb;
 	g->ev_line = -1;
+	g->wire_fd = -1;
 	/* "dev=254:0\n" with a literal backslash-n: libgpiod drops the last byte of the file.
 	 * gpiolineevent has no content: umockdev backs it with a pty. */
 	if (!umockdev_testbed_add_from_string(tb,

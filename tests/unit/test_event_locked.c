@@ -67,7 +67,7 @@ static void check_kinds(const struct el_fit *f, const char *what, double max_rel
 /* The result's record, checked against the model as the run does. */
 static struct result_event_locked *figures(const struct el_series *s, const struct completions *c)
 {
-	struct result_event_locked *r = event_locked_figures(s, c, IDLE_W, IDLE_U_W);
+	struct result_event_locked *r = event_locked_figures(s, c, IDLE_W, IDLE_U_W, NULL);
 
 	if (r)
 		event_locked_check(r, s, c, IDLE_W, IDLE_U_W);
@@ -121,7 +121,7 @@ static void far_apart(struct el_series *s)
 	rng = 3;
 	ops = paced(&c, nops);
 	synthesize(s, ops, nops, 30, OFFSET_NS);
-	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, &f), 0, "fitted");
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, NULL, &f), 0, "fitted");
 	printf("# offset %.4f +- %.4f s (r %.2f), idle %.4f +- %.4f W, residual %.4f W, "
 	       "inflation %.2f\n",
 	       f.lag_s, f.lag_u_s, f.r_peak, f.idle_w, f.idle_u95_w, f.residual_rms_w, f.inflation);
@@ -216,7 +216,7 @@ static void stream(struct el_series *s)
 		t += 2000000ULL + (uint64_t)(uniform() * 3e6);
 	}
 	synthesize(s, ops, nops, 21, OFFSET_NS);
-	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, &f), 0, "a stream of %zu ops fitted", nops);
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, NULL, &f), 0, "a stream of %zu ops fitted", nops);
 	printf("# offset %.4f +- %.4f s, idle %.4f +- %.4f W, residual %.4f W, inflation %.2f\n",
 	       f.lag_s, f.lag_u_s, f.idle_w, f.idle_u95_w, f.residual_rms_w, f.inflation);
 	check_kinds(&f, "stream", 0.1);
@@ -317,9 +317,9 @@ static void no_response(struct el_series *s)
 	el_series_reset(s);
 	for (t = T0; t < T0 + 10 * 1000000000ULL; t += RATE_NS)
 		el_series_add(s, t, IDLE_W);
-	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, &f), -ENODATA,
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, NULL, &f), -ENODATA,
 	       "a flat power: no lag found, nothing fitted");
-	ok(!event_locked_figures(s, &c, IDLE_W, IDLE_U_W), "and no figures in the result");
+	ok(!event_locked_figures(s, &c, IDLE_W, IDLE_U_W, NULL), "and no figures in the result");
 	completions_free(&c);
 	free(ops);
 }
