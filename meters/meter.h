@@ -113,6 +113,13 @@ int meter_parse_spec(const struct meter_entry *meters, const char *spec, const c
  * without one (its period is known once open: meter_info()->period_ns).
  */
 uint64_t meter_spec_interval_ns(const struct meter_dev *dev);
+/*
+ * The accuracy a parsed, unopened meter's driver declares for the model its spec names
+ * (a driver called as a model, um25c: the UM25C's row; or a driver of one model), so a
+ * plan before opening (--dry-run) uses what the run will: 0 with *out, -ENOENT when the
+ * model is known only once open (um: detected from the reply) or declares none.
+ */
+int meter_spec_accuracy(const struct meter_dev *dev, struct meter_accuracy *out);
 /* Where gap, reconnect and reset events go (NULL: nowhere). Set before meter_open(). */
 void meter_set_events(struct meter_dev *dev, struct event_queue *q);
 /* meter_open() gives up with -ECANCELED, quietly, once *flag is non-zero: a Ctrl-C must

@@ -234,6 +234,18 @@ uint64_t meter_spec_interval_ns(const struct meter_dev *dev)
 					    : 0;
 }
 
+int meter_spec_accuracy(const struct meter_dev *dev, struct meter_accuracy *out)
+{
+	const struct meter_model *m = meter_driver_model_by_name(dev->drv, dev->drv->name);
+
+	if (!m && dev->drv->nmodels == 1)
+		m = meter_driver_model(dev->drv, 0);
+	if (!m || !m->accuracy.source)
+		return -ENOENT;
+	*out = m->accuracy;
+	return 0;
+}
+
 void meter_free(struct meter_dev *dev)
 {
 	if (!dev)

@@ -48,6 +48,7 @@ static void meter_terms(const struct meter_accuracy *acc, struct model_forecast 
 	if (n > 0) {
 		f->noise_w = n;
 		f->noise_assumed = 0;
+		f->noise_from = acc->source;
 	}
 	if (isfinite(uw.gain))
 		*gain_rel = uw.gain / 0.5;
@@ -344,11 +345,13 @@ void model_forecast_plan(FILE *fp, const struct run_config *cfg, uint64_t period
 			continue;
 		if (!shown++)
 			fprintf(fp, "model fit: the power model's per-op U95, the job's I/O simulated "
-				    "against a reading every %s with %.2g mW noise%s, at the costs "
+				    "against a reading every %s with %.2g mW noise%s%s%s, at the costs "
 				    "below:\n",
 				fmt_duration(period_ns, per, sizeof(per)), f.noise_w * 1e3,
 				f.noise_assumed ? " (assumed: the meter declares its own once open)"
-						: "");
+						: " (the meter's declared accuracy: ",
+				f.noise_assumed ? "" : f.noise_from,
+				f.noise_assumed ? "" : ")");
 		/* the costs once, and again where a job's differ */
 		costs_text(&cfg->jobs[i], &f.costs, costs, sizeof(costs));
 		if (strcmp(costs, last))

@@ -34,6 +34,7 @@ struct model_forecast {
 	uint64_t readings, readings_with_ops;
 	double noise_w;
 	int noise_assumed; /* the meter declared none: FORECAST_NOISE_W */
+	const char *noise_from; /* the declared accuracy's source; NULL when assumed */
 	struct forecast_costs costs; /* the costs simulated and where they come from */
 };
 

@@ -14,9 +14,11 @@
 
 /*
  * The slowest meter's period among the run's specs, from their interval parameters,
- * without opening them (--dry-run); its spec in meter. 0 when none says.
+ * without opening them (--dry-run); its spec in meter, and in *acc the accuracy its
+ * driver declares for the model it names (*have 0: known only once open). 0 when none says.
  */
-static uint64_t spec_period(const struct run_opts *ro, char *meter, size_t len)
+static uint64_t spec_period(const struct run_opts *ro, char *meter, size_t len,
+			    struct meter_accuracy *acc, int *have)
 {
 	struct meter_dev *dev;
 	uint64_t best = 0, p;
@@ -24,6 +26,7 @@ static uint64_t spec_period(const struct run_opts *ro, char *meter, size_t len)
 	unsigned i;
 
 	meter[0] = '\0';
+	*have = 0;
 	/* a spec that does not parse is the run's to refuse, with its message, not the plan's */
 	log_set_level(LOG_ERR - 1);
 	for (i = 0; i < ro->nmeters; i++) {
@@ -34,6 +37,7 @@ static uint64_t spec_period(const struct run_opts *ro, char *meter, size_t len)
 		if (p > best) {
 			best = p;
 			snprintf(meter, len, "%s", ro->meters[i]);
+			*have = !meter_spec_accuracy(dev, acc);
 		}
 		meter_free(dev);
 	}
@@ -50,7 +54,9 @@ int run_dry(const struct run_config *cfg)
 				 .period_known = !cfg->run.nmeters,
 				 .feed_lag_ns = SESSION_FEED_LAG_NS };
 	int err = run_plan_open_basis(&b, &cfg->run, disk, sizeof(disk));
+	struct meter_accuracy acc;
 	uint64_t period;
+	int have_acc;
 
 	if (err)
 		return err;
@@ -65,10 +71,10 @@ int run_dry(const struct run_config *cfg)
 		snprintf(name, sizeof(name), "the earlier result %s", b.path);
 	}
 	run_plan_print(stdout, cfg, disk, &in);
-	period = spec_period(&cfg->run, meter, sizeof(meter));
+	period = spec_period(&cfg->run, meter, sizeof(meter), &acc, &have_acc);
 	meter_fit_plan(stdout, cfg, period, meter);
-	/* not opened: the meter's accuracy is not known yet */
-	model_forecast_plan(stdout, cfg, period, NULL, &costs);
+	/* not opened: the accuracy its driver declares for the model named, as the run will */
+	model_forecast_plan(stdout, cfg, period, have_acc ? &acc : NULL, &costs);
 	rate_basis_close(&b);
 	rate_basis_close(&costs);
 	return 0;

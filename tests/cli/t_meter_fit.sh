@@ -80,6 +80,16 @@ assert m["read_uj_per_op_u95"] is None and m["noise_assumed"] is False and m["no
 assert m["readings"] > 0 and isinstance(m["uncertain"], bool), m
 PY
 ok $? "and the model's forecast: a finite write U95 at the meter's declared noise, no reads"
+# --dry-run opens no meter, but the spec names its model: the forecast uses the noise its
+# driver declares, as the run did, and says so (it assumed 1 mW before: +-269 vs +-118 uJ)
+"$IOWATT" run --target "$T_TMP/f" --meter "um25c:$T_TMP/um,interval=100ms" --rw write \
+	--bs 64k --fdatasync 1 --direct 0 --thinktime 1s --size auto --idle 1s --idle-samples 5 \
+	--tail-max 0 --no-progress --kmsg none --dry-run >"$T_TMP/r.dry" 2>&1
+sed -n '/^model fit/,+2p' "$T_TMP/r.dry" | sed 's/^/# dry: /'
+[ -n "$(sed -n '/^model fit/,+2p' "$T_TMP/r.dry")" ] &&
+	diff <(sed -n '/^model fit/,+2p' "$T_TMP/r.dry") <(sed -n '/^model fit/,+2p' "$T_TMP/r.out") &&
+	grep -q "^model fit: .* noise (the meter's declared accuracy: RDTech" "$T_TMP/r.dry"
+ok $? "--dry-run forecasts as the run did, at the noise the UM25C's driver declares, and says so"
 
 # Too short for the meter: a paced job is told size=auto (more of its bursts), never a
 # size from its throughput that would make it a stream.
