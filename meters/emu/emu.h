@@ -24,7 +24,7 @@ struct emu_protocol {
 	const char *driver;  /* the spec's driver where it differs ("atorch" for atorch-dc) */
 	const char *title;   /* "UM25C": the banner's and the registry's model */
 	const char *summary; /* one line for the usage text */
-	int spec_vdd;	     /* the banner's spec gives vdd= (mV) from --volts (PPK2) */
+	unsigned spec_vdd_max_mv; /* not 0: the banner's spec gives vdd= (mV) from --volts, up to this (PPK2) */
 	uint64_t push_ns;    /* a meter that reports on its own this often; 0: it answers */
 	/* Bytes the host wrote; replies go out with emu_write(). */
 	void (*input)(struct emu *e, const uint8_t *buf, size_t n, uint64_t now);

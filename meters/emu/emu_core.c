@@ -471,8 +471,10 @@ int emu_run(struct emu *e, struct emu_signals *sig)
 		printf("iowatt: EMULATED %s (not a real meter) on %s, linked at %s: "
 		       "use --meter %s:%s", e->proto->title, e->pts, e->link,
 		       e->proto->driver ? e->proto->driver : e->proto->name, e->link);
-		if (e->proto->spec_vdd)
-			printf(",vdd=%.0f", e->model.volts * 1000.0);
+		/* The default 5.1 V of a USB bus is past what a PPK2 can source: the spec
+		 * printed must be one its driver takes. */
+		if (e->proto->spec_vdd_max_mv)
+			printf(",vdd=%.0f", fmin(e->model.volts * 1000.0, e->proto->spec_vdd_max_mv));
 		printf("\n");
 		fflush(stdout);
 		rc = serve(e, sig);

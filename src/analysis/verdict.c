@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A job's verdict as every table shows it: one word, its dominant cause in a few words, the full text. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,21 +118,36 @@ const char *rr_verdict_word(const struct result_validity *v, int status)
 	return v->emulated ? "EMULATED" : "valid";
 }
 
+/* A share as a reader takes it: "12.5 %", "1240 %" (not 1.24e+03); "" when unknown. */
+static void pct(double frac, char *buf, size_t len)
+{
+	double p = frac * 100;
+
+	if (!isfinite(p))
+		snprintf(buf, len, "%s", "");
+	else if (fabs(p) >= 100)
+		snprintf(buf, len, "%.0f %%", p);
+	else
+		snprintf(buf, len, "%.3g %%", p);
+}
+
 /* What made the figure uncertain: the idle judge's first reason, else the interval over
  * its limit and the largest term ("+-12 % > 5 %: meter noise"). */
 static void uncertain_cause(const struct result_uncertainty *u, char *buf, size_t len)
 {
-	char term[RR_CAUSE_MAX + 8];
+	char term[RR_CAUSE_MAX + 8], got[24], lim[24];
 
 	if (!u || !u->dominant) {
 		snprintf(buf, len, "interval above the job's limit");
 		return;
 	}
 	rr_cause_short(u->dominant, term, sizeof(term));
-	if (!strncmp(term, "idle", 4) || !(u->u95_rel > u->limit))
+	pct(u->u95_rel, got, sizeof(got));
+	pct(u->limit, lim, sizeof(lim));
+	if (!strncmp(term, "idle", 4) || !(u->u95_rel > u->limit) || !*got || !*lim)
 		snprintf(buf, len, "%s", term);
 	else
-		snprintf(buf, len, "+-%.3g %% > %.3g %%: %s", u->u95_rel * 100, u->limit * 100, term);
+		snprintf(buf, len, "+-%s > %s: %s", got, lim, term);
 }
 
 void rr_verdict_short(const struct result_validity *v, int status, char *buf, size_t len)
@@ -168,15 +184,23 @@ static void append_reason(char *buf, size_t len, const char *text)
 void rr_verdict_text(const struct result_validity *v, int status, char *buf, size_t len)
 {
 	const struct result_uncertainty *u = v ? v->uncertainty : NULL;
-	char unc[RR_REASONS_MAX];
+	char unc[RR_REASONS_MAX], got[24], lim[24];
 	size_t i;
 
 	buf[0] = '\0';
 	for (i = 0; v && i < v->nreasons; i++)
 		append_reason(buf, len, v->reasons[i]);
 	if (v && v->valid && v->uncertain && u && u->figure) {
-		snprintf(unc, sizeof(unc), "%s +-%.3g %% (limit %.3g %%): %s", u->figure,
-			 u->u95_rel * 100, u->limit * 100, u->dominant ? u->dominant : "?");
+		pct(u->u95_rel, got, sizeof(got));
+		pct(u->limit, lim, sizeof(lim));
+		/* A figure whose interval is unknown (two estimators disagree) is named by
+		 * the reason alone, not with "+-nan %". */
+		if (*got && *lim)
+			snprintf(unc, sizeof(unc), "%s +-%s (limit %s): %s", u->figure, got, lim,
+				 u->dominant ? u->dominant : "?");
+		else
+			snprintf(unc, sizeof(unc), "%s: %s", u->figure,
+				 u->dominant ? u->dominant : "?");
 		append_reason(buf, len, unc);
 	} else if (v && v->valid && v->uncertain) {
 		append_reason(buf, len, "the headline figure's interval is above the job's limit");

@@ -14,6 +14,15 @@
  * does not describe the readings. */
 #define EMODEL_POOR_CHI2 4.0
 const char *const emodel_kind_names[COMPL_KINDS] = { "read", "write", "flush" };
+static const char *const kind_plurals[COMPL_KINDS] = { "reads", "writes", "flushes" };
+
+/* Why a pair is given as its sum: how the two kinds' counts went together. */
+static void say_pair(struct emodel_fit *out, const char *how, int base, int with)
+{
+	snprintf(out->why, sizeof(out->why), "%s and %s %s: only a %s with its %.2f %s can be known",
+		 emodel_kind_names[base], emodel_kind_names[with], how, emodel_kind_names[base],
+		 out->sum_ratio, kind_plurals[with]);
+}
 
 const char *energy_model_verdict_name(enum emodel_verdict v)
 {
@@ -287,10 +296,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	net_energy(in, so, infl, k95, &ux, out);
 	if (base >= 0) {
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;
-		snprintf(out->why, sizeof(out->why),
-			 "%s and %s move together: only a %s with its %.2f %ss can be known",
-			 emodel_kind_names[base], emodel_kind_names[with], emodel_kind_names[base],
-			 out->sum_ratio, emodel_kind_names[with]);
+		say_pair(out, "move together", base, with);
 		return;
 	}
 	for (k = 0; k < COMPL_KINDS; k++)
@@ -489,11 +495,7 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 			fit_reset(in, out);
 			fill_best(in, cum, &d, floor_w, &gb, out);
 			if (gb.base >= 0)
-				snprintf(out->why, sizeof(out->why),
-					 "%s and %s cannot be told apart: only a %s with its %.2f %ss "
-					 "can be known", emodel_kind_names[gb.base],
-					 emodel_kind_names[gb.with], emodel_kind_names[gb.base],
-					 out->sum_ratio, emodel_kind_names[gb.with]);
+				say_pair(out, "cannot be told apart", gb.base, gb.with);
 		}
 	} else {
 		snprintf(out->why, sizeof(out->why), "too few readings in the span to fit");

@@ -43,4 +43,12 @@ ok $? "source output switched on once"
 [ $? -ne 0 ] && grep -q "mode=source powers the device: give vdd" "$T/err"
 ok $? "mode=source without vdd= is refused before any device is opened"
 
+# The emulator's banner gives a spec to copy: with its default 5.1 V (a USB bus) the vdd= it
+# prints must be one the driver takes (it printed vdd=5100, past the PPK2's 5000 mV).
+start_emu ppk2 "$T/banner" --constant-ma 40 --duration 60
+spec=$(grep -o "use --meter [^ ]*" "$T/banner.out" | sed 's/^use --meter //')
+timeout 30 "$IOWATT" probe --meter "$spec" --seconds 1 >"$T/banner.probe" 2>&1
+ok $? "the emulator's banner spec is taken as printed ($spec)" || sed 's/^/#   /' "$T/banner.probe"
+stop_emu
+
 done_testing
