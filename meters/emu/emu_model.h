@@ -23,8 +23,10 @@ struct emu_model {
 	uint64_t last_io_ns, wake_until_ns;
 	int asleep;
 	/* A known charge per completed read, write and flush (uC), drawn over the update that
-	 * sees it complete: the truth a per-operation fit is judged against. */
+	 * sees it complete (what the cap holds back over the next ones, op_owed_uc): the
+	 * truth a per-operation fit is judged against. */
 	double uc_per_op[EMU_OP_KINDS];
+	double op_owed_uc;
 	double volts, cable_ohms; /* source voltage, resistance of cable and connectors */
 	double constant_ma;	  /* >= 0: fixed current */
 	struct emu_step *steps;	  /* or time-based steps */
@@ -43,6 +45,9 @@ int emu_cwd_device(char *buf, size_t len);
 /* Sectors (512 B) read+written, I/Os completed and completions per kind (ops: may be NULL)
  * for dev; -ENOENT if not listed. */
 int emu_diskstats(const char *dev, uint64_t *sectors, uint64_t *ios, uint64_t *ops);
+/* The mA that draws *owed_uc over dt_s beside base_ma without passing cap_ma; what
+ * stays owed is left in *owed_uc (drawn at the next update). */
+double emu_op_draw_ma(double *owed_uc, double dt_s, double base_ma, double cap_ma);
 /* Amps at t_s (since start); now_ns for the activity rates. */
 double emu_model_amps(struct emu_model *m, double t_s, uint64_t now);
 double emu_model_volts(const struct emu_model *m, double amps);

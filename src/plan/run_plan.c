@@ -115,8 +115,23 @@ struct job_eta {
 	double io_lo, io_hi, other_lo, other_hi;
 	double bps;  /* the rate its I/O time rests on; 0: none */
 	int io_unknown, io_ranged, tail_ranged, from_basis, calibrated;
-	int paced; /* size=auto of a paced job: its bursts at their spacing */
+	int paced; /* 1: size=auto of a paced job, its bursts at their spacing; 2: a paced job
+		    * of fixed size, its I/Os over its rate (or its runtime) */
 };
+
+/* A paced job of fixed size: its I/Os over its rate, whatever the device's speed (a
+ * runtime ends it sooner); 0 when it is not paced or its length is not fixed. */
+static double paced_io_s(const struct job_opts *jo)
+{
+	double s = jo->rate_iops && jo->size && jo->bs && !jo->size_auto_ns
+			   ? (double)(jo->size / jo->bs) / (double)jo->rate_iops
+			   : 0;
+
+	if (jo->rate_iops && !jo->size_auto_ns && jo->runtime_ns &&
+	    (!(s > 0) || (double)jo->runtime_ns / 1e9 < s))
+		s = (double)jo->runtime_ns / 1e9;
+	return s;
+}
 
 /* I/O per loop in seconds, lo..hi; 0 when unknown (no rate and no size=auto target). */
 static int loop_io(const struct plan_basis *in, const struct job_opts *jo, size_t j,
@@ -141,6 +156,11 @@ static int loop_io(const struct plan_basis *in, const struct job_opts *jo, size_
 	if (target && (paced_ns = meter_fit_auto_ns(jo, in->period_ns, target))) {
 		*lo = *hi = (double)paced_ns / 1e9;
 		e->paced = 1;
+		return 1;
+	}
+	if ((*lo = paced_io_s(jo)) > 0) {
+		*hi = *lo;
+		e->paced = 2;
 		return 1;
 	}
 	if (!size && target) {
@@ -250,7 +270,7 @@ static void print_job(FILE *fp, const struct job_opts *jo, int nw, const struct 
 /* The whole run's lo..hi and what they rest on, from every job's share. */
 struct run_eta {
 	double lo, hi, io_lo, io_hi;
-	unsigned unknown, from_basis, calibrated, io_ranged, tail_ranged, paced, jobs;
+	unsigned unknown, from_basis, calibrated, io_ranged, tail_ranged, paced, at_rate, jobs;
 };
 
 static void sum_eta(struct run_eta *t, const struct job_eta *e)
@@ -260,7 +280,8 @@ static void sum_eta(struct run_eta *t, const struct job_eta *e)
 	t->from_basis += e->from_basis;
 	t->calibrated += e->calibrated;
 	t->io_ranged += e->io_ranged;
-	t->paced += e->paced;
+	t->paced += e->paced == 1;
+	t->at_rate += e->paced == 2;
 	t->tail_ranged += e->tail_ranged;
 	t->io_lo += e->io_lo;
 	t->io_hi += e->io_hi;
@@ -292,6 +313,9 @@ static void eta_basis(const struct plan_basis *in, const struct run_eta *t, char
 		n += snprintf(buf + n, len - (size_t)n, "%s%u paced size=auto job%s as long as %s "
 			      "bursts", n ? "; " : "", t->paced, t->paced == 1 ? "" : "s",
 			      t->paced == 1 ? "its" : "their");
+	if (t->at_rate && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%s%u paced job%s at %s rate", n ? "; " : "",
+			      t->at_rate, t->at_rate == 1 ? "" : "s", t->at_rate == 1 ? "its" : "their");
 	if (t->tail_ranged && n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "%stails assumed to settle within 1 to 2 times "
 			 "their hold", n ? "; " : "");

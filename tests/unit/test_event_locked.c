@@ -268,7 +268,7 @@ static void lockstep(struct el_series *s)
 	/* synthesize() walks the ops in time order */
 	qsort(ops, n, sizeof(*ops), by_time);
 	synthesize(s, ops, n, 31, OFFSET_NS);
-	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, &f), 0, "records in lock-step fitted");
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, NULL, &f), 0, "records in lock-step fitted");
 	is_int(f.sum_base, COMPL_WRITE, "the write carries the pair");
 	is_int(f.sum_with, COMPL_FLUSH, "with its flush");
 	ok(fabs(f.sum_ratio - 1) < 1e-9, "one flush per write (%.3f)", f.sum_ratio);
