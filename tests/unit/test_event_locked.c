@@ -241,33 +241,49 @@ static int by_time(const void *a, const void *b)
  * apart (each alone read +- several times its energy): they are fitted as one kernel and
  * given as the record, marked as the pair; the read is still split from them.
  */
+/*
+ * 300 records at random times (so a 100 ms window holds a varying count of each: the
+ * model can tell the read from the record), each a write and its flush delay_ns plus up
+ * to spread_ns after it, and 150 reads at other random times, synthesized into s; the ops
+ * in time order, their count into *n.
+ */
+static struct op *records(struct el_series *s, struct completions *c, uint64_t delay_ns,
+			  double spread_ns, size_t *n)
+{
+	size_t nrec = 300, i;
+	struct op *ops = xcalloc(3 * nrec, sizeof(*ops));
+	uint64_t t;
+
+	rng = 17;
+	*n = 0;
+	completions_init(c, T0);
+	for (i = 0; i < nrec; i++) {
+		t = T0 + 100000000ULL + (uint64_t)(uniform() * 29.8e9);
+		ops[(*n)++] = (struct op){ t, COMPL_WRITE };
+		ops[(*n)++] = (struct op){ t + delay_ns + (uint64_t)(uniform() * spread_ns),
+					   COMPL_FLUSH };
+		if (i % 2)
+			ops[(*n)++] = (struct op){ T0 + 100000000ULL +
+						       (uint64_t)(uniform() * 29.8e9),
+						   COMPL_READ };
+	}
+	for (i = 0; i < *n; i++)
+		completions_add(c, ops[i].kind, ops[i].t_ns);
+	/* synthesize() walks the ops in time order */
+	qsort(ops, *n, sizeof(*ops), by_time);
+	synthesize(s, ops, *n, 31, OFFSET_NS);
+	return ops;
+}
+
 static void lockstep(struct el_series *s)
 {
-	size_t nrec = 300, i, n = 0;
-	struct op *ops = xcalloc(3 * nrec, sizeof(*ops));
 	struct result_event_locked *r;
 	struct completions c;
 	struct el_fit f;
-	uint64_t t;
+	size_t n;
+	struct op *ops = records(s, &c, 2000000ULL, 0, &n);
 	double rec_j = cost_j[COMPL_WRITE] + cost_j[COMPL_FLUSH];
 
-	rng = 17;
-	completions_init(&c, T0);
-	/* at random times, so a 100 ms window holds a varying count of each: the model can
-	 * tell the read from the record */
-	for (i = 0; i < nrec; i++) {
-		t = T0 + 100000000ULL + (uint64_t)(uniform() * 29.8e9);
-		ops[n++] = (struct op){ t, COMPL_WRITE };
-		ops[n++] = (struct op){ t + 2000000ULL, COMPL_FLUSH };
-		if (i % 2)
-			ops[n++] = (struct op){ T0 + 100000000ULL + (uint64_t)(uniform() * 29.8e9),
-						COMPL_READ };
-	}
-	for (i = 0; i < n; i++)
-		completions_add(&c, ops[i].kind, ops[i].t_ns);
-	/* synthesize() walks the ops in time order */
-	qsort(ops, n, sizeof(*ops), by_time);
-	synthesize(s, ops, n, 31, OFFSET_NS);
 	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, NULL, &f), 0, "records in lock-step fitted");
 	is_int(f.sum_base, COMPL_WRITE, "the write carries the pair");
 	is_int(f.sum_with, COMPL_FLUSH, "with its flush");
@@ -302,6 +318,22 @@ static void lockstep(struct el_series *s)
 	free(ops);
 }
 
+/* A flush 1 to 21 ms after its write: the spread tells them apart, and they are split. */
+static void jittered_pair(struct el_series *s)
+{
+	struct completions c;
+	struct el_fit f;
+	size_t n;
+	struct op *ops = records(s, &c, 1000000ULL, 20e6, &n);
+
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, NULL, &f), 0,
+	       "records whose flush comes 1-21 ms after the write fitted");
+	is_int(f.sum_base, -1, "not summed");
+	check_kinds(&f, "jittered pair", 0.1);
+	completions_free(&c);
+	free(ops);
+}
+
 /* A power that never rises with the completions: no lag to place the kernels by, no figures
  * (an offset 50 ms early and 0 +- 0 uJ per op were published). */
 static void no_response(struct el_series *s)
@@ -331,6 +363,7 @@ int main(void)
 	far_apart(s);
 	stream(s);
 	lockstep(s);
+	jittered_pair(s);
 	late_current(s);
 	no_response(s);
 	free(s);
