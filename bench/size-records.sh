@@ -16,23 +16,22 @@
 #           truth's: the same battery formula with true inputs.
 # Prints iowatt's figures with their U95, the truth, ratio and error in U95s per run.
 #
-#   bench/size-records.sh [-n RUNS] [-z HZ] [-s RECORDS] [-u UC] [-b IOWATT] [-o DIR]
+#   bench/size-records.sh [-n RUNS] [-f SEED] [-z HZ] [-s RECORDS] [-u UC] [-b IOWATT] [-o DIR]
 #
-# RUNS (default 1) seeds 1..RUNS; HZ 1, 2 (default) or 10; RECORDS (default 128, the
-# shipped job's, about 64 s); UC the charge per block I/O (default 1000); -b sizes and runs
-# with another iowatt binary (an older build: "before"; the emulator is always this
-# tree's); -o keeps results and size outputs in DIR. About 2 min a run. Root.
+# RUNS (default 1) seeds from SEED (default 1); HZ 1, 2 (default) or 10; RECORDS (default
+# 128, the shipped job's, about 64 s); UC the charge per block I/O (default 1000); -b sizes
+# and runs with another iowatt binary (an older build: "before"; the emulator is always
+# this tree's); -o keeps results and size outputs in DIR. About 2 min a run. Root.
 set -u
 BENCH=size-records
 . "$(dirname "$0")/lib.sh"
-EMU=$IOWATT
-RUNS=1 HZ=2 RECS=128 UC=1000 RUN_BIN=$IOWATT OUT=""
-usage() { sed -n '2,26p' "$0"; exit 2; }
+RUNS=1 FIRST=1 HZ=2 RECS=128 UC=1000 RUN_BIN=$IOWATT OUT=""
+usage() { sed -n '2,24p' "$0"; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
-	-n | -z | -s | -u | -b | -o)
+	-n | -f | -z | -s | -u | -b | -o)
 		[ $# -ge 2 ] || usage
-		case $1 in -n) RUNS=$2 ;; -z) HZ=$2 ;; -s) RECS=$2 ;; -u) UC=$2 ;; -b) RUN_BIN=$2 ;;
+		case $1 in -n) RUNS=$2 ;; -f) FIRST=$2 ;; -z) HZ=$2 ;; -s) RECS=$2 ;; -u) UC=$2 ;; -b) RUN_BIN=$2 ;;
 		-o) OUT=$2 ;; esac
 		shift ;;
 	*) usage ;;
@@ -97,7 +96,7 @@ PY
 
 printf "%-4s %12s %12s %8s %7s | %9s %9s %8s %6s | %s\n" seed "rec_mJ" "truth_mJ" ratio "err/U95" \
 	days "truth_d" ratio "+-d" "priced from"
-for seed in $(seq 1 "$RUNS"); do
+for seed in $(seq "$FIRST" $((FIRST + RUNS - 1))); do
 	rm -f "$mnt"/iowatt* "$T_TMP"/r.* 2>/dev/null
 	start_emu_as um25c "$T_TMP/um" --device "$dev" --idle-ma 90 --ma-per-kiops 0 \
 		--ma-per-mbps 0 --uc-per-read "$UC" --uc-per-write "$UC" --uc-per-flush "$UC" \

@@ -101,7 +101,7 @@ static void assumed(struct forecast_costs *c)
 	}
 }
 
-/* The device as the result names it: "loop1" or the user's label with it. */
+/* The device as the result names it: the user's --label, else its disk ("loop1"). */
 static const char *device_of(const struct run_result *rep)
 {
 	const struct result_device *d = rep->context ? rep->context->device : NULL;
