@@ -92,31 +92,59 @@ static size_t completions_of(const struct job_opts *jo, const struct meter_fit_b
 	return n;
 }
 
-/* Readings every period_ns over [t0, t1]: the costs (uJ per kind) of the completions in
- * each window (the meter's, ending at the reading) averaged over it, idle, and noise. */
-static size_t readings_of(const struct job_opts *jo, uint64_t period_ns, uint64_t t0,
-			  uint64_t t1, const struct op_at *o, size_t nops, double noise_w,
-			  const double *cost_uj, struct emodel_reading *r, size_t max)
+/* Readings every period_ns over [t0, t1], the first phase_ns after t0 + period_ns: the
+ * costs (uJ per kind) of the completions in each window (the meter's, ending at the
+ * reading) averaged over it, idle, and noise; each one's count of completions in count. */
+static size_t readings_of(const struct job_opts *jo, uint64_t period_ns, uint64_t phase_ns,
+			  uint64_t t0, uint64_t t1, const struct op_at *o, size_t nops,
+			  double noise_w, const double *cost_uj, struct emodel_reading *r,
+			  unsigned *count, size_t max)
 {
 	uint64_t rng = pattern_thread_seed(jo->randseed, 2) ^ 0xbf58476d1ce4e5b9ULL, at;
 	double win_s = sampling_window_s(period_ns), j;
 	size_t n = 0, lo = 0, i;
 
-	for (at = t0 + period_ns; at <= t1 && n < max; at += period_ns) {
+	for (at = t0 + phase_ns + period_ns; at <= t1 && n < max; at += period_ns) {
 		while (lo < nops && o[lo].t_ns + (uint64_t)(win_s * 1e9) <= at)
 			lo++;
 		for (j = 0, i = lo; i < nops && o[i].t_ns <= at; i++)
 			j += cost_uj[o[i].kind] * 1e-6;
+		count[n] = (unsigned)(i - lo);
 		r[n++] = (struct emodel_reading){ at, IDLE_W + j / win_s + noise_w * normal_draw(&rng),
 						  noise_w };
 	}
 	return n;
 }
 
-/* The simulated fit at period_ns; 0, or -1 when there was nothing to fit. */
-static int fit_at(const struct job_opts *jo, uint64_t period_ns, const struct meter_fit_bursts *b,
-		  double noise_w, double gain_rel, const double *cost_uj, struct emodel_fit *fit,
-		  uint64_t *ios)
+/*
+ * Ops in step with the meter: every reading whose window lies inside the job's I/O holds
+ * the same count of completions (a rate a multiple of the meter's, as 10/s or 2/s at 2 Hz),
+ * so what they cost moves nothing the readings see but idle: only the idle baseline would
+ * separate them, and a device awake between operations is no baseline. 1 then, with the
+ * count in *held; 0 when the counts vary, or too few readings lie inside to tell.
+ */
+static int in_step(const struct emodel_reading *r, const unsigned *count, size_t n,
+		   uint64_t first_ns, uint64_t last_ns, uint64_t win_ns, unsigned *held)
+{
+	size_t i, inside = 0;
+
+	for (i = 0; i < n; i++) {
+		if (r[i].t_ns < first_ns + win_ns || r[i].t_ns > last_ns)
+			continue;
+		if (inside++ && count[i] != *held)
+			return 0;
+		*held = count[i];
+	}
+	return inside >= 3;
+}
+
+/* The simulated fit at period_ns, the readings phase_ns later (fit NULL: only *step); 0,
+ * or -1 when there was nothing to fit; *step: the ops in step with the readings (in_step),
+ * *held their count. */
+static int fit_at(const struct job_opts *jo, uint64_t period_ns, uint64_t phase_ns,
+		  const struct meter_fit_bursts *b, double noise_w, double gain_rel,
+		  const double *cost_uj, struct emodel_fit *fit, uint64_t *ios, int *step,
+		  unsigned *held)
 {
 	struct completions ops;
 	struct emodel_reading *r;
@@ -124,12 +152,24 @@ static int fit_at(const struct job_opts *jo, uint64_t period_ns, const struct me
 	struct op_at *o;
 	size_t nops, nr, idle_n;
 	struct emodel_in in;
+	unsigned *count;
 	int rc;
 
 	completions_init(&ops, t0);
 	nops = completions_of(jo, b, &ops, &o);
 	r = xcalloc(EMODEL_READINGS_MAX, sizeof(*r));
-	nr = readings_of(jo, period_ns, t0, t1, o, nops, noise_w, cost_uj, r, EMODEL_READINGS_MAX);
+	count = xcalloc(EMODEL_READINGS_MAX, sizeof(*count));
+	nr = readings_of(jo, period_ns, phase_ns, t0, t1, o, nops, noise_w, cost_uj, r, count,
+			 EMODEL_READINGS_MAX);
+	*step = nops && in_step(r, count, nr, o[0].t_ns, o[nops - 1].t_ns,
+				(uint64_t)(sampling_window_s(period_ns) * 1e9), held);
+	free(count);
+	if (!fit) {
+		completions_free(&ops);
+		free(r);
+		free(o);
+		return 0;
+	}
 	idle_n = (size_t)fmax((double)jo->idle_samples, (double)jo->idle_ns / (double)period_ns);
 	memset(&in, 0, sizeof(in));
 	in.r = r;
@@ -178,15 +218,72 @@ static double worst_rel(const struct emodel_fit *fit, const double *cost_uj,
 	return worst;
 }
 
+/*
+ * The readings at each of FORECAST_PHASES phases (where they fall against the job's pacing
+ * is not known before it runs): how many have the ops in step (counted, not fitted), and
+ * the fit at up to nfit phases that are not, spread over the period, into f: the widest
+ * one's U95s (the phase the run may meet). 0, or -1 when no phase had anything to fit.
+ */
+static int fit_phases(const struct job_opts *jo, uint64_t period_ns,
+		      const struct meter_fit_bursts *b, double gain_rel, unsigned nfit,
+		      struct model_forecast *f)
+{
+	static const double none_uj[COMPL_KINDS];
+	struct model_forecast one;
+	struct emodel_fit fit;
+	uint64_t ios, p, k;
+	unsigned held = 0, tried = 0;
+	int step[FORECAST_PHASES], fitted = 0;
+	double rel;
+
+	f->step_phases = 0;
+	for (p = 0; p < FORECAST_PHASES; p++) {
+		step[p] = 0;
+		if (fit_at(jo, period_ns, period_ns * p / FORECAST_PHASES, b, 0, 0, none_uj, NULL,
+			   &ios, &step[p], &held) || !step[p])
+			continue;
+		if (!f->step_phases++)
+			f->step_held_min = f->step_held_max = held;
+		f->step_held_min = held < f->step_held_min ? held : f->step_held_min;
+		f->step_held_max = held > f->step_held_max ? held : f->step_held_max;
+	}
+	/* phases 0, 3, 6, 1, ... of 8: the first few spread over the period */
+	for (k = 0; k < FORECAST_PHASES && tried < nfit; k++) {
+		p = k * 3 % FORECAST_PHASES;
+		if (step[p] && f->step_phases < FORECAST_PHASES)
+			continue;
+		tried++;
+		if (fit_at(jo, period_ns, period_ns * p / FORECAST_PHASES, b, f->noise_w, gain_rel,
+			   f->costs.uj, &fit, &ios, &step[p], &held))
+			continue;
+		one = *f;
+		rel = worst_rel(&fit, f->costs.uj, &one, b->total, b->n);
+		if (fitted++ && !(isfinite(rel) && !(rel <= f->worst_rel)))
+			continue;
+		memcpy(f->u95_uj, one.u95_uj, sizeof(f->u95_uj));
+		memcpy(f->cost_uj, one.cost_uj, sizeof(f->cost_uj));
+		f->sum_base = one.sum_base;
+		f->sum_with = one.sum_with;
+		f->sum_u95_uj = one.sum_u95_uj;
+		f->sum_cost_uj = one.sum_cost_uj;
+		f->worst_rel = rel;
+		f->verdict = fit.verdict;
+		f->readings = fit.readings;
+		f->readings_with_ops = fit.readings_with_ops;
+		/* more bursts than simulated: the fit's covariance narrows as 1 / sqrt N */
+		f->ios = b->total > b->n ? ios * b->total / b->n : ios;
+	}
+	return fitted ? 0 : -1;
+}
+
 void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 			  const struct meter_accuracy *acc, const struct rate_basis *src,
 			  struct model_forecast *f)
 {
 	struct meter_fit_bursts b, bf;
-	struct emodel_fit fit;
 	struct model_forecast fast;
 	double gain_rel;
-	uint64_t ios;
+	int k;
 
 	memset(f, 0, sizeof(*f));
 	f->worst_rel = f->fast_worst_rel = NAN;
@@ -195,26 +292,31 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 	meter_terms(acc, f, &gain_rel);
 	forecast_costs_for(src, jo, &f->costs);
 	f->limit = meter_fit_limit(jo);
-	if (!fit_at(jo, period_ns, &b, f->noise_w, gain_rel, f->costs.uj, &fit, &ios)) {
-		f->judged = 1;
-		f->verdict = fit.verdict;
-		f->readings = fit.readings;
-		f->readings_with_ops = fit.readings_with_ops;
-		/* more bursts than simulated: the fit's covariance narrows as 1 / sqrt N */
-		f->ios = b.total > b.n ? ios * b.total / b.n : ios;
-		f->worst_rel = worst_rel(&fit, f->costs.uj, f, b.total, b.n);
-	}
+	f->period_ns = period_ns;
+	f->judged = !fit_phases(jo, period_ns, &b, gain_rel, FORECAST_FITS, f);
 	free(b.t_ns);
 	if (!f->judged)
 		return;
-	f->uncertain = !(f->worst_rel <= f->limit);
-	if (isfinite(f->worst_rel) && f->worst_rel > f->limit)
-		f->need_ios = (uint64_t)ceil((double)f->ios * pow(f->worst_rel / f->limit, 2));
+	if (f->step_phases == FORECAST_PHASES) {
+		/* no phase tells the costs from idle: no U95 to give, more I/Os change nothing */
+		f->worst_rel = f->sum_u95_uj = NAN;
+		for (k = 0; k < COMPL_KINDS; k++)
+			f->u95_uj[k] = NAN;
+		f->uncertain = 1;
+	} else {
+		f->uncertain = f->step_phases || !(f->worst_rel <= f->limit);
+		if (isfinite(f->worst_rel) && f->worst_rel > f->limit && !f->step_phases)
+			f->need_ios = (uint64_t)ceil((double)f->ios *
+						     pow(f->worst_rel / f->limit, 2));
+	}
 	if (period_ns > FORECAST_FAST_NS && meter_fit_bursts(jo, FORECAST_FAST_NS, 0, &bf)) {
 		memset(&fast, 0, sizeof(fast));
-		if (!fit_at(jo, FORECAST_FAST_NS, &bf, f->noise_w, gain_rel, f->costs.uj, &fit,
-			    &ios))
-			f->fast_worst_rel = worst_rel(&fit, f->costs.uj, &fast, bf.total, bf.n);
+		fast.noise_w = f->noise_w;
+		fast.costs = f->costs;
+		fast.worst_rel = NAN;
+		/* a faster meter the job is in step with at some phase fixes nothing */
+		if (!fit_phases(jo, FORECAST_FAST_NS, &bf, gain_rel, 1, &fast) && !fast.step_phases)
+			f->fast_worst_rel = fast.worst_rel;
 		free(bf.t_ns);
 	}
 }
@@ -276,15 +378,88 @@ static void u95_text(const struct model_forecast *f, char *buf, size_t len)
 		snprintf(buf, len, "no cost known");
 }
 
-static void forecast_print(FILE *fp, const char *name, const struct model_forecast *f)
+/* Phases (of FORECAST_PHASES) at which jo's ops are in step with a meter of period_ns. */
+static int step_phases_at(const struct job_opts *jo, uint64_t period_ns)
 {
-	char u[256];
+	struct model_forecast f;
+	struct meter_fit_bursts b;
 
+	memset(&f, 0, sizeof(f));
+	if (!meter_fit_bursts(jo, period_ns, 0, &b))
+		return 0;
+	fit_phases(jo, period_ns, &b, 0, 0, &f);
+	free(b.t_ns);
+	return f.step_phases;
+}
+
+/* What takes the ops out of step with the meter: dither, or (paced) the nearest rate the
+ * same simulation finds in step at no phase (a multiple of the meter's rate always is; at
+ * 2 Hz and a 100 ms window most odd rates still are, as 11/s: checked, not assumed). */
+static void step_fix(const struct job_opts *jo, const struct model_forecast *f, char *buf,
+		     size_t len)
+{
+	struct job_opts alt = *jo;
+	uint64_t d, r;
+
+	snprintf(buf, len, "%s", jo->thinktime_ns ? "thinktime_dither=100%" : "rate_dither=100%");
+	if (jo->thinktime_ns || !jo->rate_iops || jo->rate_dither > 0)
+		return;
+	for (d = 1; d <= FORECAST_RATE_SEARCH; d++)
+		for (r = jo->rate_iops + d; r + 2 * d > jo->rate_iops + d; r -= 2 * d) {
+			alt.rate_iops = r;
+			if (r && !step_phases_at(&alt, f->period_ns)) {
+				snprintf(buf + strlen(buf), len - strlen(buf),
+					 ", or rate_iops=%" PRIu64 " (in step at no phase)", r);
+				return;
+			}
+			if (r < 2 * d)
+				break;
+		}
+}
+
+/* The faster meter as a fix, where it forecasts better than now (now unknown: better). */
+static void fast_fix(FILE *fp, const struct model_forecast *f, int first)
+{
+	/* worse than now, or (now unknown) than the coarse bound: no fix */
+	if (!(f->fast_worst_rel < (isfinite(f->worst_rel) ? f->worst_rel : METER_FIT_COARSE_U95)))
+		return;
+	fprintf(fp, "%s a meter reading every %.0f ms (\u00b1%.1f %%)", first ? "; fix:" : ", or",
+		(double)FORECAST_FAST_NS / 1e6, 100 * f->fast_worst_rel);
+}
+
+static void forecast_print(FILE *fp, const struct job_opts *jo, const struct model_forecast *f)
+{
+	char u[256], fix[160], held[96];
+
+	step_fix(jo, f, fix, sizeof(fix));
+	if (f->step_phases == FORECAST_PHASES) {
+		if (f->step_held_min == f->step_held_max)
+			snprintf(held, sizeof(held), "each reading holds %u I/O%s at every phase",
+				 f->step_held_min, f->step_held_min == 1 ? "" : "s");
+		else
+			snprintf(held, sizeof(held), "at every phase its readings each hold the same "
+				 "count of I/Os, %u to %u by phase", f->step_held_min, f->step_held_max);
+		fprintf(fp, "  %s: not identifiable: ops in step with the meter (%s), so what they "
+			    "cost cannot be told from idle, however many: UNCERTAIN; fix: %s",
+			jo->name, held, fix);
+		fast_fix(fp, f, 0);
+		fputc('\n', fp);
+		return;
+	}
 	u95_text(f, u, sizeof(u));
-	fprintf(fp, "  %s: %s, %" PRIu64 " of %" PRIu64 " readings hold I/O", name, u,
+	fprintf(fp, "  %s: %s, %" PRIu64 " of %" PRIu64 " readings hold I/O", jo->name, u,
 		f->readings_with_ops, f->readings);
 	if (!f->uncertain) {
 		fprintf(fp, ": within %.0f %%\n", 100 * f->limit);
+		return;
+	}
+	if (f->step_phases) {
+		/* the U95 above is a phase that is not in step: the run may meet one that is */
+		fprintf(fp, ": UNCERTAIN (depends on the meter's phase: at %d of %d the ops are in "
+			    "step with it, not identifiable); fix: %s", f->step_phases,
+			FORECAST_PHASES, fix);
+		fast_fix(fp, f, 0);
+		fputc('\n', fp);
 		return;
 	}
 	fprintf(fp, ": UNCERTAIN (above %.0f %%", 100 * f->limit);
@@ -295,10 +470,7 @@ static void forecast_print(FILE *fp, const char *name, const struct model_foreca
 	if (f->need_ios)
 		fprintf(fp, "; fix: %" PRIu64 " I/Os or more (now %" PRIu64 ")", f->need_ios,
 			f->ios);
-	if (isfinite(f->fast_worst_rel))
-		fprintf(fp, "%s a meter reading every %.0f ms (\u00b1%.1f %%)",
-			f->need_ios ? ", or" : "; fix:", (double)FORECAST_FAST_NS / 1e6,
-			100 * f->fast_worst_rel);
+	fast_fix(fp, f, !f->need_ios);
 	fputc('\n', fp);
 }
 
@@ -357,6 +529,6 @@ void model_forecast_plan(FILE *fp, const struct run_config *cfg, uint64_t period
 		if (strcmp(costs, last))
 			fprintf(fp, "%s\n", costs);
 		memcpy(last, costs, sizeof(last));
-		forecast_print(fp, cfg->jobs[i].name, &f);
+		forecast_print(fp, &cfg->jobs[i], &f);
 	}
 }

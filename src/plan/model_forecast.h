@@ -17,6 +17,16 @@
 #define FORECAST_NOISE_W 0.001
 /* The faster meter the fix names: its window covers all of the time. */
 #define FORECAST_FAST_NS (100 * 1000000ULL)
+/* Where the readings fall against the job's pacing is not known before it runs: the fit
+ * is simulated with its readings this many equal steps of the period apart. */
+#define FORECAST_PHASES 8
+/* Fits simulated at the meter's period, at the first phases not in step: one, as the U95
+ * of phases that are not in step flips where write and flush are all but in lock-step (the
+ * fit sums them at one cost and splits them at twice it: +-118 vs +-221 uJ), and each
+ * phase costs a fit; phases in step are counted at every phase, without a fit. */
+#define FORECAST_FITS 1
+/* A paced job in step is offered the nearest rate within this many of its own that is not. */
+#define FORECAST_RATE_SEARCH 16
 
 struct model_forecast {
 	int judged;	  /* 0: a stream (the readings see it), or no meter */
@@ -30,7 +40,10 @@ struct model_forecast {
 	int uncertain;	     /* worst_rel above it, or not known */
 	uint64_t ios;	     /* the job's I/Os (per thread, as paced) */
 	uint64_t need_ios;   /* for worst_rel within the limit (U95 goes as 1 / sqrt N); 0: n/a */
-	double fast_worst_rel; /* worst_rel at a meter of FORECAST_FAST_NS */
+	double fast_worst_rel; /* worst_rel at a meter of FORECAST_FAST_NS; NAN: no better */
+	uint64_t period_ns;    /* the meter's */
+	int step_phases;       /* phases whose readings each hold the same count of ops */
+	unsigned step_held_min, step_held_max; /* that count, over the phases in step */
 	uint64_t readings, readings_with_ops;
 	double noise_w;
 	int noise_assumed; /* the meter declared none: FORECAST_NOISE_W */
