@@ -106,16 +106,20 @@ static int best_lag(const struct el_series *s, const struct completions *ops, in
 	return (lo + hi) / 2 - EL_LAG_MAX_BINS;
 }
 
-/* The completions of each kind as they show on the series (lag bins later), per bin. */
-static float *aligned_counts(const struct el_series *s, const struct completions *ops, int lag)
+/* The completions of each kind as they show on the series (off_ns later on its clock),
+ * per bin. */
+static float *aligned_counts(const struct el_series *s, const struct completions *ops,
+			     double off_ns)
 {
 	float *m = xcalloc(s->n * K, sizeof(*m));
+	double t;
 	int64_t b;
 	size_t j;
 	unsigned k;
 
 	for (j = 0; j < ops->n; j++) {
-		b = bin_of(s, ops, j) + lag;
+		t = (double)(ops->t0_ns + j * ops->bin_ns) - (double)s->t0_ns + off_ns;
+		b = (int64_t)floor(t / (double)EL_BIN_NS);
 		if (b < 0 || (uint64_t)b >= s->n)
 			continue;
 		for (k = 0; k < K; k++)
@@ -127,7 +131,7 @@ static float *aligned_counts(const struct el_series *s, const struct completions
 int event_locked_fit(const struct el_series *s, const struct completions *ops, double idle_w,
 		     double idle_u_w, const struct el_align *al, struct el_fit *out)
 {
-	double *w, dt = (double)EL_BIN_NS / 1e9;
+	double *w, dt = (double)EL_BIN_NS / 1e9, off_ns;
 	struct eld_fit d;
 	struct eld_in in;
 	float *m;
@@ -148,8 +152,10 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 		out->corr_lag_s = lag * dt;
 	out->marker = al && al->ok && isfinite(al->offset_s);
 	if (out->marker) {
-		/* the marker's edges place the completions; the correlation stays the check */
-		lag = (int)lround(al->offset_s / dt);
+		/* the marker's edges place the completions; the correlation stays the check.
+		 * The offset is finer than a bin: each completion, in the middle of its own
+		 * 1 ms on average, goes to the series bin that time shows in. */
+		off_ns = al->offset_s * 1e9 + (double)EL_BIN_NS / 2;
 		out->lag_s = al->offset_s;
 		out->lag_u_s = al->u95_s;
 	} else if (lag == INT_MIN) {
@@ -157,11 +163,12 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 	} else {
 		out->lag_s = lag * dt;
 		out->lag_u_s = hw * dt / 2;
+		off_ns = (double)lag * (double)EL_BIN_NS;
 	}
 	w = xcalloc(s->n, sizeof(*w));
 	for (i = 0; i < s->n; i++)
 		w[i] = w_at(s, (int64_t)i);
-	m = aligned_counts(s, ops, lag);
+	m = aligned_counts(s, ops, off_ns);
 	in = (struct eld_in){ .w = w, .m = m, .n = s->n, .taps = EL_TRACE_BINS,
 			      .pre = EL_PRE_BINS, .idle_w = idle_w, .idle_u_w = idle_u_w,
 			      .bin_s = dt };

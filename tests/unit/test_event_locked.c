@@ -356,11 +356,62 @@ static void no_response(struct el_series *s)
 	free(ops);
 }
 
+/*
+ * Aligned on a marker that says the meter's clock is OFFSET_NS late: each op's pulse,
+ * which starts at its completion, shows from the trace's 0 ms on (the cross-correlation
+ * centres it instead, 2 ms later), the charges as before; a marker that gave no offset
+ * leaves the cross-correlation with the marker's reason.
+ */
+static void marker_aligned(struct el_series *s)
+{
+	size_t nops = 300;
+	struct completions c;
+	struct el_align al = { .ok = 1, .input = 0, .edges = 2, .offset_s = OFFSET_NS / 1e9,
+			       .u95_s = 20e-6, .drift_ppm = NAN };
+	struct result_event_locked *r;
+	struct el_fit f;
+	struct op *ops;
+	double in = 0, all = 0;
+	int l;
+
+	rng = 3;
+	ops = paced(&c, nops);
+	synthesize(s, ops, nops, 30, OFFSET_NS);
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, &al, &f), 0, "fitted on the marker");
+	ok(f.marker && f.lag_s == al.offset_s && f.lag_u_s == al.u95_s,
+	   "the marker's offset and U95 used: %.3f +- %.3f ms", f.lag_s * 1e3, f.lag_u_s * 1e3);
+	ok(fabs(f.corr_lag_s - (OFFSET_NS + PULSE_NS / 2) / 1e9) <= 0.0015,
+	   "the cross-correlation still found the pulse's middle: %.1f ms", f.corr_lag_s * 1e3);
+	check_kinds(&f, "on the marker", 0.2);
+	for (l = 0; l < EL_TRACE_BINS; l++) {
+		all += fabs(f.trace_w[l]);
+		if (l >= EL_PRE_BINS && l < EL_PRE_BINS + (int)(PULSE_NS / EL_BIN_NS) + 1)
+			in += f.trace_w[l];
+	}
+	ok(in > 0.8 * all, "the trace's current lies in the %d ms after the completion (%.0f %%)",
+	   (int)(PULSE_NS / 1000000), 100 * in / all);
+	r = event_locked_figures(s, &c, IDLE_W, IDLE_U_W, &al);
+	ok(r && !strcmp(r->alignment, "marker") && r->marker_input &&
+		   !strcmp(r->marker_input, "D0") && r->marker_edges == 2 && !r->alignment_note,
+	   "the record says marker, D0, 2 edges");
+	el_free(r);
+	al = (struct el_align){ .ok = 0, .input = -1, .offset_s = NAN, .u95_s = NAN,
+				.drift_ppm = NAN, .why = "no edge pairs" };
+	r = event_locked_figures(s, &c, IDLE_W, IDLE_U_W, &al);
+	ok(r && !strcmp(r->alignment, "correlation") && r->alignment_note &&
+		   !strcmp(r->alignment_note, "no edge pairs") && r->offset_s == r->correlation_offset_s,
+	   "no offset from the marker: cross-correlation, the marker's reason kept");
+	el_free(r);
+	free(ops);
+	completions_free(&c);
+}
+
 int main(void)
 {
 	struct el_series *s = xcalloc(1, sizeof(*s));
 
 	far_apart(s);
+	marker_aligned(s);
 	stream(s);
 	lockstep(s);
 	jittered_pair(s);
