@@ -27,7 +27,7 @@ struct eld_in {
 struct eld_fit {
 	/* Per kind: J per op (its kernel's area) and U95 (k = 2: the fit's covariance at the
 	 * residuals' variance, inflated for their correlation); NAN when the kind had too few
-	 * ops to fit (under 5: their current is left in the residuals). */
+	 * ops to fit (under 5: the bins their kernels span are left out of the fit). */
 	double j_per_op[COMPL_KINDS], u95_j[COMPL_KINDS];
 	double ops[COMPL_KINDS];
 	/* W above idle per tap of each kind's kernel. */

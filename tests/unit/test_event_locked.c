@@ -334,6 +334,50 @@ static void jittered_pair(struct el_series *s)
 	free(ops);
 }
 
+/*
+ * Reads and writes 100 ms apart, then a job's closing fsync 3 ms after the last write: one
+ * flush, too few to fit, whose journal writes draw 12 mJ before it completes. The bins its
+ * span reaches are left out, so that current does not go to the last write (+80 uJ on each
+ * of the writes before).
+ */
+static void closing_flush(struct el_series *s)
+{
+	size_t nops = 301, i, b;
+	struct op *ops = xcalloc(nops, sizeof(*ops));
+	struct completions c;
+	struct el_fit f;
+	int k;
+
+	rng = 23;
+	completions_init(&c, T0);
+	for (i = 0; i + 1 < nops; i++) {
+		ops[i].t_ns = T0 + i * 100000000ULL + (uint64_t)(uniform() * 5e7);
+		ops[i].kind = i + 2 == nops ? COMPL_WRITE : (int)(uniform() * 2);
+	}
+	ops[nops - 1] = (struct op){ ops[nops - 2].t_ns + 3000000ULL, COMPL_FLUSH };
+	for (i = 0; i < nops; i++)
+		completions_add(&c, ops[i].kind, ops[i].t_ns);
+	synthesize(s, ops, nops, 31, OFFSET_NS);
+	/* 3 W over the 4 ms before the flush shows: 12 mJ */
+	b = (ops[nops - 1].t_ns + OFFSET_NS - s->t0_ns) / EL_BIN_NS;
+	for (i = b - 4; i < b; i++)
+		s->w_sum[i] += 3.0f * s->cnt[i];
+	is_int(event_locked_fit(s, &c, IDLE_W, IDLE_U_W, NULL, &f), 0,
+	       "reads and writes with one closing flush fitted");
+	ok(isnan(f.j_per_op[COMPL_FLUSH]), "the one flush is not fitted");
+	for (k = COMPL_READ; k <= COMPL_WRITE; k++)
+		ok(fabs(f.j_per_op[k] - cost_j[k]) <= f.u95_j[k],
+		   "%s: %.1f +- %.1f uJ against %.1f, the flush's current not in it", kind_name[k],
+		   f.j_per_op[k] * 1e6, f.u95_j[k] * 1e6, cost_j[k] * 1e6);
+	/* the flush's current left in would be misfit: each U95 10 x wider (read +- 98.6,
+	 * write 681.9 +- 97.6 uJ) */
+	ok(f.u95_j[COMPL_READ] < 0.05 * cost_j[COMPL_READ] &&
+		   f.u95_j[COMPL_WRITE] < 0.05 * cost_j[COMPL_WRITE],
+	   "each U95 under 5 %% of its figure");
+	completions_free(&c);
+	free(ops);
+}
+
 /* A power that never rises with the completions: no lag to place the kernels by, no figures
  * (an offset 50 ms early and 0 +- 0 uJ per op were published). */
 static void no_response(struct el_series *s)
@@ -415,6 +459,7 @@ int main(void)
 	stream(s);
 	lockstep(s);
 	jittered_pair(s);
+	closing_flush(s);
 	late_current(s);
 	no_response(s);
 	free(s);
