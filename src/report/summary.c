@@ -13,6 +13,7 @@
 #include "report/summary.h"
 #include "report/summary_grid.h"
 #include "report/summary_notes.h"
+#include "report/summary_perop.h"
 #include "report/summary_rounds.h"
 
 #define CELL 64
@@ -30,6 +31,8 @@
 #define W_WIDTH 7
 #define A_WIDTH 7
 #define E_WIDTH 8
+/* Marks a U95 that is not the row's J/GB's. */
+#define U95_OTHER_MARK "*"
 /* Below this a relative uncertainty prints as "<0.1%". */
 #define U95_SHOWN_MIN 0.001
 
@@ -99,6 +102,12 @@ static double pct(const struct layout *lo, const struct result_dir *d, double p)
 	return d ? pct_of(lo->clat ? &d->clat : &d->lat, p) : NAN;
 }
 
+/* The judged figure is neither J/GB nor IOPS/mA, the row's own columns. */
+static int other_figure(const struct result_uncertainty *un)
+{
+	return un && un->figure && strcmp(un->figure, "j_per_gb") && strcmp(un->figure, "iops_per_ma");
+}
+
 /*
  * The judged figure's U95 as a share of it: "0.2%", "<0.1%", "-" when not known, or when
  * the row's figures are "-" (a measure's J/GB): no interval beside a figure not shown.
@@ -112,12 +121,16 @@ static const char *fmt_u95(const struct result_validity *v, const struct result_
 			  (isfinite(e->iops_per_ma) && un && un->figure &&
 			   !strcmp(un->figure, "iops_per_ma")));
 
+	/* Beside J/GB, an interval of another figure (an energy per operation, the energy
+	 * above idle) is marked: the job's verdict line names it. */
+	const char *mark = other_figure(un) ? U95_OTHER_MARK : "";
+
 	if (!isfinite(u) || !shown)
 		snprintf(buf, len, "-");
 	else if (u < U95_SHOWN_MIN)
-		snprintf(buf, len, "<%.1f%%", U95_SHOWN_MIN * 100);
+		snprintf(buf, len, "<%.1f%%%s", U95_SHOWN_MIN * 100, mark);
 	else
-		snprintf(buf, len, "%.*f%%", u < 0.1 ? 1 : 0, u * 100);
+		snprintf(buf, len, "%.*f%%%s", u < 0.1 ? 1 : 0, u * 100, mark);
 	return buf;
 }
 
@@ -463,18 +476,23 @@ static const char *term_class(const struct job_result *j)
 	double best = -1;
 	size_t k, i;
 
+	const char *d;
+
 	if (!u || !u->dominant)
 		return NULL;
 	if (strstr(u->dominant, "model and readings disagree"))
 		return "model and readings disagree";
 	if (strstr(u->dominant, "event-locked and model disagree"))
 		return "event-locked and model disagree";
-	if (!strncmp(u->dominant, "model fit", 9))
+	/* "idle baseline: ...; largest term: model fit: ...": the reason first, the term after */
+	d = strstr(u->dominant, "largest term: ");
+	d = d ? d + strlen("largest term: ") : u->dominant;
+	if (!strncmp(d, "model fit", 9))
 		return "model fit";
-	if (strstr(u->dominant, "(model)"))
+	if (strstr(d, "(model)"))
 		return "gain";
 	b = &u->budget;
-	if (isnan(b->sampling) && strstr(u->dominant, "aliased"))
+	if (isnan(b->sampling) && strstr(d, "aliased"))
 		return "sampling";
 	const double t[] = { b->gain, b->offset, b->resolution, b->noise, b->discretisation,
 			     b->baseline, b->sampling };
@@ -509,7 +527,8 @@ static void print_u95_note(FILE *fp, const struct run_result *r)
 	}
 	fprintf(fp, "U95 %%: the judged figure's measurement uncertainty at 95 %% (k = 2) as a "
 		    "share of it (the least well known of J/GB, energy above idle and energy per "
-		    "operation; else IOPS/mA, active energy or charge)");
+		    "operation; else IOPS/mA, active energy or charge; " U95_OTHER_MARK ": not "
+		    "J/GB's, the verdict line names it)");
 	for (k = 0; k < n; k++)
 		fprintf(fp, "%s%s (%u job%s)", k ? ", " : "; largest term: ", seen[k], count[k],
 			count[k] == 1 ? "" : "s");
@@ -529,6 +548,7 @@ void summary_print_summary(FILE *fp, const struct run_result *r)
 		print_row(fp, &lo, &r->jobs[i]);
 	for (i = 0; i < r->njobs; i++)
 		print_verdict_text(fp, &r->jobs[i]);
+	summary_print_per_op(fp, r);
 	for (i = 0; i < r->njobs; i++)
 		print_io_source(fp, &r->jobs[i]);
 	for (i = 0; i < r->njobs; i++)

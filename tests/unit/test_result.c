@@ -298,6 +298,43 @@ static char *summary_of(json_t *doc)
 	return buf;
 }
 
+/* The jobs' energy per operation under the table: the documented example's model and
+ * event-locked figures, then costs a reader must not take at face value. */
+static void test_summary_per_op(void)
+{
+	json_t *doc = doc_example(), *job, *m, *v, *u;
+	char *buf;
+
+	job = json_array_get(json_object_get(doc, "jobs"), 0);
+	m = json_object_get(json_object_get(job, "power"), "energy_model");
+	buf = summary_of(doc);
+	ok(strstr(buf, "energy per operation") && strstr(buf, "power model: read 201 \u00b138 \u00b5J, "
+							"write 598 \u00b181 \u00b5J"),
+	   "the model's costs on screen, with their U95");
+	ok(strstr(buf, "event-locked on the meter's trace: read 1000 \u00b1148 \u00b5J") != NULL,
+	   "event-locked costs too");
+	free(buf);
+	json_object_set_new(m, "write_uj_per_op", json_real(12));
+	json_object_set_new(m, "write_uj_per_op_u95", json_real(155));
+	json_object_set_new(m, "read_uj_per_op", json_real(-16117));
+	json_object_set_new(m, "read_uj_per_op_u95", json_real(5009));
+	json_object_set_new(m, "verdict", json_string("poor fit"));
+	json_object_set_new(m, "why", json_string("residuals 3.6 x the meter's noise"));
+	v = json_object_get(job, "validity");
+	u = json_object_get(v, "uncertainty");
+	json_object_set_new(u, "figure", json_string("write_uj_per_op"));
+	buf = summary_of(doc);
+	ok(strstr(buf, "write 12.0 \u00b1155 \u00b5J (not told from 0)") != NULL,
+	   "a cost within its U95 of zero is said to be so");
+	ok(strstr(buf, "read not known (the fit gives -16117 \u00b15009 \u00b5J, below zero)") != NULL,
+	   "a cost below zero is no figure");
+	ok(strstr(buf, "(poor fit: residuals 3.6 x the meter's noise)") != NULL, "a poor fit is said");
+	ok(strstr(buf, "%*") != NULL && strstr(buf, "*: not J/GB's"),
+	   "the U95 of another figure than J/GB is marked beside J/GB");
+	free(buf);
+	json_decref(doc);
+}
+
 static void test_summary(void)
 {
 	json_t *doc = doc_example(), *job;
@@ -477,6 +514,7 @@ int main(void)
 	test_write_load();
 	test_default_path();
 	test_summary();
+	test_summary_per_op();
 	test_summary_fixed_units();
 	test_summary_rows();
 	rmdir(dir);
