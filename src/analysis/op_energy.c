@@ -19,6 +19,14 @@ static int64_t opt_int(const struct job_result *j, const char *key)
 	return o && o->type == RESULT_OPT_INT ? o->i : 0;
 }
 
+/* As the pool groups jobs (energy/energy_pool.c): a buffered job's fdatasync, else 0. */
+static uint64_t writes_per_flush(const struct job_result *j)
+{
+	int64_t n = opt_int(j, "fdatasync");
+
+	return opt_int(j, "direct") > 0 || n < 0 ? 0 : (uint64_t)n;
+}
+
 const struct result_device_model *op_energy_model(const struct rr_result *r,
 						  const struct job_result *j)
 {
@@ -30,7 +38,8 @@ const struct result_device_model *op_energy_model(const struct rr_result *r,
 	for (i = 0; i < r->rep.nenergy_models; i++) {
 		d = &r->rep.energy_models[i];
 		if (d->meter && !strcmp(d->meter, j->meters[0].spec) && d->bs == rr_bs(j) &&
-		    d->direct == (opt_int(j, "direct") > 0))
+		    d->direct == (opt_int(j, "direct") > 0) &&
+		    d->writes_per_flush == writes_per_flush(j))
 			return d;
 	}
 	return NULL;
@@ -101,6 +110,53 @@ static void sum_kinds(const struct result_device_model *d, int *first, int *seco
 		*first = *second = -1;
 }
 
+/* A cost below zero beyond its U95: an operation does not give energy back, the model
+ * misses what moves the power. */
+static int below_zero(double v, double u95)
+{
+	return isfinite(v) && v + (isfinite(u95) ? u95 : 0) < 0;
+}
+
+/* How bad a verdict is: ok, not identifiable, poor fit. */
+static int verdict_rank(const char *v)
+{
+	return !v || !strcmp(v, "ok") ? 0 : !strcmp(v, "poor fit") ? 2 : 1;
+}
+
+/*
+ * The fit column: the worst of the pool's verdict (how its jobs agree: a pool of one job
+ * always agrees with itself), its jobs' own fits in r (a result written before the pool
+ * judged them) and a cost below zero beyond its U95; why, NULL for ok.
+ */
+static const char *row_fit(const struct rr_result *r, const struct result_device_model *d,
+			   const char **why)
+{
+	static const char *const neg = "a cost below zero beyond its U95: the model misses "
+				       "what moves the power";
+	const struct result_energy_model *em;
+	const char *v = d->verdict;
+	size_t i;
+
+	*why = verdict_rank(v) ? d->why : NULL;
+	for (i = 0; i < r->rep.njobs; i++) {
+		em = rr_power(&r->rep.jobs[i]) ? rr_power(&r->rep.jobs[i])->energy_model : NULL;
+		if (!em || op_energy_model(r, &r->rep.jobs[i]) != d ||
+		    verdict_rank(em->verdict) < 2 || verdict_rank(v) >= 2)
+			continue;
+		v = em->verdict;
+		*why = em->why;
+	}
+	if (verdict_rank(v) < 2 &&
+	    (below_zero(d->read_uj_per_op, d->read_uj_per_op_u95) ||
+	     below_zero(d->write_uj_per_op, d->write_uj_per_op_u95) ||
+	     below_zero(d->flush_uj_per_op, d->flush_uj_per_op_u95) ||
+	     below_zero(d->sum_uj_per_op, d->sum_uj_per_op_u95))) {
+		v = "poor fit";
+		*why = neg;
+	}
+	return v;
+}
+
 size_t op_energy_row_cells(const struct rr_result *r, const struct result_device_model *d,
 			   char cells[][COMPARE_CELL])
 {
@@ -108,6 +164,7 @@ size_t op_energy_row_cells(const struct rr_result *r, const struct result_device
 	const double u[3] = { d->read_uj_per_op_u95, d->write_uj_per_op_u95,
 			      d->flush_uj_per_op_u95 };
 	const uint64_t ops[3] = { d->reads, d->writes, d->flushes };
+	const char *why, *fit = row_fit(r, d, &why);
 	char bs[32];
 	int first, second;
 	size_t k, n = 0;
@@ -115,21 +172,30 @@ size_t op_energy_row_cells(const struct rr_result *r, const struct result_device
 	sum_kinds(d, &first, &second);
 	snprintf(cells[n++], COMPARE_CELL, "%s", r->label);
 	meter_cell(r, d->meter, cells[n++], COMPARE_CELL);
-	snprintf(cells[n++], COMPARE_CELL, "%s %s", fmt_size(d->bs, bs, sizeof(bs)),
-		 d->direct ? "direct" : "buffered");
+	if (d->writes_per_flush)
+		snprintf(cells[n++], COMPARE_CELL, "%s buffered, %llu write%s/flush",
+			 fmt_size(d->bs, bs, sizeof(bs)), (unsigned long long)d->writes_per_flush,
+			 d->writes_per_flush > 1 ? "s" : "");
+	else
+		snprintf(cells[n++], COMPARE_CELL, "%s %s", fmt_size(d->bs, bs, sizeof(bs)),
+			 d->direct ? "direct" : "buffered");
 	snprintf(cells[n++], COMPARE_CELL, "%llu", (unsigned long long)d->jobs);
 	for (k = 0; k < 3; k++, n++) {
-		if ((int)k == first)
+		if ((int)k == first && below_zero(d->sum_uj_per_op, d->sum_uj_per_op_u95))
+			snprintf(cells[n], COMPARE_CELL, "- " SUM_MARK);
+		else if ((int)k == first)
 			uj_cell(d->sum_uj_per_op, d->sum_uj_per_op_u95, " " SUM_MARK, cells[n],
 				COMPARE_CELL);
 		else if ((int)k == second)
 			snprintf(cells[n], COMPARE_CELL, SUM_MARK);
+		else if (below_zero(v[k], u[k])) /* the fit column says why */
+			snprintf(cells[n], COMPARE_CELL, "-");
 		else if (isfinite(v[k]))
 			uj_cell(v[k], u[k], "", cells[n], COMPARE_CELL);
 		else /* did none: "-"; did some the fit could not price: say so */
 			snprintf(cells[n], COMPARE_CELL, "%s", ops[k] ? "not known" : "-");
 	}
-	snprintf(cells[n++], COMPARE_CELL, "%s", d->verdict ? d->verdict : "-");
+	snprintf(cells[n++], COMPARE_CELL, "%s", fit ? fit : "-");
 	return n;
 }
 
@@ -142,6 +208,7 @@ void op_energy_notes(const struct rr_set *set, void (*fn)(void *ctx, const char 
 {
 	char line[COMPARE_CELL * 3], meter[96], bs[32];
 	const struct result_device_model *d;
+	const char *verdict, *why;
 	int first, second, sums = 0;
 	size_t i, m;
 
@@ -153,12 +220,12 @@ void op_energy_notes(const struct rr_set *set, void (*fn)(void *ctx, const char 
 				fn(ctx, SUM_MARK " two kinds that came in lock-step in every job: only "
 					"their sum is known, one of the first with its share of the "
 					"second, in the first's cell");
-			if (!d->verdict || !strcmp(d->verdict, "ok"))
+			if (!verdict_rank(verdict = row_fit(&set->res[i], d, &why)))
 				continue;
 			meter_cell(&set->res[i], d->meter, meter, sizeof(meter));
 			snprintf(line, sizeof(line), "%s, %s, %s: %s%s%s", set->res[i].label, meter,
-				 fmt_size(d->bs, bs, sizeof(bs)), d->verdict, d->why ? ": " : "",
-				 d->why ? d->why : "");
+				 fmt_size(d->bs, bs, sizeof(bs)), verdict, why ? ": " : "",
+				 why ? why : "");
 			fn(ctx, line);
 		}
 }

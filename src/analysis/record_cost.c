@@ -2,6 +2,7 @@
 /* A record priced from the power model: write + its flushes per I/O, and the time awake for it. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/op_energy.h"
@@ -27,21 +28,51 @@ static double pair_per_write(const char *sum_of, double ratio)
 	return NAN;
 }
 
-/* write + fpw flushes from the costs (uJ), or their lock-step sum; NAN when not priced. */
+/* write + fpw flushes from the costs (uJ), or their lock-step sum (*from_sum 1); NAN when
+ * not priced. */
 static double price(double w, double w_u, double f, double f_u, double sum, double sum_u,
-		    double ratio, const char *sum_of, double fpw, double *u95)
+		    double ratio, const char *sum_of, double fpw, double *u95, int *from_sum)
 {
 	double per = pair_per_write(sum_of, ratio);
 
+	*from_sum = 0;
 	if (isfinite(w) && (fpw == 0 || isfinite(f))) {
 		*u95 = fpw > 0 ? hypot(w_u, fpw * f_u) : w_u;
 		return w + (fpw > 0 ? fpw * f : 0);
 	}
 	if (isfinite(per * sum)) {
+		*from_sum = 1;
 		*u95 = per * sum_u;
 		return per * sum;
 	}
 	return NAN;
+}
+
+/*
+ * Whether a model's price of a record can size a battery: its verdict ok, or not
+ * identifiable only in how the record splits into write and flush (priced from their
+ * sum: what a record costs is known), with a U95 below the price. Else why not, after
+ * what is in why already.
+ */
+static int usable(const char *from, const char *verdict, int from_sum, double uj, double u,
+		  char *why, size_t len)
+{
+	size_t at = strlen(why);
+
+	if (!isfinite(uj)) {
+		snprintf(why + at, len - at, "%s%s is %s and prices no write", at ? "; " : "", from,
+			 verdict ? verdict : "?");
+		return 0;
+	}
+	if (verdict && (!strcmp(verdict, "ok") || (from_sum && !strcmp(verdict, "not identifiable")))) {
+		if (isfinite(u) && u <= fabs(uj))
+			return 1;
+		snprintf(why + at, len - at, "%s%s prices it %.0f +-%.0f uJ, its U95 above 100 %%",
+			 at ? "; " : "", from, uj, u);
+		return 0;
+	}
+	snprintf(why + at, len - at, "%s%s is %s", at ? "; " : "", from, verdict ? verdict : "?");
+	return 0;
 }
 
 int record_cost_find(const struct rr_result *r, const struct job_result *j, struct record_cost *rc)
@@ -50,27 +81,31 @@ int record_cost_find(const struct rr_result *r, const struct job_result *j, stru
 	const struct result_energy_model *m = rr_power(j)->energy_model;
 	double writes = j->write ? (double)j->write->total_ios : 0;
 	double syncs = j->sync ? (double)j->sync->total_ios : 0, fpw, u = NAN, uj = NAN, w_ns;
+	int sum = 0, ok = 0;
 
 	memset(rc, 0, sizeof(*rc));
 	if (!(writes > 0))
 		return -ENOENT;
 	/* end_fsync's one sync closes the job, not a record */
 	fpw = opt_int(j, "fdatasync") > 0 ? fmin(syncs, writes) / writes : 0;
+	/* the pool first, where it is ok: else the job's own */
 	if (d) {
 		uj = price(d->write_uj_per_op, d->write_uj_per_op_u95, d->flush_uj_per_op,
 			   d->flush_uj_per_op_u95, d->sum_uj_per_op, d->sum_uj_per_op_u95,
-			   d->sum_ratio, d->sum_of, fpw, &u);
+			   d->sum_ratio, d->sum_of, fpw, &u, &sum);
 		rc->from = "the device's pooled model";
 		rc->verdict = d->verdict;
+		ok = usable(rc->from, rc->verdict, sum, uj, u, rc->why, sizeof(rc->why));
 	}
-	if (!isfinite(uj) && m) {
+	if (!ok && m) {
 		uj = price(m->write_uj_per_op, m->write_uj_per_op_u95, m->flush_uj_per_op,
 			   m->flush_uj_per_op_u95, m->sum_uj_per_op, m->sum_uj_per_op_u95,
-			   m->sum_ratio, m->sum_of, fpw, &u);
+			   m->sum_ratio, m->sum_of, fpw, &u, &sum);
 		rc->from = "the job's model";
 		rc->verdict = m->verdict;
+		ok = usable(rc->from, rc->verdict, sum, uj, u, rc->why, sizeof(rc->why));
 	}
-	if (!isfinite(uj))
+	if (!ok)
 		return -ENOENT;
 	rc->j_per_io = uj * 1e-6;
 	rc->u95_j = u * 1e-6;

@@ -10,14 +10,17 @@ struct record_cost {
 	double awake_s;		/* per I/O: its write's and its flushes' mean latency */
 	const char *from;	/* "the device's pooled model", "the job's model" */
 	const char *verdict;	/* the model's */
+	char why[320];		/* -ENOENT: why no model can price it ("" when none fitted) */
 };
 
 /*
  * What one I/O of job j's records costs by the power model: its write and the job's
- * flushes per write (fdatasync=1: one), from r's pooled model of j's meter, block size
- * and direct setting, else j's own; a write and flush known only as their sum price at
- * the sum's share per write (either kind its base).
- * 0, or -ENOENT when j writes nothing or neither model prices its write.
+ * flushes per write (fdatasync=1: one), from r's pooled model of j's meter, block size,
+ * direct setting and writes per flush where that is ok, else j's own where that is; a
+ * write and flush known only as their sum price at the sum's share per write (either kind
+ * its base; a verdict not identifiable for that split alone is usable). A price whose U95
+ * is above it is not usable.
+ * 0, or -ENOENT when j writes nothing or no model can price its write (rc->why says why).
  */
 int record_cost_find(const struct rr_result *r, const struct job_result *j, struct record_cost *rc);
 

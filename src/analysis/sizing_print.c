@@ -50,7 +50,7 @@ static void per_gb_line(const struct rr_result *r, const char *what, const struc
 static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 {
 	const struct rr_result *r = sz->r;
-	char detail[240], sbuf[32];
+	char detail[640], sbuf[32];
 
 	if (sz->wjob)
 		per_gb_line(r, "write", sz->wjob, wl->write_bpd, sz->write_j);
@@ -66,11 +66,13 @@ static void print_jobs(const struct sizing *sz, const struct size_workload *wl)
 			 sz->rec_cost.awake_s * 1e3);
 		job_line(r, "records", sz->recjob, detail);
 	} else if (sz->recjob) {
-		snprintf(detail, sizeof(detail), "%s/IO net x %.0f IO/day (%s records) = %s/day",
+		snprintf(detail, sizeof(detail), "%s/IO net x %.0f IO/day (%s records) = %s/day%s%s",
 			 sizing_fig_pm(SI_ENERGY, rr_net_j_per_io(sz->recjob),
 				       rr_net_j_per_io_u95(sz->recjob)),
 			 sizing_records_per_day(wl, sz->recjob),
-			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j));
+			 fmt_size(wl->rec_bytes, sbuf, sizeof(sbuf)), sizing_fig(SI_ENERGY, sz->rec_j),
+			 sz->rec_cost.why[0] ? "; no power model prices it: " : "",
+			 sz->rec_cost.why);
 		job_line(r, "records", sz->recjob, detail);
 	}
 	if (sz->recjob) {

@@ -261,12 +261,76 @@ int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struc
 	return 0;
 }
 
-/* One group: a meter, a block size and direct or not, and its jobs' equations. */
+/* A job's verdict, as its model names it. */
+static int job_is(const struct result_energy_model *em, enum emodel_verdict v)
+{
+	return em->verdict && !strcmp(em->verdict, energy_model_verdict_name(v));
+}
+
+/* A job's own cost of kind k, uJ: NAN where it could not price it alone. */
+static double own_cost(const struct result_energy_model *em, unsigned k)
+{
+	return k == COMPL_READ ? em->read_uj_per_op : k == COMPL_WRITE ? em->write_uj_per_op
+								     : em->flush_uj_per_op;
+}
+
+/* The pooled cost of kind k and its U95 (uJ), a lock-step sum in its base kind's place. */
+static int pooled_cost(const struct emodel_fit *f, unsigned k, double *c, double *u)
+{
+	*c = f->j_per_op[k] * 1e6;
+	*u = f->u95_j[k] * 1e6;
+	if (!isfinite(*c) && f->sum_base == (int)k) {
+		*c = f->sum_j * 1e6;
+		*u = f->sum_u95_j * 1e6;
+	}
+	return isfinite(*c);
+}
+
+void energy_pool_judge(const struct result_energy_model *const *em, const char *const *name,
+		       size_t n, struct emodel_fit *out)
+{
+	double c, u;
+	size_t i;
+	unsigned k;
+
+	if (out->verdict != EMODEL_OK)
+		return;
+	for (i = 0; i < n; i++)
+		if (job_is(em[i], EMODEL_POOR_FIT)) {
+			out->verdict = EMODEL_POOR_FIT;
+			snprintf(out->why, sizeof(out->why),
+				 "job %s fits poorly on its own (%s): the model does not hold for it, "
+				 "pooled or not", name[i] ? name[i] : "?",
+				 em[i]->why ? em[i]->why : "poor fit");
+			return;
+		}
+	/* a job that could not price a kind is helped only where the pool prices it to
+	 * better than the cost itself; else the pool knows no more than the job */
+	for (i = 0; i < n; i++) {
+		if (!job_is(em[i], EMODEL_NOT_IDENTIFIABLE))
+			continue;
+		for (k = 0; k < K; k++) {
+			if (!(em[i]->normal.ops[k] > 0) || !isnan(em[i]->normal.ops[k] > 0 ? own_cost(em[i], k) : 0) ||
+			    !pooled_cost(out, k, &c, &u) || u <= fabs(c))
+				continue;
+			out->verdict = EMODEL_NOT_IDENTIFIABLE;
+			snprintf(out->why, sizeof(out->why),
+				 "job %s could not tell its %s (%s), nor can the pool: %.0f +-%.0f uJ",
+				 name[i] ? name[i] : "?", emodel_kind_names[k],
+				 em[i]->why ? em[i]->why : "not identifiable", c, u);
+			return;
+		}
+	}
+}
+
+/* One group: a meter, a block size, direct or not and the writes a flush carries; its
+ * jobs' models and names. */
 struct pool_group {
 	const char *meter;
-	uint64_t bs;
+	uint64_t bs, wpf;
 	int direct;
-	const struct result_model_normal **nm;
+	const struct result_energy_model **em;
+	const char **name;
 	size_t n;
 };
 
@@ -279,16 +343,25 @@ static uint64_t job_int(const struct job_result *j, const char *key)
 		       : 0;
 }
 
+/* A buffered flush writes back what the writes before it left in the page cache (and the
+ * journal with them): its cost grows with them, so only jobs that carry as many writes
+ * per flush share a flush cost. A direct write costs at once; its flush carries none. */
+static uint64_t writes_per_flush(const struct job_result *j)
+{
+	return job_int(j, "direct") > 0 ? 0 : job_int(j, "fdatasync");
+}
+
 static struct pool_group *group_of(struct pool_group **g, size_t *ng, const char *meter,
-				   uint64_t bs, int direct)
+				   uint64_t bs, int direct, uint64_t wpf)
 {
 	size_t i;
 
 	for (i = 0; i < *ng; i++)
-		if ((*g)[i].bs == bs && (*g)[i].direct == direct && !strcmp((*g)[i].meter, meter))
+		if ((*g)[i].bs == bs && (*g)[i].direct == direct && (*g)[i].wpf == wpf &&
+		    !strcmp((*g)[i].meter, meter))
 			return &(*g)[i];
 	*g = xrealloc(*g, (*ng + 1) * sizeof(**g));
-	(*g)[*ng] = (struct pool_group){ .meter = meter, .bs = bs, .direct = direct };
+	(*g)[*ng] = (struct pool_group){ .meter = meter, .bs = bs, .direct = direct, .wpf = wpf };
 	return &(*g)[(*ng)++];
 }
 
@@ -306,6 +379,7 @@ static void device_model_fill(const struct pool_group *g, const struct emodel_fi
 	d->meter = xstrdup(g->meter);
 	d->bs = g->bs;
 	d->direct = g->direct;
+	d->writes_per_flush = g->wpf;
 	d->jobs = g->n;
 	d->readings = f->readings;
 	d->reads = (uint64_t)f->normal.ops[COMPL_READ];
@@ -334,8 +408,9 @@ void energy_pool_run(struct run_result *r)
 {
 	struct pool_group *g = NULL;
 	struct emodel_fit f;
-	size_t i, ng = 0, m;
+	size_t i, ng = 0, m, c;
 	const struct result_energy_model *em;
+	const struct result_model_normal **nm;
 	struct pool_group *at;
 
 	result_device_models_free(r);
@@ -347,18 +422,27 @@ void energy_pool_run(struct run_result *r)
 			if (!em || !em->normal.valid || !r->jobs[i].meters[m].spec)
 				continue;
 			at = group_of(&g, &ng, r->jobs[i].meters[m].spec, job_int(&r->jobs[i], "bs"),
-				      job_int(&r->jobs[i], "direct") > 0);
-			at->nm = xrealloc(at->nm, (at->n + 1) * sizeof(*at->nm));
-			at->nm[at->n++] = &em->normal;
+				      job_int(&r->jobs[i], "direct") > 0,
+				      writes_per_flush(&r->jobs[i]));
+			at->em = xrealloc(at->em, (at->n + 1) * sizeof(*at->em));
+			at->name = xrealloc(at->name, (at->n + 1) * sizeof(*at->name));
+			at->em[at->n] = em;
+			at->name[at->n++] = r->jobs[i].jobname;
 		}
 	}
 	for (i = 0; i < ng; i++) {
-		if (!energy_pool_fit(g[i].nm, g[i].n, &f)) {
+		nm = xcalloc(g[i].n, sizeof(*nm));
+		for (c = 0; c < g[i].n; c++)
+			nm[c] = &g[i].em[c]->normal;
+		if (!energy_pool_fit(nm, g[i].n, &f)) {
+			energy_pool_judge(g[i].em, g[i].name, g[i].n, &f);
 			r->energy_models = xrealloc(r->energy_models,
 						    (r->nenergy_models + 1) * sizeof(*r->energy_models));
 			device_model_fill(&g[i], &f, &r->energy_models[r->nenergy_models++]);
 		}
-		free(g[i].nm);
+		free(nm);
+		free(g[i].em);
+		free(g[i].name);
 	}
 	free(g);
 }

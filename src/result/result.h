@@ -336,6 +336,9 @@ struct result_device_model {
 	char *meter;
 	uint64_t bs;
 	int direct; /* O_DIRECT jobs: a buffered write costs nothing until its flush */
+	/* A buffered job's fdatasync (0: direct, or no flush of its own): a buffered flush
+	 * costs the writes it carries, so jobs of other patterns are pooled apart. */
+	uint64_t writes_per_flush;
 	uint64_t jobs, readings;
 	uint64_t reads, writes, flushes;
 	char *verdict;

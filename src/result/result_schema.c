@@ -588,6 +588,7 @@ static const struct result_field device_model_fields[] = {
 	FIELD(T, "meter", meter, RF_STR),
 	FIELD(T, "bs", bs, RF_U64),
 	FIELD(T, "direct", direct, RF_BOOL),
+	FIELD(T, "writes_per_flush", writes_per_flush, RF_U64),
 	FIELD(T, "jobs", jobs, RF_U64),
 	FIELD(T, "readings", readings, RF_U64),
 	FIELD(T, "reads", reads, RF_U64),

@@ -74,6 +74,33 @@ for r in other:
 PY
 ok $? "CSV: each job's row carries its device's pooled uJ per op (uj in the key), empty without a model"
 
+# The fit column is the worst of the pool's agreement and its jobs' own fits: a pool of one
+# job agrees with itself whatever its fit; a cost below zero beyond its U95 is no figure.
+python3 - "$T_TMP/m.json" "$T_TMP/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+big = next(m for m in d["energy_models"] if m["bs"] == 1048576)
+big["jobs"] = 1
+for j in d["jobs"]:
+    if j["options"]["bs"] == 1048576:
+        own = {"verdict": "poor fit", "why": "residuals 3.6 x the meter's noise"}
+        j["power"]["energy_model"] = j["meters"][0]["power"]["energy_model"] = own
+small = next(m for m in d["energy_models"] if m["bs"] == 4096)
+small.update(sum_of=None, sum_uj_per_op=None, sum_uj_per_op_u95=None, sum_ratio=None,
+             write_uj_per_op=-16117.0, write_uj_per_op_u95=5009.0, flush_uj_per_op=900.0,
+             flush_uj_per_op_u95=80.0, verdict="ok", why=None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare "$T_TMP/bad.json" >"$T_TMP/bad.out" 2>/dev/null
+sed -n '/^Energy per operation/,$p' "$T_TMP/bad.out" >"$T_TMP/bad.txt"
+sed 's/^/#   /' "$T_TMP/bad.txt"
+grep "1 MiB" "$T_TMP/bad.txt" | grep -qE "613 ±51 +281 ±92 +poor fit$" &&
+	grep -q "1 MiB: poor fit: residuals 3.6 x the meter's noise" "$T_TMP/bad.txt"
+ok $? "a pool of one job whose own fit is poor: poor fit, and why"
+grep "4 KiB" "$T_TMP/bad.txt" | grep -qE " - +- +900 ±80 +poor fit$" &&
+	! grep -q "16117\|-16100" "$T_TMP/bad.txt" && grep -q "4 KiB: poor fit: a cost below zero" "$T_TMP/bad.txt"
+ok $? "a write of -16117 ±5009 uJ is '-', the fit poor and why"
+
 # Results without energy_models (the goldens, a measure result): nothing, no failure.
 $IOWATT compare $G/sd-sandisk-ultra.json "$OTHER" >"$T_TMP/n.out" 2>&1
 ok $? "compare of results without energy_models"

@@ -7,12 +7,14 @@ cd "$REPO" || exit 1
 G=tests/data/golden/sd-sandisk-ultra.json
 JOB=RND4K-Q32T1-write
 
-# model OUT FDATASYNC MODEL-JSON: the golden result with the job synced every FDATASYNC
-# writes (0: not) and energy_models set to MODEL-JSON's entries (meter, bs, direct filled in)
+# model OUT FDATASYNC MODEL-JSON [OWN-JSON]: the golden result with the job synced every
+# FDATASYNC writes (0: not), energy_models set to MODEL-JSON's entries (meter, bs, direct
+# filled in) and the job's own energy_model to OWN-JSON's
 model() {
 	python3 - "$G" "$JOB" "$@" <<'PY'
 import json, sys
 src, job, out, fds, models = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), json.loads(sys.argv[5])
+own = json.loads(sys.argv[6]) if len(sys.argv) > 6 else None
 d = json.load(open(src))
 j = next(j for j in d["jobs"] if j["jobname"] == job)
 if fds:  # a paced logger: 2 records a second, each synced
@@ -23,13 +25,15 @@ if fds:  # a paced logger: 2 records a second, each synced
 for m in models:
     m.update(meter=j["meters"][0]["spec"], bs=j["options"]["bs"], direct=bool(j["options"]["direct"]))
 d["energy_models"] = models
+if own:
+    j["power"]["energy_model"] = j["meters"][0]["power"]["energy_model"] = own[0]
 json.dump(d, open(out, "w"))
 PY
 }
 entry() { # entry WRITE FLUSH SUM [PAIR RATIO]: one energy_models entry (null: not known)
 	echo "[{\"jobs\": 2, \"readings\": 100, \"reads\": 0, \"writes\": 1000, \"flushes\": 1000,
-	  \"verdict\": \"ok\", \"why\": null, \"read_uj_per_op\": null, \"read_uj_per_op_u95\": null,
-	  \"write_uj_per_op\": $1, \"write_uj_per_op_u95\": 30, \"flush_uj_per_op\": $2,
+	  \"verdict\": \"${VERDICT:-ok}\", \"why\": null, \"read_uj_per_op\": null, \"read_uj_per_op_u95\": null,
+	  \"write_uj_per_op\": $1, \"write_uj_per_op_u95\": ${WU:-30}, \"flush_uj_per_op\": $2,
 	  \"flush_uj_per_op_u95\": 40, \"sum_uj_per_op\": $3, \"sum_uj_per_op_u95\": 50,
 	  \"sum_ratio\": ${5:-1}, \"sum_of\": $( [ "$3" = null ] && echo null || echo "\"${4:-write+flush}\""),
 	  \"misfit\": 1.0}]"
@@ -83,5 +87,23 @@ ok $? "powered off between records, the model's awake time gives more days ($(da
 size "$G" >"$T_TMP/n.out"
 grep -q "mJ/IO net x\|J/IO net x" "$T_TMP/n.out"
 ok $? "without a model: J/IO net as before"
+
+# the pool only where it is ok; else the job's own where that is; else why none is usable
+model "$T_TMP/pf.json" 1 "$(VERDICT="poor fit" entry 300 100 null)" "$(entry 500 200 null)"
+size "$T_TMP/pf.json" >"$T_TMP/pf.out"
+grep -q "700.0 +-50.00 µJ/IO (write + flush, the job's model, ok)" "$T_TMP/pf.out"
+ok $? "a pool that fits poorly is passed over for the job's own ok model: $(grep -o 'records .*J/IO ([^)]*)' "$T_TMP/pf.out")"
+model "$T_TMP/pw.json" 1 "$(WU=900 entry 300 100 null)"
+size "$T_TMP/pw.json" >"$T_TMP/pw.out"
+grep -q "J/IO net x .*no power model prices it: the device's pooled model prices it 400 +-901 uJ, its U95 above 100 %" "$T_TMP/pw.out"
+ok $? "a price whose U95 is above it is not used, and that is said: $(grep -o 'no power model.*' "$T_TMP/pw.out")"
+model "$T_TMP/pn.json" 1 "$(VERDICT="poor fit" entry 300 100 null)" "$(VERDICT="not identifiable" WU=null entry null null null)"
+size "$T_TMP/pn.json" >"$T_TMP/pn.out"
+grep -q "J/IO net x .*no power model prices it: the device's pooled model is poor fit; the job's model is not identifiable" "$T_TMP/pn.out"
+ok $? "neither ok: both named: $(grep -o 'no power model.*' "$T_TMP/pn.out")"
+model "$T_TMP/ps.json" 1 "$(VERDICT="not identifiable" entry null null 500)"
+size "$T_TMP/ps.json" >"$T_TMP/ps.out"
+grep -q "500.0 +-50.00 µJ/IO (write + flush, the device's pooled model, not identifiable)" "$T_TMP/ps.out"
+ok $? "write and flush known only as their sum: the record is known, priced with its U95"
 
 done_testing

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The pooled per-operation costs on hand-made normal equations: a cost below zero, the jobs' sandwiches. */
+/* The pooled per-operation costs on hand-made normal equations: a cost below zero, the jobs' sandwiches, their verdicts, sync patterns. */
 #include <math.h>
 #include <string.h>
 
@@ -25,6 +25,67 @@ static void one_kind(struct result_model_normal *nm, double cost_j)
 	nm->ops[COMPL_WRITE] = 100;
 	nm->gain_rel = 0.01;
 	nm->readings = 60;
+}
+
+/* A job's model as the result keeps it: its verdict and write cost (uJ, NAN: not priced
+ * alone), its equations the one_kind ones of that cost. */
+static char v_ok[] = "ok", v_poor[] = "poor fit", v_ni[] = "not identifiable";
+static char why_s[] = "as the test says", k_bs[] = "bs", k_direct[] = "direct",
+	    k_fds[] = "fdatasync", spec[] = "um25c:/dev/null", jname[] = "J";
+
+static void job_model(struct result_energy_model *em, char *verdict, double write_uj)
+{
+	memset(em, 0, sizeof(*em));
+	em->verdict = verdict;
+	em->why = why_s;
+	em->read_uj_per_op = em->flush_uj_per_op = NAN;
+	em->write_uj_per_op = write_uj;
+	one_kind(&em->normal, isnan(write_uj) ? 0.001 : write_uj * 1e-6);
+}
+
+/* Pooled by energy_pool_run: jobs of one meter and block size, buffered with fdatasync
+ * fds[i] (direct where direct[i]); the count of pooled models, the first's in *first. */
+static size_t pooled(const int64_t *fds, const int *direct, size_t n,
+		     struct result_device_model *first)
+{
+	struct result_opt opts[8][3];
+	struct result_meter_figures mf[8];
+	struct result_energy_model em[8];
+	struct job_result jobs[8];
+	struct run_result r;
+	size_t i, got;
+
+	memset(&r, 0, sizeof(r));
+	memset(jobs, 0, sizeof(jobs));
+	memset(mf, 0, sizeof(mf));
+	for (i = 0; i < n; i++) {
+		opts[i][0] = (struct result_opt){ .key = k_bs, .type = RESULT_OPT_INT, .i = 4096 };
+		opts[i][1] = (struct result_opt){ .key = k_direct, .type = RESULT_OPT_INT,
+						  .i = direct[i] };
+		opts[i][2] = (struct result_opt){ .key = k_fds, .type = RESULT_OPT_INT,
+						  .i = fds[i] };
+		job_model(&em[i], v_ok, 1000);
+		mf[i].spec = spec;
+		mf[i].power.energy_model = &em[i];
+		jobs[i].jobname = jname;
+		jobs[i].status = RESULT_OK;
+		jobs[i].options = opts[i];
+		jobs[i].noptions = 3;
+		jobs[i].meters = &mf[i];
+		jobs[i].nmeters = 1;
+	}
+	r.jobs = jobs;
+	r.njobs = n;
+	energy_pool_run(&r);
+	got = r.nenergy_models;
+	if (got)
+		*first = (struct result_device_model){ .bs = r.energy_models[0].bs,
+						       .direct = r.energy_models[0].direct,
+						       .writes_per_flush =
+							       r.energy_models[0].writes_per_flush,
+						       .jobs = r.energy_models[0].jobs };
+	result_device_models_free(&r);
+	return got;
 }
 
 int main(void)
@@ -65,5 +126,53 @@ int main(void)
 	ok(!energy_pool_fit(&p, 1, &f), "a write of -10 uJ pools");
 	is_int(f.verdict, EMODEL_OK, "a cost below zero within its U95 (%g +- %g J): ok",
 	       f.j_per_op[COMPL_WRITE], f.u95_j[COMPL_WRITE]);
+
+	/* the pool is never better than what its jobs support */
+	{
+		struct result_energy_model em[2];
+		const struct result_energy_model *emp[2] = { &em[0], &em[1] };
+		const char *names[2] = { "LOG", "MIXW" };
+		const struct result_model_normal *nmp[2] = { &em[0].normal, &em[1].normal };
+
+		job_model(&em[0], v_ok, 10000);
+		job_model(&em[1], v_poor, 10000);
+		ok(!energy_pool_fit(nmp, 2, &f), "two jobs pool");
+		is_int(f.verdict, EMODEL_OK, "their pooled equations agree: ok");
+		energy_pool_judge(emp, names, 2, &f);
+		is_int(f.verdict, EMODEL_POOR_FIT, "one of them fits poorly alone: the pool too");
+		ok(strstr(f.why, "MIXW fits poorly") != NULL, "and says which: %s", f.why);
+
+		job_model(&em[1], v_ok, 10000);
+		ok(!energy_pool_fit(nmp, 2, &f), "two jobs that fit");
+		energy_pool_judge(emp, names, 2, &f);
+		is_int(f.verdict, EMODEL_OK, "both ok: the pool ok");
+
+		/* a job that could not price its write, and a pool that knows it to +-300 % */
+		job_model(&em[0], v_ni, NAN);
+		em[0].normal.a[COMPL_WRITE][COMPL_WRITE] = 1e4;
+		em[0].normal.b[COMPL_WRITE] = 1e4 * 0.001;
+		em[1] = em[0];
+		em[1].verdict = v_ni;
+		ok(!energy_pool_fit(nmp, 2, &f), "two jobs that could not price a write");
+		is_int(f.verdict, EMODEL_OK, "their pooled equations alone: ok (%g +- %g J)",
+		       f.j_per_op[COMPL_WRITE], f.u95_j[COMPL_WRITE]);
+		energy_pool_judge(emp, names, 2, &f);
+		is_int(f.verdict, EMODEL_NOT_IDENTIFIABLE, "judged: not identifiable");
+		ok(strstr(f.why, "LOG could not tell its write") != NULL, "why: %s", f.why);
+	}
+
+	/* buffered flushes that carry other numbers of writes are pooled apart */
+	{
+		const int64_t fds[3] = { 1, 4, 1 };
+		const int buffered[3] = { 0, 0, 0 }, direct[3] = { 1, 1, 1 };
+		struct result_device_model d;
+
+		is_int((int)pooled(fds, buffered, 3, &d), 2,
+		       "buffered jobs of fdatasync 1, 4, 1: two pools");
+		ok(d.writes_per_flush == 1 && d.jobs == 2, "the first of the two with 1 write a flush "
+		   "(%llu jobs)", (unsigned long long)d.jobs);
+		is_int((int)pooled(fds, direct, 3, &d), 1, "direct: one pool (a flush carries none)");
+		ok(d.writes_per_flush == 0 && d.jobs == 3, "of the 3 jobs, writes per flush 0");
+	}
 	return done_testing();
 }
