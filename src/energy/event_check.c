@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Event-locked energies per op checked against the power model fitted to the same readings at 100 ms. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,15 @@
 
 #define K COMPL_KINDS
 #define TEXT_LEN 256
+/* Kinds whose summed count is the same in this share of the active phase's windows are
+ * in step with them; fewer windows than EL_INSTEP_MIN_WINDOWS tell nothing. */
+#define EL_INSTEP_SHARE 0.9
+#define EL_INSTEP_MIN_WINDOWS 5
+/* An op whose completion lies this near a window's edge (twice the offset's uncertainty,
+ * within these bounds) may count on either side; a wider reach would take a stream's
+ * count, a few ops either way, for one held in step. */
+#define EL_INSTEP_EDGE_S 0.002
+#define EL_INSTEP_EDGE_MAX_S 0.005
 
 /*
  * The series as a 10 Hz meter would have read it: the mean of each 100 ms whose 1 ms
@@ -123,22 +133,164 @@ static void check_pair(struct result_event_locked *r, const double *el, const do
 	judge(r, pair, a - b, hypot(a_u, b_u), worst);
 }
 
+/* Completions of each kind in [from_ns, to_ns) into n. */
+static void count_ops(const struct completions *ops, int64_t from_ns, int64_t to_ns, double *n)
+{
+	int64_t t;
+	size_t j;
+	unsigned k;
+
+	memset(n, 0, K * sizeof(*n));
+	for (j = 0; j < ops->n; j++) {
+		t = (int64_t)(ops->t0_ns + j * ops->bin_ns);
+		if (t >= from_ns && t < to_ns)
+			for (k = 0; k < K; k++)
+				n[k] += ops->c[j * K + k];
+	}
+}
+
+/* The count of the kinds in `set` among n's. */
+static double set_count(const double *n, unsigned set)
+{
+	double c = 0;
+	unsigned k;
+
+	for (k = 0; k < K; k++)
+		c += set >> k & 1 ? n[k] : 0;
+	return c;
+}
+
+/* The job did every kind in set. */
+static int set_done(const struct completions *ops, unsigned set)
+{
+	unsigned k;
+
+	for (k = 0; k < K; k++)
+		if (set >> k & 1 && !(ops->total[k] > 0))
+			return 0;
+	return 1;
+}
+
+/*
+ * Kinds whose count, summed, is the same in (almost) every reading's 100 ms that the
+ * active phase spans (ops paced in step with the 100 ms windows: one read or one write in
+ * each): their costs move with idle exactly, and only readings outside the ops (the tail,
+ * a journal's writeback in it), the prior, or an op whose completion falls within the
+ * alignment's reach of an edge tell them apart, which the model cannot judge. An op that
+ * near an edge counts on either side (n_in: ops well inside; n_out: with those near it).
+ * Their bits (bit k for kind k; the fewest kinds that are), or 0.
+ */
+static unsigned in_step_kinds(const struct emodel_readings *mr, const struct completions *ops,
+			      const struct emodel_fit *f, double edge_s)
+{
+	int64_t lag = (int64_t)llround(f->lag_s * 1e9), span, edge = (int64_t)llround(edge_s * 1e9);
+	double (*n_in)[K] = xcalloc(mr->n ? mr->n : 1, sizeof(*n_in));
+	double (*n_out)[K] = xcalloc(mr->n ? mr->n : 1, sizeof(*n_out));
+	size_t i, first = SIZE_MAX, last = 0, nw, same, best_same;
+	unsigned set, bits = 0;
+	double m, mode, top;
+	int64_t end;
+
+	/* the readings' own windows, at the lag the model found (a current later than the
+	 * event-locked offsets reach is placed by it) */
+	span = (int64_t)EL_CHECK_BINS * EL_BIN_NS;
+	for (i = 0; i < mr->n && span > 2 * edge; i++) {
+		end = (int64_t)mr->r[i].t_ns - lag;
+		count_ops(ops, end - span + edge, end - edge, n_in[i]);
+		count_ops(ops, end - span - edge, end + edge, n_out[i]);
+		if (set_count(n_out[i], 7) > 0) {
+			first = first == SIZE_MAX ? i : first;
+			last = i;
+		}
+	}
+	nw = first == SIZE_MAX ? 0 : last - first + 1;
+	for (set = 1; nw >= EL_INSTEP_MIN_WINDOWS && set < 1u << K; set++) {
+		if (!set_done(ops, set))
+			continue; /* a kind the job did not do */
+		/* the count the most windows can hold, and how many can */
+		for (top = 0, i = first; i <= last; i++)
+			top = fmax(top, set_count(n_out[i], set));
+		for (best_same = 0, mode = 0, m = 1; m <= top; m++) {
+			for (same = 0, i = first; i <= last; i++)
+				same += set_count(n_in[i], set) <= m + 0.5 &&
+					m - 0.5 <= set_count(n_out[i], set);
+			if (same > best_same) {
+				best_same = same;
+				mode = m;
+			}
+		}
+		if (mode > 0 && (double)best_same >= EL_INSTEP_SHARE * (double)nw &&
+		    (!bits || __builtin_popcount(set) < __builtin_popcount(bits)))
+			bits = set;
+	}
+	free(n_in);
+	free(n_out);
+	return bits;
+}
+
+/* The model's verdict made "not identifiable", saying which kinds move with idle. */
+static void say_in_step(struct result_energy_model *md, unsigned bits)
+{
+	char names[3 * 16] = "";
+	unsigned k;
+
+	for (k = 0; k < K; k++)
+		if (bits >> k & 1)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? "+" : "", emodel_kind_names[k]);
+	free(md->verdict);
+	free(md->why);
+	md->verdict = xstrdup(energy_model_verdict_name(EMODEL_NOT_IDENTIFIABLE));
+	md->why = xasprintf("ops in step with the 100 ms windows: each holds the same count of "
+			    "%s, so their cost cannot be told from idle; %s",
+			    names, bits & (bits - 1) ? "only their differences compared" : "not compared");
+}
+
+/*
+ * Kinds in step move with idle together, but the mix within each window still tells one
+ * from another: each pair's difference is compared (neither side keeps the covariance of
+ * its two figures: their U95s add, the widest the difference's can be).
+ */
+static void check_differences(struct result_event_locked *r, unsigned step, const double *el,
+			      const double *el_u, const double *m, const double *m_u,
+			      double *worst)
+{
+	char what[2 * 16 + 2];
+	unsigned j, k;
+
+	for (j = 0; j < K; j++)
+		for (k = j + 1; k < K; k++) {
+			if (!(step >> j & 1) || !(step >> k & 1))
+				continue;
+			snprintf(what, sizeof(what), "%s-%s", emodel_kind_names[j],
+				 emodel_kind_names[k]);
+			judge(r, what, (el[j] - el[k]) - (m[j] - m[k]),
+			      hypot(el_u[j] + el_u[k], m_u[j] + m_u[k]), worst);
+		}
+}
+
 void event_locked_check(struct result_event_locked *r, const struct el_series *s,
 			const struct completions *ops, double idle_w, double idle_u_w)
 {
 	struct emodel_readings *mr = xcalloc(1, sizeof(*mr));
 	double el[K], el_u[K], m[K], m_u[K], worst = -1;
 	struct emodel_fit fit;
-	unsigned k;
+	unsigned k, step = 0;
 
 	r->agrees_with_model = RESULT_NULL_BOOL;
 	r->difference_uj = r->combined_u95_uj = NAN;
 	decimate(s, r, mr);
 	r->model = energy_model_figures(mr, ops, s->t0_ns, s->t0_ns + s->n * EL_BIN_NS, idle_w,
 					idle_u_w, EL_CHECK_BINS * EL_BIN_NS, &fit);
+	if (r->model && fit.verdict != EMODEL_NONE)
+		step = in_step_kinds(mr, ops, &fit,
+				     fmin(fmax(EL_INSTEP_EDGE_S, 2 * r->offset_u_s),
+					  EL_INSTEP_EDGE_MAX_S));
 	free(mr);
 	if (!r->model)
 		return;
+	if (step)
+		say_in_step(r->model, step);
 	memcpy(el, el_costs(r, 0), sizeof(el));
 	memcpy(el_u, el_costs(r, 1), sizeof(el_u));
 	m[COMPL_READ] = r->model->read_uj_per_op;
@@ -148,8 +300,11 @@ void event_locked_check(struct result_event_locked *r, const struct el_series *s
 	m_u[COMPL_WRITE] = r->model->write_uj_per_op_u95;
 	m_u[COMPL_FLUSH] = r->model->flush_uj_per_op_u95;
 	for (k = 0; k < K; k++)
-		judge(r, emodel_kind_names[k], el[k] - m[k], hypot(el_u[k], m_u[k]), &worst);
-	if (r->sum_of || r->model->sum_of)
+		if (!(step >> k & 1))
+			judge(r, emodel_kind_names[k], el[k] - m[k], hypot(el_u[k], m_u[k]), &worst);
+	if (step)
+		check_differences(r, step, el, el_u, m, m_u, &worst);
+	if ((r->sum_of || r->model->sum_of) && !step)
 		check_pair(r, el, el_u, m, m_u, &worst);
 }
 

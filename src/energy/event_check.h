@@ -16,7 +16,9 @@
  * term (the same meter's gain moves both alike), into r->model; compares each kind's
  * energy per op with r's: r->agrees_with_model 1 when every kind both give lies within
  * their combined U95, 0 when one does not (r->disagree_kind, the difference and the
- * combined U95 of the one furthest apart), RESULT_NULL_BOOL when no kind has both.
+ * combined U95 of the one furthest apart), RESULT_NULL_BOOL when no kind has both. Kinds
+ * whose summed count is the same in (almost) every 100 ms window are in step with them:
+ * the model's verdict becomes "not identifiable" and they are not compared.
  */
 void event_locked_check(struct result_event_locked *r, const struct el_series *s,
 			const struct completions *ops, double idle_w, double idle_u_w);

@@ -517,7 +517,10 @@ void uncertainty_disagreement(struct result_validity *v, const char *why)
 	v->uncertain = 1;
 	if (!u)
 		return;
-	lead = u->dominant ? xasprintf("%s; largest term: %s", why, u->dominant) : xstrdup(why);
+	/* without a known interval its "largest term" is only why none is known */
+	lead = u->dominant && isfinite(u->u95_rel)
+		       ? xasprintf("%s; largest term: %s", why, u->dominant)
+		       : xstrdup(why);
 	free(u->dominant);
 	u->dominant = lead;
 }

@@ -38,7 +38,7 @@ void uncertainty_fill(const struct energy_phases *es, uint64_t bytes, uint64_t i
  * reasons (not valid) or the front of its dominant term (uncertain).
  */
 /* Two estimates of one figure disagree: the job is uncertain, and why (text) goes first
- * in the dominant term, the budget's own largest term after it. */
+ * in the dominant term, the budget's own largest term after it when its U95 is known. */
 void uncertainty_disagreement(struct result_validity *v, const char *why);
 void uncertainty_idle_judge(const struct energy_phases *es, unsigned need,
 			    struct result_power *p, struct result_validity *v);
