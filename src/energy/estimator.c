@@ -126,9 +126,44 @@ static void consider(struct judged *j, const char *figure, double x, double u,
 	model_dominant(fit, x, u, model, j->dominant, sizeof(j->dominant));
 }
 
+/*
+ * A cost within its interval of zero (a buffered write, paid at its flush) has no share to
+ * judge: its U95 is judged against the job's mean energy above idle per operation, the
+ * most it could matter to the job's energy, and the reason says so.
+ */
+static void consider_op(struct judged *j, const char *figure, double x, double u,
+			double per_op_j, const struct emodel_fit *fit, const char *model)
+{
+	double before = j->rel;
+	size_t n;
+
+	if (!(fabs(x) < per_op_j)) {
+		consider(j, figure, x, u, fit, model);
+		return;
+	}
+	consider(j, figure, per_op_j, u, fit, model);
+	if (j->rel > before && (n = strlen(j->dominant)) < sizeof(j->dominant))
+		snprintf(j->dominant + n, sizeof(j->dominant) - n,
+			 " (a cost near zero, %.3g uJ: its U95 over the job's %.3g uJ per operation)",
+			 x * UJ_PER_J, per_op_j * UJ_PER_J);
+}
+
+/* The job's energy above idle per operation of any kind (NAN: no count). */
+static double net_per_op(const struct emodel_fit *fit, uint64_t ios)
+{
+	double n = 0;
+	int k;
+
+	for (k = 0; fit->normal.valid && k < RESULT_MODEL_KINDS; k++)
+		n += fit->normal.ops[k];
+	if (!(n > 0))
+		n = (double)ios;
+	return n > 0 ? fabs(fit->net_j) / n : NAN;
+}
+
 /* The model's per-operation energies, judged with the figures already judged. */
 static void judge_model(const struct emodel_fit *fit, int chosen, double es_active_s,
-			double limit, const char *model, const struct result_power *p,
+			uint64_t ios, double limit, const char *model, const struct result_power *p,
 			const struct result_efficiency *e, struct result_validity *v)
 {
 	static const char *const names[COMPL_KINDS] = { "read_uj_per_op", "write_uj_per_op",
@@ -137,6 +172,7 @@ static void judge_model(const struct emodel_fit *fit, int chosen, double es_acti
 	struct judged j = { NULL, -1, "" };
 	/* a load at idle's level: its operations cost nothing to judge a share of */
 	int net = fit->net_j > ESTIMATOR_NET_MIN_SHARE * p->energy_active_j;
+	double per_op = net_per_op(fit, ios);
 	int k;
 
 	if (!u)
@@ -158,9 +194,11 @@ static void judge_model(const struct emodel_fit *fit, int chosen, double es_acti
 	}
 	for (k = 0; net && k <= COMPL_KINDS; k++)
 		if (k < COMPL_KINDS)
-			consider(&j, names[k], fit->j_per_op[k], fit->u95_j[k], fit, model);
+			consider_op(&j, names[k], fit->j_per_op[k], fit->u95_j[k], per_op, fit,
+				    model);
 		else
-			consider(&j, "sum_uj_per_op", fit->sum_j, fit->sum_u95_j, fit, model);
+			consider_op(&j, "sum_uj_per_op", fit->sum_j, fit->sum_u95_j, per_op, fit,
+				    model);
 	if (!j.figure)
 		return;
 	free(u->figure);
@@ -218,6 +256,7 @@ void estimator_apply(const struct emodel_fit *fit, const struct energy_phases *e
 		free(p->estimator);
 		p->estimator = xstrdup(ESTIMATOR_MODEL);
 	}
-	judge_model(fit, chosen, es->active_s, limit, model && *model ? model : "meter", p, e, v);
+	judge_model(fit, chosen, es->active_s, ios, limit, model && *model ? model : "meter", p, e,
+		    v);
 	disagree(int_j, int_u95, fit, v);
 }

@@ -205,6 +205,33 @@ static void test_per_op_judged(void)
 	job_free(&j);
 }
 
+/* A buffered write paid at its flush: a cost near zero is judged against the job's energy
+ * above idle per operation, not as a share of itself (+-1240 % kept every buffered logger
+ * uncertain whatever the meter). */
+static void test_near_zero_judged(void)
+{
+	struct job j;
+	double per_op;
+
+	job_init(&j, 0.24, 0.006);
+	fit_init(&j.fit, "ok", 0.24, 0.006);
+	j.fit.sum_base = j.fit.sum_with = -1;
+	j.fit.sum_j = j.fit.sum_u95_j = NAN;
+	j.fit.j_per_op[COMPL_WRITE] = 12e-6; /* 12 +- 155 uJ */
+	j.fit.u95_j[COMPL_WRITE] = 155e-6;
+	j.fit.j_per_op[COMPL_FLUSH] = 2.0 * 0.24 / IOS; /* a flush every other write */
+	j.fit.u95_j[COMPL_FLUSH] = 0.01 * j.fit.j_per_op[COMPL_FLUSH];
+	apply(&j);
+	per_op = 0.24 / IOS;
+	is_str(j.v.uncertainty->figure, "write_uj_per_op", "the write is the least well known");
+	is_dbl(j.v.uncertainty->u95_rel, 155e-6 / per_op, 1e-9,
+	       "its U95 over the job's energy per operation (%.3g), not over 12 uJ (%.0f)",
+	       j.v.uncertainty->u95_rel, 155.0 / 12);
+	ok(strstr(j.v.uncertainty->dominant, "a cost near zero") != NULL, "and says so: %s",
+	   j.v.uncertainty->dominant);
+	job_free(&j);
+}
+
 /* The sampling term scales by what the readings caught, or the model's where larger: a
  * smaller catch gives no smaller interval. */
 static void test_catch(void)
@@ -249,6 +276,7 @@ int main(void)
 	test_disagree();
 	test_aliased();
 	test_per_op_judged();
+	test_near_zero_judged();
 	test_catch();
 	return done_testing();
 }
