@@ -300,6 +300,7 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 	if (f->step_phases == FORECAST_PHASES) {
 		/* no phase tells the costs from idle: no U95 to give, more I/Os change nothing */
 		f->worst_rel = f->sum_u95_uj = NAN;
+		f->sum_base = f->sum_with = -1;
 		for (k = 0; k < COMPL_KINDS; k++)
 			f->u95_uj[k] = NAN;
 		f->uncertain = 1;
@@ -351,6 +352,7 @@ struct result_model_forecast *model_forecast_report(const struct model_forecast 
 	r->noise_assumed = f->noise_assumed;
 	r->readings = f->readings;
 	r->readings_with_ops = f->readings_with_ops;
+	r->in_step_phases = (uint64_t)f->step_phases;
 	return r;
 }
 

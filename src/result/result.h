@@ -518,6 +518,7 @@ struct result_model_forecast {
 	double noise_w;
 	int noise_assumed;
 	uint64_t readings, readings_with_ops;
+	uint64_t in_step_phases; /* of the 8 simulated: each reading the same count of ops */
 };
 
 struct result_meter_fit {

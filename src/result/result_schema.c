@@ -435,6 +435,7 @@ static const struct result_field model_forecast_fields[] = {
 	FIELD(T, "noise_assumed", noise_assumed, RF_BOOL),
 	FIELD(T, "readings", readings, RF_U64),
 	FIELD(T, "readings_with_ops", readings_with_ops, RF_U64),
+	FIELD(T, "in_step_phases", in_step_phases, RF_U64, .absent = RF_OMIT_ZERO),
 };
 #undef T
 static SCHEMA(model_forecast_schema, struct result_model_forecast, model_forecast_fields);

@@ -91,6 +91,20 @@ sed -n '/^model fit/,+2p' "$T_TMP/r.dry" | sed 's/^/# dry: /'
 	grep -q "^model fit: .* noise (the meter's declared accuracy: RDTech" "$T_TMP/r.dry"
 ok $? "--dry-run forecasts as the run did, at the noise the UM25C's driver declares, and says so"
 
+# In step with the meter (10 IOPS, 2 Hz): the result keeps the forecast without a U95, and
+# at how many of its 8 phases each reading held the same count of I/Os
+"$IOWATT" run --target "$T_TMP/f" --meter "um25c:$T_TMP/um,interval=500ms" --rw write \
+	--bs 4k --direct 0 --rate-iops 10 --size 200k --idle 1s --idle-samples 3 \
+	--tail-max 0 --no-progress --kmsg none --json-out "$T_TMP/st.json" >"$T_TMP/st.out" 2>&1
+grep "not identifiable" "$T_TMP/st.out" | sed 's/^/# /'
+python3 - "$T_TMP/st.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["jobs"][0]["meter_fit"]["model"]
+assert m["in_step_phases"] == 8 and m["uncertain"] is True and m["need_ios"] == 0, m
+assert m["write_uj_per_op_u95"] is None and m["u95_rel"] is None and m["sum_of"] is None, m
+PY
+ok $? "10 IOPS at 2 Hz: the result's forecast is in step at 8 of 8 phases, no U95, UNCERTAIN"
+
 # Too short for the meter: a paced job is told size=auto (more of its bursts), never a
 # size from its throughput that would make it a stream.
 "$IOWATT" run --target "$T_TMP/f" --meter "um25c:$T_TMP/um,interval=100ms" --rw write \
