@@ -511,7 +511,7 @@ void model_forecast_plan(FILE *fp, const struct run_config *cfg, uint64_t period
 {
 	struct model_forecast f;
 	char per[32], costs[FORECAST_FROM_LEN + 256], last[sizeof(costs)] = "";
-	size_t i, shown = 0;
+	size_t i, shown = 0, step = 0;
 
 	for (i = 0; period_ns && i < cfg->njobs; i++) {
 		model_forecast_judge(&cfg->jobs[i], period_ns, acc, src, &f);
@@ -532,5 +532,12 @@ void model_forecast_plan(FILE *fp, const struct run_config *cfg, uint64_t period
 			fprintf(fp, "%s\n", costs);
 		memcpy(last, costs, sizeof(last));
 		forecast_print(fp, &cfg->jobs[i], &f);
+		step += f.step_phases == FORECAST_PHASES;
 	}
+	/* the meter fit above judges the readings' integral, which such a job suits */
+	if (step)
+		fprintf(fp, "model fit: %zu job%s in step with the meter: %s per-op costs cannot "
+			    "be measured as given, however long %s run%s (UNCERTAIN when run)\n",
+			step, step == 1 ? "" : "s", step == 1 ? "its" : "their",
+			step == 1 ? "it" : "they", step == 1 ? "s" : "");
 }

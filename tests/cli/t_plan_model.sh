@@ -67,6 +67,8 @@ echo "# $line"
 echo "$line" | grep -q "not identifiable: ops in step with the meter (each reading holds 1 I/O at every phase).*fix: rate_dither=100%" &&
 	! echo "$line" | grep -q "I/Os or more\|meter reading every\|±"
 ok $? "10 IOPS at 2 Hz: not identifiable, in step; fixed by dither, not more I/Os or a faster meter"
+grep -q "^model fit: 1 job in step with the meter: its per-op costs cannot be measured as given" "$T_TMP/step.out"
+ok $? "and the plan counts it after the forecasts"
 line=$(step "$T_TMP/dither.out" --rate-iops 10 --rate-dither 100%)
 echo "# $line"
 echo "$line" | grep -qE "read ±[0-9.]+ µJ .*write ±[0-9.]+ µJ" && ! echo "$line" | grep -q "in step"
