@@ -165,7 +165,8 @@ static void print_op_energy(FILE *fp, const struct rr_set *set, int md)
 		return;
 	cells = xcalloc(OP_ENERGY_CELLS, COMPARE_CELL);
 	fprintf(fp, "\n%sEnergy per operation%s above idle, pooled over each run's jobs per meter, "
-		    "block size and direct setting:\n\n", md ? "**" : "", md ? "**" : "");
+		    "block size and direct setting (event-locked: one job's ops averaged on a fast "
+		    "meter's trace):\n\n", md ? "**" : "", md ? "**" : "");
 	/* pass 0 measures the widths, pass 1 prints */
 	for (pass = 0; pass < 2; pass++) {
 		op_energy_head_cells(cells);
@@ -178,8 +179,7 @@ static void print_op_energy(FILE *fp, const struct rr_set *set, int md)
 		}
 		for (i = 0; i < set->nres; i++) {
 			r = &set->res[i];
-			for (m = 0; r->rep.energy_models && m < r->rep.nenergy_models; m++) {
-				op_energy_row_cells(r, &r->rep.energy_models[m], cells);
+			for (m = 0; op_energy_result_row(r, m, cells); m++) {
 				if (md)
 					md_escape_cells(cells, OP_ENERGY_CELLS);
 				for (k = 0; k < OP_ENERGY_CELLS && !pass; k++)

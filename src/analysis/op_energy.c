@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Energy per operation per device: each result's pooled power models as cells of a small table. */
+/* Energy per operation per device: each result's pooled power models and its jobs' event-locked figures as cells of a small table. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,12 +45,34 @@ const struct result_device_model *op_energy_model(const struct rr_result *r,
 	return NULL;
 }
 
+/* Job j's event-locked figures, when they price some kind. */
+static const struct result_event_locked *job_el(const struct job_result *j)
+{
+	const struct result_power *p = rr_power(j);
+	const struct result_event_locked *el = p ? p->event_locked : NULL;
+
+	if (!el || !(isfinite(el->read_uj_per_op) || isfinite(el->write_uj_per_op) ||
+		     isfinite(el->flush_uj_per_op) || isfinite(el->sum_uj_per_op)))
+		return NULL;
+	return el;
+}
+
+/* The rows of r: its pooled models, then each job event-locked on a fast meter. */
+static size_t result_rows(const struct rr_result *r)
+{
+	size_t i, n = r->rep.energy_models ? r->rep.nenergy_models : 0;
+
+	for (i = 0; i < r->rep.njobs; i++)
+		n += job_el(&r->rep.jobs[i]) != NULL;
+	return n;
+}
+
 size_t op_energy_count(const struct rr_set *set)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < set->nres; i++)
-		n += set->res[i].rep.energy_models ? set->res[i].rep.nenergy_models : 0;
+		n += result_rows(&set->res[i]);
 	return n;
 }
 
@@ -228,4 +250,50 @@ void op_energy_notes(const struct rr_set *set, void (*fn)(void *ctx, const char 
 				 why ? why : "");
 			fn(ctx, line);
 		}
+}
+
+/*
+ * Job j's event-locked figures as a row: its own ops averaged on the meter's trace, one
+ * job (no pool), the source in the fit column, EMULATED when the meter was.
+ */
+static size_t el_row_cells(const struct rr_result *r, const struct job_result *j,
+			   const struct result_event_locked *el, char cells[][COMPARE_CELL])
+{
+	struct result_device_model d = {
+		.meter = j->nmeters ? j->meters[0].spec : NULL,
+		.bs = rr_bs(j),
+		.direct = opt_int(j, "direct") > 0,
+		.writes_per_flush = writes_per_flush(j),
+		.jobs = 1,
+		.reads = el->reads, .writes = el->writes, .flushes = el->flushes,
+		.read_uj_per_op = el->read_uj_per_op, .read_uj_per_op_u95 = el->read_uj_per_op_u95,
+		.write_uj_per_op = el->write_uj_per_op,
+		.write_uj_per_op_u95 = el->write_uj_per_op_u95,
+		.flush_uj_per_op = el->flush_uj_per_op,
+		.flush_uj_per_op_u95 = el->flush_uj_per_op_u95,
+		.sum_uj_per_op = el->sum_uj_per_op, .sum_uj_per_op_u95 = el->sum_uj_per_op_u95,
+		.sum_ratio = el->sum_ratio, .sum_of = el->sum_of,
+	};
+	size_t n = op_energy_row_cells(r, &d, cells);
+
+	snprintf(cells[n - 1], COMPARE_CELL, "event-locked, job %s%s%s",
+		 j->jobname ? j->jobname : "?",
+		 el->agrees_with_model == 0 ? ", the 100 ms model disagrees" : "",
+		 j->validity && j->validity->emulated ? ", EMULATED" : "");
+	return n;
+}
+
+size_t op_energy_result_row(const struct rr_result *r, size_t row, char cells[][COMPARE_CELL])
+{
+	size_t nm = r->rep.energy_models ? r->rep.nenergy_models : 0, i;
+	const struct result_event_locked *el;
+
+	if (row < nm)
+		return op_energy_row_cells(r, &r->rep.energy_models[row], cells);
+	for (row -= nm, i = 0; i < r->rep.njobs; i++) {
+		el = job_el(&r->rep.jobs[i]);
+		if (el && !row--)
+			return el_row_cells(r, &r->rep.jobs[i], el, cells);
+	}
+	return 0;
 }

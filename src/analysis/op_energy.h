@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Energy per operation per device: each result's pooled power models as cells of a small table. */
+/* Energy per operation per device: each result's pooled power models and its jobs' event-locked figures as cells of a small table. */
 #ifndef IOWATT_OP_ENERGY_H
 #define IOWATT_OP_ENERGY_H
 
@@ -14,7 +14,8 @@
 /* The pooled model of r for job j's meter, block size and direct setting; NULL: none. */
 const struct result_device_model *op_energy_model(const struct rr_result *r,
 						  const struct job_result *j);
-/* How many pooled models the set's results hold (0: older results, measure results). */
+/* How many rows the set's results give: pooled models and jobs event-locked (0: older
+ * results, measure results). */
 size_t op_energy_count(const struct rr_set *set);
 /* The head: each energy with its unit and interval ("read µJ ±95%"); the count. */
 size_t op_energy_head_cells(char cells[][COMPARE_CELL]);
@@ -25,6 +26,10 @@ size_t op_energy_head_cells(char cells[][COMPARE_CELL]);
  */
 size_t op_energy_row_cells(const struct rr_result *r, const struct result_device_model *d,
 			   char cells[][COMPARE_CELL]);
+/* Row `row` of result r, its pooled models first, then each job's event-locked figures
+ * (the fit cell "event-locked, job NAME", ", EMULATED" when the meter was): the count of
+ * cells, 0 past its last row. */
+size_t op_energy_result_row(const struct rr_result *r, size_t row, char cells[][COMPARE_CELL]);
 /* Device, meter and fit are text, left-aligned; the rest numbers. */
 int op_energy_cell_left(size_t k);
 /* What the cells cannot say, one line each: what a "†" sum holds, why a fit is not ok. */

@@ -41,17 +41,16 @@ void html_op_energy(FILE *fp, const struct rr_set *set)
 	fputs("<h3 id=\"op-energy\">Energy per operation</h3>\n<div class=\"wide\"><table "
 	      "class=\"grid op-energy\">\n<caption>Energy of one operation above idle, pooled over "
 	      "each run's jobs per meter, block size and direct setting (Methods: \"Pooled per "
-	      "device\"); \u00b195 %: its 95 % interval; -: the device did none</caption>\n<thead>",
+	      "device\"); event-locked: one job's ops averaged on a fast meter's trace; \u00b195 %: "
+	      "its 95 % interval; -: the device did none</caption>\n<thead>",
 	      fp);
 	op_energy_head_cells(cells);
 	cells_row(fp, cells, "th", 1);
 	fputs("</thead>\n<tbody>\n", fp);
 	for (i = 0; i < set->nres; i++) {
 		r = &set->res[i];
-		for (m = 0; r->rep.energy_models && m < r->rep.nenergy_models; m++) {
-			op_energy_row_cells(r, &r->rep.energy_models[m], cells);
+		for (m = 0; op_energy_result_row(r, m, cells); m++)
 			cells_row(fp, cells, "td", 0);
-		}
 	}
 	fputs("</tbody>\n</table></div>\n<ul class=\"warnings\">\n", fp);
 	op_energy_notes(set, note_item, fp);
