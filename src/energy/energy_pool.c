@@ -305,13 +305,16 @@ void energy_pool_judge(const struct result_energy_model *const *em, const char *
 			return;
 		}
 	/* a job that could not price a kind is helped only where the pool prices it to
-	 * better than the cost itself; else the pool knows no more than the job */
+	 * better than what the job knew of it, its lock-step sum (a buffered write costs
+	 * next to nothing beside its flush: 0 +- 135 uJ splits a record of 2400 well), else
+	 * than the cost itself; else the pool knows no more than the job */
 	for (i = 0; i < n; i++) {
 		if (!job_is(em[i], EMODEL_NOT_IDENTIFIABLE))
 			continue;
 		for (k = 0; k < K; k++) {
-			if (!(em[i]->normal.ops[k] > 0) || !isnan(em[i]->normal.ops[k] > 0 ? own_cost(em[i], k) : 0) ||
-			    !pooled_cost(out, k, &c, &u) || u <= fabs(c))
+			if (!(em[i]->normal.ops[k] > 0) || !isnan(own_cost(em[i], k)) ||
+			    !pooled_cost(out, k, &c, &u) ||
+			    u <= fabs(isfinite(em[i]->sum_uj_per_op) ? em[i]->sum_uj_per_op : c))
 				continue;
 			out->verdict = EMODEL_NOT_IDENTIFIABLE;
 			snprintf(out->why, sizeof(out->why),

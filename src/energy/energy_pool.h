@@ -21,7 +21,8 @@ int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struc
 /*
  * out, a pool of the jobs whose models are em[0..n) (named name[]), judged by what they
  * support: a job that fits poorly alone makes it a poor fit; a job that could not price a
- * kind makes it not identifiable where the pool prices that kind no better than +-100 %.
+ * kind makes it not identifiable where the pool prices that kind no better than +-100 % of
+ * the job's lock-step sum (of the cost itself where the job gave none).
  * An out that is not ok already stays as it is.
  */
 void energy_pool_judge(const struct result_energy_model *const *em, const char *const *name,

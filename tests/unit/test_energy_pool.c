@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The pooled per-operation costs on hand-made normal equations: a cost below zero, the jobs' sandwiches, their verdicts, sync patterns. */
+/* Pooled costs on hand-made equations: below zero, the jobs' sandwiches, verdicts, sync patterns. */
 #include <math.h>
 #include <string.h>
 
@@ -159,6 +159,11 @@ int main(void)
 		energy_pool_judge(emp, names, 2, &f);
 		is_int(f.verdict, EMODEL_NOT_IDENTIFIABLE, "judged: not identifiable");
 		ok(strstr(f.why, "LOG could not tell its write") != NULL, "why: %s", f.why);
+		/* what the jobs knew was their record, write + flush: 30 mJ */
+		em[0].sum_uj_per_op = em[1].sum_uj_per_op = 30000;
+		ok(!energy_pool_fit(nmp, 2, &f), "again");
+		energy_pool_judge(emp, names, 2, &f);
+		is_int(f.verdict, EMODEL_OK, "a write known to +-25 mJ splits a record of 30 mJ: ok");
 	}
 
 	/* buffered flushes that carry other numbers of writes are pooled apart */
