@@ -165,8 +165,8 @@ static void print_op_energy(FILE *fp, const struct rr_set *set, int md)
 		return;
 	cells = xcalloc(OP_ENERGY_CELLS, COMPARE_CELL);
 	fprintf(fp, "\n%sEnergy per operation%s above idle, pooled over each run's jobs per meter, "
-		    "block size and direct setting (event-locked: one job's ops averaged on a fast "
-		    "meter's trace):\n\n", md ? "**" : "", md ? "**" : "");
+		    "block size, direct setting and writes per flush (event-locked: one job's ops "
+		    "averaged on a fast meter's trace):\n\n", md ? "**" : "", md ? "**" : "");
 	/* pass 0 measures the widths, pass 1 prints */
 	for (pass = 0; pass < 2; pass++) {
 		op_energy_head_cells(cells);

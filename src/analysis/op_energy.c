@@ -132,6 +132,19 @@ static void sum_kinds(const struct result_device_model *d, int *first, int *seco
 		*first = *second = -1;
 }
 
+/* "4 KiB direct"; a buffered pool with its writes per flush: "4 KiB buffered, 4 writes/flush". */
+static void bs_cell(const struct result_device_model *d, char *buf, size_t len)
+{
+	char bs[32];
+
+	fmt_size(d->bs, bs, sizeof(bs));
+	if (d->writes_per_flush)
+		snprintf(buf, len, "%s buffered, %llu write%s/flush", bs,
+			 (unsigned long long)d->writes_per_flush, d->writes_per_flush > 1 ? "s" : "");
+	else
+		snprintf(buf, len, "%s %s", bs, d->direct ? "direct" : "buffered");
+}
+
 /* A cost below zero beyond its U95: an operation does not give energy back, the model
  * misses what moves the power. */
 static int below_zero(double v, double u95)
@@ -187,20 +200,13 @@ size_t op_energy_row_cells(const struct rr_result *r, const struct result_device
 			      d->flush_uj_per_op_u95 };
 	const uint64_t ops[3] = { d->reads, d->writes, d->flushes };
 	const char *why, *fit = row_fit(r, d, &why);
-	char bs[32];
 	int first, second;
 	size_t k, n = 0;
 
 	sum_kinds(d, &first, &second);
 	snprintf(cells[n++], COMPARE_CELL, "%s", r->label);
 	meter_cell(r, d->meter, cells[n++], COMPARE_CELL);
-	if (d->writes_per_flush)
-		snprintf(cells[n++], COMPARE_CELL, "%s buffered, %llu write%s/flush",
-			 fmt_size(d->bs, bs, sizeof(bs)), (unsigned long long)d->writes_per_flush,
-			 d->writes_per_flush > 1 ? "s" : "");
-	else
-		snprintf(cells[n++], COMPARE_CELL, "%s %s", fmt_size(d->bs, bs, sizeof(bs)),
-			 d->direct ? "direct" : "buffered");
+	bs_cell(d, cells[n++], COMPARE_CELL);
 	snprintf(cells[n++], COMPARE_CELL, "%llu", (unsigned long long)d->jobs);
 	for (k = 0; k < 3; k++, n++) {
 		if ((int)k == first && below_zero(d->sum_uj_per_op, d->sum_uj_per_op_u95))
@@ -228,7 +234,7 @@ int op_energy_cell_left(size_t k)
 
 void op_energy_notes(const struct rr_set *set, void (*fn)(void *ctx, const char *text), void *ctx)
 {
-	char line[COMPARE_CELL * 3], meter[96], bs[32];
+	char line[COMPARE_CELL * 3], meter[96], bs[64];
 	const struct result_device_model *d;
 	const char *verdict, *why;
 	int first, second, sums = 0;
@@ -245,9 +251,9 @@ void op_energy_notes(const struct rr_set *set, void (*fn)(void *ctx, const char 
 			if (!verdict_rank(verdict = row_fit(&set->res[i], d, &why)))
 				continue;
 			meter_cell(&set->res[i], d->meter, meter, sizeof(meter));
+			bs_cell(d, bs, sizeof(bs));
 			snprintf(line, sizeof(line), "%s, %s, %s: %s%s%s", set->res[i].label, meter,
-				 fmt_size(d->bs, bs, sizeof(bs)), verdict, why ? ": " : "",
-				 why ? why : "");
+				 bs, verdict, why ? ": " : "", why ? why : "");
 			fn(ctx, line);
 		}
 }

@@ -40,8 +40,8 @@ void html_op_energy(FILE *fp, const struct rr_set *set)
 	cells = xcalloc(OP_ENERGY_CELLS, COMPARE_CELL);
 	fputs("<h3 id=\"op-energy\">Energy per operation</h3>\n<div class=\"wide\"><table "
 	      "class=\"grid op-energy\">\n<caption>Energy of one operation above idle, pooled over "
-	      "each run's jobs per meter, block size and direct setting (Methods: \"Pooled per "
-	      "device\"); event-locked: one job's ops averaged on a fast meter's trace; \u00b195 %: "
+	      "each run's jobs per meter, block size, direct setting and writes per flush "
+	      "(Methods: \"Pooled per device\"); event-locked: one job's ops averaged on a fast meter's trace; \u00b195 %: "
 	      "its 95 % interval; -: the device did none</caption>\n<thead>",
 	      fp);
 	op_energy_head_cells(cells);

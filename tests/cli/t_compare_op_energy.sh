@@ -44,7 +44,7 @@ ok $? "the 1 MiB model: no reads '-', write 613 ±51, flush 281 ±92 uJ, fit ok"
 row4=$(grep "4 KiB" "$T_TMP/op.txt")
 echo "$row4" | grep -qE "894 ±60 † +† +not identifiable$"
 ok $? "the lock-step pair as its sum in write's cell, flush's marked, the verdict shown"
-grep -q "^† .*lock-step" "$T_TMP/op.txt" && grep -q "4 KiB: not identifiable: write and flush move together" "$T_TMP/op.txt"
+grep -q "^† .*lock-step" "$T_TMP/op.txt" && grep -q "4 KiB direct: not identifiable: write and flush move together" "$T_TMP/op.txt"
 ok $? "notes: what the sum holds, and why the fit is not ok"
 [ "$(grep -c "SanDisk Ultra" "$T_TMP/op.txt")" = 0 ]
 ok $? "the result without energy_models has no row"
@@ -95,11 +95,13 @@ $IOWATT compare "$T_TMP/bad.json" >"$T_TMP/bad.out" 2>/dev/null
 sed -n '/^Energy per operation/,$p' "$T_TMP/bad.out" >"$T_TMP/bad.txt"
 sed 's/^/#   /' "$T_TMP/bad.txt"
 grep "1 MiB" "$T_TMP/bad.txt" | grep -qE "613 ±51 +281 ±92 +poor fit$" &&
-	grep -q "1 MiB: poor fit: residuals 3.6 x the meter's noise" "$T_TMP/bad.txt"
+	grep -q "1 MiB direct: poor fit: residuals 3.6 x the meter's noise" "$T_TMP/bad.txt"
 ok $? "a pool of one job whose own fit is poor: poor fit, and why"
 grep "4 KiB" "$T_TMP/bad.txt" | grep -qE " - +- +900 ±80 +poor fit$" &&
-	! grep -q "16117\|-16100" "$T_TMP/bad.txt" && grep -q "4 KiB: poor fit: a cost below zero" "$T_TMP/bad.txt"
+	! grep -q "16117\|-16100" "$T_TMP/bad.txt" && grep -q "4 KiB direct: poor fit: a cost below zero" "$T_TMP/bad.txt"
 ok $? "a write of -16117 ±5009 uJ is '-', the fit poor and why"
+grep -q "writes per flush" "$T_TMP/bad.txt"
+ok $? "the caption says pools are per writes per flush too"
 
 # Results without energy_models (the goldens, a measure result): nothing, no failure.
 $IOWATT compare $G/sd-sandisk-ultra.json "$OTHER" >"$T_TMP/n.out" 2>&1
