@@ -27,21 +27,26 @@ static uint64_t writes_per_flush(const struct job_result *j)
 	return opt_int(j, "direct") > 0 || n < 0 ? 0 : (uint64_t)n;
 }
 
+/* Whether d pools job j: its meter, block size, direct setting and, unless any_sync, its
+ * writes per flush. */
+static int pools_job(const struct result_device_model *d, const struct job_result *j,
+		     int any_sync)
+{
+	return d->meter && !strcmp(d->meter, j->meters[0].spec) && d->bs == rr_bs(j) &&
+	       d->direct == (opt_int(j, "direct") > 0) &&
+	       (any_sync || d->writes_per_flush == writes_per_flush(j));
+}
+
 const struct result_device_model *op_energy_model(const struct rr_result *r,
 						  const struct job_result *j)
 {
-	const struct result_device_model *d;
 	size_t i;
 
 	if (!j->nmeters || !j->meters[0].spec)
 		return NULL;
-	for (i = 0; i < r->rep.nenergy_models; i++) {
-		d = &r->rep.energy_models[i];
-		if (d->meter && !strcmp(d->meter, j->meters[0].spec) && d->bs == rr_bs(j) &&
-		    d->direct == (opt_int(j, "direct") > 0) &&
-		    d->writes_per_flush == writes_per_flush(j))
-			return d;
-	}
+	for (i = 0; i < r->rep.nenergy_models; i++)
+		if (pools_job(&r->rep.energy_models[i], j, 0))
+			return &r->rep.energy_models[i];
 	return NULL;
 }
 
@@ -169,13 +174,19 @@ static const char *row_fit(const struct rr_result *r, const struct result_device
 	static const char *const neg = "a cost below zero beyond its U95: the model misses "
 				       "what moves the power";
 	const struct result_energy_model *em;
+	const struct job_result *j;
 	const char *v = d->verdict;
+	int any_sync = 1;
 	size_t i;
 
+	/* a result written before pools were per writes per flush pooled every pattern */
+	for (i = 0; i < r->rep.nenergy_models; i++)
+		any_sync &= !r->rep.energy_models[i].writes_per_flush;
 	*why = verdict_rank(v) ? d->why : NULL;
 	for (i = 0; i < r->rep.njobs; i++) {
-		em = rr_power(&r->rep.jobs[i]) ? rr_power(&r->rep.jobs[i])->energy_model : NULL;
-		if (!em || op_energy_model(r, &r->rep.jobs[i]) != d ||
+		j = &r->rep.jobs[i];
+		em = rr_power(j) ? rr_power(j)->energy_model : NULL;
+		if (!em || !j->nmeters || !j->meters[0].spec || !pools_job(d, j, any_sync) ||
 		    verdict_rank(em->verdict) < 2 || verdict_rank(v) >= 2)
 			continue;
 		v = em->verdict;

@@ -100,6 +100,19 @@ ok $? "a pool of one job whose own fit is poor: poor fit, and why"
 grep "4 KiB" "$T_TMP/bad.txt" | grep -qE " - +- +900 ±80 +poor fit$" &&
 	! grep -q "16117\|-16100" "$T_TMP/bad.txt" && grep -q "4 KiB direct: poor fit: a cost below zero" "$T_TMP/bad.txt"
 ok $? "a write of -16117 ±5009 uJ is '-', the fit poor and why"
+# a result from before pools were per writes per flush: its buffered synced jobs' fits count
+python3 - "$T_TMP/bad.json" "$T_TMP/old.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for m in d["energy_models"]:
+    m.pop("writes_per_flush", None)
+    m["direct"] = False
+for j in d["jobs"]:
+    j["options"].update(direct=0, fdatasync=4)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare "$T_TMP/old.json" 2>/dev/null | grep -q "1 MiB buffered: poor fit: residuals 3.6"
+ok $? "a result written before: its synced buffered job's poor fit still shows"
 grep -q "writes per flush" "$T_TMP/bad.txt"
 ok $? "the caption says pools are per writes per flush too"
 
