@@ -10,7 +10,7 @@
 # meter dropped it, and the stream read 1258 +- 210 / 2504 +- 227 uJ).
 # The paced job, and a third at 10 IOPS without dither, hold one op in most 100 ms windows
 # (the slots start with the windows): the check's model cannot tell their costs from idle,
-# says so, and compares only read against write (an undithered run was made UNCERTAIN,
+# says so, and compares none of them (an undithered run was made UNCERTAIN,
 # "+-nan %", for read 492 +- 272 against event-locked 1164 +- 157 uJ); no job is made
 # uncertain by the check, and each job's event-locked figures are in the summary, compare
 # and the page.
@@ -73,7 +73,7 @@ for j in json.load(open(sys.argv[1]))["jobs"]:
     print("%s out_of_range %s" % (n, (p.get("out_of_range") or {}).get("active")))
     print("%s in_step %d %s" % (n, int(m.get("verdict") == "not identifiable" and
                                        "in step" in (m.get("why") or "") and
-                                       e.get("check_kind") == "read-write"), m.get("why")))
+                                       e.get("agrees_with_model") is None), m.get("why")))
 PY
 # A 95 % interval misses one run in twenty by design: two kinds and the model check judged
 # at 1 x U95 would fail about one run in seven on a sound estimate (the Debian 13 chroot's
@@ -90,8 +90,8 @@ for job in PACED-4K STREAM-4K INSTEP-4K; do
 		awk -v j=$job -v k=$k '$1 == j && $2 == k && $6 == 1 { f = 1 } END { exit !f }' "$T_TMP/el.check"
 		ok $? "$job $k: the emulator's charge per op within 2 x the event-locked U95 ($(awk -v j=$job -v k=$k '$1 == j && $2 == k { print $3 " +- " $4 " uJ against " $5 }' "$T_TMP/el.check"))"
 	done
-	grep -q "^$job model 1 " "$T_TMP/el.check"
-	ok $? "$job: the power model fitted to the same readings at 100 ms agrees within 2 x the combined U95 ($(awk -v j=$job '$1 == j && $2 == "model" { print $7 ": " $8 " uJ apart, U95 " $9 }' "$T_TMP/el.check"))"
+	grep -q "^$job model 1 \|^$job in_step 1 " "$T_TMP/el.check"
+	ok $? "$job: in step with the 100 ms windows (said, not compared), or the power model fitted to the same readings at 100 ms agrees within 2 x the combined U95 ($(awk -v j=$job '$1 == j && $2 == "model" { print $7 ": " $8 " uJ apart, U95 " $9 }' "$T_TMP/el.check"))"
 	awk -v j=$job '$1 == j && $2 == "trace" && $3 == 51 && $4 > 0.02 { f = 1 } END { exit !f }' "$T_TMP/el.check"
 	ok $? "$job: one op's current: 51 points a ms apart, above idle at its peak"
 done
