@@ -15,17 +15,35 @@ static int64_t opt_int(const struct job_result *j, const char *key)
 	return o && o->type == RESULT_OPT_INT ? o->i : 0;
 }
 
-/* A lock-step pair's sum is c_base + ratio x c_with per base op: "write+flush" is per
- * write already, "flush+write" (the fit's base is the kind with more ops: an end_fsync's
- * flush makes it the flush) per flush, 1 / ratio of them to a write. Its sum's factor to
- * a write's share; NAN when the pair is not a record's. */
-static double pair_per_write(const char *sum_of, double ratio)
+/*
+ * A record (a write and its fpw flushes) from a lock-step pair's sum, c_base + ratio x
+ * c_with per base op, where ratio is how the fit's windows counted the second kind per the
+ * first, not how the job did (an end_fsync's flush, windows cut at the ends: 0.78 flushes
+ * a write in windows of a job of 33 to 32). The record is A x sum + B x c_with, and c_with
+ * is only known to lie in [0, sum / ratio] (no cost below zero): the middle of that range,
+ * its half-width added to the sum's U95 scaled alike. NAN when the pair is not a record's.
+ */
+static double pair_price(const char *sum_of, double sum, double sum_u, double ratio, double fpw,
+			 double *u95)
 {
-	if (sum_of && !strcmp(sum_of, "write+flush"))
-		return 1;
-	if (sum_of && !strcmp(sum_of, "flush+write") && ratio > 0)
-		return 1 / ratio;
-	return NAN;
+	double a, b, lo, hi, with_max;
+
+	if (!sum_of || !(ratio > 0) || !isfinite(sum))
+		return NAN;
+	if (!strcmp(sum_of, "write+flush")) {
+		a = 1;
+		b = fpw - ratio;
+	} else if (!strcmp(sum_of, "flush+write")) {
+		a = fpw;
+		b = 1 - fpw * ratio;
+	} else {
+		return NAN;
+	}
+	with_max = fmax(sum, 0) / ratio;
+	lo = a * sum + fmin(b, 0) * with_max;
+	hi = a * sum + fmax(b, 0) * with_max;
+	*u95 = (lo + hi) / (2 * sum) * sum_u + (hi - lo) / 2;
+	return (lo + hi) / 2;
 }
 
 /* write + fpw flushes from the costs (uJ), or their lock-step sum (*from_sum 1); NAN when
@@ -33,19 +51,17 @@ static double pair_per_write(const char *sum_of, double ratio)
 static double price(double w, double w_u, double f, double f_u, double sum, double sum_u,
 		    double ratio, const char *sum_of, double fpw, double *u95, int *from_sum)
 {
-	double per = pair_per_write(sum_of, ratio);
+	double x;
 
 	*from_sum = 0;
 	if (isfinite(w) && (fpw == 0 || isfinite(f))) {
 		*u95 = fpw > 0 ? hypot(w_u, fpw * f_u) : w_u;
 		return w + (fpw > 0 ? fpw * f : 0);
 	}
-	if (isfinite(per * sum)) {
+	x = pair_price(sum_of, sum, sum_u, ratio, fpw, u95);
+	if (isfinite(x))
 		*from_sum = 1;
-		*u95 = per * sum_u;
-		return per * sum;
-	}
-	return NAN;
+	return x;
 }
 
 /*
