@@ -170,7 +170,7 @@ static void net_energy(const struct emodel_in *in, const struct solution *so, do
 {
 	double span_s = (double)(in->t1_ns - in->t0_ns) / 1e9, extra_j, extra_var = 0, ku;
 	double n[NP] = { 0 }, g[NP] = { 0 }, var, net = 0, seen = 0, all = 0, dear = 0, unseen;
-	unsigned i;
+	unsigned i, j;
 	int k;
 
 	for (i = 1; i < so->m; i++) {
@@ -198,6 +198,15 @@ static void net_energy(const struct emodel_in *in, const struct solution *so, do
 		g[0] = -span_s; /* no baseline: the fitted idle is what the net is above */
 	}
 	var = emodel_fig_var(so, g, infl, k95);
+	/* over the grid, the spread of the energy itself at the points the readings cannot
+	 * tell apart, in place of the costs' spread carried through g (which leaves out points
+	 * of other columns, and weighs each cost by the catch at the best point alone) */
+	if (isfinite(so->net_sel)) {
+		for (i = 0; i < so->m; i++)
+			for (j = 0; j < so->m; j++)
+				var -= g[i] * g[j] * so->sel[i][j];
+		var = fmax(var, 0) + so->net_sel;
+	}
 	ku = emodel_coverage_k((double)ux->n - 1) / 2;
 	extra_var += pow(ku * ux->u_w * span_s, 2);
 	net += unseen * dear / 2 + extra_j;
@@ -252,6 +261,40 @@ static void residual_stats(const struct design *d, const struct solution *so,
 	out->noise_rms_w = d->n ? sqrt(ns / (double)d->n) : NAN;
 }
 
+/*
+ * A fitted kind whose column hardly varies from reading to reading (every window holds the
+ * same operations: records in step with the readings, a window as long as their spacing):
+ * its cost is then the readings' mean rise over idle divided by the window's rate, which
+ * scales with the window chosen, and where the meter declares none every window the grid
+ * tries fits alike. The first such kind, or -1.
+ */
+static int flat_column(const struct design *d, const struct solution *so)
+{
+	double sw, mx, vx, wt, dx;
+	unsigned i;
+	size_t n;
+
+	for (i = 1; i < so->m; i++) {
+		sw = mx = vx = 0;
+		for (n = 0; n < d->n; n++) {
+			wt = 1 / (d->s[n] * d->s[n]);
+			sw += wt;
+			mx += wt * d->x[n * NP + so->cols[i]];
+		}
+		if (!(sw > 0) || !(mx > 0))
+			continue;
+		mx /= sw;
+		for (n = 0; n < d->n; n++) {
+			wt = 1 / (d->s[n] * d->s[n]);
+			dx = d->x[n * NP + so->cols[i]] - mx;
+			vx += wt * dx * dx;
+		}
+		if (sqrt(vx / sw) < EMODEL_MIN_CONTRAST * mx)
+			return (int)so->cols[i] - 1;
+	}
+	return -1;
+}
+
 static void fill_out(const struct emodel_in *in, const struct design *d, const struct solution *so,
 		     int base, int with, struct emodel_fit *out)
 {
@@ -259,6 +302,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	double g[NP] = { 0 }, k95, nu;
 	struct unexplained ux;
 	unsigned i, k;
+	int flat;
 
 	infl = s2 > 1 ? s2 : 1; /* the misfit: residuals beyond the declared noise */
 	/* the residuals that tell the costs' spread are those of the readings that caught
@@ -294,6 +338,15 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	out->sum_base = base;
 	out->sum_with = with;
 	net_energy(in, so, infl, k95, &ux, out);
+	flat = out->grid ? flat_column(d, so) : -1;
+	if (flat >= 0) {
+		out->net_j = out->net_u95_j = NAN;
+		out->verdict = EMODEL_NOT_IDENTIFIABLE;
+		snprintf(out->why, sizeof(out->why),
+			 "every reading's window holds as many %ss: what one costs depends on "
+			 "the window, which the readings cannot tell", emodel_kind_names[flat]);
+		return;
+	}
 	if (base >= 0) {
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;
 		say_pair(out, "move together", base, with);
@@ -331,13 +384,48 @@ static size_t readings_with_ops(const struct design *d, double window_s)
 	return seen;
 }
 
+/*
+ * The job's energy above idle at one point of the grid, as net_energy() gives it at the
+ * best: sum c_k (N_k - xbar_k T) + (ybar - idle) T, a kind no window held priced at half
+ * the dearest cost (NAN past EMODEL_RARE_SHARE of all operations).
+ */
+static double net_value(const struct emodel_in *in, const struct design *d,
+			const struct solution *so, int base, int with)
+{
+	double span_s = (double)(in->t1_ns - in->t0_ns) / 1e9, mx, ybar = 0, net = 0;
+	double seen = 0, all = 0, dear = 0;
+	int prior = isfinite(in->idle_w) && in->idle_u_w > 0;
+	unsigned i;
+	size_t n;
+	int k;
+
+	if (!d->n)
+		return NAN;
+	for (n = 0; n < d->n; n++)
+		ybar += d->y[n] / (double)d->n;
+	for (i = 1; i < so->m; i++) {
+		k = (int)so->cols[i] - 1;
+		mx = 0;
+		for (n = 0; n < d->n; n++)
+			mx += d->x[n * NP + so->cols[i]] / (double)d->n;
+		net += so->p[i] * (in->ops->total[k] - mx * span_s);
+		seen += in->ops->total[k] + (k == base ? in->ops->total[with] : 0);
+		dear = so->p[i] > dear ? so->p[i] : dear;
+	}
+	for (k = 0; k < COMPL_KINDS; k++)
+		all += in->ops->total[k];
+	if (all - seen > EMODEL_RARE_SHARE * all)
+		return NAN;
+	return net + (all - seen) * dear / 2 + (ybar - (prior ? in->idle_w : so->p[0])) * span_s;
+}
+
 /* The grid's best point and what the fit needs of it. */
 struct grid_best {
 	struct solution so;
-	uint64_t win_ns, hold_ns; /* win_ns 0: nothing could be fitted */
+	uint64_t win_ns, hold_ns, phase_ns; /* win_ns 0: nothing could be fitted */
 	int64_t lag_ns;
 	int base, with;
-	double score;
+	double score, net_j;
 };
 
 /* The search over the window, hold and lag (one point where they are declared). */
@@ -348,30 +436,45 @@ struct grid_space {
 	int grid;
 };
 
+/* The hold tried with window iw: the meter's declared one, or on the grid one window (the
+ * lags then kept leave none for a window much longer than the grid's reach). */
+static uint64_t grid_hold(const struct emodel_in *in, const struct grid_space *sp, unsigned iw)
+{
+	return sp->grid ? sp->wins[iw] : in->hold_ns;
+}
+
 /* Fits every point of the space (a pair merged where force names it) and keeps the best,
  * with the spread of its neighbours' estimates. */
 static void grid_search(const struct emodel_in *in, const struct grid_space *sp,
 			const double *cum, struct design *d, double *res, double floor_w,
 			unsigned force, struct grid_best *gb)
 {
-	size_t i, ngp = 0, gp_max = (size_t)sp->nw * 2 * (size_t)((sp->hi - sp->lo) / sp->step + 1);
-	struct grid_point *gp = xcalloc(gp_max, sizeof(*gp));
-	uint64_t hold, hold_step, hold_max;
+	size_t i, ngp = 0, gp_max = 0, nlag = (size_t)((sp->hi - sp->lo) / sp->step + 1);
+	struct grid_point *gp;
+	uint64_t hold, hold_step, hold_max, phase;
 	struct solution so;
 	int64_t lag;
 	int base, with;
 	unsigned iw;
 	double score;
 
+	for (iw = 0; iw < sp->nw; iw++) {
+		hold_max = grid_hold(in, sp, iw);
+		gp_max += nlag * (1 + (hold_max + EMODEL_PHASE_STEP_NS - 1) / EMODEL_PHASE_STEP_NS);
+	}
+	gp = xcalloc(gp_max, sizeof(*gp));
 	memset(gb, 0, sizeof(*gb));
 	gb->score = INFINITY;
 	for (iw = 0; iw < sp->nw; iw++) {
 		/* each window is tried without a hold and with one (the grid's: one window) */
-		hold_max = sp->grid ? sp->wins[iw] : in->hold_ns;
+		hold_max = grid_hold(in, sp, iw);
 		hold_step = hold_max ? hold_max : 1;
 		for (hold = 0; hold <= hold_max; hold += hold_step)
-		for (lag = sp->lo; lag <= sp->hi; lag += sp->step) {
-			emodel_design_build(in, cum, sp->wins[iw], lag, hold, d);
+		for (phase = 0; phase < (hold ? hold : 1); phase += EMODEL_PHASE_STEP_NS)
+		/* a held window ends up to a hold before the lag: the lags that keep its end as
+		 * far back as an unheld one's */
+		for (lag = sp->lo; lag <= sp->hi - (sp->grid ? (int64_t)hold : 0); lag += sp->step) {
+			emodel_design_build(in, cum, sp->wins[iw], lag, hold, phase, d);
 			for (i = 0; i < d->n; i++)
 				if (!(d->s[i] >= floor_w))
 					d->s[i] = floor_w;
@@ -382,18 +485,22 @@ static void grid_search(const struct emodel_in *in, const struct grid_space *sp,
 				continue;
 			score = so.chi2 / (double)(so.dof ? so.dof : 1);
 			if (ngp < gp_max) {
-				gp[ngp] = (struct grid_point){ .score = score, .m = so.m, .base = base };
+				gp[ngp] = (struct grid_point){ .score = score, .m = so.m, .base = base,
+							       .net_j = net_value(in, d, &so, base,
+										  with) };
 				memcpy(gp[ngp].p, so.p, sizeof(so.p));
 				memcpy(gp[ngp].cols, so.cols, sizeof(so.cols));
 				ngp++;
 			}
 			if (score < gb->score) {
-				*gb = (struct grid_best){ so, sp->wins[iw], hold, lag, base, with, score };
+				*gb = (struct grid_best){ so, sp->wins[iw], hold, phase, lag, base, with,
+							  score, net_value(in, d, &so, base, with) };
 			}
 		}
 	}
 	if (gb->win_ns)
-		emodel_selection_spread(gp, ngp, &gb->so, gb->base, gb->score, gb->so.dof, gb->so.sel);
+		emodel_selection_spread(gp, ngp, &gb->so, gb->base, gb->score, gb->net_j,
+					gb->so.dof);
 	free(gp);
 }
 
@@ -403,7 +510,7 @@ static void fill_best(const struct emodel_in *in, const double *cum, struct desi
 {
 	size_t i;
 
-	emodel_design_build(in, cum, gb->win_ns, gb->lag_ns, gb->hold_ns, d);
+	emodel_design_build(in, cum, gb->win_ns, gb->lag_ns, gb->hold_ns, gb->phase_ns, d);
 	for (i = 0; i < d->n; i++)
 		if (!(d->s[i] >= floor_w))
 			d->s[i] = floor_w;
@@ -592,7 +699,10 @@ struct result_energy_model *energy_model_figures(const struct emodel_readings *m
 	m->noise_rms_w = f.noise_rms_w;
 	m->lag_s = f.lag_s;
 	m->window_s = f.window_s;
+	m->hold_s = f.hold_s;
 	m->lag_fitted = f.grid;
+	m->energy_net_j = f.net_j;
+	m->energy_net_j_u95 = f.net_u95_j;
 	m->normal = f.normal;
 	return m;
 }

@@ -14,6 +14,11 @@
 #define EMODEL_LAG_MIN_NS (-50 * 1000000LL)
 #define EMODEL_LAG_MAX_NS (150 * 1000000LL)
 #define EMODEL_LAG_STEP_NS (1000000LL)
+/* A fitted kind's column whose spread over the readings is below this share of its mean
+ * has no contrast: its cost is not known where the window is not (energy_model.c). */
+#define EMODEL_MIN_CONTRAST 0.1
+/* A held meter's conversion grid's phase is searched in steps of this (ns). */
+#define EMODEL_PHASE_STEP_NS (2000000ULL)
 /* Two kinds whose weighted, idle-removed columns correlate at least this much cannot be
  * split (a variance inflation of 25): their sum is given. */
 #define EMODEL_COLLINEAR_R 0.98

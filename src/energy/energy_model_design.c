@@ -38,36 +38,40 @@ static double count_before(const struct completions *ops, const double *cum, int
 					      (double)ops->bin_ns * ops->c[i * COMPL_KINDS + k];
 }
 
-/* Ages a held reading's window is averaged over (midpoints of equal steps of the hold). */
-#define EMODEL_HOLD_STEPS 20
+/* The last point of the grid phase_ns + k hold_ns (after t0_ns) at or before t_ns. */
+static int64_t grid_floor(int64_t t_ns, int64_t t0_ns, uint64_t hold_ns, uint64_t phase_ns)
+{
+	int64_t rel = t_ns - t0_ns - (int64_t)phase_ns, h = (int64_t)hold_ns, k = rel / h;
+
+	if (rel < 0 && k * h != rel)
+		k--;
+	return t0_ns + (int64_t)phase_ns + k * h;
+}
 
 void emodel_design_build(const struct emodel_in *in, const double *cum, uint64_t win_ns,
-			int64_t lag_ns, uint64_t hold_ns, struct design *d)
+			int64_t lag_ns, uint64_t hold_ns, uint64_t phase_ns, struct design *d)
 {
-	double win_s = (double)win_ns / 1e9, x;
-	int64_t end, start, e;
-	unsigned k, a, nages = hold_ns ? EMODEL_HOLD_STEPS : 1;
+	double win_s = (double)win_ns / 1e9;
+	int64_t end, start;
+	unsigned k;
 	size_t i;
 
 	d->n = 0;
-	d->span_ns = win_ns + hold_ns;
+	d->span_ns = win_ns;
 	for (i = 0; i < in->n; i++) {
 		end = (int64_t)in->r[i].t_ns - lag_ns;
-		start = end - (int64_t)hold_ns - (int64_t)win_ns;
+		/* a meter that converts every hold_ns and shows its last conversion until the
+		 * next: the window ends on that grid, at an age that drifts reading by reading */
+		if (hold_ns)
+			end = grid_floor(end, (int64_t)in->t0_ns, hold_ns, phase_ns);
+		start = end - (int64_t)win_ns;
 		if (start < (int64_t)in->t0_ns || end > (int64_t)in->t1_ns || !isfinite(in->r[i].w))
 			continue;
 		d->x[d->n * NP] = 1;
-		/* a meter that holds each value shows a window ending at an age it does not say,
-		 * taken as even over the hold: the window's mean over those ages */
-		for (k = 0; k < COMPL_KINDS; k++) {
-			x = 0;
-			for (a = 0; a < nages; a++) {
-				e = end - (int64_t)((2 * a + 1) * hold_ns / (2 * nages));
-				x += count_before(in->ops, cum, e, k) -
-				     count_before(in->ops, cum, e - (int64_t)win_ns, k);
-			}
-			d->x[d->n * NP + 1 + k] = x / nages / win_s;
-		}
+		for (k = 0; k < COMPL_KINDS; k++)
+			d->x[d->n * NP + 1 + k] = (count_before(in->ops, cum, end, k) -
+						   count_before(in->ops, cum, start, k)) /
+						  win_s;
 		d->y[d->n] = in->r[i].w;
 		d->s[d->n] = in->r[i].u_w;
 		d->end[d->n] = end;

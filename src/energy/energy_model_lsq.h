@@ -31,6 +31,9 @@ struct solution {
 	 * the estimates over the windows and lags the readings do not tell apart */
 	double rob[NP][NP], sel[NP][NP];
 	double meat[NP][NP]; /* rob's middle over every column, fitted or not (for the pool) */
+	/* the spread of the job's energy above idle over the windows and lags the readings do
+	 * not tell apart, whatever columns each fitted (J^2; NAN: not known) */
+	double net_sel;
 	size_t dof;
 	int ok;
 };
@@ -38,6 +41,7 @@ struct solution {
 /* One point of the window and lag grid as fitted: its chi^2 per dof and estimates. */
 struct grid_point {
 	double score;
+	double net_j; /* the job's energy above idle at this point (NAN: not known) */
 	double p[NP];
 	unsigned m, cols[NP];
 	int base;
@@ -45,9 +49,10 @@ struct grid_point {
 
 /* Cumulative completions per kind at each bin edge (energy_model_design.c). */
 double *emodel_cumulate(const struct completions *ops);
-/* The design at one window, lag and hold from the cumulative completions cum. */
+/* The design at one window, lag and hold (its grid at phase_ns after t0) from the
+ * cumulative completions cum. */
 void emodel_design_build(const struct emodel_in *in, const double *cum, uint64_t win_ns,
-			int64_t lag_ns, uint64_t hold_ns, struct design *d);
+			int64_t lag_ns, uint64_t hold_ns, uint64_t phase_ns, struct design *d);
 /* The sum of column c over the design's rows. */
 double emodel_column_sum(const struct design *d, unsigned c);
 /* The columns to fit: idle and each kind seen; of a pair in step (or named by force) one. */
@@ -65,8 +70,9 @@ void emodel_robust_cov(const struct emodel_in *in, const struct design *d, struc
 		      const double *res);
 /* The variance of the figure sum g_i p_i: max(noise x misfit, residuals x (k95/2)^2) + grid. */
 double emodel_fig_var(const struct solution *so, const double *g, double infl, double k95);
-/* The grid's spread about its best point b into sel, each point weighed by its likelihood. */
-void emodel_selection_spread(const struct grid_point *gp, size_t ngp, const struct solution *b,
-			     int base, double best_score, size_t dof, double sel[NP][NP]);
+/* The grid's spread about its best point b into sel, each point weighed by its likelihood;
+ * that of the energy above idle about best_net_j into b's net_sel. */
+void emodel_selection_spread(const struct grid_point *gp, size_t ngp, struct solution *b,
+			     int base, double best_score, double best_net_j, size_t dof);
 
 #endif

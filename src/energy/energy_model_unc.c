@@ -98,29 +98,38 @@ double emodel_fig_var(const struct solution *so, const double *g, double infl, d
  * its likelihood against the best, exp(-(chi^2 - chi^2_best) / (2 misfit)), so lags and
  * windows the readings cannot tell apart from the best widen the U95 by how far apart
  * their estimates lie, and those the readings rule out do not. Points with other columns
- * (a pair merged at one lag, split at another) estimate other things: left out.
+ * (a pair merged at one lag, split at another) estimate other costs: left out of the
+ * costs' spread. The job's energy above idle is the same figure at every point, whatever
+ * its columns: its spread takes them all (a wide window that holds every in-step record
+ * and one held on the meter's conversions that holds a stretch of them price the job
+ * apart, as both fit).
  */
-void emodel_selection_spread(const struct grid_point *gp, size_t ngp, const struct solution *b,
-			     int base, double best_score, size_t dof, double sel[NP][NP])
+void emodel_selection_spread(const struct grid_point *gp, size_t ngp, struct solution *b,
+			     int base, double best_score, double best_net_j, size_t dof)
 {
-	double s2 = best_score > 1 ? best_score : 1, wsum = 0, wt, dp[NP];
+	double s2 = best_score > 1 ? best_score : 1, wsum = 0, nsum = 0, nsel = 0, wt, dp[NP];
 	unsigned i, j;
 	size_t c;
 
-	memset(sel, 0, sizeof(double) * NP * NP);
+	memset(b->sel, 0, sizeof(b->sel));
 	for (c = 0; c < ngp; c++) {
+		wt = exp(-(gp[c].score - best_score) * (double)dof / (2 * s2));
+		if (isfinite(gp[c].net_j) && isfinite(best_net_j)) {
+			nsum += wt;
+			nsel += wt * (gp[c].net_j - best_net_j) * (gp[c].net_j - best_net_j);
+		}
 		if (gp[c].m != b->m || gp[c].base != base ||
 		    memcmp(gp[c].cols, b->cols, sizeof(b->cols[0]) * b->m))
 			continue;
-		wt = exp(-(gp[c].score - best_score) * (double)dof / (2 * s2));
 		wsum += wt;
 		for (i = 0; i < b->m; i++)
 			dp[i] = gp[c].p[i] - b->p[i];
 		for (i = 0; i < b->m; i++)
 			for (j = 0; j < b->m; j++)
-				sel[i][j] += wt * dp[i] * dp[j];
+				b->sel[i][j] += wt * dp[i] * dp[j];
 	}
 	for (i = 0; wsum > 0 && i < b->m; i++)
 		for (j = 0; j < b->m; j++)
-			sel[i][j] /= wsum;
+			b->sel[i][j] /= wsum;
+	b->net_sel = nsum > 0 ? nsel / nsum : NAN;
 }

@@ -318,8 +318,11 @@ struct result_energy_model {
 	double idle_w, idle_w_u95;
 	uint64_t readings;
 	double residual_rms_w, noise_rms_w;
-	double lag_s, window_s;
+	double lag_s, window_s, hold_s;
 	int lag_fitted;
+	/* the job's energy above idle from the costs (estimator.c's E_m), whichever estimator
+	 * carries the headline */
+	double energy_net_j, energy_net_j_u95;
 	/* Not in the file: the fit's normal equations with idle taken out, for the device's
 	 * pooled fit (energy/energy_pool.c); valid 0 in a result read back. */
 	struct result_model_normal normal;

@@ -230,7 +230,10 @@ static const struct result_field energy_model_fields[] = {
 	FIELD(T, "noise_rms_w", noise_rms_w, RF_REAL),
 	FIELD(T, "lag_s", lag_s, RF_REAL),
 	FIELD(T, "window_s", window_s, RF_REAL),
+	FIELD(T, "hold_s", hold_s, RF_REAL),
 	FIELD(T, "lag_fitted", lag_fitted, RF_BOOL),
+	FIELD(T, "energy_net_j", energy_net_j, RF_REAL),
+	FIELD(T, "energy_net_j_u95", energy_net_j_u95, RF_REAL),
 };
 #undef T
 static SCHEMA(energy_model_schema, struct result_energy_model, energy_model_fields);
