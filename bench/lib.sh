@@ -17,6 +17,15 @@ bench_target() {
 	mnt=$(cat "$T_TMP/mnt.path")
 }
 
+# bench_sd_target MB NAME: bench_target's loop ext4, throttled like an SD card; sets mnt,
+# dev (the loop's name, "loop3") and cg (its cgroup, for t_in_cgroup).
+bench_sd_target() {
+	bench_target "$1" "$2"
+	dev=$(findmnt -rn -o SOURCE "$mnt")
+	dev=${dev#/dev/}
+	cg=$(bench_throttle sd "/dev/$dev") || bench_die 2 "no io throttle (cgroup io.max / blkio) here"
+}
+
 # bench_throttle sd|stick DEV: the cgroup (on stdout) that throttles DEV like an SD card
 # (14/23 MB/s, 600/2200 IOPS write/read) or a USB stick (9/36 MB/s, 250/1400 IOPS).
 bench_throttle() {

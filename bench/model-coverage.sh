@@ -64,10 +64,7 @@ if [ -z "$CELLS" ]; then
 	done
 fi
 UC_R=40 UC_W=120 UC_F=60
-bench_target 256 mcov
-dev=$(findmnt -rn -o SOURCE "$mnt")
-dev=${dev#/dev/}
-cg=$(bench_throttle sd "/dev/$dev") || bench_die 2 "no io throttle (cgroup io.max / blkio) here"
+bench_sd_target 256 mcov
 trap 'stop_devlog; stop_emu; t_cleanup; t_cgroup_cleanup' EXIT
 
 start_model_emu() { # ARGS...

@@ -23,10 +23,7 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { sed -n '2,16p' "$0"; exit 2; }
 [ -x "$RUN_BIN" ] || bench_die 2 "$RUN_BIN: not an executable"
-bench_target 128 pool
-dev=$(findmnt -rn -o SOURCE "$mnt")
-dev=${dev#/dev/}
-cg=$(bench_throttle sd "/dev/$dev") || bench_die 2 "no io throttle (cgroup io.max / blkio) here"
+bench_sd_target 128 pool
 trap 'stop_emu; t_cleanup; t_cgroup_cleanup' EXIT
 [ -n "$OUT" ] && mkdir -p "$OUT"
 

@@ -40,10 +40,7 @@ while [ $# -gt 0 ]; do
 done
 case $HZ in 1) iv=1s ;; 2) iv=500ms ;; 10) iv=100ms ;; *) bench_die 2 "$HZ Hz: 1, 2 or 10" ;; esac
 [ -x "$RUN_BIN" ] || bench_die 2 "$RUN_BIN: not an executable"
-bench_target 128 srec
-dev=$(findmnt -rn -o SOURCE "$mnt")
-dev=${dev#/dev/}
-cg=$(bench_throttle sd "/dev/$dev") || bench_die 2 "no io throttle (cgroup io.max / blkio) here"
+bench_sd_target 128 srec
 trap 'stop_emu; t_cleanup; t_cgroup_cleanup' EXIT
 [ -n "$OUT" ] && mkdir -p "$OUT"
 SIZE=(size --battery 3000mAh@3.7V --records 4KiB@1/min)
