@@ -16,8 +16,7 @@
 const char *const emodel_kind_names[COMPL_KINDS] = { "read", "write", "flush" };
 static const char *const kind_plurals[COMPL_KINDS] = { "reads", "writes", "flushes" };
 
-/* Why a pair is given as its sum: how the two kinds' counts went together. */
-static void say_pair(struct emodel_fit *out, const char *how, int base, int with)
+void emodel_say_pair(struct emodel_fit *out, const char *how, int base, int with)
 {
 	snprintf(out->why, sizeof(out->why), "%s and %s %s: only a %s with its %.2f %s can be known",
 		 emodel_kind_names[base], emodel_kind_names[with], how, emodel_kind_names[base],
@@ -349,7 +348,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	}
 	if (base >= 0) {
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;
-		say_pair(out, "move together", base, with);
+		emodel_say_pair(out, "move together", base, with);
 		return;
 	}
 	for (k = 0; k < COMPL_KINDS; k++)
@@ -602,7 +601,7 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 			fit_reset(in, out);
 			fill_best(in, cum, &d, floor_w, &gb, out);
 			if (gb.base >= 0)
-				say_pair(out, "cannot be told apart", gb.base, gb.with);
+				emodel_say_pair(out, "cannot be told apart", gb.base, gb.with);
 		}
 	} else {
 		snprintf(out->why, sizeof(out->why), "too few readings in the span to fit");

@@ -95,6 +95,9 @@ struct emodel_fit {
 	struct result_model_normal normal; /* for the device's pooled fit */
 };
 
+/* Why a pair is given as its sum, in out->why: how the two kinds' counts went together
+ * ("move together"), and that only one of base with its sum_ratio of with can be known. */
+void emodel_say_pair(struct emodel_fit *out, const char *how, int base, int with);
 void emodel_readings_reset(struct emodel_readings *mr);
 /* A reading of W at t_ns with its standard uncertainties (weight: noise and resolution). */
 void emodel_readings_add(struct emodel_readings *mr, uint64_t t_ns, double w,

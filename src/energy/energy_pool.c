@@ -165,11 +165,7 @@ static void pool_verdict(const struct result_model_normal *s, double s2, struct 
 
 	if (out->sum_base >= 0) {
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;
-		snprintf(out->why, sizeof(out->why),
-			 "%s and %s move together in every job: only %s + %.2f x %s can be known",
-			 emodel_kind_names[out->sum_base], emodel_kind_names[out->sum_with],
-			 emodel_kind_names[out->sum_base], out->sum_ratio,
-			 emodel_kind_names[out->sum_with]);
+		emodel_say_pair(out, "move together in every job", out->sum_base, out->sum_with);
 		return;
 	}
 	for (k = 0; k < K; k++)

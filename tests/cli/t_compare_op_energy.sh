@@ -28,7 +28,7 @@ def model(job, **kw):
 d["energy_models"] = [model(j), model(k, write_uj_per_op=None, write_uj_per_op_u95=None,
     flush_uj_per_op=None, flush_uj_per_op_u95=None, sum_uj_per_op=894.0,
     sum_uj_per_op_u95=60.0, sum_ratio=1.0, sum_of="write+flush", verdict="not identifiable",
-    why="write and flush move together in every job: only write + 1.00 x flush can be known")]
+    why="write and flush move together in every job: only a write with its 1.00 flushes can be known")]
 json.dump(d, open(sys.argv[2], "w"))
 PY
 
