@@ -44,7 +44,7 @@ static const char *const page_css =
 	"p.note{color:#555;font-size:.9em}"
 	/* a chart shrunk to a narrow window has unreadable text: it scrolls in its figure */
 	"svg.chart{width:100%;min-width:1100px;height:auto;border:1px solid #e4e4e4}"
-	"pre.methods{white-space:pre-wrap}code{font-size:.92em;background:#f4f4f4;padding:0 .2em}"
+	"pre{overflow-x:auto;max-width:100%}pre.methods{white-space:pre-wrap}code{font-size:.92em;background:#f4f4f4;padding:0 .2em}"
 	"#methods table th,#methods table td{border:1px solid #d4d4d4;padding:.25em .5em;text-align:left}"
 	"#methods table th{background:#f0f0f0}"
 	"#jobs td:first-child,#compare td:nth-child(3){white-space:nowrap}";

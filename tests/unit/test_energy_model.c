@@ -239,6 +239,16 @@ static void test_hold(struct job *j)
 	completions_free(&j->c);
 }
 
+/* The long seeded loops say where they are, so that the runner (which stops a test silent
+ * for 45 s as hung) sees them work on a loaded machine. */
+static void progress(const char *what, unsigned seed, unsigned of)
+{
+	if (seed % 5 == 0) {
+		printf("# %s: seed %u of %u\n", what, seed, of);
+		fflush(stdout);
+	}
+}
+
 static void test_coverage(struct job *j)
 {
 	struct emodel_fit f;
@@ -246,6 +256,7 @@ static void test_coverage(struct job *j)
 	double width = 0;
 
 	for (seed = 1; seed <= 200; seed++) {
+		progress(__func__, seed, 200);
 		rng = 1000 + seed;
 		mixed_ops(j);
 		readings(j, 60, 500000000ULL, 100000000ULL, 0);
@@ -311,6 +322,7 @@ static void test_logger_coverage(struct job *j)
 	double rec, e, width = 0, e2 = 0, nwidth = 0, ne2 = 0;
 
 	for (seed = 1; seed <= 200; seed++) {
+		progress(__func__, seed, 200);
 		rng = 9000 + seed;
 		fill_journal_logger(j, 30, 0.005);
 		/* a record's truth: its write, flush and the journal writes it caused, as the
@@ -405,6 +417,7 @@ static void paced_cover(struct job *j, int dither, uint64_t poll_ns, unsigned se
 
 	memset(nc, 0, sizeof(*nc));
 	for (seed = 1; seed <= seeds; seed++) {
+		progress(__func__, seed, seeds);
 		rng = 5000 + seed;
 		fill_paced_logger(j, 30, dither, poll_ns);
 		truth = net_truth(j);
@@ -571,6 +584,7 @@ static void test_pool_coverage(struct job *j)
 	double width = 0, e2 = 0;
 
 	for (seed = 1; seed <= 60; seed++) {
+		progress(__func__, seed, 60);
 		rng = 5000 + seed;
 		if (pool_jobs(j, fills, 3, fits, &p) || p.verdict != EMODEL_OK)
 			continue;
@@ -635,6 +649,7 @@ static void test_pool_journal_coverage(struct job *j)
 	double truth, e2 = 0, width = 0;
 
 	for (seed = 1; seed <= 60; seed++) {
+		progress(__func__, seed, 60);
 		rng = 7000 + seed;
 		pool_hidden = pool_flushes = 0;
 		if (pool_jobs(j, fills, 3, fits, &p) || p.verdict == EMODEL_NOT_IDENTIFIABLE)
