@@ -11,6 +11,8 @@
 #include "meters/emu/emu_wire.h"
 
 #define MOD "emulate"
+/* bytes of level changes one poll reads at most (a change is about 20) */
+#define EMU_WIRE_POLL_MAX 4096
 
 void emu_wire_init(struct emu_wire *w)
 {
@@ -41,6 +43,7 @@ void emu_wire_poll(struct emu_wire *w, const char *path)
 {
 	char *nl;
 	ssize_t rd;
+	size_t taken = 0;
 
 	if (!path)
 		return;
@@ -48,10 +51,13 @@ void emu_wire_poll(struct emu_wire *w, const char *path)
 		w->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (w->fd < 0)
 		return;
-	for (;;) {
+	/* At most EMU_WIRE_POLL_MAX bytes a call: a writer that never stops must not hold
+	 * the emulator's sample loop; the rest is read on the next call. */
+	while (taken < EMU_WIRE_POLL_MAX) {
 		rd = read(w->fd, w->buf + w->have, sizeof(w->buf) - 1 - w->have);
 		if (rd <= 0)
 			return;
+		taken += (size_t)rd;
 		w->have += (unsigned)rd;
 		w->buf[w->have] = '\0';
 		while ((nl = strchr(w->buf, '\n'))) {

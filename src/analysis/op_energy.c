@@ -10,7 +10,8 @@
 /* A lock-step pair's cells: the sum in its first kind's, the mark alone in the second's. */
 #define SUM_MARK "\u2020"
 
-static const char *const kind_names[] = { "read", "write", "flush" };
+const char *const op_energy_kinds[OP_ENERGY_KINDS] = { "read", "write", "flush" };
+const char *const op_energy_kinds_plural[OP_ENERGY_KINDS] = { "reads", "writes", "flushes" };
 
 static int64_t opt_int(const struct job_result *j, const char *key)
 {
@@ -119,21 +120,28 @@ static void uj_cell(double v, double u95, const char *mark, char *buf, size_t le
 		snprintf(buf, len, "%s%s", a, mark);
 }
 
-/* Which kinds ("write+flush") a lock-step sum holds: first and second, -1 when none. */
-static void sum_kinds(const struct result_device_model *d, int *first, int *second)
+int op_energy_pair(const char *sum_of, int *first, int *second)
 {
-	const char *plus = d->sum_of ? strchr(d->sum_of, '+') : NULL;
+	const char *plus = sum_of ? strchr(sum_of, '+') : NULL;
 	int k;
 
 	*first = *second = -1;
-	for (k = 0; plus && isfinite(d->sum_uj_per_op) && k < 3; k++) {
-		if (strlen(kind_names[k]) == (size_t)(plus - d->sum_of) &&
-		    !strncmp(d->sum_of, kind_names[k], strlen(kind_names[k])))
+	for (k = 0; plus && k < OP_ENERGY_KINDS; k++) {
+		if (strlen(op_energy_kinds[k]) == (size_t)(plus - sum_of) &&
+		    !strncmp(sum_of, op_energy_kinds[k], strlen(op_energy_kinds[k])))
 			*first = k;
-		if (!strcmp(plus + 1, kind_names[k]))
+		if (!strcmp(plus + 1, op_energy_kinds[k]))
 			*second = k;
 	}
-	if (*first < 0 || *second < 0)
+	if (*first < 0 || *second < 0 || *first == *second)
+		*first = *second = -1;
+	return *first >= 0;
+}
+
+/* Which kinds a pooled lock-step sum holds: first and second, -1 when none. */
+static void sum_kinds(const struct result_device_model *d, int *first, int *second)
+{
+	if (!isfinite(d->sum_uj_per_op) || !op_energy_pair(d->sum_of, first, second))
 		*first = *second = -1;
 }
 

@@ -8,6 +8,14 @@
 #include "analysis/compare.h"
 #include "analysis/results_read.h"
 
+/* The kinds a cost is given for, in the order of the result's read, write, flush. */
+#define OP_ENERGY_KINDS 3
+extern const char *const op_energy_kinds[OP_ENERGY_KINDS];
+extern const char *const op_energy_kinds_plural[OP_ENERGY_KINDS];
+/* A lock-step pair's sum_of ("write+flush"): its first and second kind (indices into
+ * op_energy_kinds); 1 when it names two, else 0 with both -1. */
+int op_energy_pair(const char *sum_of, int *first, int *second);
+
 /* Device, meter, block size, jobs, read, write, flush, fit. */
 #define OP_ENERGY_CELLS 8
 

@@ -8,6 +8,9 @@
 #include "analysis/op_energy.h"
 #include "analysis/record_cost.h"
 
+/* op_energy_kinds' write and flush */
+enum { RECORD_WRITE = 1, RECORD_FLUSH = 2 };
+
 static int64_t opt_int(const struct job_result *j, const char *key)
 {
 	const struct result_opt *o = result_opt_find(j, key);
@@ -27,13 +30,14 @@ static double pair_price(const char *sum_of, double sum, double sum_u, double ra
 			 double *u95)
 {
 	double a, b, lo, hi, with_max;
+	int first, second;
 
-	if (!sum_of || !(ratio > 0) || !isfinite(sum))
+	if (!(ratio > 0) || !isfinite(sum) || !op_energy_pair(sum_of, &first, &second))
 		return NAN;
-	if (!strcmp(sum_of, "write+flush")) {
+	if (first == RECORD_WRITE && second == RECORD_FLUSH) {
 		a = 1;
 		b = fpw - ratio;
-	} else if (!strcmp(sum_of, "flush+write")) {
+	} else if (first == RECORD_FLUSH && second == RECORD_WRITE) {
 		a = fpw;
 		b = 1 - fpw * ratio;
 	} else {

@@ -4,16 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/op_energy.h"
 #include "core/units.h"
 #include "report/summary_perop.h"
 
 #define LINE 640
 
-static const char *const kinds[] = { "read", "write", "flush" };
-
-/* The costs of a model or of event-locked averaging, in the order of kinds[]. */
+/* The costs of a model or of event-locked averaging, in the order of op_energy_kinds. */
 struct costs {
-	double v[3], u[3];
+	double v[OP_ENERGY_KINDS], u[OP_ENERGY_KINDS];
 	double sum, sum_u, ratio;
 	const char *sum_of;
 };
@@ -56,25 +55,20 @@ static void cost_text(const char *what, double v, double u, char *buf, size_t le
 static void costs_text(const struct costs *c, char *buf, size_t len)
 {
 	char one[160], what[64];
+	int first, second;
 	size_t k;
 
 	buf[0] = '\0';
-	if (c->sum_of && isfinite(c->sum)) {
-		const char *plus = strchr(c->sum_of, '+');
-
-		if (plus)
-			snprintf(what, sizeof(what), "a %.*s with its %.2f %s%s",
-				 (int)(plus - c->sum_of), c->sum_of, c->ratio, plus + 1,
-				 strcmp(plus + 1, "flush") ? "s" : "es");
-		else
-			snprintf(what, sizeof(what), "%s", c->sum_of);
+	if (isfinite(c->sum) && op_energy_pair(c->sum_of, &first, &second)) {
+		snprintf(what, sizeof(what), "a %s with its %.2f %s", op_energy_kinds[first],
+			 c->ratio, op_energy_kinds_plural[second]);
 		cost_text(what, c->sum, c->sum_u, one, sizeof(one));
 		append(buf, len, one);
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < OP_ENERGY_KINDS; k++) {
 		if (!isfinite(c->v[k]))
 			continue;
-		cost_text(kinds[k], c->v[k], c->u[k], one, sizeof(one));
+		cost_text(op_energy_kinds[k], c->v[k], c->u[k], one, sizeof(one));
 		append(buf, len, one);
 	}
 }
