@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/mem.h"
+#include "core/units.h"
 #include "energy/estimator.h"
 #include "energy/uncertainty.h"
 
@@ -105,13 +106,16 @@ static void model_dominant(const struct emodel_fit *fit, double x, double u, con
 			   char *buf, size_t len)
 {
 	double gain95 = 2 * fabs(x) * fit->gain_rel;
+	char r[32];
 
+	/* "184 x", not "1.8e+02 x": digits a reader takes in at a glance */
+	fmt_sig(sqrt(fit->chi2_dof > 0 ? fit->chi2_dof : 0), 2, r, sizeof(r));
 	if (gain95 * gain95 > u * u - gain95 * gain95)
 		snprintf(buf, len, "%s gain %.2g %% of reading (model)", model,
 			 fit->gain_rel * 100);
 	else
-		snprintf(buf, len, "model fit: %zu readings, residuals %.2g x the meter's noise",
-			 fit->readings, sqrt(fit->chi2_dof > 0 ? fit->chi2_dof : 0));
+		snprintf(buf, len, "model fit: %zu readings, residuals %s x the meter's noise",
+			 fit->readings, r);
 }
 
 static void consider(struct judged *j, const char *figure, double x, double u,
@@ -135,6 +139,7 @@ static void consider_op(struct judged *j, const char *figure, double x, double u
 			double per_op_j, const struct emodel_fit *fit, const char *model)
 {
 	double before = j->rel;
+	char a[32], b[32];
 	size_t n;
 
 	if (!(fabs(x) < per_op_j)) {
@@ -144,8 +149,9 @@ static void consider_op(struct judged *j, const char *figure, double x, double u
 	consider(j, figure, per_op_j, u, fit, model);
 	if (j->rel > before && (n = strlen(j->dominant)) < sizeof(j->dominant))
 		snprintf(j->dominant + n, sizeof(j->dominant) - n,
-			 " (a cost near zero, %.3g uJ: its U95 over the job's %.3g uJ per operation)",
-			 x * UJ_PER_J, per_op_j * UJ_PER_J);
+			 " (a cost near zero, %s uJ: its U95 over the job's %s uJ per operation)",
+			 fmt_sig(x * UJ_PER_J, 3, a, sizeof(a)),
+			 fmt_sig(per_op_j * UJ_PER_J, 3, b, sizeof(b)));
 }
 
 /* The job's energy above idle per operation of any kind (NAN: no count). */
