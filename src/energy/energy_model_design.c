@@ -233,3 +233,12 @@ void emodel_choose_cols(const struct design *d, struct solution *so, int *base, 
 		if (!merged[k] && emodel_column_sum(d, 1 + k) > 0)
 			so->cols[so->m++] = 1 + k;
 }
+
+void emodel_design_floor(struct design *d, double floor_w)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (!(d->s[i] >= floor_w))
+			d->s[i] = floor_w;
+}

@@ -75,4 +75,31 @@ double emodel_fig_var(const struct solution *so, const double *g, double infl, d
 void emodel_selection_spread(const struct grid_point *gp, size_t ngp, struct solution *b,
 			     int base, double best_score, double best_net_j, size_t dof);
 
+/* The grid's best point and what the fit needs of it. */
+struct grid_best {
+	struct solution so;
+	uint64_t win_ns, hold_ns, phase_ns; /* win_ns 0: nothing could be fitted */
+	int64_t lag_ns;
+	int base, with;
+	double score, net_j;
+};
+
+/* The search over the window, hold and lag (one point where they are declared). */
+struct grid_space {
+	uint64_t wins[4];
+	unsigned nw;
+	int64_t lo, hi, step;
+	int grid;
+};
+
+/* The space of the search: the grid's windows and lags, or the meter's declared point. */
+void emodel_grid_space(const struct emodel_in *in, struct grid_space *sp);
+/* Fits every point of sp (a pair merged where force names it) and keeps the best in gb,
+ * with the spread of its neighbours' estimates (energy_model_grid.c). */
+void emodel_grid_search(const struct emodel_in *in, const struct grid_space *sp,
+			const double *cum, struct design *d, double *res, double floor_w,
+			unsigned force, struct grid_best *gb);
+/* Raises each row's noise to at least floor_w (a reading never claims better than it). */
+void emodel_design_floor(struct design *d, double floor_w);
+
 #endif
