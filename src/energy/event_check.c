@@ -183,7 +183,7 @@ static int set_done(const struct completions *ops, unsigned set)
  * Their bits (bit k for kind k; the fewest kinds that are), or 0.
  */
 static unsigned in_step_kinds(const struct emodel_readings *mr, const struct completions *ops,
-			      const struct emodel_fit *f, double edge_s)
+			      const struct emodel_fit *f, double edge_s, double *share)
 {
 	int64_t lag = (int64_t)llround(f->lag_s * 1e9), span, edge = (int64_t)llround(edge_s * 1e9);
 	double (*n_in)[K] = xcalloc(mr->n ? mr->n : 1, sizeof(*n_in));
@@ -206,6 +206,7 @@ static unsigned in_step_kinds(const struct emodel_readings *mr, const struct com
 		}
 	}
 	nw = first == SIZE_MAX ? 0 : last - first + 1;
+	*share = NAN;
 	for (set = 1; nw >= EL_INSTEP_MIN_WINDOWS && set < 1u << K; set++) {
 		if (!set_done(ops, set))
 			continue; /* a kind the job did not do */
@@ -221,6 +222,8 @@ static unsigned in_step_kinds(const struct emodel_readings *mr, const struct com
 				mode = m;
 			}
 		}
+		if (mode > 0 && !(*share >= (double)best_same / (double)nw))
+			*share = (double)best_same / (double)nw;
 		if (mode > 0 && (double)best_same >= EL_INSTEP_SHARE * (double)nw &&
 		    (!bits || __builtin_popcount(set) < __builtin_popcount(bits)))
 			bits = set;
@@ -228,6 +231,19 @@ static unsigned in_step_kinds(const struct emodel_readings *mr, const struct com
 	free(n_in);
 	free(n_out);
 	return bits;
+}
+
+/*
+ * The ops' energy event-locked against the readings' above the idle baseline over the
+ * same bins: agreement within their combined U95. Judged for every job, in step or not:
+ * it does not rest on the 100 ms windows (docs/energy.md, "The energy balance").
+ */
+static void balance_judge(struct result_event_locked *r)
+{
+	double d = r->above_idle_uj - r->ops_energy_uj,
+	       u = hypot(r->ops_energy_uj_u95, r->above_idle_uj_u95);
+
+	r->agrees_with_trace = isfinite(d) && isfinite(u) ? fabs(d) <= u : RESULT_NULL_BOOL;
 }
 
 /* The model's verdict made "not identifiable", saying which kinds move with idle. */
@@ -257,14 +273,16 @@ void event_locked_check(struct result_event_locked *r, const struct el_series *s
 	unsigned k, step = 0;
 
 	r->agrees_with_model = RESULT_NULL_BOOL;
-	r->difference_uj = r->combined_u95_uj = NAN;
+	r->difference_uj = r->combined_u95_uj = r->in_step_share = NAN;
+	balance_judge(r);
 	decimate(s, r, mr);
 	r->model = energy_model_figures(mr, ops, s->t0_ns, s->t0_ns + s->n * EL_BIN_NS, idle_w,
 					idle_u_w, EL_CHECK_BINS * EL_BIN_NS, &fit);
 	if (r->model && fit.verdict != EMODEL_NONE)
 		step = in_step_kinds(mr, ops, &fit,
 				     fmin(fmax(EL_INSTEP_EDGE_S, 2 * r->offset_u_s),
-					  EL_INSTEP_EDGE_MAX_S));
+					  EL_INSTEP_EDGE_MAX_S),
+				     &r->in_step_share);
 	free(mr);
 	if (!r->model)
 		return;
@@ -287,13 +305,21 @@ void event_locked_check(struct result_event_locked *r, const struct el_series *s
 
 void event_locked_judge(const struct result_event_locked *r, struct result_validity *v)
 {
-	char buf[2 * TEXT_LEN];
+	char buf[3 * TEXT_LEN] = "";
 
-	if (!r || r->agrees_with_model != 0)
+	if (!r)
 		return;
-	snprintf(buf, sizeof(buf),
-		 "event-locked and model disagree: %s %.4g uJ per op apart, beyond their "
-		 "combined U95 %.3g uJ",
-		 r->check_kind ? r->check_kind : "?", r->difference_uj, r->combined_u95_uj);
-	uncertainty_disagreement(v, buf);
+	if (r->agrees_with_model == 0)
+		snprintf(buf, sizeof(buf),
+			 "event-locked and model disagree: %s %.4g uJ per op apart, beyond their "
+			 "combined U95 %.3g uJ",
+			 r->check_kind ? r->check_kind : "?", r->difference_uj, r->combined_u95_uj);
+	if (r->agrees_with_trace == 0)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 "%sevent-locked and the trace disagree: the ops' energy %.4g mJ against "
+			 "%.4g mJ above idle in the readings, beyond their combined U95 %.3g mJ",
+			 buf[0] ? "; " : "", r->ops_energy_uj / 1e3, r->above_idle_uj / 1e3,
+			 hypot(r->ops_energy_uj_u95, r->above_idle_uj_u95) / 1e3);
+	if (buf[0])
+		uncertainty_disagreement(v, buf);
 }

@@ -48,6 +48,10 @@ struct eld_fit {
 	/* The correlation of two kinds' areas' estimates in the split fit (NAN: not both
 	 * fitted). */
 	double area_r[COMPL_KINDS][COMPL_KINDS];
+	/* The energy balance over the bins fitted: what the kernels put there (J, U95 from the
+	 * fit's covariance) against the readings above the idle prior (J, U95 from the prior's
+	 * uncertainty over their span and the residuals' noise); NAN without a prior. */
+	double kernels_j, kernels_u95_j, above_idle_j, above_idle_u95_j;
 };
 
 /*

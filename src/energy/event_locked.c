@@ -194,6 +194,10 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 	out->idle_u95_w = d.idle_u95_w;
 	out->residual_rms_w = d.residual_rms_w;
 	out->inflation = d.inflation;
+	out->kernels_j = d.kernels_j;
+	out->kernels_u95_j = d.kernels_u95_j;
+	out->above_idle_j = d.above_idle_j;
+	out->above_idle_u95_j = d.above_idle_u95_j;
 	if (out->trace_kind >= 0)
 		memcpy(out->trace_w, d.kernel_w[out->trace_kind], sizeof(out->trace_w));
 	return 0;
@@ -243,6 +247,11 @@ struct result_event_locked *event_locked_figures(const struct el_series *s,
 	r->idle_w_u95 = f.idle_u95_w;
 	r->residual_rms_w = f.residual_rms_w;
 	r->inflation = f.inflation;
+	r->ops_energy_uj = f.kernels_j * 1e6;
+	r->ops_energy_uj_u95 = f.kernels_u95_j * 1e6;
+	r->above_idle_uj = f.above_idle_j * 1e6;
+	r->above_idle_uj_u95 = f.above_idle_u95_j * 1e6;
+	r->agrees_with_trace = RESULT_NULL_BOOL;
 	r->read_uj_per_op = f.j_per_op[COMPL_READ] * 1e6;
 	r->read_uj_per_op_u95 = f.u95_j[COMPL_READ] * 1e6;
 	r->write_uj_per_op = f.j_per_op[COMPL_WRITE] * 1e6;

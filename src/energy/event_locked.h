@@ -53,6 +53,9 @@ struct el_fit {
 	/* The idle term fitted with the baseline as its prior, the residuals' RMS and the
 	 * variance's inflation for their correlation. */
 	double idle_w, idle_u95_w, residual_rms_w, inflation;
+	/* The kernels' energy in the bins fitted against the readings' above the idle
+	 * baseline there, each with its U95 (J; event_deconv.h). */
+	double kernels_j, kernels_u95_j, above_idle_j, above_idle_u95_j;
 	/* The kind with most ops (a pair's carrier: the pair's current): its kernel, W above
 	 * idle at each 1 ms of the window, the first EL_PRE_BINS before its completion (ops
 	 * far apart: their mean). -1: none. */

@@ -397,6 +397,13 @@ struct result_event_locked {
 	int agrees_with_model;
 	char *check_kind;
 	double difference_uj, combined_u95_uj;
+	/* The windows' highest share holding one count of a set of kinds (in step at 0.8). */
+	double in_step_share;
+	/* The energy balance: the ops' energy event-locked (its kernels' in the bins fitted)
+	 * against the readings' above the idle baseline there (uJ, each with U95); 1 when
+	 * within their combined U95, 0 when not, RESULT_NULL_BOOL when not judged. */
+	double ops_energy_uj, ops_energy_uj_u95, above_idle_uj, above_idle_uj_u95;
+	int agrees_with_trace;
 };
 
 struct result_power {

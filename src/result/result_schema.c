@@ -272,6 +272,12 @@ static const struct result_field event_locked_fields[] = {
 	FIELD(T, "check_kind", check_kind, RF_STR),
 	FIELD(T, "difference_uj", difference_uj, RF_REAL),
 	FIELD(T, "combined_u95_uj", combined_u95_uj, RF_REAL),
+	FIELD(T, "in_step_share", in_step_share, RF_REAL),
+	FIELD(T, "ops_energy_uj", ops_energy_uj, RF_REAL),
+	FIELD(T, "ops_energy_uj_u95", ops_energy_uj_u95, RF_REAL),
+	FIELD(T, "above_idle_uj", above_idle_uj, RF_REAL),
+	FIELD(T, "above_idle_uj_u95", above_idle_uj_u95, RF_REAL),
+	FIELD(T, "agrees_with_trace", agrees_with_trace, RF_TRI),
 };
 #undef T
 static SCHEMA(event_locked_schema, struct result_event_locked, event_locked_fields);

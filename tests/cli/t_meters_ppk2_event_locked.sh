@@ -12,7 +12,8 @@
 # (the slots start with the windows): the check's model cannot tell their costs from idle,
 # says so, and compares none of them (an undithered run was made UNCERTAIN,
 # "+-nan %", for read 492 +- 272 against event-locked 1164 +- 157 uJ); no job is made
-# uncertain by the check, and each job's event-locked figures are in the summary, compare
+# uncertain by the check; every job's ops' energy balances the trace's above idle (the
+# check in-step jobs get, docs/energy.md); and each job's event-locked figures are in the summary, compare
 # and the page.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/meters_lib.sh"
@@ -71,6 +72,8 @@ for j in json.load(open(sys.argv[1]))["jobs"]:
           str(m.get("verdict")).replace(" ", "_"), m.get("read_uj_per_op"), m.get("write_uj_per_op"), e.get("check_kind"),
           e.get("difference_uj"), e.get("combined_u95_uj")))
     print("%s out_of_range %s" % (n, (p.get("out_of_range") or {}).get("active")))
+    print("%s balance %d %s %s %s %s" % (n, int(e.get("agrees_with_trace") is True), e.get("ops_energy_uj"),
+          e.get("ops_energy_uj_u95"), e.get("above_idle_uj"), e.get("above_idle_uj_u95")))
     print("%s in_step %d %s" % (n, int(m.get("verdict") == "not identifiable" and
                                        "in step" in (m.get("why") or "") and
                                        e.get("agrees_with_model") is None), m.get("why")))
@@ -92,6 +95,8 @@ for job in PACED-4K STREAM-4K INSTEP-4K; do
 	done
 	grep -q "^$job model 1 \|^$job in_step 1 " "$T_TMP/el.check"
 	ok $? "$job: in step with the 100 ms windows (said, not compared), or the power model fitted to the same readings at 100 ms agrees within 2 x the combined U95 ($(awk -v j=$job '$1 == j && $2 == "model" { print $7 ": " $8 " uJ apart, U95 " $9 }' "$T_TMP/el.check"))"
+	grep -q "^$job balance 1 " "$T_TMP/el.check"
+	ok $? "$job: the ops' energy event-locked balances the trace's above idle ($(awk -v j=$job '$1 == j && $2 == "balance" { printf "%.1f +- %.1f against %.1f +- %.1f mJ", $4 / 1e3, $5 / 1e3, $6 / 1e3, $7 / 1e3 }' "$T_TMP/el.check"))"
 	awk -v j=$job '$1 == j && $2 == "trace" && $3 == 51 && $4 > 0.02 { f = 1 } END { exit !f }' "$T_TMP/el.check"
 	ok $? "$job: one op's current: 51 points a ms apart, above idle at its peak"
 done

@@ -96,6 +96,15 @@ static void not_judged(const struct result_event_locked *r, const char *what)
 	       r && r->check_kind ? r->check_kind : "-", r ? r->difference_uj : NAN);
 }
 
+/* r's energy balance: the ops' energy event-locked against the readings' above idle. */
+static void balanced(const struct result_event_locked *r, int want, const char *what)
+{
+	is_int(r ? r->agrees_with_trace : -2, want,
+	       "%s: the ops' %.1f +- %.1f mJ against %.1f +- %.1f mJ above idle", what,
+	       r ? r->ops_energy_uj / 1e3 : NAN, r ? r->ops_energy_uj_u95 / 1e3 : NAN,
+	       r ? r->above_idle_uj / 1e3 : NAN, r ? r->above_idle_uj_u95 / 1e3 : NAN);
+}
+
 /* Frees r as a job's result would (its schema). */
 static void el_free(struct result_event_locked *r)
 {
@@ -163,6 +172,7 @@ static void far_apart(struct el_series *s)
 		       r->model->window_s);
 	/* each slot's op in its first half: every 100 ms window holds exactly one */
 	not_judged(r, "ops far apart, one in each 100 ms window");
+	balanced(r, 1, "ops far apart");
 	event_locked_judge(r, &v);
 	is_int(v.uncertain, 0, "the job is not made uncertain");
 	el_free(r);
@@ -230,6 +240,27 @@ static void late_current(struct el_series *s)
 }
 
 /*
+ * nops reads and writes paced at rate_hz from 20 ms into the series, each up to `dither`
+ * of its slot late, synthesized into s over the ops' span and 3 s more.
+ */
+static struct op *paced_at(struct el_series *s, struct completions *c, size_t nops,
+			   double rate_hz, double dither)
+{
+	struct op *ops = xcalloc(nops, sizeof(*ops));
+	size_t i;
+
+	completions_init(c, T0);
+	for (i = 0; i < nops; i++) {
+		ops[i].t_ns = T0 + 20000000ULL + (uint64_t)(((double)i + uniform() * dither) /
+							    rate_hz * 1e9);
+		ops[i].kind = (int)(uniform() * 2);
+		completions_add(c, ops[i].kind, ops[i].t_ns);
+	}
+	synthesize(s, ops, nops, (unsigned)ceil((double)nops / rate_hz) + 3, OFFSET_NS);
+	return ops;
+}
+
+/*
  * Reads and writes paced at exactly 10/s, each 1 ms late at most: every 100 ms window
  * holds one op, so the model's idle is told only by the prior and the tail, where a
  * journal's writeback draws current no completion explains: the model's costs fall by
@@ -243,16 +274,10 @@ static void in_step(struct el_series *s)
 	size_t nops = 300, i, j, tail0;
 	struct result_event_locked *r;
 	struct completions c;
-	struct op *ops = xcalloc(nops, sizeof(*ops));
+	struct op *ops;
 
 	rng = 23;
-	completions_init(&c, T0);
-	for (i = 0; i < nops; i++) {
-		ops[i].t_ns = T0 + 20000000ULL + i * 100000000ULL + (uint64_t)(uniform() * 1e6);
-		ops[i].kind = (int)(uniform() * 2);
-		completions_add(&c, ops[i].kind, ops[i].t_ns);
-	}
-	synthesize(s, ops, nops, 33, OFFSET_NS);
+	ops = paced_at(s, &c, nops, 10, 0.01);
 	/* four commits of 2 mJ (20 ms at 100 mW) in the tail, no completion near them */
 	for (j = 0; j < 4; j++) {
 		tail0 = (size_t)(ops[nops - 1].t_ns - s->t0_ns) / EL_BIN_NS + 500 + 700 * j;
@@ -269,9 +294,45 @@ static void in_step(struct el_series *s)
 		       r->model->read_uj_per_op, r->model->read_uj_per_op_u95,
 		       r->model->write_uj_per_op, r->model->write_uj_per_op_u95, r->model->idle_w);
 	not_judged(r, "in step");
+	ok(r && r->in_step_share >= 0.8, "in %.0f %% of the windows",
+	   r ? r->in_step_share * 100 : NAN);
+	/* the tail's 8 mJ are within the baseline's 2 x 1 mW over 33 s */
+	balanced(r, 1, "in step, checked by the energy balance");
 	event_locked_judge(r, &v);
 	ok(!v.uncertain && !u.dominant, "the job is not made uncertain (%s)",
 	   u.dominant ? u.dominant : "-");
+	free(u.dominant);
+	el_free(r);
+	completions_free(&c);
+	free(ops);
+}
+
+/*
+ * Ops in step as above, the device awake at 20 mW more than idle through the active
+ * phase (a state it keeps between them): the kernels, above the fitted idle, hold each
+ * op's energy, but not the job's: before, nothing was compared (the model in step) and
+ * the job was certain; the energy balance must say the trace holds more than the ops.
+ */
+static void in_step_awake(struct el_series *s)
+{
+	struct result_uncertainty u = { 0 };
+	struct result_validity v = { .uncertainty = &u };
+	size_t nops = 300, i, end;
+	struct result_event_locked *r;
+	struct completions c;
+	struct op *ops;
+
+	rng = 29;
+	ops = paced_at(s, &c, nops, 10, 0.01);
+	end = (size_t)(ops[nops - 1].t_ns - s->t0_ns) / EL_BIN_NS;
+	for (i = 0; i < end && i < s->n; i++)
+		s->w_sum[i] += (float)(0.02 * s->cnt[i]);
+	r = figures(s, &c);
+	not_judged(r, "in step, awake between the ops");
+	balanced(r, 0, "awake: the balance disagrees");
+	event_locked_judge(r, &v);
+	ok(v.uncertain && u.dominant && strstr(u.dominant, "event-locked and the trace disagree"),
+	   "the job is uncertain and says why: %s", u.dominant ? u.dominant : "-");
 	free(u.dominant);
 	el_free(r);
 	completions_free(&c);
@@ -307,6 +368,9 @@ static void stream(struct el_series *s)
 	is_int(f.sum_base, -1, "kinds that overlap but not in step are not summed");
 	r = figures(s, &c);
 	agrees(r, "the model at 100 ms agrees");
+	ok(r && r->in_step_share < 0.8, "not in step: %.0f %% of the windows hold one count",
+	   r ? r->in_step_share * 100 : NAN);
+	balanced(r, 1, "a stream");
 	el_free(r);
 	completions_free(&c);
 	free(ops);
@@ -546,6 +610,7 @@ int main(void)
 	closing_flush(s);
 	late_current(s);
 	in_step(s);
+	in_step_awake(s);
 	no_response(s);
 	free(s);
 	return done_testing();
