@@ -136,12 +136,13 @@ struct unexplained {
  * The energy above idle the model gives the job: each fitted cost times the job's
  * completions of its kind (a merged pair's cost covers its partner's ops), with the
  * covariance's U95 (misfit included) and the gain. Operations of a kind no window held
- * (a stream's one closing fsync) are priced between nothing and the dearest cost fitted,
- * the half-range added to the U95, when they are at most EMODEL_RARE_SHARE of all; more,
- * and their energy is not known: NAN.
+ * (a burst job's flushes, all between the readings' windows) are priced between nothing
+ * and the dearest cost fitted, the half-range added to the U95, when they are at most
+ * EMODEL_RARE_SHARE of all; more, and their energy is not known: NAN.
  * To that the energy the operations do not explain: the fitted idle's rise over the
  * baseline plus the mean residual, over the span (a journal's writeback seconds after
- * the records it carries, a device awake between operations). The sum is the control
+ * the records it carries, a device awake between operations, a kind done too few times
+ * to price: a job's one closing fsync). The sum is the control
  * variate form of the readings' integral, sum c_k (N_k - xbar_k T) + (ybar - idle) T: the
  * readings sample what the completions do not tell (their spread over root n, with the
  * baseline's own uncertainty), and the costs' errors weigh only by the operations the
@@ -166,8 +167,7 @@ static void net_energy(const struct emodel_in *in, const struct solution *so, do
 		seen += n[i] + (k == out->sum_base ? in->ops->total[out->sum_with] : 0);
 		dear = so->p[i] > dear ? so->p[i] : dear;
 	}
-	for (k = 0; k < COMPL_KINDS; k++)
-		all += in->ops->total[k];
+	all = emodel_priced_ops(in);
 	unseen = all - seen;
 	out->net_j = out->net_u95_j = NAN;
 	if (unseen > EMODEL_RARE_SHARE * all)
@@ -216,31 +216,50 @@ int energy_model_usable(const struct emodel_fit *f)
 	return !(f->sum_j + f->sum_u95_j < 0);
 }
 
-/* The residuals' and the declared noise's RMS into out, and their mean with its u. */
-static void residual_stats(const struct design *d, const struct solution *so,
-			   struct unexplained *ux, struct emodel_fit *out)
+/* Row n's residual from so's fit. */
+static double residual(const struct design *d, const struct solution *so, size_t n)
+{
+	double r = d->y[n];
+	unsigned i;
+
+	for (i = 0; i < so->m; i++)
+		r -= so->p[i] * d->x[n * NP + so->cols[i]];
+	return r;
+}
+
+/*
+ * The fit's residuals' and the declared noise's RMS into out; the mean residual with its u
+ * and the columns' means over the sample's rows (the fit's, and those it left out for an
+ * unpriced op, whose energy the readings sample as they do the rest unexplained).
+ */
+static void residual_stats(const struct design *d, const struct design *sample,
+			   const struct solution *so, struct unexplained *ux, struct emodel_fit *out)
 {
 	double r, rs = 0, rsum = 0, ns = 0;
 	unsigned i;
 	size_t n;
 
-	*ux = (struct unexplained){ .n = d->n };
 	for (n = 0; n < d->n; n++) {
-		for (i = 0; i < NP; i++)
-			ux->mean_x[i] += d->x[n * NP + i] / (double)d->n;
-		r = d->y[n];
-		for (i = 0; i < so->m; i++)
-			r -= so->p[i] * d->x[n * NP + so->cols[i]];
+		r = residual(d, so, n);
 		rs += r * r;
-		rsum += r;
 		ns += d->s[n] * d->s[n];
-	}
-	if (d->n > 1) {
-		ux->mean_w = rsum / (double)d->n;
-		ux->u_w = sqrt(fmax(0, rs - rsum * ux->mean_w) / (double)(d->n - 1) / (double)d->n);
 	}
 	out->residual_rms_w = d->n ? sqrt(rs / (double)d->n) : NAN;
 	out->noise_rms_w = d->n ? sqrt(ns / (double)d->n) : NAN;
+	*ux = (struct unexplained){ .n = sample->n };
+	rs = 0;
+	for (n = 0; n < sample->n; n++) {
+		for (i = 0; i < NP; i++)
+			ux->mean_x[i] += sample->x[n * NP + i] / (double)sample->n;
+		r = residual(sample, so, n);
+		rs += r * r;
+		rsum += r;
+	}
+	if (sample->n > 1) {
+		ux->mean_w = rsum / (double)sample->n;
+		ux->u_w = sqrt(fmax(0, rs - rsum * ux->mean_w) / (double)(sample->n - 1) /
+			       (double)sample->n);
+	}
 }
 
 /*
@@ -277,8 +296,9 @@ static int flat_column(const struct design *d, const struct solution *so)
 	return -1;
 }
 
-static void fill_out(const struct emodel_in *in, const struct design *d, const struct solution *so,
-		     int base, int with, struct emodel_fit *out)
+static void fill_out(const struct emodel_in *in, const struct design *d,
+		     const struct design *sample, const struct solution *so, int base, int with,
+		     struct emodel_fit *out)
 {
 	double s2 = so->dof ? so->chi2 / (double)so->dof : INFINITY, infl, u2;
 	double g[NP] = { 0 }, k95, nu;
@@ -294,7 +314,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	k95 = emodel_coverage_k(nu);
 	out->readings = d->n;
 	out->chi2_dof = s2;
-	residual_stats(d, so, &ux, out);
+	residual_stats(d, sample, so, &ux, out);
 	normal_fill(in, d, so, infl, nu, &out->normal);
 	out->idle_w = so->p[0];
 	g[0] = 1;
@@ -335,7 +355,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 		return;
 	}
 	for (k = 0; k < COMPL_KINDS; k++)
-		if (in->ops->total[k] > 0 && isnan(out->j_per_op[k])) {
+		if (in->ops->total[k] >= EMODEL_MIN_OPS && isnan(out->j_per_op[k])) {
 			out->verdict = EMODEL_NOT_IDENTIFIABLE;
 			snprintf(out->why, sizeof(out->why),
 				 "no %s completed inside any reading's window", emodel_kind_names[k]);
@@ -350,7 +370,8 @@ static void fill_out(const struct emodel_in *in, const struct design *d, const s
 	out->verdict = EMODEL_OK;
 }
 
-/* Readings whose window holds at least half an operation of any kind (rows are rates). */
+/* Readings whose window holds at least half an operation of any kind priced (rows are
+ * rates). */
 static size_t readings_with_ops(const struct design *d, double window_s)
 {
 	size_t n, seen = 0;
@@ -360,23 +381,31 @@ static size_t readings_with_ops(const struct design *d, double window_s)
 	for (n = 0; n < d->n; n++) {
 		ops = 0;
 		for (k = 1; k < NP; k++)
-			ops += d->x[n * NP + k] * window_s;
+			if (!(d->unpriced & 1u << (k - 1)))
+				ops += d->x[n * NP + k] * window_s;
 		seen += ops >= 0.5;
 	}
 	return seen;
 }
 
-/* The design at the grid's best point, and the fit's figures from it. */
+/* The design at the grid's best point, and the fit's figures from it; all: the design with
+ * the rows an unpriced op left out of it, for the sample of the energy unexplained. */
 static void fill_best(const struct emodel_in *in, const double *cum, struct design *d,
-		      double floor_w, const struct grid_best *gb, struct emodel_fit *out)
+		      struct design *all, double floor_w, const struct grid_best *gb,
+		      struct emodel_fit *out)
 {
 	emodel_design_build(in, cum, gb->win_ns, gb->lag_ns, gb->hold_ns, gb->phase_ns, d);
 	emodel_design_floor(d, floor_w);
+	if (d->unpriced) {
+		all->keep_unpriced = 1;
+		emodel_design_build(in, cum, gb->win_ns, gb->lag_ns, gb->hold_ns, gb->phase_ns,
+				    all);
+	}
 	out->readings_with_ops = readings_with_ops(d, (double)gb->win_ns / 1e9);
 	out->window_s = (double)gb->win_ns / 1e9;
 	out->lag_s = (double)gb->lag_ns / 1e9;
 	out->hold_s = (double)gb->hold_ns / 1e9;
-	fill_out(in, d, &gb->so, gb->base, gb->with, out);
+	fill_out(in, d, d->unpriced ? all : d, &gb->so, gb->base, gb->with, out);
 }
 
 /*
@@ -403,6 +432,31 @@ static unsigned unsplittable(const struct emodel_fit *f)
 	return 0;
 }
 
+/*
+ * Says after out->why which kinds the job did too few times to price ("1 flush: too few to
+ * price"): their cost is null by choice, not because the readings failed, and the verdict
+ * is the other kinds'.
+ */
+static void say_unpriced(const struct emodel_in *in, struct emodel_fit *out)
+{
+	size_t at = strlen(out->why), len = sizeof(out->why);
+	const char *sep = at ? "; " : "";
+	double n;
+	int k, any = 0;
+
+	for (k = 0; k < COMPL_KINDS && at < len; k++) {
+		n = in->ops->total[k];
+		if (!(n > 0) || n >= EMODEL_MIN_OPS)
+			continue;
+		snprintf(out->why + at, len - at, "%s%.0f %s", any ? ", " : sep, n,
+			 n == 1 ? emodel_kind_names[k] : kind_plurals[k]);
+		at = strlen(out->why);
+		any = 1;
+	}
+	if (any && at < len)
+		snprintf(out->why + at, len - at, ": too few to price");
+}
+
 /* A fit that holds nothing yet. */
 static void fit_reset(const struct emodel_in *in, struct emodel_fit *out)
 {
@@ -420,9 +474,26 @@ static void fit_reset(const struct emodel_in *in, struct emodel_fit *out)
 	out->grid = !in->window_ns;
 }
 
+static void design_alloc(struct design *d, size_t n)
+{
+	memset(d, 0, sizeof(*d));
+	d->x = xcalloc(n * NP, sizeof(*d->x));
+	d->y = xcalloc(n, sizeof(*d->y));
+	d->s = xcalloc(n, sizeof(*d->s));
+	d->end = xcalloc(n, sizeof(*d->end));
+}
+
+static void design_free(struct design *d)
+{
+	free(d->x);
+	free(d->y);
+	free(d->s);
+	free(d->end);
+}
+
 int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 {
-	struct design d = { 0 };
+	struct design d, all;
 	struct grid_space sp;
 	struct grid_best gb;
 	double *cum, *res, floor_w;
@@ -435,31 +506,28 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 	}
 	emodel_grid_space(in, &sp);
 	cum = emodel_cumulate(in->ops);
-	d.x = xcalloc(in->n * NP, sizeof(*d.x));
-	d.y = xcalloc(in->n, sizeof(*d.y));
-	d.s = xcalloc(in->n, sizeof(*d.s));
-	d.end = xcalloc(in->n, sizeof(*d.end));
+	design_alloc(&d, in->n);
+	design_alloc(&all, in->n);
 	res = xcalloc(in->n, sizeof(*res));
 	floor_w = noise_floor(in);
 	emodel_grid_search(in, &sp, cum, &d, res, floor_w, 0, &gb);
 	if (gb.win_ns) {
-		fill_best(in, cum, &d, floor_w, &gb, out);
+		fill_best(in, cum, &d, &all, floor_w, &gb, out);
 		force = gb.base < 0 ? unsplittable(out) : 0;
 		if (force) {
 			emodel_grid_search(in, &sp, cum, &d, res, floor_w, force, &gb);
 			fit_reset(in, out);
-			fill_best(in, cum, &d, floor_w, &gb, out);
+			fill_best(in, cum, &d, &all, floor_w, &gb, out);
 			if (gb.base >= 0)
 				emodel_say_pair(out, "cannot be told apart", gb.base, gb.with);
 		}
+		say_unpriced(in, out);
 	} else {
 		snprintf(out->why, sizeof(out->why), "too few readings in the span to fit");
 	}
 	free(cum);
-	free(d.x);
-	free(d.y);
-	free(d.s);
-	free(d.end);
+	design_free(&d);
+	design_free(&all);
 	free(res);
 	return gb.win_ns ? 0 : -EINVAL;
 }

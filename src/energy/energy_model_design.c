@@ -48,6 +48,19 @@ static int64_t grid_floor(int64_t t_ns, int64_t t0_ns, uint64_t hold_ns, uint64_
 	return t0_ns + (int64_t)phase_ns + k * h;
 }
 
+/* Whether [start, end) holds a completion of a kind in the bits unpriced. */
+static int holds_unpriced(const struct emodel_in *in, const double *cum, unsigned unpriced,
+			  int64_t start, int64_t end)
+{
+	unsigned k;
+
+	for (k = 0; k < COMPL_KINDS; k++)
+		if (unpriced & 1u << k &&
+		    count_before(in->ops, cum, end, k) > count_before(in->ops, cum, start, k))
+			return 1;
+	return 0;
+}
+
 void emodel_design_build(const struct emodel_in *in, const double *cum, uint64_t win_ns,
 			int64_t lag_ns, uint64_t hold_ns, uint64_t phase_ns, struct design *d)
 {
@@ -58,6 +71,10 @@ void emodel_design_build(const struct emodel_in *in, const double *cum, uint64_t
 
 	d->n = 0;
 	d->span_ns = win_ns;
+	d->unpriced = 0;
+	for (k = 0; k < COMPL_KINDS; k++)
+		if (in->ops->total[k] > 0 && in->ops->total[k] < EMODEL_MIN_OPS)
+			d->unpriced |= 1u << k;
 	for (i = 0; i < in->n; i++) {
 		end = (int64_t)in->r[i].t_ns - lag_ns;
 		/* a meter that converts every hold_ns and shows its last conversion until the
@@ -66,6 +83,9 @@ void emodel_design_build(const struct emodel_in *in, const double *cum, uint64_t
 			end = grid_floor(end, (int64_t)in->t0_ns, hold_ns, phase_ns);
 		start = end - (int64_t)win_ns;
 		if (start < (int64_t)in->t0_ns || end > (int64_t)in->t1_ns || !isfinite(in->r[i].w))
+			continue;
+		/* a reading that holds an op left unpriced would set the other costs by it */
+		if (d->unpriced && !d->keep_unpriced && holds_unpriced(in, cum, d->unpriced, start, end))
 			continue;
 		d->x[d->n * NP] = 1;
 		for (k = 0; k < COMPL_KINDS; k++)
@@ -194,6 +214,17 @@ static double column_r(const struct design *d, unsigned cj, unsigned ck)
 	return sjj > 0 && skk > 0 ? sjk / sqrt(sjj * skk) : 0;
 }
 
+double emodel_priced_ops(const struct emodel_in *in)
+{
+	double n = 0;
+	unsigned k;
+
+	for (k = 0; k < COMPL_KINDS; k++)
+		if (in->ops->total[k] >= EMODEL_MIN_OPS)
+			n += in->ops->total[k];
+	return n;
+}
+
 double emodel_column_sum(const struct design *d, unsigned c)
 {
 	double s = 0;
@@ -205,8 +236,8 @@ double emodel_column_sum(const struct design *d, unsigned c)
 }
 
 /*
- * The columns to fit at this design: idle and each kind seen in some window; of a pair
- * that moves together (or the pair *force names, bit k for kind k) only the kind seen
+ * The columns to fit at this design: idle and each kind seen in some window and done
+ * often enough to price (not in d->unpriced); of a pair that moves together (or the pair *force names, bit k for kind k) only the kind seen
  * more (its cost then holds the other's share).
  */
 void emodel_choose_cols(const struct design *d, struct solution *so, int *base, int *with,
@@ -218,7 +249,8 @@ void emodel_choose_cols(const struct design *d, struct solution *so, int *base, 
 	*base = *with = -1;
 	for (j = 0; j < COMPL_KINDS; j++)
 		for (k = j + 1; k < COMPL_KINDS; k++) {
-			if (*base >= 0 || !(emodel_column_sum(d, 1 + j) > 0) || !(emodel_column_sum(d, 1 + k) > 0))
+			if (*base >= 0 || (d->unpriced & (1u << j | 1u << k)) ||
+			    !(emodel_column_sum(d, 1 + j) > 0) || !(emodel_column_sum(d, 1 + k) > 0))
 				continue;
 			if (force != (1u << j | 1u << k) &&
 			    fabs(column_r(d, 1 + j, 1 + k)) < EMODEL_COLLINEAR_R)
@@ -230,7 +262,7 @@ void emodel_choose_cols(const struct design *d, struct solution *so, int *base, 
 	so->m = 1;
 	so->cols[0] = 0;
 	for (k = 0; k < COMPL_KINDS; k++)
-		if (!merged[k] && emodel_column_sum(d, 1 + k) > 0)
+		if (!merged[k] && !(d->unpriced & 1u << k) && emodel_column_sum(d, 1 + k) > 0)
 			so->cols[so->m++] = 1 + k;
 }
 

@@ -51,7 +51,7 @@ static double net_value(const struct emodel_in *in, const struct design *d,
 			const struct solution *so, int base, int with)
 {
 	double span_s = (double)(in->t1_ns - in->t0_ns) / 1e9, mx, ybar = 0, net = 0;
-	double seen = 0, all = 0, dear = 0;
+	double seen = 0, all, dear = 0;
 	int prior = isfinite(in->idle_w) && in->idle_u_w > 0;
 	unsigned i;
 	size_t n;
@@ -70,8 +70,7 @@ static double net_value(const struct emodel_in *in, const struct design *d,
 		seen += in->ops->total[k] + (k == base ? in->ops->total[with] : 0);
 		dear = so->p[i] > dear ? so->p[i] : dear;
 	}
-	for (k = 0; k < COMPL_KINDS; k++)
-		all += in->ops->total[k];
+	all = emodel_priced_ops(in);
 	if (all - seen > EMODEL_RARE_SHARE * all)
 		return NAN;
 	return net + (all - seen) * dear / 2 + (ybar - (prior ? in->idle_w : so->p[0])) * span_s;

@@ -21,6 +21,10 @@ struct design {
 	double *y, *s;
 	int64_t *end;	 /* each row's window end (ns): rows whose windows overlap share energy */
 	uint64_t span_ns; /* window and hold: how far back a reading sees */
+	unsigned unpriced; /* bit k: the job did fewer than EMODEL_MIN_OPS of kind k, no column */
+	/* 0: the rows whose window holds an unpriced op are left out (the fit's design); 1:
+	 * kept (the sample of what the operations leave unexplained, their energy in it) */
+	int keep_unpriced;
 };
 
 /* One weighted least-squares fit over the columns cols[0..m) (0 is idle). */
@@ -53,6 +57,8 @@ double *emodel_cumulate(const struct completions *ops);
  * cumulative completions cum. */
 void emodel_design_build(const struct emodel_in *in, const double *cum, uint64_t win_ns,
 			int64_t lag_ns, uint64_t hold_ns, uint64_t phase_ns, struct design *d);
+/* The job's operations of the kinds it did often enough to price (EMODEL_MIN_OPS). */
+double emodel_priced_ops(const struct emodel_in *in);
 /* The sum of column c over the design's rows. */
 double emodel_column_sum(const struct design *d, unsigned c);
 /* The columns to fit: idle and each kind seen; of a pair in step (or named by force) one. */

@@ -77,7 +77,7 @@ static unsigned pool_cols(const struct result_model_normal *s,
 
 	*base = *with = -1;
 	for (k = 0; k < K; k++)
-		has[k] = s->ops[k] > 0 && s->a[k][k] > 0;
+		has[k] = s->ops[k] >= EMODEL_MIN_OPS && s->a[k][k] > 0;
 	for (j = 0; j < K; j++)
 		for (k = j + 1; k < K; k++) {
 			if (!has[j] || !has[k])
@@ -169,7 +169,7 @@ static void pool_verdict(const struct result_model_normal *s, double s2, struct 
 		return;
 	}
 	for (k = 0; k < K; k++)
-		if (s->ops[k] > 0 && isnan(out->j_per_op[k])) {
+		if (s->ops[k] >= EMODEL_MIN_OPS && isnan(out->j_per_op[k])) {
 			out->verdict = EMODEL_NOT_IDENTIFIABLE;
 			snprintf(out->why, sizeof(out->why),
 				 "no %s completed inside any reading's window", emodel_kind_names[k]);

@@ -239,6 +239,56 @@ static void test_hold(struct job *j)
 	completions_free(&j->c);
 }
 
+/*
+ * A job of reads and writes closed by one fsync that carries 40 journal writes the series
+ * does not see (24 mJ), inside a reading's window: the flush is neither priced nor judged
+ * (one reading alone would set its cost), the verdict is the reads' and writes', and the
+ * flush's energy is in the job's, from the readings.
+ */
+static void test_closing_flush(struct job *j)
+{
+	const struct result_model_normal *nm[1];
+	uint64_t seed, t;
+	struct emodel_fit f, pooled;
+	size_t i;
+	int k;
+
+	rng = 2;
+	j->nops = 0;
+	poisson(j, COMPL_READ, 30, 60);
+	poisson(j, COMPL_WRITE, 10, 60);
+	seed = rng;
+	readings(j, 60, 500000000ULL, 100000000ULL, 0);
+	/* the flush 50 ms before the last reading but one: inside its window */
+	t = j->in.r[j->in.n - 2].t_ns - 50000000ULL;
+	completions_free(&j->c);
+	j->ops[j->nops++] = (struct op){ t, COMPL_FLUSH, 0 };
+	for (i = 0; i < 40; i++)
+		j->ops[j->nops++] = (struct op){ t + i * 100000ULL, COMPL_WRITE, 1 };
+	rng = seed; /* the same readings' times and noise */
+	readings(j, 60, 500000000ULL, 100000000ULL, 0);
+	is_int(energy_model_fit(&j->in, &f), 0, "one closing flush: fitted");
+	ok(isnan(f.j_per_op[COMPL_FLUSH]) && isnan(f.u95_j[COMPL_FLUSH]), "the flush is not priced");
+	ok(f.verdict != EMODEL_NOT_IDENTIFIABLE, "nor is the model not identifiable for it: %s",
+	   energy_model_verdict_name(f.verdict));
+	ok(strstr(f.why, "1 flush: too few to price") != NULL, "and says why: %s", f.why);
+	ok(f.sum_base < 0, "no pair merged with it");
+	for (k = COMPL_READ; k <= COMPL_WRITE; k++)
+		ok(covers(&f, k), "%s: %.1f +- %.1f uJ against %.1f", emodel_kind_names[k],
+		   f.j_per_op[k] * 1e6, f.u95_j[k] * 1e6, cost_j[k] * 1e6);
+	ok(fabs(f.net_j - net_truth(j)) <= f.net_u95_j,
+	   "net %.5f +- %.5f J against %.5f, the flush's 0.0243 J in it", f.net_j, f.net_u95_j,
+	   net_truth(j));
+	ok(energy_model_usable(&f), "usable for the headline");
+	is_dbl(f.normal.ops[COMPL_FLUSH], 1, 0, "the pool still counts the flush");
+	nm[0] = &f.normal;
+	is_int(energy_pool_fit(nm, 1, &pooled), 0, "pooled alone: fitted");
+	ok(isnan(pooled.j_per_op[COMPL_FLUSH]) && pooled.verdict != EMODEL_NOT_IDENTIFIABLE,
+	   "the pool neither prices its flush nor calls itself not identifiable: %s (%s)",
+	   energy_model_verdict_name(pooled.verdict), pooled.why);
+	completions_free(&j->c);
+}
+
 /* The long seeded loops say where they are, so that the runner (which stops a test silent
  * for 45 s as hung) sees them work on a loaded machine. */
 static void progress(const char *what, unsigned seed, unsigned of)
@@ -681,6 +731,7 @@ int main(void)
 	test_lockstep(j);
 	test_lag_grid(j);
 	test_hold(j);
+	test_closing_flush(j);
 	test_coverage(j);
 	test_logger_coverage(j);
 	test_paced_in_step(j);
