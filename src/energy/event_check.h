@@ -11,9 +11,11 @@
 #define EL_CHECK_BINS 100
 
 /*
- * Fits the power model (energy/energy_model.h) to s's readings averaged over 100 ms, with
- * the completions ops and idle_w (standard uncertainty idle_u_w) as its prior and no gain
- * term (the same meter's gain moves both alike), into r->model; compares each kind's
+ * Checks r's ops' energy against s's readings above the idle baseline idle_w (standard
+ * uncertainty idle_u_w): r->agrees_with_trace. Fits the power model
+ * (energy/energy_model.h) to s's readings averaged over 100 ms, with the completions ops,
+ * r's own idle as its prior (idle_w where r has none) and no gain term (the same meter's
+ * gain moves both alike), into r->model; compares each kind's
  * energy per op with r's: r->agrees_with_model 1 when every kind both give lies within
  * their combined U95, 0 when one does not (r->disagree_kind, the difference and the
  * combined U95 of the one furthest apart), RESULT_NULL_BOOL when no kind has both. Kinds

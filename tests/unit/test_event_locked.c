@@ -340,6 +340,48 @@ static void in_step_awake(struct el_series *s)
 }
 
 /*
+ * Paced at 10, 15, 20 and 30/s, each op up to 1 %, 50 % or 100 % of its slot late: the
+ * in-step rule's threshold (80 % of the windows holding one count) against jobs on both
+ * sides of it. Whatever the share, no check may disagree with figures that are right
+ * (ops at their slot's start are in step at 10, 20 and 30/s, not at 15/s: 2 and 1 op in
+ * turn).
+ */
+static void in_step_threshold(struct el_series *s)
+{
+	static const double rates[] = { 10, 15, 20, 30 }, dithers[] = { 0.01, 0.5, 1.0 };
+	struct result_event_locked *r;
+	struct completions c;
+	struct op *ops;
+	unsigned i, j;
+
+	for (i = 0; i < sizeof(rates) / sizeof(*rates); i++)
+		for (j = 0; j < sizeof(dithers) / sizeof(*dithers); j++) {
+			rng = 41 + 7 * i + j;
+			ops = paced_at(s, &c, (size_t)(20 * rates[i]), rates[i], dithers[j]);
+			r = figures(s, &c);
+			printf("# %.0f/s, dither %.0f %%: %.0f %% in step, model %s; read %.1f +- "
+			       "%.1f, write %.1f +- %.1f uJ\n",
+			       rates[i], dithers[j] * 100, r ? r->in_step_share * 100 : NAN,
+			       r && r->model ? r->model->verdict : "-", r ? r->read_uj_per_op : NAN,
+			       r ? r->read_uj_per_op_u95 : NAN, r ? r->write_uj_per_op : NAN,
+			       r ? r->write_uj_per_op_u95 : NAN);
+			ok(r && r->agrees_with_model != 0,
+			   "%.0f/s, dither %.0f %%: no disagreement with the model (%s %.1f uJ "
+			   "apart, U95 %.1f)",
+			   rates[i], dithers[j] * 100, r && r->check_kind ? r->check_kind : "-",
+			   r ? r->difference_uj : NAN, r ? r->combined_u95_uj : NAN);
+			balanced(r, 1, "and the balance agrees");
+			if (dithers[j] < 0.1)
+				ok(r && (r->in_step_share >= 0.8) == (rates[i] != 15),
+				   "undithered: %s step (%.0f %%)", rates[i] != 15 ? "in" : "not in",
+				   r ? r->in_step_share * 100 : NAN);
+			el_free(r);
+			completions_free(&c);
+			free(ops);
+		}
+}
+
+/*
  * A stream: ops 2 to 5 ms apart with 4 ms pulses, so each op's current overlaps its
  * neighbours'; the window's plain average would read each kind high by the others'.
  */
@@ -611,6 +653,7 @@ int main(void)
 	late_current(s);
 	in_step(s);
 	in_step_awake(s);
+	in_step_threshold(s);
 	no_response(s);
 	free(s);
 	return done_testing();
