@@ -215,15 +215,33 @@ static void judge_model(const struct emodel_fit *fit, int chosen, double es_acti
 	v->uncertain = j.rel > limit;
 }
 
-/* Integration and model further apart than their combined U95: uncertain, and why first. */
-static void disagree(double int_j, double int_u95, const struct emodel_fit *fit,
-		     struct result_validity *v)
+/*
+ * Integration and model further apart than their combined U95: uncertain, and why first.
+ * Where the readings carry the headline and the model itself says it does not describe
+ * them (a poor fit: a stream at the meter's ceiling, whose power stays while its rate
+ * moves), the disagreement is the model's: said after its why, the job not judged by it.
+ */
+static void disagree(double int_j, double int_u95, const struct emodel_fit *fit, int chosen,
+		     struct result_power *p, struct result_validity *v)
 {
 	char buf[2 * TEXT_LEN];
+	struct result_energy_model *m = p->energy_model;
+	char *why;
 
 	if (!isfinite(int_j) || !isfinite(int_u95) ||
 	    !(fabs(int_j - fit->net_j) > hypot(int_u95, fit->net_u95_j)))
 		return;
+	if (!chosen && fit->verdict == EMODEL_POOR_FIT) {
+		if (!m)
+			return;
+		why = xasprintf("%s%sits energy above idle, %.4g +- %.2g J, disagrees with the "
+				"readings' %.4g +- %.2g J, which give the headline",
+				m->why ? m->why : "", m->why ? "; " : "", fit->net_j,
+				fit->net_u95_j, int_j, int_u95);
+		free(m->why);
+		m->why = why;
+		return;
+	}
 	snprintf(buf, sizeof(buf),
 		 "model and readings disagree: energy above idle %.4g +- %.2g J from the readings, "
 		 "%.4g +- %.2g J from the model", int_j, int_u95, fit->net_j, fit->net_u95_j);
@@ -264,5 +282,5 @@ void estimator_apply(const struct emodel_fit *fit, const struct energy_phases *e
 	}
 	judge_model(fit, chosen, es->active_s, ios, limit, model && *model ? model : "meter", p, e,
 		    v);
-	disagree(int_j, int_u95, fit, v);
+	disagree(int_j, int_u95, fit, chosen, p, v);
 }

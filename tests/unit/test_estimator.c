@@ -152,6 +152,43 @@ static void test_disagree(void)
 	job_free(&j);
 }
 
+/*
+ * A poor fit beside an integral that sees the activity (a stream at the meter's ceiling):
+ * the model's disagreement is said on the model, not the job's verdict; with an ok fit, or
+ * where the model carries the headline, it stays the job's.
+ */
+static void test_poor_fit_disagrees(void)
+{
+	struct result_energy_model m = { 0 };
+	struct job j;
+
+	job_init(&j, 0.20, 0.004);
+	j.p.energy_model = &m;
+	m.why = xstrdup("residuals 400 x the meter's noise");
+	fit_init(&j.fit, "poor fit", 0.24, 0.006);
+	apply(&j);
+	is_str(j.p.estimator, ESTIMATOR_INTEGRATION, "the readings give the headline");
+	is_int(j.v.uncertain, 0, "0.20 +- 0.004 J against a poor fit's 0.24 +- 0.006 J: not "
+	       "uncertain (%s %.3g)", j.v.uncertainty->figure, j.v.uncertainty->u95_rel);
+	ok(!strstr(j.v.uncertainty->dominant, "disagree"), "nor does its reason say so: %s",
+	   j.v.uncertainty->dominant);
+	ok(m.why && strstr(m.why, "residuals 400 x the meter's noise; its energy above idle") &&
+	       strstr(m.why, "disagrees with the readings'"),
+	   "the model says it, after its own why: %s", m.why);
+	free(m.why);
+	job_free(&j);
+	job_init(&j, 0.20, 0.004);
+	m.why = NULL;
+	j.p.energy_model = &m;
+	fit_init(&j.fit, "ok", 0.24, 0.006);
+	apply(&j);
+	is_int(j.v.uncertain, 1, "the same with an ok fit: uncertain");
+	ok(!strncmp(j.v.uncertainty->dominant, "model and readings disagree", 27), "says so: %s",
+	   j.v.uncertainty->dominant);
+	ok(m.why == NULL, "and leaves the model's why alone");
+	job_free(&j);
+}
+
 static void test_aliased(void)
 {
 	struct job j;
@@ -274,6 +311,7 @@ int main(void)
 {
 	test_model_chosen();
 	test_disagree();
+	test_poor_fit_disagrees();
 	test_aliased();
 	test_per_op_judged();
 	test_near_zero_judged();
