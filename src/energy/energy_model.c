@@ -296,6 +296,39 @@ static int flat_column(const struct design *d, const struct solution *so)
 	return -1;
 }
 
+/*
+ * Where windows that hold none of a kind fit the readings about as well as the best
+ * (EMODEL_BLIND_SHARE of the grid's likelihood), the readings may have caught none: at
+ * the best point it is priced from windows the meter need not have had (records in step
+ * with the readings, at a phase they miss, fit "they cost nothing" at a wrong lag), so no
+ * interval about that figure holds what the readings allow. Such kinds lose their cost
+ * (a pair its sum), the job its energy above idle where the points that cannot price it
+ * weigh as much; the kind with the largest such share, or -1.
+ */
+static int uncaught_kinds(const struct solution *so, int base, int with, struct emodel_fit *out)
+{
+	double worst = EMODEL_BLIND_SHARE;
+	int k, blind = -1;
+
+	if (so->net_unknown >= EMODEL_BLIND_SHARE)
+		out->net_j = out->net_u95_j = NAN;
+	for (k = 0; k < COMPL_KINDS; k++) {
+		if (!(so->uncaught[k] >= EMODEL_BLIND_SHARE))
+			continue;
+		if (isfinite(out->j_per_op[k]))
+			out->j_per_op[k] = out->u95_j[k] = NAN;
+		else if ((k == base || k == with) && isfinite(out->sum_j))
+			out->sum_j = out->sum_u95_j = NAN;
+		else
+			continue;
+		if (so->uncaught[k] >= worst) {
+			worst = so->uncaught[k];
+			blind = k;
+		}
+	}
+	return blind;
+}
+
 static void fill_out(const struct emodel_in *in, const struct design *d,
 		     const struct design *sample, const struct solution *so, int base, int with,
 		     struct emodel_fit *out)
@@ -304,7 +337,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d,
 	double g[NP] = { 0 }, k95, nu;
 	struct unexplained ux;
 	unsigned i, k;
-	int flat;
+	int flat, blind;
 
 	infl = s2 > 1 ? s2 : 1; /* the misfit: residuals beyond the declared noise */
 	/* the residuals that tell the costs' spread are those of the readings that caught
@@ -340,6 +373,17 @@ static void fill_out(const struct emodel_in *in, const struct design *d,
 	out->sum_base = base;
 	out->sum_with = with;
 	net_energy(in, so, infl, k95, &ux, out);
+	blind = uncaught_kinds(so, base, with, out);
+	if (blind >= 0) {
+		/* its equations price it from the same windows: the pool must not take them */
+		out->normal.valid = 0;
+		out->verdict = EMODEL_NOT_IDENTIFIABLE;
+		snprintf(out->why, sizeof(out->why),
+			 "windows holding no %s fit as well (%.0f %% of the likelihood): the "
+			 "readings may have caught none",
+			 emodel_kind_names[blind], 100 * so->uncaught[blind]);
+		return;
+	}
 	flat = out->grid ? flat_column(d, so) : -1;
 	if (flat >= 0) {
 		out->net_j = out->net_u95_j = NAN;

@@ -23,6 +23,10 @@
  * split (a variance inflation of 25): their sum is given. */
 #define EMODEL_COLLINEAR_R 0.98
 #define EMODEL_WHY_LEN 160
+/* The share of the grid's likelihood at points where no window holds a kind (or the job's
+ * energy is not known) past which the readings cannot tell its cost: a 95 % interval may
+ * leave out no more than 5 % of what the readings allow, and there every cost is allowed. */
+#define EMODEL_BLIND_SHARE 0.05
 /* Unknowns: idle and one cost per kind. */
 #define EMODEL_NP (1 + COMPL_KINDS)
 _Static_assert(COMPL_KINDS == RESULT_MODEL_KINDS, "the result prices the kinds the model fits");

@@ -76,6 +76,17 @@ static double net_value(const struct emodel_in *in, const struct design *d,
 	return net + (all - seen) * dear / 2 + (ybar - (prior ? in->idle_w : so->p[0])) * span_s;
 }
 
+/* The kinds given a cost at a point (bit k): those fitted, and the partner a pair's sum
+ * holds. */
+static unsigned priced(const struct solution *so, int with)
+{
+	unsigned i, bits = with >= 0 ? 1u << with : 0;
+
+	for (i = 1; i < so->m; i++)
+		bits |= 1u << (so->cols[i] - 1);
+	return bits;
+}
+
 /* The hold tried with window iw: the meter's declared one, or on the grid one window (the
  * lags then kept leave none for a window much longer than the grid's reach). */
 static uint64_t grid_hold(const struct emodel_in *in, const struct grid_space *sp, unsigned iw)
@@ -125,7 +136,8 @@ void emodel_grid_search(const struct emodel_in *in, const struct grid_space *sp,
 			if (ngp < gp_max) {
 				gp[ngp] = (struct grid_point){ .score = score, .m = so.m, .base = base,
 							       .net_j = net_value(in, d, &so, base,
-										  with) };
+										  with),
+							       .priced = priced(&so, with) };
 				memcpy(gp[ngp].p, so.p, sizeof(so.p));
 				memcpy(gp[ngp].cols, so.cols, sizeof(so.cols));
 				ngp++;

@@ -38,6 +38,10 @@ struct solution {
 	/* the spread of the job's energy above idle over the windows and lags the readings do
 	 * not tell apart, whatever columns each fitted (J^2; NAN: not known) */
 	double net_sel;
+	/* the likelihood's share at the grid's points that price no kind k (no window there
+	 * holds one) and at those where the job's energy above idle is not known: a share
+	 * that no interval can leave out (EMODEL_BLIND_SHARE) means the readings cannot tell */
+	double uncaught[COMPL_KINDS], net_unknown;
 	size_t dof;
 	int ok;
 };
@@ -49,6 +53,7 @@ struct grid_point {
 	double p[NP];
 	unsigned m, cols[NP];
 	int base;
+	unsigned priced; /* bit k: kind k has a cost here (fitted, or in a pair's sum) */
 };
 
 /* Cumulative completions per kind at each bin edge (energy_model_design.c). */

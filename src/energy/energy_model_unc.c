@@ -108,12 +108,19 @@ void emodel_selection_spread(const struct grid_point *gp, size_t ngp, struct sol
 			     int base, double best_score, double best_net_j, size_t dof)
 {
 	double s2 = best_score > 1 ? best_score : 1, wsum = 0, nsum = 0, nsel = 0, wt, dp[NP];
-	unsigned i, j;
+	double all = 0, unknown = 0, blind[COMPL_KINDS] = { 0 };
+	unsigned i, j, k;
 	size_t c;
 
 	memset(b->sel, 0, sizeof(b->sel));
 	for (c = 0; c < ngp; c++) {
 		wt = exp(-(gp[c].score - best_score) * (double)dof / (2 * s2));
+		/* a point where no window holds a kind allows it any cost: the likelihood it
+		 * carries is left out of no interval, and cannot be weighed in as a spread */
+		all += wt;
+		for (k = 0; k < COMPL_KINDS; k++)
+			blind[k] += gp[c].priced & 1u << k ? 0 : wt;
+		unknown += isfinite(gp[c].net_j) ? 0 : wt;
 		if (isfinite(gp[c].net_j) && isfinite(best_net_j)) {
 			nsum += wt;
 			nsel += wt * (gp[c].net_j - best_net_j) * (gp[c].net_j - best_net_j);
@@ -132,4 +139,7 @@ void emodel_selection_spread(const struct grid_point *gp, size_t ngp, struct sol
 		for (j = 0; j < b->m; j++)
 			b->sel[i][j] /= wsum;
 	b->net_sel = nsum > 0 ? nsel / nsum : NAN;
+	for (k = 0; k < COMPL_KINDS; k++)
+		b->uncaught[k] = all > 0 ? blind[k] / all : 0;
+	b->net_unknown = all > 0 ? unknown / all : 0;
 }

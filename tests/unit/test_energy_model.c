@@ -30,6 +30,9 @@ static double cost_scale = 1;
 /* The meter's noise (W), declared as it errs. */
 static double noise_w = NOISE_W;
 
+/* Readings whose window held an operation (hidden ones too), as the last series drew them. */
+static unsigned readings_caught;
+
 struct op {
 	uint64_t t_ns;
 	int kind;
@@ -98,6 +101,7 @@ static void readings_held(struct job *j, double span_s, uint64_t period_ns, uint
 	for (i = 0; i < j->nops; i++)
 		if (!j->ops[i].hidden)
 			completions_add(&j->c, j->ops[i].kind, j->ops[i].t_ns);
+	readings_caught = 0;
 	for (t = T0 + window_ns + hold_ns + lag_ns + phase; t <= end && n < MAX_READINGS;
 	     t += period_ns) {
 		we = t - lag_ns;
@@ -107,6 +111,7 @@ static void readings_held(struct job *j, double span_s, uint64_t period_ns, uint
 		for (i = 0; i < j->nops; i++)
 			if (j->ops[i].t_ns >= we - window_ns && j->ops[i].t_ns < we)
 				e += cost_j[j->ops[i].kind] * cost_scale;
+		readings_caught += e > 0;
 		j->r[n++] = (struct emodel_reading){ t, IDLE_W + e / ((double)window_ns / 1e9) +
 							     noise_w * gauss(),
 						     noise_w };
@@ -516,6 +521,66 @@ static void test_paced_in_step(struct job *j)
 	   "in step without drift: carried %u, held %u", p.carried, p.carried_hit);
 }
 
+/* A figure and its U95 that hold the truth, or no figure. */
+static int holds_or_none(double v, double u95, double truth)
+{
+	return isnan(v) || fabs(v - truth) <= u95;
+}
+
+/* A kind of a record given alone: its truth is its own cost with none, some or all of the
+ * record's unseen journal write (which lands by the write or by the flush): the U95 must
+ * reach that span. */
+static int lone_holds(double v, double u95, int k, double rec)
+{
+	return v + u95 >= cost_j[k] && v - u95 <= rec;
+}
+
+/*
+ * Records in step with a meter polled in step: at most phases no reading's window ever
+ * holds one, and the readings are idle throughout. A window at another lag that holds
+ * every record fits them as well at a cost of nothing, and the costs and the job's energy
+ * must not be given from it with an interval that leaves the truth out.
+ */
+static void test_never_caught(struct job *j)
+{
+	struct emodel_fit f;
+	unsigned seed, blind = 0, wrong = 0, given = 0, said = 0;
+	double rec, truth, w, f_, u;
+
+	for (seed = 1; seed <= 30; seed++) {
+		progress(__func__, seed, 30);
+		rng = 5000 + seed;
+		fill_paced_logger(j, 30, 0, 500000000ULL);
+		if (readings_caught) {
+			completions_free(&j->c);
+			continue;
+		}
+		blind++;
+		truth = net_truth(j);
+		rec = truth / (double)j->c.total[COMPL_FLUSH];
+		energy_model_fit(&j->in, &f);
+		w = f.j_per_op[COMPL_WRITE];
+		f_ = f.j_per_op[COMPL_FLUSH];
+		/* a split record: its write and flush added, U95s added (no covariance kept) */
+		u = f.u95_j[COMPL_WRITE] + f.u95_j[COMPL_FLUSH];
+		given += isfinite(f.net_j) || isfinite(f.sum_j) || isfinite(w) || isfinite(f_);
+		wrong += !holds_or_none(f.net_j, f.net_u95_j, truth) ||
+			 !holds_or_none(f.sum_j, f.sum_u95_j, rec) ||
+			 (isfinite(w) && isfinite(f_) && !holds_or_none(w + f_, u, rec)) ||
+			 (isfinite(w) && isnan(f_) && !lone_holds(w, f.u95_j[COMPL_WRITE],
+								   COMPL_WRITE, rec)) ||
+			 (isfinite(f_) && isnan(w) && !lone_holds(f_, f.u95_j[COMPL_FLUSH],
+								   COMPL_FLUSH, rec));
+		said += f.verdict == EMODEL_NOT_IDENTIFIABLE;
+		completions_free(&j->c);
+	}
+	printf("# records no reading caught, 30 seeds: %u blind runs, %u with a figure, %u "
+	       "wrong\n", blind, given, wrong);
+	ok(blind >= 10, "in step, most runs' readings catch no record (%u of 30)", blind);
+	is_int(wrong, 0, "none of them gives a figure whose U95 leaves the truth out");
+	is_int(said, blind, "each says the costs are not identifiable");
+}
+
 /* Fits the jobs of fills[0..n) (each fills j's ops and readings) into fits[] and their
  * equations, then pools them. */
 typedef void (*job_fill)(struct job *j);
@@ -735,6 +800,7 @@ int main(void)
 	test_coverage(j);
 	test_logger_coverage(j);
 	test_paced_in_step(j);
+	test_never_caught(j);
 	test_pool_tighter(j);
 	test_pool_splits_lockstep(j);
 	test_pool_disagree(j);
