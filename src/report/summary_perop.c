@@ -113,9 +113,12 @@ void summary_print_per_op(FILE *fp, const struct run_result *r)
 			c = COSTS_OF(el);
 			costs_text(&c, text, sizeof(text));
 			if (*text)
-				fprintf(fp, "  %s loop %u, event-locked on the meter's trace: %s%s\n",
+				fprintf(fp, "  %s loop %u, event-locked on the meter's trace: %s%s%s\n",
 					name, j->loop, text,
-					el->agrees_with_model == 0 ? " (the 100 ms model disagrees)" : "");
+					el->agrees_with_model == 0 ? " (the 100 ms model disagrees)" : "",
+					el->agrees_with_trace == 0
+						? " (the ops' energy does not balance the trace's)"
+						: "");
 		}
 		if (!m)
 			continue;

@@ -313,6 +313,13 @@ static void test_summary_per_op(void)
 	   "the model's costs on screen, with their U95");
 	ok(strstr(buf, "event-locked on the meter's trace: read 1000 \u00b1148 \u00b5J") != NULL,
 	   "event-locked costs too");
+	ok(!strstr(buf, "does not balance"), "balanced: nothing said of it");
+	free(buf);
+	json_object_set_new(json_object_get(json_object_get(job, "power"), "event_locked"),
+			    "agrees_with_trace", json_false());
+	buf = summary_of(doc);
+	ok(strstr(buf, "(the ops' energy does not balance the trace's)") != NULL,
+	   "event-locked figures whose energy does not balance the trace's are said to be so");
 	free(buf);
 	json_object_set_new(m, "write_uj_per_op", json_real(12));
 	json_object_set_new(m, "write_uj_per_op_u95", json_real(155));
