@@ -372,6 +372,11 @@ static void fill_out(const struct emodel_in *in, const struct design *d,
 	}
 	out->sum_base = base;
 	out->sum_with = with;
+	if (base >= 0) { /* for the pool: what this job could not split */
+		out->normal.sum_pair = 1u << base | 1u << with;
+		out->normal.sum_first = base;
+		out->normal.sum_ratio = out->sum_ratio;
+	}
 	net_energy(in, so, infl, k95, &ux, out);
 	blind = uncaught_kinds(so, base, with, out);
 	if (blind >= 0) {

@@ -61,21 +61,54 @@ static int in_step_everywhere(const struct result_model_normal *const *nm, size_
 }
 
 /*
- * The kinds to solve for: each with ops and information; of a pair whose pooled columns
- * (idle out) correlate at EMODEL_COLLINEAR_R and that moves together in every job (or
- * any pair, with force, the most correlated), the kind with more ops keeps its column and
- * prices the other's share, as in a job. A pair one job moves apart is split: one logger
- * in step with a mixed job must not hide what the mixed job tells.
+ * Whether every job whose readings hold both kinds j and k (at least one) gave them only
+ * as their sum, the first such job's first kind in *first: the pool then knows that sum
+ * and no more, whatever its pooled columns (a job sums a pair its readings could not
+ * split, their costs' U95 each above their sum, though their counts were not in step).
+ */
+static int summed_by_jobs(const struct result_model_normal *const *nm, size_t n, unsigned j,
+			  unsigned k, int *first)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!nm[i]->valid || !(nm[i]->a[j][j] > 0) || !(nm[i]->a[k][k] > 0))
+			continue;
+		if (nm[i]->sum_pair != (1u << j | 1u << k))
+			return 0;
+		if (!any)
+			*first = nm[i]->sum_first;
+		any = 1;
+	}
+	return any;
+}
+
+/* What the pool's column choice was: the pair merged (-1: none), and whether only
+ * because the jobs gave it as their sum (not in step). */
+struct pool_pair {
+	int base, with, by_jobs;
+};
+
+/*
+ * The kinds to solve for: each with ops and information; of a pair that every job
+ * holding both gave only as their sum, or whose pooled columns (idle out) correlate at
+ * EMODEL_COLLINEAR_R and that moves together in every job (or any pair, with force, the
+ * most correlated), one kind keeps its column and prices the other's share, as in a job:
+ * the jobs' first kind where they gave it, else the kind with more ops. A pair one job
+ * moves apart is split: one logger in step with a mixed job must not hide what the mixed
+ * job tells.
  */
 static unsigned pool_cols(const struct result_model_normal *s,
 			  const struct result_model_normal *const *nm, size_t n, int force,
-			  unsigned *cols, int *base, int *with)
+			  unsigned *cols, struct pool_pair *pp)
 {
 	unsigned j, k, m = 0;
-	int has[K];
-	double r, r_max = -1;
+	int has[K], first, jobs;
+	double r, score, best = -1;
 
-	*base = *with = -1;
+	pp->base = pp->with = -1;
+	pp->by_jobs = 0;
 	for (k = 0; k < K; k++)
 		has[k] = s->ops[k] >= EMODEL_MIN_OPS && s->a[k][k] > 0;
 	for (j = 0; j < K; j++)
@@ -83,19 +116,45 @@ static unsigned pool_cols(const struct result_model_normal *s,
 			if (!has[j] || !has[k])
 				continue;
 			r = pair_r(s, j, k);
-			if (r <= r_max || (!force && (r < EMODEL_COLLINEAR_R ||
-						      !in_step_everywhere(nm, n, j, k))))
+			first = s->ops[j] >= s->ops[k] ? (int)j : (int)k;
+			jobs = summed_by_jobs(nm, n, j, k, &first);
+			/* a pair the jobs summed goes first: one pair is merged */
+			score = jobs ? 2 + r : r;
+			if (score <= best || (!force && !jobs && (r < EMODEL_COLLINEAR_R ||
+							   !in_step_everywhere(nm, n, j, k))))
 				continue;
-			r_max = r;
-			*base = s->ops[j] >= s->ops[k] ? (int)j : (int)k;
-			*with = *base == (int)j ? (int)k : (int)j;
+			best = score;
+			pp->base = first;
+			pp->with = first == (int)j ? (int)k : (int)j;
+			pp->by_jobs = jobs && (r < EMODEL_COLLINEAR_R || !in_step_everywhere(nm, n, j, k));
 		}
-	if (*with >= 0)
-		has[*with] = 0;
+	if (pp->with >= 0)
+		has[pp->with] = 0;
 	for (k = 0; k < K; k++)
 		if (has[k])
 			cols[m++] = k;
 	return m;
+}
+
+/* Of the pooled sum, the ratio of its second kind per op of its first: as the jobs that
+ * gave it counted it in their windows, weighted by their first kind's ops (the other way
+ * round, its inverse); where none did, as the jobs' ops go. */
+static double pool_sum_ratio(const struct result_model_normal *s,
+			     const struct result_model_normal *const *nm, size_t n, int base,
+			     int with)
+{
+	double wsum = 0, rsum = 0, w;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!nm[i]->valid || nm[i]->sum_pair != (1u << base | 1u << with) ||
+		    !(nm[i]->sum_ratio > 0))
+			continue;
+		w = nm[i]->ops[base];
+		wsum += w;
+		rsum += w * (nm[i]->sum_first == base ? nm[i]->sum_ratio : 1 / nm[i]->sum_ratio);
+	}
+	return wsum > 0 ? rsum / wsum : s->ops[with] / s->ops[base];
 }
 
 /* The pooled system over cols[0..m) solved: costs p, covariance inv. 0 or -1. */
@@ -159,13 +218,16 @@ static double pool_robust_var(const struct result_model_normal *const *nm, size_
 	return (v > rob ? v : rob) + sel_sd * sel_sd;
 }
 
-static void pool_verdict(const struct result_model_normal *s, double s2, struct emodel_fit *out)
+static void pool_verdict(const struct result_model_normal *s, double s2, int by_jobs,
+			 struct emodel_fit *out)
 {
 	unsigned k;
 
 	if (out->sum_base >= 0) {
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;
-		emodel_say_pair(out, "move together in every job", out->sum_base, out->sum_with);
+		emodel_say_pair(out, by_jobs ? "cannot be told apart in any job"
+					     : "move together in every job",
+				out->sum_base, out->sum_with);
 		return;
 	}
 	for (k = 0; k < K; k++)
@@ -202,7 +264,7 @@ int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struc
 	       inv[EMODEL_NP][EMODEL_NP], chi2, s2, infl, u2;
 	struct result_model_normal s;
 	unsigned cols[K], m, i, j;
-	int base, with;
+	struct pool_pair pp;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < K; i++)
@@ -213,13 +275,13 @@ int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struc
 	out->sum_base = out->sum_with = -1;
 	pool_sum(nm, n, &s);
 	out->readings = s.readings;
-	m = pool_cols(&s, nm, n, 0, cols, &base, &with);
+	m = pool_cols(&s, nm, n, 0, cols, &pp);
 	if (!s.valid || !m || s.dof <= m) {
 		snprintf(out->why, sizeof(out->why), "no job with a fitted model to pool");
 		return -EINVAL;
 	}
 	if (pool_solve(&s, cols, m, b, p, a, inv)) {
-		m = pool_cols(&s, nm, n, 1, cols, &base, &with);
+		m = pool_cols(&s, nm, n, 1, cols, &pp);
 		if (pool_solve(&s, cols, m, b, p, a, inv)) {
 			snprintf(out->why, sizeof(out->why), "the pooled kinds cannot be told apart");
 			return -EINVAL;
@@ -240,7 +302,7 @@ int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struc
 		if (isnan(u2)) /* a job without its sandwich: the misfit over every reading */
 			u2 = inv[i][i] * infl;
 		u2 += pow(p[i] * s.gain_rel, 2);
-		if ((int)cols[i] == base) {
+		if ((int)cols[i] == pp.base) {
 			out->sum_j = p[i];
 			out->sum_u95_j = 2 * sqrt(u2);
 			continue;
@@ -248,12 +310,12 @@ int energy_pool_fit(const struct result_model_normal *const *nm, size_t n, struc
 		out->j_per_op[cols[i]] = p[i];
 		out->u95_j[cols[i]] = 2 * sqrt(u2);
 	}
-	out->sum_base = base;
-	out->sum_with = with;
-	if (base >= 0)
-		out->sum_ratio = s.ops[with] / s.ops[base];
+	out->sum_base = pp.base;
+	out->sum_with = pp.with;
+	if (pp.base >= 0)
+		out->sum_ratio = pool_sum_ratio(&s, nm, n, pp.base, pp.with);
 	out->normal = s;
-	pool_verdict(&s, s2, out);
+	pool_verdict(&s, s2, pp.by_jobs, out);
 	return 0;
 }
 

@@ -299,6 +299,11 @@ struct result_model_normal {
 	int robust;
 	double meat[RESULT_MODEL_KINDS][RESULT_MODEL_KINDS], rob_dof;
 	double sel[RESULT_MODEL_KINDS][RESULT_MODEL_KINDS];
+	/* The pair the job gave only as its sum (bit k for kind k; 0: none): one op of
+	 * sum_first with sum_ratio of the other, as the job's windows counted them. */
+	unsigned sum_pair;
+	int sum_first;
+	double sum_ratio;
 };
 
 /*

@@ -27,6 +27,34 @@ static void one_kind(struct result_model_normal *nm, double cost_j)
 	nm->readings = 60;
 }
 
+/*
+ * A logger's equations: writes and flushes of c_j each whose readings correlate at r
+ * (idle out) with information a each, too little to split them; as its fit gives them,
+ * only their sum where sum_ratio > 0 (ratio flushes per write as its windows counted).
+ */
+static void logger(struct result_model_normal *nm, double a, double r, double c_j,
+		   double sum_ratio)
+{
+	const double dof = 50;
+
+	memset(nm, 0, sizeof(*nm));
+	nm->valid = 1;
+	nm->a[COMPL_WRITE][COMPL_WRITE] = nm->a[COMPL_FLUSH][COMPL_FLUSH] = a;
+	nm->a[COMPL_WRITE][COMPL_FLUSH] = nm->a[COMPL_FLUSH][COMPL_WRITE] = r * a;
+	nm->b[COMPL_WRITE] = nm->b[COMPL_FLUSH] = (1 + r) * a * c_j;
+	nm->yy = 2 * (1 + r) * a * c_j * c_j + dof;
+	nm->dof = dof;
+	nm->ops[COMPL_WRITE] = 128;
+	nm->ops[COMPL_FLUSH] = 129;
+	nm->gain_rel = 0.01;
+	nm->readings = 120;
+	if (sum_ratio > 0) {
+		nm->sum_pair = 1u << COMPL_WRITE | 1u << COMPL_FLUSH;
+		nm->sum_first = COMPL_WRITE;
+		nm->sum_ratio = sum_ratio;
+	}
+}
+
 /* A job's model as the result keeps it: its verdict and write cost (uJ, NAN: not priced
  * alone), its equations the one_kind ones of that cost. */
 static char v_ok[] = "ok", v_poor[] = "poor fit", v_ni[] = "not identifiable";
@@ -164,6 +192,48 @@ int main(void)
 		ok(!energy_pool_fit(nmp, 2, &f), "again");
 		energy_pool_judge(emp, names, 2, &f);
 		is_int(f.verdict, EMODEL_OK, "a write known to +-25 mJ splits a record of 30 mJ: ok");
+	}
+
+	/* a logger that could not split its write from its flush (their U95 each above their
+	 * sum, though their windows' counts correlate at 0.95 only): a pool of it alone gives
+	 * the sum, as the job did, not a split it does not know */
+	{
+		struct result_model_normal lg, mix;
+		const struct result_model_normal *two[2] = { &lg, &mix };
+		double sum;
+
+		logger(&lg, 1e6, 0.95, 0.0012, 0);
+		p = &lg;
+		ok(!energy_pool_fit(&p, 1, &f), "a logger its fit split pools");
+		ok(f.sum_base < 0 && isfinite(f.j_per_op[COMPL_WRITE]), "split as its fit split it "
+		   "(write %g +- %g J)", f.j_per_op[COMPL_WRITE], f.u95_j[COMPL_WRITE]);
+		logger(&lg, 1e6, 0.95, 0.0012, 0.97);
+		ok(!energy_pool_fit(&p, 1, &f), "a logger that gave only write+flush pools");
+		ok(f.sum_base == COMPL_WRITE && f.sum_with == COMPL_FLUSH,
+		   "as the job's sum: write with its flushes (%d+%d)", f.sum_base, f.sum_with);
+		ok(isnan(f.j_per_op[COMPL_WRITE]) && isnan(f.j_per_op[COMPL_FLUSH]),
+		   "neither priced alone");
+		/* the merged column's cost: b_w / a_ww */
+		sum = lg.b[COMPL_WRITE] / lg.a[COMPL_WRITE][COMPL_WRITE];
+		is_dbl(f.sum_j, sum, 1e-12, "the sum as the job's column gives it (%g J)", f.sum_j);
+		ok(f.sum_u95_j > 0 && f.sum_u95_j < sum, "with a U95 below it (%g J)", f.sum_u95_j);
+		is_dbl(f.sum_ratio, 0.97, 1e-12, "the job's flushes per write, not the ops' 129/128");
+		is_int(f.verdict, EMODEL_NOT_IDENTIFIABLE, "not identifiable, as the job");
+		ok(strstr(f.why, "cannot be told apart in any job") && strstr(f.why, "only a write"),
+		   "why: %s", f.why);
+
+		/* a job that moves them apart still splits them */
+		logger(&mix, 1e9, 0.3, 0.0012, 0);
+		ok(!energy_pool_fit(two, 2, &f), "with a mixed job");
+		ok(f.sum_base < 0 && fabs(f.j_per_op[COMPL_FLUSH] - 0.0012) < f.u95_j[COMPL_FLUSH],
+		   "split: the flush %g +- %g J", f.j_per_op[COMPL_FLUSH], f.u95_j[COMPL_FLUSH]);
+		/* a second logger that summed the pair too: still their sum */
+		logger(&mix, 1e6, 0.9, 0.0012, 0.8);
+		mix.sum_first = COMPL_FLUSH; /* 0.8 writes per flush: 1.25 flushes per write */
+		ok(!energy_pool_fit(two, 2, &f), "with a logger that summed flush+write");
+		ok(f.sum_base == COMPL_WRITE, "the sum of the first job's first kind");
+		is_dbl(f.sum_ratio, (0.97 * 128 + 1.25 * 128) / 256, 1e-12,
+		       "its ratio the jobs' own, weighted by their writes (%g)", f.sum_ratio);
 	}
 
 	/* buffered flushes that carry other numbers of writes are pooled apart */
