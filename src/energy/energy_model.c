@@ -263,19 +263,60 @@ static void residual_stats(const struct design *d, const struct design *sample,
 }
 
 /*
+ * A kind done as a steady stream over the span: of the quarter-window slices between its
+ * first and last completion, at least EMODEL_STREAM_FILL hold one. Any window the meter may
+ * have then holds about rate x window of them, so the readings' mean rise over idle is
+ * rate x cost whatever the window: its cost does not hang on the window the grid chose.
+ */
+static int steady_stream(const struct emodel_in *in, unsigned k, uint64_t window_ns)
+{
+	const struct completions *c = in->ops;
+	uint64_t slice = window_ns / 4, t, s_prev = UINT64_MAX;
+	size_t i, first = SIZE_MAX, last = 0, filled = 0, slices;
+
+	if (!c || !c->n || slice < c->bin_ns)
+		return 0;
+	for (i = 0; i < c->n; i++) {
+		t = c->t0_ns + i * c->bin_ns;
+		if (t < in->t0_ns || t >= in->t1_ns || !(c->c[i * COMPL_KINDS + k] > 0))
+			continue;
+		if (first == SIZE_MAX)
+			first = i;
+		last = i;
+	}
+	if (first == SIZE_MAX)
+		return 0;
+	slices = (size_t)((last - first) * c->bin_ns / slice) + 1;
+	if (slices < 2)
+		return 0;
+	for (i = first; i <= last; i++) {
+		t = (i - first) * c->bin_ns / slice;
+		if (c->c[i * COMPL_KINDS + k] > 0 && t != s_prev) {
+			filled++;
+			s_prev = t;
+		}
+	}
+	return (double)filled >= EMODEL_STREAM_FILL * (double)slices;
+}
+
+/*
  * A fitted kind whose column hardly varies from reading to reading (every window holds the
  * same operations: records in step with the readings, a window as long as their spacing):
  * its cost is then the readings' mean rise over idle divided by the window's rate, which
  * scales with the window chosen, and where the meter declares none every window the grid
- * tries fits alike. The first such kind, or -1.
+ * tries fits alike. A steady stream's column is as flat, but its cost does not scale with
+ * the window (above). The first such kind, or -1.
  */
-static int flat_column(const struct design *d, const struct solution *so)
+static int flat_column(const struct emodel_in *in, const struct design *d,
+		       const struct solution *so, uint64_t window_ns)
 {
 	double sw, mx, vx, wt, dx;
 	unsigned i;
 	size_t n;
 
 	for (i = 1; i < so->m; i++) {
+		if (steady_stream(in, so->cols[i] - 1, window_ns))
+			continue;
 		sw = mx = vx = 0;
 		for (n = 0; n < d->n; n++) {
 			wt = 1 / (d->s[n] * d->s[n]);
@@ -389,7 +430,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d,
 			 emodel_kind_names[blind], 100 * so->uncaught[blind]);
 		return;
 	}
-	flat = out->grid ? flat_column(d, so) : -1;
+	flat = out->grid ? flat_column(in, d, so, (uint64_t)llround(out->window_s * 1e9)) : -1;
 	if (flat >= 0) {
 		out->net_j = out->net_u95_j = NAN;
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;

@@ -17,6 +17,9 @@
 /* A fitted kind's column whose spread over the readings is below this share of its mean
  * has no contrast: its cost is not known where the window is not (energy_model.c). */
 #define EMODEL_MIN_CONTRAST 0.1
+/* ... unless the kind is a steady stream: this share of the quarter-window slices over its
+ * span hold a completion of it (energy_model.c, steady_stream). */
+#define EMODEL_STREAM_FILL 0.9
 /* A held meter's conversion grid's phase is searched in steps of this (ns). */
 #define EMODEL_PHASE_STEP_NS (2000000ULL)
 /* Two kinds whose weighted, idle-removed columns correlate at least this much cannot be

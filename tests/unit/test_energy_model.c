@@ -581,6 +581,48 @@ static void test_never_caught(struct job *j)
 	is_int(said, blind, "each says the costs are not identifiable");
 }
 
+/*
+ * A steady stream (writes every 10 ms, 2 ms of jitter) read at 1 Hz by a meter holding
+ * 100 ms conversions, nothing declared: every window holds about ten writes whatever its
+ * length, so the flat column says nothing of the window and the cost is the mean rise over
+ * the rate. Records in step with the readings (one in each 500 ms window) stay not
+ * identifiable.
+ */
+static void test_stream(struct job *j)
+{
+	struct emodel_fit f;
+	double t;
+
+	rng = 7;
+	j->nops = 0;
+	for (t = 0.005; t < 30 && j->nops < MAX_OPS; t += 0.010)
+		j->ops[j->nops++] =
+		    (struct op){ T0 + (uint64_t)((t + 0.002 * (uniform() - 0.5)) * 1e9), COMPL_WRITE,
+				 0 };
+	readings_held(j, 30, 1000700000ULL, 100000000ULL, 0, 100000000ULL);
+	j->in.window_ns = 0;
+	j->in.period_ns = 1000000000ULL;
+	is_int(energy_model_fit(&j->in, &f), 0, "a stream at 1 Hz: fitted");
+	ok(f.verdict != EMODEL_NOT_IDENTIFIABLE, "its cost does not hang on the window: %s (%s)",
+	   energy_model_verdict_name(f.verdict), f.why);
+	ok(covers(&f, COMPL_WRITE), "write %.1f +- %.1f uJ against %.1f", f.j_per_op[COMPL_WRITE] * 1e6,
+	   f.u95_j[COMPL_WRITE] * 1e6, cost_j[COMPL_WRITE] * 1e6);
+	ok(isfinite(f.net_j) && fabs(f.net_j - net_truth(j)) <= f.net_u95_j,
+	   "net %.4f +- %.4f J against %.4f", f.net_j, f.net_u95_j, net_truth(j));
+	completions_free(&j->c);
+
+	j->nops = 0;
+	for (t = 0.25; t < 30 && j->nops < MAX_OPS; t += 0.5)
+		j->ops[j->nops++] = (struct op){ T0 + (uint64_t)(t * 1e9), COMPL_WRITE, 0 };
+	readings(j, 30, 500000000ULL, 500000000ULL, 0);
+	j->in.window_ns = 0;
+	j->in.lag_ns = 0;
+	is_int(energy_model_fit(&j->in, &f), 0, "records in step at 2 Hz: fitted");
+	is_str(energy_model_verdict_name(f.verdict), "not identifiable", "records in step: %s",
+	       f.why);
+	completions_free(&j->c);
+}
+
 /* Fits the jobs of fills[0..n) (each fills j's ops and readings) into fits[] and their
  * equations, then pools them. */
 typedef void (*job_fill)(struct job *j);
@@ -801,6 +843,7 @@ int main(void)
 	test_logger_coverage(j);
 	test_paced_in_step(j);
 	test_never_caught(j);
+	test_stream(j);
 	test_pool_tighter(j);
 	test_pool_splits_lockstep(j);
 	test_pool_disagree(j);
