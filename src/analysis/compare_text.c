@@ -203,22 +203,53 @@ static void csv_number(FILE *fp, double v)
 		fprintf(fp, "%.10g,", v);
 }
 
-/* The device's pooled model for the row's job, as CSV fields after the file. */
+/* A check's outcome: "true", "false", "" when not made (RESULT_NULL_BOOL). */
+static const char *csv_bool(int v)
+{
+	return v == RESULT_NULL_BOOL ? "" : v ? "true" : "false";
+}
+
+/* The figures of a RESULT_OP_COSTS p (NULL: none) in csv_costs' order. */
+#define OP_COSTS(p)                                                                        \
+	((p) ? (const double[8]){ (p)->read_uj_per_op, (p)->read_uj_per_op_u95,            \
+				  (p)->write_uj_per_op, (p)->write_uj_per_op_u95,          \
+				  (p)->flush_uj_per_op, (p)->flush_uj_per_op_u95,          \
+				  (p)->sum_uj_per_op, (p)->sum_uj_per_op_u95 }             \
+	     : NULL)
+
+/* uJ per read, write and flush with U95, then a lock-step pair's sum_of, sum and U95
+ * (empty where sum_of is NULL): nine CSV fields, empty where v is NULL or a figure NAN. */
+static void csv_costs(FILE *fp, const double *v, const char *sum_of)
+{
+	unsigned i;
+
+	for (i = 0; i < 6; i++)
+		csv_number(fp, v ? v[i] : NAN);
+	compare_csv_str(fp, sum_of ? sum_of : "", 0);
+	csv_number(fp, v && sum_of ? v[6] : NAN);
+	csv_number(fp, v && sum_of ? v[7] : NAN);
+}
+
+/*
+ * After the file: the device's pooled model for the row's job (the writes each of its
+ * flushes carries, uJ per read, write and flush, a lock-step sum, its verdict), then the
+ * job's own event-locked figures from a fast meter, whether its 100 ms model agreed and
+ * whether the ops' energy balanced the readings' above idle.
+ */
 static void csv_op_energy(FILE *fp, const struct compare_row *rw)
 {
 	const struct result_device_model *d = op_energy_model(rw->r, rw->j);
-	const double none = NAN;
+	const struct result_event_locked *el = op_energy_event_locked(rw->j);
 
-	csv_number(fp, d ? d->read_uj_per_op : none);
-	csv_number(fp, d ? d->read_uj_per_op_u95 : none);
-	csv_number(fp, d ? d->write_uj_per_op : none);
-	csv_number(fp, d ? d->write_uj_per_op_u95 : none);
-	csv_number(fp, d ? d->flush_uj_per_op : none);
-	csv_number(fp, d ? d->flush_uj_per_op_u95 : none);
-	compare_csv_str(fp, d && d->sum_of ? d->sum_of : "", 0);
-	csv_number(fp, d && d->sum_of ? d->sum_uj_per_op : none);
-	csv_number(fp, d && d->sum_of ? d->sum_uj_per_op_u95 : none);
-	compare_csv_str(fp, d && d->verdict ? d->verdict : "", 1);
+	if (d)
+		fprintf(fp, "%llu,", (unsigned long long)d->writes_per_flush);
+	else
+		fprintf(fp, ",");
+	csv_costs(fp, OP_COSTS(d), d ? d->sum_of : NULL);
+	compare_csv_str(fp, d && d->verdict ? d->verdict : "", 0);
+	csv_costs(fp, OP_COSTS(el), el ? el->sum_of : NULL);
+	fprintf(fp, "%s,", csv_bool(el ? el->agrees_with_model : RESULT_NULL_BOOL));
+	fprintf(fp, "%s\n", csv_bool(el ? el->agrees_with_trace : RESULT_NULL_BOOL));
 }
 
 static void csv_row(FILE *fp, const struct compare_row *rw, const struct si_unit *units)
@@ -286,10 +317,16 @@ static void print_csv(FILE *fp, const struct compare_row *rows, size_t nrows)
 		fprintf(fp, "%s,%s_u95,", key, key);
 	}
 	fprintf(fp, "valid,uncertain,reasons,transport,link,filesystem,meter,emulated,file,"
+		    "device_writes_per_flush,"
 		    "device_read_uj_per_op,device_read_uj_per_op_u95,device_write_uj_per_op,"
 		    "device_write_uj_per_op_u95,device_flush_uj_per_op,device_flush_uj_per_op_u95,"
 		    "device_sum_of,device_sum_uj_per_op,device_sum_uj_per_op_u95,"
-		    "device_model_verdict\n");
+		    "device_model_verdict,"
+		    "event_locked_read_uj_per_op,event_locked_read_uj_per_op_u95,"
+		    "event_locked_write_uj_per_op,event_locked_write_uj_per_op_u95,"
+		    "event_locked_flush_uj_per_op,event_locked_flush_uj_per_op_u95,"
+		    "event_locked_sum_of,event_locked_sum_uj_per_op,event_locked_sum_uj_per_op_u95,"
+		    "event_locked_agrees_with_model,event_locked_agrees_with_trace\n");
 	for (i = 0; i < nrows; i++)
 		csv_row(fp, &rows[i], units);
 	free(v);

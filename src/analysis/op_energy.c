@@ -51,8 +51,7 @@ const struct result_device_model *op_energy_model(const struct rr_result *r,
 	return NULL;
 }
 
-/* Job j's event-locked figures, when they price some kind. */
-static const struct result_event_locked *job_el(const struct job_result *j)
+const struct result_event_locked *op_energy_event_locked(const struct job_result *j)
 {
 	const struct result_power *p = rr_power(j);
 	const struct result_event_locked *el = p ? p->event_locked : NULL;
@@ -69,7 +68,7 @@ static size_t result_rows(const struct rr_result *r)
 	size_t i, n = r->rep.energy_models ? r->rep.nenergy_models : 0;
 
 	for (i = 0; i < r->rep.njobs; i++)
-		n += job_el(&r->rep.jobs[i]) != NULL;
+		n += op_energy_event_locked(&r->rep.jobs[i]) != NULL;
 	return n;
 }
 
@@ -316,7 +315,7 @@ size_t op_energy_result_row(const struct rr_result *r, size_t row, char cells[][
 	if (row < nm)
 		return op_energy_row_cells(r, &r->rep.energy_models[row], cells);
 	for (row -= nm, i = 0; i < r->rep.njobs; i++) {
-		el = job_el(&r->rep.jobs[i]);
+		el = op_energy_event_locked(&r->rep.jobs[i]);
 		if (el && !row--)
 			return el_row_cells(r, &r->rep.jobs[i], el, cells);
 	}

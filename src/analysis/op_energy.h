@@ -22,6 +22,8 @@ int op_energy_pair(const char *sum_of, int *first, int *second);
 /* The pooled model of r for job j's meter, block size and direct setting; NULL: none. */
 const struct result_device_model *op_energy_model(const struct rr_result *r,
 						  const struct job_result *j);
+/* Job j's event-locked figures (power.event_locked) when they price some kind; NULL. */
+const struct result_event_locked *op_energy_event_locked(const struct job_result *j);
 /* How many rows the set's results give: pooled models and jobs event-locked (0: older
  * results, measure results). */
 size_t op_energy_count(const struct rr_set *set);

@@ -74,6 +74,57 @@ for r in other:
 PY
 ok $? "CSV: each job's row carries its device's pooled uJ per op (uj in the key), empty without a model"
 
+# CSV: the pool's writes per flush, and a job's event-locked figures from a fast meter with
+# whether its 100 ms model agreed, beside the pooled ones (empty where the job has none).
+python3 - "$T_TMP/m.json" "$T_TMP/el.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+small = next(m for m in d["energy_models"] if m["bs"] == 4096)
+small.update(direct=False, writes_per_flush=1)
+el = {"read": {"read_uj_per_op": 1253.0, "read_uj_per_op_u95": 276.0, "reads": 900,
+               "agrees_with_model": False, "agrees_with_trace": True},
+      "write": {"sum_of": "write+flush", "sum_uj_per_op": 2993.0, "sum_uj_per_op_u95": 336.0,
+                "sum_ratio": 1.0, "writes": 900, "flushes": 900, "agrees_with_model": True}}
+for j in d["jobs"]:
+    if j["options"]["bs"] == 4096:
+        j["options"].update(direct=0, fdatasync=1)
+        e = el[j["options"]["rw"][-5:].replace("dread", "read")]
+        j["power"]["event_locked"] = j["meters"][0]["power"]["event_locked"] = e
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$IOWATT compare --format csv "$T_TMP/el.json" "$OTHER" >"$T_TMP/el.csv" 2>/dev/null
+python3 - "$T_TMP/el.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+head = list(rows[0])
+assert all(k.endswith(("_uj_per_op", "_uj_per_op_u95", "_sum_of", "_agrees_with_model",
+                       "_agrees_with_trace"))
+           for k in head if k.startswith("event_locked_")), head
+mine = lambda bs: [r for r in rows if r["bs"] == bs and "el.json" in r["file"]]
+rd = [r for r in mine("4096") if r["rw"] == "randread"]
+wr = [r for r in mine("4096") if r["rw"] == "randwrite"]
+big, other = mine("1048576"), [r for r in rows if "el.json" not in r["file"]]
+assert rd and wr and big and other
+for r in rd:
+    assert (r["event_locked_read_uj_per_op"], r["event_locked_read_uj_per_op_u95"]) == ("1253", "276"), r
+    assert r["event_locked_write_uj_per_op"] == "" and r["event_locked_sum_of"] == ""
+    assert r["event_locked_agrees_with_model"] == "false"
+    assert r["event_locked_agrees_with_trace"] == "true"
+for r in wr:
+    assert (r["event_locked_sum_of"], r["event_locked_sum_uj_per_op"],
+            r["event_locked_sum_uj_per_op_u95"]) == ("write+flush", "2993", "336"), r
+    assert r["event_locked_agrees_with_model"] == "true" and r["event_locked_read_uj_per_op"] == ""
+    assert r["event_locked_agrees_with_trace"] == ""
+for r in rd + wr:
+    assert r["device_writes_per_flush"] == "1" and r["device_sum_uj_per_op"] == "894", r
+for r in big:
+    assert r["device_writes_per_flush"] == "0" and r["event_locked_agrees_with_model"] == "", r
+    assert all(r[k] == "" for k in r if k.startswith("event_locked_")), r
+for r in other:
+    assert all(r[k] == "" for k in r if k.startswith(("device_", "event_locked_"))), r
+PY
+ok $? "CSV: device_writes_per_flush, and each job's event-locked uJ per op (sum, checks) or empty"
+
 # The fit column is the worst of the pool's agreement and its jobs' own fits: a pool of one
 # job agrees with itself whatever its fit; a cost below zero beyond its U95 is no figure.
 python3 - "$T_TMP/m.json" "$T_TMP/bad.json" <<'PY'
