@@ -269,6 +269,28 @@ static void test_near_zero_judged(void)
 	job_free(&j);
 }
 
+/* A cost below the job's energy per operation but known apart from zero (a write beside
+ * the awake time every operation pays) is judged as a share of itself, not called "near
+ * zero". */
+static void test_small_cost_judged(void)
+{
+	struct job j;
+
+	job_init(&j, 0.24, 0.006);
+	fit_init(&j.fit, "ok", 0.24, 0.006);
+	j.fit.sum_base = j.fit.sum_with = -1;
+	j.fit.sum_j = j.fit.sum_u95_j = NAN;
+	j.fit.j_per_op[COMPL_WRITE] = 0.5 * 0.24 / IOS; /* half the job's energy per op */
+	j.fit.u95_j[COMPL_WRITE] = 0.2 * j.fit.j_per_op[COMPL_WRITE];
+	apply(&j);
+	is_str(j.v.uncertainty->figure, "write_uj_per_op", "the write is judged");
+	is_dbl(j.v.uncertainty->u95_rel, 0.2, 1e-9, "as a share of itself (%.3g), not of the job's energy per operation (0.1)",
+	       j.v.uncertainty->u95_rel);
+	ok(strstr(j.v.uncertainty->dominant, "near zero") == NULL, "and not called near zero: %s",
+	   j.v.uncertainty->dominant);
+	job_free(&j);
+}
+
 /* The sampling term scales by what the readings caught, or the model's where larger: a
  * smaller catch gives no smaller interval. */
 static void test_catch(void)
@@ -315,6 +337,7 @@ int main(void)
 	test_aliased();
 	test_per_op_judged();
 	test_near_zero_judged();
+	test_small_cost_judged();
 	test_catch();
 	return done_testing();
 }
