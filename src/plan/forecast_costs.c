@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The costs per read, write and flush the plan's forecast simulates: an earlier result's, else assumed. */
+/* The costs per read, write and flush the plan's forecast simulates, and the fit's misfit and window: an earlier result's, else assumed. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,6 +111,25 @@ static const char *device_of(const struct run_result *rep)
 	return d && d->name ? d->name : "a device not named";
 }
 
+/* The misfit of the model the costs came from (pooled d, else the job's m), and the window,
+ * hold and lag of the job of jo's name, where it has a model that found them. */
+static void fit_shape(const struct rate_basis *s, const struct job_opts *jo,
+		      const struct result_device_model *d, const struct result_energy_model *m,
+		      struct forecast_costs *c)
+{
+	const struct result_energy_model *own = job_model_for(&s->rep, jo);
+
+	if (d && d->misfit > 0)
+		c->misfit = d->misfit;
+	else if (m && m->noise_rms_w > 0 && m->residual_rms_w >= 0)
+		c->misfit = m->residual_rms_w / m->noise_rms_w;
+	if (!own || !(own->window_s > 0))
+		return;
+	c->window_s = own->window_s;
+	c->hold_s = own->hold_s >= 0 ? own->hold_s : 0;
+	c->lag_s = isfinite(own->lag_s) ? own->lag_s : 0;
+}
+
 void forecast_costs_for(const struct rate_basis *s, const struct job_opts *jo,
 			struct forecast_costs *c)
 {
@@ -120,6 +139,7 @@ void forecast_costs_for(const struct rate_basis *s, const struct job_opts *jo,
 
 	memset(c, 0, sizeof(*c));
 	assumed(c);
+	c->misfit = c->window_s = c->hold_s = c->lag_s = NAN;
 	if (!s || !s->have) {
 		snprintf(c->from, sizeof(c->from), "assumed (no earlier result's: --costs-from "
 			 "RESULT takes a device's measured ones)");
@@ -139,6 +159,7 @@ void forecast_costs_for(const struct rate_basis *s, const struct job_opts *jo,
 		take(c, COMPL_FLUSH, m->flush_uj_per_op, m->flush_uj_per_op_u95);
 		take_sum(c, m->sum_of, m->sum_uj_per_op, m->sum_uj_per_op_u95, m->sum_ratio);
 	}
+	fit_shape(s, jo, any_measured(c) ? d : NULL, any_measured(c) ? m : NULL, c);
 	fmt_size(jo->bs, bs, sizeof(bs));
 	if (!any_measured(c))
 		snprintf(c->from, sizeof(c->from), "assumed: %s prices no %s %s operation of %s",

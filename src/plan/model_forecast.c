@@ -92,27 +92,66 @@ static size_t completions_of(const struct job_opts *jo, const struct meter_fit_b
 	return n;
 }
 
-/* Readings every period_ns over [t0, t1], the first phase_ns after t0 + period_ns: the
- * costs (uJ per kind) of the completions in each window (the meter's, ending at the
- * reading) averaged over it, idle, and noise; each one's count of completions in count. */
+/* The meter as simulated: each reading the average of the window_ns ending lag_ns before
+ * it, or (hold_ns) ending at the meter's last conversion by then, conversions every hold
+ * from phase_ns, the readings FORECAST_DRIFT_PPM slower than the period (the value's age
+ * drifts); noise and the misfit (residuals over noise: the scatter beyond it, where
+ * operations are). */
+struct sim_meter {
+	uint64_t window_ns, hold_ns, phase_ns;
+	int64_t lag_ns;
+	double noise_w, misfit;
+	unsigned draw; /* which of the draws: its own noise */
+};
+
+/* Where the window of a reading at at_ns ends. */
+static uint64_t window_end(const struct sim_meter *sm, uint64_t at_ns)
+{
+	uint64_t end = (uint64_t)((int64_t)at_ns - sm->lag_ns);
+
+	if (!sm->hold_ns || end < sm->phase_ns)
+		return end;
+	return sm->phase_ns + (end - sm->phase_ns) / sm->hold_ns * sm->hold_ns;
+}
+
+/*
+ * Readings every period_ns over [t0, t1], the first phase_ns after t0 + period_ns: the
+ * costs (uJ per kind) of the completions in each one's window averaged over it, idle, and
+ * noise; each one's count of completions in count. A misfit above 1 scatters each
+ * operation's energy (a device's journal writes, a varying cost) so that the readings'
+ * chi^2/dof is its square: the scatter sits in the readings that caught operations, as a
+ * real device's does, not spread over the quiet ones.
+ */
 static size_t readings_of(const struct job_opts *jo, uint64_t period_ns, uint64_t phase_ns,
 			  uint64_t t0, uint64_t t1, const struct op_at *o, size_t nops,
-			  double noise_w, const double *cost_uj, struct emodel_reading *r,
-			  unsigned *count, size_t max)
+			  const struct sim_meter *sm, const double *cost_uj,
+			  struct emodel_reading *r, unsigned *count, size_t max)
 {
-	uint64_t rng = pattern_thread_seed(jo->randseed, 2) ^ 0xbf58476d1ce4e5b9ULL, at;
-	double win_s = sampling_window_s(period_ns), j;
+	uint64_t rng = pattern_thread_seed(jo->randseed, 2) ^ 0xbf58476d1ce4e5b9ULL ^
+		       sm->draw * 0x94d049bb133111ebULL, at, end;
+	uint64_t every = period_ns + (sm->hold_ns ? period_ns / 1000000 * FORECAST_DRIFT_PPM : 0);
+	double win_s = (double)sm->window_ns / 1e9, j, held = 0, op_w;
 	size_t n = 0, lo = 0, i;
 
-	for (at = t0 + phase_ns + period_ns; at <= t1 && n < max; at += period_ns) {
-		while (lo < nops && o[lo].t_ns + (uint64_t)(win_s * 1e9) <= at)
+	for (at = t0 + phase_ns + period_ns; at <= t1 && n < max; at += every) {
+		end = window_end(sm, at);
+		while (lo < nops && o[lo].t_ns + sm->window_ns <= end)
 			lo++;
-		for (j = 0, i = lo; i < nops && o[i].t_ns <= at; i++)
+		for (j = 0, i = lo; i < nops && o[i].t_ns <= end; i++)
 			j += cost_uj[o[i].kind] * 1e-6;
 		count[n] = (unsigned)(i - lo);
-		r[n++] = (struct emodel_reading){ at, IDLE_W + j / win_s + noise_w * normal_draw(&rng),
-						  noise_w };
+		held += count[n];
+		r[n++] = (struct emodel_reading){ at, IDLE_W + j / win_s +
+							  sm->noise_w * normal_draw(&rng),
+						  sm->noise_w };
 	}
+	if (!(sm->misfit > 1) || !(held > 0))
+		return n;
+	/* each operation's share: the readings' extra variance, noise^2 (misfit^2 - 1) on
+	 * average over all of them, spread over the operations they hold */
+	op_w = sm->noise_w * sqrt((sm->misfit * sm->misfit - 1) * (double)n / held);
+	for (i = 0; i < n; i++)
+		r[i].w += sqrt((double)count[i]) * op_w * normal_draw(&rng);
 	return n;
 }
 
@@ -142,7 +181,7 @@ static int in_step(const struct emodel_reading *r, const unsigned *count, size_t
  * or -1 when there was nothing to fit; *step: the ops in step with the readings (in_step),
  * *held their count. */
 static int fit_at(const struct job_opts *jo, uint64_t period_ns, uint64_t phase_ns,
-		  const struct meter_fit_bursts *b, double noise_w, double gain_rel,
+		  const struct meter_fit_bursts *b, const struct sim_meter *sm, double gain_rel,
 		  const double *cost_uj, struct emodel_fit *fit, uint64_t *ios, int *step,
 		  unsigned *held)
 {
@@ -159,10 +198,9 @@ static int fit_at(const struct job_opts *jo, uint64_t period_ns, uint64_t phase_
 	nops = completions_of(jo, b, &ops, &o);
 	r = xcalloc(EMODEL_READINGS_MAX, sizeof(*r));
 	count = xcalloc(EMODEL_READINGS_MAX, sizeof(*count));
-	nr = readings_of(jo, period_ns, phase_ns, t0, t1, o, nops, noise_w, cost_uj, r, count,
+	nr = readings_of(jo, period_ns, phase_ns, t0, t1, o, nops, sm, cost_uj, r, count,
 			 EMODEL_READINGS_MAX);
-	*step = nops && in_step(r, count, nr, o[0].t_ns, o[nops - 1].t_ns,
-				(uint64_t)(sampling_window_s(period_ns) * 1e9), held);
+	*step = nops && in_step(r, count, nr, o[0].t_ns, o[nops - 1].t_ns, sm->window_ns, held);
 	free(count);
 	if (!fit) {
 		completions_free(&ops);
@@ -178,7 +216,7 @@ static int fit_at(const struct job_opts *jo, uint64_t period_ns, uint64_t phase_
 	in.t1_ns = t1;
 	in.ops = &ops;
 	in.idle_w = IDLE_W;
-	in.idle_u_w = noise_w / sqrt(idle_n ? (double)idle_n : 1);
+	in.idle_u_w = sm->noise_w / sqrt(idle_n ? (double)idle_n : 1);
 	in.gain_rel = gain_rel;
 	in.period_ns = period_ns;
 	/* window and lag not declared, as a tester's: the fit searches them as it will */
@@ -218,6 +256,94 @@ static double worst_rel(const struct emodel_fit *fit, const double *cost_uj,
 	return worst;
 }
 
+/* The fit the forecast simulates: the earlier result's misfit, window, hold and lag where
+ * its fit found them (the window at most the period), else FORECAST_MISFIT and the
+ * meter's window, held where the period is longer (a tester's conversions), at no lag. */
+static void fit_terms(const struct forecast_costs *c, uint64_t period_ns,
+		      struct model_forecast *f)
+{
+	double period_s = (double)period_ns / 1e9, win_s = sampling_window_s(period_ns);
+
+	win_s = win_s > 0 ? win_s : period_s;
+	f->misfit_assumed = !(c->misfit >= 0);
+	f->misfit = f->misfit_assumed ? FORECAST_MISFIT : c->misfit;
+	f->shape_assumed = !(c->window_s > 0);
+	f->window_s = f->shape_assumed ? win_s : fmin(c->window_s, period_s);
+	f->hold_s = f->shape_assumed ? (period_s > win_s ? win_s : 0) : c->hold_s;
+	f->lag_s = f->shape_assumed ? 0 : c->lag_s;
+}
+
+/* f's fit as the meter simulated, its conversions' phase drawn from the job's seed. */
+static void sim_of(const struct job_opts *jo, const struct model_forecast *f,
+		   struct sim_meter *sm)
+{
+	memset(sm, 0, sizeof(*sm));
+	sm->window_ns = (uint64_t)llround(f->window_s * 1e9);
+	sm->hold_ns = (uint64_t)llround(f->hold_s * 1e9);
+	sm->lag_ns = (int64_t)llround(f->lag_s * 1e9);
+	sm->noise_w = f->noise_w;
+	sm->misfit = f->misfit;
+	if (sm->hold_ns)
+		sm->phase_ns = pattern_thread_seed(jo->randseed, 3) % sm->hold_ns;
+}
+
+static int rel_cmp(const void *a, const void *b)
+{
+	const struct model_forecast *x = a, *y = b;
+	double u = isfinite(x->worst_rel) ? x->worst_rel : INFINITY;
+	double v = isfinite(y->worst_rel) ? y->worst_rel : INFINITY;
+
+	return u < v ? -1 : u > v;
+}
+
+/*
+ * The fit at phase_ns, drawn FORECAST_DRAWS times (jobs of up to FORECAST_DRAWS_BURSTS
+ * bursts simulated; once past) with the noise, the misfit and the meter's conversions'
+ * phase drawn anew each time: into *one the U95s of the draw whose worst_rel is the median
+ * (one->judged 0: nothing fitted), its I/Os in *ios; that worst_rel. A U95 from a few
+ * readings that hold operations is itself a wide draw (Student's t at a few degrees of
+ * freedom, the grid's spread): the median is what the run meets half the time.
+ */
+static double median_draw(const struct job_opts *jo, uint64_t period_ns, uint64_t phase_ns,
+			  const struct meter_fit_bursts *b, struct sim_meter *sim,
+			  double gain_rel, const struct model_forecast *f,
+			  struct model_forecast *one, uint64_t *ios)
+{
+	struct model_forecast *got = xcalloc(FORECAST_DRAWS, sizeof(*got));
+	unsigned d, n = 0, draws = b->n <= FORECAST_DRAWS_BURSTS ? FORECAST_DRAWS : 1;
+	uint64_t hold = sim->hold_ns, ios_n;
+	struct emodel_fit fit;
+	int step;
+	unsigned held;
+	double rel;
+
+	for (d = 0; d < draws; d++) {
+		sim->draw = d;
+		sim->phase_ns = hold ? pattern_thread_seed(jo->randseed, 3 + d) % hold : 0;
+		if (fit_at(jo, period_ns, phase_ns, b, sim, gain_rel, f->costs.uj, &fit,
+			   &ios_n, &step, &held))
+			continue;
+		got[n] = *f;
+		got[n].worst_rel = worst_rel(&fit, f->costs.uj, &got[n], b->total, b->n);
+		got[n].verdict = fit.verdict;
+		got[n].readings = fit.readings;
+		got[n].readings_with_ops = fit.readings_with_ops;
+		got[n].judged = 1;
+		got[n].ios = ios_n;
+		n++;
+	}
+	one->judged = 0;
+	rel = NAN;
+	if (n) {
+		qsort(got, n, sizeof(*got), rel_cmp);
+		*one = got[n / 2];
+		*ios = one->ios;
+		rel = one->worst_rel;
+	}
+	free(got);
+	return rel;
+}
+
 /*
  * The readings at each of FORECAST_PHASES phases (where they fall against the job's pacing
  * is not known before it runs): how many have the ops in step (counted, not fitted), and
@@ -230,17 +356,20 @@ static int fit_phases(const struct job_opts *jo, uint64_t period_ns,
 {
 	static const double none_uj[COMPL_KINDS];
 	struct model_forecast one;
-	struct emodel_fit fit;
+	struct sim_meter sim, plain;
 	uint64_t ios, p, k;
 	unsigned held = 0, tried = 0;
 	int step[FORECAST_PHASES], fitted = 0;
 	double rel;
 
+	sim_of(jo, f, &sim);
+	plain = (struct sim_meter){ .window_ns = sim.window_ns };
 	f->step_phases = 0;
 	for (p = 0; p < FORECAST_PHASES; p++) {
 		step[p] = 0;
-		if (fit_at(jo, period_ns, period_ns * p / FORECAST_PHASES, b, 0, 0, none_uj, NULL,
-			   &ios, &step[p], &held) || !step[p])
+		/* in step: the meter's window at the reading, whatever it holds */
+		if (fit_at(jo, period_ns, period_ns * p / FORECAST_PHASES, b, &plain, 0, none_uj,
+			   NULL, &ios, &step[p], &held) || !step[p])
 			continue;
 		if (!f->step_phases++)
 			f->step_held_min = f->step_held_max = held;
@@ -253,11 +382,10 @@ static int fit_phases(const struct job_opts *jo, uint64_t period_ns,
 		if (step[p] && f->step_phases < FORECAST_PHASES)
 			continue;
 		tried++;
-		if (fit_at(jo, period_ns, period_ns * p / FORECAST_PHASES, b, f->noise_w, gain_rel,
-			   f->costs.uj, &fit, &ios, &step[p], &held))
+		rel = median_draw(jo, period_ns, period_ns * p / FORECAST_PHASES, b, &sim,
+				  gain_rel, f, &one, &ios);
+		if (!one.judged)
 			continue;
-		one = *f;
-		rel = worst_rel(&fit, f->costs.uj, &one, b->total, b->n);
 		if (fitted++ && !(isfinite(rel) && !(rel <= f->worst_rel)))
 			continue;
 		memcpy(f->u95_uj, one.u95_uj, sizeof(f->u95_uj));
@@ -267,9 +395,9 @@ static int fit_phases(const struct job_opts *jo, uint64_t period_ns,
 		f->sum_u95_uj = one.sum_u95_uj;
 		f->sum_cost_uj = one.sum_cost_uj;
 		f->worst_rel = rel;
-		f->verdict = fit.verdict;
-		f->readings = fit.readings;
-		f->readings_with_ops = fit.readings_with_ops;
+		f->verdict = one.verdict;
+		f->readings = one.readings;
+		f->readings_with_ops = one.readings_with_ops;
 		/* more bursts than simulated: the fit's covariance narrows as 1 / sqrt N */
 		f->ios = b->total > b->n ? ios * b->total / b->n : ios;
 	}
@@ -291,6 +419,7 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 		return;
 	meter_terms(acc, f, &gain_rel);
 	forecast_costs_for(src, jo, &f->costs);
+	fit_terms(&f->costs, period_ns, f);
 	f->limit = meter_fit_limit(jo);
 	f->period_ns = period_ns;
 	f->judged = !fit_phases(jo, period_ns, &b, gain_rel, FORECAST_FITS, f);
@@ -314,6 +443,9 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 		memset(&fast, 0, sizeof(fast));
 		fast.noise_w = f->noise_w;
 		fast.costs = f->costs;
+		/* the earlier result's misfit, at the faster meter's own window */
+		fast.costs.window_s = NAN;
+		fit_terms(&fast.costs, FORECAST_FAST_NS, &fast);
 		fast.worst_rel = NAN;
 		/* a faster meter the job is in step with at some phase fixes nothing */
 		if (!fit_phases(jo, FORECAST_FAST_NS, &bf, gain_rel, 1, &fast) && !fast.step_phases)
@@ -321,8 +453,6 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 		free(bf.t_ns);
 	}
 }
-
-static const char *const kind_names[COMPL_KINDS] = { "read", "write", "flush" };
 
 struct result_model_forecast *model_forecast_report(const struct model_forecast *f)
 {
@@ -341,8 +471,8 @@ struct result_model_forecast *model_forecast_report(const struct model_forecast 
 	r->flush_uj_per_op_u95 = f->u95_uj[COMPL_FLUSH];
 	r->sum_uj_per_op_u95 = f->sum_base >= 0 ? f->sum_u95_uj : NAN;
 	if (f->sum_base >= 0) {
-		snprintf(pair, sizeof(pair), "%s+%s", kind_names[f->sum_base],
-			 kind_names[f->sum_with]);
+		snprintf(pair, sizeof(pair), "%s+%s", emodel_kind_names[f->sum_base],
+			 emodel_kind_names[f->sum_with]);
 		r->sum_of = xstrdup(pair);
 	}
 	r->u95_rel = f->worst_rel;
@@ -353,35 +483,16 @@ struct result_model_forecast *model_forecast_report(const struct model_forecast 
 	r->readings = f->readings;
 	r->readings_with_ops = f->readings_with_ops;
 	r->in_step_phases = (uint64_t)f->step_phases;
+	r->misfit = f->misfit;
+	r->misfit_assumed = f->misfit_assumed;
+	r->window_s = f->window_s;
+	r->hold_s = f->hold_s;
+	r->lag_s = f->lag_s;
+	r->window_assumed = f->shape_assumed;
 	return r;
 }
 
-/* "write +-41 uJ (7 %)", or the pair's "write+flush +-41 uJ (5 %)", ", "-joined. */
-static void u95_text(const struct model_forecast *f, char *buf, size_t len)
-{
-	const char *const *names = kind_names;
-	char v[32];
-	size_t n = 0;
-	int k;
-
-	buf[0] = 0;
-	if (f->sum_base >= 0 && isfinite(f->sum_u95_uj))
-		n += (size_t)snprintf(buf + n, len - n, "%s+%s \u00b1%s \u00b5J (%.1f %%)",
-				      names[f->sum_base], names[f->sum_with],
-				      fmt_sig(f->sum_u95_uj, 2, v, sizeof(v)),
-				      100 * f->sum_u95_uj / f->sum_cost_uj);
-	for (k = 0; k < COMPL_KINDS && n < len; k++)
-		if (isfinite(f->u95_uj[k]))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s \u00b1%s \u00b5J (%.1f %%)",
-					      n ? ", " : "", names[k],
-					      fmt_sig(f->u95_uj[k], 2, v, sizeof(v)),
-					      100 * f->u95_uj[k] / f->cost_uj[k]);
-	if (!n)
-		snprintf(buf, len, "no cost known");
-}
-
-/* Phases (of FORECAST_PHASES) at which jo's ops are in step with a meter of period_ns. */
-static int step_phases_at(const struct job_opts *jo, uint64_t period_ns)
+int model_forecast_step_phases(const struct job_opts *jo, uint64_t period_ns)
 {
 	struct model_forecast f;
 	struct meter_fit_bursts b;
@@ -392,152 +503,4 @@ static int step_phases_at(const struct job_opts *jo, uint64_t period_ns)
 	fit_phases(jo, period_ns, &b, 0, 0, &f);
 	free(b.t_ns);
 	return f.step_phases;
-}
-
-/* What takes the ops out of step with the meter: dither, or (paced) the nearest rate the
- * same simulation finds in step at no phase (a multiple of the meter's rate always is; at
- * 2 Hz and a 100 ms window most odd rates still are, as 11/s: checked, not assumed). */
-static void step_fix(const struct job_opts *jo, const struct model_forecast *f, char *buf,
-		     size_t len)
-{
-	struct job_opts alt = *jo;
-	uint64_t d, r;
-
-	snprintf(buf, len, "%s", jo->thinktime_ns ? "thinktime_dither=100%" : "rate_dither=100%");
-	if (jo->thinktime_ns || !jo->rate_iops || jo->rate_dither > 0)
-		return;
-	for (d = 1; d <= FORECAST_RATE_SEARCH; d++)
-		for (r = jo->rate_iops + d; r + 2 * d > jo->rate_iops + d; r -= 2 * d) {
-			alt.rate_iops = r;
-			if (r && !step_phases_at(&alt, f->period_ns)) {
-				snprintf(buf + strlen(buf), len - strlen(buf),
-					 ", or rate_iops=%" PRIu64 " (in step at no phase)", r);
-				return;
-			}
-			if (r < 2 * d)
-				break;
-		}
-}
-
-/* The faster meter as a fix, where it forecasts better than now (now unknown: better). */
-static void fast_fix(FILE *fp, const struct model_forecast *f, int first)
-{
-	/* worse than now, or (now unknown) than the coarse bound: no fix */
-	if (!(f->fast_worst_rel < (isfinite(f->worst_rel) ? f->worst_rel : METER_FIT_COARSE_U95)))
-		return;
-	fprintf(fp, "%s a meter reading every %.0f ms (\u00b1%.1f %%)", first ? "; fix:" : ", or",
-		(double)FORECAST_FAST_NS / 1e6, 100 * f->fast_worst_rel);
-}
-
-static void forecast_print(FILE *fp, const struct job_opts *jo, const struct model_forecast *f)
-{
-	char u[256], fix[160], held[96];
-
-	step_fix(jo, f, fix, sizeof(fix));
-	if (f->step_phases == FORECAST_PHASES) {
-		if (f->step_held_min == f->step_held_max)
-			snprintf(held, sizeof(held), "each reading holds %u I/O%s at every phase",
-				 f->step_held_min, f->step_held_min == 1 ? "" : "s");
-		else
-			snprintf(held, sizeof(held), "at every phase its readings each hold the same "
-				 "count of I/Os, %u to %u by phase", f->step_held_min, f->step_held_max);
-		fprintf(fp, "  %s: not identifiable: ops in step with the meter (%s), so what they "
-			    "cost cannot be told from idle, however many: UNCERTAIN; fix: %s",
-			jo->name, held, fix);
-		fast_fix(fp, f, 0);
-		fputc('\n', fp);
-		return;
-	}
-	u95_text(f, u, sizeof(u));
-	fprintf(fp, "  %s: %s, %" PRIu64 " of %" PRIu64 " readings hold I/O", jo->name, u,
-		f->readings_with_ops, f->readings);
-	if (!f->uncertain) {
-		fprintf(fp, ": within %.0f %%\n", 100 * f->limit);
-		return;
-	}
-	if (f->step_phases) {
-		/* the U95 above is a phase that is not in step: the run may meet one that is */
-		fprintf(fp, ": UNCERTAIN (depends on the meter's phase: at %d of %d the ops are in "
-			    "step with it, not identifiable); fix: %s", f->step_phases,
-			FORECAST_PHASES, fix);
-		fast_fix(fp, f, 0);
-		fputc('\n', fp);
-		return;
-	}
-	fprintf(fp, ": UNCERTAIN (above %.0f %%", 100 * f->limit);
-	/* a lock-step pair is not identifiable by kind: its sum is the figure shown */
-	if (f->verdict != EMODEL_OK && !(f->verdict == EMODEL_NOT_IDENTIFIABLE && f->sum_base >= 0))
-		fprintf(fp, ", %s", energy_model_verdict_name((enum emodel_verdict)f->verdict));
-	fputs(")", fp);
-	if (f->need_ios)
-		fprintf(fp, "; fix: %" PRIu64 " I/Os or more (now %" PRIu64 ")", f->need_ios,
-			f->ios);
-	fast_fix(fp, f, !f->need_ios);
-	fputc('\n', fp);
-}
-
-/* Does jo do operations of kind k (a flush: fdatasync writes)? */
-static int does(const struct job_opts *jo, int k)
-{
-	return k == COMPL_READ ? rw_reads(jo->rw) != 0
-			       : rw_writes(jo->rw) && (k == COMPL_WRITE || jo->fdatasync);
-}
-
-/* "  costs: write 640 ±20 µJ, flush 310 ±12 µJ; from FILE: sda's pooled model (...)". */
-static void costs_text(const struct job_opts *jo, const struct forecast_costs *c, char *buf,
-		       size_t len)
-{
-	static const char *const how[] = { " (assumed)", "", " (of their measured sum)" };
-	char v[32], u[48];
-	size_t n = (size_t)snprintf(buf, len, "  costs:");
-	int k, m = 0;
-
-	for (k = 0; k < COMPL_KINDS && n < len; k++) {
-		if (!does(jo, k))
-			continue;
-		u[0] = 0;
-		if (isfinite(c->u95_uj[k]))
-			snprintf(u, sizeof(u), " \u00b1%s", fmt_sig(c->u95_uj[k], 2, v, sizeof(v)));
-		n += (size_t)snprintf(buf + n, len - n, "%s %s %s%s \u00b5J%s", m++ ? "," : "",
-				      kind_names[k], fmt_sig(c->uj[k], 3, v, sizeof(v)), u,
-				      how[c->how[k]]);
-	}
-	if (n < len)
-		snprintf(buf + n, len - n, "; %s", c->from);
-}
-
-void model_forecast_plan(FILE *fp, const struct run_config *cfg, uint64_t period_ns,
-			 const struct meter_accuracy *acc, const struct rate_basis *src)
-{
-	struct model_forecast f;
-	char per[32], costs[FORECAST_FROM_LEN + 256], last[sizeof(costs)] = "";
-	size_t i, shown = 0, step = 0;
-
-	for (i = 0; period_ns && i < cfg->njobs; i++) {
-		model_forecast_judge(&cfg->jobs[i], period_ns, acc, src, &f);
-		if (!f.judged)
-			continue;
-		if (!shown++)
-			fprintf(fp, "model fit: the power model's per-op U95, the job's I/O simulated "
-				    "against a reading every %s with %.2g mW noise%s%s%s, at the costs "
-				    "below:\n",
-				fmt_duration(period_ns, per, sizeof(per)), f.noise_w * 1e3,
-				f.noise_assumed ? " (assumed: the meter declares its own once open)"
-						: " (the meter's declared accuracy: ",
-				f.noise_assumed ? "" : f.noise_from,
-				f.noise_assumed ? "" : ")");
-		/* the costs once, and again where a job's differ */
-		costs_text(&cfg->jobs[i], &f.costs, costs, sizeof(costs));
-		if (strcmp(costs, last))
-			fprintf(fp, "%s\n", costs);
-		memcpy(last, costs, sizeof(last));
-		forecast_print(fp, &cfg->jobs[i], &f);
-		step += f.step_phases == FORECAST_PHASES;
-	}
-	/* the meter fit above judges the readings' integral, which such a job suits */
-	if (step)
-		fprintf(fp, "model fit: %zu job%s in step with the meter: %s per-op costs cannot "
-			    "be measured as given, however long %s run%s (UNCERTAIN when run)\n",
-			step, step == 1 ? "" : "s", step == 1 ? "its" : "their",
-			step == 1 ? "it" : "they", step == 1 ? "s" : "");
 }

@@ -25,6 +25,22 @@
  * fit sums them at one cost and splits them at twice it: +-118 vs +-221 uJ), and each
  * phase costs a fit; phases in step are counted at every phase, without a fit. */
 #define FORECAST_FITS 1
+/* Without an earlier result's fit (--costs-from), the residuals the forecast's readings
+ * scatter by, over the meter's declared noise, and where that comes from. */
+#define FORECAST_MISFIT 1.1
+#define FORECAST_MISFIT_FROM                                                              \
+	"12 emulated UM25C runs of bench/model-coverage.sh's dithered and logger jobs at 1 "   \
+	"and 2 Hz, 0.8 to 9.6 x"
+/* A meter whose period is longer than its window converts every window and holds the
+ * value (USB testers, iowatt's emulator); its readings come this many parts per million
+ * slower than the period (the emulated UM25C was polled every 501.4 ms), so the age of the
+ * value each shows drifts. */
+#define FORECAST_DRIFT_PPM 2800
+/* Each fit simulated this many times, its noise, misfit and conversions drawn anew, the
+ * median U95 kept; jobs of more bursts than FORECAST_DRAWS_BURSTS once (their U95 varies
+ * less, and each fit of thousands of readings takes a second). */
+#define FORECAST_DRAWS 5
+#define FORECAST_DRAWS_BURSTS 512
 /* A paced job in step is offered the nearest rate within this many of its own that is not. */
 #define FORECAST_RATE_SEARCH 16
 
@@ -49,6 +65,10 @@ struct model_forecast {
 	int noise_assumed; /* the meter declared none: FORECAST_NOISE_W */
 	const char *noise_from; /* the declared accuracy's source; NULL when assumed */
 	struct forecast_costs costs; /* the costs simulated and where they come from */
+	/* The fit simulated: residuals over the noise, window, hold and lag (s), and whether
+	 * they are assumed (1) or the earlier result's (0). */
+	double misfit, window_s, hold_s, lag_s;
+	int misfit_assumed, shape_assumed;
 };
 
 /*
@@ -56,8 +76,9 @@ struct model_forecast {
  * declared accuracy is acc (NULL or unknown: FORECAST_NOISE_W, no gain term): its bursts
  * as meter_fit simulates them, each I/O a completion of its kind (a flush after every
  * fdatasync-th write), readings every period of the costs (forecast_costs_for of src:
- * an earlier result's, NULL or none: assumed) averaged over the meter's window plus
- * noise drawn from the job's seed, fitted by energy_model_fit itself.
+ * an earlier result's, NULL or none: assumed) averaged over the meter's window, held as a
+ * tester's or as src's fit found, plus noise and that fit's misfit (else FORECAST_MISFIT)
+ * drawn from the job's seed, fitted by energy_model_fit itself (the median of draws).
  */
 void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 			  const struct meter_accuracy *acc, const struct rate_basis *src,
@@ -66,8 +87,11 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 /* The forecast as the result keeps it (jobs[].meter_fit.model); NULL when not judged. */
 struct result_model_forecast *model_forecast_report(const struct model_forecast *f);
 
+/* Phases (of FORECAST_PHASES) at which jo's ops are in step with a meter of period_ns. */
+int model_forecast_step_phases(const struct job_opts *jo, uint64_t period_ns);
+
 struct run_config;
-/* The plan's section: each patterned job's forecast (nothing without a meter or one), and
+/* The plan's section (model_forecast_plan.c): each patterned job's forecast (nothing without a meter or one), and
  * the costs it simulated with where they come from. */
 void model_forecast_plan(FILE *fp, const struct run_config *cfg, uint64_t period_ns,
 			 const struct meter_accuracy *acc, const struct rate_basis *src);

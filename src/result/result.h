@@ -534,6 +534,10 @@ struct result_model_forecast {
 	int noise_assumed;
 	uint64_t readings, readings_with_ops;
 	uint64_t in_step_phases; /* of the 8 simulated: each reading the same count of ops */
+	/* the fit simulated: residuals over noise, window, hold, lag; assumed or the
+	 * --costs-from result's */
+	double misfit, window_s, hold_s, lag_s;
+	int misfit_assumed, window_assumed;
 };
 
 struct result_meter_fit {

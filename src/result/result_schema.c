@@ -445,6 +445,12 @@ static const struct result_field model_forecast_fields[] = {
 	FIELD(T, "readings", readings, RF_U64),
 	FIELD(T, "readings_with_ops", readings_with_ops, RF_U64),
 	FIELD(T, "in_step_phases", in_step_phases, RF_U64, .absent = RF_OMIT_ZERO),
+	FIELD(T, "misfit", misfit, RF_REAL),
+	FIELD(T, "misfit_assumed", misfit_assumed, RF_BOOL),
+	FIELD(T, "window_s", window_s, RF_REAL),
+	FIELD(T, "hold_s", hold_s, RF_REAL),
+	FIELD(T, "lag_s", lag_s, RF_REAL),
+	FIELD(T, "window_assumed", window_assumed, RF_BOOL),
 };
 #undef T
 static SCHEMA(model_forecast_schema, struct result_model_forecast, model_forecast_fields);

@@ -2,7 +2,8 @@
 # The plan's forecast at an earlier result's costs (issue 35.6, --costs-from): the per-op U95
 # it predicts is relative to the device's measured uJ per read/write/flush (its pooled
 # energy_models, else the job's power.energy_model), the plan names where they come from,
-# falls back to the assumed costs saying so, and refuses a file that is not a result.
+# falls back to the assumed costs saying so, and refuses a file that is not a result. The
+# readings it simulates scatter as that result's fit did (its misfit, window, hold, lag).
 . "$(dirname "$0")/../lib/lib.sh"
 cd "$REPO" || exit 1
 mkdir -p "$T_TMP/target" "$T_TMP/out"
@@ -12,13 +13,15 @@ plan() { # plan [ARGS...]: iot-logger's synced 4 KiB records, dry run, a UM25C r
 	$IOWATT run configs/iot-logger.ini --jobs LOG-4K-2IOPS-sync --target "$T_TMP/target" \
 		--output "$T_TMP/out" --dry-run --meter "um25c:/nonexistent,interval=500ms" "$@" 2>&1
 }
-# costs OUT WRITE FLUSH POOLED: the golden result with a 4 KiB buffered model of WRITE and
-# FLUSH uJ (U95 a tenth), as a pooled energy_models entry (POOLED 1) or as the
-# power.energy_model of a job named LOG-4K-2IOPS-sync (0)
+# costs OUT WRITE FLUSH POOLED [MISFIT]: the golden result with a 4 KiB buffered model of
+# WRITE and FLUSH uJ (U95 a tenth), as a pooled energy_models entry (POOLED 1) or as the
+# power.energy_model of a job named LOG-4K-2IOPS-sync (0: a 100 ms window held 100 ms at no
+# lag), its residuals MISFIT (default 1) x the meter's noise
 costs() {
 	python3 - "$G" "$@" <<'PY'
 import json, sys
 src, out, w, f, pooled = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5] == "1"
+misfit = float(sys.argv[6]) if len(sys.argv) > 6 else 1.0
 d = json.load(open(src))
 m = {"verdict": "ok", "why": None, "read_uj_per_op": None, "read_uj_per_op_u95": None,
      "write_uj_per_op": w, "write_uj_per_op_u95": w / 10, "flush_uj_per_op": f,
@@ -26,15 +29,16 @@ m = {"verdict": "ok", "why": None, "read_uj_per_op": None, "read_uj_per_op_u95":
      "sum_ratio": None, "sum_of": None}
 if pooled:
     m.update(meter="um25c:/dev/rfcomm0", bs=4096, direct=False, jobs=2, readings=200, reads=0,
-             writes=256, flushes=256, misfit=1.0)
+             writes=256, flushes=256, misfit=misfit)
     d["energy_models"] = [m]
 else:
     d["energy_models"] = []
     j = d["jobs"][0]
     j["jobname"] = "LOG-4K-2IOPS-sync"
     j["power"]["energy_model"] = dict(m, awake_w=None, idle_w=0.45, idle_w_u95=0.001,
-                                      readings=100, residual_rms_w=0.001, noise_rms_w=0.001,
-                                      lag_s=0, window_s=0.1, lag_fitted=True)
+                                      readings=100, residual_rms_w=0.001 * misfit,
+                                      noise_rms_w=0.001, lag_s=0, window_s=0.1, hold_s=0.1,
+                                      lag_fitted=True)
 json.dump(d, open(out, "w"))
 PY
 }
@@ -48,8 +52,12 @@ ok $? "the plan without --costs-from"
 grep -q "^  costs: write 600 µJ (assumed), flush 300 µJ (assumed); assumed (no earlier result's" \
 	"$T_TMP/assumed.out"
 ok $? "without a result the costs are the assumed ones, and it says so"
+# the misfit assumed, and where it comes from; a tester's held window
+misfit=$(sed -n 's/^  fit simulated: residuals \([0-9.]*\) x the meter.s noise (assumed: the median of [0-9]* emulated UM25C runs of bench\/model-coverage.sh.*/\1/p' "$T_TMP/assumed.out")
+[ -n "$misfit" ] && grep -q "^  fit simulated: .*a 100 ms window held until the next conversion, every 100 ms, lag 0 ms (assumed, as a USB tester converts)" "$T_TMP/assumed.out"
+ok $? "without a result the fit simulated is assumed (residuals $misfit x the noise, a tester's held window) and the plan says where from"
 
-costs "$T_TMP/same.json" 600 300 1
+costs "$T_TMP/same.json" 600 300 1 "$misfit"
 costs "$T_TMP/double.json" 1200 600 1
 plan --costs-from "$T_TMP/same.json" >"$T_TMP/same.out"
 plan --costs-from "$T_TMP/double.json" >"$T_TMP/double.out"
@@ -72,8 +80,18 @@ ok $? "double costs: a smaller relative U95 ($r1 % -> $r2 %), U95 in uJ no large
 costs "$T_TMP/job.json" 1200 600 0
 plan --costs-from "$T_TMP/job.json" >"$T_TMP/job.out"
 grep -q "^  costs: write 1200 ±120 µJ, flush 600 ±60 µJ; $T_TMP/job.json: .*'s job LOG-4K-2IOPS-sync (its model, ok)" \
-	"$T_TMP/job.out" && [ "$(rel "$T_TMP/job.out")" = "$r2 $u2" ]
-ok $? "no pooled model: the job's own power.energy_model, named, forecasts the same"
+	"$T_TMP/job.out" && [ "$(rel "$T_TMP/job.out")" = "$r2 $u2" ] &&
+	grep -q "^  fit simulated: residuals 1.0 x the meter's noise, a 100 ms window held until the next conversion, every 100 ms, lag 0 ms, as the earlier result's fit found them" "$T_TMP/job.out"
+ok $? "no pooled model: the job's own power.energy_model, named, its fit's window, hold and lag used (the same as a tester's here: the same forecast)"
+
+# a device whose readings scattered 3 x the meter's noise: the forecast is wider, and says why
+costs "$T_TMP/rough.json" 1200 600 0 3
+plan --costs-from "$T_TMP/rough.json" >"$T_TMP/rough.out"
+read -r r3 u3 < <(rel "$T_TMP/rough.out")
+grep "^  fit simulated" "$T_TMP/rough.out" | sed 's/^/# /'
+grep -q "^  fit simulated: residuals 3.0 x the meter's noise, .*as the earlier result's fit found them" "$T_TMP/rough.out" &&
+	python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(not b > 1.3 * a)' "$u2" "$u3"
+ok $? "an earlier fit 3 x the meter's noise: its misfit simulated, the U95 wider (±$u2 -> ±$u3 uJ)"
 
 plan --costs-from "$G" >"$T_TMP/none.out"
 grep -q "^  costs: write 600 µJ (assumed), flush 300 µJ (assumed); assumed: $G prices no 4 KiB buffered operation" \
