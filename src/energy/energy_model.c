@@ -583,6 +583,7 @@ static void design_free(struct design *d)
 
 int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 {
+	struct emodel_in fin;
 	struct design d, all;
 	struct grid_space sp;
 	struct grid_best gb;
@@ -594,12 +595,20 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 		snprintf(out->why, sizeof(out->why), "no readings or no completions");
 		return -EINVAL;
 	}
+	floor_w = noise_floor(in);
+	/* An idle baseline of readings all alike (an emulated meter's flat idle) declares a u
+	 * of 0, or 1e-17 from rounding: the first left the fit without its prior, and the job's
+	 * energy was taken above the idle the fit found, not the baseline (a stream at the
+	 * emulator's ceiling: 3.35 W against 0.41, 11.05 J against the readings' 55.35). */
+	fin = *in;
+	if (isfinite(fin.idle_w) && !(fin.idle_u_w >= floor_w))
+		fin.idle_u_w = floor_w;
+	in = &fin;
 	emodel_grid_space(in, &sp);
 	cum = emodel_cumulate(in->ops);
 	design_alloc(&d, in->n);
 	design_alloc(&all, in->n);
 	res = xcalloc(in->n, sizeof(*res));
-	floor_w = noise_floor(in);
 	emodel_grid_search(in, &sp, cum, &d, res, floor_w, 0, &gb);
 	if (gb.win_ns) {
 		fill_best(in, cum, &d, &all, floor_w, &gb, out);

@@ -294,6 +294,34 @@ static void test_closing_flush(struct job *j)
 	completions_free(&j->c);
 }
 
+/*
+ * An idle baseline of readings all alike (an emulated meter's flat idle) declares a u of
+ * 0. The job's energy is still above that baseline, not above the idle the fit finds: a
+ * device's own writes spread over the job (5/s that the series does not see, 0.18 J) lift
+ * the fitted idle and stay in the job's energy.
+ */
+static void test_flat_idle(struct job *j)
+{
+	struct emodel_fit f;
+	size_t i, n;
+
+	rng = 2;
+	mixed_ops(j);
+	n = j->nops;
+	poisson(j, COMPL_WRITE, 5, 60);
+	for (i = n; i < j->nops; i++)
+		j->ops[i].hidden = 1;
+	readings(j, 60, 500000000ULL, 100000000ULL, 0);
+	j->in.idle_w = IDLE_W;
+	j->in.idle_u_w = 0;
+	is_int(energy_model_fit(&j->in, &f), 0, "a flat idle baseline: fitted");
+	ok(fabs(f.net_j - net_truth(j)) <= f.net_u95_j,
+	   "net %.4f +- %.4f J against %.4f, the unseen writes' 0.18 J in it", f.net_j,
+	   f.net_u95_j, net_truth(j));
+	ok(fabs(f.idle_w - IDLE_W) < 1e-4, "the baseline holds the fitted idle: %.5f W", f.idle_w);
+	completions_free(&j->c);
+}
+
 /* The long seeded loops say where they are, so that the runner (which stops a test silent
  * for 45 s as hung) sees them work on a loaded machine. */
 static void progress(const char *what, unsigned seed, unsigned of)
@@ -839,6 +867,7 @@ int main(void)
 	test_lag_grid(j);
 	test_hold(j);
 	test_closing_flush(j);
+	test_flat_idle(j);
 	test_coverage(j);
 	test_logger_coverage(j);
 	test_paced_in_step(j);
