@@ -35,8 +35,15 @@
  * moves back), and one that arrives more than this late means samples went missing that
  * the 6-bit counter could not show (a multiple of 64): the anchor moves forward, the hole
  * is counted. A loaded host can hold a batch back a few hundred ms without losing it.
+ * A hole the counter shows is known only modulo 64 samples: a device whose buffer filled
+ * while the host was busy drops thousands, and counting only the remainder stamped every
+ * later sample early by the rest (tens of ms, for the rest of the stream, the arrival
+ * check never moving a clock that runs early). After one the clock is anchored afresh on
+ * the next arrival, as at the start.
  */
 #define RESYNC_NS NS_PER_SEC
+/* A move of the clock beyond this marks the batch's first sample SAMPLE_CLOCK_STEP. */
+#define STEP_NS (NS_PER_MS / 2)
 
 struct ppk2_priv {
 	struct serial_port *sp;
@@ -252,21 +259,27 @@ static void stamp(struct meter_dev *dev, struct ppk2_priv *p, unsigned k, uint64
 {
 	uint64_t end = now - PPK2_LAG_NS, last, behind;
 	unsigned i;
+	int step = 0;
 
 	if (!k)
 		return;
 	if (!p->anchored) {
+		step = p->idx > 0; /* anchored afresh after a hole, not at the start */
 		p->base_ns = end - (uint64_t)(p->idx + k - 1) * PPK2_PERIOD_NS;
 		p->anchored = 1;
 	}
 	last = p->base_ns + (p->idx + k - 1) * PPK2_PERIOD_NS;
 	if (last > end) {
+		step |= last - end > STEP_NS;
 		p->base_ns -= last - end;
 	} else if (end - last > RESYNC_NS) {
 		behind = (end - last) / PPK2_PERIOD_NS;
 		meter_deliver_lost(dev, behind);
 		p->idx += behind;
+		step = 1;
 	}
+	if (step)
+		p->batch[0].flags |= SAMPLE_CLOCK_STEP;
 	for (i = 0; i < k; i++)
 		p->batch[i].t_ns = p->base_ns + (p->idx + i) * PPK2_PERIOD_NS;
 	p->idx += k;
@@ -312,6 +325,7 @@ static void sequence(struct meter_dev *dev, struct ppk2_priv *p, unsigned counte
 		meter_deliver_lost(dev, lost);
 		atomic_fetch_add_explicit(&dev->counter_lost, lost, memory_order_relaxed);
 		p->idx += lost;
+		p->anchored = 0;
 		break;
 	default:
 		break;

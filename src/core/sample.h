@@ -32,5 +32,9 @@ struct meter_sample {
  * a sample read back from a samples file keeps only the flag). */
 #define SAMPLE_AFTER_DROP (1u << 6)
 #define SAMPLE_LOGIC (1u << 7) /* logic holds the meter's digital inputs (PPK2) */
+/* The meter's clock was set again just before this one (a PPK2 anchored afresh after a
+ * hole, or moved by more than 0.5 ms): readings either side of it may sit on clocks that
+ * differ by more than that. */
+#define SAMPLE_CLOCK_STEP (1u << 8)
 
 #endif

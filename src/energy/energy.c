@@ -305,8 +305,11 @@ void energy_feed(struct energy_job *ej, const struct meter_sample *s)
 							 in_window(&ej->ph[PHASE_TAIL], s->t_ns)))
 		emodel_readings_add(&ej->model_rd, s->t_ns, w, &u.u[UNC_W]);
 	if (ej->period_ns && ej->period_ns <= EL_MAX_PERIOD_NS &&
-	    (in_window(&ej->ph[PHASE_ACTIVE], s->t_ns) || in_window(&ej->ph[PHASE_TAIL], s->t_ns)))
+	    (in_window(&ej->ph[PHASE_ACTIVE], s->t_ns) || in_window(&ej->ph[PHASE_TAIL], s->t_ns))) {
 		el_series_add(&ej->el, s->t_ns, w);
+		if (s->flags & SAMPLE_CLOCK_STEP)
+			ej->el.clock_steps++;
+	}
 	if (s->flags & SAMPLE_LOGIC)
 		el_logic_add(&ej->logic, s->t_ns, s->logic);
 	for (i = 0; i < PHASE_COUNT; i++)

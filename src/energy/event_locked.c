@@ -19,6 +19,7 @@ void el_series_reset(struct el_series *s)
 {
 	s->t0_ns = 0;
 	s->n = 0;
+	s->clock_steps = 0;
 }
 
 void el_series_add(struct el_series *s, uint64_t t_ns, double w)
@@ -204,14 +205,23 @@ int event_locked_fit(const struct el_series *s, const struct completions *ops, d
 }
 
 /* How the completions were placed: the marker's edges, or the cross-correlation and why. */
-static void alignment(const struct el_fit *f, const struct el_align *al,
+static void alignment(const struct el_fit *f, const struct el_align *al, unsigned steps,
 		      struct result_event_locked *r)
 {
 	char in[16];
 
-	r->alignment = xstrdup(f->marker ? "marker" : "correlation");
 	r->correlation_offset_s = f->corr_lag_s;
 	r->drift_ppm = NAN;
+	if (steps) {
+		r->alignment = xstrdup("not known");
+		r->alignment_note = xasprintf(
+			"alignment not known: the meter's clock was set again %u time(s) within the "
+			"job (samples lost that its counter tells only modulo 64, 0.64 ms, or a step "
+			"of over 0.5 ms); per-kind figures not given",
+			steps);
+		return;
+	}
+	r->alignment = xstrdup(f->marker ? "marker" : "correlation");
 	if (!al)
 		return;
 	r->marker_edges = al->edges;
@@ -242,7 +252,7 @@ struct result_event_locked *event_locked_figures(const struct el_series *s,
 	r->offset_s = f.lag_s;
 	r->offset_u_s = f.lag_u_s;
 	r->correlation = f.r_peak;
-	alignment(&f, al, r);
+	alignment(&f, al, s->clock_steps, r);
 	r->idle_w = f.idle_w;
 	r->idle_w_u95 = f.idle_u95_w;
 	r->residual_rms_w = f.residual_rms_w;
@@ -269,6 +279,15 @@ struct result_event_locked *event_locked_figures(const struct el_series *s,
 				      emodel_kind_names[f.sum_with]);
 	r->trace_of = f.trace_kind == f.sum_base ? xstrdup(r->sum_of)
 						 : xstrdup(emodel_kind_names[f.trace_kind]);
+	if (s->clock_steps) {
+		/* where the completions fall on the trace is not known: what each kind costs
+		 * and one op's shape are not either; the ops' energy against the trace's is */
+		r->read_uj_per_op = r->write_uj_per_op = r->flush_uj_per_op = NAN;
+		r->read_uj_per_op_u95 = r->write_uj_per_op_u95 = r->flush_uj_per_op_u95 = NAN;
+		r->sum_uj_per_op = r->sum_uj_per_op_u95 = r->sum_ratio = NAN;
+		r->offset_u_s = NAN;
+		return r;
+	}
 	r->trace = xcalloc(EL_TRACE_BINS, sizeof(*r->trace));
 	r->ntrace = EL_TRACE_BINS;
 	for (l = 0; l < EL_TRACE_BINS; l++) {

@@ -30,6 +30,10 @@ struct el_series {
 	size_t n;
 	float w_sum[EL_MAX_BINS];
 	uint16_t cnt[EL_MAX_BINS];
+	/* Readings fed just after the meter's clock was set again (SAMPLE_CLOCK_STEP: a PPK2
+	 * after a hole its counter tells only modulo 64 samples, or a move of over 0.5 ms):
+	 * one offset cannot place the completions on both sides. */
+	unsigned clock_steps;
 };
 
 struct el_fit {

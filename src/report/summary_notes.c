@@ -295,6 +295,9 @@ static void print_alignment(FILE *fp, const struct run_result *r)
 				j->jobname ? j->jobname : "?", j->loop,
 				e->marker_input ? e->marker_input : "?", e->marker_edges,
 				e->offset_s * 1e3, e->offset_u_s * 1e3);
+		else if (!strcmp(e->alignment, "not known"))
+			fprintf(fp, "%s loop %u: event-locked: %s\n", j->jobname ? j->jobname : "?",
+				j->loop, e->alignment_note ? e->alignment_note : "alignment not known");
 		else if (e->alignment_note)
 			fprintf(fp, "%s loop %u: event-locked by cross-correlation, not the marker: "
 				    "%s\n", j->jobname ? j->jobname : "?", j->loop,

@@ -383,7 +383,9 @@ struct result_event_locked {
 	/* How the completions were placed on the meter's clock: "marker" (the --mark-gpio
 	 * line's edges on the meter's digital input marker_input, marker_edges of them paired;
 	 * offset_u_s is then U95, drift_ppm the clocks' drift when fitted) or "correlation"
-	 * (alignment_note: why not the marker; NULL when none was driven).
+	 * (alignment_note: why not the marker; NULL when none was driven), or "not known"
+	 * (the meter lost samples within the job, its clock may have slipped: alignment_note
+	 * says so; the per-kind figures, offset_u_s and the trace are not given).
 	 * correlation_offset_s: the cross-correlation's offset either way (the check). */
 	char *alignment, *alignment_note, *marker_input;
 	uint64_t marker_edges;

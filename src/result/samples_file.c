@@ -20,7 +20,7 @@ static const struct {
 	{ SAMPLE_EMULATED, "emulated" }, { SAMPLE_MANUAL, "manual" },
 	{ SAMPLE_AFTER_GAP, "after_gap" }, { SAMPLE_W_COMPUTED, "w_computed" },
 	{ SAMPLE_RAIL_SUM, "rail_sum" }, { SAMPLE_AFTER_LOSS, "after_loss" },
-	{ SAMPLE_AFTER_DROP, "after_dropped" },
+	{ SAMPLE_AFTER_DROP, "after_dropped" }, { SAMPLE_CLOCK_STEP, "clock_step" },
 };
 
 void samples_put_flags(FILE *fp, uint32_t bits)
