@@ -144,12 +144,27 @@ static void trap_split(double p0, double p1, double len, double a, double b, dou
 	}
 }
 
+/*
+ * The ends a phase's part [a, b] of the segment [0, len] is integrated between. A part cut
+ * by one boundary is held at the reading inside the phase: a reading is the meter's view of
+ * the time before it, so the line from the other phase's reading across a step (idle to
+ * active) took up to half a step x a period from every job (-1.6 % of a stream's energy
+ * above idle at 1 Hz, -2.6 % of a 4 s paced job at 100 ms, both low; docs/energy.md).
+ */
+static void part_ends(double a, double b, double len, double *p0, double *p1)
+{
+	if (a > 0 && !(b < len))
+		*p0 = *p1;
+	else if (!(a > 0) && b < len)
+		*p1 = *p0;
+}
+
 static void integrate(struct phase_acc *pa, const struct meter_sample *s0, double w0,
 		      const struct meter_sample *s1, double w1, int covered,
 		      const struct unc_sample *u0, const struct unc_sample *u1)
 {
 	uint64_t a_ns, b_ns, t0 = s0->t_ns, t1 = s1->t_ns;
-	double len, a, b;
+	double len, a, b, x0, x1;
 
 	a_ns = pa->t_start_ns > t0 ? pa->t_start_ns : t0;
 	b_ns = (pa->t_end_ns && pa->t_end_ns < t1) ? pa->t_end_ns : t1;
@@ -163,18 +178,24 @@ static void integrate(struct phase_acc *pa, const struct meter_sample *s0, doubl
 	if (covered)
 		pa->covered_s += b - a;
 	if (isfinite(w0) && isfinite(w1)) {
-		pa->energy_j += trap(w0, w1, len, a, b);
-		trap_split(w0, w1, len, a, b, &pa->energy_in_j, &pa->energy_out_j);
+		x0 = w0, x1 = w1;
+		part_ends(a, b, len, &x0, &x1);
+		pa->energy_j += trap(x0, x1, len, a, b);
+		trap_split(x0, x1, len, a, b, &pa->energy_in_j, &pa->energy_out_j);
 		pa->w_s += b - a;
 		pa->has_w = 1;
 	}
 	if (isfinite(s0->a) && isfinite(s1->a)) {
-		pa->charge_c += trap(s0->a, s1->a, len, a, b);
+		x0 = s0->a, x1 = s1->a;
+		part_ends(a, b, len, &x0, &x1);
+		pa->charge_c += trap(x0, x1, len, a, b);
 		pa->a_s += b - a;
 		pa->has_a = 1;
 	}
 	if (isfinite(s0->v) && isfinite(s1->v)) {
-		pa->v_s += trap(s0->v, s1->v, len, a, b);
+		x0 = s0->v, x1 = s1->v;
+		part_ends(a, b, len, &x0, &x1);
+		pa->v_s += trap(x0, x1, len, a, b);
 		pa->vt_s += b - a;
 		pa->has_v = 1;
 	}

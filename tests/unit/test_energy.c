@@ -98,8 +98,9 @@ static void test_boundary_split(void)
 	struct energy_phases es;
 	struct result_power pf = { 0 };
 
-	/* 1 W at 0 s, 3 W at 1 s; active from 0.25 s: W(0.25) = 1.5 by interpolation.
-	 * idle = (1 + 1.5) / 2 * 0.25 = 0.3125; active = (1.5 + 3) / 2 * 0.75 = 1.6875. */
+	/* 1 W at 0 s, 3 W at 1 s; active from 0.25 s: each part is held at the reading inside
+	 * its phase (a line from idle's reading would take the active step's energy low):
+	 * idle = 1 * 0.25 = 0.25; active = 3 * 0.75 = 2.25. */
 	energy_job_init(&ej, NS_PER_SEC);
 	energy_phase_begin(&ej, PHASE_IDLE, at(0));
 	feed(&ej, 0, NAN, NAN, 1.0);
@@ -107,8 +108,8 @@ static void test_boundary_split(void)
 	energy_phase_end(&ej, PHASE_ACTIVE, at(1));
 	feed(&ej, 1, NAN, NAN, 3.0);
 	energy_summarize(&ej, &es, &pf);
-	is_dbl(es.energy_idle_j, 0.3125, 1e-12, "idle part of a cut segment");
-	is_dbl(pf.energy_active_j, 1.6875, 1e-12, "active part of a cut segment");
+	is_dbl(es.energy_idle_j, 0.25, 1e-12, "idle part of a cut segment: idle's reading");
+	is_dbl(pf.energy_active_j, 2.25, 1e-12, "active part of a cut segment: its reading");
 	is_int(es.samples_idle, 1, "sample at 0 s is idle");
 	is_int(es.samples_active, 0, "sample at the active end is not in it (half-open)");
 
@@ -314,8 +315,8 @@ static void test_tail_end(void)
 	is_int((int64_t)end, (int64_t)at(21.5), "not settled: the tail ends at the cut");
 	feed(&ej, 22, NAN, NAN, tail_w[2]);
 	energy_summarize(&ej, &es, &pf);
-	is_dbl(pf.energy_tail_j, 2.5 + 0.5 * 0.5 * (2.0 + 1.5), 1e-9,
-	       "tail to the cut, interpolated at it");
+	is_dbl(pf.energy_tail_j, 2.5 + 0.5 * 2.0, 1e-9,
+	       "tail to the cut, its last reading held to it");
 
 	/* Settled on the first tail sample: only the piece before it is tail. */
 	{
