@@ -435,7 +435,10 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 		f->uncertain = 1;
 	} else {
 		f->uncertain = f->step_phases || !(f->worst_rel <= f->limit);
-		if (isfinite(f->worst_rel) && f->worst_rel > f->limit && !f->step_phases)
+		/* a U95 narrows as 1/sqrt(N) only where readings held I/O to fit it from: with
+		 * none or few (LOG-64K-burst-sync at 2 Hz, 0 of 96) N times more tells nothing */
+		if (isfinite(f->worst_rel) && f->worst_rel > f->limit && !f->step_phases &&
+		    f->readings_with_ops >= EMODEL_MIN_SEEN)
 			f->need_ios = (uint64_t)ceil((double)f->ios *
 						     pow(f->worst_rel / f->limit, 2));
 	}
