@@ -262,114 +262,6 @@ static void residual_stats(const struct design *d, const struct design *sample,
 	}
 }
 
-/*
- * A kind done as a steady stream over the span: of the quarter-window slices between its
- * first and last completion, at least EMODEL_STREAM_FILL hold one. Any window the meter may
- * have then holds about rate x window of them, so the readings' mean rise over idle is
- * rate x cost whatever the window: its cost does not hang on the window the grid chose.
- */
-static int steady_stream(const struct emodel_in *in, unsigned k, uint64_t window_ns)
-{
-	const struct completions *c = in->ops;
-	uint64_t slice = window_ns / 4, t, s_prev = UINT64_MAX;
-	size_t i, first = SIZE_MAX, last = 0, filled = 0, slices;
-
-	if (!c || !c->n || slice < c->bin_ns)
-		return 0;
-	for (i = 0; i < c->n; i++) {
-		t = c->t0_ns + i * c->bin_ns;
-		if (t < in->t0_ns || t >= in->t1_ns || !(c->c[i * COMPL_KINDS + k] > 0))
-			continue;
-		if (first == SIZE_MAX)
-			first = i;
-		last = i;
-	}
-	if (first == SIZE_MAX)
-		return 0;
-	slices = (size_t)((last - first) * c->bin_ns / slice) + 1;
-	if (slices < 2)
-		return 0;
-	for (i = first; i <= last; i++) {
-		t = (i - first) * c->bin_ns / slice;
-		if (c->c[i * COMPL_KINDS + k] > 0 && t != s_prev) {
-			filled++;
-			s_prev = t;
-		}
-	}
-	return (double)filled >= EMODEL_STREAM_FILL * (double)slices;
-}
-
-/*
- * A fitted kind whose column hardly varies from reading to reading (every window holds the
- * same operations: records in step with the readings, a window as long as their spacing):
- * its cost is then the readings' mean rise over idle divided by the window's rate, which
- * scales with the window chosen, and where the meter declares none every window the grid
- * tries fits alike. A steady stream's column is as flat, but its cost does not scale with
- * the window (above). The first such kind, or -1.
- */
-static int flat_column(const struct emodel_in *in, const struct design *d,
-		       const struct solution *so, uint64_t window_ns)
-{
-	double sw, mx, vx, wt, dx;
-	unsigned i;
-	size_t n;
-
-	for (i = 1; i < so->m; i++) {
-		if (steady_stream(in, so->cols[i] - 1, window_ns))
-			continue;
-		sw = mx = vx = 0;
-		for (n = 0; n < d->n; n++) {
-			wt = 1 / (d->s[n] * d->s[n]);
-			sw += wt;
-			mx += wt * d->x[n * NP + so->cols[i]];
-		}
-		if (!(sw > 0) || !(mx > 0))
-			continue;
-		mx /= sw;
-		for (n = 0; n < d->n; n++) {
-			wt = 1 / (d->s[n] * d->s[n]);
-			dx = d->x[n * NP + so->cols[i]] - mx;
-			vx += wt * dx * dx;
-		}
-		if (sqrt(vx / sw) < EMODEL_MIN_CONTRAST * mx)
-			return (int)so->cols[i] - 1;
-	}
-	return -1;
-}
-
-/*
- * Where windows that hold none of a kind fit the readings about as well as the best
- * (EMODEL_BLIND_SHARE of the grid's likelihood), the readings may have caught none: at
- * the best point it is priced from windows the meter need not have had (records in step
- * with the readings, at a phase they miss, fit "they cost nothing" at a wrong lag), so no
- * interval about that figure holds what the readings allow. Such kinds lose their cost
- * (a pair its sum), the job its energy above idle where the points that cannot price it
- * weigh as much; the kind with the largest such share, or -1.
- */
-static int uncaught_kinds(const struct solution *so, int base, int with, struct emodel_fit *out)
-{
-	double worst = EMODEL_BLIND_SHARE;
-	int k, blind = -1;
-
-	if (so->net_unknown >= EMODEL_BLIND_SHARE)
-		out->net_j = out->net_u95_j = NAN;
-	for (k = 0; k < COMPL_KINDS; k++) {
-		if (!(so->uncaught[k] >= EMODEL_BLIND_SHARE))
-			continue;
-		if (isfinite(out->j_per_op[k]))
-			out->j_per_op[k] = out->u95_j[k] = NAN;
-		else if ((k == base || k == with) && isfinite(out->sum_j))
-			out->sum_j = out->sum_u95_j = NAN;
-		else
-			continue;
-		if (so->uncaught[k] >= worst) {
-			worst = so->uncaught[k];
-			blind = k;
-		}
-	}
-	return blind;
-}
-
 static void fill_out(const struct emodel_in *in, const struct design *d,
 		     const struct design *sample, const struct solution *so, int base, int with,
 		     struct emodel_fit *out)
@@ -419,7 +311,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d,
 		out->normal.sum_ratio = out->sum_ratio;
 	}
 	net_energy(in, so, infl, k95, &ux, out);
-	blind = uncaught_kinds(so, base, with, out);
+	blind = emodel_uncaught_kinds(so, base, with, out);
 	if (blind >= 0) {
 		/* its equations price it from the same windows: the pool must not take them */
 		out->normal.valid = 0;
@@ -430,7 +322,7 @@ static void fill_out(const struct emodel_in *in, const struct design *d,
 			 emodel_kind_names[blind], 100 * so->uncaught[blind]);
 		return;
 	}
-	flat = out->grid ? flat_column(in, d, so, (uint64_t)llround(out->window_s * 1e9)) : -1;
+	flat = out->grid ? emodel_flat_column(in, d, so, (uint64_t)llround(out->window_s * 1e9)) : -1;
 	if (flat >= 0) {
 		out->net_j = out->net_u95_j = NAN;
 		out->verdict = EMODEL_NOT_IDENTIFIABLE;
@@ -496,30 +388,6 @@ static void fill_best(const struct emodel_in *in, const double *cum, struct desi
 	out->lag_s = (double)gb->lag_ns / 1e9;
 	out->hold_s = (double)gb->hold_ns / 1e9;
 	fill_out(in, d, d->unpriced ? all : d, &gb->so, gb->base, gb->with, out);
-}
-
-/*
- * A pair split whose costs are each known no better than +- the energy of both together
- * (a synced record's write and flush a few ms apart, in the same window but for the few
- * that straddle an edge), or split so that one costs less than nothing beyond its U95 and
- * the other more (the record's journal writes landing by the write's completion in some
- * windows and by the flush's in others): the readings cannot place the energy between
- * them. Its bits (bit k for kind k), or 0.
- */
-static unsigned unsplittable(const struct emodel_fit *f)
-{
-	const double *c = f->j_per_op, *u = f->u95_j;
-	unsigned j, k;
-	double both;
-
-	for (j = 0; j < COMPL_KINDS; j++)
-		for (k = j + 1; k < COMPL_KINDS; k++) {
-			both = fabs(c[j] + c[k]);
-			if ((u[j] > both && u[k] > both) || (c[j] + u[j] < 0 && c[k] > 0) ||
-			    (c[k] + u[k] < 0 && c[j] > 0))
-				return 1u << j | 1u << k;
-		}
-	return 0;
 }
 
 /*
@@ -612,7 +480,7 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 	emodel_grid_search(in, &sp, cum, &d, res, floor_w, 0, &gb);
 	if (gb.win_ns) {
 		fill_best(in, cum, &d, &all, floor_w, &gb, out);
-		force = gb.base < 0 ? unsplittable(out) : 0;
+		force = gb.base < 0 ? emodel_unsplittable(out) : 0;
 		if (force) {
 			emodel_grid_search(in, &sp, cum, &d, res, floor_w, force, &gb);
 			fit_reset(in, out);
@@ -631,93 +499,3 @@ int energy_model_fit(const struct emodel_in *in, struct emodel_fit *out)
 	return gb.win_ns ? 0 : -EINVAL;
 }
 
-void emodel_readings_reset(struct emodel_readings *mr)
-{
-	mr->n = mr->n_gain = 0;
-	mr->stride = 1;
-	mr->skip = 0;
-	mr->gain_rel_sum = 0;
-}
-
-void emodel_readings_add(struct emodel_readings *mr, uint64_t t_ns, double w,
-			 const struct meter_u *u)
-{
-	size_t i;
-
-	if (mr->skip) {
-		mr->skip--;
-		return;
-	}
-	if (mr->n == EMODEL_READINGS_MAX) {
-		for (i = 0; i < mr->n / 2; i++)
-			mr->r[i] = mr->r[2 * i];
-		mr->n /= 2;
-		mr->stride *= 2;
-	}
-	mr->skip = mr->stride - 1;
-	mr->r[mr->n++] = (struct emodel_reading){
-		t_ns, w, hypot(isfinite(u->noise) ? u->noise : 0, isfinite(u->res) ? u->res : 0)
-	};
-	if (isfinite(u->gain) && w != 0) {
-		mr->gain_rel_sum += fabs(u->gain / w);
-		mr->n_gain++;
-	}
-}
-
-/* "write+flush" */
-static char *pair_name(int base, int with)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%s+%s", emodel_kind_names[base], emodel_kind_names[with]);
-	return xstrdup(buf);
-}
-
-struct result_energy_model *energy_model_figures(const struct emodel_readings *mr,
-						 const struct completions *ops, uint64_t t0_ns,
-						 uint64_t t1_ns, double idle_w, double idle_u_w,
-						 uint64_t period_ns, struct emodel_fit *fit)
-{
-	struct emodel_in in = {
-		.r = mr->r, .n = mr->n, .t0_ns = t0_ns, .t1_ns = t1_ns, .ops = ops,
-		.idle_w = idle_w, .idle_u_w = idle_u_w,
-		.gain_rel = mr->n_gain ? mr->gain_rel_sum / (double)mr->n_gain : 0,
-		.period_ns = period_ns,
-	};
-	struct result_energy_model *m;
-	struct emodel_fit f;
-
-	if (!ops || !mr->n || energy_model_fit(&in, &f)) {
-		memset(fit, 0, sizeof(*fit));
-		fit->net_j = fit->net_u95_j = NAN;
-		return NULL;
-	}
-	*fit = f;
-	m = xcalloc(1, sizeof(*m));
-	m->verdict = xstrdup(energy_model_verdict_name(f.verdict));
-	m->why = f.why[0] ? xstrdup(f.why) : NULL;
-	m->read_uj_per_op = f.j_per_op[COMPL_READ] * 1e6;
-	m->read_uj_per_op_u95 = f.u95_j[COMPL_READ] * 1e6;
-	m->write_uj_per_op = f.j_per_op[COMPL_WRITE] * 1e6;
-	m->write_uj_per_op_u95 = f.u95_j[COMPL_WRITE] * 1e6;
-	m->flush_uj_per_op = f.j_per_op[COMPL_FLUSH] * 1e6;
-	m->flush_uj_per_op_u95 = f.u95_j[COMPL_FLUSH] * 1e6;
-	m->sum_uj_per_op = f.sum_j * 1e6;
-	m->sum_uj_per_op_u95 = f.sum_u95_j * 1e6;
-	m->sum_ratio = f.sum_ratio;
-	m->sum_of = f.sum_base >= 0 ? pair_name(f.sum_base, f.sum_with) : NULL;
-	m->awake_w = NAN;
-	m->idle_w = f.idle_w;
-	m->idle_w_u95 = f.idle_u95_w;
-	m->readings = f.readings;
-	m->residual_rms_w = f.residual_rms_w;
-	m->noise_rms_w = f.noise_rms_w;
-	m->lag_s = f.lag_s;
-	m->window_s = f.window_s;
-	m->hold_s = f.hold_s;
-	m->lag_fitted = f.grid;
-	m->energy_net_j = f.net_j;
-	m->energy_net_j_u95 = f.net_u95_j;
-	m->normal = f.normal;
-	return m;
-}

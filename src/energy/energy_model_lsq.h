@@ -113,4 +113,13 @@ void emodel_grid_search(const struct emodel_in *in, const struct grid_space *sp,
 /* Raises each row's noise to at least floor_w (a reading never claims better than it). */
 void emodel_design_floor(struct design *d, double floor_w);
 
+/* The first fitted kind whose column hardly varies and is no steady stream, or -1
+ * (energy_model_ident.c). */
+int emodel_flat_column(const struct emodel_in *in, const struct design *d,
+		       const struct solution *so, uint64_t window_ns);
+/* Drops the costs of kinds the readings may have caught none of; the worst such, or -1. */
+int emodel_uncaught_kinds(const struct solution *so, int base, int with, struct emodel_fit *out);
+/* The bits of a split pair the readings cannot place energy between, or 0. */
+unsigned emodel_unsplittable(const struct emodel_fit *f);
+
 #endif
