@@ -121,6 +121,8 @@ void emodel_readings_add(struct emodel_readings *mr, uint64_t t_ns, double w,
  * record (NULL when there is nothing to fit), and the fit itself into *fit (verdict
  * EMODEL_NONE when there was nothing to fit).
  */
+/* A lock-step pair's name as results give it, "write+flush" (the caller frees it). */
+char *emodel_pair_name(int base, int with);
 struct result_energy_model *energy_model_figures(const struct emodel_readings *mr,
 						 const struct completions *ops, uint64_t t0_ns,
 						 uint64_t t1_ns, double idle_w, double idle_u_w,

@@ -40,13 +40,9 @@ void emodel_readings_add(struct emodel_readings *mr, uint64_t t_ns, double w,
 	}
 }
 
-/* "write+flush" */
-static char *pair_name(int base, int with)
+char *emodel_pair_name(int base, int with)
 {
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%s+%s", emodel_kind_names[base], emodel_kind_names[with]);
-	return xstrdup(buf);
+	return xasprintf("%s+%s", emodel_kind_names[base], emodel_kind_names[with]);
 }
 
 struct result_energy_model *energy_model_figures(const struct emodel_readings *mr,
@@ -81,7 +77,7 @@ struct result_energy_model *energy_model_figures(const struct emodel_readings *m
 	m->sum_uj_per_op = f.sum_j * 1e6;
 	m->sum_uj_per_op_u95 = f.sum_u95_j * 1e6;
 	m->sum_ratio = f.sum_ratio;
-	m->sum_of = f.sum_base >= 0 ? pair_name(f.sum_base, f.sum_with) : NULL;
+	m->sum_of = f.sum_base >= 0 ? emodel_pair_name(f.sum_base, f.sum_with) : NULL;
 	m->awake_w = NAN;
 	m->idle_w = f.idle_w;
 	m->idle_w_u95 = f.idle_u95_w;

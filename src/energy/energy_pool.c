@@ -434,8 +434,6 @@ static double uj(double j)
 static void device_model_fill(const struct pool_group *g, const struct emodel_fit *f,
 			      struct result_device_model *d)
 {
-	char buf[32];
-
 	memset(d, 0, sizeof(*d));
 	d->meter = xstrdup(g->meter);
 	d->bs = g->bs;
@@ -457,11 +455,8 @@ static void device_model_fill(const struct pool_group *g, const struct emodel_fi
 	d->sum_uj_per_op = uj(f->sum_j);
 	d->sum_uj_per_op_u95 = uj(f->sum_u95_j);
 	d->sum_ratio = f->sum_ratio;
-	if (f->sum_base >= 0) {
-		snprintf(buf, sizeof(buf), "%s+%s", emodel_kind_names[f->sum_base],
-			 emodel_kind_names[f->sum_with]);
-		d->sum_of = xstrdup(buf);
-	}
+	if (f->sum_base >= 0)
+		d->sum_of = emodel_pair_name(f->sum_base, f->sum_with);
 	d->misfit = isfinite(f->chi2_dof) ? sqrt(f->chi2_dof) : NAN;
 }
 

@@ -275,8 +275,7 @@ struct result_event_locked *event_locked_figures(const struct el_series *s,
 	r->sum_uj_per_op_u95 = f.sum_u95_j * 1e6;
 	r->sum_ratio = f.sum_ratio;
 	if (f.sum_base >= 0)
-		r->sum_of = xasprintf("%s+%s", emodel_kind_names[f.sum_base],
-				      emodel_kind_names[f.sum_with]);
+		r->sum_of = emodel_pair_name(f.sum_base, f.sum_with);
 	r->trace_of = f.trace_kind == f.sum_base ? xstrdup(r->sum_of)
 						 : xstrdup(emodel_kind_names[f.trace_kind]);
 	if (s->clock_steps) {

@@ -460,7 +460,6 @@ void model_forecast_judge(const struct job_opts *jo, uint64_t period_ns,
 struct result_model_forecast *model_forecast_report(const struct model_forecast *f)
 {
 	struct result_model_forecast *r;
-	char pair[32];
 
 	if (!f->judged)
 		return NULL;
@@ -473,11 +472,8 @@ struct result_model_forecast *model_forecast_report(const struct model_forecast 
 	r->write_uj_per_op_u95 = f->u95_uj[COMPL_WRITE];
 	r->flush_uj_per_op_u95 = f->u95_uj[COMPL_FLUSH];
 	r->sum_uj_per_op_u95 = f->sum_base >= 0 ? f->sum_u95_uj : NAN;
-	if (f->sum_base >= 0) {
-		snprintf(pair, sizeof(pair), "%s+%s", emodel_kind_names[f->sum_base],
-			 emodel_kind_names[f->sum_with]);
-		r->sum_of = xstrdup(pair);
-	}
+	if (f->sum_base >= 0)
+		r->sum_of = emodel_pair_name(f->sum_base, f->sum_with);
 	r->u95_rel = f->worst_rel;
 	r->uncertain = f->uncertain;
 	r->need_ios = f->need_ios;
